@@ -2,23 +2,208 @@ package gram
 
 import (
 	"fmt"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
+	"runtime"
+	"sync"
+	"sync/atomic"
 )
+
+// Blocking of AddAtA. A is packed kc rows at a time into panels of panelW
+// columns (panel p holds columns panelW·p … panelW·p+7, row after row), so
+// each micro-tile reads two contiguous streams. A micro-tile is tileR rows
+// (one panel) by tileC columns (three panels) of G. Work items are blocks
+// of itemR rows by itemC columns of G, handed out to the workers.
+const (
+	panelW = 8
+	tileR  = panelW
+	tileC  = 3 * panelW
+	kc     = 256 // rows of A per packed block: a left panel (16 KiB) stays in L1
+	itemR  = 8 * tileR
+	itemC  = 8 * tileC // right panels of one item (384 KiB) stay in L2
+	// minParallel is the number of multiply-adds below which AddAtA and Mul
+	// stay on one goroutine: starting workers costs more than it saves.
+	minParallel = 1 << 18
+)
+
+// tileFunc adds to the tileR×tileC block c (row stride ldc) the product of
+// the left panel a (kc rows of tileR values) and the three right panels
+// starting at b, ps values apart (kc rows of panelW values each).
+type tileFunc func(kc int, a, b []float64, ps int, c []float64, ldc int)
+
+// tile is the micro-kernel AddAtA uses: the fastest one the CPU supports
+// (set in the platform files), or tilePortable.
+var tile tileFunc
 
 // AddAtA adds AᵀA to the upper triangle of the m×m row-major matrix g
 // (len(g) ≥ m·m, stride m), where A is the n×m row-major block a. The lower
 // triangle of g is left untouched. It panics if the lengths do not match.
+//
+// The sums are blocked and, on amd64, use fused multiply-add, so entries
+// can differ from a naive loop in the last bits (bounded by
+// n·ε·Σ_k |a_ki·a_kj|).
 func AddAtA(g []float64, a []float64, n, m int) {
-	if len(a) < n*m || len(g) < m*m {
+	if n < 0 || m < 0 || len(a) < n*m || len(g) < m*m {
 		panic(fmt.Sprintf("gram: AddAtA lengths %d, %d do not fit n=%d, m=%d", len(a), len(g), n, m))
 	}
 	if n == 0 || m == 0 {
 		return
 	}
-	blas64.Syrk(blas.Trans, 1,
-		blas64.General{Rows: n, Cols: m, Stride: m, Data: a},
-		1,
-		blas64.Symmetric{Uplo: blas.Upper, N: m, Stride: m, Data: g})
+	addAtA(tile, g, a, n, m)
+}
+
+// addAtA is AddAtA with the micro-kernel as a parameter, so tests can run
+// every kernel the machine supports.
+func addAtA(kern tileFunc, g, a []float64, n, m int) {
+	np := (m + panelW - 1) / panelW
+	// Two zero panels past the end let the last tile read three panels.
+	ng := np + 2
+	kb := min(kc, n)
+	pack := make([]float64, ng*kb*panelW)
+
+	// Work items: blocks of G rows × columns that touch the upper triangle.
+	type item struct{ i0, j0 int }
+	var items []item
+	for i0 := 0; i0 < np; i0 += itemR / panelW {
+		for j0 := 0; j0 < np; j0 += itemC / panelW {
+			if (j0+itemC/panelW)*panelW > i0*panelW {
+				items = append(items, item{i0, j0})
+			}
+		}
+	}
+	workers := 1
+	if n*m*m/2 >= minParallel {
+		workers = min(runtime.GOMAXPROCS(0), len(items))
+	}
+	tmp := make([][tileR * tileC]float64, workers)
+
+	run := func(w int, next *atomic.Int64, k int, ps int) {
+		for {
+			t := int(next.Add(1)) - 1
+			if t >= len(items) {
+				return
+			}
+			it := items[t]
+			pEnd := min(it.i0+itemR/panelW, np)
+			qEnd := min(it.j0+itemC/panelW, np)
+			for p := it.i0; p < pEnd; p++ {
+				ap := pack[p*ps : (p+1)*ps]
+				for q := it.j0; q < qEnd; q += 3 {
+					if q+2 < p {
+						continue // tile entirely below the diagonal
+					}
+					bp := pack[q*ps:]
+					i, j := p*panelW, q*panelW
+					if j >= i+tileR && j+tileC <= m && i+tileR <= m {
+						kern(k, ap, bp, ps, g[i*m+j:], m)
+						continue
+					}
+					// Diagonal or edge tile: compute aside, add the part in
+					// the upper triangle of g.
+					c := tmp[w][:]
+					clear(c)
+					kern(k, ap, bp, ps, c, tileC)
+					for r := 0; r < tileR && i+r < m; r++ {
+						for s := max(0, i+r-j); s < tileC && j+s < m; s++ {
+							g[(i+r)*m+j+s] += c[r*tileC+s]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	for k0 := 0; k0 < n; k0 += kb {
+		k := min(kb, n-k0)
+		ps := k * panelW
+		packPanels(pack[:ng*ps], a[k0*m:(k0+k)*m], k, m)
+		var next atomic.Int64
+		if workers == 1 {
+			run(0, &next, k, ps)
+			continue
+		}
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() { run(w, &next, k, ps) })
+		}
+		wg.Wait()
+	}
+}
+
+// packPanels copies the k×m row-major block a into dst as consecutive
+// panels of panelW columns (k rows each), padding with zeros past column m.
+func packPanels(dst, a []float64, k, m int) {
+	ps := k * panelW
+	for p := 0; p*ps < len(dst); p++ {
+		d := dst[p*ps : (p+1)*ps]
+		j := p * panelW
+		w := min(panelW, max(0, m-j))
+		if w < panelW {
+			clear(d)
+		}
+		for r := 0; r < k && w > 0; r++ {
+			copy(d[r*panelW:r*panelW+w], a[r*m+j:r*m+j+w])
+		}
+	}
+}
+
+// tilePortable is the tileFunc in plain Go, built from 4×4 blocks whose
+// sums live in local variables; it is what WebAssembly runs.
+func tilePortable(k int, a, b []float64, ps int, c []float64, ldc int) {
+	for r := 0; r < tileR; r += 4 {
+		for s := 0; s < tileC; s += 4 {
+			q, o := s/panelW, s%panelW
+			kernel4x4(k, a[r:], b[q*ps+o:], c[r*ldc+s:], ldc)
+		}
+	}
+}
+
+// kernel4x4 adds to the 4×4 block c the sums over k rows of the outer
+// products of a[8l:8l+4] and b[8l:8l+4].
+func kernel4x4(k int, a, b, c []float64, ldc int) {
+	var c00, c01, c02, c03 float64
+	var c10, c11, c12, c13 float64
+	var c20, c21, c22, c23 float64
+	var c30, c31, c32, c33 float64
+	n := (k-1)*panelW + 4
+	a, b = a[:n], b[:n]
+	for l := 0; l < n; l += panelW {
+		al, bl := a[l:l+4], b[l:l+4]
+		a0, a1, a2, a3 := al[0], al[1], al[2], al[3]
+		b0, b1, b2, b3 := bl[0], bl[1], bl[2], bl[3]
+		c00 += a0 * b0
+		c01 += a0 * b1
+		c02 += a0 * b2
+		c03 += a0 * b3
+		c10 += a1 * b0
+		c11 += a1 * b1
+		c12 += a1 * b2
+		c13 += a1 * b3
+		c20 += a2 * b0
+		c21 += a2 * b1
+		c22 += a2 * b2
+		c23 += a2 * b3
+		c30 += a3 * b0
+		c31 += a3 * b1
+		c32 += a3 * b2
+		c33 += a3 * b3
+	}
+	c0 := c[:4]
+	c0[0] += c00
+	c0[1] += c01
+	c0[2] += c02
+	c0[3] += c03
+	c1 := c[ldc : ldc+4]
+	c1[0] += c10
+	c1[1] += c11
+	c1[2] += c12
+	c1[3] += c13
+	c2 := c[2*ldc : 2*ldc+4]
+	c2[0] += c20
+	c2[1] += c21
+	c2[2] += c22
+	c2[3] += c23
+	c3 := c[3*ldc : 3*ldc+4]
+	c3[0] += c30
+	c3[1] += c31
+	c3[2] += c32
+	c3[3] += c33
 }

@@ -1,0 +1,23 @@
+package gram_test
+
+import (
+	"fmt"
+
+	"ntkrf/core/gram"
+)
+
+func ExampleAddAtA() {
+	// Two row blocks of a 3×2 matrix A, accumulated into G = AᵀA.
+	g := make([]float64, 2*2)
+	gram.AddAtA(g, []float64{1, 2, 3, 4}, 2, 2)
+	gram.AddAtA(g, []float64{5, 6}, 1, 2)
+	fmt.Println(g) // the lower-left entry is not written
+	// Output: [35 44 0 56]
+}
+
+func ExampleMul() {
+	c := make([]float64, 2*2)
+	gram.Mul(c, []float64{1, 2, 3, 4}, []float64{5, 6, 7, 8}, 2, 2, 2)
+	fmt.Println(c)
+	// Output: [19 22 43 50]
+}
