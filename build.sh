@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# ntkrf build script.
+#   ./build.sh [build]     build dist/www (the lab) and dist/npm (the package)
+#   ./build.sh serve [PORT] build, then serve dist/www on 127.0.0.1:PORT (default 8080)
+#   ./build.sh test        every test: go vet, Go natively and in wasm, Node package, browser
+#   ./build.sh setup       install what a fresh Debian machine lacks (needs root)
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+GO=${GO:-go}
+
+need_go() {
+  local v
+  v=$($GO env GOVERSION 2>/dev/null) || { echo "build.sh: Go is not installed (need Go 1.26)" >&2; exit 1; }
+  case "$v" in go1.2[6-9]*|go1.[3-9]*) ;; *) echo "build.sh: need Go ≥ 1.26, found $v" >&2; exit 1 ;; esac
+}
+
+build() {
+  need_go
+  local goroot; goroot=$($GO env GOROOT)
+  rm -rf dist/npm dist/www
+  mkdir -p dist/npm dist/www dist/bin
+  # Reproducible wasm: no build paths, no build id, no symbol tables.
+  GOOS=js GOARCH=wasm $GO build -trimpath -buildvcs=false -ldflags='-s -w -buildid=' -o dist/npm/ntkrf.wasm ./wasm
+  # The glue must come from the toolchain that built the .wasm.
+  cp "$goroot/lib/wasm/wasm_exec.js" dist/npm/
+  cp www/pkg/index.js www/pkg/index.d.ts www/pkg/worker.js www/pkg/package.json www/pkg/README.md LICENSE dist/npm/
+  # The lab: static files plus the package, served as ES modules (no bundler needed).
+  cp -r www/lab/. dist/www/
+  cp -r dist/npm dist/www/ntkrf
+  mkdir -p dist/www/data
+  cp testdata/*.csv dist/www/data/ 2>/dev/null || true
+  cp testdata/*.csv.gz dist/www/data/ 2>/dev/null || true
+  $GO build -trimpath -o dist/bin/serve ./cmd/serve
+  printf 'built:\n'
+  du -h dist/npm/ntkrf.wasm | sed 's/^/  /'
+  printf '  %s (gzip)\n' "$(gzip -9c dist/npm/ntkrf.wasm | wc -c | awk '{printf "%.1fM", $1/1048576}')"
+  printf '  dist/npm: %s files, dist/www: %s files\n' "$(find dist/npm -type f | wc -l)" "$(find dist/www -type f | wc -l)"
+}
+
+serve() {
+  build
+  local port=${1:-8080}
+  exec dist/bin/serve -dir dist/www -addr "127.0.0.1:$port"
+}
+
+# Node ≥ 20 and npm packages for the JS and browser tests.
+node_deps() {
+  command -v node >/dev/null || { echo "build.sh: Node.js ≥ 20 is needed for the JS tests (apt-get install nodejs npm)" >&2; exit 1; }
+  if [ ! -d node_modules/playwright-core ]; then npm ci --no-audit --no-fund --loglevel=error; fi
+}
+
+chromium_path() {
+  for c in "${CHROMIUM:-}" /usr/bin/chromium /usr/bin/chromium-browser; do
+    [ -n "$c" ] && [ -x "$c" ] && { echo "$c"; return; }
+  done
+  echo "build.sh: Debian's chromium is needed for the browser tests (apt-get install chromium)" >&2
+  exit 1
+}
+
+wasm_test() {
+  # Go's wasm test runner passes argv and environment to Node, limited to
+  # 8 KiB in total, so run it with a trimmed environment.
+  env -i PATH="$($GO env GOROOT)/lib/wasm:$(dirname "$(command -v $GO)"):/usr/local/bin:/usr/bin:/bin" \
+    HOME="$HOME" GOCACHE="$($GO env GOCACHE)" GOMODCACHE="$($GO env GOMODCACHE)" GOPROXY="$($GO env GOPROXY)" \
+    GOFLAGS=-buildvcs=false GOOS=js GOARCH=wasm "$GO" test "$@"
+}
+
+test_all() {
+  need_go
+  echo "== go vet (native and js/wasm)"
+  $GO vet ./...
+  GOOS=js GOARCH=wasm $GO vet ./...
+  echo "== go test (native)"
+  $GO test -count=1 ./...
+  echo "== go test -tags noasm (portable kernels)"
+  $GO test -count=1 -tags noasm ./core/...
+  echo "== go test (js/wasm under Node)"
+  wasm_test -count=1 ./core/... ./jsbridge/...
+  echo "== fuzz (short runs)"
+  fuzz_short
+  build
+  node_deps
+  echo "== node tests (package and browser)"
+  CHROMIUM=$(chromium_path) node --test --test-concurrency=1 test/
+}
+
+# A few seconds per fuzz target on every test run; longer runs: see README.
+fuzz_short() {
+  local pkg target
+  while read -r pkg target; do
+    [ -n "$target" ] || continue
+    $GO test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-5s}" "$pkg"
+  done < <(grep -rl --include='*_test.go' '^func Fuzz' core jsbridge | while read -r f; do
+    for t in $(grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | cut -d' ' -f2); do echo "./$(dirname "$f") $t"; done
+  done)
+}
+
+setup() {
+  # Debian packages: chromium for the browser tests, nodejs for the package
+  # tests, and Fashion-MNIST for the benchmarks.
+  local pkgs=()
+  command -v node >/dev/null || pkgs+=(nodejs npm)
+  [ -x /usr/bin/chromium ] || pkgs+=(chromium)
+  if [ ${#pkgs[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${pkgs[@]}"
+  fi
+  npm ci --no-audit --no-fund --loglevel=error
+  $GO mod download
+}
+
+case "${1:-build}" in
+  build) build ;;
+  serve) shift; serve "$@" ;;
+  test) test_all ;;
+  setup) setup ;;
+  fuzz) shift; FUZZTIME=${1:-60s} fuzz_short ;;
+  *) echo "usage: ./build.sh [build|serve [PORT]|test|setup|fuzz [TIME]]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,197 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"fmt"
+	"runtime/debug"
+	"unsafe"
+
+	"github.com/hack-pad/safejs"
+)
+
+// Register installs globalThis[name] = { call, ops } where
+// call(op, argsJSON, arrays, onProgress) returns a Promise of
+// { json, arrays }. The Func lives as long as the program.
+func Register(name string) error {
+	fn, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
+		return safejs.Unsafe(invoke(args))
+	})
+	if err != nil {
+		return err
+	}
+	object, err := safejs.Global().Get("Object")
+	if err != nil {
+		return err
+	}
+	ns, err := object.New()
+	if err != nil {
+		return err
+	}
+	opNames := make([]any, 0, len(ops))
+	for _, o := range Ops() {
+		opNames = append(opNames, o)
+	}
+	if err := ns.Set("call", fn.Value()); err != nil {
+		return err
+	}
+	if err := ns.Set("ops", opNames); err != nil {
+		return err
+	}
+	return safejs.Global().Set(name, ns)
+}
+
+// invoke runs one call and returns a settled Promise. Nothing in here may
+// panic past the deferred recover: a panic would stop the Go program and
+// every later call would fail.
+func invoke(args []safejs.Value) safejs.Value {
+	var resolve, reject safejs.Value
+	executor, err := safejs.FuncOf(func(_ safejs.Value, a []safejs.Value) any {
+		resolve, reject = a[0], a[1]
+		return nil
+	})
+	if err != nil {
+		return safejs.Undefined()
+	}
+	defer executor.Release()
+	promiseClass, _ := safejs.Global().Get("Promise")
+	promise, err := promiseClass.New(executor.Value()) // runs the executor now
+	if err != nil {
+		return safejs.Undefined()
+	}
+	fail := func(name, msg string) {
+		class, err := safejs.Global().Get(name)
+		if err != nil {
+			class, _ = safejs.Global().Get("Error")
+		}
+		e, _ := class.New(msg)
+		_, _ = reject.Invoke(e)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			fail("Error", fmt.Sprintf("ntkrf internal error (please report): %v\n%s", r, debug.Stack()))
+		}
+	}()
+	result, err := run(args)
+	if err != nil {
+		fail(JSError(err))
+		return promise
+	}
+	_, _ = resolve.Invoke(result)
+	return promise
+}
+
+func run(args []safejs.Value) (safejs.Value, error) {
+	if len(args) < 3 {
+		return safejs.Value{}, typeErr("call(op, argsJSON, arrays, onProgress?) needs at least 3 arguments, got %d", len(args))
+	}
+	op, err := args[0].String()
+	if err != nil {
+		return safejs.Value{}, typeErr("operation name must be a string")
+	}
+	argsJSON, err := args[1].String()
+	if err != nil {
+		return safejs.Value{}, typeErr("%s: options must be a JSON string", op)
+	}
+	arrays, err := arraysFromJS(op, args[2])
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	var progress Progress
+	if len(args) > 3 && args[3].Type() == safejs.TypeFunction {
+		cb := args[3]
+		progress = func(done, total int, stage string) { _, _ = cb.Invoke(done, total, stage) }
+	}
+	resJSON, out, err := Dispatch(op, []byte(argsJSON), arrays, progress)
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	jsArrays, err := arraysToJS(out)
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	object, _ := safejs.Global().Get("Object")
+	res, err := object.New()
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	if err := res.Set("json", string(resJSON)); err != nil {
+		return safejs.Value{}, err
+	}
+	if err := res.Set("arrays", jsArrays); err != nil {
+		return safejs.Value{}, err
+	}
+	return res, nil
+}
+
+func bytesOf(f []float64) []byte {
+	if len(f) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&f[0])), len(f)*8)
+}
+
+// arraysFromJS copies an Array of Float64Array into Go with one bulk copy each.
+func arraysFromJS(op string, list safejs.Value) ([][]float64, error) {
+	n, err := list.Length()
+	if err != nil {
+		return nil, typeErr("%s: arrays must be an Array of Float64Array", op)
+	}
+	f64, _ := safejs.Global().Get("Float64Array")
+	u8, _ := safejs.Global().Get("Uint8Array")
+	out := make([][]float64, n)
+	for i := range out {
+		a, err := list.Index(i)
+		if err != nil {
+			return nil, err
+		}
+		if ok, _ := a.InstanceOf(f64); !ok {
+			return nil, typeErr("%s: array %d is not a Float64Array", op, i)
+		}
+		length, err := a.Length()
+		if err != nil {
+			return nil, err
+		}
+		buf, _ := a.Get("buffer")
+		off, _ := a.Get("byteOffset")
+		view, err := u8.New(buf, off, length*8)
+		if err != nil {
+			return nil, typeErr("%s: array %d cannot be read (detached buffer?)", op, i)
+		}
+		out[i] = make([]float64, length)
+		if _, err := safejs.CopyBytesToGo(bytesOf(out[i]), view); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// arraysToJS returns a JS Array of new Float64Arrays holding copies of out,
+// owned by JavaScript so they can be transferred between threads.
+func arraysToJS(out [][]float64) (safejs.Value, error) {
+	arrayClass, _ := safejs.Global().Get("Array")
+	arr, err := arrayClass.New()
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	f64, _ := safejs.Global().Get("Float64Array")
+	u8, _ := safejs.Global().Get("Uint8Array")
+	for i, a := range out {
+		ta, err := f64.New(len(a))
+		if err != nil {
+			return safejs.Value{}, rangeErr("cannot allocate a result of %d numbers in JavaScript: %v", len(a), err)
+		}
+		buf, _ := ta.Get("buffer")
+		view, err := u8.New(buf)
+		if err != nil {
+			return safejs.Value{}, err
+		}
+		if _, err := safejs.CopyBytesToJS(view, bytesOf(a)); err != nil {
+			return safejs.Value{}, err
+		}
+		if err := arr.SetIndex(i, ta); err != nil {
+			return safejs.Value{}, err
+		}
+	}
+	return arr, nil
+}

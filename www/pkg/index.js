@@ -1,0 +1,304 @@
+// ntkrf: random features for the Neural Tangent Kernel, in WebAssembly.
+// The same module works in Node ≥ 20 (worker_threads) and in browsers
+// (module Web Workers). See index.d.ts for the documented API.
+
+const isNode = typeof process !== 'undefined' && !!process.versions?.node;
+const MAX_WORKERS = 8;
+
+/** Rejects with the same error a cancelled fetch gives. */
+function abortError(signal) {
+  const reason = signal?.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  return new DOMException('The ntkrf call was aborted', 'AbortError');
+}
+
+function checkKeys(where, obj, known) {
+  if (obj === undefined || obj === null) return {};
+  if (typeof obj !== 'object' || Array.isArray(obj)) {
+    throw new TypeError(`${where}: options must be an object, got ${describe(obj)}`);
+  }
+  for (const k of Object.keys(obj)) {
+    if (!known.includes(k)) {
+      throw new TypeError(`${where}: unknown option "${k}"; known options: ${known.join(', ')}`);
+    }
+  }
+  return obj;
+}
+
+function describe(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an Array';
+  if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}`;
+  return typeof v === 'object' ? `an object with keys ${Object.keys(v).join(', ') || '(none)'}` : `${typeof v} ${String(v)}`;
+}
+
+/**
+ * Checks a {rows, cols, data} matrix and returns its data as a Float64Array
+ * (the caller's array itself when it already is one: it is copied, never
+ * detached, when posted to a worker).
+ */
+function matrixData(where, name, M) {
+  if (M === null || typeof M !== 'object' || Array.isArray(M) || ArrayBuffer.isView(M)) {
+    throw new TypeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}`);
+  }
+  const { rows, cols, data } = M;
+  if (!Number.isInteger(rows) || !Number.isInteger(cols)) {
+    throw new TypeError(`${where}: ${name}.rows and ${name}.cols must be integers, got ${describe(rows)} and ${describe(cols)}`);
+  }
+  if (!(data instanceof Float64Array) && !(data instanceof Float32Array)) {
+    throw new TypeError(`${where}: ${name}.data must be a Float64Array or Float32Array, got ${describe(data)}; wrap plain arrays with Float64Array.from(array)`);
+  }
+  if (data.buffer.byteLength === 0 && data.length === 0 && rows * cols > 0) {
+    throw new TypeError(`${where}: ${name}.data is detached (its buffer was transferred)`);
+  }
+  if (rows < 1 || cols < 1) {
+    throw new RangeError(`${where}: ${name} is ${rows}×${cols}; it needs at least one row and one column`);
+  }
+  if (data.length !== rows * cols) {
+    throw new RangeError(`${where}: ${name}.data has ${data.length} values but rows×cols = ${rows}×${cols} = ${rows * cols}`);
+  }
+  return data instanceof Float64Array ? data : new Float64Array(data);
+}
+
+/** Replaces {array: i} and {rows, cols, array: i} references by the arrays. */
+function revive(value, arrays) {
+  if (Array.isArray(value)) return value.map((v) => revive(v, arrays));
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === 'array') return arrays[value.array];
+  if (keys.length === 3 && 'rows' in value && 'cols' in value && 'array' in value) {
+    return { rows: value.rows, cols: value.cols, data: arrays[value.array] };
+  }
+  const out = {};
+  for (const k of keys) out[k] = revive(value[k], arrays);
+  return out;
+}
+
+async function loadModule(wasmURL) {
+  const url = wasmURL ?? new URL('./ntkrf.wasm', import.meta.url);
+  if (isNode && (typeof url !== 'string' || !/^https?:/.test(url)) && !(url instanceof URL && url.protocol.startsWith('http'))) {
+    const { readFile } = await import('node:fs/promises');
+    const { fileURLToPath } = await import('node:url');
+    const path = url instanceof URL || String(url).startsWith('file:') ? fileURLToPath(url) : String(url);
+    return WebAssembly.compile(await readFile(path));
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`ntkrf: could not load ${url}: HTTP ${response.status}`);
+  if (response.headers.get('content-type')?.startsWith('application/wasm')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+/** One worker with one Go instance; restarted after an abort or a crash. */
+class Slot {
+  constructor(pool) {
+    this.pool = pool;
+    this.job = null;
+  }
+
+  async start() {
+    const url = new URL('./worker.js', import.meta.url);
+    if (isNode) {
+      const { Worker } = await import('node:worker_threads');
+      this.worker = new Worker(url);
+      this.worker.on('message', (m) => this.onMessage(m));
+      this.worker.on('error', (e) => this.onCrash(e));
+    } else {
+      this.worker = new Worker(url, { type: 'module' });
+      this.worker.onmessage = (e) => this.onMessage(e.data);
+      this.worker.onerror = (e) => { e.preventDefault?.(); this.onCrash(new Error(e.message || 'worker failed to load')); };
+    }
+    this.ready = new Promise((resolve, reject) => { this.readyResolve = resolve; this.readyReject = reject; });
+    this.worker.postMessage({ type: 'init', module: this.pool.module });
+    await this.ready;
+    // An idle engine must not keep Node running; run() refs it again.
+    if (isNode && !this.job) this.worker.unref();
+  }
+
+  onMessage(m) {
+    switch (m.type) {
+      case 'ready': this.readyResolve(); return;
+      case 'init-error': this.readyReject(new Error(`ntkrf: could not start WebAssembly: ${m.message}`)); return;
+      case 'exit': this.onCrash(new Error(`ntkrf: the WebAssembly instance stopped (exit code ${m.code})`)); return;
+    }
+    const job = this.job;
+    if (!job || m.id !== job.id) return;
+    if (m.type === 'progress') {
+      try { job.onProgress?.({ done: m.done, total: m.total, stage: m.stage }); } catch { /* a user callback must not break the call */ }
+      return;
+    }
+    this.finish();
+    if (m.type === 'result') {
+      job.resolve(revive(JSON.parse(m.json), m.arrays));
+    } else {
+      const Class = { TypeError, RangeError }[m.name] ?? Error;
+      job.reject(new Class(m.message));
+    }
+  }
+
+  onCrash(err) {
+    this.readyReject?.(err);
+    const job = this.job;
+    this.worker?.terminate();
+    this.worker = null; // so that finish() hands no queued job to it
+    this.finish();
+    job?.reject(err);
+    this.restart();
+  }
+
+  run(job) {
+    this.job = job;
+    if (isNode) this.worker.ref();
+    this.worker.postMessage({ type: 'call', id: job.id, op: job.op, json: job.json, arrays: job.arrays });
+  }
+
+  finish() {
+    if (this.job?.signal) this.job.signal.removeEventListener('abort', this.job.onAbort);
+    this.job = null;
+    if (isNode) this.worker?.unref();
+    this.pool.release(this);
+  }
+
+  /** Drops the instance (and all the memory it held) and starts a new one. */
+  restart() {
+    this.worker?.terminate();
+    this.worker = null;
+    if (this.pool.closed) return;
+    this.pool.busy.add(this);
+    this.start().then(() => this.pool.release(this), () => {
+      this.worker?.terminate();
+      this.worker = null;
+      this.pool.release(this);
+    });
+  }
+}
+
+class Pool {
+  constructor(module, n) {
+    this.module = module;
+    this.slots = Array.from({ length: n }, () => new Slot(this));
+    this.busy = new Set();
+    this.queue = [];
+    this.nextId = 1;
+    this.closed = false;
+  }
+
+  async start() {
+    await Promise.all(this.slots.map((s) => s.start()));
+  }
+
+  release(slot) {
+    this.busy.delete(slot);
+    if (this.closed || !slot.worker) return;
+    const job = this.queue.shift();
+    if (job) this.assign(slot, job);
+  }
+
+  assign(slot, job) {
+    this.busy.add(slot);
+    slot.run(job);
+  }
+
+  /** Runs op on the given slot index (or the first free one). */
+  call(op, args, arrays, { signal, onProgress } = {}, slotIndex) {
+    if (this.closed) return Promise.reject(new Error('ntkrf: this engine is closed; create a new one with createEngine()'));
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    return new Promise((resolve, reject) => {
+      const job = { id: this.nextId++, op, json: JSON.stringify(args), arrays, resolve, reject, onProgress, signal, slotIndex };
+      if (signal) {
+        job.onAbort = () => {
+          const i = this.queue.indexOf(job);
+          if (i >= 0) this.queue.splice(i, 1);
+          else {
+            const slot = this.slots.find((s) => s.job === job);
+            if (slot) { slot.job = null; slot.restart(); }
+          }
+          reject(abortError(signal));
+        };
+        signal.addEventListener('abort', job.onAbort, { once: true });
+      }
+      const free = this.slots.find((s, i) => !this.busy.has(s) && s.worker && (slotIndex === undefined || i === slotIndex));
+      if (free) this.assign(free, job);
+      else this.queue.push(job);
+    });
+  }
+
+  close() {
+    this.closed = true;
+    for (const s of this.slots) { s.worker?.terminate(); s.worker = null; }
+    for (const job of this.queue) job.reject(new Error('ntkrf: the engine was closed before this call ran'));
+    this.queue = [];
+  }
+}
+
+/** Splits an options object into transport options and the rest. */
+function splitControl(where, opts, known) {
+  const o = checkKeys(where, opts, [...known, 'signal', 'onProgress']);
+  const { signal, onProgress, ...rest } = o;
+  if (signal !== undefined && !(typeof signal === 'object' && 'aborted' in signal && typeof signal.addEventListener === 'function')) {
+    throw new TypeError(`${where}: signal must be an AbortSignal`);
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new TypeError(`${where}: onProgress must be a function`);
+  }
+  return [rest, { signal, onProgress }];
+}
+
+class Engine {
+  #pool;
+
+  constructor(pool) {
+    this.#pool = pool;
+    /** Number of WebAssembly workers. */
+    this.workers = pool.slots.length;
+  }
+
+  async kernel(X, Z = null, options = {}) {
+    const where = 'kernel';
+    const [opts, control] = splitControl(where, options, ['kernel', 'depth', 'gamma']);
+    const arrays = [matrixData(where, 'X', X)];
+    const args = { ...opts, X: { rows: X.rows, cols: X.cols, array: 0 } };
+    if (Z !== null && Z !== undefined) {
+      arrays.push(matrixData(where, 'Z', Z));
+      args.Z = { rows: Z.rows, cols: Z.cols, array: 1 };
+    }
+    return this.#pool.call('kernel', args, arrays, control);
+  }
+
+  /** Stops the workers and frees their memory. Later calls reject. */
+  close() {
+    this.#pool.close();
+  }
+}
+
+async function resolveWorkers(workers) {
+  if (workers === undefined || workers === 'auto') {
+    const hc = isNode
+      ? (await import('node:os')).availableParallelism()
+      : globalThis.navigator?.hardwareConcurrency ?? 2;
+    return Math.max(1, Math.min(MAX_WORKERS, hc));
+  }
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+    throw new RangeError(`createEngine: workers must be 'auto' or an integer from 1 to 64, got ${describe(workers)}`);
+  }
+  return workers;
+}
+
+/**
+ * Starts an engine: compiles ntkrf.wasm once and starts `workers`
+ * WebAssembly instances, each in its own worker.
+ */
+export async function createEngine(options = {}) {
+  const opts = checkKeys('createEngine', options, ['workers', 'wasmURL']);
+  const n = await resolveWorkers(opts.workers);
+  const module = await loadModule(opts.wasmURL);
+  const pool = new Pool(module, n);
+  try {
+    await pool.start();
+  } catch (e) {
+    pool.close();
+    throw e;
+  }
+  return new Engine(pool);
+}
