@@ -1,0 +1,207 @@
+package rf
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Stream tags: every random object draws from its own stream, derived from
+// the seed and a tag, so that it does not depend on which other objects a
+// configuration builds or in which order.
+const (
+	tagA0    = 1 // a0 (Step) directions of a layer
+	tagA1    = 2 // a1 (ReLU) directions of a layer
+	tagSk0   = 3 // sketch applied to Λ
+	tagSk1   = 4 // sketch applied to Φ of the previous layer
+	tagBias  = 5 // RFF phases
+	tagHead  = 6 // output weights of the "grad" network
+	tagSigns = 7 // second set of signs inside a sketch
+)
+
+// splitmix64 is a bijective mixer: streams from nearby seeds and tags start
+// from unrelated PCG states.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// newStream returns the random stream for object tag of layer layer.
+func newStream(seed uint64, layer, tag int) *rand.Rand {
+	k := splitmix64(uint64(layer)<<8 | uint64(tag))
+	return rand.New(rand.NewPCG(splitmix64(seed^k), splitmix64(seed+k)))
+}
+
+// gauss draws standard normal numbers with Marsaglia's polar method on the
+// portable logarithm, so the same stream gives the same numbers on every
+// platform (rand.NormFloat64 uses math.Exp and math.Log in its tails).
+type gauss struct {
+	r     *rand.Rand
+	spare float64
+	has   bool
+}
+
+func (g *gauss) next() float64 {
+	if g.has {
+		g.has = false
+		return g.spare
+	}
+	for {
+		u := 2*g.r.Float64() - 1
+		v := 2*g.r.Float64() - 1
+		s := float64(u*u) + float64(v*v)
+		if s >= 1 || s == 0 {
+			continue
+		}
+		f := math.Sqrt(-2 * plog(s) / s)
+		g.spare, g.has = v*f, true
+		return u * f
+	}
+}
+
+// uniformOpen returns a uniform number in the open interval (0, 1).
+func uniformOpen(r *rand.Rand) float64 {
+	return (float64(r.Uint64()>>11) + 0.5) / (1 << 53)
+}
+
+// gaussianRows returns m rows of d standard normal numbers (row-major m×d).
+func gaussianRows(g *gauss, m, d int) []float64 {
+	w := make([]float64, m*d)
+	for i := range w {
+		w[i] = g.next()
+	}
+	return w
+}
+
+// directions returns m unit vectors in R^d (row-major m×d) drawn by
+// sampler: "exact" normalizes Gaussian vectors (v/‖v‖ for v ~ q is uniform
+// on the sphere, REFERENCE.md), "gibbs" runs the paper's Gibbs chain for
+// q(v) ∝ ‖v‖² N(v; 0, I) and normalizes, "orthogonal" orthonormalizes
+// blocks of d Gaussian vectors (Haar-distributed rows, each uniform).
+func directions(sampler string, r *rand.Rand, m, d, sweeps int) []float64 {
+	g := &gauss{r: r}
+	var w []float64
+	switch sampler {
+	case "exact":
+		w = gaussianRows(g, m, d)
+	case "gibbs":
+		w = gaussianRows(g, m, d)
+		for i := 0; i < m; i++ {
+			gibbsChain(r, w[i*d:(i+1)*d], sweeps)
+		}
+	case "orthogonal":
+		w = gaussianRows(g, m, d)
+		for lo := 0; lo < m; lo += d {
+			orthonormalize(w[lo*d:min(lo+d, m)*d], d)
+		}
+		return w
+	default:
+		panic("rf: directions called with sampler " + sampler)
+	}
+	for i := 0; i < m; i++ {
+		normalize(w[i*d : (i+1)*d])
+	}
+	return w
+}
+
+// normalize scales v to unit norm; a zero vector (probability zero for a
+// Gaussian draw) is left zero.
+func normalize(v []float64) {
+	var s float64
+	for _, x := range v {
+		s += float64(x * x)
+	}
+	if s > 0 {
+		inv := 1 / math.Sqrt(s)
+		for i := range v {
+			v[i] *= inv
+		}
+	}
+}
+
+// orthonormalize applies modified Gram–Schmidt to the k ≤ d rows of the
+// row-major k×d block b. For Gaussian rows this is QR with a positive
+// diagonal of R, so the rows are the first k rows of a Haar-distributed
+// orthogonal matrix.
+func orthonormalize(b []float64, d int) {
+	k := len(b) / d
+	for i := 0; i < k; i++ {
+		vi := b[i*d : (i+1)*d]
+		for j := 0; j < i; j++ {
+			vj := b[j*d : (j+1)*d]
+			var p float64
+			for t := range vi {
+				p += float64(vi[t] * vj[t])
+			}
+			for t := range vi {
+				vi[t] -= float64(p * vj[t])
+			}
+		}
+		normalize(vi)
+	}
+}
+
+// gibbsChain runs sweeps Gibbs sweeps over the coordinates of v targeting
+// q(v) ∝ ‖v‖² N(v; 0, I) (paper Algorithm 2). Each coordinate is redrawn
+// from its conditional by inverting its CDF.
+func gibbsChain(r *rand.Rand, v []float64, sweeps int) {
+	for t := 0; t < sweeps; t++ {
+		var total float64
+		for _, x := range v {
+			total += float64(x * x)
+		}
+		for j := range v {
+			z := math.Max(total-float64(v[j]*v[j]), 0)
+			v[j] = conditionalQuantile(uniformOpen(r), z)
+			total = z + float64(v[j]*v[j])
+		}
+	}
+}
+
+const invSqrt2Pi = 0.398942280401432677939946059934381868 // 1/√(2π)
+
+// conditionalCDF is the CDF of q(x | rest) ∝ (z + x²) φ(x), with z the sum
+// of squares of the other coordinates (the paper's footnote):
+// Φ(x) − x φ(x)/(1+z). It is evaluated for x ≤ 0 only, where both terms
+// are positive and the lower tail keeps full relative precision.
+func conditionalCDF(x, z float64) float64 {
+	phi := invSqrt2Pi * pexp(-0.5*float64(x*x))
+	return 0.5*perfc(-x/math.Sqrt2) - float64(x*phi)/(1+z)
+}
+
+// conditionalQuantile returns x with conditionalCDF(x, z) = u for u in
+// (0, 1). The density is even, so u > 1/2 is solved as −x(1−u). The root is
+// bracketed in [lo, 0] and found by Newton steps that fall back to
+// bisection whenever they leave the bracket.
+func conditionalQuantile(u, z float64) float64 {
+	if u > 0.5 {
+		return -conditionalQuantile(1-u, z)
+	}
+	lo, hi := -1.0, 0.0
+	for conditionalCDF(lo, z) > u && lo > -64 {
+		hi, lo = lo, 2*lo
+	}
+	x := 0.5 * (lo + hi)
+	for it := 0; it < 200; it++ {
+		f := conditionalCDF(x, z) - u
+		if f == 0 {
+			return x
+		}
+		if f > 0 {
+			hi = x
+		} else {
+			lo = x
+		}
+		dens := (z + float64(x*x)) / (1 + z) * invSqrt2Pi * pexp(-0.5*float64(x*x))
+		next := x - f/dens
+		if !(next > lo && next < hi) {
+			next = 0.5 * (lo + hi)
+		}
+		if math.Abs(next-x) <= 1e-15*math.Max(1, math.Abs(x)) || hi-lo <= 1e-15*math.Max(1, math.Abs(lo)) {
+			return next
+		}
+		x = next
+	}
+	return x
+}

@@ -1,0 +1,345 @@
+package rf
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"ntkrf/core"
+)
+
+// maxDim bounds every feature and sketch dimension: far beyond any useful
+// size, and small enough that index arithmetic cannot overflow.
+const maxDim = 1 << 24
+
+// Config selects a feature map. The zero value of a field means its
+// default; Config returns the map's configuration with defaults filled in.
+type Config struct {
+	// Method is "ntk" (default), "nngp", "arccos0", "arccos1", "naive",
+	// "grad" or "rff".
+	Method string
+	// Depth is the network depth L, 0 … core.MaxDepth, for ntk, nngp,
+	// naive and grad (grad and naive need L ≥ 1). Depth 0 features of ntk
+	// and nngp are the rows of X themselves (K0 = XXᵀ). Ignored (reported
+	// as 0) by arccos0, arccos1 and rff.
+	Depth int
+	// Dim is the number of output columns m. For ntk m1 = ⌊m/2⌋ and
+	// m_cs = m − m1; naive and grad pick the largest sizes whose output
+	// fits in Dim (see the package documentation).
+	Dim int
+	// M0 and M1 override the widths of the Step (a0) and ReLU (a1)
+	// features; SketchDim overrides m_cs. 0 means the default from Dim.
+	M0, M1, SketchDim int
+	// Sketch is "tensorsketch" (default) or "tensorsrht" (ntk only).
+	Sketch string
+	// Sampler draws the directions of the ReLU features: "exact"
+	// (default), "gibbs", "orthogonal" or "gaussian".
+	Sampler string
+	// GibbsSweeps is the number T of Gibbs sweeps (default 1).
+	GibbsSweeps int
+	// Normalize scales every output row to unit norm.
+	Normalize bool
+	// Gamma is the rff scale γ of exp(−γ‖x−y‖²), > 0 (default 1/inputDim).
+	Gamma float64
+	// Seed determines every random draw.
+	Seed uint64
+}
+
+// Map is a feature map drawn once from a Config and applied with
+// Transform. It is safe for concurrent use.
+type Map struct {
+	cfg      Config
+	inputDim int
+	dim      int
+	layers   []*layer  // ntk, nngp, naive, grad, arccos0/1, rff: one per layer
+	head     []float64 // grad: output weights w
+	bias     []float64 // rff: phases b
+}
+
+// layer holds the projection of one layer: w is din×(m0+m1), row-major, its
+// first m0 columns the Step directions and the other m1 the ReLU
+// directions, so one gram.Mul serves both.
+type layer struct {
+	din, m0, m1 int
+	w           []float64
+	s0, s1      float64 // scales of the Step and ReLU features
+	sk          tensorSketcher
+}
+
+var (
+	methods  = []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}
+	sketches = []string{"tensorsketch", "tensorsrht"}
+	samplers = []string{"exact", "gibbs", "orthogonal", "gaussian"}
+)
+
+func oneOf(field, v string, allowed []string) error {
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	return fmt.Errorf("rf: Config.%s %q is unknown; use one of %q", field, v, allowed)
+}
+
+// fill validates cfg and fills in the defaults that do not depend on sizes.
+func (c *Config) fill(inputDim int) error {
+	if inputDim <= 0 || inputDim > maxDim {
+		return fmt.Errorf("rf: input dimension %d is out of range; X needs 1 … %d columns", inputDim, maxDim)
+	}
+	if c.Method == "" {
+		c.Method = "ntk"
+	}
+	if c.Sketch == "" {
+		c.Sketch = "tensorsketch"
+	}
+	if c.Sampler == "" {
+		c.Sampler = "exact"
+	}
+	if c.GibbsSweeps == 0 {
+		c.GibbsSweeps = 1
+	}
+	for _, e := range []error{oneOf("Method", c.Method, methods), oneOf("Sketch", c.Sketch, sketches), oneOf("Sampler", c.Sampler, samplers)} {
+		if e != nil {
+			return e
+		}
+	}
+	ints := []struct {
+		name string
+		v    int
+	}{{"Dim", c.Dim}, {"M0", c.M0}, {"M1", c.M1}, {"SketchDim", c.SketchDim}}
+	for _, f := range ints {
+		if f.v < 0 || f.v > maxDim {
+			return fmt.Errorf("rf: Config.%s %d is out of range; use 0 (default) … %d", f.name, f.v, maxDim)
+		}
+	}
+	if c.GibbsSweeps < 0 || c.GibbsSweeps > 1000 {
+		return fmt.Errorf("rf: Config.GibbsSweeps %d is out of range; use 1 … 1000 (0 means 1)", c.GibbsSweeps)
+	}
+	switch c.Method {
+	case "arccos0", "arccos1", "rff":
+		c.Depth = 0
+	default:
+		if c.Depth < 0 || c.Depth > core.MaxDepth {
+			return fmt.Errorf("rf: Config.Depth %d is out of range; use 0 … %d", c.Depth, core.MaxDepth)
+		}
+		if c.Depth == 0 && (c.Method == "naive" || c.Method == "grad") {
+			return fmt.Errorf("rf: Config.Depth 0 is out of range for %s; use 1 … %d", c.Method, core.MaxDepth)
+		}
+	}
+	if c.Method == "rff" {
+		if math.IsNaN(c.Gamma) || c.Gamma < 0 || math.IsInf(c.Gamma, 0) {
+			return fmt.Errorf("rf: Config.Gamma %v is invalid; use a positive finite number (0 means 1/inputDim)", c.Gamma)
+		}
+		if c.Gamma == 0 {
+			c.Gamma = 1 / float64(inputDim)
+		}
+	}
+	return nil
+}
+
+// needDim returns an error if the default sizes need Dim and it is unset.
+func needDim(c *Config) error {
+	if c.Dim == 0 {
+		return fmt.Errorf("rf: Config.Dim is 0; set the number of output features (e.g. 4096)")
+	}
+	return nil
+}
+
+// orDefault returns v if it is set and def otherwise.
+func orDefault(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// New draws the feature map described by cfg for inputs with inputDim
+// columns. Every random draw comes from cfg.Seed, so equal arguments give
+// bit-identical maps natively and in WebAssembly. Invalid settings return
+// an error naming the Config field.
+func New(cfg Config, inputDim int) (*Map, error) {
+	if err := cfg.fill(inputDim); err != nil {
+		return nil, err
+	}
+	f := &Map{cfg: cfg, inputDim: inputDim}
+	var err error
+	switch cfg.Method {
+	case "ntk", "nngp":
+		err = f.buildNTK()
+	case "arccos0", "arccos1":
+		err = f.buildArccos()
+	case "rff":
+		err = f.buildRFF()
+	case "naive":
+		err = f.buildNaive()
+	case "grad":
+		err = f.buildGrad()
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.cfg.Dim = f.dim
+	return f, nil
+}
+
+// newLayer draws the Step (m0) and ReLU (m1) directions of a layer with
+// input dimension din.
+func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
+	if err := core.CheckAlloc("random-feature weight matrix", din, m0+m1); err != nil {
+		return nil, fmt.Errorf("rf: %s", err.Error()[len("core: "):])
+	}
+	c := f.cfg
+	ly := &layer{din: din, m0: m0, m1: m1, w: make([]float64, din*(m0+m1))}
+	stride := m0 + m1
+	put := func(rows []float64, col0, count int) { // rows is count×din
+		for i := range count {
+			for j := range din {
+				ly.w[j*stride+col0+i] = rows[i*din+j]
+			}
+		}
+	}
+	if m0 > 0 {
+		// Step(w·x) depends on the direction of w only, so Gaussian rows
+		// serve every sampler except "orthogonal".
+		r := newStream(c.Seed, l, tagA0)
+		var rows []float64
+		if c.Sampler == "orthogonal" {
+			rows = directions("orthogonal", r, m0, din, 0)
+		} else {
+			rows = gaussianRows(&gauss{r: r}, m0, din)
+		}
+		put(rows, 0, m0)
+		ly.s0 = math.Sqrt(2 / float64(m0))
+	}
+	if m1 > 0 {
+		r := newStream(c.Seed, l, tagA1)
+		var rows []float64
+		if c.Sampler == "gaussian" {
+			rows = gaussianRows(&gauss{r: r}, m1, din)
+			ly.s1 = math.Sqrt(2 / float64(m1))
+		} else {
+			// Algorithm 2: √(2d/m)·ReLU(x·v)/‖v‖ for v ~ q; only v/‖v‖ matters.
+			rows = directions(c.Sampler, r, m1, din, c.GibbsSweeps)
+			ly.s1 = math.Sqrt(2 * float64(din) / float64(m1))
+		}
+		put(rows, m0, m1)
+	}
+	return ly, nil
+}
+
+func (f *Map) buildNTK() error {
+	c := &f.cfg
+	d := f.inputDim
+	if c.Depth == 0 {
+		f.dim = d
+		return nil
+	}
+	var m0, m1, mcs int
+	if c.Method == "nngp" {
+		if c.M1 == 0 {
+			if err := needDim(c); err != nil {
+				return err
+			}
+		}
+		m1 = orDefault(c.M1, c.Dim)
+		f.dim = m1
+	} else {
+		if c.M1 == 0 || c.SketchDim == 0 {
+			if err := needDim(c); err != nil {
+				return err
+			}
+		}
+		m1 = orDefault(c.M1, c.Dim/2)
+		mcs = orDefault(c.SketchDim, c.Dim-m1)
+		m0 = orDefault(c.M0, m1)
+		if m1 < 1 || mcs < 1 || m0 < 1 {
+			return fmt.Errorf("rf: Config.Dim %d is too small for ntk; use at least 2 (half ReLU features, half sketch)", c.Dim)
+		}
+		f.dim = m1 + mcs
+		c.M0, c.SketchDim = m0, mcs
+	}
+	c.M1 = m1
+	if f.dim > maxDim {
+		return fmt.Errorf("rf: Config.M1 + Config.SketchDim = %d is too large; use at most %d", f.dim, maxDim)
+	}
+	din, phiDim := d, d
+	for l := 1; l <= c.Depth; l++ {
+		ly, err := f.newLayer(l, din, m0, m1)
+		if err != nil {
+			return err
+		}
+		if m0 > 0 {
+			if c.Sketch == "tensorsrht" {
+				ly.sk = newTensorSRHT(m0, phiDim, mcs, c.Seed, l)
+			} else {
+				ly.sk = newTensorSketch(m0, phiDim, mcs, c.Seed, l)
+			}
+		}
+		f.layers = append(f.layers, ly)
+		din, phiDim = m1, m1+mcs
+	}
+	return nil
+}
+
+func (f *Map) buildArccos() error {
+	c := &f.cfg
+	var m0, m1 int
+	if c.Method == "arccos0" {
+		if c.M0 == 0 {
+			if err := needDim(c); err != nil {
+				return err
+			}
+		}
+		m0 = orDefault(c.M0, c.Dim)
+		c.M0 = m0
+	} else {
+		if c.M1 == 0 {
+			if err := needDim(c); err != nil {
+				return err
+			}
+		}
+		m1 = orDefault(c.M1, c.Dim)
+		c.M1 = m1
+	}
+	ly, err := f.newLayer(1, f.inputDim, m0, m1)
+	if err != nil {
+		return err
+	}
+	f.layers, f.dim = []*layer{ly}, m0+m1
+	return nil
+}
+
+func (f *Map) buildRFF() error {
+	c := &f.cfg
+	if err := needDim(c); err != nil {
+		return err
+	}
+	m, d := c.Dim, f.inputDim
+	if err := core.CheckAlloc("random-feature weight matrix", d, m); err != nil {
+		return fmt.Errorf("rf: %s", err.Error()[len("core: "):])
+	}
+	// W ~ N(0, 2γI) makes E[cos(w·(x−y))] = exp(−γ‖x−y‖²).
+	g := &gauss{r: newStream(c.Seed, 1, tagA1)}
+	ly := &layer{din: d, m1: m, w: make([]float64, d*m), s1: math.Sqrt(2 / float64(m))}
+	sd := math.Sqrt(2 * c.Gamma)
+	for i := range m {
+		for j := range d {
+			ly.w[j*m+i] = sd * g.next()
+		}
+	}
+	r := newStream(c.Seed, 1, tagBias)
+	f.bias = make([]float64, m)
+	for i := range f.bias {
+		f.bias[i] = 2 * math.Pi * r.Float64()
+	}
+	f.layers, f.dim = []*layer{ly}, m
+	return nil
+}
+
+// Dim returns the number of output columns.
+func (f *Map) Dim() int { return f.dim }
+
+// InputDim returns the number of input columns.
+func (f *Map) InputDim() int { return f.inputDim }
+
+// Config returns the configuration with every default filled in (Dim is
+// the actual output dimension).
+func (f *Map) Config() Config { return f.cfg }

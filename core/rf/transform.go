@@ -1,0 +1,250 @@
+package rf
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core"
+	"ntkrf/core/gram"
+)
+
+// blockRows is the number of rows projected together by one gram.Mul;
+// gram.Mul sums every entry in a fixed order, so results do not depend on it.
+const blockRows = 64
+
+// rfError rewrites an error of package core as one of this package.
+func rfError(err error) error {
+	return fmt.Errorf("rf: %s", strings.TrimPrefix(err.Error(), "core: "))
+}
+
+// Transform sets dst to the n×Dim features of the n rows of X and returns
+// it; a nil dst is allocated. Row i of the result depends only on row i of
+// X, and rows are computed in parallel blocks whose size does not change
+// the result. X is not modified.
+func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
+	if err := core.CheckMatrix("X", X); err != nil {
+		return nil, rfError(err)
+	}
+	n, d := X.Dims()
+	if d != f.inputDim {
+		return nil, fmt.Errorf("rf: X has %d columns; this feature map was built for %d", d, f.inputDim)
+	}
+	if dst == nil {
+		if err := core.CheckAlloc("feature matrix", n, f.dim); err != nil {
+			return nil, rfError(err)
+		}
+		dst = mat.NewDense(n, f.dim, nil)
+	} else if r, c := dst.Dims(); r != n || c != f.dim {
+		return nil, fmt.Errorf("rf: dst is %d×%d; Transform needs %d×%d (or nil)", r, c, n, f.dim)
+	}
+	xr, dr := X.RawMatrix(), dst.RawMatrix()
+	blocks := (n + blockRows - 1) / blockRows
+	workers := min(runtime.GOMAXPROCS(0), blocks)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := new(workspace)
+			for {
+				blk := int(next.Add(1)) - 1
+				if blk >= blocks {
+					return
+				}
+				lo, hi := blk*blockRows, min((blk+1)*blockRows, n)
+				b := hi - lo
+				ws.x = grow(ws.x, b*d)
+				for i := range b {
+					copy(ws.x[i*d:(i+1)*d], xr.Data[(lo+i)*xr.Stride:])
+				}
+				out := f.block(ws, b)
+				for i := range b {
+					row := dr.Data[(lo+i)*dr.Stride : (lo+i)*dr.Stride+f.dim]
+					copy(row, out[i*f.dim:(i+1)*f.dim])
+					if f.cfg.Normalize {
+						normalize(row)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return dst, nil
+}
+
+// workspace is the memory one goroutine reuses across blocks.
+type workspace struct {
+	x, proj, lam []float64
+	psi, phi     [2][]float64
+	hs, gs       [][]float64 // grad: activations and pre-activations per layer
+	delta, back  []float64
+	sc           scratch
+}
+
+// block computes the features of the b rows in ws.x and returns them as a
+// row-major b×Dim slice owned by ws.
+func (f *Map) block(ws *workspace, b int) []float64 {
+	switch f.cfg.Method {
+	case "ntk", "nngp", "naive":
+		return f.blockNTK(ws, b)
+	case "grad":
+		return f.blockGrad(ws, b)
+	}
+	// arccos0, arccos1, rff: one layer.
+	ly := f.layers[0]
+	st := ly.m0 + ly.m1
+	ws.proj = grow(ws.proj, b*st)
+	gram.Mul(ws.proj, ws.x, ly.w, b, ly.din, st)
+	p := ws.proj
+	switch f.cfg.Method {
+	case "arccos0":
+		for i, v := range p {
+			p[i] = step(v) * ly.s0
+		}
+	case "arccos1":
+		for i, v := range p {
+			p[i] = math.Max(v, 0) * ly.s1
+		}
+	case "rff":
+		for r := range b {
+			row := p[r*st : (r+1)*st]
+			for i, v := range row {
+				row[i] = ly.s1 * math.Cos(v+f.bias[i])
+			}
+		}
+	}
+	return p
+}
+
+func step(v float64) float64 {
+	if v > 0 {
+		return 1
+	}
+	return 0
+}
+
+// blockNTK runs Algorithm 1 (ntk), its Ψ chain (nngp) or the explicit
+// tensor products (naive) on a block of rows.
+func (f *Map) blockNTK(ws *workspace, b int) []float64 {
+	psi, phi := ws.x, ws.x
+	din, phiDim := f.inputDim, f.inputDim
+	for l, ly := range f.layers {
+		st := ly.m0 + ly.m1
+		ws.proj = grow(ws.proj, b*st)
+		gram.Mul(ws.proj, psi, ly.w, b, din, st)
+		k := l % 2
+		ws.psi[k] = grow(ws.psi[k], b*ly.m1)
+		np := ws.psi[k]
+		var outDim int
+		switch f.cfg.Method {
+		case "ntk":
+			outDim = ly.m1 + ly.sk.Out()
+		case "naive":
+			outDim = ly.m1 + ly.m0*phiDim
+		}
+		ws.phi[k] = grow(ws.phi[k], b*outDim)
+		nphi := ws.phi[k]
+		ws.lam = grow(ws.lam, ly.m0)
+		for r := range b {
+			p := ws.proj[r*st : (r+1)*st]
+			for i, v := range p[:ly.m0] {
+				ws.lam[i] = step(v) * ly.s0
+			}
+			pr := np[r*ly.m1 : (r+1)*ly.m1]
+			for i, v := range p[ly.m0:] {
+				pr[i] = math.Max(v, 0) * ly.s1
+			}
+			if outDim == 0 {
+				continue
+			}
+			o := nphi[r*outDim : (r+1)*outDim]
+			copy(o, pr)
+			prev := phi[r*phiDim : (r+1)*phiDim]
+			if f.cfg.Method == "ntk" {
+				ly.sk.apply(o[ly.m1:], ws.lam, prev, &ws.sc)
+				continue
+			}
+			t := o[ly.m1:]
+			for i, a := range ws.lam {
+				dst := t[i*phiDim : (i+1)*phiDim]
+				for j, v := range prev {
+					dst[j] = a * v
+				}
+			}
+		}
+		psi, phi = np, nphi
+		din, phiDim = ly.m1, outDim
+	}
+	if f.cfg.Method == "nngp" || len(f.layers) == 0 {
+		return psi
+	}
+	return phi
+}
+
+// blockGrad computes ∇_θ f(x) for f(x) = wᵀh_L, ordered as
+// [∂f/∂w, ∂f/∂W_L, …, ∂f/∂W_1], each W_l flattened row-major (width × din).
+func (f *Map) blockGrad(ws *workspace, b int) []float64 {
+	L := len(f.layers)
+	n := f.cfg.M1
+	ws.hs = grow(ws.hs, L+1)
+	ws.gs = grow(ws.gs, L+1)
+	ws.hs[0] = ws.x
+	din := f.inputDim
+	for l, ly := range f.layers {
+		ws.gs[l+1] = grow(ws.gs[l+1], b*n)
+		gram.Mul(ws.gs[l+1], ws.hs[l], ly.w, b, din, n)
+		h := grow(ws.hs[l+1], b*n)
+		for i, v := range ws.gs[l+1] {
+			h[i] = math.Max(v, 0) * ly.s1
+		}
+		ws.hs[l+1] = h
+		din = n
+	}
+	ws.proj = grow(ws.proj, b*f.dim)
+	ws.delta, ws.back = grow(ws.delta, n), grow(ws.back, max(n, f.inputDim))
+	s := f.layers[0].s1
+	for r := range b {
+		o := ws.proj[r*f.dim : (r+1)*f.dim]
+		copy(o, ws.hs[L][r*n:(r+1)*n])
+		o = o[n:]
+		g := ws.gs[L][r*n : (r+1)*n]
+		for i := range n {
+			ws.delta[i] = step(g[i]) * s * f.head[i]
+		}
+		for l := L; l >= 1; l-- {
+			ly := f.layers[l-1]
+			h := ws.hs[l-1][r*ly.din : (r+1)*ly.din]
+			for i, dv := range ws.delta {
+				row := o[i*ly.din : (i+1)*ly.din]
+				for j, hv := range h {
+					row[j] = dv * hv
+				}
+			}
+			o = o[n*ly.din:]
+			if l == 1 {
+				break
+			}
+			// ∂f/∂h_{l−1} = W_lᵀ δ_l, then through the ReLU of layer l−1.
+			gp := ws.gs[l-1][r*n : (r+1)*n]
+			for j := range n {
+				var acc float64
+				wj := ly.w[j*n : (j+1)*n]
+				for i, dv := range ws.delta {
+					acc += float64(wj[i] * dv)
+				}
+				ws.back[j] = acc
+			}
+			for j := range n {
+				ws.delta[j] = step(gp[j]) * s * ws.back[j]
+			}
+		}
+	}
+	return ws.proj
+}
