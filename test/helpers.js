@@ -1,0 +1,40 @@
+// Shared helpers for the Node tests of the built package (dist/npm).
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const pkg = path.join(root, 'dist', 'npm', 'index.js');
+
+/** Reference rows of ../shared/REFERENCE.md. */
+export const refX = () => ({ rows: 3, cols: 3, data: Float64Array.from([1, 2, 0, 0.5, -1, 3, -2, 0.25, 1]) });
+
+/** ../shared/REFERENCE.md, NTK and NNGP values for pairs (1,2), (1,3), (2,3). */
+export const reference = {
+  ntk: {
+    1: [0.929748487903, 0.317734398640, 4.247645813606],
+    2: [3.654574907598, 2.267625755618, 6.900169605308],
+    3: [6.413877736095, 4.229851586649, 9.554994540434],
+  },
+  nngp: {
+    1: [1.578958845595, 0.923183854534, 3.235951880892],
+    2: [3.123885623718, 2.090094638749, 4.146431376587],
+    3: [4.061304571599, 2.786804685692, 4.757746689591],
+  },
+};
+
+/** A seeded uniform generator (mulberry32) for test data. */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function randomMatrix(rows, cols, seed = 1) {
+  const r = rng(seed);
+  return { rows, cols, data: Float64Array.from({ length: rows * cols }, () => r() * 2 - 1) };
+}
