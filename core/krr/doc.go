@@ -1,0 +1,93 @@
+// Package krr fits kernel ridge regression on random features (primal) and
+// on exact kernels (dual), chooses the ridge λ automatically, measures how
+// well features approximate a kernel, and picks rows to label by greedy
+// experimental design (active learning).
+//
+// # Model
+//
+// Every fit is a ridge regression with an unpenalized intercept:
+//
+//	minimize  Σᵢ ‖yᵢ − b − Wᵀφ(xᵢ)‖² + λ‖W‖²
+//
+// which is the same as centering both the features and the targets, fitting
+// a ridge without intercept, and predicting ȳ + Wᵀ(φ(x) − μ). The primal
+// (FitFeatures) solves (Φcᵀ Φc + λI)W = ΦcᵀYc by Cholesky, m×m; the dual
+// (FitKernel) solves (Kc + λI)α = Yc with Kc = HKH, n×n. The two agree for
+// K = ΦΦᵀ (tested), so features and exact kernels are compared on the same
+// footing.
+//
+// Why center: a ridge without a bias shrinks predictions toward 0, not
+// toward the mean, so an offset in y (a price in thousands, or the 1/k base
+// rate of a one-hot column) is paid for with weight norm and biases every
+// prediction. Centering makes the fit invariant to shifting y, and with the
+// intercept unpenalized the leave-one-out shortcut below stays exact.
+//
+// Regression: one output, y centered (the mean is fitted). Classification
+// with k classes: y holds class indices 0…k−1, the targets are one-hot
+// columns, centered by the class frequencies, and the predicted label is the
+// argmax of the k scores. With centering, 0/1 and ±1 (or 1−1/k, −1/k) codes
+// are affine images of each other and give the same labels, so the plain
+// one-hot is kept: Predict's scores then read as class-membership estimates
+// that sum to 1.
+//
+// # Choosing λ
+//
+// With Options.Lambda = 0, λ is picked from a grid (default: 30 points,
+// log-spaced over 1e-6…1e2 × tr(Gc)/m in the primal, tr(Kc)/n in the dual)
+// from ONE eigendecomposition, with no refits. Model.Curve reports the
+// scores, estimates of the mean squared error per output.
+//
+//   - GCV (default for FitFeatures): from Gc = VΛVᵀ, B = VᵀΦcᵀYc and
+//     E = ‖Yc‖², RSS(λ) = E − Σⱼ‖Bⱼ‖²(λⱼ+2λ)/(λⱼ+λ)², tr P = 1 + Σⱼ λⱼ/(λⱼ+λ)
+//     and GCV = RSS/(n·k)/(1 − tr P/n)², O(m·k) per λ. It needs a single
+//     pass over the rows, which matters because featurizing dominates.
+//   - LOO (default for FitKernel): the exact leave-one-out error
+//     Σᵢ‖eᵢ‖²/(1 − Pᵢᵢ)², exact for penalized least squares with an
+//     unpenalized intercept, with Pᵢᵢ = 1/n + leverage. In the dual the
+//     leverages come from Kc = UΛUᵀ at O(n²·k) per λ, cheap beside the
+//     O(n³) eigendecomposition. In the primal they need z = Vᵀ(φᵢ − μ) for
+//     every row: a second featurization pass (Criterion: "loo").
+//
+// The tests check LOO against brute-force refits (1e-9 relative) and GCV
+// against its definition with the hat matrix formed explicitly.
+//
+// # Splitting rows over workers
+//
+// FitFeatures is built from exported pieces so that a caller (the JS layer
+// running several WebAssembly workers) can featurize row ranges separately:
+// each worker fills an Accumulator with Add, the parts are combined with
+// Merge, and Accumulator.Solve (fixed λ or GCV) returns the model. For LOO,
+// Accumulator.Spectrum diagonalizes once, each worker returns
+// Spectrum.LOOSums for its rows, the sums are added, and Spectrum.LOOCurve
+// and Spectrum.Solve finish. The accumulator keeps centered co-moments
+// merged pairwise (Chan, Golub and LeVeque), so splits differ only by the
+// order of floating-point sums: results are not bitwise identical across
+// splits; the tests hold predictions to 1e-10 relative.
+//
+// # Metrics
+//
+// RelFrobenius, EntryMSE and Spectral measure a feature map against its
+// kernel (the paper's Figures 1 and 2); Spectral is the condition number of
+// (K+λI)^{-1/2}(ΦΦᵀ+λI)(K+λI)^{-1/2}, computed through the Cholesky factor
+// of K + λI. Accuracy, MSE, R2 and Confusion score predictions.
+//
+// # Active learning
+//
+// SelectActive greedily picks the rows minimizing
+// J(S) = −tr(K_{:,S}(K_{S,S}+λI)⁻¹K_{:,S}ᵀ) for K = ΦΦᵀ in O(n·m² + k·n·m)
+// (see its documentation for the update).
+//
+// # Cost and limits
+//
+// FitFeatures: O(n·m² + m³) time, O(m² + BlockRows·m) memory; Φ is never
+// held for all rows. FitKernel: O(n³) time, O(n²) memory. Buffers are
+// checked with core.CheckAlloc before they are allocated; an error
+// suggests random features with a smaller dimension.
+//
+// # Errors
+//
+// Bad input (shape mismatches, NaN or ±Inf, fewer than 2 rows, class
+// indices out of range, a single class, λ ≤ 0 or NaN, buffers over the
+// memory limit) returns an error starting with "krr: " that says what to
+// change. A panic is a bug in this package.
+package krr

@@ -1,0 +1,214 @@
+package krr
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core"
+)
+
+// FitKernel fits kernel ridge regression in the dual on the exact kernel
+// k: (Kc + λI)α = Yc with Kc = HKH the centered kernel (H = I − 11ᵀ/n), so
+// the intercept is unpenalized as in FitFeatures, and FitKernel on
+// K = ΦΦᵀ gives the same predictions as FitFeatures on Φ. λ is chosen from
+// one eigendecomposition Kc = UΛUᵀ unless Options.Lambda fixes it. The
+// cost is O(n³) time and O(n²) memory.
+func FitKernel(k core.Kernel, X *mat.Dense, y []float64, opt Options) (*Model, error) {
+	opt, err := opt.checked(y, true, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := k.Validate(); err != nil {
+		return nil, wrap(err)
+	}
+	if err := checkXY(X, y, opt); err != nil {
+		return nil, err
+	}
+	n, _ := X.Dims()
+	if err := core.CheckAlloc("kernel matrix", n, n); err != nil {
+		return nil, wrap(err)
+	}
+	K, err := k.Gram(X, nil)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	const stages = 3
+	progress(opt, 1, stages, "kernel")
+	// Center K in place: Kc = K − 1cᵀ − c1ᵀ + ḡ, c the column means.
+	kd := K.RawMatrix().Data
+	cm := make([]float64, n)
+	for i := 0; i < n; i++ {
+		for j, v := range kd[i*n : (i+1)*n] {
+			cm[j] += v
+		}
+	}
+	g := 0.0
+	for j := range cm {
+		cm[j] /= float64(n)
+		g += cm[j]
+	}
+	g /= float64(n)
+	for i := 0; i < n; i++ {
+		row := kd[i*n : (i+1)*n]
+		for j := range row {
+			row[j] += g - cm[i] - cm[j]
+		}
+	}
+	kout := opt.outputs()
+	ybar := make([]float64, kout)
+	yc := mat.NewDense(n, kout, nil)
+	for i, v := range y {
+		row := yc.RawRowView(i)
+		encodeRow(row, v, opt.Task)
+		for o, t := range row {
+			ybar[o] += t
+		}
+	}
+	for o := range ybar {
+		ybar[o] /= float64(n)
+	}
+	for i := 0; i < n; i++ {
+		row := yc.RawRowView(i)
+		for o := range row {
+			row[o] -= ybar[o]
+		}
+	}
+	kc := mat.NewSymDense(n, kd)
+	lambda := opt.Lambda
+	var curve []CurvePoint
+	if lambda == 0 {
+		if curve, err = dualCurve(kc, yc, opt); err != nil {
+			return nil, err
+		}
+		if lambda, err = argmin(curve); err != nil {
+			return nil, err
+		}
+	}
+	progress(opt, 2, stages, "eigen")
+	for i := 0; i < n; i++ {
+		kd[i*n+i] += lambda
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(kc) {
+		return nil, fmt.Errorf("krr: K + λI is not positive definite at λ = %g; use a larger λ", lambda)
+	}
+	alpha := mat.NewDense(n, kout, nil)
+	if err := ch.SolveTo(alpha, yc); err != nil {
+		return nil, fmt.Errorf("krr: K + λI is numerically singular at λ = %g; use a larger λ", lambda)
+	}
+	// Since 1ᵀα = 0, k_c(x)ᵀα = k(x,X)α − cᵀα: fold cᵀα into the bias.
+	bias := ybar
+	for i := 0; i < n; i++ {
+		for o, a := range alpha.RawRowView(i) {
+			bias[o] -= cm[i] * a
+		}
+	}
+	progress(opt, stages, stages, "solve")
+	return &Model{
+		task: opt.Task, classes: opt.Classes, blockRows: opt.BlockRows,
+		lambda: lambda, curve: curve, bias: bias,
+		kernel: k, x: mat.DenseCopyOf(X), alpha: alpha,
+	}, nil
+}
+
+// dualCurve scores the grid from Kc = UΛUᵀ and B = UᵀYc. The residuals at
+// λ are Yc − HcYc = U·diag(λ/(λⱼ+λ))·B and Pᵢᵢ = 1/n + Σⱼ Uᵢⱼ²λⱼ/(λⱼ+λ):
+//
+//	GCV(λ) = ‖diag(λ/(λⱼ+λ))B‖²/(n·k) / (1 − (1 + Σⱼ λⱼ/(λⱼ+λ))/n)²
+//	LOO(λ) = Σᵢ ‖eᵢ‖²/(1 − Pᵢᵢ)² / (n·k)
+//
+// LOO is exact (the shortcut holds for any penalized least squares with an
+// unpenalized intercept) and costs O(n²·k) per λ.
+func dualCurve(kc *mat.SymDense, yc *mat.Dense, opt Options) ([]CurvePoint, error) {
+	n, k := yc.Dims()
+	var es mat.EigenSym
+	if !es.Factorize(kc, true) {
+		return nil, fmt.Errorf("krr: the eigendecomposition of K did not converge; check the inputs for extreme values")
+	}
+	vals := es.Values(nil)
+	tr := 0.0
+	for i, l := range vals {
+		vals[i] = math.Max(l, 0)
+		tr += vals[i]
+	}
+	grid := opt.Grid
+	if len(grid) == 0 {
+		if !(tr > 0) {
+			return nil, fmt.Errorf("krr: the centered kernel matrix is zero over the %d rows; the inputs carry no information to fit", n)
+		}
+		grid = defaultGrid(tr / float64(n))
+	}
+	U := mat.NewDense(n, n, nil)
+	es.VectorsTo(U)
+	var B mat.Dense
+	B.Mul(U.T(), yc)
+	T := len(grid)
+	curve := make([]CurvePoint, T)
+	nk := float64(n) * float64(k)
+	if opt.Criterion == GCV {
+		for t, lam := range grid {
+			rss, df := 0.0, 1.0
+			for j, l := range vals {
+				s := lam / (l + lam)
+				for _, b := range B.RawRowView(j) {
+					rss += s * s * b * b
+				}
+				df += l / (l + lam)
+			}
+			den := 1 - df/float64(n)
+			score := math.Inf(1)
+			if den > 0 {
+				score = rss / nk / (den * den)
+			}
+			curve[t] = CurvePoint{lam, score}
+		}
+		return curve, nil
+	}
+	// All λ at once: leverages (U∘U)·Q with Qⱼₜ = λⱼ/(λⱼ+λₜ), residuals
+	// U·[S₁B … S_TB] with Sₜ = diag(λₜ/(λⱼ+λₜ)).
+	q := make([]float64, n*T)
+	sb := make([]float64, n*T*k)
+	for j, l := range vals {
+		brow := B.RawRowView(j)
+		for t, lam := range grid {
+			q[j*T+t] = l / (l + lam)
+			s := lam / (l + lam)
+			for o, b := range brow {
+				sb[(j*T+t)*k+o] = s * b
+			}
+		}
+	}
+	u2 := mat.NewDense(n, n, nil)
+	u2.MulElem(U, U)
+	lev := make([]float64, n*T)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, u2.RawMatrix(),
+		blas64.General{Rows: n, Cols: T, Stride: T, Data: q},
+		0, blas64.General{Rows: n, Cols: T, Stride: T, Data: lev})
+	res := make([]float64, n*T*k)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, U.RawMatrix(),
+		blas64.General{Rows: n, Cols: T * k, Stride: T * k, Data: sb},
+		0, blas64.General{Rows: n, Cols: T * k, Stride: T * k, Data: res})
+	sums := make([]float64, T)
+	invn := 1 / float64(n)
+	for i := 0; i < n; i++ {
+		for t := 0; t < T; t++ {
+			den := 1 - invn - lev[i*T+t]
+			if !(den > 0) {
+				sums[t] = math.Inf(1)
+				continue
+			}
+			for _, e := range res[(i*T+t)*k : (i*T+t+1)*k] {
+				r := e / den
+				sums[t] += r * r
+			}
+		}
+	}
+	for t, lam := range grid {
+		curve[t] = CurvePoint{lam, sums[t] / nk}
+	}
+	return curve, nil
+}

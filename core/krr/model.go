@@ -1,0 +1,283 @@
+package krr
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core"
+)
+
+// Model is a fitted ridge regression: scores = bias + φ(x)ᵀW (primal) or
+// bias + k(x, X)α (dual), one column per output.
+type Model struct {
+	task      string
+	classes   int
+	blockRows int
+	lambda    float64
+	curve     []CurvePoint
+	bias      []float64
+
+	// Primal.
+	f Featurizer
+	w *mat.Dense // m×outputs
+
+	// Dual.
+	kernel core.Kernel
+	x      *mat.Dense // training rows (a copy)
+	alpha  *mat.Dense // n×outputs
+}
+
+// Lambda returns the ridge λ used.
+func (m *Model) Lambda() float64 { return m.lambda }
+
+// Curve returns the λ curve that was searched (nil when λ was fixed).
+func (m *Model) Curve() []CurvePoint { return append([]CurvePoint(nil), m.curve...) }
+
+// Outputs returns the number of score columns: the classes, or 1.
+func (m *Model) Outputs() int { return len(m.bias) }
+
+// SetFeaturizer attaches the feature map to a model solved from an
+// Accumulator, so that Predict takes inputs rather than features.
+func (m *Model) SetFeaturizer(f Featurizer) error {
+	if m.w == nil {
+		return fmt.Errorf("krr: this model was fitted on a kernel; it has no feature weights")
+	}
+	if r, _ := m.w.Dims(); f.Dim() != r {
+		return fmt.Errorf("krr: the featurizer has %d features but the model has %d; use the map the model was fitted with", f.Dim(), r)
+	}
+	m.f = f
+	return nil
+}
+
+// FitFeatures fits ridge regression on the features f(X) in the primal:
+// it accumulates C = ΦcᵀΦc and ΦcᵀYc over blocks of Options.BlockRows rows
+// (never holding all of Φ), chooses λ from one eigendecomposition of C
+// unless Options.Lambda fixes it, and solves (C + λI)W = ΦcᵀYc by
+// Cholesky. The cost is O(n·m² + m³) time and O(m² + BlockRows·m) memory;
+// criterion LOO featurizes the rows a second time.
+func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, error) {
+	opt, err := opt.checked(y, true, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkXY(X, y, opt); err != nil {
+		return nil, err
+	}
+	n, d := X.Dims()
+	if d != f.InputDim() {
+		return nil, fmt.Errorf("krr: X has %d columns but the featurizer takes %d; use inputs of the dimension the map was built for", d, f.InputDim())
+	}
+	m := f.Dim()
+	acc, err := NewAccumulator(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := core.CheckAlloc("feature block", min(opt.BlockRows, n), m); err != nil {
+		return nil, wrap(err)
+	}
+	blocks := (n + opt.BlockRows - 1) / opt.BlockRows
+	passes := 1
+	if opt.Lambda == 0 && opt.Criterion == LOO {
+		passes = 2
+	}
+	total := blocks*passes + 2
+	var buf *mat.Dense
+	// forBlocks featurizes X block by block into the reused buffer.
+	forBlocks := func(stage string, done0 int, do func(phi *mat.Dense, yb []float64, owned bool) error) error {
+		for b := 0; b < blocks; b++ {
+			lo, hi := b*opt.BlockRows, min((b+1)*opt.BlockRows, n)
+			var dst *mat.Dense
+			if buf != nil {
+				dst = buf.Slice(0, hi-lo, 0, m).(*mat.Dense)
+			}
+			phi, err := f.Transform(dst, X.Slice(lo, hi, 0, d).(*mat.Dense))
+			if err != nil {
+				return fmt.Errorf("krr: featurizing rows %d…%d: %w", lo, hi-1, err)
+			}
+			// A block the featurizer allocated, or wrote into our buffer,
+			// may be overwritten.
+			owned := dst == nil || phi == dst
+			if buf == nil {
+				buf = phi
+			}
+			if err := do(phi, y[lo:hi], owned); err != nil {
+				return err
+			}
+			progress(opt, done0+b+1, total, stage)
+		}
+		return nil
+	}
+	err = forBlocks("features", 0, func(phi *mat.Dense, yb []float64, owned bool) error {
+		if r, c := phi.Dims(); r != len(yb) || c != m {
+			return fmt.Errorf("krr: the featurizer returned %d×%d for %d rows; it must return rows×Dim()", r, c, len(yb))
+		}
+		raw := phi.RawMatrix()
+		if owned && raw.Stride == m {
+			// Center in place rather than copy.
+			acc.addOwned(raw.Data[:len(yb)*m], yb)
+			return nil
+		}
+		return acc.Add(phi, yb)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var model *Model
+	if opt.Lambda > 0 {
+		model, err = acc.solve(opt.Lambda, nil)
+	} else {
+		var s *Spectrum
+		if s, err = acc.Spectrum(); err != nil {
+			return nil, err
+		}
+		progress(opt, blocks+1, total, "eigen")
+		curve := s.GCV()
+		if opt.Criterion == LOO {
+			sums := make([]float64, len(s.grid))
+			err = forBlocks("loo", blocks+1, func(phi *mat.Dense, yb []float64, _ bool) error {
+				part, err := s.LOOSums(phi, yb)
+				for t, v := range part {
+					sums[t] += v
+				}
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			if curve, err = s.LOOCurve(sums); err != nil {
+				return nil, err
+			}
+		}
+		model, err = s.Solve(curve)
+	}
+	if err != nil {
+		return nil, err
+	}
+	progress(opt, total, total, "solve")
+	model.f = f
+	return model, nil
+}
+
+func progress(opt Options, done, total int, stage string) {
+	if opt.Progress != nil {
+		opt.Progress(done, total, stage)
+	}
+}
+
+// checkXY validates X and y together.
+func checkXY(X *mat.Dense, y []float64, opt Options) error {
+	if err := core.CheckMatrix("X", X); err != nil {
+		return wrap(err)
+	}
+	n, _ := X.Dims()
+	if n != len(y) {
+		return fmt.Errorf("krr: X has %d rows but y has %d values; give one target per row", n, len(y))
+	}
+	if n < 2 {
+		return fmt.Errorf("krr: %d rows given; ridge regression needs at least 2", n)
+	}
+	if err := checkTargets(y, opt, 0); err != nil {
+		return err
+	}
+	if opt.Task == Classification {
+		first := y[0]
+		for _, v := range y {
+			if v != first {
+				return nil
+			}
+		}
+		return fmt.Errorf("krr: every row is of class %v; classification needs at least two classes", first)
+	}
+	return nil
+}
+
+// Predict returns the n×Outputs() scores for the rows of X: class scores
+// (near one-hot) for classification, the predicted value for regression.
+// A model solved from an Accumulator without SetFeaturizer takes feature
+// rows Φ instead of inputs.
+func (m *Model) Predict(X *mat.Dense) (*mat.Dense, error) {
+	if err := core.CheckMatrix("X", X); err != nil {
+		return nil, wrap(err)
+	}
+	n, d := X.Dims()
+	k := len(m.bias)
+	want := 0
+	switch {
+	case m.w != nil && m.f != nil:
+		want = m.f.InputDim()
+	case m.w != nil:
+		want, _ = m.w.Dims()
+	default:
+		_, want = m.x.Dims()
+	}
+	if d != want {
+		return nil, fmt.Errorf("krr: X has %d columns but the model takes %d; use rows like the training rows", d, want)
+	}
+	if err := core.CheckAlloc("prediction matrix", n, k); err != nil {
+		return nil, wrap(err)
+	}
+	out := mat.NewDense(n, k, nil)
+	var buf *mat.Dense
+	for lo := 0; lo < n; lo += m.blockRows {
+		hi := min(lo+m.blockRows, n)
+		xb := X.Slice(lo, hi, 0, d).(*mat.Dense)
+		ob := out.Slice(lo, hi, 0, k).(*mat.Dense)
+		switch {
+		case m.w != nil && m.f != nil:
+			var dst *mat.Dense
+			if buf != nil {
+				dst = buf.Slice(0, hi-lo, 0, m.f.Dim()).(*mat.Dense)
+			}
+			phi, err := m.f.Transform(dst, xb)
+			if err != nil {
+				return nil, fmt.Errorf("krr: featurizing rows %d…%d: %w", lo, hi-1, err)
+			}
+			if buf == nil {
+				buf = phi
+			}
+			ob.Mul(phi, m.w)
+		case m.w != nil:
+			ob.Mul(xb, m.w)
+		default:
+			kb, err := m.kernel.Gram(xb, m.x)
+			if err != nil {
+				return nil, wrap(err)
+			}
+			ob.Mul(kb, m.alpha)
+		}
+	}
+	for i := 0; i < n; i++ {
+		row := out.RawRowView(i)
+		for o := range row {
+			row[o] += m.bias[o]
+		}
+	}
+	return out, nil
+}
+
+// PredictLabels returns the predicted class index (the argmax of the
+// scores) for classification, or the predicted value for regression.
+func (m *Model) PredictLabels(X *mat.Dense) ([]float64, error) {
+	s, err := m.Predict(X)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := s.Dims()
+	labels := make([]float64, n)
+	for i := range labels {
+		row := s.RawRowView(i)
+		if m.task != Classification {
+			labels[i] = row[0]
+			continue
+		}
+		best := 0
+		for o, v := range row {
+			if v > row[best] {
+				best = o
+			}
+		}
+		labels[i] = float64(best)
+	}
+	return labels, nil
+}

@@ -1,0 +1,188 @@
+package krr
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Featurizer maps rows of X to feature rows; *rf.Map satisfies it.
+type Featurizer interface {
+	// Dim is the number of features m.
+	Dim() int
+	// InputDim is the number of input columns d.
+	InputDim() int
+	// Transform writes the features of the rows of X into dst (len(X)×m),
+	// allocating when dst is nil. Rows are independent, so X may be
+	// featurized in row blocks.
+	Transform(dst, X *mat.Dense) (*mat.Dense, error)
+}
+
+// Task names.
+const (
+	Classification = "classification"
+	Regression     = "regression"
+)
+
+// Criterion names for the automatic choice of λ.
+const (
+	GCV = "gcv"
+	LOO = "loo"
+)
+
+// Options configures a fit. The zero value is a regression with λ chosen
+// automatically.
+type Options struct {
+	// Lambda > 0 fixes the ridge; 0 chooses it from Grid by Criterion.
+	Lambda float64
+	// Criterion is GCV or LOO. Empty means GCV for FitFeatures (one pass
+	// over the rows; exact LOO needs a second featurization pass) and LOO
+	// for FitKernel (exact and cheap once K is diagonalized).
+	Criterion string
+	// Grid is the λ grid searched when Lambda is 0. Empty means 30 points
+	// log-spaced over 1e-6…1e2 × tr(Gc)/m (primal) or tr(Kc)/n (dual),
+	// where Gc and Kc are the centered Gram and kernel matrices.
+	Grid []float64
+	// Task is Classification or Regression; empty means Classification
+	// when Classes > 0, else Regression.
+	Task string
+	// Classes is the number of classes k; y then holds class indices
+	// 0…k−1. 0 lets FitFeatures and FitKernel use max(y)+1; an
+	// Accumulator needs it set.
+	Classes int
+	// BlockRows is the number of rows featurized (or predicted) at a
+	// time; 0 means 1024. Only one block of Φ is ever held.
+	BlockRows int
+	// Progress, when set, is called after each block or stage with the
+	// work done so far, the total and the stage name ("features", "loo",
+	// "eigen", "solve", "kernel", "predict").
+	Progress func(done, total int, stage string)
+}
+
+const (
+	defaultBlockRows = 1024
+	gridPoints       = 30
+	gridLo, gridHi   = 1e-6, 1e2
+)
+
+// checked validates opt and fills the defaults that do not depend on the
+// data (criterion, task, block size). y is used to infer Classes when
+// infer is set.
+func (opt Options) checked(y []float64, infer bool, primal bool) (Options, error) {
+	if math.IsNaN(opt.Lambda) || opt.Lambda < 0 || math.IsInf(opt.Lambda, 0) {
+		return opt, fmt.Errorf("krr: lambda %v is invalid; use a positive finite λ, or 0 to choose it automatically", opt.Lambda)
+	}
+	switch opt.Criterion {
+	case "":
+		opt.Criterion = GCV
+		if !primal {
+			opt.Criterion = LOO
+		}
+	case GCV, LOO:
+	default:
+		return opt, fmt.Errorf("krr: unknown criterion %q; use %q or %q", opt.Criterion, GCV, LOO)
+	}
+	for _, l := range opt.Grid {
+		if !(l > 0) || math.IsInf(l, 0) {
+			return opt, fmt.Errorf("krr: grid value %v is invalid; every λ in the grid must be positive and finite", l)
+		}
+	}
+	if opt.Classes < 0 {
+		return opt, fmt.Errorf("krr: classes %d is negative; use the number of classes, or 0 to infer it", opt.Classes)
+	}
+	switch opt.Task {
+	case "":
+		opt.Task = Regression
+		if opt.Classes > 0 {
+			opt.Task = Classification
+		}
+	case Classification, Regression:
+	default:
+		return opt, fmt.Errorf("krr: unknown task %q; use %q or %q", opt.Task, Classification, Regression)
+	}
+	if opt.BlockRows < 0 {
+		return opt, fmt.Errorf("krr: block rows %d is negative; use a positive size or 0 for the default", opt.BlockRows)
+	}
+	if opt.BlockRows == 0 {
+		opt.BlockRows = defaultBlockRows
+	}
+	if opt.Task == Classification && opt.Classes == 0 {
+		if !infer {
+			return opt, errors.New("krr: classes is 0; set Options.Classes to the number of classes for an Accumulator")
+		}
+		top := 0.0
+		for _, v := range y {
+			if v > top && !math.IsInf(v, 1) {
+				top = v
+			}
+		}
+		if top >= 1<<20 {
+			return opt, fmt.Errorf("krr: class index %v is too large; y must hold class indices 0…k−1", top)
+		}
+		opt.Classes = int(top) + 1
+	}
+	if opt.Task == Regression {
+		opt.Classes = 0
+	}
+	return opt, nil
+}
+
+// outputs is the number of target columns: one per class, or one.
+func (opt Options) outputs() int {
+	if opt.Task == Classification {
+		return opt.Classes
+	}
+	return 1
+}
+
+// checkTargets reports the first bad target: non-finite, or not a class
+// index in range.
+func checkTargets(y []float64, opt Options, offset int) error {
+	for i, v := range y {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("krr: y[%d] is %v; remove or impute non-finite targets", offset+i, v)
+		}
+		if opt.Task == Classification && (v != math.Trunc(v) || v < 0 || v >= float64(opt.Classes)) {
+			return fmt.Errorf("krr: y[%d] = %v is not a class index in 0…%d; encode classes as 0…k−1 or raise Classes", offset+i, v, opt.Classes-1)
+		}
+	}
+	return nil
+}
+
+// encodeRow writes the target row of y into dst (length outputs): one-hot
+// for classes, the value for regression.
+func encodeRow(dst []float64, y float64, task string) {
+	if task == Classification {
+		clear(dst)
+		dst[int(y)] = 1
+		return
+	}
+	dst[0] = y
+}
+
+// defaultGrid is gridPoints log-spaced values over [gridLo, gridHi]·scale.
+func defaultGrid(scale float64) []float64 {
+	g := make([]float64, gridPoints)
+	a, b := math.Log(gridLo*scale), math.Log(gridHi*scale)
+	for i := range g {
+		g[i] = math.Exp(a + (b-a)*float64(i)/float64(gridPoints-1))
+	}
+	return g
+}
+
+// prefixed turns a "core: …" error into a "krr: …" one, keeping it
+// unwrappable.
+type prefixed struct{ err error }
+
+func (e prefixed) Error() string { return "krr: " + strings.TrimPrefix(e.err.Error(), "core: ") }
+func (e prefixed) Unwrap() error { return e.err }
+
+func wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	return prefixed{err}
+}
