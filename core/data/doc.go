@@ -1,0 +1,93 @@
+// Package data loads delimited text files that users drop on a web page
+// into a design matrix and a target, and prepares them for learning:
+// imputation and scaling fitted on training rows, seeded train/test splits
+// and k-fold cross-validation.
+//
+// It runs in WebAssembly on arbitrary files, so every input either parses
+// or returns an error that says what to change, naming the line (1-based,
+// as a text editor counts, with LF, CRLF or a lone CR ending a line) and
+// the column (1-based number and name). Time and memory are linear in the
+// input size.
+//
+// # Input
+//
+// [Parse] takes the file's bytes: plain text, or gzip (recognized by its
+// magic bytes 1f 8b and decompressed through a reader limited to
+// Options.MaxBytes, so a gzip bomb stops at the limit; plain input over
+// the limit is refused before any work). A UTF-8 byte order mark is
+// skipped. Input with zero bytes or many control characters "does not look
+// like text"; ZIP archives (.xlsx) and UTF-16 are named as such; other
+// text that is not valid UTF-8 is refused with the line of the first bad
+// byte rather than silently altered.
+//
+// Fields follow RFC 4180: a quoted field may hold the delimiter, line
+// breaks and doubled quotes (""); a quote inside an unquoted field is an
+// ordinary character; spaces and tabs around a field, inside or outside
+// the quotes, are ignored. Blank lines are skipped; the last line needs no
+// line break. Every line needs the same number of fields ("line 17 has 4
+// fields but line 1 has 5").
+//
+// The delimiter, unless given, is the one of ',', ';', tab and '|' that
+// splits every line of the first 64 KiB (up to 200 lines) into the same
+// number (at least two) of fields. When none does, the one that splits
+// most lines like the first is taken, so the ragged line gets reported;
+// two equally good candidates are an error asking for the delimiter.
+//
+// The first line is a header when one of its cells is text above a column
+// of numbers, or when it holds no number at all (Header "auto"). Unnamed
+// columns are called "column 3" (1-based); a repeated name gets ".1",
+// ".2"… appended, as pandas does.
+//
+// # Values
+//
+// A cell is missing when it is empty, "?", or (in any case) "NA", "N/A",
+// "NaN" or "NULL", quoted or not. A cell is a number when Go's
+// strconv.ParseFloat accepts it; quoted numbers ("5.1") are numbers. A
+// number beyond the float64 range ("1e999") and "Inf"/"Infinity" in a
+// numeric column are errors, not missing values: they are usually a
+// unit or export mistake to fix. Underflow ("1e-999") is 0.
+//
+// A column whose values are all numbers (or missing) is numeric; any other
+// column is categorical, one-hot encoded with its categories in byte order
+// (so the encoding does not depend on row order). A column where at least
+// nine in ten values are numbers and the rest text is taken for a typo and
+// refused, naming the first text cell. A categorical feature may have at
+// most [MaxCategories] values, and not more than 50 when that is over half
+// the rows (an identifier or free text).
+//
+// # Target and task
+//
+// Options.Target names the target column, or gives its 0-based index; the
+// default is the last column. Rows whose target is missing are always
+// dropped and counted in DroppedRows. With Task "auto", a categorical
+// target means classification, and so does a numeric one whose values are
+// all integers with at most 20 distinct values and at most half as many
+// distinct values as rows (or at most 2: binary labels in a tiny file);
+// anything else is regression. Class labels are sorted (numerically for a
+// numeric target, written in shortest form: "1.0" becomes "1"); Y holds
+// their indices. A single class is allowed here; learners may refuse it.
+//
+// # Missing values and preprocessing
+//
+// With Missing "impute" (the default) a missing feature stays NaN in X,
+// across its whole one-hot block for a categorical feature, and [Fit]
+// learns the training mean (numeric) or most frequent category
+// (categorical) that [Scaler.Apply] fills in, on training and test rows
+// alike, before optional standardization (training mean and population
+// standard deviation; constant columns are centred to 0 and not divided)
+// and optional scaling of rows to unit norm (zero rows stay zero). With
+// Missing "drop", rows with any missing feature are dropped.
+//
+// # Splits
+//
+// [Split] and [KFold] shuffle with math/rand/v2's PCG seeded by the caller,
+// so a seed reproduces the same partition on every platform; [Rows],
+// [Take] and [Complement] turn index sets into matrices, targets and
+// training sets.
+//
+// # Errors and panics
+//
+// Bad input and bad options return an error starting with "data: ".
+// [Rows] and [Take] panic on an index out of range, like slice indexing.
+// Any other panic is a bug.
+package data

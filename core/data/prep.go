@@ -1,0 +1,247 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Prep selects the preprocessing a Scaler applies after imputation.
+type Prep struct {
+	Standardize bool // center and scale each column to unit variance (training statistics)
+	UnitNorm    bool // then scale each row to unit Euclidean norm
+}
+
+// Scaler imputes missing values and standardizes with statistics of the
+// rows it was fitted on, so test rows get exactly the training transform.
+type Scaler struct {
+	prep   Prep
+	groups []Group
+	fill   []float64 // per X column: value imputed (numeric mean, or one-hot of the most frequent category)
+	// Standardizing computes ((x/div) − mu)·inv, dividing by the column's
+	// largest magnitude first so that no sum overflows even for ±1e308.
+	div, mu, inv []float64
+}
+
+// Fit learns imputation values and, if p.Standardize, column statistics
+// from the rows of X. NaN marks a missing value; ±Inf is an error. groups
+// (Dataset.Groups) says which columns form one-hot blocks; nil treats every
+// column as numeric.
+//
+// A numeric column is imputed with its mean over the rows present, a
+// categorical block with its most frequent category (ties: the first); a
+// column with no value at all is imputed with zeros. Statistics are taken
+// after imputation. A constant column is centred to 0 and not scaled.
+func Fit(X *mat.Dense, groups []Group, p Prep) (*Scaler, error) {
+	if X == nil || X.IsEmpty() {
+		return nil, errors.New("data: cannot fit a scaler on an empty matrix")
+	}
+	n, c := X.Dims()
+	if err := checkInf(X); err != nil {
+		return nil, err
+	}
+	if groups == nil {
+		groups = make([]Group, c)
+		for j := range groups {
+			groups[j] = Group{Column: j, Start: j, Width: 1}
+		}
+	}
+	if err := checkGroups(groups, c); err != nil {
+		return nil, err
+	}
+	s := &Scaler{prep: p, groups: groups, fill: make([]float64, c)}
+	for _, g := range groups {
+		if g.Categorical {
+			s.fitMode(X, g)
+		} else {
+			s.fitMean(X, g.Start)
+		}
+	}
+	if !p.Standardize {
+		return s, nil
+	}
+	s.div, s.mu, s.inv = make([]float64, c), make([]float64, c), make([]float64, c)
+	row := make([]float64, c)
+	lo, hi := make([]float64, c), make([]float64, c)
+	for i := range n {
+		s.impute(row, X.RawRowView(i))
+		for j, v := range row {
+			if i == 0 || v < lo[j] {
+				lo[j] = v
+			}
+			if i == 0 || v > hi[j] {
+				hi[j] = v
+			}
+		}
+	}
+	for j := range c {
+		s.div[j] = max(math.Abs(lo[j]), math.Abs(hi[j]), math.SmallestNonzeroFloat64)
+		s.inv[j] = 1
+	}
+	sum := make([]float64, c)
+	for i := range n {
+		s.impute(row, X.RawRowView(i))
+		for j, v := range row {
+			sum[j] += v / s.div[j]
+		}
+	}
+	for j := range c {
+		s.mu[j] = sum[j] / float64(n)
+		if lo[j] == hi[j] {
+			s.mu[j] = lo[j] / s.div[j]
+		}
+		sum[j] = 0
+	}
+	for i := range n {
+		s.impute(row, X.RawRowView(i))
+		for j, v := range row {
+			d := v/s.div[j] - s.mu[j]
+			sum[j] += d * d
+		}
+	}
+	for j := range c {
+		if sd := math.Sqrt(sum[j] / float64(n)); lo[j] != hi[j] && sd > 0 && !math.IsInf(1/sd, 0) {
+			s.inv[j] = 1 / sd
+		}
+	}
+	return s, nil
+}
+
+func checkInf(X *mat.Dense) error {
+	n, c := X.Dims()
+	for i := range n {
+		for j, v := range X.RawRowView(i)[:c] {
+			if math.IsInf(v, 0) {
+				return fmt.Errorf("data: X has %v at row %d, column %d; use finite values, or NaN to mark a missing one", v, i, j)
+			}
+		}
+	}
+	return nil
+}
+
+func checkGroups(groups []Group, c int) error {
+	p := 0
+	for k, g := range groups {
+		if g.Start != p || g.Width < 0 || !g.Categorical && g.Width != 1 {
+			return fmt.Errorf("data: group %d (start %d, width %d) does not continue the groups before it at column %d; pass Dataset.Groups unchanged, or nil", k, g.Start, g.Width, p)
+		}
+		p += g.Width
+	}
+	if p != c {
+		return fmt.Errorf("data: the groups cover %d columns but X has %d; pass the Groups of the Dataset X came from, or nil", p, c)
+	}
+	return nil
+}
+
+func (s *Scaler) fitMean(X *mat.Dense, j int) {
+	n, _ := X.Dims()
+	sum, count := 0.0, 0
+	big := 0.0
+	for i := range n {
+		if v := X.At(i, j); !math.IsNaN(v) {
+			big = max(big, math.Abs(v))
+		}
+	}
+	if big == 0 {
+		return
+	}
+	for i := range n {
+		if v := X.At(i, j); !math.IsNaN(v) {
+			sum += v / big
+			count++
+		}
+	}
+	s.fill[j] = sum / float64(count) * big
+}
+
+func (s *Scaler) fitMode(X *mat.Dense, g Group) {
+	if g.Width == 0 {
+		return
+	}
+	n, _ := X.Dims()
+	counts := make([]int, g.Width)
+	for i := range n {
+		if k := category(X.RawRowView(i)[g.Start : g.Start+g.Width]); k >= 0 {
+			counts[k]++
+		}
+	}
+	best := 0
+	for k, m := range counts {
+		if m > counts[best] {
+			best = k
+		}
+	}
+	if counts[best] > 0 {
+		s.fill[g.Start+best] = 1
+	}
+}
+
+// category returns the index of the largest entry of a one-hot block, or
+// −1 if the block is missing (has a NaN) or all zero.
+func category(block []float64) int {
+	k := -1
+	for c, v := range block {
+		if math.IsNaN(v) {
+			return -1
+		}
+		if v != 0 && (k < 0 || v > block[k]) {
+			k = c
+		}
+	}
+	return k
+}
+
+// impute copies src to dst with missing values filled.
+func (s *Scaler) impute(dst, src []float64) {
+	copy(dst, src)
+	for _, g := range s.groups {
+		block := dst[g.Start : g.Start+g.Width]
+		for _, v := range block {
+			if math.IsNaN(v) {
+				copy(block, s.fill[g.Start:g.Start+g.Width])
+				break
+			}
+		}
+	}
+}
+
+// Apply imputes, standardizes and normalizes the rows of X into dst, which
+// may be X itself; nil allocates. X needs the column count the Scaler was
+// fitted with; NaN marks a missing value, ±Inf is an error.
+func (s *Scaler) Apply(dst, X *mat.Dense) (*mat.Dense, error) {
+	if X == nil || X.IsEmpty() {
+		return nil, errors.New("data: cannot scale an empty matrix")
+	}
+	n, c := X.Dims()
+	if c != len(s.fill) {
+		return nil, fmt.Errorf("data: X has %d columns but the scaler was fitted on %d; use the same features for training and test rows", c, len(s.fill))
+	}
+	if err := checkInf(X); err != nil {
+		return nil, err
+	}
+	if dst == nil {
+		dst = mat.NewDense(n, c, nil)
+	} else if r, k := dst.Dims(); r != n || k != c {
+		return nil, fmt.Errorf("data: dst is %d×%d but X is %d×%d; pass a matching dst or nil", r, k, n, c)
+	}
+	for i := range n {
+		row := dst.RawRowView(i)
+		s.impute(row, X.RawRowView(i))
+		if s.prep.Standardize {
+			for j, v := range row {
+				row[j] = (v/s.div[j] - s.mu[j]) * s.inv[j]
+			}
+		}
+		if s.prep.UnitNorm {
+			if norm := floats.Norm(row, 2); norm > 0 {
+				for j := range row {
+					row[j] /= norm // not ·(1/norm): that overflows for subnormal norms
+				}
+			}
+		}
+	}
+	return dst, nil
+}

@@ -1,0 +1,56 @@
+package data
+
+import "fmt"
+
+// previewBytes bounds how much (decompressed) text Preview reads.
+const previewBytes = 1 << 20
+
+// MaxPreviewRows bounds the rows argument of Preview.
+const MaxPreviewRows = 10000
+
+// Table is the start of a file as strings, for showing before parsing.
+type Table struct {
+	Names     []string   // column names: the header, or "column 1"… without one
+	Rows      [][]string // the first data rows; cells unquoted and trimmed
+	Delimiter rune
+	Header    bool // whether the first line was read as column names
+	More      bool // whether the input has rows beyond those returned
+}
+
+// Preview returns the column names and up to rows data rows, reading only
+// the first megabyte of (decompressed) text, so it is cheap on big files.
+// Delimiter and Header options apply; the others are validated only.
+func Preview(b []byte, rows int, opt Options) (*Table, error) {
+	o, err := opt.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if rows < 1 || rows > MaxPreviewRows {
+		return nil, fmt.Errorf("data: preview rows %d is out of range; use 1…%d", rows, MaxPreviewRows)
+	}
+	text, truncated, err := decode(b, o.MaxBytes, min(previewBytes, o.MaxBytes))
+	if err != nil {
+		return nil, err
+	}
+	t, err := split(text, o, rows+2, truncated)
+	if err != nil {
+		return nil, err
+	}
+	header := o.header > 0 || o.header == 0 && hasHeader(t)
+	first := 0
+	if header {
+		first = 1
+	}
+	names, _ := columnNames(t, header)
+	p := &Table{Names: names, Delimiter: rune(t.delim), Header: header}
+	last := min(t.rows(), first+rows)
+	for i := first; i < last; i++ {
+		row := make([]string, t.width)
+		for j := range row {
+			row[j] = t.cell(i, j)
+		}
+		p.Rows = append(p.Rows, row)
+	}
+	p.More = truncated || t.rows() > last
+	return p, nil
+}

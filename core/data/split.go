@@ -1,0 +1,96 @@
+package data
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Stream constants make Split and KFold draw different permutations from
+// the same seed.
+const (
+	splitStream = 0x5eed_5917
+	kfoldStream = 0x5eed_f01d
+)
+
+// Split shuffles 0…n−1 with the seed and returns the training and test
+// indices, each sorted. The test part has round(n·testFraction) indices,
+// at least one, and at least one index is left for training.
+func Split(n int, testFraction float64, seed uint64) (train, test []int, err error) {
+	if n < 2 {
+		return nil, nil, fmt.Errorf("data: cannot split %d rows; a split needs at least 2", n)
+	}
+	if !(testFraction > 0 && testFraction < 1) {
+		return nil, nil, fmt.Errorf("data: test fraction %v is out of range; use a value strictly between 0 and 1", testFraction)
+	}
+	m := min(max(int(math.Round(float64(n)*testFraction)), 1), n-1)
+	perm := rand.New(rand.NewPCG(seed, splitStream)).Perm(n)
+	test, train = perm[:m], perm[m:]
+	slices.Sort(test)
+	slices.Sort(train)
+	return train, test, nil
+}
+
+// KFold shuffles 0…n−1 with the seed and deals it into k folds whose
+// sizes differ by at most one; each fold (sorted) is the test part of one
+// round, its Complement the training part.
+func KFold(n, k int, seed uint64) ([][]int, error) {
+	if k < 2 || k > n {
+		return nil, fmt.Errorf("data: cannot make %d folds of %d rows; use 2 ≤ k ≤ rows", k, n)
+	}
+	perm := rand.New(rand.NewPCG(seed, kfoldStream)).Perm(n)
+	folds := make([][]int, k)
+	start := 0
+	for f := range folds {
+		size := n / k
+		if f < n%k {
+			size++
+		}
+		folds[f] = perm[start : start+size : start+size]
+		slices.Sort(folds[f])
+		start += size
+	}
+	return folds, nil
+}
+
+// Complement returns the indices in 0…n−1 that are not in idx, sorted.
+// Indices out of range are ignored.
+func Complement(n int, idx []int) []int {
+	in := make([]bool, n)
+	for _, i := range idx {
+		if i >= 0 && i < n {
+			in[i] = true
+		}
+	}
+	out := make([]int, 0, n)
+	for i, ok := range in {
+		if !ok {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Rows returns a new matrix holding the rows idx of X, in that order. It
+// panics if idx is empty or an index is out of range.
+func Rows(X *mat.Dense, idx []int) *mat.Dense {
+	_, c := X.Dims()
+	dst := mat.NewDense(len(idx), c, nil)
+	for r, i := range idx {
+		dst.SetRow(r, X.RawRowView(i))
+	}
+	return dst
+}
+
+// Take returns y[idx[0]], y[idx[1]], … in a new slice. It panics if an
+// index is out of range.
+func Take(y []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for r, i := range idx {
+		out[r] = y[i]
+	}
+	return out
+}
