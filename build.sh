@@ -44,12 +44,6 @@ serve() {
   exec dist/bin/serve -dir dist/www -addr "127.0.0.1:$port"
 }
 
-# Node ≥ 20 and npm packages for the JS and browser tests.
-node_deps() {
-  command -v node >/dev/null || { echo "build.sh: Node.js ≥ 20 is needed for the JS tests (apt-get install nodejs npm)" >&2; exit 1; }
-  if [ ! -d node_modules/playwright-core ]; then npm ci --no-audit --no-fund --loglevel=error; fi
-}
-
 chromium_path() {
   for c in "${CHROMIUM:-}" /usr/bin/chromium /usr/bin/chromium-browser; do
     [ -n "$c" ] && [ -x "$c" ] && { echo "$c"; return; }
@@ -68,6 +62,7 @@ wasm_test() {
 
 test_all() {
   need_go
+  setup
   echo "== go vet (native and js/wasm)"
   $GO vet ./...
   GOOS=js GOARCH=wasm $GO vet ./...
@@ -80,7 +75,6 @@ test_all() {
   echo "== fuzz (short runs)"
   fuzz_short
   build
-  node_deps
   echo "== node tests (package and browser)"
   CHROMIUM=$(chromium_path) node --test --test-concurrency=1 test/
 }
@@ -96,17 +90,22 @@ fuzz_short() {
   done)
 }
 
+# Installs what the tests need and a fresh Debian machine lacks: Node.js
+# and Debian's chromium (apt, as root), playwright-core (npm; it downloads no
+# browser). Does nothing when all is there.
 setup() {
-  # Debian packages: chromium for the browser tests, nodejs for the package
-  # tests, and Fashion-MNIST for the benchmarks.
   local pkgs=()
   command -v node >/dev/null || pkgs+=(nodejs npm)
   [ -x /usr/bin/chromium ] || pkgs+=(chromium)
   if [ ${#pkgs[@]} -gt 0 ]; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${pkgs[@]}"
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    echo "== installing ${pkgs[*]} (apt)"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
   fi
-  npm ci --no-audit --no-fund --loglevel=error
+  node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
+    { echo "build.sh: Node.js ≥ 20 is needed, found $(node --version)" >&2; exit 1; }
+  [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund --loglevel=error
   $GO mod download
 }
 

@@ -42,6 +42,182 @@ export interface KernelOptions extends CallControl {
   gamma?: number;
 }
 
+/** How rows become random features (see the paper, Algorithms 1 and 2). */
+export interface FeatureOptions {
+  /**
+   * "ntk" (default): NTK random features (Algorithm 1); "nngp": NNGP features
+   * from the same pass; "arccos0" / "arccos1": arc-cosine features of order 0
+   * (Step) / 1 (ReLU); "naive": explicit tensor products (no sketch);
+   * "grad": gradient features of a random finite-width ReLU network;
+   * "rff": random Fourier features of the RBF kernel exp(−γ‖x−z‖²).
+   */
+  method?: 'ntk' | 'nngp' | 'arccos0' | 'arccos1' | 'naive' | 'grad' | 'rff';
+  /** Network depth L, 1…64 (default 1). */
+  depth?: number;
+  /** Output dimension m (default 1024). For ntk, m0 = m1 = sketchDim = m/2 and Φ has exactly m columns. */
+  dim?: number;
+  /** TensorSketch / TensorSRHT output dimension m_cs (default dim/2). */
+  sketchDim?: number;
+  /** Step-feature dimension m0 (default dim/2). */
+  m0?: number;
+  /** ReLU-feature dimension m1 (default dim/2). */
+  m1?: number;
+  /** "tensorsketch" (default, FFT of CountSketches) or "tensorsrht" (Rademacher signs + subsampled Hadamard). */
+  sketch?: 'tensorsketch' | 'tensorsrht';
+  /**
+   * How ReLU directions are drawn: "exact" (default; exact draws from the
+   * paper's importance distribution), "gibbs" (the paper's Gibbs sampler),
+   * "orthogonal" (exact, in orthogonal blocks: lower variance), "gaussian"
+   * (plain Gaussian directions, no importance sampling).
+   */
+  sampler?: 'exact' | 'gibbs' | 'orthogonal' | 'gaussian';
+  /** Gibbs sweeps T (default 1). */
+  gibbsSweeps?: number;
+  /** Scale each feature row to unit norm (default false). */
+  normalize?: boolean;
+  /** RBF scale γ for "rff" (default 1 / cols). */
+  gamma?: number;
+  /** Seed, an integer 0…2^53−1 (default 0). Same seed → bit-identical features in Node, browsers and native Go. */
+  seed?: number;
+}
+
+/** An exact kernel for the dual (exact) ridge regression and for comparisons. */
+export interface KernelSpec {
+  kernel?: 'ntk' | 'nngp' | 'rbf';
+  depth?: number;
+  gamma?: number;
+}
+
+/**
+ * Preprocessing fitted on training rows and applied to every later row.
+ * Missing values (NaN) are always imputed with the training mean (numeric)
+ * or most frequent category (one-hot groups).
+ */
+export interface Preprocess {
+  /** Center and scale each column to unit variance (default true). */
+  standardize?: boolean;
+  /** Then scale each row to unit norm (default false; the paper uses it for images). */
+  unitNorm?: boolean;
+}
+
+export interface ParseOptions {
+  /** Target column: its name, or its 0-based index. Default: the last column. */
+  target?: string | number;
+  /** "auto" (default): classification when the target is not numeric or has few distinct integers. */
+  task?: 'auto' | 'classification' | 'regression';
+  /** "impute" (default): keep missing cells as NaN for the preprocessor; "drop": drop rows with any missing cell. */
+  missing?: 'impute' | 'drop';
+  /** Field delimiter; default: detected among , ; tab |. */
+  delimiter?: string;
+  /** Whether the first line holds column names; default: detected. */
+  header?: 'auto' | 'yes' | 'no';
+  /** Largest (decompressed) input accepted, in bytes (default 256 MB). */
+  maxBytes?: number;
+}
+
+export interface Column {
+  name: string;
+  kind: 'numeric' | 'categorical';
+  categories: string[];
+  missing: number;
+}
+
+export interface Dataset {
+  /** Design matrix (one-hot for categorical columns); NaN marks a missing cell. */
+  X: Matrix64;
+  /** Class indices for classification (labels in `classes`), values for regression. */
+  y: Float64Array;
+  task: 'classification' | 'regression';
+  classes: string[];
+  featureNames: string[];
+  /** Input columns in file order, the target included. */
+  columns: Column[];
+  target: number;
+  targetName: string;
+  /** Which X columns came from which input column (one-hot groups). Pass to fitRidge for imputation. */
+  groups: { column: number; start: number; width: number; categorical: boolean }[];
+  delimiter: string;
+  header: boolean;
+  droppedRows: number;
+  missingCells: number;
+}
+
+export interface Preview {
+  names: string[];
+  rows: string[][];
+  delimiter: string;
+  header: boolean;
+  more: boolean;
+}
+
+export interface FitOptions extends CallControl {
+  /** Random features (primal ridge, the default: {} = NTK features with defaults). */
+  features?: FeatureOptions;
+  /** Or an exact kernel (dual ridge: needs an n×n matrix). */
+  kernel?: KernelSpec;
+  /** A fixed λ > 0, or 'auto' (default): chosen on a log grid by GCV (features) or exact leave-one-out (kernel) from one eigendecomposition. */
+  lambda?: number | 'auto';
+  criterion?: 'gcv' | 'loo';
+  task?: 'classification' | 'regression';
+  /** Number of classes (default: max(y)+1). */
+  classes?: number;
+  preprocess?: Preprocess;
+  /** One-hot groups from parseCSV, so categorical missing values are imputed by the most frequent category. */
+  groups?: Dataset['groups'];
+}
+
+export interface CurvePoint {
+  lambda: number;
+  /** GCV or LOO mean squared error at this λ (lower is better). */
+  score: number;
+}
+
+export interface Model {
+  readonly kind: 'features' | 'kernel';
+  readonly task: 'classification' | 'regression';
+  readonly classes: number;
+  /** The λ used. */
+  readonly lambda: number;
+  /** The λ curve searched (empty when λ was fixed). */
+  readonly curve: CurvePoint[];
+  /** Class indices (classification) or values (regression), one per row. */
+  predict(X: Matrix, options?: CallControl): Promise<Float64Array>;
+  /** Raw scores: one column per class, or one for regression. */
+  predictScores(X: Matrix, options?: CallControl): Promise<Matrix64>;
+  /** Frees the model's arrays; later predictions reject. */
+  dispose(): void;
+}
+
+export interface CompareOptions extends CallControl {
+  features?: FeatureOptions;
+  kernel?: KernelSpec;
+  /** λ of the spectral measure; default 1e-4 · rows (the paper's Figure 1). */
+  lambda?: number;
+  /** Also return the exact and approximate kernel matrices (for heatmaps). */
+  matrices?: boolean;
+}
+
+export interface Comparison {
+  /** ‖ΦΦᵀ − K‖_F / ‖K‖_F */
+  relFrobenius: number;
+  /** mean of (ΦΦᵀ − K)² over entries */
+  mse: number;
+  /** condition number of (K+λI)^{-1/2}(ΦΦᵀ+λI)(K+λI)^{-1/2}; 1 is perfect */
+  spectral: number;
+  lambda: number;
+  /** Seconds spent on the exact kernel and on the features. */
+  seconds: { exact: number; features: number };
+  K?: Matrix64;
+  approx?: Matrix64;
+}
+
+export interface Scores {
+  accuracy?: number;
+  confusion?: number[][];
+  mse: number;
+  r2: number;
+}
+
 export interface EngineOptions {
   /** Number of WebAssembly workers: 'auto' (default) = hardware concurrency, at most 8. */
   workers?: 'auto' | number;
@@ -60,6 +236,33 @@ export interface Engine {
    * Error for non-finite data.
    */
   kernel(X: Matrix, Z?: Matrix | null, options?: KernelOptions): Promise<Matrix64>;
+  /**
+   * Random features Φ (X.rows × dim) with E[ΦΦᵀ] = the target kernel. Rows
+   * are split over the workers; the result is bit-identical for any number
+   * of workers.
+   */
+  features(X: Matrix, options?: FeatureOptions & CallControl): Promise<Matrix64>;
+  /** Parses CSV or TSV text (a string, or bytes, gzip-compressed or not). */
+  parseCSV(input: string | Uint8Array | ArrayBuffer, options?: ParseOptions): Promise<Dataset>;
+  /** The header and first rows as text, cheaply, for a preview. */
+  previewCSV(input: string | Uint8Array | ArrayBuffer, options?: { rows?: number; delimiter?: string; header?: 'auto' | 'yes' | 'no' }): Promise<Preview>;
+  /**
+   * Kernel ridge regression. With features, rows are split over the workers:
+   * each accumulates its part of ΦᵀΦ and Φᵀy and the parts are summed, so
+   * results agree across worker counts to rounding (predictions to 1e-9
+   * relative), not bitwise.
+   */
+  fitRidge(X: Matrix, y: Float64Array, options?: FitOptions): Promise<Model>;
+  /** How well random features approximate the exact kernel on the rows of X. */
+  compare(X: Matrix, options?: CompareOptions): Promise<Comparison>;
+  /** Greedy experimental design: k rows to label that minimize the paper's criterion on random features. */
+  selectActive(X: Matrix, options: { features?: FeatureOptions; k: number; lambda?: number } & CallControl): Promise<number[]>;
+  /** Seeded shuffle split into train and test row indices. */
+  split(n: number, options?: { testFraction?: number; seed?: number }): Promise<{ train: number[]; test: number[] }>;
+  /** Seeded k-fold split: the test indices of each fold. */
+  kfold(n: number, options?: { k?: number; seed?: number }): Promise<number[][]>;
+  /** Accuracy, confusion matrix (classification), MSE and R². */
+  score(yTrue: Float64Array, yPred: Float64Array, options?: { task?: 'classification' | 'regression'; classes?: number }): Promise<Scores>;
   /** Stops the workers and frees their memory; later calls reject. */
   close(): void;
 }
