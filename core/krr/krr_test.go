@@ -133,8 +133,8 @@ type criterionCase struct {
 }
 
 func criterionCases() []criterionCase {
-	relu := newReluMap(4, 9, 1)   // m < n
-	wide := newReluMap(4, 40, 2)  // m > n
+	relu := newReluMap(4, 9, 1)  // m < n
+	wide := newReluMap(4, 40, 2) // m > n
 	ntk := core.Kernel{Name: "ntk", Depth: 2}
 	rbf := core.Kernel{Name: "rbf", Gamma: 0.3}
 	feat := func(f Featurizer) func(*mat.Dense) *mat.Dense {
@@ -495,9 +495,15 @@ func TestErrors(t *testing.T) {
 		{"one row", func() error { _, err := FitFeatures(f, X.Slice(0, 1, 0, 3).(*mat.Dense), y[:1], Options{}); return err }, "needs at least 2"},
 		{"class out of range", func() error { _, err := FitFeatures(f, X, yc, Options{Classes: 2}); return err }, "not a class index in 0…1"},
 		{"fractional class", func() error { _, err := FitFeatures(f, X, half, Options{Task: Classification}); return err }, "y[3] = 1.5 is not a class index"},
-		{"one class", func() error { _, err := FitKernel(core.Kernel{Name: "rbf", Gamma: 1}, X, one, Options{Classes: 2}); return err }, "every row is of class 0"},
+		{"one class", func() error {
+			_, err := FitKernel(core.Kernel{Name: "rbf", Gamma: 1}, X, one, Options{Classes: 2})
+			return err
+		}, "every row is of class 0"},
 		{"negative λ", func() error { _, err := FitFeatures(f, X, y, Options{Lambda: -1}); return err }, "lambda -1 is invalid"},
-		{"NaN λ", func() error { _, err := FitKernel(core.Kernel{Name: "ntk"}, X, y, Options{Lambda: math.NaN()}); return err }, "lambda NaN is invalid"},
+		{"NaN λ", func() error {
+			_, err := FitKernel(core.Kernel{Name: "ntk"}, X, y, Options{Lambda: math.NaN()})
+			return err
+		}, "lambda NaN is invalid"},
 		{"bad grid", func() error { _, err := FitFeatures(f, X, y, Options{Grid: []float64{1, 0}}); return err }, "grid value 0"},
 		{"criterion", func() error { _, err := FitFeatures(f, X, y, Options{Criterion: "aic"}); return err }, `unknown criterion "aic"`},
 		{"task", func() error { _, err := FitFeatures(f, X, y, Options{Task: "ranking"}); return err }, `unknown task "ranking"`},
