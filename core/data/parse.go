@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -41,9 +42,9 @@ const (
 type Options struct {
 	// Target is the column to predict: its name (exact, else the only
 	// case-insensitive match) or its 0-based index written as digits
-	// (used only when no column has that name). "" means the last column,
-	// skipping an unnamed empty one left by a delimiter at the end of
-	// every line.
+	// (used only when no column has that name). "" means the last column.
+	// An unnamed last column without values (left by a delimiter at the
+	// end of every line) is ignored.
 	Target string
 	// Task is "" or "auto" (detect, see the package doc), "classification"
 	// or "regression".
@@ -156,6 +157,9 @@ func (o Options) resolve() (options, error) {
 
 // split detects the delimiter (unless given) and tokenizes the text.
 func split(text []byte, o options, maxRecords int, truncated bool) (*table, error) {
+	if len(bytes.TrimSpace(text)) == 0 {
+		return nil, errors.New("data: the input is empty; it needs a header line and data rows")
+	}
 	d := o.delim
 	if d == 0 {
 		var err error
@@ -166,9 +170,6 @@ func split(text []byte, o options, maxRecords int, truncated bool) (*table, erro
 	t, err := tokenize(text, d, maxRecords, truncated)
 	if err != nil {
 		return nil, err
-	}
-	if t.rows() == 0 {
-		return nil, errors.New("data: the input is empty; it needs a header line and data rows")
 	}
 	if t.width < 2 {
 		return nil, fmt.Errorf("data: every line is a single field when split at %s; a data set needs at least two columns (features and a target), so check the delimiter", delimName(d))
@@ -317,13 +318,9 @@ func readColumn(t *table, first, j int, names []string) (column, error) {
 }
 
 // pickTarget resolves Options.Target to a column index.
-func pickTarget(target string, names []string, unnamed []bool, cols []column) (int, error) {
+func pickTarget(target string, names []string) (int, error) {
 	if target == "" {
-		j := len(names) - 1
-		if unnamed[j] && cols[j].missing == cols[j].n {
-			j--
-		}
-		return j, nil
+		return len(names) - 1, nil
 	}
 	if j := slices.Index(names, target); j >= 0 {
 		return j, nil
@@ -396,7 +393,11 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 			return nil, err
 		}
 	}
-	target, err := pickTarget(o.Target, names, unnamed, cols)
+	if w := len(cols); w > 2 && unnamed[w-1] && cols[w-1].missing == n {
+		// A delimiter at the end of every line: no column, no data.
+		cols, names = cols[:w-1], names[:w-1]
+	}
+	target, err := pickTarget(o.Target, names)
 	if err != nil {
 		return nil, err
 	}
