@@ -1,0 +1,200 @@
+package rf
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core"
+)
+
+// TestConfigErrors checks that every invalid setting is rejected with an
+// error that starts with "rf: " and names the offending field.
+func TestConfigErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		cfg      Config
+		inputDim int
+		field    string
+	}{
+		{Config{Method: "svm", Dim: 8}, 3, "Config.Method"},
+		{Config{Sketch: "fft", Depth: 1, Dim: 8}, 3, "Config.Sketch"},
+		{Config{Sampler: "mcmc", Depth: 1, Dim: 8}, 3, "Config.Sampler"},
+		{Config{Depth: 1}, 3, "Config.Dim"},
+		{Config{Depth: 1, Dim: -4}, 3, "Config.Dim"},
+		{Config{Depth: 1, Dim: 1}, 3, "Config.Dim"},
+		{Config{Depth: 1, Dim: maxDim + 1}, 3, "Config.Dim"},
+		{Config{Depth: 1, Dim: 8, M0: -1}, 3, "Config.M0"},
+		{Config{Depth: 1, Dim: 8, M1: -1}, 3, "Config.M1"},
+		{Config{Depth: 1, Dim: 8, SketchDim: -2}, 3, "Config.SketchDim"},
+		{Config{Depth: -1, Dim: 8}, 3, "Config.Depth"},
+		{Config{Depth: core.MaxDepth + 1, Dim: 8}, 3, "Config.Depth"},
+		{Config{Method: "naive", Dim: 8}, 3, "Config.Depth"},
+		{Config{Method: "grad", Dim: 8}, 3, "Config.Depth"},
+		{Config{Method: "naive", Depth: 2, Dim: 4}, 3, "Config.Dim"},
+		{Config{Method: "grad", Depth: 2, Dim: 3}, 3, "Config.Dim"},
+		{Config{Method: "nngp", Depth: 1}, 3, "Config.Dim"},
+		{Config{Method: "arccos0"}, 3, "Config.Dim"},
+		{Config{Method: "arccos1"}, 3, "Config.Dim"},
+		{Config{Method: "rff"}, 3, "Config.Dim"},
+		{Config{Method: "rff", Dim: 8, Gamma: -1}, 3, "Config.Gamma"},
+		{Config{Method: "rff", Dim: 8, Gamma: math.NaN()}, 3, "Config.Gamma"},
+		{Config{Method: "rff", Dim: 8, Gamma: math.Inf(1)}, 3, "Config.Gamma"},
+		{Config{Depth: 1, Dim: 8, GibbsSweeps: -1}, 3, "Config.GibbsSweeps"},
+		{Config{Depth: 1, Dim: 8}, 0, "input dimension"},
+	}
+	for _, c := range cases {
+		_, err := New(c.cfg, c.inputDim)
+		if err == nil || !strings.HasPrefix(err.Error(), "rf: ") || !strings.Contains(err.Error(), c.field) {
+			t.Errorf("New(%+v, %d) = %v; want an error naming %s", c.cfg, c.inputDim, err, c.field)
+		}
+	}
+}
+
+// TestTransformErrors checks bad inputs to Transform.
+func TestTransformErrors(t *testing.T) {
+	t.Parallel()
+	f, err := New(Config{Depth: 1, Dim: 8}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		dst, X *mat.Dense
+	}{
+		{"columns", nil, mat.NewDense(2, 4, nil)},
+		{"NaN", nil, mat.NewDense(1, 3, []float64{1, math.NaN(), 0})},
+		{"empty", nil, &mat.Dense{}},
+		{"dst shape", mat.NewDense(2, 7, nil), mat.NewDense(2, 3, nil)},
+	}
+	for _, c := range cases {
+		if _, err := f.Transform(c.dst, c.X); err == nil || !strings.HasPrefix(err.Error(), "rf: ") {
+			t.Errorf("%s: Transform error %v, want an rf: error", c.name, err)
+		}
+	}
+}
+
+// TestConfigDefaults checks the filled-in configuration and the output
+// dimensions of every method.
+func TestConfigDefaults(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		cfg  Config
+		d    int
+		want Config
+	}{
+		{Config{Depth: 2, Dim: 9}, 5, Config{Method: "ntk", Depth: 2, Dim: 9, M0: 4, M1: 4, SketchDim: 5, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Depth: 1, M1: 3, SketchDim: 6}, 5, Config{Method: "ntk", Depth: 1, Dim: 9, M0: 3, M1: 3, SketchDim: 6, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Method: "nngp", Depth: 0}, 5, Config{Method: "nngp", Dim: 5, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Method: "arccos1", Depth: 3, Dim: 7}, 5, Config{Method: "arccos1", Dim: 7, M1: 7, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Method: "rff", Dim: 7}, 4, Config{Method: "rff", Dim: 7, Gamma: 0.25, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		// naive: m1(1 + m0) + m0²d ≤ 100 with d = 5 → m0 = m1 = 4 (4·5 + 16·5 = 100).
+		{Config{Method: "naive", Depth: 2, Dim: 100}, 5, Config{Method: "naive", Depth: 2, Dim: 100, M0: 4, M1: 4, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		// grad: width·(1 + d + (L−1)·width) ≤ 100 with d = 5, L = 2 → width 7 (7·13 = 91; 8 gives 112).
+		{Config{Method: "grad", Depth: 2, Dim: 100}, 5, Config{Method: "grad", Depth: 2, Dim: 91, M1: 7, Sketch: "tensorsketch", Sampler: "gaussian", GibbsSweeps: 1}},
+	}
+	for _, c := range cases {
+		f, err := New(c.cfg, c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Config() != c.want || f.Dim() != c.want.Dim || f.InputDim() != c.d {
+			t.Errorf("New(%+v): Config %+v, Dim %d; want %+v", c.cfg, f.Config(), f.Dim(), c.want)
+		}
+	}
+}
+
+// TestDepthZeroAndNormalize checks that depth-0 features are the rows
+// themselves and that Normalize gives unit rows (zero rows stay zero).
+func TestDepthZeroAndNormalize(t *testing.T) {
+	t.Parallel()
+	X := mat.NewDense(3, 2, []float64{3, 4, 0, 0, -1, 2})
+	f, err := New(Config{Method: "ntk"}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	F, err := f.Transform(nil, X)
+	if err != nil || !mat.Equal(F, X) {
+		t.Errorf("depth 0: %v, %v; want X", mat.Formatted(F), err)
+	}
+	g, err := New(Config{Depth: 2, Dim: 16, Normalize: true}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	G, err := g.Transform(nil, X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{1, 0, 1} {
+		if n := mat.Norm(G.RowView(i), 2); math.Abs(n-want) > 1e-15 {
+			t.Errorf("row %d norm %v, want %v", i, n, want)
+		}
+	}
+}
+
+// TestConvergence checks that the relative Frobenius error of the
+// approximate NTK on 30 wine rows falls like m^(−1/2): the least-squares
+// slope of log error against log m over m ∈ {256, 1024, 4096} (mean over 3
+// seeds) must lie in [−0.65, −0.35], ±0.15 around the Monte Carlo rate,
+// wide enough for the scatter of three points and narrow enough to reject
+// a stalled (0) or a doubled (−1) rate.
+func TestConvergence(t *testing.T) {
+	t.Parallel()
+	rows := make([]int, 30)
+	for i := range rows {
+		rows[i] = 6 * i
+	}
+	X := loadRows(t, "wine.csv", rows)
+	for _, cfg := range []Config{{Method: "ntk", Depth: 1}, {Method: "ntk", Depth: 1, Sketch: "tensorsrht"}, {Method: "arccos1"}} {
+		K := exactKernel(t, cfg, X)
+		ms := []float64{256, 1024, 4096}
+		var lx, ly []float64
+		for _, m := range ms {
+			var e float64
+			for s := range 3 {
+				c := cfg
+				c.Dim, c.Seed = int(m), uint64(s)
+				f, err := New(c, 13)
+				if err != nil {
+					t.Fatal(err)
+				}
+				F, err := f.Transform(nil, X)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var G mat.Dense
+				G.Mul(F, F.T())
+				G.Sub(&G, K)
+				e += mat.Norm(&G, 2) / mat.Norm(K, 2) / 3
+			}
+			lx, ly = append(lx, math.Log(m)), append(ly, math.Log(e))
+		}
+		mx, my := (lx[0]+lx[1]+lx[2])/3, (ly[0]+ly[1]+ly[2])/3
+		var sxy, sxx float64
+		for i := range lx {
+			sxy += (lx[i] - mx) * (ly[i] - my)
+			sxx += (lx[i] - mx) * (lx[i] - mx)
+		}
+		if slope := sxy / sxx; slope < -0.65 || slope > -0.35 {
+			t.Errorf("%s/%s L=%d: log-log slope %.3f (errors %.4f), want −0.5 ± 0.15", cfg.Method, cfg.Sketch, cfg.Depth, slope, ly)
+		}
+	}
+}
+
+func ExampleNew() {
+	f, err := New(Config{Method: "ntk", Depth: 2, Dim: 1000, Seed: 7}, 784)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c := f.Config()
+	fmt.Println(f.Dim(), c.M0, c.M1, c.SketchDim, c.Sketch, c.Sampler)
+	_, err = New(Config{Method: "ntk", Depth: 2, Dim: 1000, Sampler: "metropolis"}, 784)
+	fmt.Println(err)
+	// Output:
+	// 1000 500 500 500 tensorsketch exact
+	// rf: Config.Sampler "metropolis" is unknown; use one of ["exact" "gibbs" "orthogonal" "gaussian"]
+}
