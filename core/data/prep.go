@@ -91,7 +91,8 @@ func Fit(X *mat.Dense, groups []Group, p Prep) (*Scaler, error) {
 	for j := range c {
 		s.mu[j] = sum[j] / float64(n)
 		if lo[j] == hi[j] {
-			s.mu[j] = lo[j] / s.div[j]
+			// Centred exactly, and test values pass unscaled.
+			s.div[j], s.mu[j] = 1, lo[j]
 		}
 		sum[j] = 0
 	}
