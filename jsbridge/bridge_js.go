@@ -11,7 +11,7 @@ import (
 )
 
 // Register installs globalThis[name] = { call, ops } where
-// call(op, argsJSON, arrays, onProgress) returns a Promise of
+// call(op, argsJSON, arrays, onProgress, bytes) returns a Promise of
 // { json, arrays }. The Func lives as long as the program.
 func Register(name string) error {
 	fn, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
@@ -102,7 +102,13 @@ func run(args []safejs.Value) (safejs.Value, error) {
 		cb := args[3]
 		progress = func(done, total int, stage string) { _, _ = cb.Invoke(done, total, stage) }
 	}
-	resJSON, out, err := Dispatch(op, []byte(argsJSON), arrays, progress)
+	var raw []byte
+	if len(args) > 4 && !args[4].IsUndefined() && !args[4].IsNull() {
+		if raw, err = bytesFromJS(op, args[4]); err != nil {
+			return safejs.Value{}, err
+		}
+	}
+	resJSON, out, err := Dispatch(op, []byte(argsJSON), Input{Arrays: arrays, Bytes: raw}, progress)
 	if err != nil {
 		return safejs.Value{}, err
 	}
@@ -162,6 +168,23 @@ func arraysFromJS(op string, list safejs.Value) ([][]float64, error) {
 		if _, err := safejs.CopyBytesToGo(bytesOf(out[i]), view); err != nil {
 			return nil, err
 		}
+	}
+	return out, nil
+}
+
+// bytesFromJS copies a Uint8Array into Go.
+func bytesFromJS(op string, v safejs.Value) ([]byte, error) {
+	u8, _ := safejs.Global().Get("Uint8Array")
+	if ok, _ := v.InstanceOf(u8); !ok {
+		return nil, typeErr("%s: input bytes must be a Uint8Array", op)
+	}
+	n, err := v.Length()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, n)
+	if _, err := safejs.CopyBytesToGo(out, v); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

