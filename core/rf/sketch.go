@@ -92,6 +92,7 @@ func grow[T any](s []T, n int) []T {
 // two and Bluestein's algorithm otherwise. Safe for concurrent use.
 type TensorSketch struct {
 	c1, c2 *CountSketch
+	plan   *fftPlan // nil unless Out is a power of two
 }
 
 // NewTensorSketch draws a TensorSketch from R^in1 ⊗ R^in2 to R^out.
@@ -103,10 +104,14 @@ func NewTensorSketch(in1, in2, out int, seed uint64) (*TensorSketch, error) {
 }
 
 func newTensorSketch(in1, in2, out int, seed uint64, layer int) *TensorSketch {
-	return &TensorSketch{
+	t := &TensorSketch{
 		c1: newCountSketch(in1, out, seed, layer, tagSk0),
 		c2: newCountSketch(in2, out, seed, layer, tagSk1),
 	}
+	if out&(out-1) == 0 {
+		t.plan = newFFTPlan(out)
+	}
+	return t
 }
 
 // Out returns the output dimension.
@@ -127,18 +132,42 @@ func (t *TensorSketch) apply(dst, u, v []float64, buf *scratch) {
 	for k := range n {
 		buf.z[k] = complex(buf.a[k], buf.b[k])
 	}
-	Z := fft.FFT(buf.z)
+	Z := buf.z
+	if t.plan != nil {
+		t.plan.transform(Z, false)
+	} else {
+		Z = fft.FFT(buf.z)
+	}
 	// With Z = FFT(a + ib): FFT(a)_k·FFT(b)_k = (Z_k² − conj(Z_{−k})²)/(4i).
-	for k := range n {
-		zk, zc := Z[k], Z[(n-k)%n]
-		zc = complex(real(zc), -imag(zc))
-		p := zk*zk - zc*zc
-		buf.z[k] = complex(imag(p)/4, -real(p)/4)
+	// Every pair (k, n−k) is read before either is written.
+	for k := 0; 2*k <= n; k++ {
+		j := (n - k) % n
+		zk, zj := Z[k], Z[j]
+		buf.z[k] = convolved(zk, zj)
+		buf.z[j] = convolved(zj, zk)
+	}
+	if t.plan != nil {
+		t.plan.transform(buf.z, true)
+		inv := 1 / float64(n) // a power of two: exact
+		for k := range dst {
+			dst[k] = real(buf.z[k]) * inv
+		}
+		return
 	}
 	y := fft.IFFT(buf.z)
 	for k := range dst {
 		dst[k] = real(y[k])
 	}
+}
+
+// convolved returns (zk² − conj(zj)²)/(4i), the product of the transforms
+// of the real and imaginary parts at frequency k, given zj = Z_{n−k}.
+func convolved(zk, zj complex128) complex128 {
+	kr, ki := real(zk), imag(zk)
+	jr, ji := real(zj), -imag(zj)
+	pr := (float64(kr*kr) - float64(ki*ki)) - (float64(jr*jr) - float64(ji*ji))
+	pi := 2*float64(kr*ki) - 2*float64(jr*ji)
+	return complex(pi/4, -pr/4)
 }
 
 // TensorSRHT maps u ⊗ v to R^out with Rademacher signs and subsampled

@@ -3,7 +3,10 @@ package rf
 import (
 	"fmt"
 	"math"
+	"math/cmplx"
 	"testing"
+
+	"github.com/mjibson/go-dsp/fft"
 )
 
 // randVec returns n standard normal numbers from stream seed.
@@ -208,4 +211,37 @@ func ExampleTensorSRHT() {
 	fmt.Printf("%.3g\n", dst)
 	// Output:
 	// [-9 -2 3 -3]
+}
+
+// TestFFTPlan checks the radix-2 transform against go-dsp's FFT and IFFT
+// to round-off (1e-12 relative to the input norm).
+func TestFFTPlan(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{1, 2, 8, 256} {
+		re, im := randVec(1, n), randVec(2, n)
+		x := make([]complex128, n)
+		var norm float64
+		for i := range x {
+			x[i] = complex(re[i], im[i])
+			norm += re[i]*re[i] + im[i]*im[i]
+		}
+		tol := 1e-12 * math.Sqrt(norm) * float64(n)
+		want := fft.FFT(x)
+		got := append([]complex128(nil), x...)
+		p := newFFTPlan(n)
+		p.transform(got, false)
+		for i := range got {
+			if cmplx.Abs(got[i]-want[i]) > tol {
+				t.Fatalf("n=%d: FFT entry %d %v, go-dsp %v", n, i, got[i], want[i])
+			}
+		}
+		want = fft.IFFT(x)
+		got = append(got[:0], x...)
+		p.transform(got, true)
+		for i := range got {
+			if cmplx.Abs(got[i]/complex(float64(n), 0)-want[i]) > tol {
+				t.Fatalf("n=%d: inverse entry %d %v, go-dsp %v", n, i, got[i], want[i])
+			}
+		}
+	}
 }

@@ -1,0 +1,93 @@
+package rf
+
+import (
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+var (
+	sinkDense *mat.Dense
+	sinkVec   []float64
+)
+
+// benchTransform measures Transform of n unit-norm Gaussian rows in d
+// dimensions (the map is drawn outside the timer).
+func benchTransform(b *testing.B, cfg Config, n, d int) {
+	f, err := New(cfg, d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	X := mat.NewDense(n, d, gaussianRows(&gauss{r: newStream(1, 0, 0)}, n, d))
+	for i := range n {
+		normalize(X.RawRowView(i))
+	}
+	dst := mat.NewDense(n, f.Dim(), nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if sinkDense, err = f.Transform(dst, X); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTransform_NTK_L1_N2000_D784_M4096(b *testing.B) {
+	benchTransform(b, Config{Depth: 1, Dim: 4096}, 2000, 784)
+}
+
+func BenchmarkTransform_NTK_L2_N2000_D784_M4096(b *testing.B) {
+	benchTransform(b, Config{Depth: 2, Dim: 4096}, 2000, 784)
+}
+
+func BenchmarkTransform_NTKSRHT_L2_N2000_D784_M4096(b *testing.B) {
+	benchTransform(b, Config{Depth: 2, Dim: 4096, Sketch: "tensorsrht"}, 2000, 784)
+}
+
+func BenchmarkNew_NTK_L2_D784_M4096(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := New(Config{Depth: 2, Dim: 4096}, 784); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkNew_Gibbs_L1_D784_M4096(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := New(Config{Depth: 1, Dim: 4096, Sampler: "gibbs"}, 784); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchTensorSketch(b *testing.B, in1, in2, out int) {
+	s, err := NewTensorSketch(in1, in2, out, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	u, v, dst := randVec(1, in1), randVec(2, in2), make([]float64, out)
+	buf := new(scratch)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		s.apply(dst, u, v, buf)
+	}
+	sinkVec = dst
+}
+
+func BenchmarkTensorSketch_2048(b *testing.B) { benchTensorSketch(b, 2048, 4096, 2048) }
+func BenchmarkTensorSketch_2000(b *testing.B) { benchTensorSketch(b, 2048, 4096, 2000) }
+
+func benchFWHT(b *testing.B, n int) {
+	x := randVec(1, n)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		fwht(x)
+	}
+	sinkVec = x
+}
+
+func BenchmarkFWHT_4096(b *testing.B) { benchFWHT(b, 4096) }

@@ -1,0 +1,80 @@
+// Package rf computes random features Φ with E[Φ(x)·Φ(y)] equal to (or, at
+// depth ≥ 2, converging to) the NTK, NNGP, arc-cosine and RBF kernels of
+// package core, following Han et al., "Random Features for the Neural
+// Tangent Kernel" (Algorithms 1 and 2), with the paper's baselines.
+//
+// # Methods
+//
+// A [Map] is drawn once by [New] from a [Config] and a seed, then applied
+// to any number of rows with [Map.Transform]. Config.Method selects:
+//
+//   - "ntk" (Algorithm 1): per layer l = 1…L, Λ = a0(Ψ), Ψ ← a1(Ψ),
+//     Γ = S(Λ ⊗ Φ) with a TensorSketch (or TensorSRHT) S into m_cs
+//     dimensions, Φ ← [Ψ, Γ], starting from Φ = Ψ = x. The output has
+//     m1 + m_cs columns; by default m0 = m1 = ⌊m/2⌋ and m_cs = m − m1, so
+//     exactly Dim. Depth 0 returns the rows themselves (K0 = XXᵀ).
+//   - "nngp": the last Ψ of the same recursion (m1 = Dim columns).
+//   - "arccos0": √(2/m)·Step(Wx), estimating F0 = 1 − θ/π.
+//   - "arccos1": the ReLU features a1 below, estimating the order-1
+//     arc-cosine kernel (= NNGP at depth 1).
+//   - "naive": Bietti-style explicit tensor products
+//     Φ ← [a1(Ψ), a0(Ψ) ⊗ Φ] without sketching (paper eq. 5), with
+//     m1·(1 + m0 + … + m0^{L−1}) + m0^L·d columns; unset M0 and M1 become
+//     the largest equal widths that fit in Dim.
+//   - "grad": the gradient ∂f/∂θ of a random network f(x) = wᵀh_L,
+//     h_l = √(2/width)·ReLU(W_l h_{l−1}), h_0 = x, standard Gaussian
+//     weights, ordered [∂w, ∂W_L, …, ∂W_1]; E⟨∇f(x), ∇f(y)⟩ is the NTK at
+//     depth 1 and tends to it as the width grows. It has
+//     width·(1 + d + (L−1)·width) columns; the width is M1, or else the
+//     largest that fits in Dim.
+//   - "rff": random Fourier features √(2/m)·cos(Wx + b), W ~ N(0, 2γI),
+//     b ~ U[0, 2π), estimating exp(−γ‖x−y‖²).
+//
+// # Arc-cosine features and samplers
+//
+// a0(x) = √(2/m0)·Step(Wx) with Gaussian rows (Step only sees directions).
+// a1 is the paper's importance-sampled Algorithm 2,
+// √(2d/m1)·ReLU(Xv)/‖v‖ with v ~ q(v) ∝ ‖v‖² N(v; 0, I), where d is the
+// layer's input dimension. Config.Sampler draws the directions v/‖v‖:
+//
+//   - "exact" (default): q is radially symmetric, so v/‖v‖ is uniform on
+//     the sphere: normalized Gaussian vectors, no chain needed.
+//   - "gibbs": the paper's Gibbs sampler, GibbsSweeps sweeps from a
+//     Gaussian start, each coordinate drawn by inverting its conditional
+//     CDF Φ(x) − xφ(x)/(1 + Σ_{k≠i} v_k²) with bracketed Newton steps.
+//   - "orthogonal": blocks of d exactly orthogonal uniform directions
+//     (Gram–Schmidt of Gaussian blocks, Haar-distributed), which lowers
+//     the estimator's variance; also used for a0. Drawing costs O(m·d²).
+//   - "gaussian": plain a1(x) = √(2/m1)·ReLU(Wx), the Cho–Saul features.
+//
+// # Bias at depth ≥ 2
+//
+// At depth 1 every estimator is unbiased. Deeper layers apply F0 and F1
+// (nonlinear) to the random Ψ of the layer below, which leaves an O(1/m1)
+// bias (the paper notes the same for Algorithm 1; finite-width gradients
+// behave alike). The tests bound it below the Monte Carlo error.
+//
+// # Reproducibility
+//
+// Every random object draws from its own PCG stream derived from Seed and
+// its role, with Gaussians from a polar sampler on a portable logarithm and
+// Gibbs steps on portable exp and erfc (pmath.go), because math.Exp and
+// math.Log use assembly on amd64. Projections use gram.Mul, which sums in
+// a fixed order without fused multiply-add, and the FFT is go-dsp's pure
+// Go code. So equal seeds give bit-identical features natively and in
+// WebAssembly (TestGolden checks checksums on both), and a row's features
+// depend only on that row, whatever the blocking or the number of
+// goroutines.
+//
+// # Sketches
+//
+// [CountSketch], [TensorSketch] and [TensorSRHT] are exported for reuse;
+// each is drawn once from a seed, applied to any vectors, and safe for
+// concurrent use. Apply methods panic on wrong lengths (a programming
+// error); constructors return errors for bad sizes.
+//
+// # Errors and panics
+//
+// Bad configurations and data return errors starting with "rf: " that name
+// the Config field or the input to change. A panic means a bug.
+package rf
