@@ -222,7 +222,7 @@ func columnNames(t *table, header bool) (names []string, unnamed []bool) {
 	for j := range t.width {
 		name := ""
 		if header {
-			name = t.cell(0, j)
+			name = strings.Clone(t.cell(0, j))
 		}
 		if name == "" {
 			unnamed[j] = true
@@ -310,7 +310,7 @@ func readColumn(t *table, first, j int, names []string) (column, error) {
 		if !ok {
 			code = int32(len(c.levels))
 			index[s] = code
-			c.levels = append(c.levels, s)
+			c.levels = append(c.levels, strings.Clone(s))
 		}
 		c.codes[i] = code
 	}
@@ -385,6 +385,10 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 	n := t.rows() - first
 	if n == 0 {
 		return nil, errors.New("data: the input has a header line but no data rows")
+	}
+	if cells := float64(n) * float64(t.width) * 8; cells > core.MaxAllocBytes {
+		return nil, fmt.Errorf("data: the %d rows × %d columns need %s as numbers, over the %s limit; use fewer rows or columns",
+			n, t.width, core.FormatBytes(cells), core.FormatBytes(core.MaxAllocBytes))
 	}
 	names, unnamed := columnNames(t, header)
 	cols := make([]column, t.width)

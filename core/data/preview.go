@@ -1,6 +1,9 @@
 package data
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // previewBytes bounds how much (decompressed) text Preview reads.
 const previewBytes = 1 << 20
@@ -47,7 +50,7 @@ func Preview(b []byte, rows int, opt Options) (*Table, error) {
 	for i := first; i < last; i++ {
 		row := make([]string, t.width)
 		for j := range row {
-			row[j] = t.cell(i, j)
+			row[j] = strings.Clone(t.cell(i, j))
 		}
 		p.Rows = append(p.Rows, row)
 	}

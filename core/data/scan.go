@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"ntkrf/core"
 )
@@ -426,7 +427,12 @@ func tokenize(b []byte, delim byte, maxRecords int, truncated bool) (*table, err
 		t.lines = append(t.lines, int32(line))
 	}
 	t.ends = s.ends
-	t.text = string(s.out)
+	if len(s.out) > 0 {
+		// out is never written again, so the string can share its memory
+		// instead of doubling the peak for a large file. Strings kept
+		// beyond parsing (names, categories) are cloned.
+		t.text = unsafe.String(&s.out[0], len(s.out))
+	}
 	return t, nil
 }
 
@@ -451,7 +457,7 @@ func parseCell(s string) (float64, cellKind) {
 			return 0, cellMissing
 		}
 	case 2, 3, 4:
-		if strings.EqualFold(s, "na") || strings.EqualFold(s, "n/a") || strings.EqualFold(s, "nan") || strings.EqualFold(s, "null") {
+		if s[0]|0x20 == 'n' && (strings.EqualFold(s, "na") || strings.EqualFold(s, "n/a") || strings.EqualFold(s, "nan") || strings.EqualFold(s, "null")) {
 			return 0, cellMissing
 		}
 	}
