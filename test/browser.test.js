@@ -1,0 +1,267 @@
+// The lab page (dist/www) in Chromium, served by dist/bin/serve with its
+// strict CSP: no request leaves the local server, no console or page
+// errors, and the main user paths work. Screenshots go to test-results/.
+// Run after ./build.sh build: node --test --test-concurrency=1 test/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { root } from './helpers.js';
+
+const shots = path.join(root, 'test-results');
+const testdata = (name) => path.join(root, 'testdata', name);
+/** Iris with NTK random features (m = 1024, 30 % test rows) scores ~0.95; 0.85 leaves room for any seed. */
+const IRIS_ACCURACY_FLOOR = 0.85;
+/** Glass: refractive index from the oxides is nearly linear (R² ≈ 0.9 with ridge); 0.5 catches a broken pipeline. */
+const GLASS_RI_R2_FLOOR = 0.5;
+const TIMEOUT = 60_000;
+
+let server, base, browser;
+
+before(async () => {
+  await mkdir(shots, { recursive: true });
+  server = spawn(path.join(root, 'dist/bin/serve'), ['-dir', path.join(root, 'dist/www'), '-addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  base = await new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = /serving .* at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (m) resolve(m[1]);
+    });
+    server.on('exit', (code) => reject(new Error(`serve exited with ${code} before printing its address (run ./build.sh build first)`)));
+  });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+/**
+ * Opens the lab in a fresh context that can reach only the local server and
+ * records every request, console error, page error and dialog. check()
+ * asserts that none of them went wrong.
+ */
+async function open(viewport = { width: 1280, height: 800 }, hash = '') {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (r) => r.abort());
+  const page = await context.newPage();
+  const seen = { requests: [], errors: [], dialogs: [] };
+  page.on('request', (r) => seen.requests.push(r.url()));
+  page.on('console', (m) => { if (m.type() === 'error') seen.errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => seen.errors.push(`page: ${e.message}`));
+  page.on('dialog', (d) => { seen.dialogs.push(d.message()); d.dismiss(); });
+  await page.goto(`${base}/${hash}`);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 30_000 });
+  const check = () => {
+    assert.deepEqual(seen.errors, [], 'no console or page errors');
+    assert.deepEqual(seen.dialogs, [], 'no dialogs');
+    const outside = seen.requests.filter((u) => !u.startsWith(`${base}/`));
+    assert.deepEqual(outside, [], 'every request goes to the local server');
+  };
+  return { page, context, seen, check };
+}
+
+/** Distinct colours in a canvas (0 when it is still the 1×1 placeholder). */
+function colours(page, id) {
+  return page.evaluate((id) => {
+    const c = document.getElementById(id);
+    if (c.width < 2) return 0;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const set = new Set();
+    for (let i = 0; i < d.length; i += 4) set.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return set.size;
+  }, id);
+}
+
+const idle = (page) => page.waitForFunction(() => !document.body.classList.contains('busy'), null, { timeout: TIMEOUT });
+
+async function trained(page) {
+  await page.waitForSelector('#metric-value', { timeout: TIMEOUT });
+  return Number(await page.getAttribute('#metric-value', 'data-value'));
+}
+
+/** Minimal RFC 4180 reader for the exported files. */
+function parseCSV(text) {
+  const rows = [];
+  let row = [], cell = '', quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(cell); cell = ''; }
+    else if (c === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; }
+    else cell += c;
+  }
+  if (cell || row.length) { row.push(cell); rows.push(row); }
+  return rows;
+}
+
+async function downloaded(page, button) {
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: TIMEOUT }), page.click(button)]);
+  return { name: dl.suggestedFilename(), text: await readFile(await dl.path(), 'utf8') };
+}
+
+test('loads offline with iris and draws the exact NTK heatmap', { timeout: TIMEOUT }, async () => {
+  const { page, context, check } = await open();
+  await page.waitForFunction(() => document.getElementById('map-exact').width > 1, null, { timeout: TIMEOUT });
+  assert.match(await page.textContent('#source'), /iris\.csv/);
+  assert.match(await page.textContent('#facts'), /150/);
+  const n = await colours(page, 'map-exact');
+  assert.ok(n >= 20, `the exact kernel heatmap has ${n} colours; a drawn 150×150 kernel has many`);
+  assert.equal(await page.getAttribute('#map-exact', 'width'), '150');
+  await idle(page);
+  await page.screenshot({ path: path.join(shots, '01-loaded.png') });
+  check();
+  await context.close();
+});
+
+test('iris: compare, error vs m, train above the accuracy floor, export comparison', { timeout: 2 * TIMEOUT }, async () => {
+  const { page, context, check } = await open();
+  await page.waitForFunction(() => document.getElementById('map-approx').width > 1, null, { timeout: TIMEOUT });
+  assert.ok(await colours(page, 'map-approx') >= 20, 'random-feature heatmap drawn');
+  assert.ok(await colours(page, 'map-diff') >= 5, 'difference heatmap drawn');
+  const numbers = await page.textContent('#compare-numbers');
+  const rel = Number(/= ([0-9.e-]+)/.exec(numbers)?.[1]);
+  assert.ok(Number.isFinite(rel) && rel > 0 && rel < 1, `relative error at m = 1024 is finite and below 1: ${numbers}`);
+
+  await idle(page);
+  await page.click('#run-sweep');
+  await page.waitForFunction(() => /Error vs m:/.test(document.getElementById('status').textContent), null, { timeout: TIMEOUT });
+  const lines = await page.$$eval('#sweep-chart polyline', (ps) => ps.map((p) => p.getAttribute('points')));
+  assert.equal(lines.length, 4, 'one line per method');
+  for (const l of lines) assert.ok(!/NaN|Infinity/.test(l) && l.split(' ').length === 7, `7 finite points: ${l}`);
+
+  const cmp = await downloaded(page, '#export-compare');
+  const rows = parseCSV(cmp.text);
+  assert.equal(rows.length, 1 + 1 + 28, 'header, the current comparison, 4 methods × 7 sizes');
+  for (const r of rows.slice(1)) {
+    const v = r[3];
+    assert.ok(Number.isFinite(Number(v)) && String(Number(v)) === v, `relative error ${v} is written at full precision`);
+  }
+
+  await page.click('#train');
+  const acc = await trained(page);
+  assert.ok(acc >= IRIS_ACCURACY_FLOOR, `iris accuracy ${acc} ≥ ${IRIS_ACCURACY_FLOOR}`);
+  assert.ok(await page.$$eval('#train-chart rect', (r) => r.length) >= 9, 'a 3×3 confusion matrix');
+  assert.ok(await page.$$eval('#lambda-chart polyline', (p) => p.length) === 1, 'the λ curve');
+  assert.match(await page.textContent('#train-result'), /Exact NTK/);
+  await idle(page);
+  await page.screenshot({ path: path.join(shots, '02-iris-trained.png'), fullPage: true });
+  check();
+  await context.close();
+});
+
+test('upload a CSV, pick a regression target, train, export predictions that round-trip', { timeout: TIMEOUT }, async () => {
+  const { page, context, check } = await open();
+  await page.setInputFiles('#file', testdata('Glass.csv'));
+  await page.waitForFunction(() => /Glass\.csv/.test(document.getElementById('source').textContent), null, { timeout: TIMEOUT });
+  assert.match(await page.textContent('#facts'), /classification, 6 classes/);
+  await page.selectOption('#target', { label: 'RI' });
+  await page.waitForFunction(() => /regression/.test(document.getElementById('facts').textContent), null, { timeout: TIMEOUT });
+  assert.match(page.url(), /target=RI/, 'the target is in the link');
+  await idle(page);
+  await page.click('#train');
+  const r2 = await trained(page);
+  assert.ok(r2 >= GLASS_RI_R2_FLOOR, `R² of RI ${r2} ≥ ${GLASS_RI_R2_FLOOR}`);
+  assert.ok(await page.$$eval('#train-chart circle', (c) => c.length) > 20, 'predicted-vs-true scatter');
+
+  const { name, text } = await downloaded(page, '#export-pred');
+  assert.equal(name, 'Glass-predictions.csv');
+  const rows = parseCSV(text);
+  const expected = Number(await page.getAttribute('#train-result', 'data-rows'));
+  assert.equal(rows.length - 1, expected, 'one line per test row');
+  assert.deepEqual(rows[0].slice(0, 4), ['row', 'fold', 'true RI', 'predicted']);
+  for (const r of rows.slice(1)) {
+    for (const v of r.slice(2)) assert.ok(Number.isFinite(Number(v)) && String(Number(v)) === v, `${v} round-trips`);
+  }
+  await page.screenshot({ path: path.join(shots, '03-upload-regression.png'), fullPage: true });
+  check();
+  await context.close();
+});
+
+test('cancel a long run, then a new run succeeds', { timeout: TIMEOUT }, async () => {
+  const { page, context, check } = await open();
+  await page.selectOption('#dataset', 'BostonHousing');
+  await page.waitForFunction(() => /BostonHousing/.test(document.getElementById('source').textContent), null, { timeout: TIMEOUT });
+  await page.uncheck('#exact');
+  await page.focus('#dim');
+  await page.keyboard.press('End'); // m = 8192: Φ is 506 × 8192, ΦᵀΦ takes seconds
+  assert.match(await page.textContent('#dim-out'), /8192/);
+  await idle(page);
+  await page.click('#train');
+  await page.waitForFunction(() => document.body.classList.contains('busy'));
+  await page.waitForTimeout(300);
+  await page.click('#cancel');
+  await page.waitForFunction(() => /cancelled/.test(document.getElementById('status').textContent), null, { timeout: 5000 });
+  assert.equal(await page.$('#metric-value'), null, 'no result from the cancelled run');
+  await idle(page);
+  assert.equal(await page.isDisabled('#train'), false, 'train is available again');
+
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft'); // back to m = 256
+  assert.match(await page.textContent('#dim-out'), /256/);
+  await page.click('#train');
+  const r2 = await trained(page);
+  assert.ok(r2 > 0.5, `Boston housing R² ${r2} after the cancel`);
+  check();
+  await context.close();
+});
+
+test('a malformed CSV shows a clear message and keeps iris; an XSS header renders as text', { timeout: TIMEOUT }, async () => {
+  const { page, context, seen, check } = await open();
+  await page.waitForFunction(() => document.getElementById('map-exact').width > 1, null, { timeout: TIMEOUT });
+  await page.setInputFiles('#file', testdata('bad-ragged.csv'));
+  await page.waitForSelector('#alert:not([hidden])', { timeout: TIMEOUT });
+  const msg = await page.textContent('#alert-text');
+  assert.match(msg, /bad-ragged\.csv/);
+  assert.match(msg, /line 4/);
+  assert.match(msg, /iris\.csv is still loaded/);
+  assert.match(await page.textContent('#source'), /iris\.csv/);
+  assert.match(await page.textContent('#facts'), /150/);
+  await page.screenshot({ path: path.join(shots, '04-malformed.png') });
+
+  await page.setInputFiles('#file', testdata('bad-number.csv'));
+  await page.waitForFunction(() => /bad-number\.csv/.test(document.getElementById('alert-text').textContent), null, { timeout: TIMEOUT });
+  assert.match(await page.textContent('#alert-text'), /x2/);
+
+  await page.click('#alert-close');
+  await idle(page);
+  await page.click('#train');
+  assert.ok(await trained(page) >= IRIS_ACCURACY_FLOOR, 'iris still trains after the failed loads');
+
+  const xss = '<img src=x onerror=alert(1)>';
+  await page.setInputFiles('#file', testdata('xss-header.csv'));
+  await page.waitForFunction(() => /xss-header\.csv/.test(document.getElementById('source').textContent), null, { timeout: TIMEOUT });
+  await page.locator('.preview summary').click();
+  assert.equal(await page.$$eval('img', (i) => i.length), 0, 'no img element was created');
+  assert.equal(await page.textContent('#preview th'), xss, 'the column name shows as text');
+  assert.ok((await page.$$eval('#target option', (o) => o.map((x) => x.textContent))).includes(xss));
+  assert.equal(seen.dialogs.length, 0);
+  await idle(page);
+  await page.screenshot({ path: path.join(shots, '05-xss-header.png') });
+  check();
+  await context.close();
+});
+
+test('a narrow window has no horizontal scroll; a link restores the settings', { timeout: TIMEOUT }, async () => {
+  const { page, context, check } = await open({ width: 400, height: 800 }, '#depth=3&logm=8&method=rff&seed=7&depth=x9');
+  assert.equal(await page.inputValue('#depth'), '3');
+  assert.equal(await page.inputValue('#method'), 'rff');
+  assert.equal(await page.inputValue('#seed'), '7');
+  assert.match(await page.textContent('#dim-out'), /256/);
+  await page.waitForFunction(() => document.getElementById('map-approx').width > 1, null, { timeout: TIMEOUT });
+  assert.match(await page.textContent('#cap-exact'), /RBF/);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 400, `page width ${width} px fits a 400 px window`);
+  await idle(page);
+  await page.screenshot({ path: path.join(shots, '06-narrow.png'), fullPage: true });
+  check();
+  await context.close();
+});

@@ -1,0 +1,175 @@
+// Hand-drawn SVG charts with labelled axes: lines (log or linear axes),
+// scatter, confusion grid, bars. Text goes in with textContent only.
+import { colour, SEQUENTIAL, short } from './heatmap.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+const W = 360, H = 220;
+const PAD = { left: 54, right: 12, top: 12, bottom: 40 };
+
+function el(name, attrs = {}, text) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function reset(svg, w = W, h = H) {
+  svg.replaceChildren();
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  svg.classList.add('drawn');
+}
+
+/** Empties a chart. */
+export function clearChart(svg) {
+  svg.replaceChildren();
+  svg.removeAttribute('viewBox');
+  svg.classList.remove('drawn');
+}
+
+/** Nice linear ticks over [lo, hi]. */
+function linearTicks(lo, hi, n = 5) {
+  if (!(hi > lo)) return [lo];
+  const raw = (hi - lo) / n;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((f) => f * p).find((s) => s >= raw);
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
+  return out;
+}
+
+/** Powers of ten (with 2 and 5 when the range is short) inside [lo, hi]. */
+function logTicks(lo, hi) {
+  const out = [];
+  const mults = Math.log10(hi / lo) < 2 ? [1, 2, 5] : [1];
+  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+    for (const m of mults) {
+      const v = m * 10 ** e;
+      if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) out.push(Number(v.toPrecision(12)));
+    }
+  }
+  return out;
+}
+
+/** A scale [lo, hi] → [a, b], linear or logarithmic. */
+function scale(lo, hi, a, b, log) {
+  if (log) {
+    const l0 = Math.log(lo), l1 = Math.log(hi);
+    return (v) => a + ((Math.log(v) - l0) / (l1 - l0 || 1)) * (b - a);
+  }
+  return (v) => a + ((v - lo) / (hi - lo || 1)) * (b - a);
+}
+
+function extent(values, log) {
+  const v = values.filter((x) => Number.isFinite(x) && (!log || x > 0));
+  if (!v.length) return null;
+  let lo = Math.min(...v), hi = Math.max(...v);
+  if (lo === hi) {
+    if (log) { lo /= 2; hi *= 2; } else { lo -= Math.abs(lo) * 0.1 || 1; hi += Math.abs(hi) * 0.1 || 1; }
+  }
+  return [lo, hi];
+}
+
+/** Draws both axes with ticks, grid lines and labels. */
+function axes(svg, x, y, sx, sy, xTicks, yTicks) {
+  const g = el('g', { class: 'axes' });
+  for (const t of xTicks) {
+    const px = sx(t);
+    g.append(el('line', { x1: px, x2: px, y1: PAD.top, y2: H - PAD.bottom, class: 'grid' }));
+    g.append(el('text', { x: px, y: H - PAD.bottom + 14, 'text-anchor': 'middle', class: 'tick' }, short(t)));
+  }
+  for (const t of yTicks) {
+    const py = sy(t);
+    g.append(el('line', { x1: PAD.left, x2: W - PAD.right, y1: py, y2: py, class: 'grid' }));
+    g.append(el('text', { x: PAD.left - 5, y: py + 3.5, 'text-anchor': 'end', class: 'tick' }, short(t)));
+  }
+  g.append(el('rect', { x: PAD.left, y: PAD.top, width: W - PAD.left - PAD.right, height: H - PAD.top - PAD.bottom, class: 'frame' }));
+  g.append(el('text', { x: (PAD.left + W - PAD.right) / 2, y: H - 6, 'text-anchor': 'middle', class: 'label' }, x.label));
+  const cy = (PAD.top + H - PAD.bottom) / 2;
+  g.append(el('text', { x: 12, y: cy, 'text-anchor': 'middle', transform: `rotate(-90 12 ${cy})`, class: 'label' }, y.label));
+  svg.append(g);
+}
+
+/**
+ * Line chart. series: [{name, points: [[x, y], …]}]; x, y: {label, log,
+ * ticks?}; marks: [{x, y, label}] ringed points (e.g. the chosen λ).
+ * Non-finite points (and non-positive ones on log axes) are left out.
+ */
+export function lineChart(svg, { series, x, y, marks = [] }) {
+  reset(svg);
+  const xs = extent(series.flatMap((s) => s.points.map((p) => p[0])), x.log);
+  const ys = extent(series.flatMap((s) => s.points.map((p) => p[1])), y.log);
+  if (!xs || !ys) return;
+  const sx = scale(xs[0], xs[1], PAD.left, W - PAD.right, x.log);
+  const sy = scale(ys[0], ys[1], H - PAD.bottom, PAD.top, y.log);
+  axes(svg, x, y, sx, sy, x.ticks ?? (x.log ? logTicks(...xs) : linearTicks(...xs)), y.log ? logTicks(...ys) : linearTicks(...ys));
+  const ok = (p) => Number.isFinite(p[0]) && Number.isFinite(p[1]) && (!x.log || p[0] > 0) && (!y.log || p[1] > 0);
+  series.forEach((s, i) => {
+    const pts = s.points.filter(ok);
+    const g = el('g', { class: `series s${i}` });
+    g.append(el('title', {}, s.name));
+    if (pts.length > 1) g.append(el('polyline', { points: pts.map((p) => `${sx(p[0])},${sy(p[1])}`).join(' ') }));
+    for (const p of pts) g.append(el('circle', { cx: sx(p[0]), cy: sy(p[1]), r: 2.5 }));
+    svg.append(g);
+  });
+  for (const m of marks.filter((p) => ok([p.x, p.y]))) {
+    svg.append(el('circle', { cx: sx(m.x), cy: sy(m.y), r: 5, class: 'mark' }));
+    svg.append(el('text', { x: sx(m.x), y: sy(m.y) - 8, 'text-anchor': 'middle', class: 'tick' }, m.label));
+  }
+  if (series.length > 1) {
+    const g = el('g', { class: 'key' });
+    series.forEach((s, i) => {
+      const yy = PAD.top + 10 + i * 12;
+      g.append(el('line', { x1: W - PAD.right - 98, x2: W - PAD.right - 84, y1: yy - 3, y2: yy - 3, class: `s${i}` }));
+      g.append(el('text', { x: W - PAD.right - 80, y: yy, class: 'tick' }, s.name));
+    });
+    svg.append(g);
+  }
+}
+
+/** Scatter of predicted against true values, with the line y = x. */
+export function scatterChart(svg, { points, x, y }) {
+  reset(svg);
+  const all = extent(points.flat(), false);
+  if (!all) return;
+  const sx = scale(all[0], all[1], PAD.left, W - PAD.right, false);
+  const sy = scale(all[0], all[1], H - PAD.bottom, PAD.top, false);
+  const ticks = linearTicks(...all);
+  axes(svg, x, y, sx, sy, ticks, ticks);
+  svg.append(el('line', { x1: sx(all[0]), y1: sy(all[0]), x2: sx(all[1]), y2: sy(all[1]), class: 'diagonal' }));
+  const g = el('g', { class: 'series s0 dots' });
+  for (const [a, b] of points) if (Number.isFinite(a) && Number.isFinite(b)) g.append(el('circle', { cx: sx(a), cy: sy(b), r: 2.5 }));
+  svg.append(g);
+}
+
+/** Confusion matrix: rows true class, columns predicted, colour by share of the row. */
+export function confusionChart(svg, matrix, labels) {
+  const k = matrix.length;
+  const cell = Math.max(14, Math.min(40, Math.floor(200 / k)));
+  const left = 70, top = 44;
+  const w = left + k * cell + 10, h = top + k * cell + 10;
+  reset(svg, w, h);
+  svg.append(el('text', { x: left + (k * cell) / 2, y: 12, 'text-anchor': 'middle', class: 'label' }, 'predicted class'));
+  svg.append(el('text', { x: 4, y: top - 6, class: 'label' }, 'true class'));
+  const name = (i) => (labels[i].length > 9 ? `${labels[i].slice(0, 8)}…` : labels[i]);
+  for (let j = 0; j < k; j++) {
+    const t = el('text', { x: left + j * cell + cell / 2, y: top - 6, 'text-anchor': 'middle', class: 'tick' }, name(j));
+    t.append(el('title', {}, labels[j]));
+    svg.append(t);
+  }
+  for (let i = 0; i < k; i++) {
+    const rowSum = matrix[i].reduce((a, b) => a + b, 0) || 1;
+    const t = el('text', { x: left - 5, y: top + i * cell + cell / 2 + 4, 'text-anchor': 'end', class: 'tick' }, name(i));
+    t.append(el('title', {}, labels[i]));
+    svg.append(t);
+    for (let j = 0; j < k; j++) {
+      const share = matrix[i][j] / rowSum;
+      const g = el('g', { class: 'cell' });
+      g.append(el('rect', { x: left + j * cell, y: top + i * cell, width: cell - 1, height: cell - 1, fill: colour(SEQUENTIAL, share, 0, 1) }));
+      if (cell >= 18) {
+        g.append(el('text', { x: left + j * cell + cell / 2, y: top + i * cell + cell / 2 + 4, 'text-anchor': 'middle', class: share > 0.6 ? 'count dark' : 'count' }, String(matrix[i][j])));
+      }
+      g.append(el('title', {}, `true ${labels[i]}, predicted ${labels[j]}: ${matrix[i][j]}`));
+      svg.append(g);
+    }
+  }
+}
