@@ -406,7 +406,6 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 		return nil, err
 	}
 	delim := t.delim
-	t = nil // the text is no longer needed; let it go before X is built
 
 	keep, err := keptRows(cols, target, names, o.drop)
 	if err != nil {

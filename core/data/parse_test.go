@@ -295,6 +295,8 @@ func TestParse(t *testing.T) {
 			x: []float64{1, 2, 3, 4}, y: []float64{0.5, 1.5}, task: Regression, feat: []string{"a", "b"}},
 		{name: "explicit delimiter", in: "a b y\n1 2 0.5\n3 4 1.5\n", opt: Options{Delimiter: ' '},
 			x: []float64{1, 2, 3, 4}, y: []float64{0.5, 1.5}, task: Regression, feat: []string{"a", "b"}},
+		{name: "Ctrl-Z at the end", in: "a,y\n1,0.5\n2,1.5\n\x1a",
+			x: []float64{1, 2}, y: []float64{0.5, 1.5}, task: Regression, feat: []string{"a"}},
 		{name: "quote inside an unquoted field", in: "h,y\n5'11\",0.5\n6'1\",1.5\n",
 			x: []float64{1, 0, 0, 1}, y: []float64{0.5, 1.5}, task: Regression, feat: []string{"h=5'11\"", "h=6'1\""}},
 	}
@@ -347,6 +349,8 @@ func TestParseErrors(t *testing.T) {
 		{"one column, given delimiter", []byte("a\n1\n2\n"), Options{Delimiter: ','}, []string{"single field", "comma"}},
 		{"ragged", []byte("a,b,c,d,y\n1,2,3,4,5\n1,2,3,4,5\n\n1,2,3,4\n"), Options{}, []string{"line 5 has 4 fields but line 1 has 5"}},
 		{"ragged after a multi-line quote", []byte("a,b\n\"x\ny\",1\n1,2,3\n"), Options{Delimiter: ','}, []string{"line 4 has 3 fields"}},
+		{"ragged by one field", []byte("a\tb\n1\t2\n3\n"), Options{}, []string{"line 3 has 1 field but line 1 has 2", "tab"}},
+		{"unterminated quote, delimiter detected", []byte("a,b\n\"1,2\n3,4\n"), Options{}, []string{"line 2: the quoted value in field 1", "no closing quote"}},
 		{"header only", []byte("a,b,c\n"), Options{}, []string{"no data rows"}},
 		{"unknown target", []byte("a,b\n1,2\n"), Options{Target: "c"}, []string{`no column is named "c"; the columns are "a", "b"`}},
 		{"target index out of range", []byte("a,b\n1,2\n"), Options{Target: "2"}, []string{"index 2 is out of range", "0…1"}},

@@ -47,6 +47,8 @@ func decode(b []byte, max, prefix int) (text []byte, truncated bool, err error) 
 		return nil, false, err
 	}
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	// Old DOS tools end text files with Ctrl-Z.
+	b = bytes.TrimRight(b, "\x1a")
 	return b, truncated, nil
 }
 
@@ -92,7 +94,7 @@ func checkText(b []byte) error {
 			ctl++
 		}
 	}
-	if i := bytes.IndexByte(b, 0); i >= 0 || ctl > len(head)/100 {
+	if i := bytes.IndexByte(b, 0); i >= 0 || ctl >= 4 && ctl > len(head)/100 {
 		if i < 0 {
 			i = len(head)
 		}
@@ -300,6 +302,7 @@ func detectDelimiter(b []byte) (byte, error) {
 		perfect bool
 	}
 	var scores []score
+	var scanErr error // the first candidate's syntax error, if no candidate fits
 	for k := range len(delimiters) {
 		d := delimiters[k]
 		s := newScanner(sample, d)
@@ -308,6 +311,9 @@ func detectDelimiter(b []byte) (byte, error) {
 			n, _, err := s.next()
 			if err != nil {
 				sc.perfect = false
+				if scanErr == nil && len(sample) == len(b) { // a cut sample may split a quoted value
+					scanErr = err
+				}
 				break
 			}
 			if n == 0 {
@@ -349,6 +355,9 @@ func detectDelimiter(b []byte) (byte, error) {
 	}
 	switch len(best) {
 	case 0:
+		if scanErr != nil {
+			return 0, scanErr
+		}
 		return 0, errors.New("data: found no delimiter that splits the lines into columns (tried comma, semicolon, tab and |); a data set needs at least two columns, features and a target, separated by one of these")
 	case 1:
 		return best[0].d, nil
@@ -421,8 +430,8 @@ func tokenize(b []byte, delim byte, maxRecords int, truncated bool) (*table, err
 				s.ends = s.ends[:len(t.lines)*t.width]
 				break
 			}
-			return nil, fmt.Errorf("data: line %d has %d fields but line %d has %d; every line needs the same number (look for a missing or extra %s, or an unquoted %s inside a value)",
-				line, n, t.lines[0], t.width, delimName(delim), delimName(delim))
+			return nil, fmt.Errorf("data: line %d has %s but line %d has %d; every line needs the same number (look for a missing or extra %s, or an unquoted %s inside a value)",
+				line, fields(n), t.lines[0], t.width, delimName(delim), delimName(delim))
 		}
 		t.lines = append(t.lines, int32(line))
 	}
@@ -434,6 +443,13 @@ func tokenize(b []byte, delim byte, maxRecords int, truncated bool) (*table, err
 		t.text = unsafe.String(&s.out[0], len(s.out))
 	}
 	return t, nil
+}
+
+func fields(n int) string {
+	if n == 1 {
+		return "1 field"
+	}
+	return strconv.Itoa(n) + " fields"
 }
 
 // cellKind classifies a cell's text.
