@@ -41,7 +41,7 @@ type Accumulator struct {
 // NewAccumulator returns an empty accumulator for m features. opt must name
 // the task, and the number of classes for classification.
 func NewAccumulator(m int, opt Options) (*Accumulator, error) {
-	opt, err := opt.checked(nil, false, true)
+	opt, err := opt.checked(nil, false)
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +230,7 @@ func (a *Accumulator) Solve() (*Model, error) {
 	if a.opt.Criterion == LOO {
 		return nil, fmt.Errorf("krr: criterion %q needs a second pass over the rows; use Spectrum and LOOSums, or criterion %q", LOO, GCV)
 	}
-	s, err := a.Spectrum()
+	s, err := a.spectrum(false)
 	if err != nil {
 		return nil, err
 	}

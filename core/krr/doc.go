@@ -37,16 +37,21 @@
 // from ONE eigendecomposition, with no refits. Model.Curve reports the
 // scores, estimates of the mean squared error per output.
 //
-//   - GCV (default for FitFeatures): from Gc = VΛVᵀ, B = VᵀΦcᵀYc and
-//     E = ‖Yc‖², RSS(λ) = E − Σⱼ‖Bⱼ‖²(λⱼ+2λ)/(λⱼ+λ)², tr P = 1 + Σⱼ λⱼ/(λⱼ+λ)
-//     and GCV = RSS/(n·k)/(1 − tr P/n)², O(m·k) per λ. It needs a single
-//     pass over the rows, which matters because featurizing dominates.
-//   - LOO (default for FitKernel): the exact leave-one-out error
-//     Σᵢ‖eᵢ‖²/(1 − Pᵢᵢ)², exact for penalized least squares with an
-//     unpenalized intercept, with Pᵢᵢ = 1/n + leverage. In the dual the
-//     leverages come from Kc = UΛUᵀ at O(n²·k) per λ, cheap beside the
-//     O(n³) eigendecomposition. In the primal they need z = Vᵀ(φᵢ − μ) for
-//     every row: a second featurization pass (Criterion: "loo").
+//   - GCV (the default): from Gc = VΛVᵀ, B = VᵀΦcᵀYc and E = ‖Yc‖²,
+//     RSS(λ) = E − Σⱼ‖Bⱼ‖²(λⱼ+2λ)/(λⱼ+λ)², tr P = 1 + Σⱼ λⱼ/(λⱼ+λ) and
+//     GCV = RSS/(n·k)/(1 − tr P/n)², O(m·k) per λ (dual: the same with Kc).
+//     It needs Λ and B but not V: the QL iteration rotates the k target
+//     columns instead of an m×m basis, so the eigensolve costs about the
+//     reduction to tridiagonal form (4/3·m³) instead of ~4× that, and the
+//     primal needs a single pass over the rows, which matters because
+//     featurizing dominates.
+//   - LOO: the exact leave-one-out error Σᵢ‖eᵢ‖²/(1 − Pᵢᵢ)², exact for
+//     penalized least squares with an unpenalized intercept, with
+//     Pᵢᵢ = 1/n + leverage. In the dual the leverages come from
+//     Kc = UΛUᵀ at O(n²·k) per λ; in the primal they need z = Vᵀ(φᵢ − μ)
+//     for every row, a second featurization pass. Both need the
+//     eigenvectors. Prefer it for small n, where GCV's averaging of the
+//     leverages is crudest.
 //
 // The tests check LOO against brute-force refits (1e-9 relative) and GCV
 // against its definition with the hat matrix formed explicitly.

@@ -18,7 +18,7 @@ import (
 // one eigendecomposition Kc = UΛUᵀ unless Options.Lambda fixes it. The
 // cost is O(n³) time and O(n²) memory.
 func FitKernel(k core.Kernel, X *mat.Dense, y []float64, opt Options) (*Model, error) {
-	opt, err := opt.checked(y, true, false)
+	opt, err := opt.checked(y, true)
 	if err != nil {
 		return nil, err
 	}
@@ -125,11 +125,16 @@ func FitKernel(k core.Kernel, X *mat.Dense, y []float64, opt Options) (*Model, e
 // unpenalized intercept) and costs O(n²·k) per λ.
 func dualCurve(kc *mat.SymDense, yc *mat.Dense, opt Options) ([]CurvePoint, error) {
 	n, k := yc.Dims()
-	var es mat.EigenSym
-	if !es.Factorize(kc, true) {
+	loo := opt.Criterion == LOO
+	var rhs []float64
+	if !loo {
+		rhs = yc.RawMatrix().Data
+	}
+	// GCV needs only Λ and B = UᵀYc; LOO needs Uᵀ (w) as well.
+	vals, w, err := eigSym(append([]float64(nil), kc.RawSymmetric().Data...), n, rhs, k)
+	if err != nil {
 		return nil, fmt.Errorf("krr: the eigendecomposition of K did not converge; check the inputs for extreme values")
 	}
-	vals := es.Values(nil)
 	tr := 0.0
 	for i, l := range vals {
 		vals[i] = math.Max(l, 0)
@@ -142,20 +147,17 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, opt Options) ([]CurvePoint, erro
 		}
 		grid = defaultGrid(tr / float64(n))
 	}
-	U := mat.NewDense(n, n, nil)
-	es.VectorsTo(U)
-	var B mat.Dense
-	B.Mul(U.T(), yc)
 	T := len(grid)
 	curve := make([]CurvePoint, T)
 	nk := float64(n) * float64(k)
-	if opt.Criterion == GCV {
+	if !loo {
+		b := w
 		for t, lam := range grid {
 			rss, df := 0.0, 1.0
 			for j, l := range vals {
 				s := lam / (l + lam)
-				for _, b := range B.RawRowView(j) {
-					rss += s * s * b * b
+				for _, v := range b[j*k : (j+1)*k] {
+					rss += s * s * v * v
 				}
 				df += l / (l + lam)
 			}
@@ -168,30 +170,34 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, opt Options) ([]CurvePoint, erro
 		}
 		return curve, nil
 	}
-	// All λ at once: leverages (U∘U)·Q with Qⱼₜ = λⱼ/(λⱼ+λₜ), residuals
-	// U·[S₁B … S_TB] with Sₜ = diag(λₜ/(λⱼ+λₜ)).
+	ut := blas64.General{Rows: n, Cols: n, Stride: n, Data: w}
+	b := make([]float64, n*k)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, ut, yc.RawMatrix(),
+		0, blas64.General{Rows: n, Cols: k, Stride: k, Data: b})
+	// All λ at once: residuals U·[S₁B … S_TB] with Sₜ = diag(λₜ/(λⱼ+λₜ)),
+	// and leverages (U∘U)·Q with Qⱼₜ = λⱼ/(λⱼ+λₜ).
 	q := make([]float64, n*T)
 	sb := make([]float64, n*T*k)
 	for j, l := range vals {
-		brow := B.RawRowView(j)
 		for t, lam := range grid {
 			q[j*T+t] = l / (l + lam)
 			s := lam / (l + lam)
-			for o, b := range brow {
-				sb[(j*T+t)*k+o] = s * b
+			for o, v := range b[j*k : (j+1)*k] {
+				sb[(j*T+t)*k+o] = s * v
 			}
 		}
 	}
-	u2 := mat.NewDense(n, n, nil)
-	u2.MulElem(U, U)
-	lev := make([]float64, n*T)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, u2.RawMatrix(),
-		blas64.General{Rows: n, Cols: T, Stride: T, Data: q},
-		0, blas64.General{Rows: n, Cols: T, Stride: T, Data: lev})
 	res := make([]float64, n*T*k)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, U.RawMatrix(),
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, ut,
 		blas64.General{Rows: n, Cols: T * k, Stride: T * k, Data: sb},
 		0, blas64.General{Rows: n, Cols: T * k, Stride: T * k, Data: res})
+	for i, v := range w {
+		w[i] = v * v // Uᵀ is not needed any more
+	}
+	lev := make([]float64, n*T)
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, ut,
+		blas64.General{Rows: n, Cols: T, Stride: T, Data: q},
+		0, blas64.General{Rows: n, Cols: T, Stride: T, Data: lev})
 	sums := make([]float64, T)
 	invn := 1 / float64(n)
 	for i := 0; i < n; i++ {

@@ -192,7 +192,7 @@ func TestGCVMatchesDefinition(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o, _ := opt.checked(y, true, true)
+			o, _ := opt.checked(y, true)
 			Y := targets(y, o)
 			for _, p := range m.Curve() {
 				want := directGCV(K, Y, p.Lambda)

@@ -57,7 +57,7 @@ func (m *Model) SetFeaturizer(f Featurizer) error {
 // Cholesky. The cost is O(n·m² + m³) time and O(m² + BlockRows·m) memory;
 // criterion LOO featurizes the rows a second time.
 func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, error) {
-	opt, err := opt.checked(y, true, true)
+	opt, err := opt.checked(y, true)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 		model, err = acc.solve(opt.Lambda, nil)
 	} else {
 		var s *Spectrum
-		if s, err = acc.Spectrum(); err != nil {
+		if s, err = acc.spectrum(opt.Criterion == LOO); err != nil {
 			return nil, err
 		}
 		progress(opt, blocks+1, total, "eigen")

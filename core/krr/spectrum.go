@@ -23,23 +23,32 @@ type CurvePoint struct {
 // refitting.
 type Spectrum struct {
 	acc    *Accumulator
-	values []float64  // Λ, ascending, clamped at 0
-	v      *mat.Dense // V, m×m
-	b      []float64  // B = VᵀD, m×k
+	values []float64 // Λ, ascending, clamped at 0
+	vt     []float64 // Vᵀ, m×m; nil when only B was computed
+	b      []float64 // B = VᵀD, m×k
 	grid   []float64
 }
 
-// Spectrum diagonalizes the centered Gram matrix of the rows added so far.
-// It costs O(m³) once.
-func (a *Accumulator) Spectrum() (*Spectrum, error) {
+// Spectrum diagonalizes the centered Gram matrix of the rows added so far,
+// with its eigenvectors, as LOOSums needs. It costs O(m³) once.
+func (a *Accumulator) Spectrum() (*Spectrum, error) { return a.spectrum(true) }
+
+// spectrum computes Λ and B, and V when vectors is set; GCV needs no V,
+// which saves most of the eigensolver's time.
+func (a *Accumulator) spectrum(vectors bool) (*Spectrum, error) {
 	if err := a.checkSolvable(); err != nil {
 		return nil, err
 	}
-	var es mat.EigenSym
-	if !es.Factorize(a.centered(), true) {
+	m, k := a.m, a.k
+	work := append([]float64(nil), a.c...)
+	var rhs []float64
+	if !vectors {
+		rhs = a.d
+	}
+	vals, w, err := eigSym(work, m, rhs, k)
+	if err != nil {
 		return nil, fmt.Errorf("krr: the eigendecomposition of ΦᵀΦ did not converge; check the features for extreme values")
 	}
-	vals := es.Values(nil)
 	tr := 0.0
 	for i, l := range vals {
 		// Rounding leaves eigenvalues of a PSD matrix slightly negative.
@@ -51,16 +60,20 @@ func (a *Accumulator) Spectrum() (*Spectrum, error) {
 		if !(tr > 0) {
 			return nil, fmt.Errorf("krr: every feature is constant over the %d rows; the features carry no information to fit", a.n)
 		}
-		grid = defaultGrid(tr / float64(a.m))
+		grid = defaultGrid(tr / float64(m))
 	}
-	V := mat.NewDense(a.m, a.m, nil)
-	es.VectorsTo(V)
-	m, k := a.m, a.k
-	b := make([]float64, m*k)
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, V.RawMatrix(),
-		blas64.General{Rows: m, Cols: k, Stride: k, Data: a.d},
-		0, blas64.General{Rows: m, Cols: k, Stride: k, Data: b})
-	return &Spectrum{acc: a, values: vals, v: V, b: b, grid: append([]float64(nil), grid...)}, nil
+	s := &Spectrum{acc: a, values: vals, grid: append([]float64(nil), grid...)}
+	if vectors {
+		s.vt = w
+		s.b = make([]float64, m*k)
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+			blas64.General{Rows: m, Cols: m, Stride: m, Data: w},
+			blas64.General{Rows: m, Cols: k, Stride: k, Data: a.d},
+			0, blas64.General{Rows: m, Cols: k, Stride: k, Data: s.b})
+	} else {
+		s.b = w
+	}
+	return s, nil
 }
 
 // Grid returns the λ values scored (a copy).
@@ -121,6 +134,9 @@ func (s *Spectrum) GCV() []CurvePoint {
 // expensive as the accumulation.
 func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]float64, error) {
 	a := s.acc
+	if s.vt == nil {
+		panic("krr: LOOSums on a spectrum without eigenvectors")
+	}
 	if err := core.CheckMatrix("Phi", Phi); err != nil {
 		return nil, wrap(err)
 	}
@@ -144,8 +160,9 @@ func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]float64, error) {
 		}
 	}
 	z := make([]float64, r*m)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas64.General{Rows: r, Cols: m, Stride: m, Data: pc}, s.v.RawMatrix(),
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1,
+		blas64.General{Rows: r, Cols: m, Stride: m, Data: pc},
+		blas64.General{Rows: m, Cols: m, Stride: m, Data: s.vt},
 		0, blas64.General{Rows: r, Cols: m, Stride: m, Data: z})
 	// Leverages for every λ at once: (Z∘Z)·Q with Qⱼₜ = 1/(λⱼ+λₜ); and
 	// predictions Z·[Q₁B … Q_TB].

@@ -1,0 +1,196 @@
+package krr
+
+import (
+	"errors"
+	"math"
+	"runtime"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	lapack "gonum.org/v1/gonum/lapack/gonum"
+)
+
+// errNoConvergence reports a tridiagonal QL iteration that did not settle.
+var errNoConvergence = errors.New("eigenvalue iteration did not converge")
+
+// eigSym diagonalizes the symmetric m×m matrix whose upper triangle is in a
+// (row-major, stride m; overwritten) as C = VΛVᵀ. It returns the
+// eigenvalues in ascending order and, when rhs is nil, Vᵀ (the eigenvectors
+// as rows, m×m); otherwise VᵀR for the m×l matrix R in rhs (not modified).
+//
+// gonum's EigenSym does the same through Dsteqr, whose plane rotations
+// walk columns of a row-major matrix with a stride of m: that dominates a
+// fit. Here the rotations act on rows of Vᵀ, which are contiguous, and
+// when only VᵀR is needed (GCV) they act on an m×l matrix with l the number
+// of outputs, so the reduction to tridiagonal form (4/3·m³) is all that
+// remains of the O(m³) cost.
+func eigSym(a []float64, m int, rhs []float64, l int) (vals, w []float64, err error) {
+	impl := lapack.Implementation{}
+	d := make([]float64, m)
+	e := make([]float64, m) // e[m-1] = 0 ends the off-diagonal
+	tau := make([]float64, max(m-1, 1))
+	work := []float64{0}
+	impl.Dsytrd(blas.Upper, m, a, m, d, e, tau, work, -1)
+	work = make([]float64, int(work[0]))
+	impl.Dsytrd(blas.Upper, m, a, m, d, e, tau, work, len(work))
+	if rhs == nil {
+		// W = Qᵀ, so that the rotations of the QL iteration turn it into Vᵀ.
+		impl.Dorgtr(blas.Upper, m, a, m, tau, work, -1)
+		if int(work[0]) > len(work) {
+			work = make([]float64, int(work[0]))
+		}
+		impl.Dorgtr(blas.Upper, m, a, m, tau, work, len(work))
+		for i := 0; i < m; i++ {
+			for j := i + 1; j < m; j++ {
+				a[i*m+j], a[j*m+i] = a[j*m+i], a[i*m+j]
+			}
+		}
+		w, l = a, m
+	} else {
+		// W = QᵀR = H₀H₁⋯H_{m−2}R, H_i = I − τᵢvvᵀ with v[i] = 1 and
+		// v[0:i] stored in column i+1 of a above the diagonal.
+		w = append([]float64(nil), rhs...)
+		v := make([]float64, m)
+		dot := make([]float64, l)
+		for i := m - 2; i >= 0; i-- {
+			if tau[i] == 0 {
+				continue
+			}
+			for r := 0; r < i; r++ {
+				v[r] = a[r*m+i+1]
+			}
+			v[i] = 1
+			clear(dot)
+			for r := 0; r <= i; r++ {
+				for c, x := range w[r*l : (r+1)*l] {
+					dot[c] += v[r] * x
+				}
+			}
+			for r := 0; r <= i; r++ {
+				f := tau[i] * v[r]
+				row := w[r*l : (r+1)*l]
+				for c := range row {
+					row[c] -= f * dot[c]
+				}
+			}
+		}
+	}
+	if err := tql(d, e, w, l); err != nil {
+		return nil, nil, err
+	}
+	// Sort ascending, moving the rows of W along.
+	for i := 0; i < m-1; i++ {
+		k := i
+		for j := i + 1; j < m; j++ {
+			if d[j] < d[k] {
+				k = j
+			}
+		}
+		if k != i {
+			d[i], d[k] = d[k], d[i]
+			ri, rk := w[i*l:(i+1)*l], w[k*l:(k+1)*l]
+			for c := range ri {
+				ri[c], rk[c] = rk[c], ri[c]
+			}
+		}
+	}
+	return d, w, nil
+}
+
+// tql finds the eigenvalues of the symmetric tridiagonal matrix with
+// diagonal d and off-diagonal e (e[i] couples i and i+1; e[n−1] = 0) by the
+// implicit QL method with Wilkinson shifts (EISPACK tql2). Each plane
+// rotation of rows i, i+1 is applied to the rows of the n×l matrix w.
+// On return d holds the eigenvalues, unsorted, and e is destroyed.
+func tql(d, e, w []float64, l int) error {
+	n := len(d)
+	const eps = 0x1p-52
+	// The rotations of a sweep are recorded and applied afterwards, so
+	// that wide W can be split by columns over the cores.
+	cs := make([]float64, n)
+	sn := make([]float64, n)
+	for lo := 0; lo < n; lo++ {
+		for iter := 0; ; iter++ {
+			m := lo
+			for ; m < n-1; m++ {
+				if math.Abs(e[m]) <= eps*(math.Abs(d[m])+math.Abs(d[m+1])) {
+					break
+				}
+			}
+			if m == lo {
+				break
+			}
+			if iter == 60 {
+				return errNoConvergence
+			}
+			g := (d[lo+1] - d[lo]) / (2 * e[lo])
+			r := math.Hypot(g, 1)
+			g = d[m] - d[lo] + e[lo]/(g+math.Copysign(r, g))
+			s, c, p := 1.0, 1.0, 0.0
+			i := m - 1
+			for ; i >= lo; i-- {
+				f, b := s*e[i], c*e[i]
+				r = math.Hypot(f, g)
+				e[i+1] = r
+				if r == 0 {
+					// Underflow: the matrix splits here; restart above it.
+					d[i+1] -= p
+					e[m] = 0
+					break
+				}
+				s, c = f/r, g/r
+				g = d[i+1] - p
+				r = (d[i]-g)*s + 2*c*b
+				p = s * r
+				d[i+1] = g + p
+				g = c*r - b
+				cs[i], sn[i] = c, s
+			}
+			rotate(w, l, i+1, m, cs, sn)
+			if r == 0 && i >= lo {
+				continue
+			}
+			d[lo] -= p
+			e[lo] = g
+			e[m] = 0
+		}
+	}
+	return nil
+}
+
+// minParallelWork is the number of row updates (rotations × columns) below
+// which a sweep is applied on one goroutine: spawning costs about as much
+// as 1e4 of them.
+const minParallelWork = 1 << 16
+
+// rotate applies the rotations recorded for i = hi−1 down to lo to rows
+// i, i+1 of the n×l matrix w, in that order, splitting the columns over
+// GOMAXPROCS goroutines when the sweep is large enough.
+func rotate(w []float64, l, lo, hi int, cs, sn []float64) {
+	apply := func(t0, t1 int) {
+		for i := hi - 1; i >= lo; i-- {
+			c, s := cs[i], sn[i]
+			wi, wj := w[i*l+t0:i*l+t1], w[(i+1)*l+t0:(i+1)*l+t1]
+			for t, x := range wi {
+				y := wj[t]
+				wj[t] = s*x + c*y
+				wi[t] = c*x - s*y
+			}
+		}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if workers == 1 || (hi-lo)*l < minParallelWork || l < 2*workers {
+		apply(0, l)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := 0; k < workers; k++ {
+		t0, t1 := k*l/workers, (k+1)*l/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			apply(t0, t1)
+		}()
+	}
+	wg.Wait()
+}
