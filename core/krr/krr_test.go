@@ -214,7 +214,7 @@ func TestPrimalEqualsDual(t *testing.T) {
 			X, y := randData(40, 6, k, 3)
 			Xt, _ := randData(10, 6, k, 4)
 			grid := []float64{0.01, 0.3, 10}
-			opt := Options{Criterion: crit, Grid: grid, Classes: k}
+			opt := Options{Criterion: crit, Grid: grid, Classes: k, BlockRows: 3} // partial blocks
 			p, err := FitFeatures(identity{6}, X, y, opt)
 			if err != nil {
 				t.Fatal(err)

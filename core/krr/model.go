@@ -98,7 +98,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 			// A block the featurizer allocated, or wrote into our buffer,
 			// may be overwritten.
 			owned := dst == nil || phi == dst
-			if buf == nil {
+			if buf == nil && owned {
 				buf = phi
 			}
 			if err := do(phi, y[lo:hi], owned); err != nil {
@@ -132,8 +132,10 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 			return nil, err
 		}
 		progress(opt, blocks+1, total, "eigen")
-		curve := s.GCV()
-		if opt.Criterion == LOO {
+		var curve []CurvePoint
+		if opt.Criterion == GCV {
+			curve = s.GCV()
+		} else {
 			sums := make([]float64, len(s.grid))
 			err = forBlocks("loo", blocks+1, func(phi *mat.Dense, yb []float64, _ bool) error {
 				part, err := s.LOOSums(phi, yb)

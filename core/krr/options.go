@@ -60,7 +60,7 @@ type Options struct {
 	BlockRows int
 	// Progress, when set, is called after each block or stage with the
 	// work done so far, the total and the stage name ("features", "loo",
-	// "eigen", "solve", "kernel", "predict").
+	// "eigen", "solve"; FitKernel: "kernel", "eigen", "solve").
 	Progress func(done, total int, stage string)
 }
 
