@@ -25,7 +25,9 @@
 // ordinary character; spaces and tabs around a field, inside or outside
 // the quotes, are ignored. Blank lines are skipped; the last line needs no
 // line break. Every line needs the same number of fields ("line 17 has 4
-// fields but line 1 has 5").
+// fields but line 1 has 5"). A delimiter at the end of every line (an
+// unnamed, empty last column) is ignored, and so is a DOS end-of-file
+// Ctrl-Z.
 //
 // The delimiter, unless given, is the one of ',', ';', tab and '|' that
 // splits every line of the first 64 KiB (up to 200 lines) into the same
@@ -38,12 +40,16 @@
 // columns are called "column 3" (1-based); a repeated name gets ".1",
 // ".2"… appended, as pandas does.
 //
+// [Preview] applies the same rules to the first megabyte only and returns
+// the column names and first rows as strings, for showing a file before
+// loading it.
+//
 // # Values
 //
 // A cell is missing when it is empty, "?", or (in any case) "NA", "N/A",
-// "NaN" or "NULL", quoted or not. A cell is a number when Go's
-// strconv.ParseFloat accepts it; quoted numbers ("5.1") are numbers. A
-// number beyond the float64 range ("1e999") and "Inf"/"Infinity" in a
+// "NaN" or "NULL", quoted or not. A cell is a number when it starts with
+// a digit, sign or point and strconv.ParseFloat accepts it; quoted numbers
+// ("5.1") are numbers. A number beyond the float64 range ("1e999") and "Inf"/"Infinity" in a
 // numeric column are errors, not missing values: they are usually a
 // unit or export mistake to fix. Underflow ("1e-999") is 0.
 //

@@ -3,10 +3,12 @@ package data
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/csv"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -142,6 +144,7 @@ func TestSharedFiles(t *testing.T) {
 				t.Errorf("got %d×%d from %d columns, target %q, %s with %d classes, header %v, delimiter %q",
 					n, p, len(d.Columns), d.TargetName, d.Task, len(d.Classes), d.Header, d.Delimiter)
 			}
+			sameAsEncodingCSV(t, b, d)
 			if d.DroppedRows != 0 || d.MissingCells != 0 {
 				t.Errorf("dropped %d rows, %d missing cells; the file has none", d.DroppedRows, d.MissingCells)
 			}
@@ -153,6 +156,61 @@ func TestSharedFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sameAsEncodingCSV compares every 97th row of d with the same record
+// read by encoding/csv, cell by cell: numbers by value, categories by the
+// one-hot position of their label, the target by its class label or value.
+func sameAsEncodingCSV(t *testing.T, b []byte, d *Dataset) {
+	t.Helper()
+	records, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(records) != len(d.Y)+1 || !slices.Equal(records[0], columnNamesOf(d)) {
+		t.Fatalf("encoding/csv reads %d records, header %q", len(records), records[0])
+	}
+	for i := 0; i < len(d.Y); i += 97 {
+		rec := records[i+1]
+		for _, g := range d.Groups {
+			cell := rec[g.Column]
+			if g.Categorical {
+				k := slices.Index(d.Columns[g.Column].Categories, cell)
+				if k < 0 || d.X.At(i, g.Start+k) != 1 {
+					t.Fatalf("row %d: %q not one-hot in %s", i, cell, d.Columns[g.Column].Name)
+				}
+				continue
+			}
+			if v, _ := strconv.ParseFloat(cell, 64); d.X.At(i, g.Start) != v {
+				t.Fatalf("row %d, %s: X = %v, file has %q", i, d.Columns[g.Column].Name, d.X.At(i, g.Start), cell)
+			}
+		}
+		cell := rec[d.Target]
+		if d.Task == Classification {
+			if label := d.Classes[int(d.Y[i])]; label != cell && strconv.FormatFloat(mustFloat(t, cell), 'g', -1, 64) != label {
+				t.Fatalf("row %d: class %q, file has %q", i, label, cell)
+			}
+		} else if v := mustFloat(t, cell); d.Y[i] != v {
+			t.Fatalf("row %d: y = %v, file has %q", i, d.Y[i], cell)
+		}
+	}
+}
+
+func columnNamesOf(d *Dataset) []string {
+	names := make([]string, len(d.Columns))
+	for j, c := range d.Columns {
+		names[j] = c.Name
+	}
+	return names
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 func TestSampleFiles(t *testing.T) {
