@@ -75,10 +75,9 @@ func SelectActive(Phi *mat.Dense, k int, lambda float64) ([]int, error) {
 			w[i] = q / (lambda * lambda)
 		}
 	}
-	pm := blas64.General{Rows: n, Cols: m, Stride: m, Data: phi.Data}
 	vec := func(d []float64) blas64.Vector { return blas64.Vector{N: len(d), Inc: 1, Data: d} }
 	a, g, r := make([]float64, m), make([]float64, m), make([]float64, m)
-	pa, pr := make([]float64, n), make([]float64, n)
+
 	picked := make([]bool, n)
 	sel := make([]int, 0, k)
 	for len(sel) < k {
@@ -103,12 +102,14 @@ func SelectActive(Phi *mat.Dense, k int, lambda float64) ([]int, error) {
 		blas64.Gemv(blas.NoTrans, 1, gm, vec(a), 0, vec(g))
 		blas64.Gemv(blas.NoTrans, 1, am, vec(g), 0, vec(r))
 		ag := blas64.Dot(vec(a), vec(g))
-		blas64.Gemv(blas.NoTrans, 1, pm, vec(a), 0, vec(pa))
-		blas64.Gemv(blas.NoTrans, 1, pm, vec(r), 0, vec(pr))
+		// φᵢᵀa and φᵢᵀr row by row: the row is still in cache for the
+		// second product, so Φ is streamed from memory once per step.
+		va, vr := vec(a), vec(r)
 		for i := range u {
-			p := pa[i]
+			x := vec(phi.Data[i*m : (i+1)*m])
+			p, q := blas64.Dot(x, va), blas64.Dot(x, vr)
 			u[i] -= p * p / c
-			w[i] += (ag*p/c - 2*pr[i]) * p / c
+			w[i] += (ag*p/c - 2*q) * p / c
 		}
 		blas64.Ger(-1/c, vec(a), vec(a), am)
 	}
