@@ -85,7 +85,11 @@
 // # Cost and limits
 //
 // FitFeatures: O(n·m² + m³) time, O(m² + BlockRows·m) memory; Φ is never
-// held for all rows. FitKernel: O(n³) time, O(n²) memory. Buffers are
+// held for all rows. The eigensolver is gonum's Householder reduction to
+// tridiagonal form followed by this package's implicit QL iteration
+// (EISPACK tql2), whose rotations act on contiguous rows and are split over
+// the cores; gonum's EigenSym walks columns of a row-major matrix and was
+// 9× slower on a 1024×1024 Gram matrix. FitKernel: O(n³) time, O(n²) memory. Buffers are
 // checked with core.CheckAlloc before they are allocated; an error
 // suggests random features with a smaller dimension.
 //

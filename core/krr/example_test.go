@@ -54,6 +54,18 @@ func ExampleFitKernel() {
 	// [0 1] 30 λ values scored by leave-one-out
 }
 
+// Classification scores are centered one-hot fits plus the class
+// frequencies: each row sums to 1, and the label is the largest.
+func ExampleModel_Predict() {
+	X := mat.NewDense(4, 1, []float64{-2, -1, 1, 2})
+	y := []float64{0, 0, 1, 1}
+	m, _ := krr.FitFeatures(poly{}, X, y, krr.Options{Classes: 2, Lambda: 0.1})
+	s, _ := m.Predict(mat.NewDense(1, 1, []float64{1.5}))
+	fmt.Printf("%.3f + %.3f = %.3f\n", s.At(0, 0), s.At(0, 1), s.At(0, 0)+s.At(0, 1))
+	// Output:
+	// 0.054 + 0.946 = 1.000
+}
+
 func ExampleFitFeatures_errors() {
 	X := mat.NewDense(3, 1, []float64{0, 1, 2})
 	_, err := krr.FitFeatures(poly{}, X, []float64{1, 1, 1}, krr.Options{Classes: 2})
