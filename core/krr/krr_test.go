@@ -514,6 +514,12 @@ func TestErrors(t *testing.T) {
 			_, err := FitFeatures(f, Z, y, Options{})
 			return err
 		}, "X has NaN at row 1, column 1"},
+		{"non-finite features", func() error {
+			Z := mat.DenseCopyOf(X)
+			Z.Set(7, 0, 1e308) // overflows in the projection
+			_, err := FitFeatures(newReluMap(3, 5, 1), Z, y, Options{BlockRows: 4})
+			return err
+		}, "of row 7 is +Inf"},
 		{"primal memory", func() error { _, err := FitFeatures(hugeMap{identity{3}}, X, y, Options{}); return err }, "random features with a smaller dimension"},
 		{"dual memory", func() error {
 			_, err := FitKernel(core.Kernel{Name: "ntk", Depth: 1}, bigX, make([]float64, 50000), Options{})

@@ -2,6 +2,7 @@ package krr
 
 import (
 	"fmt"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -95,6 +96,12 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 			if err != nil {
 				return fmt.Errorf("krr: featurizing rows %d…%d: %w", lo, hi-1, err)
 			}
+			if r, c := phi.Dims(); r != hi-lo || c != m {
+				return fmt.Errorf("krr: the featurizer returned %d×%d for %d rows; it must return rows×Dim()", r, c, hi-lo)
+			}
+			if i, j, v := firstNonFinite(phi); i >= 0 {
+				return fmt.Errorf("krr: feature %d of row %d is %v; check X for extreme values", j, lo+i, v)
+			}
 			// A block the featurizer allocated, or wrote into our buffer,
 			// may be overwritten.
 			owned := dst == nil || phi == dst
@@ -109,9 +116,6 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 		return nil
 	}
 	err = forBlocks("features", 0, func(phi *mat.Dense, yb []float64, owned bool) error {
-		if r, c := phi.Dims(); r != len(yb) || c != m {
-			return fmt.Errorf("krr: the featurizer returned %d×%d for %d rows; it must return rows×Dim()", r, c, len(yb))
-		}
 		raw := phi.RawMatrix()
 		if owned && raw.Stride == m {
 			// Center in place rather than copy.
@@ -159,6 +163,20 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	progress(opt, total, total, "solve")
 	model.f = f
 	return model, nil
+}
+
+// firstNonFinite returns the row, column and value of the first NaN or ±Inf
+// in A, or row −1.
+func firstNonFinite(A *mat.Dense) (int, int, float64) {
+	r, _ := A.Dims()
+	for i := 0; i < r; i++ {
+		for j, v := range A.RawRowView(i) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return i, j, v
+			}
+		}
+	}
+	return -1, 0, 0
 }
 
 func progress(opt Options, done, total int, stage string) {
