@@ -184,7 +184,7 @@ func New(cfg Config, inputDim int) (*Map, error) {
 // input dimension din.
 func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
 	if err := core.CheckAlloc("random-feature weight matrix", din, m0+m1); err != nil {
-		return nil, fmt.Errorf("rf: %s", err.Error()[len("core: "):])
+		return nil, rfError(err)
 	}
 	c := f.cfg
 	ly := &layer{din: din, m0: m0, m1: m1, w: make([]float64, din*(m0+m1))}
@@ -314,7 +314,7 @@ func (f *Map) buildRFF() error {
 	}
 	m, d := c.Dim, f.inputDim
 	if err := core.CheckAlloc("random-feature weight matrix", d, m); err != nil {
-		return fmt.Errorf("rf: %s", err.Error()[len("core: "):])
+		return rfError(err)
 	}
 	// W ~ N(0, 2γI) makes E[cos(w·(x−y))] = exp(−γ‖x−y‖²).
 	g := &gauss{r: newStream(c.Seed, 1, tagA1)}

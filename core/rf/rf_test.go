@@ -198,3 +198,15 @@ func ExampleNew() {
 	// 1000 500 500 500 tensorsketch exact
 	// rf: Config.Sampler "metropolis" is unknown; use one of ["exact" "gibbs" "orthogonal" "gaussian"]
 }
+
+func ExampleMap_Config() {
+	f, err := New(Config{Method: "grad", Depth: 2, Dim: 1000}, 10)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// width·(1 + 10 + width) ≤ 1000 gives width 26: 26·37 = 962 columns.
+	fmt.Println(f.InputDim(), f.Dim(), f.Config().M1)
+	// Output:
+	// 10 962 26
+}
