@@ -29,20 +29,22 @@ func checkKPhi(K, Phi *mat.Dense) (n int, err error) {
 	return n, nil
 }
 
-// kernelErrors returns ‖ΦΦᵀ−K‖²_F and ‖K‖²_F, one row of ΦΦᵀ at a time
-// (O(n²·m) time, O(n) memory).
+// kernelErrors returns ‖ΦΦᵀ−K‖²_F and ‖K‖²_F, computing ΦΦᵀ in blocks of
+// rows (O(n²·m) time, a 128×n buffer).
 func kernelErrors(K, Phi *mat.Dense, n int) (diff, norm float64) {
-	row := make([]float64, n)
-	for i := 0; i < n; i++ {
-		pi := Phi.RawRowView(i)
-		for j := 0; j < n; j++ {
-			row[j] = blas64.Dot(blas64.Vector{N: len(pi), Inc: 1, Data: pi},
-				blas64.Vector{N: len(pi), Inc: 1, Data: Phi.RawRowView(j)})
-		}
-		for j, k := range K.RawRowView(i) {
-			d := row[j] - k
-			diff += d * d
-			norm += k * k
+	const block = 128
+	buf := mat.NewDense(min(block, n), n, nil)
+	for lo := 0; lo < n; lo += block {
+		hi := min(lo+block, n)
+		rows := buf.Slice(0, hi-lo, 0, n).(*mat.Dense)
+		rows.Mul(Phi.Slice(lo, hi, 0, Phi.RawMatrix().Cols), Phi.T())
+		for i := lo; i < hi; i++ {
+			approx := rows.RawRowView(i - lo)
+			for j, k := range K.RawRowView(i) {
+				d := approx[j] - k
+				diff += d * d
+				norm += k * k
+			}
 		}
 	}
 	return diff, norm
