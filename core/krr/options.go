@@ -46,7 +46,9 @@ type Options struct {
 	Criterion string
 	// Grid is the λ grid searched when Lambda is 0. Empty means 30 points
 	// log-spaced over 1e-6…1e2 × tr(Gc)/m (primal) or tr(Kc)/n (dual),
-	// where Gc and Kc are the centered Gram and kernel matrices.
+	// where Gc and Kc are the centered Gram and kernel matrices. When the
+	// chosen λ is the first or last of the grid (see Model.Curve), the
+	// optimum may lie outside it: pass a wider grid.
 	Grid []float64
 	// Task is Classification or Regression; empty means Classification
 	// when Classes > 0, else Regression.
