@@ -277,7 +277,23 @@ function splitControl(where, opts, known) {
 }
 
 const FEATURE_KEYS = ['method', 'depth', 'dim', 'sketchDim', 'm0', 'm1', 'sketch', 'sampler', 'gibbsSweeps', 'normalize', 'gamma', 'seed'];
+const KERNEL_KEYS = ['kernel', 'depth', 'gamma'];
+const PREP_KEYS = ['standardize', 'unitNorm'];
 const MIN_BLOCK_ROWS = 64;
+
+/** Rejects unknown keys inside nested option objects, naming the path. */
+function checkNested(where, opts, spec) {
+  for (const [key, known] of Object.entries(spec)) {
+    if (opts[key] !== undefined) checkKeys(`${where}: ${key}`, opts[key], known);
+  }
+}
+
+/** Checks a vector (Float64Array, or Float32Array converted). */
+function vectorData(where, name, v) {
+  if (v instanceof Float64Array) return v;
+  if (v instanceof Float32Array) return new Float64Array(v);
+  throw new TypeError(`${where}: ${name} must be a Float64Array or Float32Array, got ${describe(v)}; wrap plain arrays with Float64Array.from(array)`);
+}
 
 /** Splits n rows into at most `parts` contiguous blocks of at least MIN_BLOCK_ROWS. */
 function rowBlocks(n, parts) {
@@ -341,6 +357,31 @@ class Engine {
     const out = new Float64Array(X.rows * cols);
     parts.forEach((p, i) => out.set(p.data, blocks[i][0] * cols));
     return { rows: X.rows, cols, data: out };
+  }
+
+  async compare(X, options = {}) {
+    const where = 'compare';
+    const [opts, control] = splitControl(where, options, ['features', 'kernel', 'lambda', 'matrices', 'preprocess', 'groups']);
+    checkNested(where, opts, { features: FEATURE_KEYS, kernel: KERNEL_KEYS, preprocess: PREP_KEYS });
+    const data = matrixData(where, 'X', X);
+    return this.#pool.call(where, { ...opts, X: { rows: X.rows, cols: X.cols, array: 0 } }, [data], control);
+  }
+
+  async selectActive(X, options = {}) {
+    const where = 'selectActive';
+    const [opts, control] = splitControl(where, options, ['features', 'k', 'lambda', 'preprocess', 'groups']);
+    checkNested(where, opts, { features: FEATURE_KEYS, preprocess: PREP_KEYS });
+    const data = matrixData(where, 'X', X);
+    return this.#pool.call(where, { ...opts, X: { rows: X.rows, cols: X.cols, array: 0 } }, [data], control);
+  }
+
+  async score(yTrue, yPred, options = {}) {
+    const where = 'score';
+    const [opts, control] = splitControl(where, options, ['task', 'classes']);
+    const a = vectorData(where, 'yTrue', yTrue);
+    const b = vectorData(where, 'yPred', yPred);
+    if (a.length !== b.length) throw new RangeError(`${where}: yTrue has ${a.length} values but yPred has ${b.length}`);
+    return this.#pool.call(where, { ...opts, yTrue: { array: 0 }, yPred: { array: 1 } }, [a, b], control);
   }
 
   async parseCSV(input, options = {}) {

@@ -1,0 +1,286 @@
+package jsbridge
+
+import (
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/data"
+	"ntkrf/core/krr"
+)
+
+// prepArgs are the preprocessing options (index.d.ts Preprocess).
+type prepArgs struct {
+	Standardize *bool `json:"standardize"`
+	UnitNorm    bool  `json:"unitNorm"`
+}
+
+func (p *prepArgs) prep() data.Prep {
+	if p == nil {
+		return data.Prep{Standardize: true}
+	}
+	return data.Prep{Standardize: p.Standardize == nil || *p.Standardize, UnitNorm: p.UnitNorm}
+}
+
+// fitScaler fits preprocessing on X; groups come from parseCSV.
+func fitScaler(op string, X *mat.Dense, groups []groupJSON, p *prepArgs) (*data.Scaler, error) {
+	var gs []data.Group
+	for _, g := range groups {
+		gs = append(gs, data.Group{Column: g.Column, Start: g.Start, Width: g.Width, Categorical: g.Categorical})
+	}
+	s, err := data.Fit(X, gs, p.prep())
+	if err != nil {
+		return nil, rangeErr("%s: %v", op, err)
+	}
+	return s, nil
+}
+
+// defaultKernel is the exact kernel that features of a method approximate.
+func defaultKernel(f featureArgs, d int) kernelArgs {
+	depth := 1
+	if f.Depth != nil {
+		depth = *f.Depth
+	}
+	switch f.Method {
+	case "nngp":
+		return kernelArgs{Kernel: "nngp", Depth: &depth}
+	case "arccos1":
+		one := 1
+		return kernelArgs{Kernel: "nngp", Depth: &one}
+	case "rff":
+		g := 1 / float64(d)
+		if f.Gamma > 0 {
+			g = f.Gamma
+		}
+		return kernelArgs{Kernel: "rbf", Gamma: &g}
+	}
+	return kernelArgs{Kernel: "ntk", Depth: &depth}
+}
+
+func seconds(t time.Time) float64 { return time.Since(t).Seconds() }
+
+func init() {
+	ops["compare"] = func(c *call, args []byte) (any, error) {
+		var a struct {
+			X          *MatrixRef  `json:"X"`
+			Features   featureArgs `json:"features"`
+			Kernel     *kernelArgs `json:"kernel"`
+			Lambda     float64     `json:"lambda"`
+			Matrices   bool        `json:"matrices"`
+			Preprocess *prepArgs   `json:"preprocess"`
+			Groups     []groupJSON `json:"groups"`
+		}
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		X, err := c.matrix("X", a.X)
+		if err != nil {
+			return nil, err
+		}
+		n, d := X.Dims()
+		if a.Features.Method == "arccos0" && a.Kernel == nil {
+			return nil, typeErr("%s: arccos0 features approximate the order-0 arc-cosine kernel, which has no exact counterpart here; pass kernel: {...} to compare against", c.op)
+		}
+		if !(a.Lambda >= 0) || math.IsInf(a.Lambda, 0) {
+			return nil, rangeErr("%s: lambda %v must be ≥ 0 (0 = 1e-4·rows)", c.op, a.Lambda)
+		}
+		if err := checkAlloc(c.op, "kernel matrix", n, n); err != nil {
+			return nil, err
+		}
+		if a.Preprocess != nil || a.Groups != nil {
+			s, err := fitScaler(c.op, X, a.Groups, a.Preprocess)
+			if err != nil {
+				return nil, err
+			}
+			if X, err = s.Apply(nil, X); err != nil {
+				return nil, err
+			}
+		}
+		ka := defaultKernel(a.Features, d)
+		if a.Kernel != nil {
+			ka = *a.Kernel
+		}
+		k, err := kernelSpec(c.op, ka.Kernel, ka.Depth, ka.Gamma, d)
+		if err != nil {
+			return nil, err
+		}
+		f, err := newMap(c.op, a.Features, d)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkAlloc(c.op, "feature matrix", n, f.Dim()); err != nil {
+			return nil, err
+		}
+		c.progress(0, 3, "kernel")
+		t := time.Now()
+		K, err := k.Gram(X, nil)
+		if err != nil {
+			return nil, err
+		}
+		exact := seconds(t)
+		c.progress(1, 3, "features")
+		t = time.Now()
+		Phi, err := f.Transform(nil, X)
+		if err != nil {
+			return nil, err
+		}
+		feat := seconds(t)
+		c.progress(2, 3, "metrics")
+		rel, err := krr.RelFrobenius(K, Phi)
+		if err != nil {
+			return nil, err
+		}
+		mse, err := krr.EntryMSE(K, Phi)
+		if err != nil {
+			return nil, err
+		}
+		lambda := a.Lambda
+		if lambda == 0 {
+			lambda = 1e-4 * float64(n)
+		}
+		spec, err := krr.Spectral(K, Phi, lambda)
+		if err != nil {
+			return nil, err
+		}
+		out := struct {
+			RelFrobenius float64            `json:"relFrobenius"`
+			MSE          float64            `json:"mse"`
+			Spectral     float64            `json:"spectral"`
+			Lambda       float64            `json:"lambda"`
+			Dim          int                `json:"dim"`
+			Seconds      map[string]float64 `json:"seconds"`
+			K            *MatrixRef         `json:"K,omitempty"`
+			Approx       *MatrixRef         `json:"approx,omitempty"`
+		}{RelFrobenius: rel, MSE: mse, Spectral: spec, Lambda: lambda, Dim: f.Dim(),
+			Seconds: map[string]float64{"exact": exact, "features": feat}}
+		if a.Matrices {
+			A := mat.NewDense(n, n, nil)
+			A.Mul(Phi, Phi.T())
+			kr, ar := c.putMatrix(K), c.putMatrix(A)
+			out.K, out.Approx = &kr, &ar
+		}
+		c.progress(3, 3, "metrics")
+		return out, nil
+	}
+
+	ops["score"] = func(c *call, args []byte) (any, error) {
+		var a struct {
+			YTrue   *ArrayRef `json:"yTrue"`
+			YPred   *ArrayRef `json:"yPred"`
+			Task    string    `json:"task"`
+			Classes int       `json:"classes"`
+		}
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		yt, err := c.array("yTrue", a.YTrue)
+		if err != nil {
+			return nil, err
+		}
+		yp, err := c.array("yPred", a.YPred)
+		if err != nil {
+			return nil, err
+		}
+		var out struct {
+			Accuracy  *float64 `json:"accuracy,omitempty"`
+			Confusion [][]int  `json:"confusion,omitempty"`
+			MSE       float64  `json:"mse"`
+			R2        float64  `json:"r2"`
+		}
+		if out.MSE, err = krr.MSE(yt, yp); err != nil {
+			return nil, rangeErr("%s: %v", c.op, err)
+		}
+		if out.R2, err = krr.R2(yt, yp); err != nil {
+			out.R2 = math.NaN()
+		}
+		if math.IsNaN(out.R2) {
+			out.R2 = 0 // JSON has no NaN; a constant target has no R².
+		}
+		switch a.Task {
+		case "classification":
+			acc, err := krr.Accuracy(yt, yp)
+			if err != nil {
+				return nil, rangeErr("%s: %v", c.op, err)
+			}
+			out.Accuracy = &acc
+			k := a.Classes
+			if k == 0 {
+				for _, v := range append(append([]float64{}, yt...), yp...) {
+					k = max(k, int(v)+1)
+				}
+			}
+			if out.Confusion, err = krr.Confusion(yt, yp, k); err != nil {
+				return nil, rangeErr("%s: %v", c.op, err)
+			}
+		case "", "regression":
+		default:
+			return nil, typeErr("%s: unknown task %q; use \"classification\" or \"regression\"", c.op, a.Task)
+		}
+		return out, nil
+	}
+
+	ops["selectActive"] = func(c *call, args []byte) (any, error) {
+		var a struct {
+			X          *MatrixRef  `json:"X"`
+			Features   featureArgs `json:"features"`
+			K          int         `json:"k"`
+			Lambda     *float64    `json:"lambda"`
+			Preprocess *prepArgs   `json:"preprocess"`
+			Groups     []groupJSON `json:"groups"`
+		}
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		X, err := c.matrix("X", a.X)
+		if err != nil {
+			return nil, err
+		}
+		n, d := X.Dims()
+		if a.K < 1 || a.K > n {
+			return nil, rangeErr("%s: k = %d must be between 1 and the %d rows", c.op, a.K, n)
+		}
+		if a.Preprocess != nil || a.Groups != nil {
+			s, err := fitScaler(c.op, X, a.Groups, a.Preprocess)
+			if err != nil {
+				return nil, err
+			}
+			if X, err = s.Apply(nil, X); err != nil {
+				return nil, err
+			}
+		}
+		f, err := newMap(c.op, a.Features, d)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkAlloc(c.op, "feature matrix", n, f.Dim()); err != nil {
+			return nil, err
+		}
+		Phi, err := transform(c, f, X, "features")
+		if err != nil {
+			return nil, err
+		}
+		lambda := 1.0
+		if a.Lambda != nil {
+			lambda = *a.Lambda
+		}
+		c.progress(0, 1, "select")
+		idx, err := krr.SelectActive(Phi, a.K, lambda)
+		if err != nil {
+			return nil, rangeErr("%s: %v", c.op, err)
+		}
+		c.progress(1, 1, "select")
+		return idx, nil
+	}
+}
+
+// array returns the Float64Array a reference points to.
+func (c *call) array(name string, r *ArrayRef) ([]float64, error) {
+	if r == nil {
+		return nil, typeErr("%s: %s is required: a Float64Array", c.op, name)
+	}
+	if r.Array < 0 || r.Array >= len(c.arrays) {
+		return nil, typeErr("%s: %s refers to array %d, but the call has %d", c.op, name, r.Array, len(c.arrays))
+	}
+	return c.arrays[r.Array], nil
+}
