@@ -36,7 +36,7 @@ var goldenConfigs = []struct {
 }{
 	{Config{Method: "ntk", Depth: 2, Dim: 64}, 0xba6b4680d1aeee77},
 	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsrht"}, 0x7e9d29b93e147634},
-	{Config{Method: "ntk", Depth: 1, M1: 20, SketchDim: 24, M0: 10}, 0x6ba8a25c98842556},
+	{Config{Method: "ntk", Depth: 1, M1: 20, SketchDim: 24, M0: 10}, 0xfb6b200010fd2a1e},
 	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "gibbs", GibbsSweeps: 2}, 0x91518379718382f0},
 	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "orthogonal"}, 0xa16e0988e2b69019},
 	{Config{Method: "ntk", Depth: 3, Dim: 64, Sampler: "gaussian", Normalize: true}, 0x21ee1953c6912629},

@@ -60,8 +60,9 @@
 // its role, with Gaussians from a polar sampler on a portable logarithm and
 // Gibbs steps on portable exp and erfc (pmath.go), because math.Exp and
 // math.Log use assembly on amd64. Projections use gram.Mul, which sums in
-// a fixed order without fused multiply-add, and the FFT is go-dsp's pure
-// Go code. So equal seeds give bit-identical features natively and in
+// a fixed order without fused multiply-add, and the FFT (radix 2, or
+// Bluestein for other lengths; checked against go-dsp in the tests) rounds
+// every product on its own. So equal seeds give bit-identical features natively and in
 // WebAssembly (TestGolden checks checksums on both), and a row's features
 // depend only on that row, whatever the blocking or the number of
 // goroutines.

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-
-	"github.com/mjibson/go-dsp/fft"
 )
 
 // CountSketch maps R^in to R^out by hashing coordinate j to bucket h(j)
@@ -73,7 +71,7 @@ type tensorSketcher interface {
 // scratch is per-goroutine memory for the sketches.
 type scratch struct {
 	a, b []float64
-	z    []complex128
+	z, w []complex128 // FFT data and Bluestein scratch
 }
 
 func grow[T any](s []T, n int) []T {
@@ -88,11 +86,11 @@ func grow[T any](s []T, n int) []T {
 // CountSketches C1, C2 (Pham and Pagh), which is the CountSketch of u ⊗ v
 // with hash h1+h2 mod out and sign s1·s2, so
 // E⟨S(u⊗v), S(u'⊗v')⟩ = ⟨u,u'⟩⟨v,v'⟩. The two real FFTs share one complex
-// FFT (of C1u + i·C2v). Any out works: go-dsp uses radix 2 for powers of
-// two and Bluestein's algorithm otherwise. Safe for concurrent use.
+// FFT (of C1u + i·C2v). Any out works (radix 2 for powers of two,
+// Bluestein otherwise). Safe for concurrent use.
 type TensorSketch struct {
 	c1, c2 *CountSketch
-	plan   *fftPlan // nil unless Out is a power of two
+	plan   *fftPlan
 }
 
 // NewTensorSketch draws a TensorSketch from R^in1 ⊗ R^in2 to R^out.
@@ -108,9 +106,7 @@ func newTensorSketch(in1, in2, out int, seed uint64, layer int) *TensorSketch {
 		c1: newCountSketch(in1, out, seed, layer, tagSk0),
 		c2: newCountSketch(in2, out, seed, layer, tagSk1),
 	}
-	if out&(out-1) == 0 {
-		t.plan = newFFTPlan(out)
-	}
+	t.plan = newFFTPlan(out)
 	return t
 }
 
@@ -132,31 +128,20 @@ func (t *TensorSketch) apply(dst, u, v []float64, buf *scratch) {
 	for k := range n {
 		buf.z[k] = complex(buf.a[k], buf.b[k])
 	}
-	Z := buf.z
-	if t.plan != nil {
-		t.plan.transform(Z, false)
-	} else {
-		Z = fft.FFT(buf.z)
-	}
+	buf.w = t.plan.transform(buf.z, false, buf.w)
 	// With Z = FFT(a + ib): FFT(a)_k·FFT(b)_k = (Z_k² − conj(Z_{−k})²)/(4i).
 	// Every pair (k, n−k) is read before either is written.
+	Z := buf.z
 	for k := 0; 2*k <= n; k++ {
 		j := (n - k) % n
 		zk, zj := Z[k], Z[j]
-		buf.z[k] = convolved(zk, zj)
-		buf.z[j] = convolved(zj, zk)
+		Z[k] = convolved(zk, zj)
+		Z[j] = convolved(zj, zk)
 	}
-	if t.plan != nil {
-		t.plan.transform(buf.z, true)
-		inv := 1 / float64(n) // a power of two: exact
-		for k := range dst {
-			dst[k] = real(buf.z[k]) * inv
-		}
-		return
-	}
-	y := fft.IFFT(buf.z)
+	buf.w = t.plan.transform(Z, true, buf.w)
+	inv := 1 / float64(n)
 	for k := range dst {
-		dst[k] = real(y[k])
+		dst[k] = real(Z[k]) * inv
 	}
 }
 

@@ -213,11 +213,11 @@ func ExampleTensorSRHT() {
 	// [-9 -2 3 -3]
 }
 
-// TestFFTPlan checks the radix-2 transform against go-dsp's FFT and IFFT
-// to round-off (1e-12 relative to the input norm).
+// TestFFTPlan checks the radix-2 and Bluestein transforms against go-dsp's
+// FFT and IFFT to round-off (1e-12 relative to the input norm times n).
 func TestFFTPlan(t *testing.T) {
 	t.Parallel()
-	for _, n := range []int{1, 2, 8, 256} {
+	for _, n := range []int{1, 2, 8, 256, 3, 45, 1000} {
 		re, im := randVec(1, n), randVec(2, n)
 		x := make([]complex128, n)
 		var norm float64
@@ -229,7 +229,7 @@ func TestFFTPlan(t *testing.T) {
 		want := fft.FFT(x)
 		got := append([]complex128(nil), x...)
 		p := newFFTPlan(n)
-		p.transform(got, false)
+		p.transform(got, false, nil)
 		for i := range got {
 			if cmplx.Abs(got[i]-want[i]) > tol {
 				t.Fatalf("n=%d: FFT entry %d %v, go-dsp %v", n, i, got[i], want[i])
@@ -237,7 +237,7 @@ func TestFFTPlan(t *testing.T) {
 		}
 		want = fft.IFFT(x)
 		got = append(got[:0], x...)
-		p.transform(got, true)
+		p.transform(got, true, nil)
 		for i := range got {
 			if cmplx.Abs(got[i]/complex(float64(n), 0)-want[i]) > tol {
 				t.Fatalf("n=%d: inverse entry %d %v, go-dsp %v", n, i, got[i], want[i])
