@@ -1,0 +1,104 @@
+package krr
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core"
+)
+
+// TestPartsAcrossProcesses: accumulating row blocks separately and moving
+// their Parts gives the model of one accumulator, and a model rebuilt from
+// its coefficients predicts like the original.
+func TestPartsAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	const tol = 1e-10 // summation order differs between the splits
+	X, y := randData(300, 5, 3, 11)
+	f := newReluMap(5, 40, 3)
+	opt := Options{Task: Classification, Classes: 3}
+	whole, err := FitFeatures(f, X, y, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, _ := NewAccumulator(f.Dim(), opt)
+	for _, blk := range [][2]int{{0, 120}, {120, 121}, {121, 300}} {
+		part, _ := NewAccumulator(f.Dim(), opt)
+		xb := X.Slice(blk[0], blk[1], 0, 5).(*mat.Dense)
+		phi, _ := f.Transform(nil, xb)
+		if err := part.Add(phi, y[blk[0]:blk[1]]); err != nil {
+			t.Fatal(err)
+		}
+		if err := acc.AddParts(part.Parts()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	merged, err := acc.Solve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	W, bias := merged.Coefficients()
+	rebuilt, err := NewFeatureModel(f, W, bias, merged.Task(), merged.Lambda(), merged.Curve())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := whole.Predict(X)
+	b, err := rebuilt.Predict(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(a, b); d > tol {
+		t.Errorf("merged parts predict %g away from one accumulator", d)
+	}
+	if whole.Lambda() != merged.Lambda() {
+		t.Errorf("λ %g vs %g", whole.Lambda(), merged.Lambda())
+	}
+
+	k := core.Kernel{Name: "ntk", Depth: 2}
+	dual, err := FitKernel(k, X, y, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alpha, dbias := dual.Coefficients()
+	rd, err := NewKernelModel(k, X, alpha, dbias, Classification, dual.Lambda(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	la, _ := dual.PredictLabels(X)
+	lb, _ := rd.PredictLabels(X)
+	for i := range la {
+		if la[i] != lb[i] {
+			t.Fatalf("rebuilt kernel model labels row %d as %v, the original as %v", i, lb[i], la[i])
+		}
+	}
+}
+
+func TestExportErrors(t *testing.T) {
+	t.Parallel()
+	f := newReluMap(3, 4, 1)
+	acc, _ := NewAccumulator(4, Options{Task: Regression})
+	W := mat.NewDense(4, 1, []float64{1, 2, 3, 4})
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{acc.AddParts(Parts{Rows: 1, Mu: make([]float64, 3)}), "parts have 3"},
+		{acc.AddParts(Parts{Rows: -1, Mu: make([]float64, 4), Ybar: make([]float64, 1), C: make([]float64, 16), D: make([]float64, 4), E: make([]float64, 1)}), "-1 rows"},
+		{acc.AddParts(Parts{Rows: 1, Mu: []float64{1, 2, 3, math.Inf(1)}, Ybar: make([]float64, 1), C: make([]float64, 16), D: make([]float64, 4), E: make([]float64, 1)}), "non-finite"},
+		{func() error { _, err := NewFeatureModel(f, W, []float64{0}, "ranking", 1, nil); return err }(), "unknown task"},
+		{func() error { _, err := NewFeatureModel(f, W, []float64{0, 1}, Regression, 1, nil); return err }(), "2 biases"},
+		{func() error { _, err := NewFeatureModel(f, W, []float64{0}, Regression, 0, nil); return err }(), "λ 0"},
+		{func() error { _, err := NewFeatureModel(newReluMap(3, 5, 1), W, []float64{0}, Regression, 1, nil); return err }(), "5 features but W has 4"},
+		{func() error {
+			_, err := NewKernelModel(core.Kernel{Name: "ntk", Depth: 1}, mat.NewDense(2, 3, nil), W, []float64{0}, Regression, 1, nil)
+			return err
+		}(), "4 rows but there are 2"},
+	}
+	for i, c := range cases {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.want) || !strings.HasPrefix(c.err.Error(), "krr: ") {
+			t.Errorf("case %d: %v, want an error containing %q", i, c.err, c.want)
+		}
+	}
+}
