@@ -90,7 +90,10 @@ func TestExportErrors(t *testing.T) {
 		{func() error { _, err := NewFeatureModel(f, W, []float64{0}, "ranking", 1, nil); return err }(), "unknown task"},
 		{func() error { _, err := NewFeatureModel(f, W, []float64{0, 1}, Regression, 1, nil); return err }(), "2 biases"},
 		{func() error { _, err := NewFeatureModel(f, W, []float64{0}, Regression, 0, nil); return err }(), "λ 0"},
-		{func() error { _, err := NewFeatureModel(newReluMap(3, 5, 1), W, []float64{0}, Regression, 1, nil); return err }(), "5 features but W has 4"},
+		{func() error {
+			_, err := NewFeatureModel(newReluMap(3, 5, 1), W, []float64{0}, Regression, 1, nil)
+			return err
+		}(), "5 features but W has 4"},
 		{func() error {
 			_, err := NewKernelModel(core.Kernel{Name: "ntk", Depth: 1}, mat.NewDense(2, 3, nil), W, []float64{0}, Regression, 1, nil)
 			return err
