@@ -82,8 +82,10 @@ function colours(page, id) {
 
 const idle = (page) => page.waitForFunction(() => !document.body.classList.contains('busy'), null, { timeout: TIMEOUT });
 
+/** Waits for a training result; a failure shown in the alert region fails at once with its text. */
 async function trained(page) {
-  await page.waitForSelector('#metric-value', { timeout: TIMEOUT });
+  await page.waitForSelector('#metric-value, #alert:not([hidden])', { timeout: TIMEOUT });
+  if (!(await page.$('#metric-value'))) assert.fail(`the page shows an error: ${await page.textContent('#alert-text')}`);
   return Number(await page.getAttribute('#metric-value', 'data-value'));
 }
 
@@ -128,9 +130,8 @@ test('iris: compare, error vs m, train above the accuracy floor, export comparis
   await page.waitForFunction(() => document.getElementById('map-approx').width > 1, null, { timeout: TIMEOUT });
   assert.ok(await colours(page, 'map-approx') >= 20, 'random-feature heatmap drawn');
   assert.ok(await colours(page, 'map-diff') >= 5, 'difference heatmap drawn');
-  const numbers = await page.textContent('#compare-numbers');
-  const rel = Number(/= ([0-9.e-]+)/.exec(numbers)?.[1]);
-  assert.ok(Number.isFinite(rel) && rel > 0 && rel < 1, `relative error at m = 1024 is finite and below 1: ${numbers}`);
+  const rel = Number(await page.getAttribute('#compare-numbers', 'data-rel'));
+  assert.ok(Number.isFinite(rel) && rel > 0 && rel < 1, `relative error at m = 1024 is finite and below 1: ${rel}`);
 
   await idle(page);
   await page.click('#run-sweep');
@@ -183,28 +184,51 @@ test('upload a CSV, pick a regression target, train, export predictions that rou
     for (const v of r.slice(2)) assert.ok(Number.isFinite(Number(v)) && String(Number(v)) === v, `${v} round-trips`);
   }
   await page.screenshot({ path: path.join(shots, '03-upload-regression.png'), fullPage: true });
+
+  await page.focus('#dim');
+  await page.keyboard.press('Home'); // m = 64
+  const features = await downloaded(page, '#export-features');
+  assert.equal(features.name, 'Glass-features-ntk-m64.csv');
+  const frows = parseCSV(features.text);
+  assert.equal(frows.length, 1 + 214, 'header and one line per row');
+  assert.equal(frows[0].length, 64 + 1, '64 features and the target');
+  assert.equal(frows[0][64], 'RI');
+  for (const r of frows.slice(1, 20)) {
+    for (const v of r) assert.ok(Number.isFinite(Number(v)) && String(Number(v)) === v, `${v} round-trips`);
+  }
   check();
   await context.close();
 });
 
-test('cancel a long run, then a new run succeeds', { timeout: TIMEOUT }, async () => {
+test('cancel the sweep and a long training run, then a new run succeeds', { timeout: TIMEOUT }, async () => {
   const { page, context, check } = await open();
   await page.selectOption('#dataset', 'BostonHousing');
   await page.waitForFunction(() => /BostonHousing/.test(document.getElementById('source').textContent), null, { timeout: TIMEOUT });
+  await idle(page);
+  await page.click('#run-sweep');
+  await page.waitForFunction(() => /error vs m/.test(document.getElementById('stage').textContent));
+  await page.waitForTimeout(300);
+  await page.click('#cancel');
+  await page.waitForFunction(() => /error vs m: cancelled/.test(document.getElementById('status').textContent), null, { timeout: 5000 });
+  await idle(page);
+  assert.equal(await page.isDisabled('#run-sweep'), false, 'the sweep can start again');
+
   await page.uncheck('#exact');
   await page.focus('#dim');
   await page.keyboard.press('End'); // m = 8192: Φ is 506 × 8192, ΦᵀΦ takes seconds
   assert.match(await page.textContent('#dim-out'), /8192/);
   await idle(page);
   await page.click('#train');
-  await page.waitForFunction(() => document.body.classList.contains('busy'));
+  await page.waitForFunction(() => /training/.test(document.getElementById('stage').textContent) || !document.getElementById('alert').hidden);
+  if (await page.isVisible('#alert')) assert.fail(`the page shows an error: ${await page.textContent('#alert-text')}`);
   await page.waitForTimeout(300);
   await page.click('#cancel');
-  await page.waitForFunction(() => /cancelled/.test(document.getElementById('status').textContent), null, { timeout: 5000 });
+  await page.waitForFunction(() => /training: cancelled/.test(document.getElementById('status').textContent), null, { timeout: 5000 });
   assert.equal(await page.$('#metric-value'), null, 'no result from the cancelled run');
   await idle(page);
   assert.equal(await page.isDisabled('#train'), false, 'train is available again');
 
+  await page.focus('#dim');
   for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft'); // back to m = 256
   assert.match(await page.textContent('#dim-out'), /256/);
   await page.click('#train');

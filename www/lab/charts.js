@@ -91,10 +91,11 @@ function axes(svg, x, y, sx, sy, xTicks, yTicks) {
 
 /**
  * Line chart. series: [{name, points: [[x, y], …]}]; x, y: {label, log,
- * ticks?}; marks: [{x, y, label}] ringed points (e.g. the chosen λ).
+ * ticks?}; marks: [{x, y, label}] ringed points (e.g. the chosen λ); key:
+ * 'right' or 'left', the top corner for the series names.
  * Non-finite points (and non-positive ones on log axes) are left out.
  */
-export function lineChart(svg, { series, x, y, marks = [] }) {
+export function lineChart(svg, { series, x, y, marks = [], key = 'right' }) {
   reset(svg);
   const xs = extent(series.flatMap((s) => s.points.map((p) => p[0])), x.log);
   const ys = extent(series.flatMap((s) => s.points.map((p) => p[1])), y.log);
@@ -117,10 +118,11 @@ export function lineChart(svg, { series, x, y, marks = [] }) {
   }
   if (series.length > 1) {
     const g = el('g', { class: 'key' });
+    const x0 = key === 'left' ? PAD.left + 6 : W - PAD.right - 98;
     series.forEach((s, i) => {
       const yy = PAD.top + 10 + i * 12;
-      g.append(el('line', { x1: W - PAD.right - 98, x2: W - PAD.right - 84, y1: yy - 3, y2: yy - 3, class: `s${i}` }));
-      g.append(el('text', { x: W - PAD.right - 80, y: yy, class: 'tick' }, s.name));
+      g.append(el('line', { x1: x0, x2: x0 + 14, y1: yy - 3, y2: yy - 3, class: `s${i}` }));
+      g.append(el('text', { x: x0 + 18, y: yy, class: 'tick' }, s.name));
     });
     svg.append(g);
   }

@@ -76,6 +76,7 @@ export function drawLegend(canvas, ticks, palette, lo, hi) {
 export function short(v) {
   if (v === 0) return '0';
   const a = Math.abs(v);
-  if (a >= 1e4 || a < 1e-2) return v.toExponential(1).replace('e+', 'e');
+  if (Number.isInteger(v) && a < 1e5) return String(v);
+  if (a >= 1e4 || a < 1e-2) return v.toExponential(1).replace('e+', 'e').replace('.0e', 'e');
   return String(Number(v.toPrecision(3)));
 }

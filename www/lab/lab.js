@@ -318,7 +318,7 @@ function clearResults() {
   comparisons = [];
   lastRun = null;
   for (const id of ['map-exact', 'map-approx', 'map-diff']) clearHeatmap($(id));
-  for (const id of ['sweep-chart', 'cond-chart', 'train-chart', 'lambda-chart']) clearChart($(id));
+  for (const id of ['sweep-chart', 'cond-chart', 'time-chart', 'train-chart', 'lambda-chart']) clearChart($(id));
   $('compare-numbers').textContent = '';
   $('train-result').replaceChildren();
   $('export-compare').disabled = true;
@@ -333,38 +333,9 @@ function sampleMatrix() {
   return takeRows(X, current.sample);
 }
 
-/** ΦΦᵀ, for engines without compare. */
-function gramOf(P) {
-  const { rows: n, cols: m, data } = P;
-  const out = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let j = i; j < n; j++) {
-      let s = 0;
-      for (let k = 0; k < m; k++) s += data[i * m + k] * data[j * m + k];
-      out[i * n + j] = s;
-      out[j * n + i] = s;
-    }
-  }
-  return { rows: n, cols: n, data: out };
-}
-
-function relFrobenius(K, A) {
-  let num = 0, den = 0;
-  for (let i = 0; i < K.data.length; i++) { num += (A.data[i] - K.data[i]) ** 2; den += K.data[i] ** 2; }
-  return Math.sqrt(num / den);
-}
-
-/** Compares features with the exact kernel on X; falls back to kernel + features while compare is missing. */
-async function compareOn(X, method, m, ctl, i, n, matrices) {
-  const features = featureOptions(method, m);
-  const kernel = targetKernel(method);
-  if (has('compare')) return engine.compare(X, { features, kernel, matrices, ...ctl(i, n) });
-  const t0 = performance.now();
-  const K = await engine.kernel(X, null, { ...kernel, ...ctl(i, n) });
-  const t1 = performance.now();
-  const approx = gramOf(await engine.features(X, { ...features, ...ctl(i, n) }));
-  const t2 = performance.now();
-  return { relFrobenius: relFrobenius(K, approx), spectral: NaN, mse: NaN, seconds: { exact: (t1 - t0) / 1000, features: (t2 - t1) / 1000 }, K, approx };
+/** Compares method's features with the exact kernel it approximates, on X. */
+function compareOn(X, method, m, control, matrices) {
+  return engine.compare(X, { features: featureOptions(method, m), kernel: targetKernel(method), matrices, ...control });
 }
 
 let picturesTimer = 0;
@@ -382,19 +353,21 @@ async function refreshPictures() {
   $('sample-note').textContent = `${X.rows} of ${current.ds.X.rows} rows, sorted by target; exact kernel: ${kernelName(spec)}.`;
   $('cap-exact').textContent = `exact kernel K (${kernelName(spec)})`;
   await run('kernel pictures', 'pictures', async (ctl) => {
-    if (!has('features') && !has('compare')) {
-      const K = await engine.kernel(X, null, { ...spec, ...ctl(0, 1) });
-      pictures = { K, approx: null };
+    // A new exact kernel is drawn first, as immediate feedback; when only
+    // the features change, the old pictures stay until the new ones are in.
+    const key = JSON.stringify([current.name, current.ds.targetName, state.std, state.unit, spec]);
+    if (pictures?.key !== key) {
+      pictures = { key, K: await engine.kernel(X, null, { ...spec, ...ctl(0, 2) }), approx: null };
       drawPictures();
-      return;
     }
-    const c = await compareOn(X, method, m, ctl, 0, 1, true);
-    pictures = { K: c.K, approx: c.approx, c, method, m };
+    const c = await compareOn(X, method, m, ctl(1, 2), true);
+    pictures = { key, K: c.K, approx: c.approx };
     comparisons = comparisons.filter((r) => r.kind !== 'current');
     comparisons.push(comparisonRow('current', method, m, c));
     $('export-compare').disabled = false;
     drawPictures();
     const spectral = Number.isFinite(c.spectral) ? `, spectral condition number ${short(c.spectral)} (1 is perfect)` : '';
+    $('compare-numbers').dataset.rel = String(c.relFrobenius);
     $('compare-numbers').textContent =
       `${METHOD[method].name}, m = ${m}: relative error ‖ΦΦᵀ − K‖/‖K‖ = ${short(c.relFrobenius)}${spectral}. ` +
       `Time: exact kernel ${seconds(c.seconds.exact * 1000)}, features ${seconds(c.seconds.features * 1000)}.`;
@@ -416,7 +389,10 @@ function drawPictures() {
   // A few large entries (long rows, the diagonal) would leave the rest of
   // the picture in one colour: the scale spans the 1st to 99th percentile
   // of both matrices and the legend says that values beyond are clipped.
-  const all = Float64Array.from([...K.data, ...(approx?.data ?? [])]).sort();
+  const all = new Float64Array(approx ? 2 * K.data.length : K.data.length);
+  all.set(K.data);
+  if (approx) all.set(approx.data, K.data.length);
+  all.sort();
   const lo = quantile(all, 0.01), hi = quantile(all, 0.99);
   drawHeatmap($('map-exact'), K, SEQUENTIAL, lo, hi);
   drawLegend($('legend-seq'), $('ticks-seq'), SEQUENTIAL, lo, hi);
@@ -449,7 +425,7 @@ async function sweep() {
     for (const method of SWEEP_METHODS) {
       for (const m of SWEEP_DIMS) {
         check(signal);
-        const c = await compareOn(X, method, m, ctl, i++, steps, false);
+        const c = await compareOn(X, method, m, ctl(i++, steps), false);
         out.push(comparisonRow('sweep', method, m, c));
         drawSweep(out);
       }
@@ -472,6 +448,13 @@ function drawSweep(rows) {
   if (rows.some((r) => Number.isFinite(r.spectral))) {
     lineChart($('cond-chart'), { series: series('spectral'), x, y: { label: 'condition number (log)', log: true } });
   }
+  const exact = rows.filter((r) => r.method === 'ntk');
+  lineChart($('time-chart'), {
+    series: [...series('featureSeconds'), { name: 'exact NTK', points: exact.map((r) => [r.m, r.exactSeconds]) }],
+    x,
+    y: { label: 'seconds (log)', log: true },
+    key: 'left',
+  });
 }
 
 // ---------------------------------------------------------------- training
@@ -681,13 +664,14 @@ function bind() {
     if (e.target.value !== 'file') loadBundled(e.target.value);
   });
   $('file').addEventListener('change', (e) => loadFile(e.target.files[0]));
+  // A file dropped anywhere is loaded (instead of the browser opening it).
   const drop = $('drop');
-  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
-  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-  drop.addEventListener('drop', (e) => {
+  document.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  document.addEventListener('dragleave', (e) => { if (!e.relatedTarget) drop.classList.remove('over'); });
+  document.addEventListener('drop', (e) => {
     e.preventDefault();
     drop.classList.remove('over');
-    loadFile(e.dataTransfer.files[0]);
+    loadFile(e.dataTransfer?.files[0]);
   });
   $('target').addEventListener('change', (e) => {
     const col = current.ds.columns[+e.target.value];
@@ -749,7 +733,7 @@ async function main() {
     return;
   }
   const missing = ['features', 'parseCSV', 'previewCSV', 'fitRidge', 'compare', 'split', 'kfold', 'score'].filter((op) => !has(op));
-  if (missing.length) console.warn(`ntkrf lab: this engine lacks ${missing.join(', ')}`);
+  if (missing.length) showError(`This build of ntkrf lacks ${missing.join(', ')}; the parts of the page that need them will fail.`);
   const notes = [];
   if (rejected.length) notes.push(`ignored invalid settings in the link: ${rejected.join(', ')}`);
   if (state.data === 'file') notes.push('your own file is not part of the link, so iris is loaded');
