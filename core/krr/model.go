@@ -283,10 +283,15 @@ func (m *Model) PredictLabels(X *mat.Dense) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, _ := s.Dims()
+	return m.Labels(s), nil
+}
+
+// Labels turns scores from Predict into labels as PredictLabels does.
+func (m *Model) Labels(scores *mat.Dense) []float64 {
+	n, _ := scores.Dims()
 	labels := make([]float64, n)
 	for i := range labels {
-		row := s.RawRowView(i)
+		row := scores.RawRowView(i)
 		if m.task != Classification {
 			labels[i] = row[0]
 			continue
@@ -299,5 +304,5 @@ func (m *Model) PredictLabels(X *mat.Dense) ([]float64, error) {
 		}
 		labels[i] = float64(best)
 	}
-	return labels, nil
+	return labels
 }

@@ -321,6 +321,64 @@ function combinedProgress(onProgress, parts) {
   };
 }
 
+/** A fitted ridge model; its numbers live in JavaScript, so any worker can predict. */
+class Model {
+  #pool;
+  #model;
+  #blocks;
+
+  constructor(pool, model, classes) {
+    this.#pool = pool;
+    this.#model = model;
+    this.kind = model.kind;
+    this.task = model.task;
+    this.classes = classes;
+    this.lambda = model.lambda;
+    this.curve = model.curve;
+  }
+
+  async #run(X, options, scores) {
+    const where = scores ? 'predictScores' : 'predict';
+    const [, control] = splitControl(where, options, []);
+    if (!this.#model) throw new Error(`${where}: this model was disposed`);
+    const data = matrixData(where, 'X', X);
+    const m = this.#model;
+    const arrays = [null, m.coef.data];
+    const model = { ...m, coef: { rows: m.coef.rows, cols: m.coef.cols, array: 1 } };
+    if (m.train) {
+      arrays.push(m.train.data);
+      model.train = { rows: m.train.rows, cols: m.train.cols, array: 2 };
+    }
+    const blocks = rowBlocks(X.rows, this.#pool.slots.length);
+    const progress = combinedProgress(control.onProgress, blocks.length);
+    const parts = await Promise.all(blocks.map(([lo, hi], i) => {
+      const a = [...arrays];
+      a[0] = data.slice(lo * X.cols, hi * X.cols);
+      return this.#pool.call('predict', { X: { rows: hi - lo, cols: X.cols, array: 0 }, model, scores },
+        a, { signal: control.signal, onProgress: progress(i) });
+    }));
+    if (!scores) return concat(parts.map((p) => p.labels));
+    const cols = parts[0].scores.cols;
+    return { rows: X.rows, cols, data: concat(parts.map((p) => p.scores.data)) };
+  }
+
+  predict(X, options = {}) { return this.#run(X, options, false); }
+
+  predictScores(X, options = {}) { return this.#run(X, options, true); }
+
+  dispose() { this.#model = null; }
+}
+
+function concat(arrays) {
+  if (arrays.length === 1) return arrays[0];
+  const out = new Float64Array(arrays.reduce((n, a) => n + a.length, 0));
+  let at = 0;
+  for (const a of arrays) { out.set(a, at); at += a.length; }
+  return out;
+}
+
+const FIT_KEYS = ['features', 'kernel', 'lambda', 'criterion', 'grid', 'task', 'classes', 'preprocess', 'groups'];
+
 class Engine {
   #pool;
 
@@ -357,6 +415,49 @@ class Engine {
     const out = new Float64Array(X.rows * cols);
     parts.forEach((p, i) => out.set(p.data, blocks[i][0] * cols));
     return { rows: X.rows, cols, data: out };
+  }
+
+  async fitRidge(X, y, options = {}) {
+    const where = 'fitRidge';
+    const [opts, control] = splitControl(where, options, FIT_KEYS);
+    checkNested(where, opts, { features: FEATURE_KEYS, kernel: KERNEL_KEYS, preprocess: PREP_KEYS });
+    if (opts.features && opts.kernel) throw new TypeError(`${where}: give features (primal) or kernel (dual), not both`);
+    const data = matrixData(where, 'X', X);
+    const yd = vectorData(where, 'y', y);
+    if (yd.length !== X.rows) throw new RangeError(`${where}: X has ${X.rows} rows but y has ${yd.length} values`);
+    const task = opts.task ?? (opts.classes ? 'classification' : 'regression');
+    let classes = opts.classes;
+    if (task === 'classification' && classes === undefined) {
+      classes = 0;
+      for (const v of yd) if (Number.isInteger(v) && v >= classes) classes = v + 1;
+    }
+    const ridge = { lambda: opts.lambda, criterion: opts.criterion, grid: opts.grid, task, classes };
+    const Xref = (rows) => ({ rows, cols: X.cols, array: 0 });
+    const scaler = await this.#pool.call('fitScaler', { X: Xref(X.rows), preprocess: opts.preprocess, groups: opts.groups }, [data], { signal: control.signal });
+    let model;
+    if (opts.kernel) {
+      model = await this.#pool.call('fitKernel', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, kernel: opts.kernel }, [data, yd], control);
+    } else {
+      const features = opts.features ?? {};
+      const blocks = rowBlocks(X.rows, this.workers);
+      if (blocks.length === 1 || opts.criterion === 'loo') {
+        model = await this.#pool.call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features }, [data, yd], control);
+      } else {
+        // Each worker featurizes its rows and accumulates its part of ΦᵀΦ
+        // and Φᵀy; one worker merges the parts in block order and solves.
+        const progress = combinedProgress(control.onProgress, blocks.length);
+        const parts = await Promise.all(blocks.map(([lo, hi], i) => this.#pool.call('accumulate',
+          { X: Xref(hi - lo), y: { array: 1 }, scaler, features, task, classes },
+          [data.slice(lo * X.cols, hi * X.cols), yd.slice(lo, hi)],
+          { signal: control.signal, onProgress: progress(i) }, { transfer: true })));
+        const arrays = [];
+        const ref = (a) => { arrays.push(a); return { array: arrays.length - 1 }; };
+        const partRefs = parts.map((p) => ({ rows: p.rows, mu: ref(p.mu), ybar: ref(p.ybar), C: ref(p.C), D: ref(p.D), E: ref(p.E) }));
+        model = await this.#pool.call('solve', { ...ridge, parts: partRefs, dim: parts[0].mu.length, features, scaler },
+          arrays, { signal: control.signal, onProgress: control.onProgress }, { transfer: true });
+      }
+    }
+    return new Model(this.#pool, model, task === 'classification' ? classes : 0);
   }
 
   async compare(X, options = {}) {
