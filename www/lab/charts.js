@@ -3,8 +3,7 @@
 import { colour, SEQUENTIAL, short } from './heatmap.js';
 
 const NS = 'http://www.w3.org/2000/svg';
-const W = 360, H = 220;
-const PAD = { left: 54, right: 12, top: 12, bottom: 40 };
+const PAD = { left: 50, right: 10, top: 10, bottom: 36 };
 
 function el(name, attrs = {}, text) {
   const e = document.createElementNS(NS, name);
@@ -13,7 +12,7 @@ function el(name, attrs = {}, text) {
   return e;
 }
 
-function reset(svg, w = W, h = H) {
+function reset(svg, w, h) {
   svg.replaceChildren();
   svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
   svg.classList.add('drawn');
@@ -69,8 +68,8 @@ function extent(values, log) {
   return [lo, hi];
 }
 
-/** Draws both axes with ticks, grid lines and labels. */
-function axes(svg, x, y, sx, sy, xTicks, yTicks) {
+/** Draws both axes with ticks, grid lines and labels in a W×H box. */
+function axes(svg, [W, H], x, y, sx, sy, xTicks, yTicks) {
   const g = el('g', { class: 'axes' });
   for (const t of xTicks) {
     const px = sx(t);
@@ -92,17 +91,19 @@ function axes(svg, x, y, sx, sy, xTicks, yTicks) {
 /**
  * Line chart. series: [{name, points: [[x, y], …]}]; x, y: {label, log,
  * ticks?}; marks: [{x, y, label}] ringed points (e.g. the chosen λ); key:
- * 'right' or 'left', the top corner for the series names.
+ * 'right' or 'left', the top corner for the series names; size: the
+ * viewBox [width, height], about the displayed size so text stays legible.
  * Non-finite points (and non-positive ones on log axes) are left out.
  */
-export function lineChart(svg, { series, x, y, marks = [], key = 'right' }) {
-  reset(svg);
+export function lineChart(svg, { series, x, y, marks = [], key = 'right', size = [360, 220] }) {
+  const [W, H] = size;
+  reset(svg, W, H);
   const xs = extent(series.flatMap((s) => s.points.map((p) => p[0])), x.log);
   const ys = extent(series.flatMap((s) => s.points.map((p) => p[1])), y.log);
   if (!xs || !ys) return;
   const sx = scale(xs[0], xs[1], PAD.left, W - PAD.right, x.log);
   const sy = scale(ys[0], ys[1], H - PAD.bottom, PAD.top, y.log);
-  axes(svg, x, y, sx, sy, x.ticks ?? (x.log ? logTicks(...xs) : linearTicks(...xs)), y.log ? logTicks(...ys) : linearTicks(...ys));
+  axes(svg, size, x, y, sx, sy, x.ticks ?? (x.log ? logTicks(...xs) : linearTicks(...xs)), y.log ? logTicks(...ys) : linearTicks(...ys));
   const ok = (p) => Number.isFinite(p[0]) && Number.isFinite(p[1]) && (!x.log || p[0] > 0) && (!y.log || p[1] > 0);
   series.forEach((s, i) => {
     const pts = s.points.filter(ok);
@@ -129,14 +130,15 @@ export function lineChart(svg, { series, x, y, marks = [], key = 'right' }) {
 }
 
 /** Scatter of predicted against true values, with the line y = x. */
-export function scatterChart(svg, { points, x, y }) {
-  reset(svg);
+export function scatterChart(svg, { points, x, y, size = [360, 220] }) {
+  const [W, H] = size;
+  reset(svg, W, H);
   const all = extent(points.flat(), false);
   if (!all) return;
   const sx = scale(all[0], all[1], PAD.left, W - PAD.right, false);
   const sy = scale(all[0], all[1], H - PAD.bottom, PAD.top, false);
   const ticks = linearTicks(...all);
-  axes(svg, x, y, sx, sy, ticks, ticks);
+  axes(svg, size, x, y, sx, sy, ticks, ticks);
   svg.append(el('line', { x1: sx(all[0]), y1: sy(all[0]), x2: sx(all[1]), y2: sy(all[1]), class: 'diagonal' }));
   const g = el('g', { class: 'series s0 dots' });
   for (const [a, b] of points) if (Number.isFinite(a) && Number.isFinite(b)) g.append(el('circle', { cx: sx(a), cy: sy(b), r: 2.5 }));

@@ -444,16 +444,18 @@ function drawSweep(rows) {
     points: rows.filter((r) => r.method === method).map((r) => [r.m, r[key]]),
   }));
   const x = { label: 'features m', log: true, ticks: [64, 256, 1024, 4096] };
-  lineChart($('sweep-chart'), { series: series('relFrobenius'), x, y: { label: 'relative error (log)', log: true } });
+  const size = [280, 210];
+  lineChart($('sweep-chart'), { series: series('relFrobenius'), x, y: { label: 'relative error', log: true }, size });
   if (rows.some((r) => Number.isFinite(r.spectral))) {
-    lineChart($('cond-chart'), { series: series('spectral'), x, y: { label: 'condition number (log)', log: true } });
+    lineChart($('cond-chart'), { series: series('spectral'), x, y: { label: 'condition number', log: true }, size });
   }
   const exact = rows.filter((r) => r.method === 'ntk');
   lineChart($('time-chart'), {
     series: [...series('featureSeconds'), { name: 'exact NTK', points: exact.map((r) => [r.m, r.exactSeconds]) }],
     x,
-    y: { label: 'seconds (log)', log: true },
+    y: { label: 'seconds', log: true },
     key: 'left',
+    size,
   });
 }
 
