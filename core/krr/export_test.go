@@ -105,3 +105,42 @@ func TestExportErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDualPathEqualsPrimal: with no more rows than features FitFeatures
+// solves on ΦΦᵀ; at a fixed λ that is the primal model.
+func TestDualPathEqualsPrimal(t *testing.T) {
+	t.Parallel()
+	const tol = 1e-9 // two different factorizations of the same problem
+	X, y := randData(30, 4, 3, 5)
+	f := newReluMap(4, 50, 9)
+	opt := Options{Task: Classification, Classes: 3, Lambda: 0.3}
+	dual, err := FitFeatures(f, X, y, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, _ := NewAccumulator(50, opt)
+	phi, _ := f.Transform(nil, X)
+	if err := acc.Add(phi, y); err != nil {
+		t.Fatal(err)
+	}
+	primal, err := acc.Solve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := primal.SetFeaturizer(f); err != nil {
+		t.Fatal(err)
+	}
+	Xt, _ := randData(20, 4, 3, 6)
+	a, _ := dual.Predict(Xt)
+	b, _ := primal.Predict(Xt)
+	if d := relDiff(a, b); d > tol {
+		t.Errorf("dual path predicts %g away from the primal solve", d)
+	}
+	auto, err := FitFeatures(f, X, y, Options{Task: Classification, Classes: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(auto.Curve()) == 0 || auto.Lambda() <= 0 {
+		t.Errorf("automatic λ in the dual path: λ %g, curve of %d points", auto.Lambda(), len(auto.Curve()))
+	}
+}

@@ -36,6 +36,22 @@ func FitKernel(k core.Kernel, X *mat.Dense, y []float64, opt Options) (*Model, e
 	if err != nil {
 		return nil, wrap(err)
 	}
+	alpha, bias, lambda, curve, err := fitGram(K, y, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Model{
+		task: opt.Task, classes: opt.Classes, blockRows: opt.BlockRows,
+		lambda: lambda, curve: curve, bias: bias,
+		kernel: k, x: mat.DenseCopyOf(X), alpha: alpha,
+	}, nil
+}
+
+// fitGram solves the dual problem on the n×n kernel matrix K, which it
+// overwrites: (Kc + λI)α = Yc with λ from opt or chosen on the grid. It
+// returns α (n×outputs), the bias per output, λ and the curve searched.
+func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []float64, lambda float64, curve []CurvePoint, err error) {
+	n, _ := K.Dims()
 	const stages = 3
 	progress(opt, 1, stages, "kernel")
 	// Center K in place: Kc = K − 1cᵀ − c1ᵀ + ḡ, c the column means.
@@ -78,14 +94,13 @@ func FitKernel(k core.Kernel, X *mat.Dense, y []float64, opt Options) (*Model, e
 		}
 	}
 	kc := mat.NewSymDense(n, kd)
-	lambda := opt.Lambda
-	var curve []CurvePoint
+	lambda = opt.Lambda
 	if lambda == 0 {
 		if curve, err = dualCurve(kc, yc, opt); err != nil {
-			return nil, err
+			return nil, nil, 0, nil, err
 		}
 		if lambda, err = argmin(curve); err != nil {
-			return nil, err
+			return nil, nil, 0, nil, err
 		}
 	}
 	progress(opt, 2, stages, "eigen")
@@ -94,25 +109,21 @@ func FitKernel(k core.Kernel, X *mat.Dense, y []float64, opt Options) (*Model, e
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(kc) {
-		return nil, fmt.Errorf("krr: K + λI is not positive definite at λ = %g; use a larger λ", lambda)
+		return nil, nil, 0, nil, fmt.Errorf("krr: K + λI is not positive definite at λ = %g; use a larger λ", lambda)
 	}
-	alpha := mat.NewDense(n, kout, nil)
+	alpha = mat.NewDense(n, kout, nil)
 	if err := ch.SolveTo(alpha, yc); err != nil {
-		return nil, fmt.Errorf("krr: K + λI is numerically singular at λ = %g; use a larger λ", lambda)
+		return nil, nil, 0, nil, fmt.Errorf("krr: K + λI is numerically singular at λ = %g; use a larger λ", lambda)
 	}
 	// Since 1ᵀα = 0, k_c(x)ᵀα = k(x,X)α − cᵀα: fold cᵀα into the bias.
-	bias := ybar
+	bias = ybar
 	for i := 0; i < n; i++ {
 		for o, a := range alpha.RawRowView(i) {
 			bias[o] -= cm[i] * a
 		}
 	}
 	progress(opt, stages, stages, "solve")
-	return &Model{
-		task: opt.Task, classes: opt.Classes, blockRows: opt.BlockRows,
-		lambda: lambda, curve: curve, bias: bias,
-		kernel: k, x: mat.DenseCopyOf(X), alpha: alpha,
-	}, nil
+	return alpha, bias, lambda, curve, nil
 }
 
 // dualCurve scores the grid from Kc = UΛUᵀ and B = UᵀYc. The residuals at

@@ -520,7 +520,8 @@ func TestErrors(t *testing.T) {
 			_, err := FitFeatures(newReluMap(3, 5, 1), Z, y, Options{BlockRows: 4})
 			return err
 		}, "of row 7 is +Inf"},
-		{"primal memory", func() error { _, err := FitFeatures(hugeMap{identity{3}}, X, y, Options{}); return err }, "random features with a smaller dimension"},
+		{"primal memory", func() error { _, err := NewAccumulator(1<<20, Options{}); return err }, "random features with a smaller dimension"},
+		{"featurizer shape", func() error { _, err := FitFeatures(hugeMap{identity{3}}, X, y, Options{}); return err }, "must return rows×Dim()"},
 		{"dual memory", func() error {
 			_, err := FitKernel(core.Kernel{Name: "ntk", Depth: 1}, bigX, make([]float64, 50000), Options{})
 			return err

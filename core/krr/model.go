@@ -58,6 +58,7 @@ func (m *Model) SetFeaturizer(f Featurizer) error {
 // Cholesky. The cost is O(n·m² + m³) time and O(m² + BlockRows·m) memory;
 // criterion LOO featurizes the rows a second time.
 func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, error) {
+	criterion := opt.Criterion
 	opt, err := opt.checked(y, true)
 	if err != nil {
 		return nil, err
@@ -70,6 +71,12 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 		return nil, fmt.Errorf("krr: X has %d columns but the featurizer takes %d; use inputs of the dimension the map was built for", d, f.InputDim())
 	}
 	m := f.Dim()
+	if n <= m {
+		if criterion == "" {
+			opt.Criterion = LOO
+		}
+		return fitFeaturesDual(f, X, y, opt)
+	}
 	acc, err := NewAccumulator(m, opt)
 	if err != nil {
 		return nil, err
@@ -305,4 +312,38 @@ func (m *Model) Labels(scores *mat.Dense) []float64 {
 		labels[i] = float64(best)
 	}
 	return labels
+}
+
+// fitFeaturesDual fits on the features in the dual when there are no more
+// rows than features: the n×n matrix ΦΦᵀ is smaller than the m×m ΦᵀΦ and
+// gives the same model, with W = Φᵀα. Exact LOO is then as cheap as GCV.
+func fitFeaturesDual(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, error) {
+	n, _ := X.Dims()
+	m := f.Dim()
+	if err := core.CheckAlloc("feature matrix", n, m); err != nil {
+		return nil, wrap(err)
+	}
+	progress(opt, 0, 1, "features")
+	phi, err := f.Transform(nil, X)
+	if err != nil {
+		return nil, fmt.Errorf("krr: featurizing the rows: %w", err)
+	}
+	if r, c := phi.Dims(); r != n || c != m {
+		return nil, fmt.Errorf("krr: the featurizer returned %d×%d for %d rows; it must return rows×Dim()", r, c, n)
+	}
+	if err := core.CheckMatrix("Phi", phi); err != nil {
+		return nil, wrap(err)
+	}
+	K := mat.NewDense(n, n, nil)
+	K.Mul(phi, phi.T())
+	alpha, bias, lambda, curve, err := fitGram(K, y, opt)
+	if err != nil {
+		return nil, err
+	}
+	W := mat.NewDense(m, len(bias), nil)
+	W.Mul(phi.T(), alpha)
+	return &Model{
+		task: opt.Task, classes: opt.Classes, blockRows: opt.BlockRows,
+		lambda: lambda, curve: curve, bias: bias, f: f, w: W,
+	}, nil
 }

@@ -42,7 +42,10 @@ type Options struct {
 	// and VᵀY only, not the eigenvectors, which makes the eigensolve about
 	// 4× cheaper, and in the primal no second pass over the rows. LOO is
 	// exact but needs the eigenvectors (and, in the primal, a second
-	// featurization pass).
+	// featurization pass). FitFeatures with no more rows than features
+	// solves in the dual on ΦΦᵀ, where the eigenvectors are cheap, and
+	// there empty means LOO: GCV degenerates as λ → 0 when the features
+	// can interpolate the targets.
 	Criterion string
 	// Grid is the λ grid searched when Lambda is 0. Empty means 30 points
 	// log-spaced over 1e-6…1e2 × tr(Gc)/m (primal) or tr(Kc)/n (dual),

@@ -440,7 +440,9 @@ class Engine {
     } else {
       const features = opts.features ?? {};
       const blocks = rowBlocks(X.rows, this.workers);
-      if (blocks.length === 1 || opts.criterion === 'loo') {
+      // With no more rows than features the fit runs in the dual on ΦΦᵀ
+      // (smaller than ΦᵀΦ) in one worker.
+      if (blocks.length === 1 || opts.criterion === 'loo' || X.rows <= (features.dim ?? 1024)) {
         model = await this.#pool.call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features }, [data, yd], control);
       } else {
         // Each worker featurizes its rows and accumulates its part of ΦᵀΦ
