@@ -38,3 +38,28 @@ export function randomMatrix(rows, cols, seed = 1) {
   const r = rng(seed);
   return { rows, cols, data: Float64Array.from({ length: rows * cols }, () => r() * 2 - 1) };
 }
+
+/** FNV-1a 64 over the little-endian bits of the values, as hex (see testdata/checksums.json). */
+export function fnv64a(values) {
+  const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+  let h = 0xcbf29ce484222325n;
+  const prime = 0x100000001b3n;
+  const mask = (1n << 64n) - 1n;
+  for (const b of bytes) h = ((h ^ BigInt(b)) * prime) & mask;
+  return h.toString(16).padStart(16, '0');
+}
+
+/** The input of the golden checksums: x_ij = ((7i + 3j) mod 11 − 5)/4. */
+export function checksumX(rows, cols) {
+  const data = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) data[i * cols + j] = (((7 * i + 3 * j) % 11) - 5) / 4;
+  return { rows, cols, data };
+}
+
+/** Rows idx of a matrix, and of a vector. */
+export function takeRows(X, idx) {
+  const data = new Float64Array(idx.length * X.cols);
+  idx.forEach((r, i) => data.set(X.data.subarray(r * X.cols, (r + 1) * X.cols), i * X.cols));
+  return { rows: idx.length, cols: X.cols, data };
+}
+export const take = (y, idx) => Float64Array.from(idx, (i) => y[i]);

@@ -62,18 +62,26 @@ function matrixData(where, name, M) {
 
 const DEFAULT_MAX_BYTES = 256e6;
 
-/** The bytes of a string, ArrayBuffer or Uint8Array, as a copy this call owns. */
+/**
+ * The bytes of a string, ArrayBuffer or Uint8Array, as a copy this call
+ * owns. The size is checked before anything is copied.
+ */
 function inputBytes(where, input, maxBytes) {
-  let bytes;
-  if (typeof input === 'string') bytes = new TextEncoder().encode(input);
-  else if (input instanceof ArrayBuffer) bytes = new Uint8Array(input.slice(0));
-  else if (input instanceof Uint8Array) bytes = input.slice();
-  else throw new TypeError(`${where}: input must be a string, Uint8Array or ArrayBuffer, got ${describe(input)}`);
   const limit = maxBytes ?? DEFAULT_MAX_BYTES;
-  if (bytes.byteLength > limit) {
-    throw new RangeError(`${where}: the input is ${formatBytes(bytes.byteLength)}, over the ${formatBytes(limit)} limit; raise maxBytes or use a sample of the rows`);
+  const size = typeof input === 'string' ? input.length : input?.byteLength;
+  if (!(typeof input === 'string' || input instanceof ArrayBuffer || input instanceof Uint8Array)) {
+    throw new TypeError(`${where}: input must be a string, Uint8Array or ArrayBuffer, got ${describe(input)}`);
   }
-  return bytes;
+  // A string's UTF-8 form is at least as long as its length in UTF-16 units.
+  if (size > limit) {
+    throw new RangeError(`${where}: the input is ${formatBytes(size)}, over the ${formatBytes(limit)} limit; raise maxBytes or use a sample of the rows`);
+  }
+  if (typeof input === 'string') {
+    const bytes = new TextEncoder().encode(input);
+    if (bytes.byteLength > limit) throw new RangeError(`${where}: the input is ${formatBytes(bytes.byteLength)}, over the ${formatBytes(limit)} limit; raise maxBytes or use a sample of the rows`);
+    return bytes;
+  }
+  return input instanceof ArrayBuffer ? new Uint8Array(input.slice(0)) : input.slice();
 }
 
 function formatBytes(b) {

@@ -1,0 +1,173 @@
+// The learning API under Node: features, CSV, ridge, compare, active learning.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pkg, root, fnv64a, checksumX, takeRows, take, randomMatrix } from './helpers.js';
+
+const { createEngine } = await import(pkg);
+const golden = JSON.parse(readFileSync(path.join(root, 'testdata', 'checksums.json'), 'utf8'));
+const file = (name) => readFileSync(path.join(root, 'testdata', name));
+let eng;
+before(async () => { eng = await createEngine({ workers: 2 }); });
+after(() => eng?.close());
+
+test('features: the bits pinned by native Go, for 1, 2 and 4 workers', async () => {
+  // 130 rows so that 2 and 4 workers really split the rows.
+  const X = checksumX(golden.rows, golden.cols);
+  const big = checksumX(130, golden.cols);
+  const engines = await Promise.all([1, 4].map((workers) => createEngine({ workers })));
+  try {
+    for (const { options, fnv64a: want } of golden.entries) {
+      const P = await eng.features(X, options);
+      assert.equal(P.rows, golden.rows);
+      assert.equal(fnv64a(P.data), want, JSON.stringify(options));
+      const sums = await Promise.all([eng, ...engines].map(async (e) => fnv64a((await e.features(big, options)).data)));
+      assert.equal(new Set(sums).size, 1, `worker counts disagree for ${JSON.stringify(options)}`);
+    }
+  } finally {
+    engines.forEach((e) => e.close());
+  }
+});
+
+test('features: options are validated with actionable errors', async () => {
+  const X = checksumX(4, 3);
+  await assert.rejects(eng.features(X, { method: 'ntkk' }), (e) => e instanceof TypeError && /Method "ntkk" is unknown/.test(e.message));
+  await assert.rejects(eng.features(X, { dim: 0 }), RangeError);
+  await assert.rejects(eng.features(X, { dim: 1e12 }), RangeError);
+  await assert.rejects(eng.features(X, { depth: 100 }), RangeError);
+  await assert.rejects(eng.features(X, { seed: -1 }), TypeError);
+  await assert.rejects(eng.features(X, { sampler: 'metropolis' }), TypeError);
+  await assert.rejects(eng.features(X, { dims: 3 }), /unknown option "dims"/);
+  const P = await eng.features(X, { dim: 8 });
+  assert.equal(P.cols, 8);
+});
+
+test('parseCSV: shapes, gzip, target, errors naming the line', async () => {
+  const iris = await eng.parseCSV(file('iris.csv'));
+  assert.equal(iris.X.rows, 150);
+  assert.equal(iris.X.cols, 4);
+  assert.equal(iris.task, 'classification');
+  assert.equal(iris.classes.length, 3);
+  const gz = await eng.parseCSV(file('iris.csv.gz'));
+  assert.deepEqual(gz.X.data, iris.X.data);
+  const boston = await eng.parseCSV(file('BostonHousing.csv'), { target: 'medv' });
+  assert.equal(boston.task, 'regression');
+  assert.equal(boston.targetName, 'medv');
+  const byIndex = await eng.parseCSV('a,b,c\n1,2,x\n3,4,y\n5,6,x\n', { target: 0, task: 'regression' });
+  assert.equal(byIndex.targetName, 'a');
+  await assert.rejects(eng.parseCSV(file('bad-ragged.csv')), /line 4 has 4 fields/);
+  await assert.rejects(eng.parseCSV('a,b\n1,2\n', { target: 'zz' }), /zz/);
+  const xss = await eng.parseCSV(file('xss-header.csv'));
+  assert.ok(xss.columns.some((c) => c.name.includes('<img')));
+  // Refused before anything is copied: a 1.1 GB buffer costs nothing here.
+  await assert.rejects(eng.parseCSV(new Uint8Array(1.1e9)), (e) => e instanceof RangeError && /1\.1 GB, over the 256\.0 MB limit/.test(e.message));
+  await assert.rejects(eng.parseCSV(42), TypeError);
+  const preview = await eng.previewCSV(file('wine.csv'), { rows: 3 });
+  assert.equal(preview.rows.length, 3);
+  assert.equal(preview.names.at(-1), 'target');
+});
+
+test('split, kfold and score', async () => {
+  const { train, test: held } = await eng.split(100, { testFraction: 0.2, seed: 4 });
+  assert.equal(held.length, 20);
+  assert.deepEqual([...train, ...held].sort((a, b) => a - b), Array.from({ length: 100 }, (_, i) => i));
+  assert.deepEqual(await eng.split(100, { testFraction: 0.2, seed: 4 }), { train, test: held });
+  const folds = await eng.kfold(10, { k: 3, seed: 1 });
+  assert.deepEqual(folds.map((f) => f.length).sort(), [3, 3, 4]);
+  const s = await eng.score(Float64Array.from([0, 1, 2, 2]), Float64Array.from([0, 1, 1, 2]), { task: 'classification' });
+  assert.equal(s.accuracy, 0.75);
+  assert.deepEqual(s.confusion, [[1, 0, 0], [0, 1, 0], [0, 1, 1]]);
+  const r = await eng.score(Float64Array.from([1, 2, 3]), Float64Array.from([1, 2, 4]));
+  assert.ok(Math.abs(r.mse - 1 / 3) < 1e-15);
+  await assert.rejects(eng.score(Float64Array.from([1]), Float64Array.from([1, 2])), RangeError);
+});
+
+async function irisSplit() {
+  const ds = await eng.parseCSV(file('iris.csv'));
+  const { train, test: held } = await eng.split(ds.X.rows, { seed: 1 });
+  return { ds, Xtr: takeRows(ds.X, train), ytr: take(ds.y, train), Xte: takeRows(ds.X, held), yte: take(ds.y, held) };
+}
+
+test('fitRidge: features and exact kernel learn iris; λ curve reported', async () => {
+  const { Xtr, ytr, Xte, yte } = await irisSplit();
+  const stages = [];
+  const m = await eng.fitRidge(Xtr, ytr, { features: { dim: 512, depth: 2, seed: 1 }, task: 'classification', onProgress: (p) => stages.push(p) });
+  assert.equal(m.kind, 'features');
+  assert.ok(m.lambda > 0 && m.curve.length > 5);
+  const acc = (await eng.score(yte, await m.predict(Xte), { task: 'classification' })).accuracy;
+  assert.ok(acc >= 0.9, `features accuracy ${acc}`);
+  assert.equal(stages.at(-1).done, stages.at(-1).total);
+  const k = await eng.fitRidge(Xtr, ytr, { kernel: { kernel: 'ntk', depth: 2 }, task: 'classification' });
+  assert.equal(k.kind, 'kernel');
+  const kacc = (await eng.score(yte, await k.predict(Xte), { task: 'classification' })).accuracy;
+  assert.ok(kacc >= 0.9, `exact NTK accuracy ${kacc}`);
+  const S = await m.predictScores(Xte);
+  assert.equal(S.cols, 3);
+  m.dispose();
+  await assert.rejects(m.predict(Xte), /disposed/);
+});
+
+test('fitRidge: the parallel primal path agrees across worker counts', async () => {
+  // More rows than features, so rows are accumulated in parallel.
+  const X = randomMatrix(600, 5, 3);
+  const y = Float64Array.from({ length: 600 }, (_, i) => Math.sin(3 * X.data[i * 5]) + X.data[i * 5 + 1] ** 2);
+  const Xt = randomMatrix(50, 5, 4);
+  const preds = [];
+  for (const workers of [1, 2, 4]) {
+    const e = await createEngine({ workers });
+    const m = await e.fitRidge(X, y, { features: { dim: 128, seed: 2 } });
+    preds.push({ lambda: m.lambda, p: await m.predict(Xt) });
+    e.close();
+  }
+  for (const { lambda, p } of preds.slice(1)) {
+    // Summation order differs between splits: agree to rounding, not bits.
+    assert.ok(Math.abs(lambda - preds[0].lambda) <= 1e-12 * preds[0].lambda);
+    p.forEach((v, i) => assert.ok(Math.abs(v - preds[0].p[i]) <= 1e-9 * (1 + Math.abs(v)), `row ${i}: ${v} vs ${preds[0].p[i]}`));
+  }
+});
+
+test('fitRidge: regression, errors, abort mid-fit then success', async () => {
+  const ds = await eng.parseCSV(file('BostonHousing.csv'));
+  const m = await eng.fitRidge(ds.X, ds.y, { features: { dim: 256, seed: 1 }, groups: ds.groups });
+  assert.equal(m.task, 'regression');
+  const r2 = (await eng.score(ds.y, await m.predict(ds.X))).r2;
+  assert.ok(r2 > 0.8, `training R² ${r2}`);
+  await assert.rejects(eng.fitRidge(ds.X, ds.y.subarray(1)), /rows but y has/);
+  await assert.rejects(eng.fitRidge(ds.X, ds.y, { lambda: -1 }), RangeError);
+  await assert.rejects(eng.fitRidge(ds.X, ds.y, { lambda: 'best' }), TypeError);
+  await assert.rejects(eng.fitRidge(ds.X, ds.y, { features: {}, kernel: {} }), /not both/);
+  await assert.rejects(eng.fitRidge(ds.X, ds.y, { kernel: { kernel: 'ntk', depth: 1, foo: 1 } }), /unknown option "foo"/);
+  const ac = new AbortController();
+  const big = randomMatrix(20000, 20, 9);
+  const t0 = performance.now();
+  const p = eng.fitRidge(big, Float64Array.from({ length: 20000 }, (_, i) => i % 3), { features: { dim: 2048 }, task: 'classification', signal: ac.signal });
+  setTimeout(() => ac.abort(), 200);
+  await assert.rejects(p, (e) => e.name === 'AbortError');
+  assert.ok(performance.now() - t0 < 2000);
+  const again = await eng.fitRidge(ds.X, ds.y, { features: { dim: 64, seed: 1 } });
+  assert.ok(again.lambda > 0);
+});
+
+test('compare: finite metrics, error falls with dim, matrices on request', async () => {
+  const ds = await eng.parseCSV(file('wine.csv'));
+  const X = takeRows(ds.X, Array.from({ length: 80 }, (_, i) => i * 2));
+  const small = await eng.compare(X, { features: { dim: 128, depth: 2, seed: 1 }, preprocess: { unitNorm: true } });
+  const large = await eng.compare(X, { features: { dim: 4096, depth: 2, seed: 1 }, preprocess: { unitNorm: true }, matrices: true });
+  for (const r of [small, large]) {
+    assert.ok(Number.isFinite(r.relFrobenius) && Number.isFinite(r.spectral) && r.spectral >= 1);
+  }
+  assert.ok(large.relFrobenius < small.relFrobenius, `${large.relFrobenius} vs ${small.relFrobenius}`);
+  assert.equal(large.K.rows, 80);
+  assert.equal(large.approx.cols, 80);
+  await assert.rejects(eng.compare(X, { features: { method: 'arccos0' } }), /no exact counterpart/);
+});
+
+test('selectActive: k distinct rows', async () => {
+  const ds = await eng.parseCSV(file('wine.csv'));
+  const idx = await eng.selectActive(ds.X, { features: { dim: 128, seed: 1 }, k: 10, preprocess: {} });
+  assert.equal(idx.length, 10);
+  assert.equal(new Set(idx).size, 10);
+  assert.ok(idx.every((i) => Number.isInteger(i) && i >= 0 && i < ds.X.rows));
+  await assert.rejects(eng.selectActive(ds.X, { k: 0 }), RangeError);
+});
