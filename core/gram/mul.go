@@ -12,7 +12,7 @@ import (
 type mulFunc func(c, a, b []float64, i0, i1, k, m int)
 
 // mulRows is the implementation Mul uses: SIMD across columns where the CPU
-// supports it (set in the platform files), or mulPortable.
+// supports it, or mulPortable (set by init from kernels).
 var mulRows mulFunc
 
 // Mul sets c = a·b for row-major a (n×k), b (k×m) and c (n×m). Every entry
