@@ -104,11 +104,12 @@ func TestAddAtAPanics(t *testing.T) {
 func TestMul(t *testing.T) {
 	t.Parallel()
 	// Shapes with column counts around the SIMD strip widths (8, 32), row
-	// counts around the 4-row kernels, an empty inner dimension, and one
-	// large enough to split rows among goroutines.
+	// counts around the 4-row kernels, an empty inner dimension, one large
+	// enough to split rows among goroutines, and an inner dimension beyond
+	// the 128 summed per pass.
 	mulShapes := []struct{ n, k, m int }{
 		{0, 3, 4}, {3, 0, 5}, {1, 1, 1}, {5, 3, 7}, {4, 9, 8}, {7, 13, 45},
-		{9, 20, 77}, {33, 64, 130}, {64, 70, 100},
+		{9, 20, 77}, {33, 64, 130}, {64, 70, 100}, {6, 300, 40},
 	}
 	for _, k := range kernels() {
 		for _, s := range mulShapes {

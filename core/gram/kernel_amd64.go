@@ -13,10 +13,10 @@ func tile8x24AVX512(k int, a, b *float64, ps int, c *float64, ldc int)
 func tile4x12AVX2(k int, a, b0, b1, b2 *float64, c *float64, ldc int)
 
 //go:noescape
-func mul4x32AVX512(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+func mul4x32AVX512(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, add bool)
 
 //go:noescape
-func mul4x8AVX2(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+func mul4x8AVX2(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, add bool)
 
 // kernels lists the AddAtA and Mul implementations this CPU can run, the
 // fastest first.
@@ -55,11 +55,17 @@ func tileAVX2(k int, a, b []float64, ps int, c []float64, ldc int) {
 	tile4x12AVX2(k, &a[4], &b[ps+4], &b[2*ps], &b[2*ps+4], &c[4*ldc+12], ldc)
 }
 
+// mulBlock is the number of inner indices a 4-row kernel sums before its
+// partial sums go back to c: a block of b (mulBlock rows of a 32-column
+// strip, 32 KiB) then stays in L1 while the rows of a stream past it, and
+// the strip of c stays in L2. Storing and
+// reloading a float64 is exact, so this blocking does not change any bit.
+const mulBlock = 128
+
 // mulStrips runs a 4-row kernel of width w over rows [i0, i1) and the
-// columns from j0 on that fill whole strips; columns stay outermost so a
-// strip of b stays in cache while the rows of a stream past it. It returns
-// the first column not covered.
-func mulStrips(kern func(int, *float64, int, *float64, int, *float64, int), w int, c, a, b []float64, i0, i1, j0, k, m int) int {
+// columns from j0 on that fill whole strips. It returns the first column
+// not covered.
+func mulStrips(kern func(int, *float64, int, *float64, int, *float64, int, bool), w int, c, a, b []float64, i0, i1, j0, k, m int) int {
 	je := m - (m-j0)%w
 	if k == 0 {
 		// The kernels would take the address of an empty a; with nothing
@@ -70,8 +76,11 @@ func mulStrips(kern func(int, *float64, int, *float64, int, *float64, int), w in
 		return je
 	}
 	for j := j0; j < je; j += w {
-		for i := i0; i+4 <= i1; i += 4 {
-			kern(k, &a[i*k], k, &b[j], m, &c[i*m+j], m)
+		for l0 := 0; l0 < k; l0 += mulBlock {
+			kl := min(mulBlock, k-l0)
+			for i := i0; i+4 <= i1; i += 4 {
+				kern(kl, &a[i*k+l0], k, &b[l0*m+j], m, &c[i*m+j], m, l0 > 0)
+			}
 		}
 	}
 	return je

@@ -222,10 +222,11 @@ loop4x12:
 	VZEROUPPER
 	RET
 
-// func mul4x32AVX512(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Sets the 4×32 block c to a·b, each entry summed in increasing l with
-// a separate multiply and add (no FMA), as mulPortable does.
-TEXT ·mul4x32AVX512(SB), NOSPLIT, $0-56
+// func mul4x32AVX512(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, add bool)
+// Sets the 4×32 block c to a·b, or adds a·b to it if add is set, each entry
+// summed in increasing l with a separate multiply and add (no FMA), as
+// mulPortable does.
+TEXT ·mul4x32AVX512(SB), NOSPLIT, $0-57
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ lda+16(FP), R8
@@ -239,6 +240,9 @@ TEXT ·mul4x32AVX512(SB), NOSPLIT, $0-56
 	LEAQ (SI)(R8*1), R11
 	LEAQ (SI)(R8*2), R12
 	LEAQ (R11)(R8*2), R13
+	MOVBLZX add+56(FP), AX
+	TESTL AX, AX
+	JNZ loadmul4x32AVX512
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
@@ -255,6 +259,29 @@ TEXT ·mul4x32AVX512(SB), NOSPLIT, $0-56
 	VPXORQ Z13, Z13, Z13
 	VPXORQ Z14, Z14, Z14
 	VPXORQ Z15, Z15, Z15
+	JMP startmul4x32AVX512
+loadmul4x32AVX512:
+	MOVQ DX, AX
+	VMOVUPD 0(AX), Z0
+	VMOVUPD 64(AX), Z1
+	VMOVUPD 128(AX), Z2
+	VMOVUPD 192(AX), Z3
+	ADDQ R10, AX
+	VMOVUPD 0(AX), Z4
+	VMOVUPD 64(AX), Z5
+	VMOVUPD 128(AX), Z6
+	VMOVUPD 192(AX), Z7
+	ADDQ R10, AX
+	VMOVUPD 0(AX), Z8
+	VMOVUPD 64(AX), Z9
+	VMOVUPD 128(AX), Z10
+	VMOVUPD 192(AX), Z11
+	ADDQ R10, AX
+	VMOVUPD 0(AX), Z12
+	VMOVUPD 64(AX), Z13
+	VMOVUPD 128(AX), Z14
+	VMOVUPD 192(AX), Z15
+startmul4x32AVX512:
 	TESTQ CX, CX
 	JZ storemul4x32AVX512
 loopmul4x32AVX512:
@@ -328,10 +355,11 @@ storemul4x32AVX512:
 	VZEROUPPER
 	RET
 
-// func mul4x8AVX2(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Sets the 4×8 block c to a·b, each entry summed in increasing l with
-// a separate multiply and add (no FMA), as mulPortable does.
-TEXT ·mul4x8AVX2(SB), NOSPLIT, $0-56
+// func mul4x8AVX2(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, add bool)
+// Sets the 4×8 block c to a·b, or adds a·b to it if add is set, each entry
+// summed in increasing l with a separate multiply and add (no FMA), as
+// mulPortable does.
+TEXT ·mul4x8AVX2(SB), NOSPLIT, $0-57
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ lda+16(FP), R8
@@ -345,6 +373,9 @@ TEXT ·mul4x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (SI)(R8*1), R11
 	LEAQ (SI)(R8*2), R12
 	LEAQ (R11)(R8*2), R13
+	MOVBLZX add+56(FP), AX
+	TESTL AX, AX
+	JNZ loadmul4x8AVX2
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -353,6 +384,21 @@ TEXT ·mul4x8AVX2(SB), NOSPLIT, $0-56
 	VXORPD Y5, Y5, Y5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
+	JMP startmul4x8AVX2
+loadmul4x8AVX2:
+	MOVQ DX, AX
+	VMOVUPD 0(AX), Y0
+	VMOVUPD 32(AX), Y1
+	ADDQ R10, AX
+	VMOVUPD 0(AX), Y2
+	VMOVUPD 32(AX), Y3
+	ADDQ R10, AX
+	VMOVUPD 0(AX), Y4
+	VMOVUPD 32(AX), Y5
+	ADDQ R10, AX
+	VMOVUPD 0(AX), Y6
+	VMOVUPD 32(AX), Y7
+startmul4x8AVX2:
 	TESTQ CX, CX
 	JZ storemul4x8AVX2
 loopmul4x8AVX2:
