@@ -12,7 +12,7 @@ import { root } from './helpers.js';
 
 const shots = path.join(root, 'test-results');
 const testdata = (name) => path.join(root, 'testdata', name);
-/** Iris with NTK random features (m = 1024, 30 % test rows) scores ~0.95; 0.85 leaves room for any seed. */
+/** Iris, NTK RF at the defaults (m = 512, 30 % test rows): the floor the brief sets; exact NTK KRR scores about 0.91 on this split. */
 const IRIS_ACCURACY_FLOOR = 0.85;
 /** Glass: refractive index from the oxides is nearly linear (R² ≈ 0.9 with ridge); 0.5 catches a broken pipeline. */
 const GLASS_RI_R2_FLOOR = 0.5;
@@ -131,7 +131,7 @@ test('iris: compare, error vs m, train above the accuracy floor, export comparis
   assert.ok(await colours(page, 'map-approx') >= 20, 'random-feature heatmap drawn');
   assert.ok(await colours(page, 'map-diff') >= 5, 'difference heatmap drawn');
   const rel = Number(await page.getAttribute('#compare-numbers', 'data-rel'));
-  assert.ok(Number.isFinite(rel) && rel > 0 && rel < 1, `relative error at m = 1024 is finite and below 1: ${rel}`);
+  assert.ok(Number.isFinite(rel) && rel > 0 && rel < 1, `relative error at the default m is finite and below 1: ${rel}`);
 
   await idle(page);
   await page.click('#run-sweep');
@@ -209,7 +209,7 @@ test('cancel the sweep and a long training run, then a new run succeeds', { time
   await page.waitForFunction(() => /error vs m/.test(document.getElementById('stage').textContent));
   await page.waitForTimeout(300);
   await page.click('#cancel');
-  await page.waitForFunction(() => /error vs m: cancelled/.test(document.getElementById('status').textContent), null, { timeout: 5000 });
+  await page.waitForFunction(() => /Cancelled.*error vs m/.test(document.getElementById('status').textContent), null, { timeout: 5000 });
   await idle(page);
   assert.equal(await page.isDisabled('#run-sweep'), false, 'the sweep can start again');
 
@@ -217,13 +217,14 @@ test('cancel the sweep and a long training run, then a new run succeeds', { time
   await page.focus('#dim');
   await page.keyboard.press('End'); // m = 8192: Φ is 506 × 8192, ΦᵀΦ takes seconds
   assert.match(await page.textContent('#dim-out'), /8192/);
+  await page.waitForFunction(() => /m = 8192/.test(document.getElementById('compare-numbers').textContent), null, { timeout: TIMEOUT });
   await idle(page);
   await page.click('#train');
   await page.waitForFunction(() => /training/.test(document.getElementById('stage').textContent) || !document.getElementById('alert').hidden);
   if (await page.isVisible('#alert')) assert.fail(`the page shows an error: ${await page.textContent('#alert-text')}`);
   await page.waitForTimeout(300);
   await page.click('#cancel');
-  await page.waitForFunction(() => /training: cancelled/.test(document.getElementById('status').textContent), null, { timeout: 5000 });
+  await page.waitForFunction(() => /Cancelled.*training/.test(document.getElementById('status').textContent), null, { timeout: 5000 });
   assert.equal(await page.$('#metric-value'), null, 'no result from the cancelled run');
   await idle(page);
   assert.equal(await page.isDisabled('#train'), false, 'train is available again');

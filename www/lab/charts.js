@@ -3,7 +3,7 @@
 import { colour, SEQUENTIAL, short } from './heatmap.js';
 
 const NS = 'http://www.w3.org/2000/svg';
-const PAD = { left: 50, right: 10, top: 10, bottom: 36 };
+const PAD = { left: 50, right: 16, top: 10, bottom: 36 };
 
 function el(name, attrs = {}, text) {
   const e = document.createElementNS(NS, name);
@@ -68,19 +68,34 @@ function extent(values, log) {
   return [lo, hi];
 }
 
+/**
+ * Tick labels: on a linear axis with as many decimals as the spacing
+ * needs (1.515, 1.52, 1.525 rather than 1.52 three times); on a log axis
+ * compact.
+ */
+function tickLabels(ticks, log) {
+  if (log || ticks.length < 2) return ticks.map(short);
+  const step = Math.abs(ticks[1] - ticks[0]);
+  const big = Math.max(...ticks.map(Math.abs));
+  if (big >= 1e5 || (big > 0 && big < 1e-3)) return ticks.map(short);
+  const decimals = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+  return ticks.map((t) => t.toFixed(decimals));
+}
+
 /** Draws both axes with ticks, grid lines and labels in a W×H box. */
 function axes(svg, [W, H], x, y, sx, sy, xTicks, yTicks) {
   const g = el('g', { class: 'axes' });
-  for (const t of xTicks) {
+  const xl = tickLabels(xTicks, x.log), yl = tickLabels(yTicks, y.log);
+  xTicks.forEach((t, i) => {
     const px = sx(t);
     g.append(el('line', { x1: px, x2: px, y1: PAD.top, y2: H - PAD.bottom, class: 'grid' }));
-    g.append(el('text', { x: px, y: H - PAD.bottom + 14, 'text-anchor': 'middle', class: 'tick' }, short(t)));
-  }
-  for (const t of yTicks) {
+    g.append(el('text', { x: px, y: H - PAD.bottom + 14, 'text-anchor': 'middle', class: 'tick' }, xl[i]));
+  });
+  yTicks.forEach((t, i) => {
     const py = sy(t);
     g.append(el('line', { x1: PAD.left, x2: W - PAD.right, y1: py, y2: py, class: 'grid' }));
-    g.append(el('text', { x: PAD.left - 5, y: py + 3.5, 'text-anchor': 'end', class: 'tick' }, short(t)));
-  }
+    g.append(el('text', { x: PAD.left - 5, y: py + 3.5, 'text-anchor': 'end', class: 'tick' }, yl[i]));
+  });
   g.append(el('rect', { x: PAD.left, y: PAD.top, width: W - PAD.left - PAD.right, height: H - PAD.top - PAD.bottom, class: 'frame' }));
   g.append(el('text', { x: (PAD.left + W - PAD.right) / 2, y: H - 6, 'text-anchor': 'middle', class: 'label' }, x.label));
   const cy = (PAD.top + H - PAD.bottom) / 2;
@@ -115,7 +130,8 @@ export function lineChart(svg, { series, x, y, marks = [], key = 'right', size =
   });
   for (const m of marks.filter((p) => ok([p.x, p.y]))) {
     svg.append(el('circle', { cx: sx(m.x), cy: sy(m.y), r: 5, class: 'mark' }));
-    svg.append(el('text', { x: sx(m.x), y: sy(m.y) - 8, 'text-anchor': 'middle', class: 'tick' }, m.label));
+    const left = sx(m.x) < W / 2;
+    svg.append(el('text', { x: sx(m.x) + (left ? 8 : -8), y: sy(m.y) - 8, 'text-anchor': left ? 'start' : 'end', class: 'tick' }, m.label));
   }
   if (series.length > 1) {
     const g = el('g', { class: 'key' });

@@ -40,7 +40,7 @@ let comparisons = [];
 /** The last training run, for export. */
 let lastRun = null;
 /** Measured throughput of training (work units per second), refined after each run. */
-let speed = 1.5e8;
+let speed = 1e9;
 
 // ---------------------------------------------------------------- messages
 
@@ -67,7 +67,8 @@ const jobs = new Set();
 
 function renderJobs() {
   const list = [...jobs];
-  const job = list[list.length - 1];
+  // The bar follows the newest job the user started; automatic picture updates come last.
+  const job = list.findLast((j) => j.lane !== 'pictures') ?? list[list.length - 1];
   $('cancel').disabled = !job;
   $('progress').value = job ? job.fraction : 0;
   $('stage').textContent = job ? `${job.label}${job.stage ? ` · ${job.stage}` : ''} ${Math.round(job.fraction * 100)}%` : 'idle';
@@ -85,7 +86,7 @@ function renderJobs() {
  * after a cancel or an error (which is shown).
  */
 async function run(label, lane, fn) {
-  for (const j of jobs) if (j.lane === lane) { j.superseded = true; j.controller.abort(); }
+  for (const j of jobs) if (j.lane === lane) j.controller.abort();
   const job = { label, lane, controller: new AbortController(), fraction: 0, stage: '' };
   jobs.add(job);
   renderJobs();
@@ -101,11 +102,8 @@ async function run(label, lane, fn) {
   try {
     return await fn(ctl, signal);
   } catch (e) {
-    if (e?.name === 'AbortError') {
-      if (!job.superseded) say(`${label}: cancelled. Everything is as before; you can start again.`);
-    } else {
-      showError(`${label} failed: ${e?.message ?? e}`);
-    }
+    // Aborts come from Cancel (which says so) or from a newer job in the lane.
+    if (e?.name !== 'AbortError') showError(`${label} failed: ${e?.message ?? e}`);
     return undefined;
   } finally {
     jobs.delete(job);
@@ -198,11 +196,12 @@ function showCost() {
 
 /**
  * Work units of one fit: the first layer (n·m·d), each further layer's
- * projection of m/2 inputs to m outputs (n·m²/2), and the Gram ΦᵀΦ (n·m²).
+ * projection of m/2 inputs to m outputs (n·m²/2), the Gram ΦᵀΦ (n·m²) and
+ * the eigendecomposition behind the automatic λ (about 9·m³).
  */
 function trainWork(n, d, m) {
   const layers = ['arccos1', 'rff'].includes(state.method) ? 0 : state.depth - 1;
-  return n * m * d + (layers * n * m * m) / 2 + n * m * m;
+  return n * m * d + (layers * n * m * m) / 2 + n * m * m + 9 * m ** 3;
 }
 
 // ---------------------------------------------------------------- data
@@ -713,7 +712,11 @@ function bind() {
 
   $('run-sweep').addEventListener('click', sweep);
   $('train').addEventListener('click', train);
-  $('cancel').addEventListener('click', () => { for (const j of jobs) j.controller.abort(); });
+  $('cancel').addEventListener('click', () => {
+    const labels = [...jobs].map((j) => j.label);
+    for (const j of jobs) j.controller.abort();
+    if (labels.length) say(`Cancelled ${labels.join(' and ')}. Everything else is as before; you can start again.`);
+  });
   $('alert-close').addEventListener('click', hideError);
   $('export-pred').addEventListener('click', exportPredictions);
   $('export-compare').addEventListener('click', exportComparison);

@@ -17,7 +17,7 @@ const PROPS = {
   std: { ...bool, def: true },
   unit: { ...bool, def: false },
   depth: { ...int(1, 5), def: 1 },
-  logm: { ...int(6, 13), def: 10 }, // m = 2^logm
+  logm: { ...int(6, 13), def: 9 }, // m = 2^logm
   method: { ...oneOf('ntk', 'nngp', 'arccos1', 'naive', 'grad', 'rff'), def: 'ntk' },
   sketch: { ...oneOf('tensorsketch', 'tensorsrht'), def: 'tensorsketch' },
   sampler: { ...oneOf('exact', 'gibbs', 'orthogonal', 'gaussian'), def: 'exact' },
