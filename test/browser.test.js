@@ -223,6 +223,7 @@ test('cancel the sweep and a long training run, then a new run succeeds', { time
   await page.waitForFunction(() => /training/.test(document.getElementById('stage').textContent) || !document.getElementById('alert').hidden);
   if (await page.isVisible('#alert')) assert.fail(`the page shows an error: ${await page.textContent('#alert-text')}`);
   await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(shots, '04-running.png') });
   await page.click('#cancel');
   await page.waitForFunction(() => /Cancelled.*training/.test(document.getElementById('status').textContent), null, { timeout: 5000 });
   assert.equal(await page.$('#metric-value'), null, 'no result from the cancelled run');
@@ -250,7 +251,7 @@ test('a malformed CSV shows a clear message and keeps iris; an XSS header render
   assert.match(msg, /iris\.csv is still loaded/);
   assert.match(await page.textContent('#source'), /iris\.csv/);
   assert.match(await page.textContent('#facts'), /150/);
-  await page.screenshot({ path: path.join(shots, '04-malformed.png') });
+  await page.screenshot({ path: path.join(shots, '05-malformed.png') });
 
   await page.setInputFiles('#file', testdata('bad-number.csv'));
   await page.waitForFunction(() => /bad-number\.csv/.test(document.getElementById('alert-text').textContent), null, { timeout: TIMEOUT });
@@ -258,8 +259,12 @@ test('a malformed CSV shows a clear message and keeps iris; an XSS header render
 
   await page.click('#alert-close');
   await idle(page);
+  await page.selectOption('#eval', 'kfold');
+  await page.fill('#kfolds', '3');
+  await page.press('#kfolds', 'Enter');
   await page.click('#train');
-  assert.ok(await trained(page) >= IRIS_ACCURACY_FLOOR, 'iris still trains after the failed loads');
+  assert.ok(await trained(page) >= IRIS_ACCURACY_FLOOR, 'iris still trains after the failed loads (3-fold cross-validation)');
+  assert.match(await page.textContent('#train-result'), /3-fold cross-validation \(150 rows\)/);
 
   const xss = '<img src=x onerror=alert(1)>';
   await page.setInputFiles('#file', testdata('xss-header.csv'));
@@ -270,7 +275,11 @@ test('a malformed CSV shows a clear message and keeps iris; an XSS header render
   assert.ok((await page.$$eval('#target option', (o) => o.map((x) => x.textContent))).includes(xss));
   assert.equal(seen.dialogs.length, 0);
   await idle(page);
-  await page.screenshot({ path: path.join(shots, '05-xss-header.png') });
+  await page.screenshot({ path: path.join(shots, '06-xss-header.png') });
+
+  await page.setInputFiles('#file', testdata('iris.csv.gz'));
+  await page.waitForFunction(() => /iris\.csv\.gz/.test(document.getElementById('source').textContent), null, { timeout: TIMEOUT });
+  assert.match(await page.textContent('#facts'), /150/, 'gzip input is inflated by the engine');
   check();
   await context.close();
 });
@@ -286,7 +295,7 @@ test('a narrow window has no horizontal scroll; a link restores the settings', {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 400, `page width ${width} px fits a 400 px window`);
   await idle(page);
-  await page.screenshot({ path: path.join(shots, '06-narrow.png'), fullPage: true });
+  await page.screenshot({ path: path.join(shots, '07-narrow.png'), fullPage: true });
   check();
   await context.close();
 });

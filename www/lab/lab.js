@@ -171,7 +171,6 @@ function showDerived() {
   $('testfrac-out').textContent = `= ${state.test}%`;
   $('method-help').textContent = METHOD[state.method].help;
   const depthUsed = !['arccos1', 'rff'].includes(state.method);
-  $('depth').setAttribute('aria-describedby', 'method-help');
   $('depth').closest('.row').classList.toggle('unused', !depthUsed);
   $('sketch').disabled = state.method !== 'ntk';
   $('sampler').disabled = !['ntk', 'nngp', 'arccos1', 'naive'].includes(state.method);
@@ -185,10 +184,10 @@ function showCost() {
   if (!current) return;
   const n = current.ds.X.rows, d = current.ds.X.cols, m = dim();
   const bytes = n * m * 8;
-  const work = trainWork(n, d, m);
+  const trainRows = state.eval === 'split' ? Math.round(n * (1 - state.test / 100)) : Math.round((n * (state.k - 1)) / state.k);
+  const work = (state.eval === 'split' ? 1 : state.k) * trainWork(trainRows, d, m);
   const workers = engine?.workers ?? 1;
   $('cost').textContent = `Φ for all ${n} rows: ${n} × ${m} × 8 bytes = ${formatBytes(bytes)}; training ≈ ${seconds((1000 * work) / (speed * workers))} (rough).`;
-  const trainRows = state.eval === 'split' ? Math.round(n * (1 - state.test / 100)) : Math.round((n * (state.k - 1)) / state.k);
   const exactOK = trainRows <= EXACT_MAX;
   $('exact').disabled = !exactOK;
   $('exact').closest('.check').classList.toggle('unused', !exactOK);
@@ -528,14 +527,14 @@ async function train() {
     out.scores = await engine.score(yTrue, Float64Array.from(out.pred), opts);
     if (withExact) out.exactScores = await engine.score(yTrue, Float64Array.from(out.exactPred), opts);
     out.yTrue = yTrue;
-    out.trainRows = folds.reduce((a, f) => a + f.train.length, 0);
+    out.work = folds.reduce((a, f) => a + trainWork(f.train.length, ds.X.cols, m), 0);
     return out;
   });
   if (!result) {
     $('train-result').replaceChildren(line('No result (cancelled or failed).'));
     return;
   }
-  speed = (trainWork(result.trainRows, ds.X.cols, m)) / Math.max(1e-3, result.rfMs / 1000) / (engine.workers || 1);
+  speed = result.work / Math.max(1e-3, result.rfMs / 1000) / engine.workers;
   lastRun = { ...result, ds, name, method, m };
   showTraining(lastRun);
   showCost();
