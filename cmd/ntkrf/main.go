@@ -2,6 +2,7 @@
 //
 //	ntkrf quality  [flags]   kernel approximation error on Fashion-MNIST vs the authors' code
 //	ntkrf accuracy [flags]   4-fold accuracy of NTK random features on ../shared/data vs the exact NTK
+//	ntkrf bench    [flags]   the standard Fashion-MNIST job, stage by stage, vs the authors' PyTorch figures
 //
 // Run "ntkrf <command> -h" for the flags of each.
 package main
@@ -9,16 +10,18 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 )
 
 var commands = map[string]func(args []string) error{
 	"quality":  runQuality,
 	"accuracy": runAccuracy,
+	"bench":    runBench,
 }
 
 func main() {
 	if len(os.Args) < 2 || commands[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: ntkrf quality|accuracy [flags]")
+		fmt.Fprintln(os.Stderr, "usage: ntkrf quality|accuracy|bench [flags]")
 		os.Exit(2)
 	}
 	if err := commands[os.Args[1]](os.Args[2:]); err != nil {
@@ -26,3 +29,5 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+func runtimeProcs() int { return runtime.GOMAXPROCS(0) }

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core"
+	"ntkrf/core/data"
+	"ntkrf/core/krr"
+	"ntkrf/core/rf"
+)
+
+const fashionDir = "/usr/share/datasets/fashion-mnist/"
+
+// anchor is the authors' PyTorch figure for the same job (REFERENCE.md:
+// 2 CPU threads, float64, Gibbs sampling; λ picked on the test set).
+type anchor struct{ sampling, features, gram, solvePredict, total, accuracy float64 }
+
+var anchors = map[int]anchor{
+	1: {5.2, 5.8, 6.4, 0.9, 18.3, 0.864},
+	2: {21.1, 12.8, 6.4, 0.9, 41.3, 0.862},
+}
+
+// benchResult is one JSON line of the benchmark.
+type benchResult struct {
+	Job           string  `json:"job"`
+	Depth         int     `json:"depth"`
+	N             int     `json:"n"`
+	NTest         int     `json:"nTest"`
+	Dim           int     `json:"dim"`
+	Sampler       string  `json:"sampler"`
+	Sampling      float64 `json:"samplingSeconds"`
+	Features      float64 `json:"featuresSeconds"`
+	Gram          float64 `json:"gramSeconds"`
+	GramGFLOPS    float64 `json:"gramGFLOPS"` // 2·n·m²/time, the convention of the anchors
+	Solve         float64 `json:"solveSeconds"`
+	Predict       float64 `json:"predictSeconds"`
+	Total         float64 `json:"totalSeconds"`
+	Lambda        float64 `json:"lambda"`
+	Accuracy      float64 `json:"accuracy"`
+	ExactSeconds  float64 `json:"exactSeconds,omitempty"`
+	ExactAccuracy float64 `json:"exactAccuracy,omitempty"`
+	PeakMB        float64 `json:"peakMB"`
+	AnchorTotal   float64 `json:"anchorTotalSeconds"`
+}
+
+// runBench is the standard job of the performance issue: Fashion-MNIST,
+// unit-norm rows, NTK random features (m_cs = m/2), primal KRR with λ by
+// GCV on the training rows, stages timed separately; then exact-NTK KRR on
+// the same rows at the same λ for the speed-up.
+func runBench(args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	n := fs.Int("n", 20000, "training rows")
+	nTest := fs.Int("test", 10000, "test rows")
+	m := fs.Int("m", 4096, "feature dimension")
+	depths := fs.String("depths", "1,2", "comma-separated depths")
+	sampler := fs.String("sampler", "exact", "direction sampler: exact, gibbs, orthogonal, gaussian")
+	seed := fs.Uint64("seed", 1, "seed")
+	exact := fs.Bool("exact", true, "also run exact-NTK KRR on the same rows (needs n²·8 bytes)")
+	block := fs.Int("block", 2048, "rows featurized at a time")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	X, err := readIDXImages(fashionDir+"train-images-idx3-ubyte.gz", *n)
+	if err != nil {
+		return err
+	}
+	y, err := readIDXLabels(fashionDir+"train-labels-idx1-ubyte.gz", *n)
+	if err != nil {
+		return err
+	}
+	Xt, err := readIDXImages(fashionDir+"t10k-images-idx3-ubyte.gz", *nTest)
+	if err != nil {
+		return err
+	}
+	yt, err := readIDXLabels(fashionDir+"t10k-labels-idx1-ubyte.gz", *nTest)
+	if err != nil {
+		return err
+	}
+	unit, _ := data.Fit(X, nil, data.Prep{UnitNorm: true})
+	X, _ = unit.Apply(X, X)
+	Xt, _ = unit.Apply(Xt, Xt)
+	_, d := X.Dims()
+	ds, err := parseInts(*depths)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("Fashion-MNIST: %d train, %d test rows, d = %d, m = %d, sampler %s, GOMAXPROCS %d\n", *n, *nTest, d, *m, *sampler, runtimeProcs())
+	fmt.Printf("%-6s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s\n", "depth", "sampling", "features", "gram", "GFLOP/s", "solve", "predict", "total", "acc", "anchor", "ratio")
+	var lines []benchResult
+	for _, L := range ds {
+		r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, AnchorTotal: anchors[L].total}
+		t0 := time.Now()
+		f, err := rf.New(rf.Config{Method: "ntk", Depth: L, Dim: *m, Sampler: *sampler, Seed: *seed}, d)
+		if err != nil {
+			return err
+		}
+		r.Sampling = since(t0)
+		acc, err := krr.NewAccumulator(f.Dim(), krr.Options{Task: krr.Classification, Classes: 10})
+		if err != nil {
+			return err
+		}
+		buf := mat.NewDense(min(*block, *n), f.Dim(), nil)
+		for lo := 0; lo < *n; lo += *block {
+			hi := min(lo+*block, *n)
+			phi := buf.Slice(0, hi-lo, 0, f.Dim()).(*mat.Dense)
+			t := time.Now()
+			if _, err := f.Transform(phi, X.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
+				return err
+			}
+			r.Features += since(t)
+			t = time.Now()
+			if err := acc.Add(phi, y[lo:hi]); err != nil {
+				return err
+			}
+			r.Gram += since(t)
+		}
+		r.GramGFLOPS = 2 * float64(*n) * float64(f.Dim()) * float64(f.Dim()) / r.Gram / 1e9
+		t := time.Now()
+		spec, err := acc.Spectrum()
+		if err != nil {
+			return err
+		}
+		model, err := spec.Solve(spec.GCV())
+		if err != nil {
+			return err
+		}
+		r.Solve = since(t)
+		r.Lambda = model.Lambda()
+		t = time.Now()
+		phiT, err := f.Transform(nil, Xt)
+		if err != nil {
+			return err
+		}
+		r.Features += since(t)
+		t = time.Now()
+		labels, err := model.PredictLabels(phiT)
+		if err != nil {
+			return err
+		}
+		r.Predict = since(t)
+		r.Total = since(t0)
+		r.Accuracy, _ = krr.Accuracy(yt, labels)
+		if *exact {
+			t = time.Now()
+			em, err := krr.FitKernel(core.Kernel{Name: "ntk", Depth: L}, X, y, krr.Options{Task: krr.Classification, Classes: 10, Lambda: r.Lambda})
+			if err != nil {
+				return fmt.Errorf("exact NTK: %v", err)
+			}
+			el, err := em.PredictLabels(Xt)
+			if err != nil {
+				return err
+			}
+			r.ExactSeconds = since(t)
+			r.ExactAccuracy, _ = krr.Accuracy(yt, el)
+		}
+		r.PeakMB = peakMB()
+		a := anchors[L]
+		fmt.Printf("%-6d %9.2f %9.2f %9.2f %9.1f %9.2f %9.2f %9.2f %8.4f %9.1f %9.2f\n", L, r.Sampling, r.Features, r.Gram, r.GramGFLOPS, r.Solve, r.Predict, r.Total, r.Accuracy, a.total, r.Total/a.total)
+		if *exact {
+			fmt.Printf("       exact-NTK KRR on the same rows: %.1f s, accuracy %.4f; random features are %.1f× faster\n", r.ExactSeconds, r.ExactAccuracy, r.ExactSeconds/r.Total)
+		}
+		lines = append(lines, r)
+	}
+	fmt.Printf("peak memory %.0f MB (VmHWM)\n", peakMB())
+	b, _ := json.Marshal(lines)
+	fmt.Println(string(b))
+	return nil
+}
+
+func since(t time.Time) float64 { return time.Since(t).Seconds() }
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil {
+			return nil, fmt.Errorf("bad list %q: %v", s, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// readIDXLabels reads the first n labels of a gzipped IDX1 file.
+func readIDXLabels(path string, n int) ([]float64, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w (install the Debian package dataset-fashion-mnist)", err)
+	}
+	defer fh.Close()
+	zr, err := gzip.NewReader(fh)
+	if err != nil {
+		return nil, err
+	}
+	var hdr [2]uint32
+	if err := binary.Read(zr, binary.BigEndian, &hdr); err != nil {
+		return nil, err
+	}
+	if hdr[0] != 0x801 || int(hdr[1]) < n {
+		return nil, fmt.Errorf("%s: not an IDX label file with %d labels", path, n)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(zr, buf); err != nil {
+		return nil, err
+	}
+	y := make([]float64, n)
+	for i, b := range buf {
+		y[i] = float64(b)
+	}
+	return y, nil
+}
+
+// peakMB is the resident-set high-water mark of this process (Linux).
+func peakMB() float64 {
+	fh, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
