@@ -118,13 +118,18 @@ func gramOf(X, Z *mat.Dense, f entryFunc, diag func(float64) float64) (*mat.Dens
 	if err := CheckAlloc("kernel matrix", n, m); err != nil {
 		return nil, err
 	}
-	K := mat.NewDense(n, m, nil)
-	K.Mul(X, Z.T())
-	sx := rowSquares(X)
+	sx, err := rowSquares("X", X)
+	if err != nil {
+		return nil, err
+	}
 	sz := sx
 	if !sym {
-		sz = rowSquares(Z)
+		if sz, err = rowSquares("Z", Z); err != nil {
+			return nil, err
+		}
 	}
+	K := mat.NewDense(n, m, nil)
+	K.Mul(X, Z.T())
 	kd := K.RawMatrix().Data
 	parallelFor(n, func(i int) {
 		x := X.RawRowView(i)
@@ -148,15 +153,20 @@ func gramOf(X, Z *mat.Dense, f entryFunc, diag func(float64) float64) (*mat.Dens
 	return K, nil
 }
 
-func rowSquares(X *mat.Dense) []float64 {
+// rowSquares returns ‖xᵢ‖² for every row, or an error when one overflows:
+// kernel values scale like ‖x‖‖z‖, so such rows have no finite kernel.
+func rowSquares(name string, X *mat.Dense) ([]float64, error) {
 	n, _ := X.Dims()
 	s := make([]float64, n)
 	for i := range s {
 		for _, v := range X.RawRowView(i) {
 			s[i] += v * v
 		}
+		if math.IsInf(s[i], 0) {
+			return nil, fmt.Errorf("core: %s row %d has a squared norm beyond the float64 range (%.3g); rescale the data, e.g. standardize it", name, i, mat.Norm(mat.NewVecDense(len(X.RawRowView(i)), X.RawRowView(i)), math.Inf(1)))
+		}
 	}
-	return s
+	return s, nil
 }
 
 // nearParallel is the |c| beyond which the first angle is recomputed from

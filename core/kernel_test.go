@@ -300,6 +300,7 @@ func TestErrors(t *testing.T) {
 		{"unknown", Kernel{Name: "poly"}, good, nil, `unknown kernel "poly"`},
 		{"gamma", Kernel{Name: "rbf"}, good, nil, "gamma must be a positive"},
 		{"gamma NaN", Kernel{Name: "rbf", Gamma: math.NaN()}, good, nil, "gamma must be a positive"},
+		{"overflowing row", Kernel{Name: "ntk", Depth: 2}, mat.NewDense(2, 1, []float64{1, 1e200}), nil, "X row 1 has a squared norm beyond the float64 range (1e+200)"},
 	}
 	for _, tc := range tests {
 		_, err := tc.k.Gram(tc.X, tc.Z)
