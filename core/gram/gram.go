@@ -25,9 +25,9 @@ const (
 )
 
 // tileFunc adds to the tileR×tileC block c (row stride ldc) the product of
-// the left panel a (kc rows of tileR values) and the three right panels
-// starting at b, ps values apart (kc rows of panelW values each).
-type tileFunc func(kc int, a, b []float64, ps int, c []float64, ldc int)
+// the left panel a (k ≥ 1 rows of tileR values) and the three right panels
+// starting at b, ps values apart (k rows of panelW values each).
+type tileFunc func(k int, a, b []float64, ps int, c []float64, ldc int)
 
 // tile is the micro-kernel AddAtA uses: the fastest one the CPU supports
 // (set by init from kernels).
