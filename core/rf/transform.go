@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core"
@@ -76,6 +77,16 @@ func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 		}()
 	}
 	wg.Wait()
+	// Enormous inputs overflow the projections (cos(Inf), Inf−Inf): say so
+	// rather than hand back NaN features.
+	for i := range n {
+		for _, v := range dr.Data[i*dr.Stride : i*dr.Stride+f.dim] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("rf: the features of row %d are not finite (its largest value is %.3g); rescale the data, e.g. standardize it",
+					i, floats.Norm(xr.Data[i*xr.Stride:i*xr.Stride+d], math.Inf(1)))
+			}
+		}
+	}
 	return dst, nil
 }
 
