@@ -57,7 +57,12 @@ function hideError() {
   $('alert').hidden = true;
 }
 
-const seconds = (ms) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`);
+function seconds(ms) {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 120_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  return `${(ms / 3_600_000).toFixed(1)} h`;
+}
 const has = (op) => typeof engine?.[op] === 'function';
 
 // ---------------------------------------------------------------- runs
@@ -187,7 +192,9 @@ function showCost() {
   const trainRows = state.eval === 'split' ? Math.round(n * (1 - state.test / 100)) : Math.round((n * (state.k - 1)) / state.k);
   const work = (state.eval === 'split' ? 1 : state.k) * trainWork(trainRows, d, m);
   const workers = engine?.workers ?? 1;
-  $('cost').textContent = `Φ for all ${n} rows: ${n} × ${m} × 8 bytes = ${formatBytes(bytes)}; training ≈ ${seconds((1000 * work) / (speed * workers))} (rough).`;
+  const ms = (1000 * work) / (speed * workers);
+  $('cost').textContent = `Φ for all ${n} rows: ${n} × ${m} × 8 bytes = ${formatBytes(bytes)}; training ≈ ${seconds(ms)} (rough)${ms > 30_000 ? ': a smaller m is much faster' : ''}.`;
+  $('cost').classList.toggle('warn', ms > 30_000);
   const exactOK = trainRows <= EXACT_MAX;
   $('exact').disabled = !exactOK;
   $('exact').closest('.check').classList.toggle('unused', !exactOK);
@@ -234,12 +241,14 @@ async function load(name, bytes, { bundled, target = '' }) {
     if (ds.X.rows < 2) throw new Error(`it has ${ds.X.rows} usable row; at least 2 are needed`);
   } catch (e) {
     const keep = current ? ` ${current.name} is still loaded.` : '';
-    showError(`Could not load ${name}: ${e?.message ?? e}.${keep}`);
+    showError(`Could not load ${name}: ${String(e?.message ?? e).replace(/\.$/, '')}.${keep}`);
     say(`${name} was not loaded.`);
     if (current) datasetOptions(current.bundled ? null : current.name);
     return false;
   }
   hideError();
+  // Runs on the previous data would report on the wrong one.
+  for (const j of jobs) j.controller.abort();
   current = { name, bytes, bundled, preview, ds };
   current.sample = sampleRows(ds.y, SAMPLE);
   state.data = bundled ?? 'file';
@@ -478,8 +487,9 @@ async function train() {
     groups: ds.groups,
   };
   if (classification) fitBase.classes = ds.classes.length;
-  const method = state.method, m = dim();
+  const method = state.method, m = dim(), kernel = targetKernel(method);
   $('train-result').replaceChildren(line('Training…'));
+  say(`Training on ${name}…`);
   const result = await run('training', 'train', async (ctl, signal) => {
     let folds;
     if (state.eval === 'split') {
@@ -502,9 +512,8 @@ async function train() {
       try {
         const p = await model.predict(Xte, ctl(step++, steps));
         out.rfMs += performance.now() - t;
-        out.rows.push(...test);
-        out.pred.push(...p);
-        out.fold.push(...test.map(() => f + 1));
+        // Loops, not push(...a): arrays of test rows can exceed the argument limit.
+        test.forEach((row, i) => { out.rows.push(row); out.pred.push(p[i]); out.fold.push(f + 1); });
         out.lambda.push(model.lambda);
         if (f === 0) out.curve = { points: model.curve, lambda: model.lambda };
       } finally {
@@ -512,9 +521,9 @@ async function train() {
       }
       if (withExact) {
         t = performance.now();
-        const exact = await engine.fitRidge(Xtr, ytr, { ...fitBase, kernel: targetKernel(method), ...ctl(step++, steps) });
+        const exact = await engine.fitRidge(Xtr, ytr, { ...fitBase, kernel, ...ctl(step++, steps) });
         try {
-          out.exactPred.push(...(await exact.predict(Xte, ctl(step++, steps))));
+          for (const v of await exact.predict(Xte, ctl(step++, steps))) out.exactPred.push(v);
           out.exactMs += performance.now() - t;
           out.exactLambda.push(exact.lambda);
         } finally {
@@ -528,6 +537,7 @@ async function train() {
     if (withExact) out.exactScores = await engine.score(yTrue, Float64Array.from(out.exactPred), opts);
     out.yTrue = yTrue;
     out.work = folds.reduce((a, f) => a + trainWork(f.train.length, ds.X.cols, m), 0);
+    out.how = state.eval === 'split' ? `${out.rows.length} held-out test rows` : `${folds.length}-fold cross-validation (${out.rows.length} rows)`;
     return out;
   });
   if (!result) {
@@ -535,7 +545,7 @@ async function train() {
     return;
   }
   speed = result.work / Math.max(1e-3, result.rfMs / 1000) / engine.workers;
-  lastRun = { ...result, ds, name, method, m };
+  lastRun = { ...result, ds, name, method, m, kernel };
   showTraining(lastRun);
   showCost();
   $('export-pred').disabled = false;
@@ -557,7 +567,6 @@ function metric(ds, s) {
 function showTraining(r) {
   const { ds, scores } = r;
   const main = metric(ds, scores);
-  const how = state.eval === 'split' ? `${r.rows.length} held-out test rows` : `${state.k}-fold cross-validation (${r.rows.length} rows)`;
   const box = $('train-result');
   box.replaceChildren();
   const big = line('', 'metric');
@@ -569,12 +578,13 @@ function showTraining(r) {
   value.textContent = main.text;
   big.append(label, value);
   box.append(big);
-  box.append(line(`${METHOD[r.method].name}, m = ${r.m}, on ${how}; λ = ${short(r.lambda[0])}; fit and predict ${seconds(r.rfMs)}.`));
+  const lambda = r.lambda.length > 1 ? `λ = ${short(Math.min(...r.lambda))} … ${short(Math.max(...r.lambda))} over the folds` : `λ = ${short(r.lambda[0])}`;
+  box.append(line(`${METHOD[r.method].name}, m = ${r.m}, on ${r.how}; ${lambda}; fit and predict ${seconds(r.rfMs)}.`));
   if (ds.task === 'regression') box.append(line(`test MSE ${short(scores.mse)}`));
   if (r.withExact) {
     const e = metric(ds, r.exactScores);
     const speedup = r.exactMs / r.rfMs;
-    box.append(line(`Exact ${kernelName(targetKernel(r.method))}: ${e.name} ${e.text}, ${seconds(r.exactMs)} — random features are ${speedup >= 1 ? `${speedup.toFixed(1)}× faster` : `${(1 / speedup).toFixed(1)}× slower at this size`}.`, 'exact'));
+    box.append(line(`Exact ${kernelName(r.kernel)}: ${e.name} ${e.text}, ${seconds(r.exactMs)} — random features are ${speedup >= 1 ? `${speedup.toFixed(1)}× faster` : `${(1 / speedup).toFixed(1)}× slower at this size`}.`, 'exact'));
   }
   box.dataset.rows = String(r.rows.length);
   if (ds.task === 'classification') {
@@ -663,7 +673,10 @@ function bind() {
   $('dataset').addEventListener('change', (e) => {
     if (e.target.value !== 'file') loadBundled(e.target.value);
   });
-  $('file').addEventListener('change', (e) => loadFile(e.target.files[0]));
+  $('file').addEventListener('change', async (e) => {
+    await loadFile(e.target.files[0]);
+    e.target.value = ''; // so that choosing the same file again reloads it
+  });
   // A file dropped anywhere is loaded (instead of the browser opening it).
   const drop = $('drop');
   document.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
