@@ -263,6 +263,8 @@ export interface Engine {
   kfold(n: number, options?: { k?: number; seed?: number }): Promise<number[][]>;
   /** Accuracy, confusion matrix (classification), MSE and R². */
   score(yTrue: Float64Array, yPred: Float64Array, options?: { task?: 'classification' | 'regression'; classes?: number }): Promise<Scores>;
+  /** Memory of one worker: Go heap in use, and memory obtained (in WebAssembly it never shrinks). */
+  stats(): Promise<{ heapBytes: number; sysBytes: number }>;
   /** Stops the workers and frees their memory; later calls reject. */
   close(): void;
 }

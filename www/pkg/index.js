@@ -522,6 +522,11 @@ class Engine {
     return this.#pool.call('kfold', { ...opts, n }, [], control);
   }
 
+  /** Memory of one worker's instance: Go heap in use and memory obtained. */
+  async stats() {
+    return this.#pool.call('stats', {}, []);
+  }
+
   /** Stops the workers and frees their memory. Later calls reject. */
   close() {
     this.#pool.close();
