@@ -106,7 +106,8 @@ function axes(svg, [W, H], x, y, sx, sy, xTicks, yTicks) {
 /**
  * Line chart. series: [{name, points: [[x, y], …]}]; x, y: {label, log,
  * ticks?}; marks: [{x, y, label}] ringed points (e.g. the chosen λ); key:
- * 'right' or 'left', the top corner for the series names; size: the
+ * 'right', 'left' or false: the top corner for the series names, or none
+ * (when the page shows one key for several charts); size: the
  * viewBox [width, height], about the displayed size so text stays legible.
  * Non-finite points (and non-positive ones on log axes) are left out.
  */
@@ -133,7 +134,7 @@ export function lineChart(svg, { series, x, y, marks = [], key = 'right', size =
     const left = sx(m.x) < W / 2;
     svg.append(el('text', { x: sx(m.x) + (left ? 8 : -8), y: sy(m.y) - 8, 'text-anchor': left ? 'start' : 'end', class: 'tick' }, m.label));
   }
-  if (series.length > 1) {
+  if (key && series.length > 1) {
     const g = el('g', { class: 'key' });
     const x0 = key === 'left' ? PAD.left + 6 : W - PAD.right - 98;
     series.forEach((s, i) => {

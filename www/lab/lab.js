@@ -327,6 +327,8 @@ function clearResults() {
   for (const id of ['map-exact', 'map-approx', 'map-diff']) clearHeatmap($(id));
   for (const id of ['sweep-chart', 'cond-chart', 'time-chart', 'train-chart', 'lambda-chart']) clearChart($(id));
   $('compare-numbers').textContent = '';
+  $('hover').textContent = 'Point at a heatmap to read its entries.';
+  $('sweep-key').replaceChildren();
   $('train-result').replaceChildren();
   $('export-compare').disabled = true;
   $('export-pred').disabled = true;
@@ -419,6 +421,21 @@ function drawPictures() {
   $('note-div').textContent = state.magnify ? 'difference: ± its largest value' : 'difference: ± the kernel scale';
 }
 
+/** Shows the entries under the pointer: rows i and j of the sample, K, ΦΦᵀ and their difference. */
+function showEntry(e) {
+  if (!pictures) return;
+  const { K, approx } = pictures;
+  const box = e.currentTarget.getBoundingClientRect();
+  const j = Math.floor(((e.clientX - box.left) / box.width) * K.cols);
+  const i = Math.floor(((e.clientY - box.top) / box.height) * K.rows);
+  if (i < 0 || j < 0 || i >= K.rows || j >= K.cols) return;
+  const k = K.data[i * K.cols + j];
+  const rows = `rows ${current.sample[i] + 1} and ${current.sample[j] + 1}`;
+  $('hover').textContent = approx
+    ? `${rows}: K = ${short(k)}, ΦΦᵀ = ${short(approx.data[i * K.cols + j])}, difference ${short(approx.data[i * K.cols + j] - k)}`
+    : `${rows}: K = ${short(k)}`;
+}
+
 // ---------------------------------------------------------------- error vs m
 
 async function sweep() {
@@ -452,16 +469,24 @@ function drawSweep(rows) {
   }));
   const x = { label: 'features m', log: true, ticks: [64, 256, 1024, 4096] };
   const size = [280, 210];
-  lineChart($('sweep-chart'), { series: series('relFrobenius'), x, y: { label: 'relative error', log: true }, size });
+  const key = (names) => names.map((name, i) => {
+    const item = document.createElement('span');
+    const swatch = document.createElement('span');
+    swatch.className = `swatch s${i}`;
+    item.append(swatch, name);
+    return item;
+  });
+  $('sweep-key').replaceChildren(...key([...SWEEP_METHODS.map((mth) => METHOD[mth].name), 'exact kernel (time only)']));
+  lineChart($('sweep-chart'), { series: series('relFrobenius'), x, y: { label: 'relative error', log: true }, size, key: false });
   if (rows.some((r) => Number.isFinite(r.spectral))) {
-    lineChart($('cond-chart'), { series: series('spectral'), x, y: { label: 'condition number', log: true }, size });
+    lineChart($('cond-chart'), { series: series('spectral'), x, y: { label: 'condition number', log: true }, size, key: false });
   }
   const exact = rows.filter((r) => r.method === 'ntk');
   lineChart($('time-chart'), {
-    series: [...series('featureSeconds'), { name: 'exact NTK', points: exact.map((r) => [r.m, r.exactSeconds]) }],
+    series: [...series('featureSeconds'), { name: 'exact kernel', points: exact.map((r) => [r.m, r.exactSeconds]) }],
     x,
     y: { label: 'seconds', log: true },
-    key: 'left',
+    key: false,
     size,
   });
 }
@@ -722,6 +747,7 @@ function bind() {
   setting('exact', 'exact', (el) => el.checked);
   setting('magnify', 'magnify', (el) => el.checked, drawPictures);
 
+  for (const id of ['map-exact', 'map-approx', 'map-diff']) $(id).addEventListener('pointermove', showEntry);
   $('run-sweep').addEventListener('click', sweep);
   $('train').addEventListener('click', train);
   $('cancel').addEventListener('click', () => {
