@@ -284,7 +284,7 @@ test('a malformed CSV shows a clear message and keeps iris; an XSS header render
   await context.close();
 });
 
-test('a narrow window has no horizontal scroll; a link restores the settings', { timeout: TIMEOUT }, async () => {
+test('a narrow window has no horizontal scroll; a link restores the settings, also when pasted into an open page', { timeout: TIMEOUT }, async () => {
   const { page, context, check } = await open({ width: 400, height: 800 }, '#depth=3&logm=8&method=rff&seed=7&depth=x9');
   assert.equal(await page.inputValue('#depth'), '3');
   assert.equal(await page.inputValue('#method'), 'rff');
@@ -296,6 +296,11 @@ test('a narrow window has no horizontal scroll; a link restores the settings', {
   assert.ok(width <= 400, `page width ${width} px fits a 400 px window`);
   await idle(page);
   await page.screenshot({ path: path.join(shots, '07-narrow.png'), fullPage: true });
+
+  await page.evaluate(() => { location.hash = '#data=wine&depth=2'; });
+  await page.waitForFunction(() => /wine\.csv/.test(document.getElementById('source').textContent), null, { timeout: TIMEOUT });
+  assert.equal(await page.inputValue('#depth'), '2', 'a changed hash applies without a reload');
+  assert.equal(await page.inputValue('#method'), 'ntk', 'settings missing from the new link go back to their defaults');
   check();
   await context.close();
 });

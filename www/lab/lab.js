@@ -747,6 +747,16 @@ function bind() {
   setting('exact', 'exact', (el) => el.checked);
   setting('magnify', 'magnify', (el) => el.checked, drawPictures);
 
+  // A link pasted into the address bar of an open page changes only the hash.
+  window.addEventListener('hashchange', () => {
+    const { state: next, rejected } = readHash();
+    const reload = next.data !== 'file' && (next.data !== state.data || next.target !== state.target);
+    state = next;
+    showSettings();
+    if (reload) loadBundled(next.data, next.target);
+    else refreshPicturesSoon();
+    if (rejected.length) say(`Ignored invalid settings in the link: ${rejected.join(', ')}.`);
+  });
   for (const id of ['map-exact', 'map-approx', 'map-diff']) $(id).addEventListener('pointermove', showEntry);
   $('run-sweep').addEventListener('click', sweep);
   $('train').addEventListener('click', train);
