@@ -52,7 +52,7 @@ export interface FeatureOptions {
    * "rff": random Fourier features of the RBF kernel exp(−γ‖x−z‖²).
    */
   method?: 'ntk' | 'nngp' | 'arccos0' | 'arccos1' | 'naive' | 'grad' | 'rff';
-  /** Network depth L, 1…64 (default 1). */
+  /** Network depth L, 0…64 (default 1); ignored by arccos0, arccos1 and rff. */
   depth?: number;
   /** Output dimension m (default 1024). For ntk, m0 = m1 = sketchDim = m/2 and Φ has exactly m columns. */
   dim?: number;
@@ -190,7 +190,17 @@ export interface Model {
 
 export interface CompareOptions extends CallControl {
   features?: FeatureOptions;
+  /**
+   * The exact kernel to compare with. Default: the one the features
+   * approximate — ntk (same depth) for ntk, naive and grad; nngp for nngp;
+   * nngp of depth 1 for arccos1; rbf (same γ) for rff. arccos0 has no exact
+   * counterpart here and needs an explicit kernel.
+   */
   kernel?: KernelSpec;
+  /** Preprocessing fitted on X itself before both kernels (default: none). */
+  preprocess?: Preprocess;
+  /** One-hot groups from parseCSV, for imputation. */
+  groups?: Dataset['groups'];
   /** λ of the spectral measure; default 1e-4 · rows (the paper's Figure 1). */
   lambda?: number;
   /** Also return the exact and approximate kernel matrices (for heatmaps). */
@@ -256,7 +266,7 @@ export interface Engine {
   /** How well random features approximate the exact kernel on the rows of X. */
   compare(X: Matrix, options?: CompareOptions): Promise<Comparison>;
   /** Greedy experimental design: k rows to label that minimize the paper's criterion on random features. */
-  selectActive(X: Matrix, options: { features?: FeatureOptions; k: number; lambda?: number } & CallControl): Promise<number[]>;
+  selectActive(X: Matrix, options: { features?: FeatureOptions; k: number; lambda?: number; preprocess?: Preprocess; groups?: Dataset['groups'] } & CallControl): Promise<number[]>;
   /** Seeded shuffle split into train and test row indices. */
   split(n: number, options?: { testFraction?: number; seed?: number }): Promise<{ train: number[]; test: number[] }>;
   /** Seeded k-fold split: the test indices of each fold. */
