@@ -39,7 +39,9 @@ var tile tileFunc
 //
 // The sums are blocked and, on amd64, use fused multiply-add, so entries
 // can differ from a naive loop in the last bits (bounded by
-// n·ε·Σ_k |a_ki·a_kj|).
+// n·ε·Σ_k |a_ki·a_kj|). Each call passes once over the upper triangle of g
+// and packs A 256 rows at a time, so blocks of a few hundred rows or more
+// amortize that work.
 func AddAtA(g []float64, a []float64, n, m int) {
 	if n < 0 || m < 0 || len(a) < n*m || len(g) < m*m {
 		panic(fmt.Sprintf("gram: AddAtA lengths %d, %d do not fit n=%d, m=%d", len(a), len(g), n, m))
