@@ -76,7 +76,7 @@ test_all() {
   fuzz_short
   build
   echo "== node tests (package and browser)"
-  CHROMIUM=$(chromium_path) node --test --test-concurrency=1 test/
+  CHROMIUM=$(chromium_path) node --test --test-concurrency=1 test/*.test.js
 }
 
 # A few seconds per fuzz target on every test run; longer runs: see README.
