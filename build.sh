@@ -4,6 +4,7 @@
 #   ./build.sh serve [PORT] build, then serve dist/www on 127.0.0.1:PORT (default 8080)
 #   ./build.sh test        every test: go vet, Go natively and in wasm, Node package, browser
 #   ./build.sh setup       install what a fresh Debian machine lacks (needs root)
+#   ./build.sh bench [L]   the standard Fashion-MNIST job natively and through the package (1 and 2 workers)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
@@ -93,6 +94,22 @@ fuzz_short() {
 # Installs what the tests need and a fresh Debian machine lacks: Node.js
 # and Debian's chromium (apt, as root), playwright-core (npm; it downloads no
 # browser). Does nothing when all is there.
+# The standard job of the performance issue: native Go (every stage timed,
+# against the authors' figures), then the same job through the npm package
+# under Node with 1 and 2 workers, so wasm/native is a ratio from one run.
+bench() {
+  need_go
+  [ -d /usr/share/datasets/fashion-mnist ] || {
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq && $sudo apt-get install -y -qq dataset-fashion-mnist >/dev/null ||
+      { echo "build.sh bench: needs the Debian package dataset-fashion-mnist" >&2; exit 1; }
+  }
+  build >/dev/null
+  local depths=${1:-1,2}
+  $GO run ./cmd/ntkrf bench -depths "$depths"
+  for L in ${depths//,/ }; do node bench/package-bench.mjs --depth "$L"; done
+}
+
 setup() {
   local pkgs=()
   command -v node >/dev/null || pkgs+=(nodejs npm)
@@ -115,5 +132,6 @@ case "${1:-build}" in
   test) test_all ;;
   setup) setup ;;
   fuzz) shift; FUZZTIME=${1:-60s} fuzz_short ;;
-  *) echo "usage: ./build.sh [build|serve [PORT]|test|setup|fuzz [TIME]]" >&2; exit 2 ;;
+  bench) shift; bench "$@" ;;
+  *) echo "usage: ./build.sh [build|serve [PORT]|test|setup|fuzz [TIME]|bench [DEPTHS]]" >&2; exit 2 ;;
 esac

@@ -1,0 +1,69 @@
+// The standard job through the npm package under Node, with 1 and 2
+// WebAssembly workers: Fashion-MNIST unit rows, NTK random features,
+// fitRidge (λ by GCV on the training rows), predict, accuracy.
+//   node bench/package-bench.mjs [--n 20000] [--test 10000] [--dim 4096] [--depth 1] [--workers 1,2]
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { createEngine } = await import(path.join(root, 'dist', 'npm', 'index.js'));
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : dflt;
+};
+const n = +arg('n', 20000);
+const nTest = +arg('test', 10000);
+const dim = +arg('dim', 4096);
+const depth = +arg('depth', 1);
+const workerCounts = arg('workers', '1,2').split(',').map(Number);
+const dir = '/usr/share/datasets/fashion-mnist/';
+
+function images(file, count) {
+  const b = gunzipSync(readFileSync(dir + file));
+  const dv = new DataView(b.buffer, b.byteOffset);
+  if (dv.getUint32(0) !== 0x803) throw new Error(`${file}: not an IDX image file`);
+  const d = dv.getUint32(8) * dv.getUint32(12);
+  const data = new Float64Array(count * d);
+  for (let i = 0; i < count; i++) {
+    let s = 0;
+    for (let j = 0; j < d; j++) { const v = b[16 + i * d + j] / 255; data[i * d + j] = v; s += v * v; }
+    const inv = s > 0 ? 1 / Math.sqrt(s) : 0; // unit-norm rows, as the native job
+    for (let j = 0; j < d; j++) data[i * d + j] *= inv;
+  }
+  return { rows: count, cols: d, data };
+}
+const labels = (file, count) => Float64Array.from(gunzipSync(readFileSync(dir + file)).subarray(8, 8 + count));
+
+let X, y, Xt, yt;
+try {
+  X = images('train-images-idx3-ubyte.gz', n); y = labels('train-labels-idx1-ubyte.gz', n);
+  Xt = images('t10k-images-idx3-ubyte.gz', nTest); yt = labels('t10k-labels-idx1-ubyte.gz', nTest);
+} catch (e) {
+  console.error(`package-bench: ${e.message}\nInstall the Debian package dataset-fashion-mnist (apt-get install dataset-fashion-mnist).`);
+  process.exit(1);
+}
+const results = [];
+console.log(`package under Node: n = ${n}, test ${nTest}, d = ${X.cols}, m = ${dim}, L = ${depth}`);
+for (const workers of workerCounts) {
+  const eng = await createEngine({ workers });
+  const t0 = performance.now();
+  const stages = {};
+  let last = t0;
+  const model = await eng.fitRidge(X, y, {
+    task: 'classification', classes: 10, preprocess: { standardize: false },
+    features: { method: 'ntk', depth, dim, seed: 1 },
+    onProgress: (p) => { const now = performance.now(); stages[p.stage] = (stages[p.stage] ?? 0) + (now - last) / 1e3; last = now; },
+  });
+  const tFit = performance.now();
+  const pred = await model.predict(Xt);
+  const tPred = performance.now();
+  const { accuracy } = await eng.score(yt, pred, { task: 'classification' });
+  const r = { job: 'package', workers, depth, n, nTest, dim, fitSeconds: (tFit - t0) / 1e3, predictSeconds: (tPred - tFit) / 1e3, totalSeconds: (tPred - t0) / 1e3, lambda: model.lambda, accuracy, stages };
+  results.push(r);
+  console.log(`workers ${workers}: fit ${r.fitSeconds.toFixed(1)} s, predict ${r.predictSeconds.toFixed(1)} s, total ${r.totalSeconds.toFixed(1)} s, accuracy ${accuracy.toFixed(4)}, λ ${model.lambda.toPrecision(3)}`);
+  eng.close();
+}
+if (results.length > 1) console.log(`speed-up ${results[0].workers} → ${results.at(-1).workers} workers: ${(results[0].totalSeconds / results.at(-1).totalSeconds).toFixed(2)}×`);
+console.log(JSON.stringify(results));
