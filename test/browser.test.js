@@ -304,3 +304,28 @@ test('a narrow window has no horizontal scroll; a link restores the settings, al
   check();
   await context.close();
 });
+
+test('the package in Chromium gives the feature bits native Go pins (testdata/checksums.json)', { timeout: TIMEOUT }, async () => {
+  const golden = JSON.parse(await readFile(testdata('checksums.json'), 'utf8'));
+  const { page, context, check } = await open();
+  const sums = await page.evaluate(async ({ url, golden }) => {
+    const { createEngine } = await import(url);
+    const eng = await createEngine({ workers: 2 });
+    const { rows, cols } = golden;
+    const data = new Float64Array(rows * cols);
+    for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) data[i * cols + j] = (((7 * i + 3 * j) % 11) - 5) / 4;
+    const out = [];
+    for (const { options } of golden.entries) {
+      const P = await eng.features({ rows, cols, data }, options);
+      const bytes = new Uint8Array(P.data.buffer, P.data.byteOffset, P.data.byteLength);
+      let h = 0xcbf29ce484222325n;
+      for (const b of bytes) h = ((h ^ BigInt(b)) * 0x100000001b3n) & ((1n << 64n) - 1n);
+      out.push(h.toString(16).padStart(16, '0'));
+    }
+    eng.close();
+    return out;
+  }, { url: `${base}/ntkrf/index.js`, golden });
+  assert.deepEqual(sums, golden.entries.map((e) => e.fnv64a));
+  check();
+  await context.close();
+});
