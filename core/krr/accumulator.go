@@ -270,13 +270,9 @@ func (a *Accumulator) solve(lambda float64, curve []CurvePoint) (*Model, error) 
 	for i := 0; i < a.m; i++ {
 		s.SetSym(i, i, s.At(i, i)+lambda)
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(s) {
-		return nil, fmt.Errorf("krr: ΦᵀΦ + λI is not positive definite at λ = %g; use a larger λ", lambda)
-	}
-	W := mat.NewDense(a.m, a.k, nil)
-	if err := ch.SolveTo(W, mat.NewDense(a.m, a.k, append([]float64(nil), a.d...))); err != nil {
-		return nil, fmt.Errorf("krr: ΦᵀΦ + λI is numerically singular at λ = %g; use a larger λ", lambda)
+	W, ok := cholSolve(s.RawSymmetric().Data, a.m, a.d, a.k)
+	if !ok {
+		return nil, fmt.Errorf("krr: ΦᵀΦ + λI is not numerically positive definite at λ = %g; use a larger λ", lambda)
 	}
 	bias := append([]float64(nil), a.ybar...)
 	for j := 0; j < a.m; j++ {

@@ -107,13 +107,9 @@ func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []f
 	for i := 0; i < n; i++ {
 		kd[i*n+i] += lambda
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(kc) {
-		return nil, nil, 0, nil, fmt.Errorf("krr: K + λI is not positive definite at λ = %g; use a larger λ", lambda)
-	}
-	alpha = mat.NewDense(n, kout, nil)
-	if err := ch.SolveTo(alpha, yc); err != nil {
-		return nil, nil, 0, nil, fmt.Errorf("krr: K + λI is numerically singular at λ = %g; use a larger λ", lambda)
+	var ok bool
+	if alpha, ok = cholSolve(kd, n, yc.RawMatrix().Data, kout); !ok {
+		return nil, nil, 0, nil, fmt.Errorf("krr: K + λI is not numerically positive definite at λ = %g; use a larger λ", lambda)
 	}
 	// Since 1ᵀα = 0, k_c(x)ᵀα = k(x,X)α − cᵀα: fold cᵀα into the bias.
 	bias = ybar
