@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/gram"
 )
 
 // Kernel names a kernel chosen at run time, as the JS API does.
@@ -128,8 +130,7 @@ func gramOf(X, Z *mat.Dense, f entryFunc, diag func(float64) float64) (*mat.Dens
 			return nil, err
 		}
 	}
-	K := mat.NewDense(n, m, nil)
-	K.Mul(X, Z.T())
+	K := innerProducts(X, Z, sym)
 	kd := K.RawMatrix().Data
 	parallelFor(n, func(i int) {
 		x := X.RawRowView(i)
@@ -151,6 +152,31 @@ func gramOf(X, Z *mat.Dense, f entryFunc, diag func(float64) float64) (*mat.Dens
 		}
 	}
 	return K, nil
+}
+
+// innerProducts returns XZᵀ (n×m) with the fast kernels of package gram:
+// for X against itself the upper triangle of XXᵀ (the only part read),
+// otherwise the deterministic product of X and Zᵀ.
+func innerProducts(X, Z *mat.Dense, sym bool) *mat.Dense {
+	n, d := X.Dims()
+	m, _ := Z.Dims()
+	K := mat.NewDense(n, m, nil)
+	if sym {
+		gram.AddAtA(K.RawMatrix().Data, gram.Transpose(denseData(X), n, d), d, n)
+		return K
+	}
+	gram.Mul(K.RawMatrix().Data, denseData(X), gram.Transpose(denseData(Z), m, d), n, d, m)
+	return K
+}
+
+// denseData returns X's values row-major without gaps, copying only when
+// X is a view with a stride.
+func denseData(X *mat.Dense) []float64 {
+	raw := X.RawMatrix()
+	if raw.Stride == raw.Cols {
+		return raw.Data[:raw.Rows*raw.Cols]
+	}
+	return mat.DenseCopyOf(X).RawMatrix().Data
 }
 
 // rowSquares returns ‖xᵢ‖² for every row, or an error when one overflows:

@@ -99,3 +99,18 @@ func BenchmarkCholesky_M4096(b *testing.B) {
 	}
 	b.ReportMetric(float64(m)*float64(m)*float64(m)/3/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
 }
+
+func TestTranspose(t *testing.T) {
+	t.Parallel()
+	a := []float64{1, 2, 3, 4, 5, 6} // 2×3
+	got := Transpose(a, 2, 3)
+	want := []float64{1, 4, 2, 5, 3, 6}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("Transpose = %v, want %v", got, want)
+		}
+	}
+	if back := Transpose(got, 3, 2); back[1] != 2 || back[3] != 4 {
+		t.Fatalf("transpose twice = %v", back)
+	}
+}

@@ -60,3 +60,18 @@ func mulPortable(c, a, b []float64, i0, i1, k, m int) {
 		}
 	}
 }
+
+// Transpose returns the k×n transpose of the n×k row-major a as a new
+// slice, so that products like AAᵀ can run on AddAtA.
+func Transpose(a []float64, n, k int) []float64 {
+	if len(a) < n*k {
+		panic(fmt.Sprintf("gram: Transpose length %d does not fit n=%d, k=%d", len(a), n, k))
+	}
+	t := make([]float64, k*n)
+	for i := 0; i < n; i++ {
+		for j, v := range a[i*k : (i+1)*k] {
+			t[j*n+i] = v
+		}
+	}
+	return t
+}

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core"
+	"ntkrf/core/gram"
 )
 
 // Model is a fitted ridge regression: scores = bias + φ(x)ᵀW (primal) or
@@ -334,8 +335,7 @@ func fitFeaturesDual(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Mod
 	if err := core.CheckMatrix("Phi", phi); err != nil {
 		return nil, wrap(err)
 	}
-	K := mat.NewDense(n, n, nil)
-	K.Mul(phi, phi.T())
+	K := outer(phi)
 	alpha, bias, lambda, curve, err := fitGram(K, y, opt)
 	if err != nil {
 		return nil, err
@@ -346,4 +346,22 @@ func fitFeaturesDual(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Mod
 		task: opt.Task, classes: opt.Classes, blockRows: opt.BlockRows,
 		lambda: lambda, curve: curve, bias: bias, f: f, w: W,
 	}, nil
+}
+
+// outer returns ΦΦᵀ, computed as (Φᵀ)ᵀ(Φᵀ) on the Gram kernel.
+func outer(phi *mat.Dense) *mat.Dense {
+	n, m := phi.Dims()
+	raw := phi.RawMatrix()
+	data := raw.Data
+	if raw.Stride != m {
+		data = mat.DenseCopyOf(phi).RawMatrix().Data
+	}
+	k := make([]float64, n*n)
+	gram.AddAtA(k, gram.Transpose(data[:n*m], n, m), m, n)
+	for i := 1; i < n; i++ {
+		for j := 0; j < i; j++ {
+			k[i*n+j] = k[j*n+i]
+		}
+	}
+	return mat.NewDense(n, n, k)
 }
