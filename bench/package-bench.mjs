@@ -1,7 +1,9 @@
 // The standard job through the npm package under Node, with 1 and 2
 // WebAssembly workers: Fashion-MNIST unit rows, NTK random features,
 // fitRidge (λ by GCV on the training rows), predict, accuracy.
-//   node bench/package-bench.mjs [--n 20000] [--test 10000] [--dim 4096] [--depth 1] [--workers 1,2]
+//   node bench/package-bench.mjs [--n 20000] [--test 10000] [--dim 4096] [--depth 1] [--workers 1,2] [--lambda auto|λ]
+// Pass --lambda with the λ the native run chose to time the same pipeline
+// (features, ΦᵀΦ, one Cholesky solve, predict) without the λ search.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +20,7 @@ const nTest = +arg('test', 10000);
 const dim = +arg('dim', 4096);
 const depth = +arg('depth', 1);
 const workerCounts = arg('workers', '1,2').split(',').map(Number);
+const lambda = arg('lambda', 'auto') === 'auto' ? 'auto' : Number(arg('lambda'));
 const dir = '/usr/share/datasets/fashion-mnist/';
 
 function images(file, count) {
@@ -52,7 +55,7 @@ for (const workers of workerCounts) {
   const stages = {};
   let last = t0;
   const model = await eng.fitRidge(X, y, {
-    task: 'classification', classes: 10, preprocess: { standardize: false },
+    task: 'classification', classes: 10, preprocess: { standardize: false }, lambda,
     features: { method: 'ntk', depth, dim, seed: 1 },
     onProgress: (p) => { const now = performance.now(); stages[p.stage] = (stages[p.stage] ?? 0) + (now - last) / 1e3; last = now; },
   });
