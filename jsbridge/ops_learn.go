@@ -36,6 +36,19 @@ func fitScaler(op string, X *mat.Dense, groups []groupJSON, p *prepArgs) (*data.
 	return s, nil
 }
 
+// preprocessed fits preprocessing on X and applies it, when asked for;
+// otherwise X is returned as it is.
+func preprocessed(op string, X *mat.Dense, groups []groupJSON, p *prepArgs) (*mat.Dense, error) {
+	if p == nil && groups == nil {
+		return X, nil
+	}
+	s, err := fitScaler(op, X, groups, p)
+	if err != nil {
+		return nil, err
+	}
+	return s.Apply(nil, X)
+}
+
 // defaultKernel is the exact kernel that features of a method approximate.
 func defaultKernel(f featureArgs, d int) kernelArgs {
 	depth := 1
@@ -88,14 +101,8 @@ func init() {
 		if err := checkAlloc(c.op, "kernel matrix", n, n); err != nil {
 			return nil, err
 		}
-		if a.Preprocess != nil || a.Groups != nil {
-			s, err := fitScaler(c.op, X, a.Groups, a.Preprocess)
-			if err != nil {
-				return nil, err
-			}
-			if X, err = s.Apply(nil, X); err != nil {
-				return nil, err
-			}
+		if X, err = preprocessed(c.op, X, a.Groups, a.Preprocess); err != nil {
+			return nil, err
 		}
 		ka := defaultKernel(a.Features, d)
 		if a.Kernel != nil {
@@ -240,14 +247,8 @@ func init() {
 		if a.K < 1 || a.K > n {
 			return nil, rangeErr("%s: k = %d must be between 1 and the %d rows", c.op, a.K, n)
 		}
-		if a.Preprocess != nil || a.Groups != nil {
-			s, err := fitScaler(c.op, X, a.Groups, a.Preprocess)
-			if err != nil {
-				return nil, err
-			}
-			if X, err = s.Apply(nil, X); err != nil {
-				return nil, err
-			}
+		if X, err = preprocessed(c.op, X, a.Groups, a.Preprocess); err != nil {
+			return nil, err
 		}
 		f, err := newMap(c.op, a.Features, d)
 		if err != nil {
