@@ -75,3 +75,51 @@ func Transpose(a []float64, n, k int) []float64 {
 	}
 	return t
 }
+
+// mulTiled is mulPortable with the rows and columns of c in 4×2 register
+// tiles (WebAssembly has 16 float registers): each entry is still summed
+// over l in increasing order, one rounded product at a time from 0, so the
+// bits are those of mulPortable, with a fraction of the loads and stores.
+func mulTiled(c, a, b []float64, i0, i1, k, m int) {
+	i := i0
+	for ; i+4 <= i1; i += 4 {
+		a0 := a[i*k : i*k+k]
+		a1 := a[(i+1)*k : (i+1)*k+k]
+		a2 := a[(i+2)*k : (i+2)*k+k]
+		a3 := a[(i+3)*k : (i+3)*k+k]
+		j := 0
+		for ; j+2 <= m; j += 2 {
+			var c00, c01, c10, c11, c20, c21, c30, c31 float64
+			bl := b[j:]
+			for l := range a0 {
+				p := bl[l*m : l*m+2]
+				b0, b1 := p[0], p[1]
+				x0, x1, x2, x3 := a0[l], a1[l], a2[l], a3[l]
+				c00 += float64(x0 * b0)
+				c01 += float64(x0 * b1)
+				c10 += float64(x1 * b0)
+				c11 += float64(x1 * b1)
+				c20 += float64(x2 * b0)
+				c21 += float64(x2 * b1)
+				c30 += float64(x3 * b0)
+				c31 += float64(x3 * b1)
+			}
+			c[i*m+j], c[i*m+j+1] = c00, c01
+			c[(i+1)*m+j], c[(i+1)*m+j+1] = c10, c11
+			c[(i+2)*m+j], c[(i+2)*m+j+1] = c20, c21
+			c[(i+3)*m+j], c[(i+3)*m+j+1] = c30, c31
+		}
+		if j < m { // an odd last column
+			var s0, s1, s2, s3 float64
+			for l := range a0 {
+				bv := b[l*m+j]
+				s0 += float64(a0[l] * bv)
+				s1 += float64(a1[l] * bv)
+				s2 += float64(a2[l] * bv)
+				s3 += float64(a3[l] * bv)
+			}
+			c[i*m+j], c[(i+1)*m+j], c[(i+2)*m+j], c[(i+3)*m+j] = s0, s1, s2, s3
+		}
+	}
+	mulPortable(c, a, b, i, i1, k, m)
+}
