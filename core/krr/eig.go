@@ -109,11 +109,19 @@ func tql(d, e, w []float64, l int) error {
 	// that wide W can be split by columns over the cores.
 	cs := make([]float64, n)
 	sn := make([]float64, n)
+	// Off-diagonals below eps·‖T‖ are negligible as well (EISPACK's tql2
+	// test): the reduction to T is only norm-wise backward stable, and
+	// without this floor a cluster of eigenvalues at rounding level (many
+	// duplicate rows) never deflates.
+	norm := 0.0
+	for i := range d {
+		norm = math.Max(norm, math.Abs(d[i])+math.Abs(e[i]))
+	}
 	for lo := 0; lo < n; lo++ {
 		for iter := 0; ; iter++ {
 			m := lo
 			for ; m < n-1; m++ {
-				if math.Abs(e[m]) <= eps*(math.Abs(d[m])+math.Abs(d[m+1])) {
+				if ae := math.Abs(e[m]); ae <= eps*(math.Abs(d[m])+math.Abs(d[m+1])) || ae <= eps*norm {
 					break
 				}
 			}
