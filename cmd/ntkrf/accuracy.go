@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
@@ -57,9 +58,9 @@ func runAccuracy(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	var cands []candidate
+	var candidates []candidate
 	for depth := 1; depth <= 5; depth++ {
-		cands = append(cands, candidate{depth, data.Prep{Standardize: true}}, candidate{depth, data.Prep{Standardize: true, UnitNorm: true}})
+		candidates = append(candidates, candidate{depth, data.Prep{Standardize: true}}, candidate{depth, data.Prep{Standardize: true, UnitNorm: true}})
 	}
 	type row struct {
 		File     string  `json:"file"`
@@ -91,50 +92,27 @@ func runAccuracy(args []string) error {
 		if err != nil {
 			return err
 		}
-		pred := make([]float64, n)
 		// A map depends on the depth, the input width and the seed only:
 		// draw it once for all folds and preprocessings.
 		maps := map[int]*rf.Map{}
-		for _, test := range folds {
-			train := data.Complement(n, test)
-			Xtr, ytr := data.Rows(ds.X, train), data.Take(ds.Y, train)
-			best, bestScore := (*krr.Model)(nil), math.Inf(1)
-			var bestScaler *data.Scaler
-			for _, c := range cands {
-				s, err := data.Fit(Xtr, ds.Groups, c.prep)
-				if err != nil {
-					return err
-				}
-				Xs, err := s.Apply(nil, Xtr)
-				if err != nil {
-					return err
-				}
-				f := maps[c.depth]
+		var cands []cvCandidate
+		for _, c := range candidates {
+			depth := c.depth
+			cands = append(cands, cvCandidate{c.prep, func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
+				f := maps[depth]
 				if f == nil {
-					if f, err = rf.New(rf.Config{Method: "ntk", Depth: c.depth, Dim: *dim, Seed: *seed}, Xs.RawMatrix().Cols); err != nil {
-						return err
+					var err error
+					if f, err = rf.New(rf.Config{Method: "ntk", Depth: depth, Dim: *dim, Seed: *seed}, X.RawMatrix().Cols); err != nil {
+						return nil, err
 					}
-					maps[c.depth] = f
+					maps[depth] = f
 				}
-				m, err := krr.FitFeatures(f, Xs, ytr, krr.Options{Task: ds.Task, Classes: len(ds.Classes)})
-				if err != nil {
-					return fmt.Errorf("%s depth %d: %v", b.file, c.depth, err)
-				}
-				if sc := minScore(m.Curve()); sc < bestScore {
-					best, bestScore, bestScaler = m, sc, s
-				}
-			}
-			Xte, err := bestScaler.Apply(nil, data.Rows(ds.X, test))
-			if err != nil {
-				return err
-			}
-			labels, err := best.PredictLabels(Xte)
-			if err != nil {
-				return err
-			}
-			for i, r := range test {
-				pred[r] = labels[i]
-			}
+				return krr.FitFeatures(f, X, y, o)
+			}})
+		}
+		pred, err := cvPredict(ds, folds, cands)
+		if err != nil {
+			return fmt.Errorf("%s: %v", b.file, err)
 		}
 		r := row{File: b.file, Task: ds.Task, ExactNTK: b.exactNTK, Seconds: time.Since(t0).Seconds()}
 		if ds.Task == data.Classification {
@@ -158,12 +136,4 @@ func runAccuracy(args []string) error {
 		return os.WriteFile(*jsonOut, b, 0o644)
 	}
 	return nil
-}
-
-func minScore(c []krr.CurvePoint) float64 {
-	best := math.Inf(1)
-	for _, p := range c {
-		best = math.Min(best, p.Score)
-	}
-	return best
 }

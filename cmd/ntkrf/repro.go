@@ -374,12 +374,6 @@ func reproFig2(args []string) error {
 	return long.write(*out, "fig2")
 }
 
-// t2cand is one model choice scored inside a training fold.
-type t2cand struct {
-	prep data.Prep
-	fit  func(X *mat.Dense, y []float64, opt krr.Options) (*krr.Model, error)
-}
-
 // reproTable2: the paper's Table 2 on the shared classification sets.
 func reproTable2(args []string) error {
 	fs := flag.NewFlagSet("repro table2", flag.ContinueOnError)
@@ -400,23 +394,23 @@ func reproTable2(args []string) error {
 	gammas := []float64{0.25, 1, 4}
 	type method struct {
 		name  string
-		cands func(d int) []t2cand
+		cands func(d int) []cvCandidate
 	}
 	loo := func(opt krr.Options) krr.Options { opt.Criterion = krr.LOO; return opt }
 	methods := []method{
-		{"exact NTK", func(d int) []t2cand {
-			var c []t2cand
+		{"exact NTK", func(d int) []cvCandidate {
+			var c []cvCandidate
 			for L := 1; L <= 5; L++ {
 				k := core.Kernel{Name: "ntk", Depth: L}
 				fit := func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
 					return krr.FitKernel(k, X, y, loo(o))
 				}
-				c = append(c, t2cand{std, fit}, t2cand{unit, fit})
+				c = append(c, cvCandidate{std, fit}, cvCandidate{unit, fit})
 			}
 			return c
 		}},
-		{"NTK RF", func(d int) []t2cand {
-			var c []t2cand
+		{"NTK RF", func(d int) []cvCandidate {
+			var c []cvCandidate
 			for L := 1; L <= 5; L++ {
 				// Drawn lazily, once per data set: the map depends on the depth and d only.
 				var f *rf.Map
@@ -429,12 +423,12 @@ func reproTable2(args []string) error {
 					}
 					return krr.FitFeatures(f, X, y, o)
 				}
-				c = append(c, t2cand{std, fit}, t2cand{unit, fit})
+				c = append(c, cvCandidate{std, fit}, cvCandidate{unit, fit})
 			}
 			return c
 		}},
-		{"RFF", func(d int) []t2cand {
-			var c []t2cand
+		{"RFF", func(d int) []cvCandidate {
+			var c []cvCandidate
 			for _, g := range gammas {
 				f, err := rf.New(rf.Config{Method: "rff", Dim: *dim, Gamma: g / float64(d), Seed: *seed}, d)
 				fit := func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
@@ -443,15 +437,15 @@ func reproTable2(args []string) error {
 					}
 					return krr.FitFeatures(f, X, y, o)
 				}
-				c = append(c, t2cand{std, fit})
+				c = append(c, cvCandidate{std, fit})
 			}
 			return c
 		}},
-		{"exact RBF", func(d int) []t2cand {
-			var c []t2cand
+		{"exact RBF", func(d int) []cvCandidate {
+			var c []cvCandidate
 			for _, g := range gammas {
 				k := core.Kernel{Name: "rbf", Gamma: g / float64(d)}
-				c = append(c, t2cand{std, func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
+				c = append(c, cvCandidate{std, func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
 					return krr.FitKernel(k, X, y, loo(o))
 				}})
 			}
@@ -486,41 +480,9 @@ func reproTable2(args []string) error {
 		var acc []float64
 		for _, m := range methods {
 			cands := m.cands(d)
-			pred := make([]float64, n)
-			for _, test := range folds {
-				train := data.Complement(n, test)
-				Xtr, ytr := data.Rows(ds.X, train), data.Take(ds.Y, train)
-				var best *krr.Model
-				var bestScaler *data.Scaler
-				bestScore := math.Inf(1)
-				for _, c := range cands {
-					s, err := data.Fit(Xtr, ds.Groups, c.prep)
-					if err != nil {
-						return err
-					}
-					Xs, err := s.Apply(nil, Xtr)
-					if err != nil {
-						return err
-					}
-					model, err := c.fit(Xs, ytr, krr.Options{Task: ds.Task, Classes: len(ds.Classes)})
-					if err != nil {
-						return fmt.Errorf("repro table2: %s %s: %v", b.file, m.name, err)
-					}
-					if sc := minScore(model.Curve()); sc < bestScore {
-						best, bestScore, bestScaler = model, sc, s
-					}
-				}
-				Xte, err := bestScaler.Apply(nil, data.Rows(ds.X, test))
-				if err != nil {
-					return err
-				}
-				labels, err := best.PredictLabels(Xte)
-				if err != nil {
-					return err
-				}
-				for i, r := range test {
-					pred[r] = labels[i]
-				}
+			pred, err := cvPredict(ds, folds, cands)
+			if err != nil {
+				return fmt.Errorf("repro table2: %s %s: %v", b.file, m.name, err)
 			}
 			a, _ := krr.Accuracy(ds.Y, pred)
 			acc = append(acc, a)
