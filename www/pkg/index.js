@@ -329,11 +329,21 @@ function combinedProgress(onProgress, parts) {
   };
 }
 
+/**
+ * Runs callBlock(lo, hi, control) for contiguous blocks of rows, one per
+ * worker (blocks of at least MIN_BLOCK_ROWS), with their progress summed;
+ * resolves to the results in row order.
+ */
+function overRows(pool, rows, control, callBlock) {
+  const blocks = rowBlocks(rows, pool.slots.length);
+  const progress = combinedProgress(control.onProgress, blocks.length);
+  return Promise.all(blocks.map(([lo, hi], i) => callBlock(lo, hi, { signal: control.signal, onProgress: progress(i) })));
+}
+
 /** A fitted ridge model; its numbers live in JavaScript, so any worker can predict. */
 class Model {
   #pool;
   #model;
-  #blocks;
 
   constructor(pool, model, classes) {
     this.#pool = pool;
@@ -357,14 +367,11 @@ class Model {
       arrays.push(m.train.data);
       model.train = { rows: m.train.rows, cols: m.train.cols, array: 2 };
     }
-    const blocks = rowBlocks(X.rows, this.#pool.slots.length);
-    const progress = combinedProgress(control.onProgress, blocks.length);
-    const parts = await Promise.all(blocks.map(([lo, hi], i) => {
+    const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl) => {
       const a = [...arrays];
       a[0] = data.slice(lo * X.cols, hi * X.cols);
-      return this.#pool.call('predict', { X: { rows: hi - lo, cols: X.cols, array: 0 }, model, scores },
-        a, { signal: control.signal, onProgress: progress(i) });
-    }));
+      return this.#pool.call('predict', { X: { rows: hi - lo, cols: X.cols, array: 0 }, model, scores }, a, ctl);
+    });
     if (!scores) return concat(parts.map((p) => p.labels));
     const cols = parts[0].scores.cols;
     return { rows: X.rows, cols, data: concat(parts.map((p) => p.scores.data)) };
@@ -412,17 +419,10 @@ class Engine {
     const where = 'features';
     const [opts, control] = splitControl(where, options, FEATURE_KEYS);
     const data = matrixData(where, 'X', X);
-    const blocks = rowBlocks(X.rows, this.workers);
-    const progress = combinedProgress(control.onProgress, blocks.length);
-    const parts = await Promise.all(blocks.map(([lo, hi], i) => this.#pool.call('features',
+    const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl) => this.#pool.call('features',
       { ...opts, X: { rows: hi - lo, cols: X.cols, array: 0 } },
-      [data.slice(lo * X.cols, hi * X.cols)],
-      { signal: control.signal, onProgress: progress(i) }, { transfer: true })));
-    if (parts.length === 1) return parts[0];
-    const cols = parts[0].cols;
-    const out = new Float64Array(X.rows * cols);
-    parts.forEach((p, i) => out.set(p.data, blocks[i][0] * cols));
-    return { rows: X.rows, cols, data: out };
+      [data.slice(lo * X.cols, hi * X.cols)], ctl, { transfer: true }));
+    return { rows: X.rows, cols: parts[0].cols, data: concat(parts.map((p) => p.data)) };
   }
 
   async fitRidge(X, y, options = {}) {
@@ -447,19 +447,16 @@ class Engine {
       model = await this.#pool.call('fitKernel', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, kernel: opts.kernel }, [data, yd], control);
     } else {
       const features = opts.features ?? {};
-      const blocks = rowBlocks(X.rows, this.workers);
       // With no more rows than features the fit runs in the dual on ΦΦᵀ
       // (smaller than ΦᵀΦ) in one worker.
-      if (blocks.length === 1 || opts.criterion === 'loo' || X.rows <= (features.dim ?? 1024)) {
+      if (rowBlocks(X.rows, this.workers).length === 1 || opts.criterion === 'loo' || X.rows <= (features.dim ?? 1024)) {
         model = await this.#pool.call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features }, [data, yd], control);
       } else {
         // Each worker featurizes its rows and accumulates its part of ΦᵀΦ
         // and Φᵀy; one worker merges the parts in block order and solves.
-        const progress = combinedProgress(control.onProgress, blocks.length);
-        const parts = await Promise.all(blocks.map(([lo, hi], i) => this.#pool.call('accumulate',
+        const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl) => this.#pool.call('accumulate',
           { X: Xref(hi - lo), y: { array: 1 }, scaler, features, task, classes },
-          [data.slice(lo * X.cols, hi * X.cols), yd.slice(lo, hi)],
-          { signal: control.signal, onProgress: progress(i) }, { transfer: true })));
+          [data.slice(lo * X.cols, hi * X.cols), yd.slice(lo, hi)], ctl, { transfer: true }));
         const arrays = [];
         const ref = (a) => { arrays.push(a); return { array: arrays.length - 1 }; };
         const partRefs = parts.map((p) => ({ rows: p.rows, mu: ref(p.mu), ybar: ref(p.ybar), C: ref(p.C), D: ref(p.D), E: ref(p.E) }));
