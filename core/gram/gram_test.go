@@ -103,13 +103,13 @@ func TestAddAtAPanics(t *testing.T) {
 
 func TestMul(t *testing.T) {
 	t.Parallel()
-	// Shapes with column counts around the SIMD strip widths (8, 32), row
+	// Shapes with column counts around the SIMD strip widths (4, 8, 32, 64), row
 	// counts around the 4-row kernels, an empty inner dimension, one large
 	// enough to split rows among goroutines, and an inner dimension beyond
 	// the 128 summed per pass.
 	mulShapes := []struct{ n, k, m int }{
 		{0, 3, 4}, {3, 0, 5}, {1, 1, 1}, {5, 3, 7}, {4, 9, 8}, {7, 13, 45},
-		{9, 20, 77}, {33, 64, 130}, {64, 70, 100}, {6, 300, 40},
+		{9, 20, 77}, {33, 64, 130}, {64, 70, 100}, {6, 300, 40}, {8, 5, 3}, {4, 1, 4}, {12, 2, 67},
 	}
 	for _, k := range kernels() {
 		for _, s := range mulShapes {

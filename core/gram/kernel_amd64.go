@@ -28,7 +28,7 @@ func kernels() []kernelSet {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		ks = append(ks, kernelSet{"avx2", tileAVX2, mulAVX2})
 	}
-	return append(ks, kernelSet{"portable", tilePortable, mulTiled})
+	return append(ks, kernelSet{"portable", tilePortable, mulPacked})
 }
 
 // tileCheck panics unless the slices hold what a tile kernel reads and
