@@ -234,11 +234,15 @@ func reluEntry(g, a, b float64, x, z []float64, depth int, ntk bool) float64 {
 			series := -theta * t2 * (1.0/3 - t2*(1.0/30-t2*(1.0/840-t2*(1.0/45360-t2/3991680))))
 			omcn = omc + series/math.Pi
 			cn = 1 - omcn
-			thetan = 2 * math.Asin(math.Sqrt(omcn/2))
+			if l+1 < depth { // the last layer's angle is not used
+				thetan = 2 * math.Asin(math.Sqrt(omcn/2))
+			}
 		} else {
 			cn = (sin + (math.Pi-theta)*c) / math.Pi
 			omcn = 1 - cn
-			thetan = math.Acos(cn)
+			if l+1 < depth {
+				thetan = math.Acos(cn)
+			}
 		}
 		nngp = ab * cn
 		k = nngp + k*f0
