@@ -5,9 +5,6 @@ import (
 	"math"
 	"runtime"
 	"sync"
-
-	"gonum.org/v1/gonum/blas"
-	lapack "gonum.org/v1/gonum/lapack/gonum"
 )
 
 // errNoConvergence reports a tridiagonal QL iteration that did not settle.
@@ -18,63 +15,26 @@ var errNoConvergence = errors.New("eigenvalue iteration did not converge")
 // eigenvalues in ascending order and, when rhs is nil, Vᵀ (the eigenvectors
 // as rows, m×m); otherwise VᵀR for the m×l matrix R in rhs (not modified).
 //
-// gonum's EigenSym does the same through Dsteqr, whose plane rotations
-// walk columns of a row-major matrix with a stride of m: that dominates a
-// fit. Here the rotations act on rows of Vᵀ, which are contiguous, and
-// when only VᵀR is needed (GCV) they act on an m×l matrix with l the number
-// of outputs, so the reduction to tridiagonal form (4/3·m³) is all that
-// remains of the O(m³) cost.
+// C = QTQᵀ by tridiag, T = SΛSᵀ by tql, so Vᵀ = SᵀQᵀ: QᵀR (or Qᵀ) is formed
+// from the reflectors, and the plane rotations of tql act on its rows,
+// which are contiguous. When only VᵀR is needed (GCV), l is the number of
+// outputs and the reduction to tridiagonal form (4/3·m³) is all that
+// remains of the O(m³) cost. Both paths share the reduction, so they give
+// the same eigenvalues to the bit.
 func eigSym(a []float64, m int, rhs []float64, l int) (vals, w []float64, err error) {
-	impl := lapack.Implementation{}
 	d := make([]float64, m)
 	e := make([]float64, m) // e[m-1] = 0 ends the off-diagonal
 	tau := make([]float64, max(m-1, 1))
-	work := []float64{0}
-	impl.Dsytrd(blas.Upper, m, a, m, d, e, tau, work, -1)
-	work = make([]float64, int(work[0]))
-	impl.Dsytrd(blas.Upper, m, a, m, d, e, tau, work, len(work))
+	tridiag(a, m, d, e, tau)
 	if rhs == nil {
-		// W = Qᵀ, so that the rotations of the QL iteration turn it into Vᵀ.
-		impl.Dorgtr(blas.Upper, m, a, m, tau, work, -1)
-		if int(work[0]) > len(work) {
-			work = make([]float64, int(work[0]))
-		}
-		impl.Dorgtr(blas.Upper, m, a, m, tau, work, len(work))
+		w, l = make([]float64, m*m), m
 		for i := 0; i < m; i++ {
-			for j := i + 1; j < m; j++ {
-				a[i*m+j], a[j*m+i] = a[j*m+i], a[i*m+j]
-			}
+			w[i*m+i] = 1
 		}
-		w, l = a, m
 	} else {
-		// W = QᵀR = H₀H₁⋯H_{m−2}R, H_i = I − τᵢvvᵀ with v[i] = 1 and
-		// v[0:i] stored in column i+1 of a above the diagonal.
 		w = append([]float64(nil), rhs...)
-		v := make([]float64, m)
-		dot := make([]float64, l)
-		for i := m - 2; i >= 0; i-- {
-			if tau[i] == 0 {
-				continue
-			}
-			for r := 0; r < i; r++ {
-				v[r] = a[r*m+i+1]
-			}
-			v[i] = 1
-			clear(dot)
-			for r := 0; r <= i; r++ {
-				for c, x := range w[r*l : (r+1)*l] {
-					dot[c] += v[r] * x
-				}
-			}
-			for r := 0; r <= i; r++ {
-				f := tau[i] * v[r]
-				row := w[r*l : (r+1)*l]
-				for c := range row {
-					row[c] -= f * dot[c]
-				}
-			}
-		}
 	}
+	applyQt(a, m, tau, w, l)
 	if err := tql(d, e, w, l); err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/gram"
 )
 
 // TestEigSym checks the eigensolver through invariants that hold whatever
@@ -85,5 +87,35 @@ func TestEigSym(t *testing.T) {
 		if e := relDiff(&btlb, &rtcr); e > tol {
 			t.Errorf("%s: BᵀΛB differs from RᵀCR by %g", name, e)
 		}
+	}
+}
+
+var sinkVals []float64
+
+func BenchmarkEigSym_M1024(b *testing.B) { benchEigSym(b, 1024) }
+func BenchmarkEigSym_M4096(b *testing.B) { benchEigSym(b, 4096) }
+
+// benchEigSym times the GCV path of eigSym (eigenvalues and VᵀR for 10
+// outputs) on the Gram matrix of m Gaussian features over m rows.
+func benchEigSym(b *testing.B, m int) {
+	const l = 10
+	r := rand.New(rand.NewPCG(1, 3))
+	phi := make([]float64, m*m)
+	for i := range phi {
+		phi[i] = r.NormFloat64()
+	}
+	c := make([]float64, m*m)
+	gram.AddAtA(c, phi, m, m)
+	rhs := phi[:m*l]
+	work := make([]float64, m*m)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		copy(work, c)
+		vals, _, err := eigSym(work, m, rhs, l)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkVals = vals
 	}
 }

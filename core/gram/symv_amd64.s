@@ -1,0 +1,72 @@
+//go:build amd64 && !noasm
+
+#include "textflag.h"
+
+// func dotAxpyAVX2(n int, y, a, x *float64, s float64) float64
+// y[i] += s·a[i], returns Σ a[i]·x[i], for i < n, n a multiple of 4.
+// Y0–Y3 hold partial dot products, Y15 the broadcast s.
+TEXT ·dotAxpyAVX2(SB), NOSPLIT, $0-48
+	MOVQ n+0(FP), CX
+	MOVQ y+8(FP), DX
+	MOVQ a+16(FP), SI
+	MOVQ x+24(FP), DI
+	VBROADCASTSD s+32(FP), Y15
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+loop16:
+	CMPQ CX, $16
+	JLT  loop4
+	VMOVUPD 0(SI), Y4
+	VMOVUPD 32(SI), Y5
+	VMOVUPD 64(SI), Y6
+	VMOVUPD 96(SI), Y7
+	VFMADD231PD 0(DI), Y4, Y0
+	VFMADD231PD 32(DI), Y5, Y1
+	VFMADD231PD 64(DI), Y6, Y2
+	VFMADD231PD 96(DI), Y7, Y3
+	VMOVUPD 0(DX), Y8
+	VMOVUPD 32(DX), Y9
+	VMOVUPD 64(DX), Y10
+	VMOVUPD 96(DX), Y11
+	VFMADD231PD Y15, Y4, Y8
+	VFMADD231PD Y15, Y5, Y9
+	VFMADD231PD Y15, Y6, Y10
+	VFMADD231PD Y15, Y7, Y11
+	VMOVUPD Y8, 0(DX)
+	VMOVUPD Y9, 32(DX)
+	VMOVUPD Y10, 64(DX)
+	VMOVUPD Y11, 96(DX)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	ADDQ $128, DX
+	SUBQ $16, CX
+	JMP  loop16
+
+loop4:
+	CMPQ CX, $4
+	JLT  done
+	VMOVUPD 0(SI), Y4
+	VFMADD231PD 0(DI), Y4, Y0
+	VMOVUPD 0(DX), Y8
+	VFMADD231PD Y15, Y4, Y8
+	VMOVUPD Y8, 0(DX)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, DX
+	SUBQ $4, CX
+	JMP  loop4
+
+done:
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VZEROUPPER
+	MOVSD X0, ret+40(FP)
+	RET
