@@ -9,13 +9,14 @@ import (
 // the seed and a tag, so that it does not depend on which other objects a
 // configuration builds or in which order.
 const (
-	tagA0    = 1 // a0 (Step) directions of a layer
-	tagA1    = 2 // a1 (ReLU) directions of a layer
-	tagSk0   = 3 // sketch applied to Λ
-	tagSk1   = 4 // sketch applied to Φ of the previous layer
-	tagBias  = 5 // RFF phases
-	tagHead  = 6 // output weights of the "grad" network
-	tagSigns = 7 // second set of signs inside a sketch
+	tagA0       = 1 // a0 (Step) directions of a layer
+	tagA1       = 2 // a1 (ReLU) directions of a layer
+	tagSk0      = 3 // sketch applied to Λ
+	tagSk1      = 4 // sketch applied to Φ of the previous layer
+	tagBias     = 5 // RFF phases
+	tagHead     = 6 // output weights of the "grad" network
+	tagSigns    = 7 // second set of signs inside a sketch
+	tagHadamard = 8 // sign diagonals of the "hadamard" sampler
 )
 
 // splitmix64 is a bijective mixer: streams from nearby seeds and tags start

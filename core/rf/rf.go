@@ -33,7 +33,8 @@ type Config struct {
 	// Sketch is "tensorsketch" (default) or "tensorsrht" (ntk only).
 	Sketch string
 	// Sampler draws the directions of the ReLU features: "exact"
-	// (default), "gibbs", "orthogonal" or "gaussian".
+	// (default), "gibbs", "orthogonal", "gaussian" or "hadamard" (which
+	// also draws the Step directions).
 	Sampler string
 	// GibbsSweeps is the number T of Gibbs sweeps (default 1).
 	GibbsSweeps int
@@ -58,10 +59,12 @@ type Map struct {
 
 // layer holds the projection of one layer: w is din×(m0+m1), row-major, its
 // first m0 columns the Step directions and the other m1 the ReLU
-// directions, so one gram.Mul serves both.
+// directions, so one gram.Mul serves both; or, for the "hadamard" sampler,
+// had holds structured directions in the same order and w is nil.
 type layer struct {
 	din, m0, m1 int
 	w           []float64
+	had         *hadamardProj
 	s0, s1      float64 // scales of the Step and ReLU features
 	sk          tensorSketcher
 }
@@ -69,7 +72,7 @@ type layer struct {
 var (
 	methods  = []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}
 	sketches = []string{"tensorsketch", "tensorsrht"}
-	samplers = []string{"exact", "gibbs", "orthogonal", "gaussian"}
+	samplers = []string{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}
 )
 
 func oneOf(field, v string, allowed []string) error {
@@ -183,10 +186,20 @@ func New(cfg Config, inputDim int) (*Map, error) {
 // newLayer draws the Step (m0) and ReLU (m1) directions of a layer with
 // input dimension din.
 func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
+	c := f.cfg
+	if c.Sampler == "hadamard" {
+		// Step and ReLU directions are consecutive rows of the structured
+		// blocks; unit rows over p coordinates keep E‖u‖² = din/p on the
+		// first din, hence √(2p/m1) where exact directions use √(2d/m1).
+		p := nextPow2(din)
+		ly := &layer{din: din, m0: m0, m1: m1, had: newHadamardProj(din, m0+m1, newStream(c.Seed, l, tagHadamard))}
+		ly.s0 = math.Sqrt(2 / float64(max(m0, 1)))
+		ly.s1 = math.Sqrt(2 * float64(p) / float64(max(m1, 1)))
+		return ly, nil
+	}
 	if err := core.CheckAlloc("random-feature weight matrix", din, m0+m1); err != nil {
 		return nil, rfError(err)
 	}
-	c := f.cfg
 	ly := &layer{din: din, m0: m0, m1: m1, w: make([]float64, din*(m0+m1))}
 	stride := m0 + m1
 	put := func(rows []float64, col0, count int) { // rows is count×din

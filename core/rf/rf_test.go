@@ -196,7 +196,7 @@ func ExampleNew() {
 	fmt.Println(err)
 	// Output:
 	// 1000 500 500 500 tensorsketch exact
-	// rf: Config.Sampler "metropolis" is unknown; use one of ["exact" "gibbs" "orthogonal" "gaussian"]
+	// rf: Config.Sampler "metropolis" is unknown; use one of ["exact" "gibbs" "orthogonal" "gaussian" "hadamard"]
 }
 
 func ExampleMap_Config() {

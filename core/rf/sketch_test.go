@@ -140,6 +140,23 @@ func TestSketchesPreserveInnerProducts(t *testing.T) {
 	}
 }
 
+// TestFWHTBits: the fused transform gives the reference loop's bits at
+// every length up to 2¹³ (odd and even numbers of levels).
+func TestFWHTBits(t *testing.T) {
+	t.Parallel()
+	for n := 1; n <= 1<<13; n *= 2 {
+		x := randVec(uint64(n), n)
+		got, want := append([]float64(nil), x...), append([]float64(nil), x...)
+		fwht(got)
+		fwhtRef(want)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("n = %d, entry %d: %v, want %v", n, i, got[i], want[i])
+			}
+		}
+	}
+}
+
 // TestFWHT checks the fast transform against the Sylvester matrix.
 func TestFWHT(t *testing.T) {
 	t.Parallel()

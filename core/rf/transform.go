@@ -90,13 +90,23 @@ func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	return dst, nil
 }
 
+// project sets dst (b×(m0+m1)) to the layer's projections of the b rows
+// of x (b×din).
+func (ly *layer) project(ws *workspace, dst, x []float64, b int) {
+	if ly.had != nil {
+		ws.had = ly.had.apply(dst, x, b, ws.had)
+		return
+	}
+	gram.Mul(dst, x, ly.w, b, ly.din, ly.m0+ly.m1)
+}
+
 // workspace is the memory one goroutine reuses across blocks.
 type workspace struct {
-	x, proj, lam []float64
-	psi, phi     [2][]float64
-	hs, gs       [][]float64 // grad: activations and pre-activations per layer
-	delta, back  []float64
-	sc           scratch
+	x, proj, lam, had []float64
+	psi, phi          [2][]float64
+	hs, gs            [][]float64 // grad: activations and pre-activations per layer
+	delta, back       []float64
+	sc                scratch
 }
 
 // block computes the features of the b rows in ws.x and returns them as a
@@ -112,7 +122,7 @@ func (f *Map) block(ws *workspace, b int) []float64 {
 	ly := f.layers[0]
 	st := ly.m0 + ly.m1
 	ws.proj = grow(ws.proj, b*st)
-	gram.Mul(ws.proj, ws.x, ly.w, b, ly.din, st)
+	ly.project(ws, ws.proj, ws.x, b)
 	p := ws.proj
 	switch f.cfg.Method {
 	case "arccos0":
@@ -145,11 +155,11 @@ func step(v float64) float64 {
 // tensor products (naive) on a block of rows.
 func (f *Map) blockNTK(ws *workspace, b int) []float64 {
 	psi, phi := ws.x, ws.x
-	din, phiDim := f.inputDim, f.inputDim
+	phiDim := f.inputDim
 	for l, ly := range f.layers {
 		st := ly.m0 + ly.m1
 		ws.proj = grow(ws.proj, b*st)
-		gram.Mul(ws.proj, psi, ly.w, b, din, st)
+		ly.project(ws, ws.proj, psi, b)
 		k := l % 2
 		ws.psi[k] = grow(ws.psi[k], b*ly.m1)
 		np := ws.psi[k]
@@ -191,7 +201,7 @@ func (f *Map) blockNTK(ws *workspace, b int) []float64 {
 			}
 		}
 		psi, phi = np, nphi
-		din, phiDim = ly.m1, outDim
+		phiDim = outDim
 	}
 	if f.cfg.Method == "nngp" || len(f.layers) == 0 {
 		return psi
