@@ -20,7 +20,7 @@ const PROPS = {
   logm: { ...int(6, 13), def: 9 }, // m = 2^logm
   method: { ...oneOf('ntk', 'nngp', 'arccos1', 'naive', 'grad', 'rff'), def: 'ntk' },
   sketch: { ...oneOf('tensorsketch', 'tensorsrht'), def: 'tensorsketch' },
-  sampler: { ...oneOf('exact', 'gibbs', 'orthogonal', 'gaussian'), def: 'exact' },
+  sampler: { ...oneOf('exact', 'gibbs', 'orthogonal', 'gaussian', 'hadamard'), def: 'exact' },
   seed: { ...int(0, 999999999), def: 1 },
   eval: { ...oneOf('split', 'kfold'), def: 'split' },
   test: { ...int(10, 50), def: 30 }, // test share in percent
