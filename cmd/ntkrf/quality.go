@@ -38,7 +38,7 @@ func runQuality(args []string) error {
 	m := fs.Int("m", 5120, "feature dimension")
 	depths := fs.String("depths", "1,2,4", "comma-separated network depths")
 	ratios := fs.String("ratios", "0.3,0.5,0.7", "comma-separated sketch shares m_cs/m")
-	sampler := fs.String("sampler", "exact", "ReLU direction sampler: exact, gibbs, orthogonal or gaussian")
+	sampler := fs.String("sampler", "exact", "ReLU direction sampler: exact, gibbs, orthogonal, gaussian or hadamard")
 	sketch := fs.String("sketch", "tensorsketch", "tensorsketch or tensorsrht")
 	seed := fs.Uint64("seed", 1, "random seed")
 	if err := fs.Parse(args); err != nil {
