@@ -10,7 +10,8 @@ import "golang.org/x/sys/cpu"
 func dotAxpyAVX2(n int, y, a, x *float64, s float64) float64
 
 // dotAxpy is the DotAxpy implementation: AVX2 with FMA where the CPU has
-// it.
+// it. An AVX-512 version measured no faster on a Zen 5 (one core, rows of
+// 1024 to 4096 entries): the loop is bound by memory.
 var dotAxpy = func() func(y, a, x []float64, s float64) float64 {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		return dotAxpyVec

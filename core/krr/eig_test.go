@@ -92,12 +92,14 @@ func TestEigSym(t *testing.T) {
 
 var sinkVals []float64
 
-func BenchmarkEigSym_M1024(b *testing.B) { benchEigSym(b, 1024) }
-func BenchmarkEigSym_M4096(b *testing.B) { benchEigSym(b, 4096) }
+func BenchmarkEigSym_M1024(b *testing.B)        { benchEigSym(b, 1024, true) }
+func BenchmarkEigSym_M4096(b *testing.B)        { benchEigSym(b, 4096, true) }
+func BenchmarkEigSymVectors_M1024(b *testing.B) { benchEigSym(b, 1024, false) }
 
-// benchEigSym times the GCV path of eigSym (eigenvalues and VᵀR for 10
-// outputs) on the Gram matrix of m Gaussian features over m rows.
-func benchEigSym(b *testing.B, m int) {
+// benchEigSym times eigSym on the Gram matrix of m Gaussian features over
+// m rows: the GCV path (eigenvalues and VᵀR for 10 outputs) when gcv is
+// set, else the LOO path (eigenvalues and eigenvectors).
+func benchEigSym(b *testing.B, m int, gcv bool) {
 	const l = 10
 	r := rand.New(rand.NewPCG(1, 3))
 	phi := make([]float64, m*m)
@@ -107,6 +109,9 @@ func benchEigSym(b *testing.B, m int) {
 	c := make([]float64, m*m)
 	gram.AddAtA(c, phi, m, m)
 	rhs := phi[:m*l]
+	if !gcv {
+		rhs = nil
+	}
 	work := make([]float64, m*m)
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -67,14 +67,17 @@ func (t *tridiagWork) panel(a []float64, m, p, b int, d, e, tau []float64) {
 		i := p + k
 		row := a[i*m+i : (i+1)*m]
 		// Row i −= Σⱼ vⱼ·wⱼ[i] + wⱼ·vⱼ[i] over the panel's earlier reflectors.
-		for j := 0; j < k; j++ {
-			vj := a[(p+j)*m+i : (p+j+1)*m]
-			wj := t.w[j*m+i : (j+1)*m]
-			f, g := wj[0], vj[0]
-			for c := range row {
-				row[c] -= vj[c]*f + wj[c]*g
+		split(len(row), k, func(c0, c1 int) {
+			for j := 0; j < k; j++ {
+				vj := a[(p+j)*m+i : (p+j+1)*m]
+				wj := t.w[j*m+i : (j+1)*m]
+				f, g := wj[0], vj[0]
+				vj, wj = vj[c0:c1], wj[c0:c1]
+				for c, x := range row[c0:c1] {
+					row[c0+c] = x - (vj[c]*f + wj[c]*g)
+				}
 			}
-		}
+		})
 		d[i] = row[0]
 		if i == m-1 {
 			return
@@ -90,23 +93,48 @@ func (t *tridiagWork) panel(a []float64, m, p, b int, d, e, tau []float64) {
 		}
 		// y = τ(A₂₂v − V(Wᵀv) − W(Vᵀv)), A₂₂ the matrix at the panel start.
 		t.sv.mul(y, a, m, i+1, v)
-		for j := 0; j < k; j++ {
-			t.t1[j] = dot(t.w[j*m+i+1:(j+1)*m], v)
-			t.t2[j] = dot(a[(p+j)*m+i+1:(p+j+1)*m], v)
-		}
-		for j := 0; j < k; j++ {
-			vj := a[(p+j)*m+i+1 : (p+j+1)*m]
-			wj := t.w[j*m+i+1 : (j+1)*m]
-			f, g := t.t1[j], t.t2[j]
-			for c := range y {
-				y[c] -= vj[c]*f + wj[c]*g
+		split(k, len(v), func(j0, j1 int) {
+			for j := j0; j < j1; j++ {
+				t.t1[j] = dot(t.w[j*m+i+1:(j+1)*m], v)
+				t.t2[j] = dot(a[(p+j)*m+i+1:(p+j+1)*m], v)
 			}
-		}
+		})
+		split(len(y), k, func(c0, c1 int) {
+			for j := 0; j < k; j++ {
+				vj := a[(p+j)*m+i+1+c0 : (p+j)*m+i+1+c1]
+				wj := t.w[j*m+i+1+c0 : j*m+i+1+c1]
+				f, g := t.t1[j], t.t2[j]
+				for c, x := range y[c0:c1] {
+					y[c0+c] = x - (vj[c]*f + wj[c]*g)
+				}
+			}
+		})
 		alpha := -0.5 * ti * ti * dot(y, v)
 		for c := range y {
 			y[c] = ti*y[c] + alpha*v[c]
 		}
 	}
+}
+
+// minSplitWork is the number of multiply-adds below which split stays on
+// one goroutine: about 10 µs of work, a few times the cost of starting one.
+const minSplitWork = 1 << 14
+
+// split calls f on ranges covering [0, n) with n·per multiply-adds in all:
+// on [0, n) itself when that is too little to share, else on one range per
+// core, concurrently. Callers make every index independent of the others,
+// so the split changes no bit.
+func split(n, per int, f func(lo, hi int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if workers == 1 || n*per < minSplitWork || n < workers {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { f(n*w/workers, n*(w+1)/workers) })
+	}
+	wg.Wait()
 }
 
 // update subtracts VWᵀ + WVᵀ from the trailing matrix (rows and columns

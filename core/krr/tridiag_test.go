@@ -314,3 +314,39 @@ func TestSymv(t *testing.T) {
 		}
 	}
 }
+
+// TestEigSymProcs checks that eigSym gives the same bits whatever
+// GOMAXPROCS: at m = 600 the symmetric products, the panel updates, the
+// rank-2k updates and the rotations all run on several goroutines, and
+// each must split its work without changing any sum. Not parallel: it
+// sets GOMAXPROCS.
+func TestEigSymProcs(t *testing.T) {
+	const m, l = 600, 2
+	r := rand.New(rand.NewPCG(7, 8))
+	a := make([]float64, m*m)
+	for i := 0; i < m; i++ {
+		for j := i; j < m; j++ {
+			a[i*m+j] = r.NormFloat64()
+		}
+	}
+	rhs := make([]float64, m*l)
+	for i := range rhs {
+		rhs[i] = r.NormFloat64()
+	}
+	procs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(procs)
+	var vals, b [][]float64
+	for _, p := range []int{1, 2, 3} {
+		runtime.GOMAXPROCS(p)
+		v, w, err := eigSym(slices.Clone(a), m, rhs, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals, b = append(vals, v), append(b, w)
+	}
+	for k := 1; k < len(vals); k++ {
+		if !slices.Equal(vals[k], vals[0]) || !slices.Equal(b[k], b[0]) {
+			t.Errorf("GOMAXPROCS %d and 1 give different results", k+1)
+		}
+	}
+}
