@@ -11,10 +11,11 @@ import (
 )
 
 // Blocking of the reduction to tridiagonal form. Each panel of
-// tridiagBlock columns costs one rank-2·tridiagBlock update of the trailing
-// matrix through gram.AddAtA, whose passes over the trailing matrix are
-// memory bound: wider panels mean fewer of them (48 measured fastest
-// at m = 1024 and 4096 among 32, 48, 64 and 96).
+// tridiagBlock columns ends in one rank-2·tridiagBlock update of the
+// trailing matrix through gram.AddAtA, whose passes over that matrix are
+// memory bound, so wider panels make fewer passes; but the panel's own
+// vector work grows with its width. 32, 48 and 64 measured alike at
+// m = 1024 (within the noise of a shared machine), 96 slower.
 const tridiagBlock = 48
 
 // tridiag reduces the symmetric m×m matrix A whose upper triangle is in a
