@@ -36,7 +36,7 @@ func benchAddAtA(b *testing.B, n, m int, gonum bool) {
 		b.Run(k.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				addAtA(k.tile, g, a, n, m)
+				addAtA(k.tile, g, m, a, n, m, false)
 			}
 			report(b)
 		})

@@ -49,17 +49,25 @@ func AddAtA(g []float64, a []float64, n, m int) {
 	if n == 0 || m == 0 {
 		return
 	}
-	addAtA(tile, g, a, n, m)
+	addAtA(tile, g, m, a, n, m, false)
 }
 
-// addAtA is AddAtA with the micro-kernel as a parameter, so tests can run
-// every kernel the machine supports.
-func addAtA(kern tileFunc, g, a []float64, n, m int) {
+// addAtA is AddAtA on the m×m block of g with row stride ldg, with the
+// micro-kernel as a parameter so tests can run every kernel the machine
+// supports. With sub set it subtracts AᵀA instead: the left panels are
+// packed negated, so each tile adds the exact negation of its sums and the
+// result is the same as subtracting a separately computed AᵀA, without
+// the m×m scratch matrix and the two passes over it.
+func addAtA(kern tileFunc, g []float64, ldg int, a []float64, n, m int, sub bool) {
 	np := (m + panelW - 1) / panelW
 	// Two zero panels past the end let the last tile read three panels.
 	ng := np + 2
 	kb := min(kc, n)
 	pack := make([]float64, ng*kb*panelW)
+	left := pack
+	if sub {
+		left = make([]float64, len(pack))
+	}
 
 	// Work items: blocks of G rows × columns that touch the upper triangle.
 	type item struct{ i0, j0 int }
@@ -87,7 +95,7 @@ func addAtA(kern tileFunc, g, a []float64, n, m int) {
 			pEnd := min(it.i0+itemR/panelW, np)
 			qEnd := min(it.j0+itemC/panelW, np)
 			for p := it.i0; p < pEnd; p++ {
-				ap := pack[p*ps : (p+1)*ps]
+				ap := left[p*ps : (p+1)*ps]
 				for q := it.j0; q < qEnd; q += 3 {
 					if q+2 < p {
 						continue // tile entirely below the diagonal
@@ -95,7 +103,7 @@ func addAtA(kern tileFunc, g, a []float64, n, m int) {
 					bp := pack[q*ps:]
 					i, j := p*panelW, q*panelW
 					if j >= i+tileR && j+tileC <= m && i+tileR <= m {
-						kern(k, ap, bp, ps, g[i*m+j:], m)
+						kern(k, ap, bp, ps, g[i*ldg+j:], ldg)
 						continue
 					}
 					// Diagonal or edge tile: compute aside, add the part in
@@ -105,7 +113,7 @@ func addAtA(kern tileFunc, g, a []float64, n, m int) {
 					kern(k, ap, bp, ps, c, tileC)
 					for r := 0; r < tileR && i+r < m; r++ {
 						for s := max(0, i+r-j); s < tileC && j+s < m; s++ {
-							g[(i+r)*m+j+s] += c[r*tileC+s]
+							g[(i+r)*ldg+j+s] += c[r*tileC+s]
 						}
 					}
 				}
@@ -118,8 +126,16 @@ func addAtA(kern tileFunc, g, a []float64, n, m int) {
 		ps := k * panelW
 		blk := a[k0*m : (k0+k)*m]
 		var next atomic.Int64
+		packPart := func(p0, p1 int) {
+			packPanels(pack[:ng*ps], blk, k, m, p0, p1)
+			if sub {
+				for i, v := range pack[p0*ps : p1*ps] {
+					left[p0*ps+i] = -v
+				}
+			}
+		}
 		if workers == 1 {
-			packPanels(pack[:ng*ps], blk, k, m, 0, ng)
+			packPart(0, ng)
 			run(0, &next, k, ps)
 			continue
 		}
@@ -127,7 +143,7 @@ func addAtA(kern tileFunc, g, a []float64, n, m int) {
 		// tile starts.
 		var wg sync.WaitGroup
 		for w := range workers {
-			wg.Go(func() { packPanels(pack[:ng*ps], blk, k, m, ng*w/workers, ng*(w+1)/workers) })
+			wg.Go(func() { packPart(ng*w/workers, ng*(w+1)/workers) })
 		}
 		wg.Wait()
 		for w := range workers {
