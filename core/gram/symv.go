@@ -16,23 +16,24 @@ func DotAxpy(y, a, x []float64, s float64) float64 {
 }
 
 // dotAxpyPortable is DotAxpy in plain Go; four partial sums break the
-// dependency chain of the dot product.
+// dependency chain of the dot product. Plain indexing up to a multiple of
+// 4 ran 1.5× faster in WebAssembly than four-element subslices.
 func dotAxpyPortable(y, a, x []float64, s float64) float64 {
 	x, y = x[:len(a)], y[:len(a)]
 	var s0, s1, s2, s3 float64
-	c := 0
-	for ; c+4 <= len(a); c += 4 {
-		a4, x4, y4 := a[c:c+4:c+4], x[c:c+4:c+4], y[c:c+4:c+4]
-		s0 += a4[0] * x4[0]
-		s1 += a4[1] * x4[1]
-		s2 += a4[2] * x4[2]
-		s3 += a4[3] * x4[3]
-		y4[0] += a4[0] * s
-		y4[1] += a4[1] * s
-		y4[2] += a4[2] * s
-		y4[3] += a4[3] * s
+	n := len(a) &^ 3
+	for c := 0; c < n; c += 4 {
+		a0, a1, a2, a3 := a[c], a[c+1], a[c+2], a[c+3]
+		s0 += a0 * x[c]
+		s1 += a1 * x[c+1]
+		s2 += a2 * x[c+2]
+		s3 += a3 * x[c+3]
+		y[c] += a0 * s
+		y[c+1] += a1 * s
+		y[c+2] += a2 * s
+		y[c+3] += a3 * s
 	}
-	for ; c < len(a); c++ {
+	for c := n; c < len(a); c++ {
 		s0 += a[c] * x[c]
 		y[c] += a[c] * s
 	}
