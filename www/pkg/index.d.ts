@@ -257,10 +257,13 @@ export interface Engine {
   /** The header and first rows as text, cheaply, for a preview. */
   previewCSV(input: string | Uint8Array | ArrayBuffer, options?: { rows?: number; delimiter?: string; header?: 'auto' | 'yes' | 'no' }): Promise<Preview>;
   /**
-   * Kernel ridge regression. With features, rows are split over the workers:
-   * each accumulates its part of ΦᵀΦ and Φᵀy and the parts are summed, so
-   * results agree across worker counts to rounding (predictions to 1e-9
-   * relative), not bitwise.
+   * Kernel ridge regression. With features, rows are split over the workers
+   * in chunks of a few MB: each chunk's ΦᵀΦ and Φᵀy are accumulated and the
+   * parts are summed, so results agree across worker counts to rounding
+   * (predictions to 1e-9 relative), not bitwise. Training never holds Φ for
+   * all rows: memory is the rows themselves, the preprocessing fitted on all
+   * of them in one worker (about two copies of X there), and per worker a
+   * chunk plus O(m²).
    */
   fitRidge(X: Matrix, y: Float64Array, options?: FitOptions): Promise<Model>;
   /** How well random features approximate the exact kernel on the rows of X. */
@@ -273,8 +276,12 @@ export interface Engine {
   kfold(n: number, options?: { k?: number; seed?: number }): Promise<number[][]>;
   /** Accuracy, confusion matrix (classification), MSE and R². */
   score(yTrue: Float64Array, yPred: Float64Array, options?: { task?: 'classification' | 'regression'; classes?: number }): Promise<Scores>;
-  /** Memory of one worker: Go heap in use, and memory obtained (in WebAssembly it never shrinks). */
-  stats(): Promise<{ heapBytes: number; sysBytes: number }>;
+  /**
+   * Memory of the WebAssembly instances: Go heap in use and memory obtained
+   * (in WebAssembly it never shrinks, so it is each worker's peak), summed
+   * over the workers and per worker.
+   */
+  stats(): Promise<{ heapBytes: number; sysBytes: number; workers: { heapBytes: number; sysBytes: number }[] }>;
   /** Stops the workers and frees their memory; later calls reject. */
   close(): void;
 }

@@ -165,6 +165,7 @@ class Slot {
     }
     this.finish();
     if (m.type === 'result') {
+      if (m.inputs) job.onInputs(m.inputs);
       job.resolve(revive(JSON.parse(m.json), m.arrays));
     } else {
       const Class = { TypeError, RangeError }[m.name] ?? Error;
@@ -186,7 +187,7 @@ class Slot {
     this.job = job;
     if (isNode) this.worker.ref();
     const transfer = job.transfer ? [...job.arrays.map((a) => a.buffer), ...(job.bytes ? [job.bytes.buffer] : [])] : [];
-    this.worker.postMessage({ type: 'call', id: job.id, op: job.op, json: job.json, arrays: job.arrays, bytes: job.bytes }, transfer);
+    this.worker.postMessage({ type: 'call', id: job.id, op: job.op, json: job.json, arrays: job.arrays, bytes: job.bytes, giveBack: !!job.onInputs }, transfer);
   }
 
   finish() {
@@ -227,8 +228,8 @@ class Pool {
   release(slot) {
     this.busy.delete(slot);
     if (this.closed || !slot.worker) return;
-    const job = this.queue.shift();
-    if (job) this.assign(slot, job);
+    const i = this.queue.findIndex((j) => !j.slot || j.slot === slot);
+    if (i >= 0) this.assign(slot, this.queue.splice(i, 1)[0]);
   }
 
   assign(slot, job) {
@@ -237,14 +238,16 @@ class Pool {
   }
 
   /**
-   * Runs op on the first free worker. With transfer set, the arrays (and
-   * bytes) are copies made for this call and are moved, not copied again.
+   * Runs op on the first free worker, or on `slot` when given. With
+   * transfer set, the arrays (and bytes) are copies made for this call and
+   * are moved, not copied again; onInputs then gets them back after a
+   * successful call, for the next call to refill.
    */
-  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false } = {}) {
+  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs } = {}) {
     if (this.closed) return Promise.reject(new Error('ntkrf: this engine is closed; create a new one with createEngine()'));
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise((resolve, reject) => {
-      const job = { id: this.nextId++, op, json: JSON.stringify(args), arrays, bytes, transfer, resolve, reject, onProgress, signal };
+      const job = { id: this.nextId++, op, json: JSON.stringify(args), arrays, bytes, transfer, slot, onInputs, resolve, reject, onProgress, signal };
       if (signal) {
         job.onAbort = () => {
           const i = this.queue.indexOf(job);
@@ -257,7 +260,7 @@ class Pool {
         };
         signal.addEventListener('abort', job.onAbort, { once: true });
       }
-      const free = this.slots.find((s) => !this.busy.has(s) && s.worker);
+      const free = this.slots.find((s) => !this.busy.has(s) && s.worker && (!slot || s === slot));
       if (free) this.assign(free, job);
       else this.queue.push(job);
     });
@@ -303,41 +306,81 @@ function vectorData(where, name, v) {
   throw new TypeError(`${where}: ${name} must be a Float64Array or Float32Array, got ${describe(v)}; wrap plain arrays with Float64Array.from(array)`);
 }
 
-/** Splits n rows into at most `parts` contiguous blocks of at least MIN_BLOCK_ROWS. */
-function rowBlocks(n, parts) {
-  const k = Math.max(1, Math.min(parts, Math.ceil(n / MIN_BLOCK_ROWS)));
+/**
+ * The most bytes of rows a call sends a worker at once. Larger inputs go in
+ * several chunks per worker, so that a worker's memory (the rows in
+ * JavaScript, their copy in Go, the scaled copy) stays a few times this,
+ * whatever the number of rows: WebAssembly memory never shrinks, and a
+ * browser tab has a few GB in all.
+ */
+const CHUNK_BYTES = 8 << 20;
+
+/**
+ * Splits n rows into contiguous chunks: at least one per worker (of at
+ * least MIN_BLOCK_ROWS rows), and more when a chunk would exceed maxRows.
+ */
+function rowBlocks(n, parts, maxRows = Infinity) {
+  const wanted = Math.max(parts, Math.ceil(n / Math.max(maxRows, MIN_BLOCK_ROWS)));
+  const k = Math.max(1, Math.min(wanted, Math.ceil(n / MIN_BLOCK_ROWS)));
   const blocks = [];
   for (let i = 0; i < k; i++) blocks.push([Math.floor((i * n) / k), Math.floor(((i + 1) * n) / k)]);
   return blocks;
 }
 
-/** Sums per-block progress into one monotone report. */
-function combinedProgress(onProgress, parts) {
-  if (!onProgress) return () => undefined;
-  const done = new Array(parts).fill(0);
-  const total = new Array(parts).fill(0);
+/** Rows that fit in CHUNK_BYTES at `values` numbers per row. */
+const chunkRows = (values) => Math.floor(CHUNK_BYTES / (8 * values));
+
+/**
+ * Runs callBlock(lo, hi, control, spare) for contiguous chunks of rows (see
+ * rowBlocks), at most one per worker at a time: callBlock makes its copy of
+ * the rows only when a worker is free, so no more than one chunk per worker
+ * is in flight. spare is an object of its own per lane, where callBlock
+ * keeps the buffers a worker gave back (see copyRange). Progress is
+ * reported in rows; resolves to the results in row order.
+ */
+async function overRows(pool, rows, control, callBlock, maxRows = Infinity) {
+  const blocks = rowBlocks(rows, pool.slots.length, maxRows);
+  const done = new Array(blocks.length).fill(0);
   let last = -1;
-  return (i) => (p) => {
-    done[i] = p.done;
-    total[i] = p.total;
+  const progress = (i) => control.onProgress && ((p) => {
+    const [lo, hi] = blocks[i];
+    done[i] = p.total > 0 ? Math.round((p.done / p.total) * (hi - lo)) : 0;
     const d = done.reduce((a, b) => a + b, 0);
-    const t = total.reduce((a, b) => a + b, 0);
-    if (d > last && total.every((x) => x > 0)) {
+    if (d > last) {
       last = d;
-      onProgress({ done: d, total: t, stage: p.stage });
+      control.onProgress({ done: d, total: rows, stage: p.stage });
+    }
+  });
+  const results = new Array(blocks.length);
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    const spare = {};
+    while (next < blocks.length && !failed) {
+      const i = next++;
+      try {
+        results[i] = await callBlock(blocks[i][0], blocks[i][1], { signal: control.signal, onProgress: progress(i) }, spare);
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
     }
   };
+  await Promise.all(Array.from({ length: Math.min(pool.slots.length, blocks.length) }, lane));
+  return results;
 }
 
 /**
- * Runs callBlock(lo, hi, control) for contiguous blocks of rows, one per
- * worker (blocks of at least MIN_BLOCK_ROWS), with their progress summed;
- * resolves to the results in row order.
+ * src[lo:hi] as a new array to transfer to a worker, written into `spare`
+ * (an array a worker gave back) when its buffer is large enough: a worker's
+ * JavaScript collects the chunks it was sent only rarely, so fresh copies
+ * would pile up there, as much as all the rows in all.
  */
-function overRows(pool, rows, control, callBlock) {
-  const blocks = rowBlocks(rows, pool.slots.length);
-  const progress = combinedProgress(control.onProgress, blocks.length);
-  return Promise.all(blocks.map(([lo, hi], i) => callBlock(lo, hi, { signal: control.signal, onProgress: progress(i) })));
+function copyRange(src, lo, hi, spare) {
+  if (!spare || spare.buffer.byteLength < (hi - lo) * 8) return src.slice(lo, hi);
+  const a = new Float64Array(spare.buffer, 0, hi - lo);
+  a.set(src.subarray(lo, hi));
+  return a;
 }
 
 /** A fitted ridge model; its numbers live in JavaScript, so any worker can predict. */
@@ -371,7 +414,7 @@ class Model {
       const a = [...arrays];
       a[0] = data.slice(lo * X.cols, hi * X.cols);
       return this.#pool.call('predict', { X: { rows: hi - lo, cols: X.cols, array: 0 }, model, scores }, a, ctl);
-    });
+    }, chunkRows(X.cols));
     if (!scores) return concat(parts.map((p) => p.labels));
     const cols = parts[0].scores.cols;
     return { rows: X.rows, cols, data: concat(parts.map((p) => p.scores.data)) };
@@ -441,22 +484,36 @@ class Engine {
     }
     const ridge = { lambda: opts.lambda, criterion: opts.criterion, grid: opts.grid, task, classes };
     const Xref = (rows) => ({ rows, cols: X.cols, array: 0 });
-    const scaler = await this.#pool.call('fitScaler', { X: Xref(X.rows), preprocess: opts.preprocess, groups: opts.groups }, [data], { signal: control.signal });
+    // The scaler needs every row in one worker: the first, see below. A
+    // copy moved there peaks lower than posting X, which serializes it
+    // into a buffer first.
+    const first = this.#pool.slots[0];
+    const scaler = await this.#pool.call('fitScaler', { X: Xref(X.rows), preprocess: opts.preprocess, groups: opts.groups }, [data.slice()], { signal: control.signal }, { slot: first, transfer: true });
     let model;
     if (opts.kernel) {
       model = await this.#pool.call('fitKernel', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, kernel: opts.kernel }, [data, yd], control);
     } else {
       const features = opts.features ?? {};
       // With no more rows than features the fit runs in the dual on ΦΦᵀ
-      // (smaller than ΦᵀΦ) in one worker.
-      if (rowBlocks(X.rows, this.workers).length === 1 || opts.criterion === 'loo' || X.rows <= (features.dim ?? 1024)) {
+      // (smaller than ΦᵀΦ) in one worker, and so does a fit of one chunk.
+      // A chunk holds at most CHUNK_BYTES of X but at least 4m² numbers, so
+      // that the partial sums waiting for the solve (an m×m ΦᵀΦ per chunk)
+      // add up to at most a quarter of X.
+      const dim = features.dim ?? 1024;
+      const maxRows = Math.max(chunkRows(X.cols), Math.ceil((4 * dim * dim) / X.cols));
+      if (rowBlocks(X.rows, this.workers, maxRows).length === 1 || opts.criterion === 'loo' || X.rows <= dim) {
         model = await this.#pool.call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features }, [data, yd], control);
       } else {
-        // Each worker featurizes its rows and accumulates its part of ΦᵀΦ
-        // and Φᵀy; one worker merges the parts in block order and solves.
-        const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl) => this.#pool.call('accumulate',
+        // Go collects the copy of X that fitScaler left in the first worker
+        // only once its heap has doubled again, so chunks would grow that
+        // worker to twice X; stats runs the collector now.
+        await this.#pool.call('stats', {}, [], { signal: control.signal }, { slot: first });
+        // The workers featurize chunks of rows and accumulate each chunk's
+        // ΦᵀΦ and Φᵀy; one worker merges the parts in row order and solves.
+        const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl, spare) => this.#pool.call('accumulate',
           { X: Xref(hi - lo), y: { array: 1 }, scaler, features, task, classes },
-          [data.slice(lo * X.cols, hi * X.cols), yd.slice(lo, hi)], ctl, { transfer: true }));
+          [copyRange(data, lo * X.cols, hi * X.cols, spare.x), copyRange(yd, lo, hi, spare.y)], ctl,
+          { transfer: true, onInputs: ([x, yb]) => { spare.x = x; spare.y = yb; } }), maxRows);
         const arrays = [];
         const ref = (a) => { arrays.push(a); return { array: arrays.length - 1 }; };
         const partRefs = parts.map((p) => ({ rows: p.rows, mu: ref(p.mu), ybar: ref(p.ybar), C: ref(p.C), D: ref(p.D), E: ref(p.E) }));
@@ -519,9 +576,11 @@ class Engine {
     return this.#pool.call('kfold', { ...opts, n }, [], control);
   }
 
-  /** Memory of one worker's instance: Go heap in use and memory obtained. */
+  /** Memory of the instances: Go heap in use and memory obtained, in all and per worker. */
   async stats() {
-    return this.#pool.call('stats', {}, []);
+    const workers = await Promise.all(this.#pool.slots.map((slot) => this.#pool.call('stats', {}, [], {}, { slot })));
+    const sum = (k) => workers.reduce((a, w) => a + w[k], 0);
+    return { heapBytes: sum('heapBytes'), sysBytes: sum('sysBytes'), workers };
   }
 
   /** Stops the workers and frees their memory. Later calls reject. */

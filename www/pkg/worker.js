@@ -34,10 +34,14 @@ listen(async (msg) => {
     return;
   }
   if (msg.type === 'call') {
-    const { id, op, json, arrays, bytes } = msg;
+    const { id, op, json, arrays, bytes, giveBack } = msg;
     try {
       const res = await globalThis.ntkrf.call(op, json, arrays, progressReporter(id), bytes);
-      post({ type: 'result', id, json: res.json, arrays: res.arrays }, res.arrays.map((a) => a.buffer));
+      // Inputs asked back (Go has copied them) go with the result, for the
+      // caller to refill: garbage here would be collected only rarely.
+      const inputs = giveBack ? arrays : undefined;
+      const buffers = new Set([...res.arrays, ...(inputs ?? [])].map((a) => a.buffer));
+      post({ type: 'result', id, json: res.json, arrays: res.arrays, inputs }, [...buffers]);
     } catch (e) {
       post({ type: 'error', id, name: e?.name ?? 'Error', message: String(e?.message ?? e) });
     }
