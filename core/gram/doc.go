@@ -19,6 +19,18 @@
 // against. Results differ between kernels in the last bits; each is within
 // n·ε·Σ_k |a_ki·a_kj| of the exact sum.
 //
+// AddAtAStride and SubAtAStride do the same on a block of a larger matrix
+// (a row stride), SubAtAStride subtracting by packing the left panels
+// negated: the in-place trailing updates of Cholesky and of the
+// tridiagonal reduction in package krr, with no m×m scratch matrix.
+//
+// # Cholesky, DotAxpy
+//
+// Cholesky is a right-looking blocked factorization whose trailing updates
+// run on the AddAtA kernel and whose panels are solved in column chunks on
+// all cores. DotAxpy (y += s·a and a·x in one pass) is the memory-bound
+// inner step of a symmetric matrix–vector product (AVX2 with FMA on amd64).
+//
 // # Mul
 //
 // Every entry of c = a·b is summed in increasing inner index with separately
@@ -28,6 +40,6 @@
 //
 // # Panics
 //
-// Both functions panic if the slices are shorter than the shapes say or a
+// The functions panic if the slices are shorter than the shapes say or a
 // dimension is negative: these are programming errors, not bad data.
 package gram

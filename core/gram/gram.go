@@ -52,6 +52,32 @@ func AddAtA(g []float64, a []float64, n, m int) {
 	addAtA(tile, g, m, a, n, m, false)
 }
 
+// AddAtAStride is AddAtA on the m×m block of g whose rows start ldg ≥ m
+// values apart (entry (i, j) at g[i·ldg+j]), such as a trailing block of a
+// larger matrix. It panics if the lengths do not match.
+func AddAtAStride(g []float64, ldg int, a []float64, n, m int) {
+	checkStride(g, ldg, a, n, m)
+	if n > 0 && m > 0 {
+		addAtA(tile, g, ldg, a, n, m, false)
+	}
+}
+
+// SubAtAStride is AddAtAStride subtracting AᵀA: g −= AᵀA on the upper
+// triangle of the block, in place, with the same rounding as subtracting
+// a separately computed AᵀA.
+func SubAtAStride(g []float64, ldg int, a []float64, n, m int) {
+	checkStride(g, ldg, a, n, m)
+	if n > 0 && m > 0 {
+		addAtA(tile, g, ldg, a, n, m, true)
+	}
+}
+
+func checkStride(g []float64, ldg int, a []float64, n, m int) {
+	if n < 0 || m < 0 || ldg < m || len(a) < n*m || (m > 0 && len(g) < (m-1)*ldg+m) {
+		panic(fmt.Sprintf("gram: AddAtAStride lengths %d, %d do not fit n=%d, m=%d, ldg=%d", len(a), len(g), n, m, ldg))
+	}
+}
+
 // addAtA is AddAtA on the m×m block of g with row stride ldg, with the
 // micro-kernel as a parameter so tests can run every kernel the machine
 // supports. With sub set it subtracts AᵀA instead: the left panels are

@@ -39,7 +39,6 @@ func tridiag(a []float64, m int, d, e, tau []float64) {
 	}
 	if m > nb {
 		nt := m - nb
-		t.s = make([]float64, nt*nt)
 		t.pm = make([]float64, nb*nt)
 	}
 	p := 0
@@ -54,7 +53,6 @@ func tridiag(a []float64, m int, d, e, tau []float64) {
 type tridiagWork struct {
 	w      []float64 // W of the panel: row k holds wₖ over the global indices
 	t1, t2 []float64 // Wᵀv and Vᵀv within a panel
-	s      []float64 // scratch Gram matrix of the trailing update, kept zero
 	pm     []float64 // the panel's balanced V ± W, packed
 	sv     symv
 }
@@ -141,13 +139,13 @@ func split(n, per int, f func(lo, hi int)) {
 
 // update subtracts VWᵀ + WVᵀ from the trailing matrix (rows and columns
 // from p+b on) after the panel at p. With each pair balanced to
-// ‖αv‖ = ‖w/α‖, VWᵀ + WVᵀ = ½(PᵀP − MᵀM) for the rows P = αv + w/α,
-// M = αv − w/α, so both halves run on gram.AddAtA; the cancellation then
-// costs ε·‖v‖·‖w‖ per pair, the size of the rounding of vwᵀ itself.
+// ‖fv‖ = ‖gw‖ and 2fg = 1, VWᵀ + WVᵀ = PᵀP − MᵀM for the rows P = fv + gw,
+// M = fv − gw, so both halves run in place on the Gram kernel; the
+// cancellation then costs ε·‖v‖·‖w‖ per pair, the size of the rounding of
+// vwᵀ itself.
 func (t *tridiagWork) update(a []float64, m, p, b int) {
 	q := p + b
 	nt := m - q
-	s := t.s[:nt*nt]
 	pk := t.pm[:b*nt]
 	for _, sign := range [2]float64{1, -1} {
 		for j := 0; j < b; j++ {
@@ -159,47 +157,18 @@ func (t *tridiagWork) update(a []float64, m, p, b int) {
 				clear(pj)
 				continue
 			}
-			al := math.Sqrt(nw / nv)
-			f, g := al, sign/al
+			f := math.Sqrt(nw/nv) / math.Sqrt2
+			g := sign / (2 * f)
 			for c := range pj {
 				pj[c] = f*vj[c] + g*wj[c]
 			}
 		}
-		gram.AddAtA(s, pk, b, nt)
-		subtractHalf(a, m, q, s, sign)
-	}
-}
-
-// subtractHalf adds −sign·½S to the trailing matrix from q on (upper
-// triangle) and zeroes S, splitting the rows over the cores. Each entry is
-// one independent operation, so the split changes no bit.
-func subtractHalf(a []float64, m, q int, s []float64, sign float64) {
-	nt := m - q
-	h := -0.5 * sign
-	rows := func(r0, r1 int) {
-		for r := r0; r < r1; r++ {
-			ar := a[(q+r)*m+q+r : (q+r+1)*m]
-			sr := s[r*nt+r : (r+1)*nt]
-			sr = sr[:len(ar)]
-			for c, x := range sr {
-				ar[c] += h * x
-			}
-			clear(sr)
+		if sign > 0 {
+			gram.SubAtAStride(a[q*m+q:], m, pk, b, nt)
+		} else {
+			gram.AddAtAStride(a[q*m+q:], m, pk, b, nt)
 		}
 	}
-	workers := runtime.GOMAXPROCS(0)
-	if workers == 1 || nt*nt < 2*minParallelWork {
-		rows(0, nt)
-		return
-	}
-	var wg sync.WaitGroup
-	for k := range workers {
-		// Equal shares of the triangle: row r has nt−r entries.
-		r0 := nt - int(float64(nt)*math.Sqrt(1-float64(k)/float64(workers)))
-		r1 := nt - int(float64(nt)*math.Sqrt(1-float64(k+1)/float64(workers)))
-		wg.Go(func() { rows(r0, r1) })
-	}
-	wg.Wait()
 }
 
 // symvChunks is the number of row ranges a large symmetric
