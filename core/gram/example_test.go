@@ -21,3 +21,16 @@ func ExampleMul() {
 	fmt.Println(c)
 	// Output: [19 22 43 50]
 }
+
+func ExampleSubAtAStride() {
+	// The trailing 2×2 block of a 3×3 matrix (row stride 3) minus AᵀA for
+	// the 1×2 row A = [1 2]; only the block's upper triangle changes.
+	g := []float64{
+		9, 9, 9,
+		9, 5, 6,
+		9, 9, 7,
+	}
+	gram.SubAtAStride(g[3+1:], 3, []float64{1, 2}, 1, 2)
+	fmt.Println(g)
+	// Output: [9 9 9 9 4 4 9 9 3]
+}
