@@ -53,13 +53,15 @@ func Fit(X *mat.Dense, groups []Group, p Prep) (*Scaler, error) {
 		return nil, err
 	}
 	s := &Scaler{prep: p, groups: groups, fill: make([]float64, c)}
+	var numeric []int
 	for _, g := range groups {
 		if g.Categorical {
 			s.fitMode(X, g)
 		} else {
-			s.fitMean(X, g.Start)
+			numeric = append(numeric, g.Start)
 		}
 	}
+	s.fitMeans(X, numeric)
 	if !p.Standardize {
 		return s, nil
 	}
@@ -137,25 +139,35 @@ func checkGroups(groups []Group, c int) error {
 	return nil
 }
 
-func (s *Scaler) fitMean(X *mat.Dense, j int) {
-	n, _ := X.Dims()
-	sum, count := 0.0, 0
-	big := 0.0
+// fitMeans sets the fill value of each numeric column in cols to the mean
+// of its present values, summed as v/max|v| (so huge values cannot
+// overflow the sum). It passes over the rows, not down the columns, which
+// is several times faster on tall matrices, with the same sums per column.
+func (s *Scaler) fitMeans(X *mat.Dense, cols []int) {
+	n, c := X.Dims()
+	big, sum, count := make([]float64, c), make([]float64, c), make([]int, c)
 	for i := range n {
-		if v := X.At(i, j); !math.IsNaN(v) {
-			big = max(big, math.Abs(v))
+		row := X.RawRowView(i)
+		for _, j := range cols {
+			if v := row[j]; !math.IsNaN(v) {
+				big[j] = max(big[j], math.Abs(v))
+			}
 		}
 	}
-	if big == 0 {
-		return
-	}
 	for i := range n {
-		if v := X.At(i, j); !math.IsNaN(v) {
-			sum += v / big
-			count++
+		row := X.RawRowView(i)
+		for _, j := range cols {
+			if v := row[j]; !math.IsNaN(v) && big[j] != 0 {
+				sum[j] += v / big[j]
+				count[j]++
+			}
 		}
 	}
-	s.fill[j] = sum / float64(count) * big
+	for _, j := range cols {
+		if big[j] != 0 {
+			s.fill[j] = sum[j] / float64(count[j]) * big[j]
+		}
+	}
 }
 
 func (s *Scaler) fitMode(X *mat.Dense, g Group) {
