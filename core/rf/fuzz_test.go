@@ -15,7 +15,7 @@ func FuzzFeatures(f *testing.F) {
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0x7f}, uint8(1), uint8(1), uint8(1), uint8(1), uint16(8), uint64(2), true)
 	f.Add([]byte{}, uint8(3), uint8(3), uint8(6), uint8(3), uint16(64), uint64(3), false)
 	methods := []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}
-	samplers := []string{"exact", "gibbs", "orthogonal", "gaussian"}
+	samplers := []string{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}
 	f.Fuzz(func(t *testing.T, b []byte, rows, cols, method, depth uint8, dim uint16, seed uint64, srht bool) {
 		r, c := int(rows%6)+1, int(cols%6)+1
 		X := mat.NewDense(r, c, nil)
