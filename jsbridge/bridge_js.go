@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"unsafe"
 
@@ -116,6 +117,18 @@ func run(args []safejs.Value) (safejs.Value, error) {
 	if err != nil {
 		return safejs.Value{}, err
 	}
+	// Go collects when its heap has doubled, and a WebAssembly memory never
+	// shrinks: after a call that moved tens of MB through this instance
+	// (e.g. all rows of X to fit the preprocessing), collect now so that
+	// the next calls reuse that memory instead of growing the instance.
+	moved := len(raw)
+	for _, a := range append(arrays, out...) {
+		moved += 8 * len(a)
+	}
+	arrays, raw, out = nil, nil, nil
+	if moved >= gcAfterBytes {
+		runtime.GC()
+	}
 	object, _ := safejs.Global().Get("Object")
 	res, err := object.New()
 	if err != nil {
@@ -129,6 +142,10 @@ func run(args []safejs.Value) (safejs.Value, error) {
 	}
 	return res, nil
 }
+
+// gcAfterBytes is the amount of data moved by one call beyond which the
+// bridge runs the garbage collector before returning.
+const gcAfterBytes = 32 << 20
 
 func bytesOf(f []float64) []byte {
 	if len(f) == 0 {

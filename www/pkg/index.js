@@ -504,10 +504,8 @@ class Engine {
       if (rowBlocks(X.rows, this.workers, maxRows).length === 1 || opts.criterion === 'loo' || X.rows <= dim) {
         model = await this.#pool.call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features }, [data, yd], control);
       } else {
-        // Go collects the copy of X that fitScaler left in the first worker
-        // only once its heap has doubled again, so chunks would grow that
-        // worker to twice X; stats runs the collector now.
-        await this.#pool.call('stats', {}, [], { signal: control.signal }, { slot: first });
+        // The bridge collects the copy of X that fitScaler left in the first
+        // worker before returning, so the chunks reuse that memory.
         // The workers featurize chunks of rows and accumulate each chunk's
         // ΦᵀΦ and Φᵀy; one worker merges the parts in row order and solves.
         const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl, spare) => this.#pool.call('accumulate',
