@@ -4,11 +4,10 @@
 // Run after ./build.sh build: node --test --test-concurrency=1 test/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { root } from './helpers.js';
+import { startSite } from './site.js';
 
 const shots = path.join(root, 'test-results');
 const testdata = (name) => path.join(root, 'testdata', name);
@@ -18,29 +17,16 @@ const IRIS_ACCURACY_FLOOR = 0.85;
 const GLASS_RI_R2_FLOOR = 0.5;
 const TIMEOUT = 60_000;
 
-let server, base, browser;
+let site, base, browser;
 
 before(async () => {
   await mkdir(shots, { recursive: true });
-  server = spawn(path.join(root, 'dist/bin/serve'), ['-dir', path.join(root, 'dist/www'), '-addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  base = await new Promise((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (d) => {
-      out += d;
-      const m = /serving .* at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (m) resolve(m[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`serve exited with ${code} before printing its address (run ./build.sh build first)`)));
-  });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  site = await startSite();
+  ({ base, browser } = site);
 });
 
 after(async () => {
-  await browser?.close();
-  server?.kill();
+  await site?.close();
 });
 
 /**

@@ -8,11 +8,9 @@
 // wasm32 memory; it takes minutes, so it is measured by hand, not in CI.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { pkg, root } from './helpers.js';
+import { pkg } from './helpers.js';
+import { startSite } from './site.js';
 
 const N = 500_000;
 const D = 50;
@@ -50,28 +48,15 @@ const SCALER_WORKER_SLACK = 64 * MB;
 /** A renderer with the lab page and an idle 2-worker engine: 260–320 MB measured. */
 const TAB_BASE = 350 * MB;
 
-let server, base, browser;
+let site, base, browser;
 
 before(async () => {
-  server = spawn(path.join(root, 'dist/bin/serve'), ['-dir', path.join(root, 'dist/www'), '-addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  base = await new Promise((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (d) => {
-      out += d;
-      const m = /serving .* at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (m) resolve(m[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`serve exited with ${code} before printing its address (run ./build.sh build first)`)));
-  });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  site = await startSite();
+  ({ base, browser } = site);
 });
 
 after(async () => {
-  await browser?.close();
-  server?.kill();
+  await site?.close();
 });
 
 /**
