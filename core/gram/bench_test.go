@@ -41,6 +41,15 @@ func benchAddAtA(b *testing.B, n, m int, gonum bool) {
 			report(b)
 		})
 	}
+	for _, k := range kernels32() {
+		b.Run("float32-"+k.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				addAtA32(k.tile, g, a, n, m)
+			}
+			report(b)
+		})
+	}
 	if !gonum {
 		return
 	}
