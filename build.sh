@@ -107,11 +107,11 @@ bench() {
   build >/dev/null
   local depths=${1:-1,2}
   # Native: the default (exact) sampler with the exact-NTK comparison, then
-  # the hadamard sampler. Package (wasm): hadamard at every depth and the
+  # the hadamard sampler with the float32 Gram. Package (wasm): hadamard at every depth and the
   # exact sampler at depth 1 (its dense 2048→4096 layer-2 product takes
   # minutes in wasm).
   $GO run ./cmd/ntkrf bench -depths "$depths"
-  $GO run ./cmd/ntkrf bench -depths "$depths" -sampler hadamard -exact=false
+  $GO run ./cmd/ntkrf bench -depths "$depths" -sampler hadamard -gram32 -exact=false
   for L in ${depths//,/ }; do node bench/package-bench.mjs --depth "$L" --sampler hadamard; done
   node bench/package-bench.mjs --depth 1 --sampler exact
 }

@@ -18,6 +18,7 @@ import (
 
 	"ntkrf/core"
 	"ntkrf/core/data"
+	"ntkrf/core/gram"
 	"ntkrf/core/krr"
 	"ntkrf/core/rf"
 )
@@ -41,6 +42,7 @@ type benchResult struct {
 	NTest        int     `json:"nTest"`
 	Dim          int     `json:"dim"`
 	Sampler      string  `json:"sampler"`
+	Float32Gram  bool    `json:"float32Gram"`
 	Sampling     float64 `json:"samplingSeconds"`
 	Features     float64 `json:"featuresSeconds"`
 	Gram         float64 `json:"gramSeconds"`
@@ -76,6 +78,7 @@ func runBench(args []string) error {
 	seed := fs.Uint64("seed", 1, "seed")
 	exact := fs.Bool("exact", true, "also run exact-NTK KRR on the same rows (needs n²·8 bytes)")
 	block := fs.Int("block", 2048, "rows featurized at a time")
+	gram32 := fs.Bool("gram32", false, "accumulate ΦᵀΦ in float32 blocks (krr.Options.Float32Gram)")
 	oracle := fs.Bool("oracle", true, "also report the best test accuracy over the anchors' λ grid (their protocol; ~11 extra solves)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -104,18 +107,18 @@ func runBench(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("Fashion-MNIST: %d train, %d test rows, d = %d, m = %d, sampler %s, GOMAXPROCS %d\n", *n, *nTest, d, *m, *sampler, runtimeProcs())
+	fmt.Printf("Fashion-MNIST: %d train, %d test rows, d = %d, m = %d, sampler %s, float32 Gram %v, GOMAXPROCS %d\n", *n, *nTest, d, *m, *sampler, *gram32 && gram.Float32(), runtimeProcs())
 	fmt.Printf("%-6s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s %10s\n", "depth", "sampling", "features", "gram", "GFLOP/s", "solve", "predict", "total", "acc", "anchor", "ratio", "λ search")
 	var lines []benchResult
 	for _, L := range ds {
-		r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, AnchorTotal: anchors[L].total}
+		r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, Float32Gram: *gram32 && gram.Float32(), AnchorTotal: anchors[L].total}
 		t0 := time.Now()
 		f, err := rf.New(rf.Config{Method: "ntk", Depth: L, Dim: *m, Sampler: *sampler, Seed: *seed}, d)
 		if err != nil {
 			return err
 		}
 		r.Sampling = since(t0)
-		acc, err := krr.NewAccumulator(f.Dim(), krr.Options{Task: krr.Classification, Classes: 10})
+		acc, err := krr.NewAccumulator(f.Dim(), krr.Options{Task: krr.Classification, Classes: 10, Float32Gram: *gram32})
 		if err != nil {
 			return err
 		}

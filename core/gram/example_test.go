@@ -34,3 +34,11 @@ func ExampleSubAtAStride() {
 	fmt.Println(g)
 	// Output: [9 9 9 9 4 4 9 9 3]
 }
+
+func ExampleAddAtA32() {
+	// Small integers are exact in float32, so the result equals AddAtA's.
+	g := make([]float64, 2*2)
+	gram.AddAtA32(g, []float64{1, 2, 3, 4, 5, 6}, 3, 2)
+	fmt.Println(g)
+	// Output: [35 44 0 56]
+}

@@ -65,6 +65,10 @@ func AddAtA32(g, a []float64, n, m int) {
 	addAtA32(tile32, g, a, n, m)
 }
 
+// Float32 reports whether AddAtA32 sums in float32 on this machine; when
+// false it is AddAtA.
+func Float32() bool { return tile32 != nil }
+
 // addAtA32 is AddAtA32 with the micro-kernel as a parameter, so tests can
 // run the portable one everywhere.
 func addAtA32(kern tile32Func, g, a []float64, n, m int) {

@@ -134,7 +134,11 @@ func (a *Accumulator) addOwned(phi []float64, y []float64) {
 			yr[j] -= byb[j]
 		}
 	}
-	gram.AddAtA(a.c, phi, r, m)
+	if a.opt.Float32Gram {
+		gram.AddAtA32(a.c, phi, r, m)
+	} else {
+		gram.AddAtA(a.c, phi, r, m)
+	}
 	blas64.Gemm(blas.Trans, blas.NoTrans, 1,
 		blas64.General{Rows: r, Cols: m, Stride: m, Data: phi},
 		blas64.General{Rows: r, Cols: k, Stride: k, Data: yb},
