@@ -19,7 +19,13 @@
 // against. Results differ between kernels in the last bits; each is within
 // n·ε·Σ_k |a_ki·a_kj| of the exact sum.
 //
-// AddAtAStride and SubAtAStride do the same on a block of a larger matrix
+// AddAtA32 rounds A to float32 and sums each packed block in float32 with
+// an AVX-512 kernel (8×48 tiles of 16 lanes), adding the block sums to G in
+// float64: 1.6× the throughput of AddAtA, within (min(n, 256)+3)·2⁻²⁴·
+// Σ_k |a_ki·a_kj| per entry. Float32 reports whether this machine has the
+// kernel; without it AddAtA32 is AddAtA.
+//
+// AddAtAStride and SubAtAStride do the same as AddAtA on a block of a larger matrix
 // (a row stride), SubAtAStride subtracting by packing the left panels
 // negated: the in-place trailing updates of Cholesky and of the
 // tridiagonal reduction in package krr, with no m×m scratch matrix.
