@@ -192,6 +192,9 @@ func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
 		// blocks; unit rows over p coordinates keep E‖u‖² = din/p on the
 		// first din, hence √(2p/m1) where exact directions use √(2d/m1).
 		p := nextPow2(din)
+		if err := core.CheckAlloc("Hadamard sign diagonals", 3*((m0+m1+p-1)/p), p); err != nil {
+			return nil, rfError(err)
+		}
 		ly := &layer{din: din, m0: m0, m1: m1, had: newHadamardProj(din, m0+m1, newStream(c.Seed, l, tagHadamard))}
 		ly.s0 = math.Sqrt(2 / float64(max(m0, 1)))
 		ly.s1 = math.Sqrt(2 * float64(p) / float64(max(m1, 1)))
