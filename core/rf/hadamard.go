@@ -8,7 +8,7 @@ import (
 // hadamardProj is the "hadamard" sampler's projection: st directions that
 // are the rows of ⌈st/p⌉ independent orthogonal p×p matrices
 // M = p^{−3/2}·H·D3·H·D2·H·D1 (H the ±1 Hadamard matrix of order
-// p = nextPow2(din), D random sign diagonals; Yu et al.'s structured
+// p = hadamardOrder(din), D random sign diagonals; Yu et al.'s structured
 // orthogonal random features), restricted to the first din coordinates.
 // Applying them takes three fast Walsh–Hadamard transforms per block,
 // O(st·log p) per row instead of the O(st·din) of a dense product, and
@@ -25,8 +25,20 @@ type hadamardProj struct {
 	scale      float64        // p^{−3/2}
 }
 
+// hadamardMinOrder is the smallest block order. Small blocks draw from so
+// few distinct directions that the estimates are biased at small d:
+// measured over 3000 seeds, pairs were off by 9–39 standard errors at
+// d = 2, 3 with p = 16, and by 7.6 for nearly opposite rows at d = 2 with
+// p = 64; with p = 128 every pair at d = 2, 3, 13 and 100 was within
+// 2.8. At small d the dense projection is cheap anyway.
+const hadamardMinOrder = 128
+
+// hadamardOrder is the order p of the blocks for inputs of dimension din:
+// din rounded up to a power of two, at least hadamardMinOrder.
+func hadamardOrder(din int) int { return max(nextPow2(din), hadamardMinOrder) }
+
 func newHadamardProj(din, st int, r *rand.Rand) *hadamardProj {
-	p := nextPow2(din)
+	p := hadamardOrder(din)
 	h := &hadamardProj{din: din, p: p, st: st, scale: 1 / (float64(p) * math.Sqrt(float64(p)))}
 	h.signs = make([][3][]float64, (st+p-1)/p)
 	for t := range h.signs {

@@ -191,7 +191,7 @@ func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
 		// Step and ReLU directions are consecutive rows of the structured
 		// blocks; unit rows over p coordinates keep E‖u‖² = din/p on the
 		// first din, hence √(2p/m1) where exact directions use √(2d/m1).
-		p := nextPow2(din)
+		p := hadamardOrder(din)
 		if err := core.CheckAlloc("Hadamard sign diagonals", 3*((m0+m1+p-1)/p), p); err != nil {
 			return nil, rfError(err)
 		}
