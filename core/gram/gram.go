@@ -88,45 +88,33 @@ func addAtA(kern tileFunc, g []float64, ldg int, a []float64, n, m int, sub bool
 	np := (m + panelW - 1) / panelW
 	// Two zero panels past the end let the last tile read three panels.
 	ng := np + 2
-	kb := min(kc, n)
-	pack := make([]float64, ng*kb*panelW)
-	left := pack
+	buf := make([]float64, ng*min(kc, n)*panelW)
+	left := buf
 	if sub {
-		left = make([]float64, len(pack))
+		left = make([]float64, len(buf))
 	}
 
-	// Work items: blocks of G rows × columns that touch the upper triangle.
-	type item struct{ i0, j0 int }
-	var items []item
-	for i0 := 0; i0 < np; i0 += itemR / panelW {
-		for j0 := 0; j0 < np; j0 += itemC / panelW {
-			if (j0+itemC/panelW)*panelW > i0*panelW {
-				items = append(items, item{i0, j0})
-			}
-		}
-	}
-	workers := 1
-	if n*m*m/2 >= minParallel {
-		workers = min(runtime.GOMAXPROCS(0), len(items))
-	}
+	items := upperItems(m, itemR, itemC)
+	workers := workersFor(n, m, len(items))
 	tmp := make([][tileR * tileC]float64, workers)
 
-	run := func(w int, next *atomic.Int64, k int, ps int) {
+	run := func(w, k int, next *atomic.Int64) {
+		ps := k * panelW
 		for {
 			t := int(next.Add(1)) - 1
 			if t >= len(items) {
 				return
 			}
 			it := items[t]
-			pEnd := min(it.i0+itemR/panelW, np)
-			qEnd := min(it.j0+itemC/panelW, np)
-			for p := it.i0; p < pEnd; p++ {
+			pEnd := min((it.i0+itemR)/panelW, np)
+			qEnd := min((it.j0+itemC)/panelW, np)
+			for p := it.i0 / panelW; p < pEnd; p++ {
 				ap := left[p*ps : (p+1)*ps]
-				for q := it.j0; q < qEnd; q += 3 {
+				for q := it.j0 / panelW; q < qEnd; q += 3 {
 					if q+2 < p {
 						continue // tile entirely below the diagonal
 					}
-					bp := pack[q*ps:]
+					bp := buf[q*ps:]
 					i, j := p*panelW, q*panelW
 					if j >= i+tileR && j+tileC <= m && i+tileR <= m {
 						kern(k, ap, bp, ps, g[i*ldg+j:], ldg)
@@ -137,43 +125,84 @@ func addAtA(kern tileFunc, g []float64, ldg int, a []float64, n, m int, sub bool
 					c := tmp[w][:]
 					clear(c)
 					kern(k, ap, bp, ps, c, tileC)
-					for r := 0; r < tileR && i+r < m; r++ {
-						for s := max(0, i+r-j); s < tileC && j+s < m; s++ {
-							g[(i+r)*ldg+j+s] += c[r*tileC+s]
-						}
-					}
+					addUpper(g, ldg, c, i, j, tileR, tileC, m)
 				}
 			}
 		}
 	}
 
-	for k0 := 0; k0 < n; k0 += kb {
-		k := min(kb, n-k0)
+	pack := func(blk []float64, k, p0, p1 int) {
 		ps := k * panelW
-		blk := a[k0*m : (k0+k)*m]
-		var next atomic.Int64
-		packPart := func(p0, p1 int) {
-			packPanels(pack[:ng*ps], blk, k, m, p0, p1)
-			if sub {
-				for i, v := range pack[p0*ps : p1*ps] {
-					left[p0*ps+i] = -v
-				}
+		packPanels(buf[:ng*ps], blk, k, m, p0, p1)
+		if sub {
+			for i, v := range buf[p0*ps : p1*ps] {
+				left[p0*ps+i] = -v
 			}
 		}
+	}
+	eachBlock(a, n, m, ng, workers, pack, run)
+}
+
+// item is a block of G's rows and columns (from i0, j0) handed to one
+// worker.
+type item struct{ i0, j0 int }
+
+// upperItems lists the blocks of rows × cols entries of an m×m G that
+// touch its upper triangle.
+func upperItems(m, rows, cols int) []item {
+	var items []item
+	for i0 := 0; i0 < m; i0 += rows {
+		for j0 := 0; j0 < m; j0 += cols {
+			if j0+cols > i0 {
+				items = append(items, item{i0, j0})
+			}
+		}
+	}
+	return items
+}
+
+// workersFor is the number of goroutines for AᵀA with A n×m split in
+// items: one when the work is too small to share.
+func workersFor(n, m, items int) int {
+	if n*m*m/2 < minParallel {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), items)
+}
+
+// addUpper adds to g (row stride ldg) the part of the rows×cols tile c at
+// (i, j) that lies in the upper triangle of the m×m G.
+func addUpper(g []float64, ldg int, c []float64, i, j, rows, cols, m int) {
+	for r := 0; r < rows && i+r < m; r++ {
+		for s := max(0, i+r-j); s < cols && j+s < m; s++ {
+			g[(i+r)*ldg+j+s] += c[r*cols+s]
+		}
+	}
+}
+
+// eachBlock runs the blocked product in blocks of at most kc rows of the
+// n×m matrix a: for each block, pack writes panels [0, np) (split among
+// the workers; every worker reads every panel, so all packing ends before
+// any tile starts), then run computes the tiles on every worker, which
+// take work items from next.
+func eachBlock(a []float64, n, m, np, workers int, pack func(blk []float64, k, p0, p1 int), run func(w, k int, next *atomic.Int64)) {
+	kb := min(kc, n)
+	for k0 := 0; k0 < n; k0 += kb {
+		k := min(kb, n-k0)
+		blk := a[k0*m : (k0+k)*m]
+		var next atomic.Int64
 		if workers == 1 {
-			packPart(0, ng)
-			run(0, &next, k, ps)
+			pack(blk, k, 0, np)
+			run(0, k, &next)
 			continue
 		}
-		// Every worker reads every panel, so all packing ends before any
-		// tile starts.
 		var wg sync.WaitGroup
 		for w := range workers {
-			wg.Go(func() { packPart(ng*w/workers, ng*(w+1)/workers) })
+			wg.Go(func() { pack(blk, k, np*w/workers, np*(w+1)/workers) })
 		}
 		wg.Wait()
 		for w := range workers {
-			wg.Go(func() { run(w, &next, k, ps) })
+			wg.Go(func() { run(w, k, &next) })
 		}
 		wg.Wait()
 	}

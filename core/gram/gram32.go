@@ -2,8 +2,6 @@ package gram
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 	"sync/atomic"
 )
 
@@ -74,25 +72,14 @@ func Float32() bool { return tile32 != nil }
 func addAtA32(kern tile32Func, g, a []float64, n, m int) {
 	tiles := (m + tile32C - 1) / tile32C
 	np := 3 * tiles // panels past column m are zero
-	kb := min(kc, n)
-	pack := make([]float32, np*kb*panel32)
+	pack := make([]float32, np*min(kc, n)*panel32)
 
-	type item struct{ i0, j0 int }
-	var items []item
-	for i0 := 0; i0 < m; i0 += item32R {
-		for j0 := 0; j0 < m; j0 += item32C {
-			if j0+item32C > i0 {
-				items = append(items, item{i0, j0})
-			}
-		}
-	}
-	workers := 1
-	if n*m*m/2 >= minParallel {
-		workers = min(runtime.GOMAXPROCS(0), len(items))
-	}
+	items := upperItems(m, item32R, item32C)
+	workers := workersFor(n, m, len(items))
 	tmp := make([][tile32R * tile32C]float64, workers)
 
-	run := func(w int, next *atomic.Int64, k, ps int) {
+	run := func(w, k int, next *atomic.Int64) {
+		ps := k * panel32
 		for {
 			t := int(next.Add(1)) - 1
 			if t >= len(items) {
@@ -112,36 +99,13 @@ func addAtA32(kern tile32Func, g, a []float64, n, m int) {
 					c := tmp[w][:]
 					clear(c)
 					kern(k, ap, bp, ps, c, tile32C)
-					for r := 0; r < tile32R && i+r < m; r++ {
-						for s := max(0, i+r-j); s < tile32C && j+s < m; s++ {
-							g[(i+r)*m+j+s] += c[r*tile32C+s]
-						}
-					}
+					addUpper(g, m, c, i, j, tile32R, tile32C, m)
 				}
 			}
 		}
 	}
 
-	for k0 := 0; k0 < n; k0 += kb {
-		k := min(kb, n-k0)
-		ps := k * panel32
-		blk := a[k0*m : (k0+k)*m]
-		var next atomic.Int64
-		if workers == 1 {
-			pack32(pack, blk, k, m, 0, np)
-			run(0, &next, k, ps)
-			continue
-		}
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Go(func() { pack32(pack, blk, k, m, np*w/workers, np*(w+1)/workers) })
-		}
-		wg.Wait()
-		for w := range workers {
-			wg.Go(func() { run(w, &next, k, ps) })
-		}
-		wg.Wait()
-	}
+	eachBlock(a, n, m, np, workers, func(blk []float64, k, p0, p1 int) { pack32(pack, blk, k, m, p0, p1) }, run)
 }
 
 // pack32 writes panels [p0, p1) of the k×m block a into dst as float32:
