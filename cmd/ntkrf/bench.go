@@ -148,15 +148,8 @@ func runBench(args []string) error {
 		}
 		search := since(t)
 		r.Lambda = model.Lambda()
-		fixed, err := krr.NewAccumulator(f.Dim(), krr.Options{Task: krr.Classification, Classes: 10, Lambda: r.Lambda})
-		if err != nil {
-			return err
-		}
-		if err := fixed.AddParts(acc.Parts()); err != nil {
-			return err
-		}
 		t = time.Now()
-		if model, err = fixed.Solve(); err != nil {
+		if model, err = acc.SolveAt(r.Lambda); err != nil {
 			return err
 		}
 		r.Solve = since(t)
@@ -180,8 +173,6 @@ func runBench(args []string) error {
 			r.Predict += since(t)
 			labels = append(labels, l...)
 		}
-		// The pipeline's stages, without the bench's own bookkeeping (the
-		// copy of the accumulator for the fixed-λ solve).
 		r.Total = r.Sampling + r.Features + r.Gram + r.Solve + r.Predict
 		r.TotalSearch = r.Total + r.LambdaSearch
 		r.Accuracy, _ = krr.Accuracy(yt, labels)
@@ -236,14 +227,7 @@ func oracleAccuracy(acc *krr.Accumulator, m int, phiT *mat.Dense, yt []float64) 
 	best = -1
 	for e := -8; e <= 2; e++ {
 		l := tr / float64(m) * math.Pow(10, float64(e)/2)
-		fixed, err := krr.NewAccumulator(m, krr.Options{Task: krr.Classification, Classes: 10, Lambda: l})
-		if err != nil {
-			return 0, 0, err
-		}
-		if err := fixed.AddParts(parts); err != nil {
-			return 0, 0, err
-		}
-		model, err := fixed.Solve()
+		model, err := acc.SolveAt(l)
 		if err != nil {
 			return 0, 0, err
 		}

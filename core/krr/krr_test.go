@@ -571,3 +571,46 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveAt: solving an accumulator at a given λ gives the bits of an
+// accumulator built with that λ fixed, leaves it usable for other λ, and
+// rejects λ ≤ 0, NaN and Inf.
+func TestSolveAt(t *testing.T) {
+	t.Parallel()
+	X, y := randData(300, 6, 3, 9)
+	Phi, _ := newReluMap(6, 40, 10).Transform(nil, X)
+	auto, _ := NewAccumulator(40, Options{Classes: 3})
+	if err := auto.Add(Phi, y); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := auto.Solve(); err != nil { // the λ search first, as a fit would
+		t.Fatal(err)
+	}
+	for _, lam := range []float64{0.01, 3} {
+		fixed, _ := NewAccumulator(40, Options{Classes: 3, Lambda: lam})
+		if err := fixed.Add(Phi, y); err != nil {
+			t.Fatal(err)
+		}
+		want, err := fixed.Solve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := auto.SolveAt(lam)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Lambda() != lam {
+			t.Errorf("SolveAt(%g) has λ %g", lam, got.Lambda())
+		}
+		pw, _ := want.Predict(Phi)
+		pg, _ := got.Predict(Phi)
+		if !mat.Equal(pw, pg) {
+			t.Errorf("SolveAt(%g) predicts differently from Options.Lambda = %g", lam, lam)
+		}
+	}
+	for _, bad := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if _, err := auto.SolveAt(bad); err == nil {
+			t.Errorf("SolveAt(%v) gave no error", bad)
+		}
+	}
+}

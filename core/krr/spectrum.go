@@ -40,7 +40,7 @@ func (a *Accumulator) spectrum(vectors bool) (*Spectrum, error) {
 		return nil, err
 	}
 	m, k := a.m, a.k
-	work := append([]float64(nil), a.c...)
+	work := a.centered()
 	var rhs []float64
 	if !vectors {
 		rhs = a.d
