@@ -94,6 +94,23 @@ func ExampleNewAccumulator() {
 	// 4 rows, f(5) = 26.000
 }
 
+func ExampleAccumulator_SolveAt() {
+	phi := mat.NewDense(4, 2, []float64{1, 1, 2, 4, 3, 9, 4, 16}) // (x, x²)
+	y := []float64{2, 5, 10, 17}                                  // 1 + x²
+	a, _ := krr.NewAccumulator(2, krr.Options{})
+	a.Add(phi, y)
+	for _, lam := range []float64{1e-8, 10, 1000} { // no second pass over the rows; large λ shrinks to ȳ = 8.5
+		m, _ := a.SolveAt(lam)
+		m.SetFeaturizer(poly{})
+		p, _ := m.PredictLabels(mat.NewDense(1, 1, []float64{5}))
+		fmt.Printf("λ = %g: f(5) = %.3f\n", lam, p[0])
+	}
+	// Output:
+	// λ = 1e-08: f(5) = 26.000
+	// λ = 10: f(5) = 24.630
+	// λ = 1000: f(5) = 10.546
+}
+
 // Exact leave-one-out in the primal takes a second pass over the rows,
 // which workers can share: each returns LOOSums for its rows.
 func ExampleSpectrum_LOOSums() {
