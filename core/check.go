@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/internal/errs"
 )
 
 // MaxDepth is the largest network depth the kernels and features accept.
@@ -16,7 +18,7 @@ const MaxDepth = 64
 // values. name is used in the message ("core: X has NaN at row 3, column 2").
 func CheckMatrix(name string, X *mat.Dense) error {
 	if X == nil || X.IsEmpty() {
-		return fmt.Errorf("core: %s is empty; it needs at least one row and one column", name)
+		return errs.New(errs.Shape, "", "core: %s is empty; it needs at least one row and one column", name)
 	}
 	r, c := X.Dims()
 	raw := X.RawMatrix()
@@ -24,7 +26,7 @@ func CheckMatrix(name string, X *mat.Dense) error {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("core: %s has %v at row %d, column %d; remove or impute non-finite values", name, v, i, j)
+				return errs.New(errs.NonFinite, "", "core: %s has %v at row %d, column %d; remove or impute non-finite values", name, v, i, j)
 			}
 		}
 	}
@@ -34,7 +36,7 @@ func CheckMatrix(name string, X *mat.Dense) error {
 // CheckDepth returns an error unless 0 ≤ depth ≤ MaxDepth.
 func CheckDepth(depth int) error {
 	if depth < 0 || depth > MaxDepth {
-		return fmt.Errorf("core: depth %d is out of range; use 0 ≤ depth ≤ %d", depth, MaxDepth)
+		return errs.New(errs.Option, "depth", "core: depth %d is out of range; use 0 ≤ depth ≤ %d", depth, MaxDepth)
 	}
 	return nil
 }
@@ -43,10 +45,10 @@ func CheckDepth(depth int) error {
 // MaxAllocBytes; what names the buffer in the message.
 func CheckAlloc(what string, rows, cols int) error {
 	if rows <= 0 || cols <= 0 {
-		return fmt.Errorf("core: %s would be %d×%d; both sizes must be positive", what, rows, cols)
+		return errs.New(errs.Shape, "", "core: %s would be %d×%d; both sizes must be positive", what, rows, cols)
 	}
 	if float64(rows)*float64(cols)*8 > MaxAllocBytes {
-		return fmt.Errorf("core: the %d×%d %s needs %s, over the %s limit for one buffer; use fewer rows or random features with a smaller dimension",
+		return errs.New(errs.TooLarge, "", "core: the %d×%d %s needs %s, over the %s limit for one buffer; use fewer rows or random features with a smaller dimension",
 			rows, cols, what, FormatBytes(float64(rows)*float64(cols)*8), FormatBytes(MaxAllocBytes))
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/gram"
+	"ntkrf/internal/errs"
 )
 
 // Kernel names a kernel chosen at run time, as the JS API does.
@@ -115,7 +116,7 @@ func gramOf(X, Z *mat.Dense, f entryFunc, diag func(float64) float64) (*mat.Dens
 	n, d := X.Dims()
 	m, dz := Z.Dims()
 	if d != dz {
-		return nil, fmt.Errorf("core: X has %d columns but Z has %d; both need the same features", d, dz)
+		return nil, errs.New(errs.Shape, "", "core: X has %d columns but Z has %d; both need the same features", d, dz)
 	}
 	if err := CheckAlloc("kernel matrix", n, m); err != nil {
 		return nil, err

@@ -3,12 +3,13 @@
 package jsbridge
 
 import (
-	"fmt"
 	"runtime"
 	"runtime/debug"
 	"unsafe"
 
 	"github.com/hack-pad/safejs"
+
+	"ntkrf/internal/errs"
 )
 
 // Register installs globalThis[name] = { call, ops } where
@@ -39,13 +40,18 @@ func Register(name string) error {
 	if err := ns.Set("ops", opNames); err != nil {
 		return err
 	}
+	if err := ns.Set("schema", string(SchemaJSON())); err != nil {
+		return err
+	}
 	return safejs.Global().Set(name, ns)
 }
 
 // invoke runs one call and returns a settled Promise. Nothing in here may
 // panic past the deferred recover: a panic would stop the Go program and
-// every later call would fail.
-func invoke(args []safejs.Value) safejs.Value {
+// every later call would fail. The promise is a named result so that a
+// recovered panic still returns it, rejected: returning nothing would hand
+// JavaScript undefined for this call while the rejection went nowhere.
+func invoke(args []safejs.Value) (promise safejs.Value) {
 	var resolve, reject safejs.Value
 	executor, err := safejs.FuncOf(func(_ safejs.Value, a []safejs.Value) any {
 		resolve, reject = a[0], a[1]
@@ -56,30 +62,37 @@ func invoke(args []safejs.Value) safejs.Value {
 	}
 	defer executor.Release()
 	promiseClass, _ := safejs.Global().Get("Promise")
-	promise, err := promiseClass.New(executor.Value()) // runs the executor now
+	promise, err = promiseClass.New(executor.Value()) // runs the executor now
 	if err != nil {
 		return safejs.Undefined()
 	}
-	fail := func(name, msg string) {
-		class, err := safejs.Global().Get(name)
-		if err != nil {
-			class, _ = safejs.Global().Get("Error")
-		}
-		e, _ := class.New(msg)
-		_, _ = reject.Invoke(e)
-	}
 	defer func() {
 		if r := recover(); r != nil {
-			fail("Error", fmt.Sprintf("ntkrf internal error (please report): %v\n%s", r, debug.Stack()))
+			rejectWith(reject, errs.New(errs.Internal, "", "ntkrf internal error (please report): %v\n%s", r, debug.Stack()))
 		}
 	}()
 	result, err := run(args)
 	if err != nil {
-		fail(JSError(err))
+		rejectWith(reject, err)
 		return promise
 	}
 	_, _ = resolve.Invoke(result)
 	return promise
+}
+
+// rejectWith rejects with a plain object {name, code, option, message}:
+// the worker rebuilds the error on the caller's side, where the class
+// must be created anyway (errors do not cross postMessage with their
+// fields).
+func rejectWith(reject safejs.Value, err error) {
+	name, code, option, msg := JSError(err)
+	object, _ := safejs.Global().Get("Object")
+	e, _ := object.New()
+	_ = e.Set("name", name)
+	_ = e.Set("code", string(code))
+	_ = e.Set("option", option)
+	_ = e.Set("message", msg)
+	_, _ = reject.Invoke(e)
 }
 
 func run(args []safejs.Value) (safejs.Value, error) {
@@ -219,7 +232,7 @@ func arraysToJS(out [][]float64) (safejs.Value, error) {
 	for i, a := range out {
 		ta, err := f64.New(len(a))
 		if err != nil {
-			return safejs.Value{}, rangeErr("cannot allocate a result of %d numbers in JavaScript: %v", len(a), err)
+			return safejs.Value{}, errs.New(errs.TooLarge, "", "cannot allocate a result of %d numbers in JavaScript: %v", len(a), err)
 		}
 		buf, _ := ta.Get("buffer")
 		view, err := u8.New(buf)

@@ -2,41 +2,77 @@ package jsbridge
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core"
+	"ntkrf/internal/errs"
 )
 
-// Error is an error with the JavaScript class it should become.
-type Error struct {
-	Name    string // "TypeError", "RangeError" or "Error"
-	Message string
+// typeErr and rangeErr are the bridge's own faults: a wrong type, and a
+// value or shape that does not fit. Every error leaves Dispatch as an
+// *errs.Error (see toJS).
+func typeErr(format string, a ...any) error { return errs.New(errs.Type, "", format, a...) }
+
+func shapeErr(format string, a ...any) error { return errs.New(errs.Shape, "", format, a...) }
+
+func optErr(option, format string, a ...any) error {
+	return errs.New(errs.Option, option, format, a...)
 }
 
-func (e *Error) Error() string { return e.Message }
-
-func typeErr(format string, a ...any) error {
-	return &Error{Name: "TypeError", Message: fmt.Sprintf(format, a...)}
-}
-
-func rangeErr(format string, a ...any) error {
-	return &Error{Name: "RangeError", Message: fmt.Sprintf(format, a...)}
-}
-
-// JSError returns the JavaScript class and message for err.
-func JSError(err error) (name, message string) {
-	var e *Error
+// JSError returns the JavaScript class, code, option and message of an
+// error returned by Dispatch.
+func JSError(err error) (class string, code errs.Code, option, message string) {
+	var e *errs.Error
 	if errors.As(err, &e) {
-		return e.Name, e.Message
+		return e.Code.Class(), e.Code, e.Option, e.Msg
 	}
-	return "Error", err.Error()
+	return "Error", errs.Internal, "", err.Error()
+}
+
+// goNames are the Go spellings that core's messages use for what the
+// JavaScript API calls otherwise; toJS rewrites them.
+var goNames = strings.NewReplacer(
+	"Config.Method", "method", "Config.Depth", "depth", "Config.Dim", "dim", "Config.SketchDim", "sketchDim",
+	"Config.M0", "m0", "Config.M1", "m1", "Config.Sketch", "sketch", "Config.Sampler", "sampler",
+	"Config.GibbsSweeps", "gibbsSweeps", "Config.Gamma", "gamma", "Config.Seed", "seed",
+	"Options.Lambda", "lambda", "Options.Target", "target", "Options.MaxBytes", "maxBytes",
+	"raise Classes", "raise classes", "Options.Classes", "classes", "Options.Grid", "grid",
+)
+
+// pkgPrefix matches the package prefix of a Go error message ("krr: ").
+var pkgPrefix = regexp.MustCompile(`^(core|rf|krr|data|gram|jsbridge): `)
+
+// toJS turns any error of an operation into an *errs.Error whose message
+// starts with the operation and speaks the JavaScript API. Errors without
+// a code get fallback: ERR_PARSE for the CSV operations, else ERR_DATA.
+func toJS(op string, err error, fallback errs.Code) *errs.Error {
+	var e *errs.Error
+	out := &errs.Error{Code: fallback, Msg: err.Error()}
+	if errors.As(err, &e) {
+		out.Code, out.Option = e.Code, e.Option
+		if err.Error() == "" {
+			out.Msg = e.Msg
+		}
+	}
+	if errors.Is(err, context.Canceled) {
+		out.Code = errs.Aborted
+	}
+	msg := strings.TrimPrefix(out.Msg, op+": ")
+	for pkgPrefix.MatchString(msg) {
+		msg = pkgPrefix.ReplaceAllString(msg, "")
+	}
+	out.Msg = op + ": " + goNames.Replace(msg)
+	return out
 }
 
 // Progress reports done of total units of work in a named stage.
@@ -72,10 +108,10 @@ func (c *call) matrix(name string, r *MatrixRef) (*mat.Dense, error) {
 	}
 	data := c.arrays[r.Array]
 	if r.Rows <= 0 || r.Cols <= 0 {
-		return nil, rangeErr("%s: %s is %d×%d; it needs at least one row and one column", c.op, name, r.Rows, r.Cols)
+		return nil, shapeErr("%s: %s is %d×%d; it needs at least one row and one column", c.op, name, r.Rows, r.Cols)
 	}
 	if r.Rows*r.Cols != len(data) || len(data)/r.Cols != r.Rows {
-		return nil, rangeErr("%s: %s.data has %d values but rows×cols = %d×%d = %d", c.op, name, len(data), r.Rows, r.Cols, r.Rows*r.Cols)
+		return nil, shapeErr("%s: %s.data has %d values but rows×cols = %d×%d = %d", c.op, name, len(data), r.Rows, r.Cols, r.Rows*r.Cols)
 	}
 	return mat.NewDense(r.Rows, r.Cols, data), nil
 }
@@ -108,10 +144,10 @@ func (c *call) decode(args []byte, v any) error {
 		var ute *json.UnmarshalTypeError
 		switch {
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			field := strings.TrimPrefix(err.Error(), "json: unknown field ")
-			return typeErr("%s: unknown option %s; known options: %s", c.op, field, strings.Join(jsonFields(v), ", "))
+			field, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
+			return errs.New(errs.UnknownOption, field, "%s: unknown option %q; known options: %s", c.op, field, strings.Join(c.known(v), ", "))
 		case errors.As(err, &ute):
-			return typeErr("%s: option %q must be %s, not %s", c.op, ute.Field, jsType(ute.Type), ute.Value)
+			return errs.New(errs.Type, ute.Field, "%s: %s must be %s, got a JSON %s", c.op, ute.Field, jsType(ute.Type), ute.Value)
 		}
 		return typeErr("%s: options are not valid JSON: %v", c.op, err)
 	}
@@ -119,6 +155,20 @@ func (c *call) decode(args []byte, v any) error {
 		return typeErr("%s: options have trailing data", c.op)
 	}
 	return nil
+}
+
+// known lists the options an operation takes: those of its engine method
+// when it has one (the package adds the matrices and internal fields),
+// else the fields of v.
+func (c *call) known(v any) []string {
+	if m, ok := opSchema[c.op]; ok && len(Schema[m]) > 0 {
+		var names []string
+		for _, o := range Schema[m] {
+			names = append(names, o.Name)
+		}
+		return names
+	}
+	return jsonFields(v)
 }
 
 func jsonFields(v any) []string {
@@ -178,25 +228,26 @@ func Dispatch(op string, args []byte, in Input, progress Progress) (result []byt
 	if !ok {
 		return nil, nil, typeErr("unknown operation %q; known: %s", op, strings.Join(Ops(), ", "))
 	}
+	fallback := errs.Data
+	if op == "parseCSV" || op == "previewCSV" {
+		fallback = errs.Parse
+	}
 	if progress == nil {
 		progress = func(int, int, string) {}
+	}
+	if err := checkOptions(op, args); err != nil {
+		return nil, nil, toJS(op, err, fallback)
 	}
 	c := &call{op: op, arrays: in.Arrays, bytes: in.Bytes, progress: progress}
 	v, err := f(c, args)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, toJS(op, err, fallback)
 	}
-	result, err = json.Marshal(v)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: encoding the result: %v", op, err)
+	if result, err = encodeJSON(v); err != nil {
+		return nil, nil, toJS(op, fmt.Errorf("encoding the result: %v", err), errs.Internal)
 	}
 	return result, c.out, nil
 }
 
-// checkAlloc turns core's memory estimate into a RangeError.
-func checkAlloc(op, what string, rows, cols int) error {
-	if err := core.CheckAlloc(what, rows, cols); err != nil {
-		return rangeErr("%s: %s", op, strings.TrimPrefix(err.Error(), "core: "))
-	}
-	return nil
-}
+// checkAlloc refuses a float64 buffer of rows×cols over the memory limit.
+func checkAlloc(what string, rows, cols int) error { return core.CheckAlloc(what, rows, cols) }

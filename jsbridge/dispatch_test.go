@@ -63,37 +63,68 @@ func TestDispatchErrors(t *testing.T) {
 	t.Parallel()
 	x := func() [][]float64 { return [][]float64{append([]float64{}, refX...)} }
 	tests := []struct {
-		op, args  string
-		arrays    [][]float64
-		name, msg string
+		op, args         string
+		arrays           [][]float64
+		class, code, opt string
+		msg              string
 	}{
-		{"nope", `{}`, nil, "TypeError", `unknown operation "nope"; known: `},
-		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"dpeth":2}`, x(), "TypeError", `unknown option "dpeth"; known options: X, Z, depth, gamma, kernel`},
-		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"depth":"2"}`, x(), "TypeError", `option "depth" must be a number, not string`},
-		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"depth":1.5}`, x(), "TypeError", `option "depth" must be a number`},
-		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"kernel":"poly"}`, x(), "TypeError", `unknown kernel "poly"`},
-		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"depth":-1}`, x(), "RangeError", "depth -1 is out of range"},
-		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"kernel":"rbf","gamma":-2}`, x(), "RangeError", "gamma must be a positive"},
-		{"kernel", `{"X":{"rows":2,"cols":3,"array":0}}`, x(), "RangeError", "X.data has 9 values but rows×cols = 2×3 = 6"},
-		{"kernel", `{"X":{"rows":0,"cols":3,"array":0}}`, x(), "RangeError", "X is 0×3"},
-		{"kernel", `{"X":{"rows":3,"cols":3,"array":5}}`, x(), "TypeError", "X refers to array 5, but the call has 1"},
-		{"kernel", `{}`, x(), "TypeError", "X is required"},
-		{"kernel", `{"X":{"rows":3,"cols":3,"array":0}} junk`, x(), "TypeError", "options have trailing data"},
-		{"kernel", `[1,2]`, x(), "TypeError", "kernel: option"},
-		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"Z":{"rows":1,"cols":2,"array":1}}`, [][]float64{refX, {1, 2}}, "Error", "X has 3 columns but Z has 2"},
-		{"kernel", `{"X":{"rows":1,"cols":2,"array":0}}`, [][]float64{{1, math.Inf(1)}}, "Error", "X has +Inf at row 0, column 1"},
-		// 2^62 rows × 4 cols overflows int: the length check must not be fooled.
-		{"kernel", `{"X":{"rows":4611686018427387904,"cols":4,"array":0}}`, [][]float64{{}}, "RangeError", "X.data has 0 values"},
+		{"nope", `{}`, nil, "TypeError", "ERR_TYPE", "", `unknown operation "nope"; known: `},
+		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"dpeth":2}`, x(), "TypeError", "ERR_UNKNOWN_OPTION", "dpeth", `kernel: unknown option "dpeth"; known options: kernel, depth, gamma`},
+		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"depth":"2"}`, x(), "TypeError", "ERR_TYPE", "depth", `kernel: depth must be an integer in 0…64, got "2"`},
+		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"depth":1.5}`, x(), "RangeError", "ERR_OPTION", "depth", `kernel: depth must be an integer in 0…64, got 1.5`},
+		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"depth":null}`, x(), "TypeError", "ERR_TYPE", "depth", `got null`},
+		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"kernel":"poly"}`, x(), "RangeError", "ERR_OPTION", "kernel", `kernel must be one of "ntk", "nngp", "rbf", got "poly"`},
+		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"depth":-1}`, x(), "RangeError", "ERR_OPTION", "depth", "depth must be an integer in 0…64, got -1"},
+		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"kernel":"rbf","gamma":-2}`, x(), "RangeError", "ERR_OPTION", "gamma", "gamma must be a finite number > 0, got -2"},
+		{"kernel", `{"X":{"rows":2,"cols":3,"array":0}}`, x(), "RangeError", "ERR_SHAPE", "", "X.data has 9 values but rows×cols = 2×3 = 6"},
+		{"kernel", `{"X":{"rows":0,"cols":3,"array":0}}`, x(), "RangeError", "ERR_SHAPE", "", "X is 0×3"},
+		{"kernel", `{"X":{"rows":3,"cols":3,"array":5}}`, x(), "TypeError", "ERR_TYPE", "", "X refers to array 5, but the call has 1"},
+		{"kernel", `{}`, x(), "TypeError", "ERR_TYPE", "", "X is required"},
+		{"kernel", `{"X":{"rows":3,"cols":3,"array":0}} junk`, x(), "TypeError", "ERR_TYPE", "", "options must be a JSON object"},
+		{"kernel", `[1,2]`, x(), "TypeError", "ERR_TYPE", "", "kernel: options must be a JSON object"},
+		{"kernel", `{"X":{"rows":3,"cols":3,"array":0},"Z":{"rows":1,"cols":2,"array":1}}`, [][]float64{refX, {1, 2}}, "RangeError", "ERR_SHAPE", "", "X has 3 columns but Z has 2"},
+		// The same cause gives the same error in every operation.
+		{"kernel", `{"X":{"rows":1,"cols":2,"array":0}}`, [][]float64{{1, math.Inf(1)}}, "RangeError", "ERR_NONFINITE", "", "kernel: X has +Inf at row 0, column 1"},
+		{"features", `{"X":{"rows":1,"cols":2,"array":0}}`, [][]float64{{1, math.Inf(1)}}, "RangeError", "ERR_NONFINITE", "", "features: X has +Inf at row 0, column 1"},
+		{"fitScaler", `{"X":{"rows":1,"cols":2,"array":0}}`, [][]float64{{1, math.Inf(1)}}, "RangeError", "ERR_NONFINITE", "", "fitScaler: X has +Inf at row 0, column 1"},
+		{"fitFeatures", `{"X":{"rows":2,"cols":1,"array":0},"y":{"array":1}}`, [][]float64{{1, math.Inf(-1)}, {0, 1}}, "RangeError", "ERR_NONFINITE", "", "fitFeatures: X has -Inf at row 1, column 0"},
+		{"compare", `{"X":{"rows":2,"cols":1,"array":0}}`, [][]float64{{1, math.NaN()}}, "RangeError", "ERR_NONFINITE", "", "compare: X has NaN at row 1, column 0"},
+		// Messages speak the API, not Go.
+		{"features", `{"X":{"rows":3,"cols":3,"array":0},"seed":-1}`, x(), "RangeError", "ERR_OPTION", "seed", "features: seed must be an integer in 0…2^53−1, got -1"},
+		{"features", `{"X":{"rows":3,"cols":3,"array":0},"dim":8,"sketchDim":10000}`, x(), "RangeError", "ERR_OPTION", "sketchDim", "m1 + sketchDim = 4 + 10000 = 10004 columns, but dim is 8"},
+		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"features":{"dim":8,"sketchDim":10000}}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "features.sketchDim", "fitFeatures: m1 + sketchDim"},
+		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"features":{"dimm":8}}`, [][]float64{refX, {0, 1, 2}}, "TypeError", "ERR_UNKNOWN_OPTION", "features.dimm", "unknown option features.dimm; features takes method, depth, dim"},
+		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"task":"classification","classes":2}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_VALUE", "", "y[2] = 2 is not a class index in 0…1; encode classes as 0…k−1 or raise classes"},
+		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"lambda":"fast"}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "lambda", `lambda must be "auto" or a finite number > 0, got "fast"`},
+		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"classes":1000000}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "classes", "classes must be an integer in 2…10000, got 1000000"},
+		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"grid":[1,0]}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "grid[1]", "grid[1] must be a finite number > 0, got 0"},
+		// Hostile sizes are refused before anything is allocated.
+		{"score", `{"yTrue":{"array":0},"yPred":{"array":1},"task":"classification"}`, [][]float64{{0, 1e18}, {0, 1}}, "RangeError", "ERR_VALUE", "", "score: label 1e+18 at row 1 is not a class index in 0…9999"},
+		{"score", `{"yTrue":{"array":0},"yPred":{"array":1},"task":"classification"}`, [][]float64{{0, 3e5}, {0, 1}}, "RangeError", "ERR_VALUE", "", "label 300000 at row 1"},
+		{"score", `{"yTrue":{"array":0},"yPred":{"array":1},"task":"classification","classes":3}`, [][]float64{{0, 1}, {0, 0.5}}, "RangeError", "ERR_VALUE", "", ""},
+		{"parseCSV", `{"target":-1}`, nil, "RangeError", "ERR_OPTION", "target", "target must be a column name or an integer index in 0…16777216, got -1"},
+		{"parseCSV", `{"maxBytes":0}`, nil, "RangeError", "ERR_OPTION", "maxBytes", "maxBytes must be an integer in 1…2147483647, got 0"},
+		{"previewCSV", `{"rows":-1}`, nil, "RangeError", "ERR_OPTION", "rows", "rows must be an integer in 0…10000, got -1"},
+		{"split", `{"n":10,"testFraction":1}`, nil, "RangeError", "ERR_OPTION", "testFraction", "testFraction must be a finite number in (0, 1), got 1"},
+		{"parseCSV", `{"target":"zz"}`, nil, "RangeError", "ERR_OPTION", "target", `parseCSV: no column is named "zz"`},
+		{"kernel", `{"X":{"rows":4611686018427387904,"cols":4,"array":0}}`, [][]float64{{}}, "RangeError", "ERR_SHAPE", "", "X.data has 0 values"},
 	}
 	for _, tc := range tests {
-		_, _, err := Dispatch(tc.op, []byte(tc.args), Input{Arrays: tc.arrays}, nil)
+		in := Input{Arrays: tc.arrays}
+		if tc.op == "parseCSV" {
+			in.Bytes = []byte("a,b\n1,2\n3,4\n")
+		}
+		_, _, err := Dispatch(tc.op, []byte(tc.args), in, nil)
 		if err == nil {
 			t.Errorf("%s %s: no error", tc.op, tc.args)
 			continue
 		}
-		name, msg := JSError(err)
-		if name != tc.name || !strings.Contains(msg, tc.msg) {
-			t.Errorf("%s %s:\n got %s: %s\nwant %s containing %q", tc.op, tc.args, name, msg, tc.name, tc.msg)
+		class, code, opt, msg := JSError(err)
+		if class != tc.class || string(code) != tc.code || opt != tc.opt || !strings.Contains(msg, tc.msg) {
+			t.Errorf("%s %s:\n got %s %s option %q: %s\nwant %s %s option %q containing %q", tc.op, tc.args, class, code, opt, msg, tc.class, tc.code, tc.opt, tc.msg)
+		}
+		if strings.Contains(msg, "Config.") || strings.Contains(msg, "Options.") || strings.Contains(msg, "Args") {
+			t.Errorf("%s %s: message speaks Go: %s", tc.op, tc.args, msg)
 		}
 	}
 }
@@ -116,7 +147,7 @@ func FuzzDispatch(f *testing.F) {
 		}
 		res, out, err := Dispatch(op, []byte(args), Input{Arrays: arrays}, nil)
 		if err != nil {
-			if name, msg := JSError(err); name == "" || msg == "" {
+			if name, code, _, msg := JSError(err); name == "" || msg == "" || code == "" {
 				t.Fatalf("empty error class or message: %#v", err)
 			}
 			return

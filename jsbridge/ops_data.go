@@ -1,7 +1,6 @@
 package jsbridge
 
 import (
-	"fmt"
 	"unicode/utf8"
 
 	"ntkrf/core/data"
@@ -32,17 +31,23 @@ type parseArgs struct {
 	MaxBytes  int    `json:"maxBytes"`
 }
 
+// previewArgs are the options of previewCSV.
+type previewArgs struct {
+	Rows      *int   `json:"rows"`
+	Delimiter string `json:"delimiter"`
+	Header    string `json:"header"`
+	MaxBytes  int    `json:"maxBytes"`
+}
+
 func (a parseArgs) options(op string) (data.Options, error) {
 	o := data.Options{Task: a.Task, Missing: a.Missing, Header: a.Header, MaxBytes: a.MaxBytes}
 	switch t := a.Target.(type) {
 	case nil:
 	case string:
 		o.Target = t
-	case float64:
-		if t != float64(int(t)) || t < 0 {
-			return o, rangeErr("%s: target index %v must be a whole number ≥ 0", op, t)
-		}
-		o.Target = fmt.Sprint(int(t))
+	case float64: // checked by the schema: an integer index
+		j := int(t)
+		o.TargetIndex = &j
 	default:
 		return o, typeErr("%s: target must be a column name or index", op)
 	}
@@ -103,11 +108,7 @@ func init() {
 	}
 
 	ops["previewCSV"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			Rows      *int   `json:"rows"`
-			Delimiter string `json:"delimiter"`
-			Header    string `json:"header"`
-		}
+		var a previewArgs
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
@@ -116,9 +117,9 @@ func init() {
 			rows = *a.Rows
 		}
 		if rows < 0 || rows > 10000 {
-			return nil, rangeErr("%s: rows %d is out of range; use 0…10000", c.op, rows)
+			return nil, optErr("rows", "%s: rows %d is out of range; use 0…10000", c.op, rows)
 		}
-		opt, err := parseArgs{Delimiter: a.Delimiter, Header: a.Header}.options(c.op)
+		opt, err := parseArgs{Delimiter: a.Delimiter, Header: a.Header, MaxBytes: a.MaxBytes}.options(c.op)
 		if err != nil {
 			return nil, err
 		}
@@ -154,7 +155,7 @@ func init() {
 		}
 		train, test, err := data.Split(a.N, frac, a.Seed)
 		if err != nil {
-			return nil, rangeErr("%s: %v", c.op, err)
+			return nil, err
 		}
 		return struct {
 			Train []int `json:"train"`
@@ -177,7 +178,7 @@ func init() {
 		}
 		folds, err := data.KFold(a.N, k, a.Seed)
 		if err != nil {
-			return nil, rangeErr("%s: %v", c.op, err)
+			return nil, err
 		}
 		return folds, nil
 	}

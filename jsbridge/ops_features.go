@@ -1,7 +1,10 @@
 package jsbridge
 
 import (
+	"errors"
 	"strings"
+
+	"ntkrf/internal/errs"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -53,12 +56,19 @@ func newMap(op string, a featureArgs, inputDim int) (*rf.Map, error) {
 	return f, nil
 }
 
+// optionErr marks an error of rf.New as a fault of the feature options:
+// the schema has checked each one, so what remains is how they combine.
 func optionErr(op string, err error) error {
-	msg := err.Error()
-	if strings.Contains(msg, "unknown") {
-		return typeErr("%s: %s", op, msg)
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		e = &errs.Error{Code: errs.Option, Msg: err.Error()}
 	}
-	return rangeErr("%s: %s", op, msg)
+	// Outside features(), the feature options sit under "features".
+	option := e.Option
+	if opSchema[op] != "features" {
+		option = strings.TrimSuffix("features."+option, ".")
+	}
+	return &errs.Error{Code: e.Code, Option: option, Msg: e.Msg}
 }
 
 // progressRows is how many rows are featurized between progress reports.
@@ -100,7 +110,7 @@ func init() {
 			return nil, err
 		}
 		n, _ := X.Dims()
-		if err := checkAlloc(c.op, "feature matrix", n, f.Dim()); err != nil {
+		if err := checkAlloc("feature matrix", n, f.Dim()); err != nil {
 			return nil, err
 		}
 		Phi, err := transform(c, f, X, "features")

@@ -1,8 +1,6 @@
 package jsbridge
 
 import (
-	"strings"
-
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core"
@@ -31,13 +29,13 @@ func kernelSpec(op string, name string, depth *int, gamma *float64, d int) (core
 	switch k.Name {
 	case "ntk", "nngp", "rbf":
 	default:
-		return k, typeErr("%s: unknown kernel %q; use \"ntk\", \"nngp\" or \"rbf\"", op, k.Name)
+		return k, optErr("kernel", "%s: unknown kernel %q; use \"ntk\", \"nngp\" or \"rbf\"", op, k.Name)
 	}
 	if k.Depth < 0 || k.Depth > core.MaxDepth {
-		return k, rangeErr("%s: depth %d is out of range; use 0 ≤ depth ≤ %d", op, k.Depth, core.MaxDepth)
+		return k, optErr("depth", "%s: depth %d is out of range; use 0 ≤ depth ≤ %d", op, k.Depth, core.MaxDepth)
 	}
 	if err := k.Validate(); err != nil {
-		return k, rangeErr("%s: %s", op, strings.TrimPrefix(err.Error(), "core: "))
+		return k, optionErr(op, err)
 	}
 	return k, nil
 }
@@ -68,7 +66,7 @@ func init() {
 		if Z != nil {
 			m, _ = Z.Dims()
 		}
-		if err := checkAlloc(c.op, "kernel matrix", n, m); err != nil {
+		if err := checkAlloc("kernel matrix", n, m); err != nil {
 			return nil, err
 		}
 		c.progress(0, n, "kernel")

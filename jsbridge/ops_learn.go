@@ -8,6 +8,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
+	"ntkrf/internal/errs"
 )
 
 // prepArgs are the preprocessing options (index.d.ts Preprocess).
@@ -31,7 +32,7 @@ func fitScaler(op string, X *mat.Dense, groups []groupJSON, p *prepArgs) (*data.
 	}
 	s, err := data.Fit(X, gs, p.prep())
 	if err != nil {
-		return nil, rangeErr("%s: %v", op, err)
+		return nil, err
 	}
 	return s, nil
 }
@@ -93,12 +94,12 @@ func init() {
 		}
 		n, d := X.Dims()
 		if a.Features.Method == "arccos0" && a.Kernel == nil {
-			return nil, typeErr("%s: arccos0 features approximate the order-0 arc-cosine kernel, which has no exact counterpart here; pass kernel: {...} to compare against", c.op)
+			return nil, optErr("kernel", "%s: arccos0 features approximate the order-0 arc-cosine kernel, which has no exact counterpart here; pass kernel: {...} to compare against", c.op)
 		}
 		if !(a.Lambda >= 0) || math.IsInf(a.Lambda, 0) {
-			return nil, rangeErr("%s: lambda %v must be ≥ 0 (0 = 1e-4·rows)", c.op, a.Lambda)
+			return nil, optErr("lambda", "%s: lambda %v must be ≥ 0 (0 = 1e-4·rows)", c.op, a.Lambda)
 		}
-		if err := checkAlloc(c.op, "kernel matrix", n, n); err != nil {
+		if err := checkAlloc("kernel matrix", n, n); err != nil {
 			return nil, err
 		}
 		if X, err = preprocessed(c.op, X, a.Groups, a.Preprocess); err != nil {
@@ -116,7 +117,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkAlloc(c.op, "feature matrix", n, f.Dim()); err != nil {
+		if err := checkAlloc("feature matrix", n, f.Dim()); err != nil {
 			return nil, err
 		}
 		c.progress(0, 3, "kernel")
@@ -196,7 +197,7 @@ func init() {
 			R2        float64  `json:"r2"`
 		}
 		if out.MSE, err = krr.MSE(yt, yp); err != nil {
-			return nil, rangeErr("%s: %v", c.op, err)
+			return nil, err
 		}
 		if out.R2, err = krr.R2(yt, yp); err != nil {
 			out.R2 = math.NaN()
@@ -208,21 +209,27 @@ func init() {
 		case "classification":
 			acc, err := krr.Accuracy(yt, yp)
 			if err != nil {
-				return nil, rangeErr("%s: %v", c.op, err)
+				return nil, err
 			}
 			out.Accuracy = &acc
 			k := a.Classes
 			if k == 0 {
-				for _, v := range append(append([]float64{}, yt...), yp...) {
-					k = max(k, int(v)+1)
+				// Labels are checked before k is used to allocate anything.
+				for _, y := range [2][]float64{yt, yp} {
+					for i, v := range y {
+						if v != math.Trunc(v) || v < 0 || v >= MaxClasses {
+							return nil, errs.New(errs.Value, "", "%s: label %v at row %d is not a class index in 0…%d", c.op, v, i, MaxClasses-1)
+						}
+						k = max(k, int(v)+1)
+					}
 				}
 			}
 			if out.Confusion, err = krr.Confusion(yt, yp, k); err != nil {
-				return nil, rangeErr("%s: %v", c.op, err)
+				return nil, err
 			}
 		case "", "regression":
 		default:
-			return nil, typeErr("%s: unknown task %q; use \"classification\" or \"regression\"", c.op, a.Task)
+			return nil, optErr("task", "%s: unknown task %q; use \"classification\" or \"regression\"", c.op, a.Task)
 		}
 		return out, nil
 	}
@@ -245,7 +252,7 @@ func init() {
 		}
 		n, d := X.Dims()
 		if a.K < 1 || a.K > n {
-			return nil, rangeErr("%s: k = %d must be between 1 and the %d rows", c.op, a.K, n)
+			return nil, optErr("k", "%s: k must be an integer in 1…%d (the number of rows), got %d", c.op, n, a.K)
 		}
 		if X, err = preprocessed(c.op, X, a.Groups, a.Preprocess); err != nil {
 			return nil, err
@@ -254,7 +261,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkAlloc(c.op, "feature matrix", n, f.Dim()); err != nil {
+		if err := checkAlloc("feature matrix", n, f.Dim()); err != nil {
 			return nil, err
 		}
 		Phi, err := transform(c, f, X, "features")
@@ -268,7 +275,7 @@ func init() {
 		c.progress(0, 1, "select")
 		idx, err := krr.SelectActive(Phi, a.K, lambda)
 		if err != nil {
-			return nil, rangeErr("%s: %v", c.op, err)
+			return nil, err
 		}
 		c.progress(1, 1, "select")
 		return idx, nil

@@ -1,6 +1,10 @@
 package jsbridge
 
 import (
+	"fmt"
+
+	"ntkrf/internal/errs"
+
 	"encoding/json"
 	"math"
 	"sync"
@@ -28,25 +32,25 @@ func (a ridgeArgs) options(op string, c *call) (krr.Options, error) {
 	case nil:
 	case string:
 		if l != "auto" {
-			return o, typeErr("%s: lambda must be a positive number or \"auto\", got %q", op, l)
+			return o, optErr("lambda", "%s: lambda must be \"auto\" or a finite number > 0, got %q", op, l)
 		}
 	case float64:
 		if !(l > 0) || math.IsInf(l, 0) {
-			return o, rangeErr("%s: lambda %v must be positive and finite (or \"auto\")", op, l)
+			return o, optErr("lambda", "%s: lambda must be \"auto\" or a finite number > 0, got %v", op, l)
 		}
 		o.Lambda = l
 	default:
-		return o, typeErr("%s: lambda must be a positive number or \"auto\"", op)
+		return o, errs.New(errs.Type, "lambda", "%s: lambda must be \"auto\" or a finite number > 0", op)
 	}
 	switch a.Task {
 	case "", krr.Classification, krr.Regression:
 	default:
-		return o, typeErr("%s: unknown task %q; use \"classification\" or \"regression\"", op, a.Task)
+		return o, optErr("task", "%s: unknown task %q; use \"classification\" or \"regression\"", op, a.Task)
 	}
 	switch a.Criterion {
 	case "", krr.GCV, krr.LOO:
 	default:
-		return o, typeErr("%s: unknown criterion %q; use \"gcv\" or \"loo\"", op, a.Criterion)
+		return o, optErr("criterion", "%s: unknown criterion %q; use \"gcv\" or \"loo\"", op, a.Criterion)
 	}
 	return o, nil
 }
@@ -61,7 +65,7 @@ func scaled(op string, raw json.RawMessage, X *mat.Dense) (*mat.Dense, error) {
 		return nil, typeErr("%s: scaler: %v", op, err)
 	}
 	if _, d := X.Dims(); d != s.Cols() {
-		return nil, rangeErr("%s: X has %d columns but the scaler was fitted on %d", op, d, s.Cols())
+		return nil, shapeErr("%s: X has %d columns but the model was fitted on %d", op, d, s.Cols())
 	}
 	return s.Apply(nil, X)
 }
@@ -149,7 +153,7 @@ func (c *call) xy(in fitInput) (*mat.Dense, []float64, error) {
 		return nil, nil, err
 	}
 	if n, _ := X.Dims(); n != len(y) {
-		return nil, nil, rangeErr("%s: X has %d rows but y has %d values", c.op, n, len(y))
+		return nil, nil, shapeErr("%s: X has %d rows but y has %d values", c.op, n, len(y))
 	}
 	X, err = scaled(c.op, in.Scaler, X)
 	return X, y, err
@@ -201,7 +205,7 @@ func init() {
 		}
 		acc, err := krr.NewAccumulator(f.Dim(), opt)
 		if err != nil {
-			return nil, rangeErr("%s: %v", c.op, err)
+			return nil, err
 		}
 		n, _ := X.Dims()
 		c.progress(0, n, "features")
@@ -215,7 +219,7 @@ func init() {
 				return nil, err
 			}
 			if err := acc.Add(buf, y[lo:hi]); err != nil {
-				return nil, rangeErr("%s: %v", c.op, err)
+				return nil, err
 			}
 			c.progress(hi, n, "features")
 		}
@@ -239,11 +243,11 @@ func init() {
 			return nil, err
 		}
 		if opt.Criterion == krr.LOO && opt.Lambda == 0 {
-			return nil, typeErr("%s: criterion \"loo\" needs a second pass over the rows; use fitFeatures", c.op)
+			return nil, optErr("criterion", "%s: criterion \"loo\" needs a second pass over the rows; use fitFeatures", c.op)
 		}
 		acc, err := krr.NewAccumulator(a.Dim, opt)
 		if err != nil {
-			return nil, rangeErr("%s: %v", c.op, err)
+			return nil, err
 		}
 		for i, p := range a.Parts {
 			var parts krr.Parts
@@ -257,12 +261,12 @@ func init() {
 				}
 			}
 			if err := acc.AddParts(parts); err != nil {
-				return nil, rangeErr("%s: part %d: %v", c.op, i, err)
+				return nil, fmt.Errorf("%s: part %d: %w", c.op, i, err)
 			}
 		}
 		m, err := acc.Solve()
 		if err != nil {
-			return nil, rangeErr("%s: %v", c.op, err)
+			return nil, err
 		}
 		return c.putModel("features", m, &a.Features, nil, nil, a.Scaler), nil
 	}
@@ -291,7 +295,7 @@ func init() {
 		}
 		m, err := krr.FitFeatures(f, X, y, opt)
 		if err != nil {
-			return nil, rangeErr("%s: %v", c.op, err)
+			return nil, err
 		}
 		return c.putModel("features", m, &a.Features, nil, nil, a.Scaler), nil
 	}
@@ -314,7 +318,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkAlloc(c.op, "kernel matrix", n, n); err != nil {
+		if err := checkAlloc("kernel matrix", n, n); err != nil {
 			return nil, err
 		}
 		opt, err := a.options(c.op, c)
@@ -323,7 +327,7 @@ func init() {
 		}
 		m, err := krr.FitKernel(k, X, y, opt)
 		if err != nil {
-			return nil, rangeErr("%s: %v", c.op, err)
+			return nil, err
 		}
 		spec := kernelArgs{Kernel: k.Name, Depth: &k.Depth, Gamma: &k.Gamma}
 		return c.putModel("kernel", m, nil, &spec, X, a.Scaler), nil
@@ -359,7 +363,7 @@ func init() {
 			}
 			m, err = krr.NewFeatureModel(f, coef, a.Model.Bias, a.Model.Task, a.Model.Lambda, nil)
 			if err != nil {
-				return nil, rangeErr("%s: %v", c.op, err)
+				return nil, err
 			}
 		case a.Model.Kind == "kernel" && a.Model.Kernel != nil && a.Model.Train != nil:
 			train, err := c.matrix("model.train", a.Model.Train)
@@ -371,7 +375,7 @@ func init() {
 				return nil, err
 			}
 			if m, err = krr.NewKernelModel(k, train, coef, a.Model.Bias, a.Model.Task, a.Model.Lambda, nil); err != nil {
-				return nil, rangeErr("%s: %v", c.op, err)
+				return nil, err
 			}
 		default:
 			return nil, typeErr("%s: model is not a fitted model (kind %q)", c.op, a.Model.Kind)
@@ -380,7 +384,7 @@ func init() {
 		c.progress(0, n, "predict")
 		S, err := m.Predict(X)
 		if err != nil {
-			return nil, rangeErr("%s: %v", c.op, err)
+			return nil, err
 		}
 		labels := m.Labels(S)
 		c.progress(n, n, "predict")

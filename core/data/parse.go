@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core"
+	"ntkrf/internal/errs"
 )
 
 // DefaultMaxBytes is the input size limit (after decompression) when
@@ -46,6 +47,9 @@ type Options struct {
 	// An unnamed last column without values (left by a delimiter at the
 	// end of every line) is ignored.
 	Target string
+	// TargetIndex, when not nil, is the 0-based index of the target column,
+	// and Target must be "": an index is never matched against names.
+	TargetIndex *int
 	// Task is "" or "auto" (detect, see the package doc), "classification"
 	// or "regression".
 	Task string
@@ -317,6 +321,35 @@ func readColumn(t *table, first, j int, names []string) (column, error) {
 	return c, nil
 }
 
+// bytesPerCell is what parsing holds per cell besides the text: its end
+// offset (4 bytes), its value in its column (8) and in X (8).
+const bytesPerCell = 20
+
+// checkParseMemory refuses text whose parse would need more than
+// core.MaxAllocBytes, estimated before any per-cell allocation from an
+// upper bound on the cells (every delimiter-like byte and line break ends
+// one): a small gzip file can inflate to hundreds of MB of tiny cells, and
+// a WebAssembly instance that runs out of memory dies.
+func checkParseMemory(inputLen int, text []byte) error {
+	cells := 1
+	for _, c := range text {
+		switch c {
+		case ',', ';', '\t', '|', '\n':
+			cells++
+		}
+	}
+	need := float64(len(text)) + bytesPerCell*float64(cells)
+	if need <= core.MaxAllocBytes {
+		return nil
+	}
+	what := fmt.Sprintf("the input is %s", core.FormatBytes(float64(len(text))))
+	if inputLen < len(text)/2 {
+		what = fmt.Sprintf("the input is too large once decompressed: its %s inflate to %s", core.FormatBytes(float64(inputLen)), core.FormatBytes(float64(len(text))))
+	}
+	return errs.New(errs.TooLarge, "", "data: %s with up to %d cells, which would need about %s to parse, over the %s limit; use fewer rows or columns",
+		what, cells, core.FormatBytes(need), core.FormatBytes(core.MaxAllocBytes))
+}
+
 // pickTarget resolves Options.Target to a column index.
 func pickTarget(target string, names []string) (int, error) {
 	if target == "" {
@@ -339,12 +372,16 @@ func pickTarget(target string, names []string) (int, error) {
 		return match, nil
 	}
 	if j, err := strconv.Atoi(target); err == nil && j >= 0 && strings.Trim(target, "0123456789") == "" {
-		if j < len(names) {
-			return j, nil
-		}
-		return 0, fmt.Errorf("data: target column index %d is out of range; the file has %d columns, indexed 0…%d", j, len(names), len(names)-1)
+		return pickIndex(j, names)
 	}
-	return 0, fmt.Errorf("data: no column is named %q; the columns are %s", target, listNames(names))
+	return 0, errs.New(errs.Option, "target", "data: no column is named %q; the columns are %s", target, listNames(names))
+}
+
+func pickIndex(j int, names []string) (int, error) {
+	if j < 0 || j >= len(names) {
+		return 0, errs.New(errs.Option, "target", "data: target column index %d is out of range; the file has %d columns, indexed 0…%d", j, len(names), len(names)-1)
+	}
+	return j, nil
 }
 
 func listNames(names []string) string {
@@ -371,6 +408,9 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 	}
 	text, _, err := decode(b, o.MaxBytes, 0)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkParseMemory(len(b), text); err != nil {
 		return nil, err
 	}
 	t, err := split(text, o, 0, false)
@@ -402,6 +442,9 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 		cols, names = cols[:w-1], names[:w-1]
 	}
 	target, err := pickTarget(o.Target, names)
+	if o.TargetIndex != nil {
+		target, err = pickIndex(*o.TargetIndex, names)
+	}
 	if err != nil {
 		return nil, err
 	}

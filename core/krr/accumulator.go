@@ -10,6 +10,7 @@ import (
 
 	"ntkrf/core"
 	"ntkrf/core/gram"
+	"ntkrf/internal/errs"
 )
 
 // Accumulator sums, over row blocks, what the primal solve needs: the row
@@ -82,10 +83,10 @@ func (a *Accumulator) Add(Phi *mat.Dense, y []float64) error {
 	}
 	r, c := Phi.Dims()
 	if c != a.m {
-		return fmt.Errorf("krr: Phi has %d columns but the accumulator has %d features; use the same feature map for every block", c, a.m)
+		return errs.New(errs.Shape, "", "krr: Phi has %d columns but the accumulator has %d features; use the same feature map for every block", c, a.m)
 	}
 	if r != len(y) {
-		return fmt.Errorf("krr: Phi has %d rows but y has %d values; give one target per row", r, len(y))
+		return errs.New(errs.Shape, "", "krr: Phi has %d rows but y has %d values; give one target per row", r, len(y))
 	}
 	if err := checkTargets(y, a.opt, a.n); err != nil {
 		return err

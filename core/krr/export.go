@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core"
+	"ntkrf/internal/errs"
 )
 
 // Parts is the state of an Accumulator as plain numbers, so that partial
@@ -89,7 +90,7 @@ func NewKernelModel(k core.Kernel, X, alpha *mat.Dense, bias []float64, task str
 		return nil, wrap(err)
 	}
 	if r, _ := alpha.Dims(); r != X.RawMatrix().Rows {
-		return nil, fmt.Errorf("krr: α has %d rows but there are %d training rows", r, X.RawMatrix().Rows)
+		return nil, errs.New(errs.Shape, "", "krr: α has %d rows but there are %d training rows", r, X.RawMatrix().Rows)
 	}
 	return &Model{task: task, classes: classesOf(task, bias), blockRows: defaultBlockRows, lambda: lambda, curve: curve, kernel: k, x: X, alpha: alpha, bias: bias}, nil
 }

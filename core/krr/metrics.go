@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core"
+	"ntkrf/internal/errs"
 )
 
 // checkKPhi validates an n×n kernel matrix against n×m features.
@@ -204,20 +205,25 @@ func Confusion(yTrue, yPred []float64, k int) ([][]int, error) {
 		return nil, err
 	}
 	if k <= 0 {
-		return nil, fmt.Errorf("krr: %d classes; give a positive number of classes", k)
+		return nil, errs.New(errs.Option, "classes", "krr: %d classes; give a positive number of classes", k)
+	}
+	// Labels first, then the k×k counts: a stray label must not allocate.
+	for i, t := range yTrue {
+		for _, v := range [2]float64{t, yPred[i]} {
+			if v != math.Trunc(v) || v < 0 || v >= float64(k) {
+				return nil, errs.New(errs.Value, "", "krr: label %v at row %d is not a class index in 0…%d", v, i, k-1)
+			}
+		}
+	}
+	if err := core.CheckAlloc("confusion matrix", k, k); err != nil {
+		return nil, err
 	}
 	c := make([][]int, k)
 	for i := range c {
 		c[i] = make([]int, k)
 	}
 	for i, t := range yTrue {
-		p := yPred[i]
-		for _, v := range [2]float64{t, p} {
-			if v != math.Trunc(v) || v < 0 || v >= float64(k) {
-				return nil, fmt.Errorf("krr: label %v at row %d is not a class index in 0…%d", v, i, k-1)
-			}
-		}
-		c[int(t)][int(p)]++
+		c[int(t)][int(yPred[i])]++
 	}
 	return c, nil
 }

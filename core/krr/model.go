@@ -8,6 +8,7 @@ import (
 
 	"ntkrf/core"
 	"ntkrf/core/gram"
+	"ntkrf/internal/errs"
 )
 
 // Model is a fitted ridge regression: scores = bias + φ(x)ᵀW (primal) or
@@ -69,7 +70,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	}
 	n, d := X.Dims()
 	if d != f.InputDim() {
-		return nil, fmt.Errorf("krr: X has %d columns but the featurizer takes %d; use inputs of the dimension the map was built for", d, f.InputDim())
+		return nil, errs.New(errs.Shape, "", "krr: X has %d columns but the featurizer takes %d; use inputs of the dimension the map was built for", d, f.InputDim())
 	}
 	m := f.Dim()
 	if n <= m {
@@ -200,7 +201,7 @@ func checkXY(X *mat.Dense, y []float64, opt Options) error {
 	}
 	n, _ := X.Dims()
 	if n != len(y) {
-		return fmt.Errorf("krr: X has %d rows but y has %d values; give one target per row", n, len(y))
+		return errs.New(errs.Shape, "", "krr: X has %d rows but y has %d values; give one target per row", n, len(y))
 	}
 	if n < 2 {
 		return fmt.Errorf("krr: %d rows given; ridge regression needs at least 2", n)
@@ -240,7 +241,7 @@ func (m *Model) Predict(X *mat.Dense) (*mat.Dense, error) {
 		_, want = m.x.Dims()
 	}
 	if d != want {
-		return nil, fmt.Errorf("krr: X has %d columns but the model takes %d; use rows like the training rows", d, want)
+		return nil, errs.New(errs.Shape, "", "krr: X has %d columns but the model takes %d; use rows like the training rows", d, want)
 	}
 	if err := core.CheckAlloc("prediction matrix", n, k); err != nil {
 		return nil, wrap(err)

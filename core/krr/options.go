@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/internal/errs"
 )
 
 // Featurizer maps rows of X to feature rows; *rf.Map satisfies it.
@@ -154,10 +156,10 @@ func (opt Options) outputs() int {
 func checkTargets(y []float64, opt Options, offset int) error {
 	for i, v := range y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("krr: y[%d] is %v; remove or impute non-finite targets", offset+i, v)
+			return errs.New(errs.NonFinite, "", "krr: y[%d] is %v; remove or impute non-finite targets", offset+i, v)
 		}
 		if opt.Task == Classification && (v != math.Trunc(v) || v < 0 || v >= float64(opt.Classes)) {
-			return fmt.Errorf("krr: y[%d] = %v is not a class index in 0…%d; encode classes as 0…k−1 or raise Classes", offset+i, v, opt.Classes-1)
+			return errs.New(errs.Value, "", "krr: y[%d] = %v is not a class index in 0…%d; encode classes as 0…k−1 or raise Classes", offset+i, v, opt.Classes-1)
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core"
+	"ntkrf/internal/errs"
 )
 
 // CurvePoint is one λ of the searched grid with its criterion score (an
@@ -142,10 +143,10 @@ func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]float64, error) {
 	}
 	r, c := Phi.Dims()
 	if c != a.m {
-		return nil, fmt.Errorf("krr: Phi has %d columns but the spectrum has %d features; use the same feature map", c, a.m)
+		return nil, errs.New(errs.Shape, "", "krr: Phi has %d columns but the spectrum has %d features; use the same feature map", c, a.m)
 	}
 	if r != len(y) {
-		return nil, fmt.Errorf("krr: Phi has %d rows but y has %d values; give one target per row", r, len(y))
+		return nil, errs.New(errs.Shape, "", "krr: Phi has %d rows but y has %d values; give one target per row", r, len(y))
 	}
 	if err := checkTargets(y, a.opt, 0); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"ntkrf/core"
+	"ntkrf/internal/errs"
 )
 
 // maxDim bounds every feature and sketch dimension: far beyond any useful
@@ -167,6 +168,16 @@ func New(cfg Config, inputDim int) (*Map, error) {
 	switch cfg.Method {
 	case "ntk", "nngp":
 		err = f.buildNTK()
+		if err == nil && cfg.Depth > 0 && cfg.Dim != 0 && f.dim != cfg.Dim {
+			// M1 or SketchDim given with a Dim they contradict: the map
+			// would have another width than the one asked for (and callers
+			// plan memory with Dim).
+			err = errs.New(errs.Option, "sketchDim", "rf: Config.M1 + Config.SketchDim = %d + %d = %d columns, but Config.Dim is %d; give Config.Dim alone (Config.M1 = ⌊Config.Dim/2⌋, Config.SketchDim the rest), or Config.M1 with Config.SketchDim and no Config.Dim",
+				f.cfg.M1, f.cfg.SketchDim, f.dim, cfg.Dim)
+			if cfg.Method == "nngp" {
+				err = errs.New(errs.Option, "m1", "rf: Config.M1 = %d columns, but Config.Dim is %d; give one of them", f.dim, cfg.Dim)
+			}
+		}
 	case "arccos0", "arccos1":
 		err = f.buildArccos()
 	case "rff":

@@ -1,6 +1,7 @@
 package rf
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -13,6 +14,7 @@ import (
 
 	"ntkrf/core"
 	"ntkrf/core/gram"
+	"ntkrf/internal/errs"
 )
 
 // blockRows is the number of rows projected together by one gram.Mul;
@@ -21,7 +23,12 @@ const blockRows = 64
 
 // rfError rewrites an error of package core as one of this package.
 func rfError(err error) error {
-	return fmt.Errorf("rf: %s", strings.TrimPrefix(err.Error(), "core: "))
+	msg := "rf: " + strings.TrimPrefix(err.Error(), "core: ")
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return &errs.Error{Code: e.Code, Option: e.Option, Msg: msg}
+	}
+	return errors.New(msg)
 }
 
 // Transform sets dst to the n×Dim features of the n rows of X and returns
@@ -34,7 +41,7 @@ func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	}
 	n, d := X.Dims()
 	if d != f.inputDim {
-		return nil, fmt.Errorf("rf: X has %d columns; this feature map was built for %d", d, f.inputDim)
+		return nil, errs.New(errs.Shape, "", "rf: X has %d columns; this feature map was built for %d", d, f.inputDim)
 	}
 	if dst == nil {
 		if err := core.CheckAlloc("feature matrix", n, f.dim); err != nil {

@@ -5,31 +5,183 @@
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 const MAX_WORKERS = 8;
 
-/** Rejects with the same error a cancelled fetch gives. */
-function abortError(signal) {
-  const reason = signal?.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  return new DOMException('The ntkrf call was aborted', 'AbortError');
+/**
+ * An error of the documented grammar (README, index.d.ts ErrorCode): the
+ * class by cause, a stable `code`, and `option` naming the offending option
+ * as the API spells it ("features.dim"), when one is at fault.
+ */
+function ntkrfError(code, message, option) {
+  const Class = CLASS_OF[code] ?? Error;
+  const e = new Class(message);
+  e.code = code;
+  if (option) e.option = option;
+  return e;
 }
 
-function checkKeys(where, obj, known) {
-  if (obj === undefined || obj === null) return {};
-  if (typeof obj !== 'object' || Array.isArray(obj)) {
-    throw new TypeError(`${where}: options must be an object, got ${describe(obj)}`);
-  }
-  for (const k of Object.keys(obj)) {
-    if (!known.includes(k)) {
-      throw new TypeError(`${where}: unknown option "${k}"; known options: ${known.join(', ')}`);
-    }
+/** JavaScript class of each code; Go's errs.Code.Class says the same (a test compares them). */
+const CLASS_OF = {
+  ERR_TYPE: TypeError, ERR_UNKNOWN_OPTION: TypeError,
+  ERR_OPTION: RangeError, ERR_NONFINITE: RangeError, ERR_VALUE: RangeError, ERR_SHAPE: RangeError, ERR_TOO_LARGE: RangeError,
+  ERR_PARSE: Error, ERR_DATA: Error, ERR_CLOSED: Error, ERR_INSTANCE: Error, ERR_INTERNAL: Error,
+};
+
+const typeError = (message, option) => ntkrfError('ERR_TYPE', message, option);
+
+/** Rejects with the same error a cancelled fetch gives, with code ERR_ABORTED. */
+function abortError(signal) {
+  const reason = signal?.reason;
+  const e = reason instanceof Error && reason.name === 'AbortError' ? reason : new DOMException('The ntkrf call was aborted', 'AbortError');
+  // DOMException's legacy numeric code is a prototype getter: an own property shadows it.
+  try { Object.defineProperty(e, 'code', { value: 'ERR_ABORTED', configurable: true }); } catch { /* frozen reason: leave it */ }
+  return e;
+}
+
+/** An options argument: undefined (none) or a plain object. */
+function optionsObject(where, obj) {
+  if (obj === undefined) return {};
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj) || ArrayBuffer.isView(obj)) {
+    throw typeError(`${where}: options must be an object, got ${describe(obj)}`);
   }
   return obj;
 }
 
+function checkKeys(where, obj, known) {
+  const o = optionsObject(where, obj);
+  for (const k of Object.keys(o)) {
+    if (!known.includes(k)) {
+      throw ntkrfError('ERR_UNKNOWN_OPTION', `${where}: unknown option "${k}"; known options: ${known.join(', ')}`, k);
+    }
+  }
+  return o;
+}
+
 function describe(v) {
   if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an Array';
+  if (v === undefined) return 'undefined';
+  if (Array.isArray(v)) return 'an array';
   if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}`;
-  return typeof v === 'object' ? `an object with keys ${Object.keys(v).join(', ') || '(none)'}` : `${typeof v} ${String(v)}`;
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'function') return 'a function';
+  return typeof v === 'object' ? `an object with keys ${Object.keys(v).join(', ') || '(none)'}` : String(v);
+}
+
+/**
+ * The option table of the engine's methods, declared once in Go
+ * (jsbridge/schema.go) and received from the first worker: every option is
+ * checked here with it before anything crosses to Go, and Go checks the
+ * same table again.
+ */
+let SCHEMA = null;
+
+/** Words an option's accepted values as Go's Expect does (a test compares them). */
+function expect(o) {
+  switch (o.kind) {
+    case 'bool': return 'true or false';
+    case 'string': return 'a string';
+    case 'char': return 'a single character';
+    case 'enum': return `one of ${o.enum.map((e) => JSON.stringify(e)).join(', ')}`;
+    case 'int': return `an integer ${span(o)}`;
+    case 'number': return `a finite number ${span(o)}`;
+    case 'numberOrAuto': return `"auto" or a finite number ${span(o)}`;
+    case 'nameOrIndex': return `a column name or an integer index ${span(o)}`;
+    case 'object': return 'an object';
+    case 'array': return o.items ? `an array of ${expect(o.items).replace(/^an? /, '')}s` : 'an array';
+  }
+  return 'valid';
+}
+
+function span(o) {
+  const num = (x) => (x === 2 ** 53 - 1 ? '2^53−1' : String(x));
+  const hasMin = o.min !== undefined;
+  const hasMax = o.max !== undefined;
+  if (hasMin && hasMax && !o.minExclusive && !o.maxExclusive) return `in ${num(o.min)}…${num(o.max)}`;
+  if (hasMin && hasMax) return `in ${o.minExclusive ? '(' : '['}${num(o.min)}, ${num(o.max)}${o.maxExclusive ? ')' : ']'}`;
+  if (hasMin && o.minExclusive) return `> ${num(o.min)}`;
+  if (hasMin) return `≥ ${num(o.min)}`;
+  if (hasMax) return `≤ ${num(o.max)}`;
+  return '';
+}
+
+const inRange = (o, x) => Number.isFinite(x)
+  && !(o.min !== undefined && (x < o.min || (o.minExclusive && x === o.min)))
+  && !(o.max !== undefined && (x > o.max || (o.maxExclusive && x === o.max)));
+
+/** Checks one option value against its schema entry; path names it in errors. */
+function checkValue(where, path, o, v) {
+  const bad = (code) => ntkrfError(code, `${where}: ${path} must be ${expect(o)}, got ${describe(v)}`, path);
+  switch (o.kind) {
+    case 'any': return;
+    case 'bool': if (typeof v !== 'boolean') throw bad('ERR_TYPE'); return;
+    case 'string': if (typeof v !== 'string') throw bad('ERR_TYPE'); return;
+    case 'char':
+      if (typeof v !== 'string') throw bad('ERR_TYPE');
+      if ([...v].length !== 1) throw bad('ERR_OPTION');
+      return;
+    case 'enum':
+      if (typeof v !== 'string') throw bad('ERR_TYPE');
+      if (!o.enum.includes(v)) throw bad('ERR_OPTION');
+      return;
+    case 'int': case 'number':
+      if (typeof v !== 'number') throw bad('ERR_TYPE');
+      if (!inRange(o, v) || (o.kind === 'int' && !Number.isInteger(v))) throw bad('ERR_OPTION');
+      return;
+    case 'numberOrAuto':
+      if (typeof v === 'string') { if (v !== 'auto') throw bad('ERR_OPTION'); return; }
+      if (typeof v !== 'number') throw bad('ERR_TYPE');
+      if (!inRange(o, v)) throw bad('ERR_OPTION');
+      return;
+    case 'nameOrIndex':
+      if (typeof v === 'string') return;
+      if (typeof v !== 'number') throw bad('ERR_TYPE');
+      if (!inRange(o, v) || !Number.isInteger(v)) throw bad('ERR_OPTION');
+      return;
+    case 'object': {
+      if (v === null || typeof v !== 'object' || Array.isArray(v) || ArrayBuffer.isView(v)) throw bad('ERR_TYPE');
+      const names = o.fields.map((f) => f.name);
+      for (const k of Object.keys(v)) {
+        if (!names.includes(k)) {
+          throw ntkrfError('ERR_UNKNOWN_OPTION', `${where}: unknown option ${path}.${k}; ${path} takes ${names.join(', ')}`, `${path}.${k}`);
+        }
+      }
+      for (const f of o.fields) if (v[f.name] !== undefined) checkValue(where, `${path}.${f.name}`, f, v[f.name]);
+      return;
+    }
+    case 'array':
+      if (!Array.isArray(v)) throw bad('ERR_TYPE');
+      if (o.max !== undefined && v.length > o.max) throw ntkrfError('ERR_OPTION', `${where}: ${path} has ${v.length} entries; at most ${o.max} are allowed`, path);
+      v.forEach((it, i) => checkValue(where, `${path}[${i}]`, o.items, it));
+      return;
+  }
+  throw new Error(`ntkrf: option ${path} has unknown kind ${o.kind}`);
+}
+
+/**
+ * Splits a method's options into its own (checked against the schema) and
+ * the call control ({signal, onProgress}, checked here). Unknown keys are
+ * refused with the method's real list.
+ */
+function splitControl(where, opts, method = where) {
+  const spec = SCHEMA[method];
+  const known = [...spec.map((o) => o.name), 'signal', 'onProgress'];
+  const o = checkKeys(where, opts, known);
+  const { signal, onProgress, ...rest } = o;
+  for (const entry of spec) {
+    if (rest[entry.name] !== undefined) checkValue(where, entry.name, entry, rest[entry.name]);
+  }
+  return [rest, control(where, signal, onProgress)];
+}
+
+/** Checks signal and onProgress like any option. */
+function control(where, signal, onProgress) {
+  if (signal !== undefined && !(signal !== null && typeof signal === 'object' && typeof signal.aborted === 'boolean'
+    && typeof signal.addEventListener === 'function' && typeof signal.removeEventListener === 'function')) {
+    throw typeError(`${where}: signal must be an AbortSignal (from new AbortController().signal), got ${describe(signal)}`, 'signal');
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw typeError(`${where}: onProgress must be a function, got ${describe(onProgress)}`, 'onProgress');
+  }
+  return { signal, onProgress };
 }
 
 /**
@@ -37,25 +189,32 @@ function describe(v) {
  * (the caller's array itself when it already is one: it is copied, never
  * detached, when posted to a worker).
  */
-function matrixData(where, name, M) {
+function matrixData(where, name, M, method = where) {
   if (M === null || typeof M !== 'object' || Array.isArray(M) || ArrayBuffer.isView(M)) {
-    throw new TypeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}`);
+    throw typeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}`, name);
+  }
+  if (!('data' in M) && !('rows' in M)) {
+    const opts = SCHEMA?.[method]?.map((o) => o.name) ?? [];
+    const keys = Object.keys(M);
+    const hint = keys.length > 0 && keys.every((k) => opts.includes(k) || k === 'signal' || k === 'onProgress')
+      ? `; it looks like options: they go in the last argument` : '';
+    throw typeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}${hint}`, name);
   }
   const { rows, cols, data } = M;
   if (!Number.isInteger(rows) || !Number.isInteger(cols)) {
-    throw new TypeError(`${where}: ${name}.rows and ${name}.cols must be integers, got ${describe(rows)} and ${describe(cols)}`);
+    throw typeError(`${where}: ${name}.rows and ${name}.cols must be integers, got ${describe(rows)} and ${describe(cols)}`, name);
   }
   if (!(data instanceof Float64Array) && !(data instanceof Float32Array)) {
-    throw new TypeError(`${where}: ${name}.data must be a Float64Array or Float32Array, got ${describe(data)}; wrap plain arrays with Float64Array.from(array)`);
+    throw typeError(`${where}: ${name}.data must be a Float64Array or Float32Array, got ${describe(data)}; wrap plain arrays with Float64Array.from(array)`, name);
   }
   if (data.buffer.byteLength === 0 && data.length === 0 && rows * cols > 0) {
-    throw new TypeError(`${where}: ${name}.data is detached (its buffer was transferred)`);
+    throw typeError(`${where}: ${name}.data is detached (its buffer was transferred)`, name);
   }
   if (rows < 1 || cols < 1) {
-    throw new RangeError(`${where}: ${name} is ${rows}×${cols}; it needs at least one row and one column`);
+    throw ntkrfError('ERR_SHAPE', `${where}: ${name} is ${rows}×${cols}; it needs at least one row and one column`, name);
   }
   if (data.length !== rows * cols) {
-    throw new RangeError(`${where}: ${name}.data has ${data.length} values but rows×cols = ${rows}×${cols} = ${rows * cols}`);
+    throw ntkrfError('ERR_SHAPE', `${where}: ${name}.data has ${data.length} values but rows×cols = ${rows}×${cols} = ${rows * cols}`, name);
   }
   return data instanceof Float64Array ? data : new Float64Array(data);
 }
@@ -63,25 +222,30 @@ function matrixData(where, name, M) {
 const DEFAULT_MAX_BYTES = 256e6;
 
 /**
- * The bytes of a string, ArrayBuffer or Uint8Array, as a copy this call
- * owns. The size is checked before anything is copied.
+ * The bytes of a string, ArrayBuffer or Uint8Array (a Node Buffer too), as
+ * a copy this call owns: the copy is transferred to a worker, the caller's
+ * array is never detached. (Buffer#slice returns a view of the same
+ * memory, and a small Buffer is a view of Node's shared pool, so copies are
+ * made with the Uint8Array constructor.) The size is checked first.
  */
 function inputBytes(where, input, maxBytes) {
   const limit = maxBytes ?? DEFAULT_MAX_BYTES;
-  const size = typeof input === 'string' ? input.length : input?.byteLength;
   if (!(typeof input === 'string' || input instanceof ArrayBuffer || input instanceof Uint8Array)) {
-    throw new TypeError(`${where}: input must be a string, Uint8Array or ArrayBuffer, got ${describe(input)}`);
+    throw typeError(`${where}: input must be a string, Uint8Array or ArrayBuffer, got ${describe(input)}`, 'input');
   }
+  const tooLarge = (size) => ntkrfError('ERR_TOO_LARGE', `${where}: the input is ${formatBytes(size)}, over the ${formatBytes(limit)} limit; raise maxBytes or use a sample of the rows`, 'maxBytes');
   // A string's UTF-8 form is at least as long as its length in UTF-16 units.
-  if (size > limit) {
-    throw new RangeError(`${where}: the input is ${formatBytes(size)}, over the ${formatBytes(limit)} limit; raise maxBytes or use a sample of the rows`);
-  }
+  const size = typeof input === 'string' ? input.length : input.byteLength;
+  if (size > limit) throw tooLarge(size);
   if (typeof input === 'string') {
     const bytes = new TextEncoder().encode(input);
-    if (bytes.byteLength > limit) throw new RangeError(`${where}: the input is ${formatBytes(bytes.byteLength)}, over the ${formatBytes(limit)} limit; raise maxBytes or use a sample of the rows`);
+    if (bytes.byteLength > limit) throw tooLarge(bytes.byteLength);
     return bytes;
   }
-  return input instanceof ArrayBuffer ? new Uint8Array(input.slice(0)) : input.slice();
+  if (input instanceof Uint8Array && input.buffer.byteLength === 0 && input.byteLength === 0 && input.byteOffset === 0 && input.buffer.detached) {
+    throw typeError(`${where}: input is detached (its buffer was transferred)`, 'input');
+  }
+  return new Uint8Array(input);
 }
 
 function formatBytes(b) {
@@ -92,8 +256,11 @@ function formatBytes(b) {
 }
 
 function checkCount(where, name, n) {
-  if (!Number.isInteger(n) || n < 0) throw new TypeError(`${where}: ${name} must be a non-negative integer, got ${describe(n)}`);
+  if (typeof n !== 'number') throw typeError(`${where}: ${name} must be an integer ≥ 0, got ${describe(n)}`, name);
+  if (!Number.isInteger(n) || n < 0 || n > 2 ** 31) throw ntkrfError('ERR_OPTION', `${where}: ${name} must be an integer in 0…${2 ** 31}, got ${describe(n)}`, name);
 }
+
+const NON_FINITE = { NaN, Infinity, '-Infinity': -Infinity };
 
 /** Replaces {array: i} and {rows, cols, array: i} references by the arrays. */
 function revive(value, arrays) {
@@ -101,6 +268,8 @@ function revive(value, arrays) {
   if (value === null || typeof value !== 'object') return value;
   const keys = Object.keys(value);
   if (keys.length === 1 && keys[0] === 'array') return arrays[value.array];
+  // NaN and ±Inf, which JSON cannot hold (jsbridge/encode.go).
+  if (keys.length === 1 && keys[0] === '$num') return NON_FINITE[value.$num];
   if (keys.length === 3 && 'rows' in value && 'cols' in value && 'array' in value) {
     return { rows: value.rows, cols: value.cols, data: arrays[value.array] };
   }
@@ -118,7 +287,7 @@ async function loadModule(wasmURL) {
     return WebAssembly.compile(await readFile(path));
   }
   const response = await fetch(url);
-  if (!response.ok) throw new Error(`ntkrf: could not load ${url}: HTTP ${response.status}`);
+  if (!response.ok) throw ntkrfError('ERR_INSTANCE', `ntkrf: could not load ${url}: HTTP ${response.status}`);
   if (response.headers.get('content-type')?.startsWith('application/wasm')) {
     return WebAssembly.compileStreaming(response);
   }
@@ -134,28 +303,32 @@ class Slot {
 
   async start() {
     const url = new URL('./worker.js', import.meta.url);
+    let w;
+    // Messages of a worker already replaced (a late 'exit', say) are dropped.
+    const mine = (fn) => (x) => { if (this.worker === w) fn(x); };
     if (isNode) {
       const { Worker } = await import('node:worker_threads');
-      this.worker = new Worker(url);
-      this.worker.on('message', (m) => this.onMessage(m));
-      this.worker.on('error', (e) => this.onCrash(e));
+      w = this.worker = new Worker(url);
+      w.on('message', mine((m) => this.onMessage(m)));
+      w.on('error', mine((e) => this.onCrash(`the worker failed: ${e?.message ?? e}`)));
     } else {
-      this.worker = new Worker(url, { type: 'module' });
-      this.worker.onmessage = (e) => this.onMessage(e.data);
-      this.worker.onerror = (e) => { e.preventDefault?.(); this.onCrash(new Error(e.message || 'worker failed to load')); };
+      w = this.worker = new Worker(url, { type: 'module' });
+      w.onmessage = mine((e) => this.onMessage(e.data));
+      w.onerror = mine((e) => { e.preventDefault?.(); this.onCrash(`the worker failed: ${e.message || 'it did not load'}`); });
     }
     this.ready = new Promise((resolve, reject) => { this.readyResolve = resolve; this.readyReject = reject; });
-    this.worker.postMessage({ type: 'init', module: this.pool.module });
-    await this.ready;
+    w.postMessage({ type: 'init', module: this.pool.module });
+    const schema = await this.ready;
+    SCHEMA ??= JSON.parse(schema);
     // An idle engine must not keep Node running; run() refs it again.
-    if (isNode && !this.job) this.worker.unref();
+    if (isNode && !this.job && this.worker === w) w.unref();
   }
 
   onMessage(m) {
     switch (m.type) {
-      case 'ready': this.readyResolve(); return;
-      case 'init-error': this.readyReject(new Error(`ntkrf: could not start WebAssembly: ${m.message}`)); return;
-      case 'exit': this.onCrash(new Error(`ntkrf: the WebAssembly instance stopped (exit code ${m.code})`)); return;
+      case 'ready': this.readyResolve(m.schema); return;
+      case 'init-error': this.readyReject(ntkrfError('ERR_INSTANCE', `ntkrf: could not start WebAssembly: ${m.message}`)); return;
+      case 'exit': this.onCrash(m.reason); return;
     }
     const job = this.job;
     if (!job || m.id !== job.id) return;
@@ -168,18 +341,27 @@ class Slot {
       if (m.inputs) job.onInputs(m.inputs);
       job.resolve(revive(JSON.parse(m.json), m.arrays));
     } else {
-      const Class = { TypeError, RangeError }[m.name] ?? Error;
-      job.reject(new Class(m.message));
+      // Go names the operation; the caller knows the engine method.
+      const msg = m.message.startsWith(`${job.op}: `) ? `${job.where}: ${m.message.slice(job.op.length + 2)}` : m.message;
+      job.reject(ntkrfError(m.code || 'ERR_INTERNAL', msg, m.option));
     }
   }
 
-  onCrash(err) {
-    this.readyReject?.(err);
+  /**
+   * The instance died (out of memory, say): the call on it rejects with
+   * ERR_INSTANCE, and a fresh instance takes its place for later calls.
+   */
+  onCrash(reason) {
     const job = this.job;
+    const what = `the WebAssembly instance ${reason || 'stopped'}`;
+    this.readyReject?.(ntkrfError('ERR_INSTANCE', `ntkrf: ${what}`));
     this.worker?.terminate();
     this.worker = null; // so that finish() hands no queued job to it
-    this.finish();
-    job?.reject(err);
+    if (job) {
+      this.finish();
+      const hint = /out of memory/.test(what) ? '; use fewer rows or a smaller dim' : '';
+      job.reject(ntkrfError('ERR_INSTANCE', `${job.where}: ${what} during this call and was restarted${hint}`));
+    }
     this.restart();
   }
 
@@ -241,13 +423,14 @@ class Pool {
    * Runs op on the first free worker, or on `slot` when given. With
    * transfer set, the arrays (and bytes) are copies made for this call and
    * are moved, not copied again; onInputs then gets them back after a
-   * successful call, for the next call to refill.
+   * successful call, for the next call to refill. where names the engine
+   * method in errors.
    */
-  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs } = {}) {
-    if (this.closed) return Promise.reject(new Error('ntkrf: this engine is closed; create a new one with createEngine()'));
+  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs, where = op } = {}) {
+    if (this.closed) return Promise.reject(closedError(where));
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise((resolve, reject) => {
-      const job = { id: this.nextId++, op, json: JSON.stringify(args), arrays, bytes, transfer, slot, onInputs, resolve, reject, onProgress, signal };
+      const job = { id: this.nextId++, op, where, json: JSON.stringify(args), arrays, bytes, transfer, slot, onInputs, resolve, reject, onProgress, signal };
       if (signal) {
         job.onAbort = () => {
           const i = this.queue.indexOf(job);
@@ -266,44 +449,34 @@ class Pool {
     });
   }
 
+  /** Stops every worker; every call in flight or waiting rejects with ERR_CLOSED. */
   close() {
+    if (this.closed) return;
     this.closed = true;
-    for (const s of this.slots) { s.worker?.terminate(); s.worker = null; }
-    for (const job of this.queue) job.reject(new Error('ntkrf: the engine was closed before this call ran'));
+    const jobs = [...this.queue, ...this.slots.map((s) => s.job).filter(Boolean)];
     this.queue = [];
+    for (const s of this.slots) {
+      s.worker?.terminate();
+      s.worker = null;
+      s.job = null;
+      s.readyReject?.(closedError('createEngine'));
+    }
+    for (const job of jobs) {
+      job.signal?.removeEventListener('abort', job.onAbort);
+      job.reject(closedError(job.where));
+    }
   }
 }
 
-/** Splits an options object into transport options and the rest. */
-function splitControl(where, opts, known) {
-  const o = checkKeys(where, opts, [...known, 'signal', 'onProgress']);
-  const { signal, onProgress, ...rest } = o;
-  if (signal !== undefined && !(typeof signal === 'object' && 'aborted' in signal && typeof signal.addEventListener === 'function')) {
-    throw new TypeError(`${where}: signal must be an AbortSignal`);
-  }
-  if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw new TypeError(`${where}: onProgress must be a function`);
-  }
-  return [rest, { signal, onProgress }];
-}
+const closedError = (where) => ntkrfError('ERR_CLOSED', `${where}: the engine was closed; create a new one with createEngine()`);
 
-const FEATURE_KEYS = ['method', 'depth', 'dim', 'sketchDim', 'm0', 'm1', 'sketch', 'sampler', 'gibbsSweeps', 'normalize', 'gamma', 'seed'];
-const KERNEL_KEYS = ['kernel', 'depth', 'gamma'];
-const PREP_KEYS = ['standardize', 'unitNorm'];
 const MIN_BLOCK_ROWS = 64;
-
-/** Rejects unknown keys inside nested option objects, naming the path. */
-function checkNested(where, opts, spec) {
-  for (const [key, known] of Object.entries(spec)) {
-    if (opts[key] !== undefined) checkKeys(`${where}: ${key}`, opts[key], known);
-  }
-}
 
 /** Checks a vector (Float64Array, or Float32Array converted). */
 function vectorData(where, name, v) {
   if (v instanceof Float64Array) return v;
   if (v instanceof Float32Array) return new Float64Array(v);
-  throw new TypeError(`${where}: ${name} must be a Float64Array or Float32Array, got ${describe(v)}; wrap plain arrays with Float64Array.from(array)`);
+  throw typeError(`${where}: ${name} must be a Float64Array or Float32Array, got ${describe(v)}; wrap plain arrays with Float64Array.from(array)`, name);
 }
 
 /**
@@ -400,9 +573,9 @@ class Model {
 
   async #run(X, options, scores) {
     const where = scores ? 'predictScores' : 'predict';
-    const [, control] = splitControl(where, options, []);
-    if (!this.#model) throw new Error(`${where}: this model was disposed`);
-    const data = matrixData(where, 'X', X);
+    const [, control] = splitControl(where, options, 'predict');
+    if (!this.#model) throw ntkrfError('ERR_CLOSED', `${where}: this model was disposed`);
+    const data = matrixData(where, 'X', X, 'predict');
     const m = this.#model;
     const arrays = [null, m.coef.data];
     const model = { ...m, coef: { rows: m.coef.rows, cols: m.coef.cols, array: 1 } };
@@ -413,7 +586,7 @@ class Model {
     const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl) => {
       const a = [...arrays];
       a[0] = data.slice(lo * X.cols, hi * X.cols);
-      return this.#pool.call('predict', { X: { rows: hi - lo, cols: X.cols, array: 0 }, model, scores }, a, ctl);
+      return this.#pool.call('predict', { X: { rows: hi - lo, cols: X.cols, array: 0 }, model, scores }, a, ctl, { where });
     }, chunkRows(X.cols));
     if (!scores) return concat(parts.map((p) => p.labels));
     const cols = parts[0].scores.cols;
@@ -435,7 +608,24 @@ function concat(arrays) {
   return out;
 }
 
-const FIT_KEYS = ['features', 'kernel', 'lambda', 'criterion', 'grid', 'task', 'classes', 'preprocess', 'groups'];
+/**
+ * The task of a fit: as given, or regression when y holds a non-integer
+ * value. Whole-number targets are class labels as often as counts, so
+ * they are not guessed: the caller says which.
+ */
+function fitTask(where, opts, y) {
+  if (opts.task) return opts.task;
+  if (opts.classes !== undefined) return 'classification';
+  if (y.every(Number.isInteger)) {
+    throw ntkrfError('ERR_OPTION', `${where}: y holds only whole numbers, which may be class labels or values: pass task: 'classification' or task: 'regression'`, 'task');
+  }
+  return 'regression';
+}
+
+/** Rejects with the engine's error for calls made on a closed engine. */
+function guard(pool, where) {
+  if (pool.closed) throw closedError(where);
+}
 
 class Engine {
   #pool;
@@ -444,11 +634,14 @@ class Engine {
     this.#pool = pool;
     /** Number of WebAssembly workers. */
     this.workers = pool.slots.length;
+    /** Every method's options: name, kind, limits, default and a line of doc (from Go's jsbridge/schema.go). */
+    this.schema = SCHEMA;
   }
 
   async kernel(X, Z = null, options = {}) {
     const where = 'kernel';
-    const [opts, control] = splitControl(where, options, ['kernel', 'depth', 'gamma']);
+    guard(this.#pool, where);
+    const [opts, control] = splitControl(where, options);
     const arrays = [matrixData(where, 'X', X)];
     const args = { ...opts, X: { rows: X.rows, cols: X.cols, array: 0 } };
     if (Z !== null && Z !== undefined) {
@@ -460,7 +653,8 @@ class Engine {
 
   async features(X, options = {}) {
     const where = 'features';
-    const [opts, control] = splitControl(where, options, FEATURE_KEYS);
+    guard(this.#pool, where);
+    const [opts, control] = splitControl(where, options);
     const data = matrixData(where, 'X', X);
     const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl) => this.#pool.call('features',
       { ...opts, X: { rows: hi - lo, cols: X.cols, array: 0 } },
@@ -470,28 +664,36 @@ class Engine {
 
   async fitRidge(X, y, options = {}) {
     const where = 'fitRidge';
-    const [opts, control] = splitControl(where, options, FIT_KEYS);
-    checkNested(where, opts, { features: FEATURE_KEYS, kernel: KERNEL_KEYS, preprocess: PREP_KEYS });
-    if (opts.features && opts.kernel) throw new TypeError(`${where}: give features (primal) or kernel (dual), not both`);
+    guard(this.#pool, where);
+    const [opts, control] = splitControl(where, options);
+    if (opts.features && opts.kernel) throw ntkrfError('ERR_OPTION', `${where}: give features (primal) or kernel (dual), not both`, 'kernel');
     const data = matrixData(where, 'X', X);
     const yd = vectorData(where, 'y', y);
-    if (yd.length !== X.rows) throw new RangeError(`${where}: X has ${X.rows} rows but y has ${yd.length} values`);
-    const task = opts.task ?? (opts.classes ? 'classification' : 'regression');
+    if (yd.length !== X.rows) throw ntkrfError('ERR_SHAPE', `${where}: X has ${X.rows} rows but y has ${yd.length} values`, 'y');
+    const task = fitTask(where, opts, yd);
     let classes = opts.classes;
     if (task === 'classification' && classes === undefined) {
       classes = 0;
       for (const v of yd) if (Number.isInteger(v) && v >= classes) classes = v + 1;
+      if (classes > MAX_CLASSES()) {
+        throw ntkrfError('ERR_VALUE', `${where}: y holds the label ${classes - 1}, which would make ${classes} classes; labels must be class indices 0…${MAX_CLASSES() - 1}`, 'y');
+      }
     }
     const ridge = { lambda: opts.lambda, criterion: opts.criterion, grid: opts.grid, task, classes };
     const Xref = (rows) => ({ rows, cols: X.cols, array: 0 });
+    const call = (op, args, arrays, ctl, extra = {}) => this.#pool.call(op, args, arrays, ctl, { where, ...extra });
+    // Every stage reports: the scaler, the features (in rows, over the
+    // workers) and the solve with its λ search.
+    const stage = (name) => control.onProgress && ((p) => control.onProgress({ ...p, stage: p.stage || name }));
     // The scaler needs every row in one worker: the first, see below. A
     // copy moved there peaks lower than posting X, which serializes it
     // into a buffer first.
     const first = this.#pool.slots[0];
-    const scaler = await this.#pool.call('fitScaler', { X: Xref(X.rows), preprocess: opts.preprocess, groups: opts.groups }, [data.slice()], { signal: control.signal }, { slot: first, transfer: true });
+    const scaler = await call('fitScaler', { X: Xref(X.rows), preprocess: opts.preprocess, groups: opts.groups }, [data.slice()],
+      { signal: control.signal, onProgress: stage('preprocess') }, { slot: first, transfer: true });
     let model;
     if (opts.kernel) {
-      model = await this.#pool.call('fitKernel', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, kernel: opts.kernel }, [data, yd], control);
+      model = await call('fitKernel', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, kernel: opts.kernel }, [data, yd], control);
     } else {
       const features = opts.features ?? {};
       // With no more rows than features the fit runs in the dual on ΦΦᵀ
@@ -499,24 +701,24 @@ class Engine {
       // A chunk holds at most CHUNK_BYTES of X but at least 4m² numbers, so
       // that the partial sums waiting for the solve (an m×m ΦᵀΦ per chunk)
       // add up to at most a quarter of X.
-      const dim = features.dim ?? 1024;
+      const dim = featureDim(features, X.cols);
       const maxRows = Math.max(chunkRows(X.cols), Math.ceil((4 * dim * dim) / X.cols));
       if (rowBlocks(X.rows, this.workers, maxRows).length === 1 || opts.criterion === 'loo' || X.rows <= dim) {
-        model = await this.#pool.call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features }, [data, yd], control);
+        model = await call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features }, [data, yd], control);
       } else {
         // The bridge collects the copy of X that fitScaler left in the first
         // worker before returning, so the chunks reuse that memory.
         // The workers featurize chunks of rows and accumulate each chunk's
         // ΦᵀΦ and Φᵀy; one worker merges the parts in row order and solves.
-        const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl, spare) => this.#pool.call('accumulate',
+        const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl, spare) => call('accumulate',
           { X: Xref(hi - lo), y: { array: 1 }, scaler, features, task, classes },
           [copyRange(data, lo * X.cols, hi * X.cols, spare.x), copyRange(yd, lo, hi, spare.y)], ctl,
           { transfer: true, onInputs: ([x, yb]) => { spare.x = x; spare.y = yb; } }), maxRows);
         const arrays = [];
         const ref = (a) => { arrays.push(a); return { array: arrays.length - 1 }; };
         const partRefs = parts.map((p) => ({ rows: p.rows, mu: ref(p.mu), ybar: ref(p.ybar), C: ref(p.C), D: ref(p.D), E: ref(p.E) }));
-        model = await this.#pool.call('solve', { ...ridge, parts: partRefs, dim: parts[0].mu.length, features, scaler },
-          arrays, { signal: control.signal, onProgress: control.onProgress }, { transfer: true });
+        model = await call('solve', { ...ridge, parts: partRefs, dim: parts[0].mu.length, features, scaler },
+          arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true });
       }
     }
     return new Model(this.#pool, model, task === 'classification' ? classes : 0);
@@ -524,67 +726,89 @@ class Engine {
 
   async compare(X, options = {}) {
     const where = 'compare';
-    const [opts, control] = splitControl(where, options, ['features', 'kernel', 'lambda', 'matrices', 'preprocess', 'groups']);
-    checkNested(where, opts, { features: FEATURE_KEYS, kernel: KERNEL_KEYS, preprocess: PREP_KEYS });
+    guard(this.#pool, where);
+    const [opts, control] = splitControl(where, options);
     const data = matrixData(where, 'X', X);
     return this.#pool.call(where, { ...opts, X: { rows: X.rows, cols: X.cols, array: 0 } }, [data], control);
   }
 
   async selectActive(X, options = {}) {
     const where = 'selectActive';
-    const [opts, control] = splitControl(where, options, ['features', 'k', 'lambda', 'preprocess', 'groups']);
-    checkNested(where, opts, { features: FEATURE_KEYS, preprocess: PREP_KEYS });
+    guard(this.#pool, where);
+    const [opts, control] = splitControl(where, options);
     const data = matrixData(where, 'X', X);
+    if (opts.k === undefined) throw typeError(`${where}: k is required: the number of rows to pick`, 'k');
     return this.#pool.call(where, { ...opts, X: { rows: X.rows, cols: X.cols, array: 0 } }, [data], control);
   }
 
   async score(yTrue, yPred, options = {}) {
     const where = 'score';
-    const [opts, control] = splitControl(where, options, ['task', 'classes']);
+    guard(this.#pool, where);
+    const [opts, control] = splitControl(where, options);
     const a = vectorData(where, 'yTrue', yTrue);
     const b = vectorData(where, 'yPred', yPred);
-    if (a.length !== b.length) throw new RangeError(`${where}: yTrue has ${a.length} values but yPred has ${b.length}`);
+    if (a.length !== b.length) throw ntkrfError('ERR_SHAPE', `${where}: yTrue has ${a.length} values but yPred has ${b.length}`, 'yPred');
     return this.#pool.call(where, { ...opts, yTrue: { array: 0 }, yPred: { array: 1 } }, [a, b], control);
   }
 
   async parseCSV(input, options = {}) {
     const where = 'parseCSV';
-    const [opts, control] = splitControl(where, options, ['target', 'task', 'missing', 'delimiter', 'header', 'maxBytes']);
+    guard(this.#pool, where);
+    const [opts, control] = splitControl(where, options);
     const bytes = inputBytes(where, input, opts.maxBytes);
     return this.#pool.call(where, opts, [], control, { bytes, transfer: true });
   }
 
   async previewCSV(input, options = {}) {
     const where = 'previewCSV';
-    const [opts, control] = splitControl(where, options, ['rows', 'delimiter', 'header']);
+    guard(this.#pool, where);
+    const [opts, control] = splitControl(where, options);
     // A preview reads the start of the file only; gzip needs its stream start.
-    const bytes = inputBytes(where, input, undefined);
+    const bytes = inputBytes(where, input, opts.maxBytes);
     return this.#pool.call(where, opts, [], control, { bytes, transfer: true });
   }
 
   async split(n, options = {}) {
-    const [opts, control] = splitControl('split', options, ['testFraction', 'seed']);
+    guard(this.#pool, 'split');
+    const [opts, control] = splitControl('split', options);
     checkCount('split', 'n', n);
     return this.#pool.call('split', { ...opts, n }, [], control);
   }
 
   async kfold(n, options = {}) {
-    const [opts, control] = splitControl('kfold', options, ['k', 'seed']);
+    guard(this.#pool, 'kfold');
+    const [opts, control] = splitControl('kfold', options);
     checkCount('kfold', 'n', n);
     return this.#pool.call('kfold', { ...opts, n }, [], control);
   }
 
   /** Memory of the instances: Go heap in use and memory obtained, in all and per worker. */
   async stats() {
+    guard(this.#pool, 'stats');
     const workers = await Promise.all(this.#pool.slots.map((slot) => this.#pool.call('stats', {}, [], {}, { slot })));
     const sum = (k) => workers.reduce((a, w) => a + w[k], 0);
     return { heapBytes: sum('heapBytes'), sysBytes: sum('sysBytes'), workers };
   }
 
-  /** Stops the workers and frees their memory. Later calls reject. */
+  /** Stops the workers and frees their memory. Calls in flight and later calls reject with ERR_CLOSED. */
   close() {
     this.#pool.close();
   }
+}
+
+/** The largest class count (Go's MaxClasses, the schema's limit on classes). */
+const MAX_CLASSES = () => SCHEMA.fitRidge.find((o) => o.name === 'classes').max;
+
+/**
+ * The number of feature columns, for planning the chunks of a fit: dim,
+ * or m1 + sketchDim when both are given (rf refuses the two together when
+ * they disagree with dim).
+ */
+function featureDim(f, cols) {
+  if (f.depth === 0 && (f.method ?? 'ntk') in { ntk: 1, nngp: 1 }) return cols;
+  if (f.dim !== undefined) return f.dim;
+  if (f.m1 !== undefined && f.sketchDim !== undefined) return f.m1 + f.sketchDim;
+  return SCHEMA.features.find((o) => o.name === 'dim').default;
 }
 
 async function resolveWorkers(workers) {
@@ -594,8 +818,9 @@ async function resolveWorkers(workers) {
       : globalThis.navigator?.hardwareConcurrency ?? 2;
     return Math.max(1, Math.min(MAX_WORKERS, hc));
   }
+  if (typeof workers !== 'number') throw typeError(`createEngine: workers must be 'auto' or an integer in 1…64, got ${describe(workers)}`, 'workers');
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
-    throw new RangeError(`createEngine: workers must be 'auto' or an integer from 1 to 64, got ${describe(workers)}`);
+    throw ntkrfError('ERR_OPTION', `createEngine: workers must be 'auto' or an integer in 1…64, got ${describe(workers)}`, 'workers');
   }
   return workers;
 }
@@ -606,6 +831,9 @@ async function resolveWorkers(workers) {
  */
 export async function createEngine(options = {}) {
   const opts = checkKeys('createEngine', options, ['workers', 'wasmURL']);
+  if (opts.wasmURL !== undefined && typeof opts.wasmURL !== 'string' && !(opts.wasmURL instanceof URL)) {
+    throw typeError(`createEngine: wasmURL must be a string or URL, got ${describe(opts.wasmURL)}`, 'wasmURL');
+  }
   const n = await resolveWorkers(opts.workers);
   const module = await loadModule(opts.wasmURL);
   const pool = new Pool(module, n);

@@ -8,26 +8,51 @@ const port = isNode ? (await import('node:worker_threads')).parentPort : self;
 const post = (msg, transfer = []) => port.postMessage(msg, transfer);
 const listen = (fn) => isNode ? port.on('message', fn) : (self.onmessage = (e) => fn(e.data));
 
+// Go writes to standard error only when it dies ("fatal error: out of
+// memory" and every goroutine's stack). Keep the start of it to say why
+// the instance stopped, instead of printing the dump to the console.
+let stderr = '';
+const fs = globalThis.fs;
+const writeSync = fs.writeSync.bind(fs);
+const decoder = new TextDecoder();
+fs.writeSync = (fd, buf) => {
+  if (fd !== 2) return writeSync(fd, buf);
+  if (stderr.length < 4096) stderr += decoder.decode(buf);
+  return buf.length;
+};
+
+/** Why the instance stopped, from what Go wrote: "ran out of memory". */
+function reason(code) {
+  const first = stderr.split('\n').find((l) => l.trim()) ?? '';
+  if (/out of memory/.test(stderr)) return 'ran out of memory';
+  if (first) return `stopped (${first.trim().slice(0, 200)})`;
+  return `stopped (exit code ${code})`;
+}
+
 // Progress is throttled: a worker can report far faster than a page can paint.
 function progressReporter(id) {
   let last = 0;
+  let lastStage = '';
   return (done, total, stage) => {
     const now = Date.now();
-    if (done === 0 || done >= total || now - last >= 50) {
+    if (done === 0 || done >= total || now - last >= 50 || stage !== lastStage) {
       last = now;
+      lastStage = stage;
       post({ type: 'progress', id, done, total, stage });
     }
   };
 }
 
+let go;
+
 listen(async (msg) => {
   if (msg.type === 'init') {
     try {
-      const go = new Go();
+      go = new Go();
       const instance = await WebAssembly.instantiate(msg.module, go.importObject);
-      go.run(instance).then(() => post({ type: 'exit', code: go.exitCode ?? 0 }));
+      go.run(instance).then(() => post({ type: 'exit', reason: reason(go.exitCode ?? 0) }));
       if (!globalThis.ntkrf) throw new Error('ntkrf.wasm did not register globalThis.ntkrf');
-      post({ type: 'ready', ops: [...globalThis.ntkrf.ops] });
+      post({ type: 'ready', ops: [...globalThis.ntkrf.ops], schema: globalThis.ntkrf.schema });
     } catch (e) {
       post({ type: 'init-error', message: String(e?.message ?? e) });
     }
@@ -35,15 +60,24 @@ listen(async (msg) => {
   }
   if (msg.type === 'call') {
     const { id, op, json, arrays, bytes, giveBack } = msg;
+    let res;
     try {
-      const res = await globalThis.ntkrf.call(op, json, arrays, progressReporter(id), bytes);
-      // Inputs asked back (Go has copied them) go with the result, for the
-      // caller to refill: garbage here would be collected only rarely.
-      const inputs = giveBack ? arrays : undefined;
-      const buffers = new Set([...res.arrays, ...(inputs ?? [])].map((a) => a.buffer));
-      post({ type: 'result', id, json: res.json, arrays: res.arrays, inputs }, [...buffers]);
+      res = await globalThis.ntkrf.call(op, json, arrays, progressReporter(id), bytes);
     } catch (e) {
-      post({ type: 'error', id, name: e?.name ?? 'Error', message: String(e?.message ?? e) });
+      // Go rejects with {name, code, option, message}.
+      post({ type: 'error', id, code: e?.code, option: e?.option, message: String(e?.message ?? e) });
+      return;
     }
+    if (go.exited || !res || !Array.isArray(res.arrays)) {
+      // The instance died inside this call (Go returns nothing then); the
+      // 'exit' message tells the engine why, which rejects this call.
+      if (!go.exited) post({ type: 'exit', reason: reason(-1) });
+      return;
+    }
+    // Inputs asked back (Go has copied them) go with the result, for the
+    // caller to refill: garbage here would be collected only rarely.
+    const inputs = giveBack ? arrays : undefined;
+    const buffers = new Set([...res.arrays, ...(inputs ?? [])].map((a) => a.buffer));
+    post({ type: 'result', id, json: res.json, arrays: res.arrays, inputs }, [...buffers]);
   }
 });

@@ -1,0 +1,422 @@
+package jsbridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"ntkrf/core"
+	"ntkrf/internal/errs"
+)
+
+// Opt describes one option of the JavaScript API: its type, its limits and
+// its default. The table below is the one place these are written: the
+// bridge checks every call against it, and the package (index.js) receives
+// it when a worker starts and checks options with it before anything
+// crosses to Go, so both give the same error for the same value.
+type Opt struct {
+	Name string `json:"name"`
+	// Kind is "int", "number", "bool", "string", "enum", "char" (one
+	// character), "object" (Fields), "array" (of Items), "numberOrAuto"
+	// (a number or "auto"), "nameOrIndex" (a string, or an integer index)
+	// or "any" (checked by the operation).
+	Kind   string   `json:"kind"`
+	Enum   []string `json:"enum,omitempty"`
+	Min    *float64 `json:"min,omitempty"`
+	Max    *float64 `json:"max,omitempty"`
+	MinGT  bool     `json:"minExclusive,omitempty"` // the value must be > Min
+	MaxLT  bool     `json:"maxExclusive,omitempty"` // the value must be < Max
+	Fields []Opt    `json:"fields,omitempty"`
+	Items  *Opt     `json:"items,omitempty"`
+	// Default is the value used when the option is not given (nil: none,
+	// or one that depends on the data, told in Doc).
+	Default any    `json:"default,omitempty"`
+	Doc     string `json:"doc"`
+}
+
+func f(v float64) *float64 { return &v }
+
+// maxSeed is the largest seed JavaScript numbers carry exactly (2^53−1).
+const maxSeed = 1<<53 - 1
+
+// MaxClasses bounds the number of classes: a model holds one column of
+// coefficients per class and a confusion matrix classes² counts.
+const MaxClasses = 10000
+
+var (
+	optDepth = Opt{Name: "depth", Kind: "int", Min: f(0), Max: f(core.MaxDepth), Default: 1,
+		Doc: "network depth L"}
+	optSeed = Opt{Name: "seed", Kind: "int", Min: f(0), Max: f(maxSeed), Default: 0,
+		Doc: "seed of every random draw; the same seed gives the same bits everywhere"}
+	optGamma = Opt{Name: "gamma", Kind: "number", Min: f(0), MinGT: true,
+		Doc: "RBF scale γ of exp(−γ‖x−z‖²); default 1 / cols"}
+	optDim = func(name, doc string, def any) Opt {
+		return Opt{Name: name, Kind: "int", Min: f(1), Max: f(1 << 24), Default: def, Doc: doc}
+	}
+	featureOpts = []Opt{
+		{Name: "method", Kind: "enum", Enum: []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}, Default: "ntk",
+			Doc: "which random features"},
+		optDepth,
+		optDim("dim", "output dimension m", 1024),
+		optDim("sketchDim", "TensorSketch / TensorSRHT output dimension m_cs (ntk; default dim − m1)", nil),
+		optDim("m0", "number of Step (arc-cosine order 0) features (default m1)", nil),
+		optDim("m1", "number of ReLU features (default dim/2 for ntk)", nil),
+		{Name: "sketch", Kind: "enum", Enum: []string{"tensorsketch", "tensorsrht"}, Default: "tensorsketch",
+			Doc: "sketch of the tensor products (ntk)"},
+		{Name: "sampler", Kind: "enum", Enum: []string{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}, Default: "exact",
+			Doc: "how the ReLU directions are drawn"},
+		{Name: "gibbsSweeps", Kind: "int", Min: f(1), Max: f(1000), Default: 1, Doc: "Gibbs sweeps of the gibbs sampler"},
+		{Name: "normalize", Kind: "bool", Default: false, Doc: "scale every feature row to unit norm"},
+		optGamma,
+		optSeed,
+	}
+	kernelOpts = []Opt{
+		{Name: "kernel", Kind: "enum", Enum: []string{"ntk", "nngp", "rbf"}, Default: "ntk", Doc: "exact kernel"},
+		optDepth,
+		optGamma,
+	}
+	prepOpts = []Opt{
+		{Name: "standardize", Kind: "bool", Default: true, Doc: "centre and scale every column on the training rows"},
+		{Name: "unitNorm", Kind: "bool", Default: false, Doc: "then scale every row to unit norm"},
+	}
+	groupOpt = Opt{Name: "groups", Kind: "array", Items: &Opt{Name: "group", Kind: "object", Fields: []Opt{
+		{Name: "column", Kind: "int", Min: f(0), Max: f(1 << 24)},
+		{Name: "start", Kind: "int", Min: f(0), Max: f(1 << 24)},
+		{Name: "width", Kind: "int", Min: f(1), Max: f(1 << 24)},
+		{Name: "categorical", Kind: "bool"},
+	}}, Doc: "column groups of a Dataset (parseCSV), for one-hot columns"}
+	taskOpt = Opt{Name: "task", Kind: "enum", Enum: []string{"classification", "regression"},
+		Doc: "required when y holds whole numbers; otherwise regression"}
+	classesOpt = Opt{Name: "classes", Kind: "int", Min: f(2), Max: f(MaxClasses),
+		Doc: "number of classes (default: largest label + 1)"}
+)
+
+// Schema lists, for every method of the JavaScript engine, the options it
+// takes besides signal and onProgress.
+var Schema = map[string][]Opt{
+	"kernel":   kernelOpts,
+	"features": featureOpts,
+	"fitRidge": {
+		{Name: "features", Kind: "object", Fields: featureOpts, Doc: "random features (primal fit); the default"},
+		{Name: "kernel", Kind: "object", Fields: kernelOpts, Doc: "an exact kernel instead (dual fit)"},
+		{Name: "lambda", Kind: "numberOrAuto", Min: f(0), MinGT: true, Default: "auto",
+			Doc: "ridge λ > 0, or \"auto\" (chosen by the criterion over the grid)"},
+		{Name: "criterion", Kind: "enum", Enum: []string{"gcv", "loo"},
+			Doc: "how \"auto\" chooses λ: gcv (default with more rows than features) or loo (exact leave-one-out; the default otherwise)"},
+		{Name: "grid", Kind: "array", Items: &Opt{Name: "λ", Kind: "number", Min: f(0), MinGT: true}, Max: f(10000),
+			Doc: "candidate λ values for \"auto\" (default: 40 log-spaced values scaled by trace/m)"},
+		taskOpt,
+		classesOpt,
+		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing fitted on the training rows"},
+		groupOpt,
+	},
+	"compare": {
+		{Name: "features", Kind: "object", Fields: featureOpts, Doc: "the random features to compare"},
+		{Name: "kernel", Kind: "object", Fields: kernelOpts, Doc: "the exact kernel (default: the one the features approximate)"},
+		{Name: "lambda", Kind: "number", Min: f(0), Default: 0, Doc: "λ of the spectral error; 0 means 1e-4 · rows"},
+		{Name: "matrices", Kind: "bool", Default: false, Doc: "also return K and ΦΦᵀ"},
+		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing before both"},
+		groupOpt,
+	},
+	"selectActive": {
+		{Name: "features", Kind: "object", Fields: featureOpts, Doc: "the random features of the design"},
+		{Name: "k", Kind: "int", Min: f(1), Max: f(1 << 31), Doc: "number of rows to pick (required)"},
+		{Name: "lambda", Kind: "number", Min: f(0), MinGT: true, Default: 1, Doc: "ridge λ of the design criterion"},
+		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing before the features"},
+		groupOpt,
+	},
+	"score": {
+		{Name: "task", Kind: "enum", Enum: []string{"classification", "regression"}, Default: "regression",
+			Doc: "classification adds accuracy and the confusion matrix"},
+		{Name: "classes", Kind: "int", Min: f(1), Max: f(MaxClasses), Doc: "number of classes (default: largest label + 1)"},
+	},
+	"parseCSV": {
+		{Name: "target", Kind: "nameOrIndex", Min: f(0), Max: f(1 << 24),
+			Doc: "the column to predict: a name, or a 0-based index (a number is always an index); default the last column"},
+		{Name: "task", Kind: "enum", Enum: []string{"auto", "classification", "regression"}, Default: "auto", Doc: "what the target is"},
+		{Name: "missing", Kind: "enum", Enum: []string{"impute", "drop"}, Default: "impute", Doc: "rows with missing features"},
+		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
+		{Name: "header", Kind: "enum", Enum: []string{"auto", "yes", "no"}, Default: "auto", Doc: "whether the first row names the columns"},
+		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(math.MaxInt32), Default: 256e6, Doc: "largest input, after decompression"},
+	},
+	"previewCSV": {
+		{Name: "rows", Kind: "int", Min: f(0), Max: f(10000), Default: 10, Doc: "data rows to return"},
+		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
+		{Name: "header", Kind: "enum", Enum: []string{"auto", "yes", "no"}, Default: "auto", Doc: "whether the first row names the columns"},
+		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(math.MaxInt32), Default: 256e6, Doc: "largest input accepted"},
+	},
+	"split": {
+		{Name: "testFraction", Kind: "number", Min: f(0), Max: f(1), MinGT: true, MaxLT: true, Default: 0.25, Doc: "share of rows in the test part"},
+		optSeed,
+	},
+	"kfold": {
+		{Name: "k", Kind: "int", Min: f(2), Max: f(1 << 31), Default: 4, Doc: "number of folds"},
+		optSeed,
+	},
+	"predict": {},
+}
+
+// opSchema maps the bridge's operations to the engine method whose
+// options they take (several operations serve fitRidge).
+var opSchema = map[string]string{
+	"kernel": "kernel", "features": "features", "compare": "compare", "selectActive": "selectActive",
+	"score": "score", "parseCSV": "parseCSV", "previewCSV": "previewCSV", "split": "split", "kfold": "kfold",
+	"fitScaler": "fitRidge", "accumulate": "fitRidge", "solve": "fitRidge", "fitFeatures": "fitRidge",
+	"fitKernel": "fitRidge", "predict": "predict",
+}
+
+// SchemaJSON is Schema as the package receives it.
+func SchemaJSON() []byte {
+	b, err := json.Marshal(Schema)
+	if err != nil {
+		panic(err) // a static table: a test covers it
+	}
+	return b
+}
+
+// checkOptions checks the options of args that the op's engine method
+// documents; the rest (the matrices and internal fields the package adds)
+// are left to decode.
+func checkOptions(op string, args []byte) error {
+	method, ok := opSchema[op]
+	if !ok {
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if len(bytes.TrimSpace(args)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(args, &obj); err != nil {
+		return errs.New(errs.Type, "", "%s: options must be a JSON object: %v", op, err)
+	}
+	for _, o := range Schema[method] {
+		if raw, ok := obj[o.Name]; ok {
+			if err := checkValue(op, o.Name, o, raw); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func checkValue(op, path string, o Opt, raw json.RawMessage) error {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return errs.New(errs.Type, path, "%s: %s is not valid JSON", op, path)
+	}
+	return check(op, path, o, v)
+}
+
+// check validates one decoded value; numbers are json.Number.
+func check(op, path string, o Opt, v any) error {
+	bad := func(code errs.Code) error {
+		return errs.New(code, path, "%s: %s must be %s, got %s", op, path, Expect(o), show(v))
+	}
+	switch o.Kind {
+	case "any":
+		return nil
+	case "bool":
+		if _, ok := v.(bool); !ok {
+			return bad(errs.Type)
+		}
+	case "string":
+		if _, ok := v.(string); !ok {
+			return bad(errs.Type)
+		}
+	case "char":
+		s, ok := v.(string)
+		if !ok {
+			return bad(errs.Type)
+		}
+		if len([]rune(s)) != 1 {
+			return bad(errs.Option)
+		}
+	case "enum":
+		s, ok := v.(string)
+		if !ok {
+			return bad(errs.Type)
+		}
+		if !slices.Contains(o.Enum, s) {
+			return bad(errs.Option)
+		}
+	case "int", "number":
+		n, ok := v.(json.Number)
+		if !ok {
+			return bad(errs.Type)
+		}
+		x, err := strconv.ParseFloat(string(n), 64)
+		if err != nil || !inRange(o, x) || (o.Kind == "int" && x != math.Trunc(x)) {
+			return bad(errs.Option)
+		}
+	case "numberOrAuto":
+		if s, ok := v.(string); ok {
+			if s != "auto" {
+				return bad(errs.Option)
+			}
+			return nil
+		}
+		n, ok := v.(json.Number)
+		if !ok {
+			return bad(errs.Type)
+		}
+		if x, err := strconv.ParseFloat(string(n), 64); err != nil || !inRange(o, x) {
+			return bad(errs.Option)
+		}
+	case "nameOrIndex":
+		switch t := v.(type) {
+		case string:
+		case json.Number:
+			x, err := strconv.ParseFloat(string(t), 64)
+			if err != nil || !inRange(o, x) || x != math.Trunc(x) {
+				return bad(errs.Option)
+			}
+		default:
+			return bad(errs.Type)
+		}
+	case "object":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return bad(errs.Type)
+		}
+		names := make([]string, len(o.Fields))
+		for i, fo := range o.Fields {
+			names[i] = fo.Name
+		}
+		for k := range m {
+			if !slices.Contains(names, k) {
+				return errs.New(errs.UnknownOption, path+"."+k, "%s: unknown option %s.%s; %s takes %s", op, path, k, path, strings.Join(names, ", "))
+			}
+		}
+		for _, fo := range o.Fields {
+			if fv, ok := m[fo.Name]; ok {
+				if err := check(op, path+"."+fo.Name, fo, fv); err != nil {
+					return err
+				}
+			}
+		}
+	case "array":
+		a, ok := v.([]any)
+		if !ok {
+			return bad(errs.Type)
+		}
+		if o.Max != nil && float64(len(a)) > *o.Max {
+			return errs.New(errs.Option, path, "%s: %s has %d entries; at most %v are allowed", op, path, len(a), *o.Max)
+		}
+		for i, it := range a {
+			if err := check(op, fmt.Sprintf("%s[%d]", path, i), *o.Items, it); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("jsbridge: option %s has unknown kind %q", path, o.Kind)
+	}
+	return nil
+}
+
+func inRange(o Opt, x float64) bool {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return false
+	}
+	if o.Min != nil && (x < *o.Min || (o.MinGT && x == *o.Min)) {
+		return false
+	}
+	if o.Max != nil && (x > *o.Max || (o.MaxLT && x == *o.Max)) {
+		return false
+	}
+	return true
+}
+
+// Expect says in words what an option accepts: "an integer in 0…64".
+// index.js words it the same way (expect()); a test compares them.
+func Expect(o Opt) string {
+	switch o.Kind {
+	case "bool":
+		return "true or false"
+	case "string":
+		return "a string"
+	case "char":
+		return "a single character"
+	case "enum":
+		q := make([]string, len(o.Enum))
+		for i, e := range o.Enum {
+			q[i] = strconv.Quote(e)
+		}
+		return "one of " + strings.Join(q, ", ")
+	case "int":
+		return "an integer " + span(o)
+	case "number":
+		return "a finite number " + span(o)
+	case "numberOrAuto":
+		return "\"auto\" or a finite number " + span(o)
+	case "nameOrIndex":
+		return "a column name or an integer index " + span(o)
+	case "object":
+		return "an object"
+	case "array":
+		if o.Items != nil {
+			return "an array of " + strings.TrimPrefix(strings.TrimPrefix(Expect(*o.Items), "a "), "an ") + "s"
+		}
+		return "an array"
+	}
+	return "valid"
+}
+
+// span words a numeric range: "in 0…64", "> 0", "in (0, 1)".
+func span(o Opt) string {
+	num := func(x float64) string {
+		if x == maxSeed {
+			return "2^53−1"
+		}
+		// As JavaScript prints numbers: plain digits from 1e-6 to 1e21.
+		if a := math.Abs(x); a == 0 || (a >= 1e-6 && a < 1e21) {
+			return strconv.FormatFloat(x, 'f', -1, 64)
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	switch {
+	case o.Min != nil && o.Max != nil && !o.MinGT && !o.MaxLT:
+		return "in " + num(*o.Min) + "…" + num(*o.Max)
+	case o.Min != nil && o.Max != nil:
+		l, r := "[", "]"
+		if o.MinGT {
+			l = "("
+		}
+		if o.MaxLT {
+			r = ")"
+		}
+		return "in " + l + num(*o.Min) + ", " + num(*o.Max) + r
+	case o.Min != nil && o.MinGT:
+		return "> " + num(*o.Min)
+	case o.Min != nil:
+		return "≥ " + num(*o.Min)
+	case o.Max != nil:
+		return "≤ " + num(*o.Max)
+	}
+	return ""
+}
+
+// show renders a decoded JSON value for a message, as JavaScript would
+// print it.
+func show(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return strconv.Quote(t)
+	case json.Number:
+		return string(t)
+	case bool:
+		return strconv.FormatBool(t)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprint(v)
+}
