@@ -87,46 +87,61 @@ func TestTensorSRHTFormula(t *testing.T) {
 	}
 }
 
-// TestSketchesPreserveInnerProducts checks E⟨S(u⊗v), S(u'⊗v')⟩ =
-// ⟨u,u'⟩⟨v,v'⟩ and E⟨Cu, Cu'⟩ = ⟨u,u'⟩ over 400 seeds, within 4 standard
-// errors (estimated from the samples; about 5 % of the target here).
+// TestSketchesPreserveInnerProducts checks E⟨Cu, Cu'⟩ = ⟨u,u'⟩ and
+// E⟨S(u⊗v), S(u'⊗v')⟩ = ⟨u,u'⟩⟨v,v'⟩ over 20,000 seeds on tiny inputs,
+// within nSE standard errors estimated from the same samples. The pairs are
+// correlated so the targets sit far from 0: the standard error is about
+// 0.3 % of the target, and the test insists that nSE of them stay below
+// resolution, so a 3 % bias cannot pass (a 5 % error in the scale 1/√out
+// biases by 9 %).
+//
+// The "u⊗u" cases sketch a vector with itself through sides of equal
+// dimension: if both sides drew their signs and rows (or hashes) from one
+// stream they would coincide, and for TensorSRHT the mean would be
+// ‖u‖²‖u'‖² + 2⟨u,u'⟩² − 2Σⱼuⱼ²u'ⱼ² instead of ⟨u,u'⟩² (here 8.4
+// against 3.8, some 200 standard errors).
 func TestSketchesPreserveInnerProducts(t *testing.T) {
 	t.Parallel()
-	const seeds, nSE = 400, 4.0
-	u, u2 := randVec(1, 9), randVec(2, 9)
-	v, v2 := randVec(3, 6), randVec(4, 6)
-	for i := range u2 { // correlate the pairs so the targets are far from 0
-		u2[i] += u[i]
+	const (
+		seeds      = 20000
+		out        = 16
+		nSE        = 4.5
+		resolution = 0.03
+	)
+	u, u2 := []float64{1, 0.8, -0.6}, []float64{0.9, 1, -0.4}
+	v, v2 := []float64{0.7, -1}, []float64{0.8, -0.7}
+	type tensor interface {
+		Apply(dst, u, v []float64)
 	}
-	for i := range v2 {
-		v2[i] += v[i]
+	tensorCase := func(draw func(in1, in2 int, seed uint64) tensor, x, x2, y, y2 []float64) func(uint64) float64 {
+		a, b := make([]float64, out), make([]float64, out)
+		return func(seed uint64) float64 {
+			s := draw(len(x), len(y), seed)
+			s.Apply(a, x, y)
+			s.Apply(b, x2, y2)
+			return dot(a, b)
+		}
 	}
+	ts := func(in1, in2 int, seed uint64) tensor { s, _ := NewTensorSketch(in1, in2, out, seed); return s }
+	srht := func(in1, in2 int, seed uint64) tensor { s, _ := NewTensorSRHT(in1, in2, out, seed); return s }
 	cases := []struct {
 		name string
 		est  func(seed uint64) float64
 		want float64
 	}{
-		{"countsketch", func(seed uint64) float64 {
-			c, _ := NewCountSketch(9, 16, seed)
-			a, b := make([]float64, 16), make([]float64, 16)
-			c.Apply(a, u)
-			c.Apply(b, u2)
-			return dot(a, b)
-		}, dot(u, u2)},
-		{"tensorsketch", func(seed uint64) float64 {
-			s, _ := NewTensorSketch(9, 6, 16, seed)
-			a, b := make([]float64, 16), make([]float64, 16)
-			s.Apply(a, u, v)
-			s.Apply(b, u2, v2)
-			return dot(a, b)
-		}, dot(u, u2) * dot(v, v2)},
-		{"tensorsrht", func(seed uint64) float64 {
-			s, _ := NewTensorSRHT(9, 6, 16, seed)
-			a, b := make([]float64, 16), make([]float64, 16)
-			s.Apply(a, u, v)
-			s.Apply(b, u2, v2)
-			return dot(a, b)
-		}, dot(u, u2) * dot(v, v2)},
+		{"countsketch", func() func(uint64) float64 {
+			a, b := make([]float64, out), make([]float64, out)
+			return func(seed uint64) float64 {
+				c, _ := NewCountSketch(len(u), out, seed)
+				c.Apply(a, u)
+				c.Apply(b, u2)
+				return dot(a, b)
+			}
+		}(), dot(u, u2)},
+		{"tensorsketch u⊗v", tensorCase(ts, u, u2, v, v2), dot(u, u2) * dot(v, v2)},
+		{"tensorsketch u⊗u", tensorCase(ts, u, u2, u, u2), dot(u, u2) * dot(u, u2)},
+		{"tensorsrht u⊗v", tensorCase(srht, u, u2, v, v2), dot(u, u2) * dot(v, v2)},
+		{"tensorsrht u⊗u", tensorCase(srht, u, u2, u, u2), dot(u, u2) * dot(u, u2)},
 	}
 	for _, c := range cases {
 		est := make([]float64, seeds)
@@ -134,8 +149,47 @@ func TestSketchesPreserveInnerProducts(t *testing.T) {
 			est[s] = c.est(uint64(s))
 		}
 		mean, se := meanSE(est)
+		if nSE*se > resolution*math.Abs(c.want) {
+			t.Fatalf("%s: SE %.4f is too large to resolve a %g relative bias; use more seeds", c.name, se, resolution)
+		}
 		if math.Abs(mean-c.want) > nSE*se {
-			t.Errorf("%s: mean %.4f, want %.4f (SE %.4f)", c.name, mean, c.want, se)
+			t.Errorf("%s: mean %.5f, want %.5f: off by %.1f SE (SE %.5f)", c.name, mean, c.want, math.Abs(mean-c.want)/se, se)
+		}
+	}
+}
+
+// TestSketchesOfBasisVectors: every entry of a CountSketch is ±1 and every
+// entry of a Hadamard matrix is ±1, so CountSketch keeps ‖eᵢ‖ = 1 and
+// both tensor sketches keep ‖eᵢ ⊗ eⱼ‖ = 1 exactly, for every draw: any
+// error in their scale shows without sampling noise.
+func TestSketchesOfBasisVectors(t *testing.T) {
+	t.Parallel()
+	const tol = 1e-14 // a sum of out squares of ±1/√out
+	basis := func(n, i int) []float64 {
+		e := make([]float64, n)
+		e[i] = 1
+		return e
+	}
+	for _, out := range []int{1, 7, 16} {
+		for seed := range uint64(4) {
+			c, _ := NewCountSketch(5, out, seed)
+			ts, _ := NewTensorSketch(5, 3, out, seed)
+			srht, _ := NewTensorSRHT(5, 3, out, seed)
+			dst := make([]float64, out)
+			for i := range 5 {
+				c.Apply(dst, basis(5, i))
+				if got := dot(dst, dst); math.Abs(got-1) > tol {
+					t.Errorf("out %d seed %d: ‖C e%d‖² = %v, want 1", out, seed, i, got)
+				}
+				for j := range 3 {
+					for name, s := range map[string]interface{ Apply(dst, u, v []float64) }{"tensorsketch": ts, "tensorsrht": srht} {
+						s.Apply(dst, basis(5, i), basis(3, j))
+						if got := dot(dst, dst); math.Abs(got-1) > tol {
+							t.Errorf("%s out %d seed %d: ‖S(e%d⊗e%d)‖² = %v, want 1", name, out, seed, i, j, got)
+						}
+					}
+				}
+			}
 		}
 	}
 }
