@@ -42,6 +42,8 @@ func (a featureArgs) config() rf.Config {
 	}
 	if a.Dim != nil {
 		cfg.Dim = *a.Dim
+	} else if a.M1 > 0 && (a.SketchDim > 0 || a.Method == "nngp") {
+		cfg.Dim = 0 // the widths given make the dimension
 	}
 	return cfg
 }

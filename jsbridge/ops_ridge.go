@@ -173,10 +173,12 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		c.progress(0, 1, "preprocess")
 		s, err := fitScaler(c.op, X, a.Groups, a.Preprocess)
 		if err != nil {
 			return nil, err
 		}
+		c.progress(1, 1, "preprocess")
 		return s, nil
 	}
 
@@ -264,10 +266,12 @@ func init() {
 				return nil, fmt.Errorf("%s: part %d: %w", c.op, i, err)
 			}
 		}
+		c.progress(0, 1, "solve")
 		m, err := acc.Solve()
 		if err != nil {
 			return nil, err
 		}
+		c.progress(1, 1, "solve")
 		return c.putModel("features", m, &a.Features, nil, nil, a.Scaler), nil
 	}
 

@@ -48,23 +48,23 @@ test('inputs are not modified or detached', async () => {
 test('bad calls reject with clear errors, then a good call works', async () => {
   const X = refX();
   const cases = [
-    [() => eng.kernel(X, null, { depth: -1 }), RangeError, /depth -1 is out of range/],
-    [() => eng.kernel(X, null, { depth: 65 }), RangeError, /0 ≤ depth ≤ 64/],
-    [() => eng.kernel(X, null, { kernel: 'poly' }), TypeError, /unknown kernel "poly"/],
-    [() => eng.kernel(X, null, { dpeth: 2 }), TypeError, /unknown option "dpeth"/],
-    [() => eng.kernel(X, null, { depth: '2' }), TypeError, /"depth" must be a number/],
-    [() => eng.kernel({ rows: 3, cols: 3, data: [1, 2, 3, 4, 5, 6, 7, 8, 9] }), TypeError, /Float64Array\.from/],
-    [() => eng.kernel({ rows: 3, cols: 3, data: new Int32Array(9) }), TypeError, /got a Int32Array/],
-    [() => eng.kernel({ rows: 2, cols: 3, data: new Float64Array(9) }), RangeError, /has 9 values but rows×cols = 2×3 = 6/],
-    [() => eng.kernel({ rows: 0, cols: 0, data: new Float64Array(0) }), RangeError, /0×0/],
-    [() => eng.kernel(X, { rows: 1, cols: 2, data: new Float64Array(2) }), Error, /X has 3 columns but Z has 2/],
-    [() => eng.kernel({ rows: 1, cols: 2, data: Float64Array.from([1, NaN]) }), Error, /NaN at row 0, column 1/],
-    [() => eng.kernel({ rows: 1, cols: 2, data: Float64Array.from([Infinity, 0]) }), Error, /\+Inf at row 0, column 0/],
-    [() => eng.kernel(null), TypeError, /X must be a matrix/],
-    [() => eng.kernel(X, null, 'ntk'), TypeError, /options must be an object/],
+    [() => eng.kernel(X, null, { depth: -1 }), RangeError, 'ERR_OPTION', /kernel: depth must be an integer in 0…64, got -1/],
+    [() => eng.kernel(X, null, { depth: 65 }), RangeError, 'ERR_OPTION', /depth must be an integer in 0…64, got 65/],
+    [() => eng.kernel(X, null, { kernel: 'poly' }), RangeError, 'ERR_OPTION', /kernel must be one of "ntk", "nngp", "rbf", got "poly"/],
+    [() => eng.kernel(X, null, { dpeth: 2 }), TypeError, 'ERR_UNKNOWN_OPTION', /unknown option "dpeth"; known options: kernel, depth, gamma, signal, onProgress/],
+    [() => eng.kernel(X, null, { depth: '2' }), TypeError, 'ERR_TYPE', /depth must be an integer in 0…64, got "2"/],
+    [() => eng.kernel({ rows: 3, cols: 3, data: [1, 2, 3, 4, 5, 6, 7, 8, 9] }), TypeError, 'ERR_TYPE', /Float64Array\.from/],
+    [() => eng.kernel({ rows: 3, cols: 3, data: new Int32Array(9) }), TypeError, 'ERR_TYPE', /got a Int32Array/],
+    [() => eng.kernel({ rows: 2, cols: 3, data: new Float64Array(9) }), RangeError, 'ERR_SHAPE', /has 9 values but rows×cols = 2×3 = 6/],
+    [() => eng.kernel({ rows: 0, cols: 0, data: new Float64Array(0) }), RangeError, 'ERR_SHAPE', /0×0/],
+    [() => eng.kernel(X, { rows: 1, cols: 2, data: new Float64Array(2) }), RangeError, 'ERR_SHAPE', /X has 3 columns but Z has 2/],
+    [() => eng.kernel({ rows: 1, cols: 2, data: Float64Array.from([1, NaN]) }), RangeError, 'ERR_NONFINITE', /NaN at row 0, column 1/],
+    [() => eng.kernel({ rows: 1, cols: 2, data: Float64Array.from([Infinity, 0]) }), RangeError, 'ERR_NONFINITE', /\+Inf at row 0, column 0/],
+    [() => eng.kernel(null), TypeError, 'ERR_TYPE', /X must be a matrix/],
+    [() => eng.kernel(X, null, 'ntk'), TypeError, 'ERR_TYPE', /options must be an object/],
   ];
-  for (const [call, Class, pattern] of cases) {
-    await assert.rejects(call, (e) => e instanceof Class && pattern.test(e.message), String(call));
+  for (const [call, Class, code, pattern] of cases) {
+    await assert.rejects(call, (e) => e instanceof Class && e.code === code && pattern.test(e.message), String(call));
   }
   const K = await eng.kernel(X, null, { depth: 1 });
   assert.ok(rel(K.data[1], reference.ntk[1][0]) < 1e-11);
@@ -111,5 +111,5 @@ test('createEngine validates its options; close rejects later calls', async () =
   const e = await createEngine({ workers: 1 });
   assert.equal(e.workers, 1);
   e.close();
-  await assert.rejects(e.kernel(refX()), /engine is closed/);
+  await assert.rejects(e.kernel(refX()), (err) => err.code === 'ERR_CLOSED' && /engine was closed/.test(err.message));
 });

@@ -21,11 +21,11 @@ var errNoConvergence = errors.New("eigenvalue iteration did not converge")
 // outputs and the reduction to tridiagonal form (4/3·m³) is all that
 // remains of the O(m³) cost. Both paths share the reduction, so they give
 // the same eigenvalues to the bit.
-func eigSym(a []float64, m int, rhs []float64, l int) (vals, w []float64, err error) {
+func eigSym(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (vals, w []float64, err error) {
 	d := make([]float64, m)
 	e := make([]float64, m) // e[m-1] = 0 ends the off-diagonal
 	tau := make([]float64, max(m-1, 1))
-	tridiag(a, m, d, e, tau)
+	tridiag(a, m, d, e, tau, progress)
 	if rhs == nil {
 		w, l = make([]float64, m*m), m
 		for i := 0; i < m; i++ {
@@ -161,4 +161,13 @@ func rotate(w []float64, l, lo, hi int, cs, sn []float64) {
 		}()
 	}
 	wg.Wait()
+}
+
+// stageProgress reports the steps of one long stage (the λ search's
+// reduction) through Options.Progress, or is nil.
+func stageProgress(opt Options, stage string) func(done, total int) {
+	if opt.Progress == nil {
+		return nil
+	}
+	return func(done, total int) { opt.Progress(done, total, stage) }
 }

@@ -44,11 +44,11 @@ func TestEigSym(t *testing.T) {
 		m, _ := C.Dims()
 		const l = 3
 		R := gauss(m, l)
-		vals, vt, err := eigSym(append([]float64(nil), C.RawMatrix().Data...), m, nil, 0)
+		vals, vt, err := eigSym(append([]float64(nil), C.RawMatrix().Data...), m, nil, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		vals2, b, err := eigSym(append([]float64(nil), C.RawMatrix().Data...), m, R.RawMatrix().Data, l)
+		vals2, b, err := eigSym(append([]float64(nil), C.RawMatrix().Data...), m, R.RawMatrix().Data, l, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func benchEigSym(b *testing.B, m int, gcv bool) {
 	b.ResetTimer()
 	for b.Loop() {
 		copy(work, c)
-		vals, _, err := eigSym(work, m, rhs, l)
+		vals, _, err := eigSym(work, m, rhs, l, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

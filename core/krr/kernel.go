@@ -138,7 +138,7 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, opt Options) ([]CurvePoint, erro
 		rhs = yc.RawMatrix().Data
 	}
 	// GCV needs only Λ and B = UᵀYc; LOO needs Uᵀ (w) as well.
-	vals, w, err := eigSym(append([]float64(nil), kc.RawSymmetric().Data...), n, rhs, k)
+	vals, w, err := eigSym(append([]float64(nil), kc.RawSymmetric().Data...), n, rhs, k, stageProgress(opt, "eigen"))
 	if err != nil {
 		return nil, fmt.Errorf("krr: the eigendecomposition of K did not converge; check the inputs for extreme values")
 	}

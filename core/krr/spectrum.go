@@ -46,7 +46,7 @@ func (a *Accumulator) spectrum(vectors bool) (*Spectrum, error) {
 	if !vectors {
 		rhs = a.d
 	}
-	vals, w, err := eigSym(work, m, rhs, k)
+	vals, w, err := eigSym(work, m, rhs, k, stageProgress(a.opt, "eigen"))
 	if err != nil {
 		return nil, fmt.Errorf("krr: the eigendecomposition of ΦᵀΦ did not converge; check the features for extreme values")
 	}

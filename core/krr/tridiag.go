@@ -30,7 +30,7 @@ const tridiagBlock = 48
 // runs along row i, contiguous. Per panel, the product of the trailing
 // matrix with each reflector (symv) is one fused pass over its upper
 // triangle, and the closing rank-2k update runs on gram.AddAtA.
-func tridiag(a []float64, m int, d, e, tau []float64) {
+func tridiag(a []float64, m int, d, e, tau []float64, progress func(done, total int)) {
 	nb := tridiagBlock
 	t := &tridiagWork{
 		w:  make([]float64, nb*m),
@@ -45,6 +45,9 @@ func tridiag(a []float64, m int, d, e, tau []float64) {
 	for ; m-p > nb; p += nb {
 		t.panel(a, m, p, nb, d, e, tau)
 		t.update(a, m, p, nb)
+		if progress != nil {
+			progress(p+nb, m)
+		}
 	}
 	t.panel(a, m, p, m-p, d, e, tau)
 }

@@ -245,7 +245,8 @@ function inputBytes(where, input, maxBytes) {
   if (input instanceof Uint8Array && input.buffer.byteLength === 0 && input.byteLength === 0 && input.byteOffset === 0 && input.buffer.detached) {
     throw typeError(`${where}: input is detached (its buffer was transferred)`, 'input');
   }
-  return new Uint8Array(input);
+  // new Uint8Array(arrayBuffer) is a view; of a typed array, a copy.
+  return input instanceof ArrayBuffer ? new Uint8Array(input.slice(0)) : new Uint8Array(input);
 }
 
 function formatBytes(b) {
@@ -672,6 +673,10 @@ class Engine {
     if (yd.length !== X.rows) throw ntkrfError('ERR_SHAPE', `${where}: X has ${X.rows} rows but y has ${yd.length} values`, 'y');
     const task = fitTask(where, opts, yd);
     let classes = opts.classes;
+    if (task === 'classification') {
+      const i = yd.findIndex((v) => !Number.isInteger(v) || v < 0);
+      if (i >= 0) throw ntkrfError('ERR_VALUE', `${where}: y[${i}] = ${yd[i]} is not a class index; encode classes as 0…k−1`, 'y');
+    }
     if (task === 'classification' && classes === undefined) {
       classes = 0;
       for (const v of yd) if (Number.isInteger(v) && v >= classes) classes = v + 1;
