@@ -306,6 +306,9 @@ func (a *Accumulator) solve(lambda float64, curve []CurvePoint) (*Model, error) 
 			bias[o] -= a.mu[j] * W.At(j, o)
 		}
 	}
+	if err := checkFitted(W, bias, lambda); err != nil {
+		return nil, err
+	}
 	return &Model{
 		task: a.opt.Task, classes: a.opt.Classes, blockRows: a.opt.BlockRows,
 		lambda: lambda, curve: curve, w: W, bias: bias,

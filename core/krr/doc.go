@@ -33,9 +33,10 @@
 // # Choosing λ
 //
 // With Options.Lambda = 0, λ is picked from a grid (default: 30 points,
-// log-spaced over 1e-6…1e2 × tr(Gc)/m in the primal, tr(Kc)/n in the dual)
-// from ONE eigendecomposition, with no refits. Model.Curve reports the
-// scores, estimates of the mean squared error per output.
+// log-spaced over 1e-6…1e2 × the mean eigenvalue, tr(Gc)/m in the primal,
+// tr(Kc)/n in the dual, including FitFeatures' dual path; see
+// Options.Grid) from ONE eigendecomposition, with no refits. Model.Curve
+// reports the scores, estimates of the mean squared error per output.
 //
 //   - GCV (the default): from Gc = VΛVᵀ, B = VᵀΦcᵀYc and E = ‖Yc‖²,
 //     RSS(λ) = E − Σⱼ‖Bⱼ‖²(λⱼ+2λ)/(λⱼ+λ)², tr P = 1 + Σⱼ λⱼ/(λⱼ+λ) and
@@ -53,8 +54,9 @@
 //     eigenvectors. Prefer it for small n, where GCV's averaging of the
 //     leverages is crudest.
 //
-// The tests check LOO against brute-force refits (1e-9 relative) and GCV
-// against its definition with the hat matrix formed explicitly.
+// The tests check LOO against brute-force refits (1e-9 relative), GCV
+// against its definition with the hat matrix formed explicitly, and fits
+// at a fixed λ against the normal equations with an explicit intercept.
 //
 // # Splitting rows over workers
 //
@@ -98,5 +100,9 @@
 // Bad input (shape mismatches, NaN or ±Inf, fewer than 2 rows, class
 // indices out of range, a single class, λ ≤ 0 or NaN, buffers over the
 // memory limit) returns an error starting with "krr: " that says what to
-// change. A panic is a bug in this package.
+// change. So do results that would not be finite: a fit whose coefficients
+// overflow, and a prediction whose score does (naming the row); no model
+// or score holds NaN or ±Inf. Accuracy refuses labels that are not
+// integers rather than count them as misses. A panic is a bug in this
+// package.
 package krr

@@ -144,3 +144,70 @@ func TestDualPathEqualsPrimal(t *testing.T) {
 		t.Errorf("automatic λ in the dual path: λ %g, curve of %d points", auto.Lambda(), len(auto.Curve()))
 	}
 }
+
+// TestNonFiniteModels: a model never hands on NaN or ±Inf. Non-finite
+// coefficients are refused when a model is rebuilt or fitted, and a row
+// whose score overflows is an error naming it; before, its label was the
+// class 0 (NaN compares false with every score).
+func TestNonFiniteModels(t *testing.T) {
+	t.Parallel()
+	nanW := mat.NewDense(2, 1, []float64{1, math.NaN()})
+	finite := mat.NewDense(2, 1, []float64{1, 2})
+	huge := mat.NewDense(2, 2, []float64{1e300, 1, -1e300, 1}) // (x, x)·W overflows to Inf − Inf
+	train := mat.NewDense(2, 2, []float64{1, 0, 0, 1})
+	ntk := core.Kernel{Name: "ntk", Depth: 1}
+	rows := mat.NewDense(2, 2, []float64{1, 2, 1e10, 1e10})
+	// Parts whose feature means are so large that the intercept ȳ − μᵀW
+	// overflows although the solve itself succeeds (W ≈ D = 1).
+	overflow := Parts{Rows: 10, Mu: []float64{1e308, 1e308}, Ybar: []float64{0}, C: []float64{1, 0, 0, 1}, D: []float64{1, 1}, E: []float64{1}}
+	cases := []struct {
+		name string
+		err  func() error
+		want string
+	}{
+		{"NaN coefficient", func() error {
+			_, err := NewFeatureModel(identity{2}, nanW, []float64{0}, Regression, 1, nil)
+			return err
+		}, "coefficients has NaN at row 1"},
+		{"Inf bias", func() error {
+			_, err := NewFeatureModel(identity{2}, finite, []float64{math.Inf(-1)}, Regression, 1, nil)
+			return err
+		}, "bias -Inf is not finite"},
+		{"Inf α", func() error {
+			_, err := NewKernelModel(ntk, train, mat.NewDense(2, 1, []float64{math.Inf(1), 0}), []float64{0}, Regression, 1, nil)
+			return err
+		}, "coefficients has +Inf at row 0"},
+		{"score overflows", func() error {
+			m, err := NewFeatureModel(identity{2}, huge, []float64{0, 0}, Classification, 1, nil)
+			if err != nil {
+				return err
+			}
+			_, err = m.PredictLabels(rows)
+			return err
+		}, "score of row 1 (output 0) is NaN"},
+		{"fitted intercept overflows", func() error {
+			acc, err := NewAccumulator(2, Options{})
+			if err != nil {
+				return err
+			}
+			if err := acc.AddParts(overflow); err != nil {
+				return err
+			}
+			_, err = acc.SolveAt(1e-9)
+			return err
+		}, "has a coefficient -Inf"},
+	}
+	for _, tc := range cases {
+		if err := tc.err(); err == nil || !strings.HasPrefix(err.Error(), "krr: ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want krr: …%s…", tc.name, err, tc.want)
+		}
+	}
+	m, err := NewFeatureModel(identity{2}, huge, []float64{0, 0}, Classification, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := m.Labels(mat.NewDense(2, 2, []float64{0, 1, math.NaN(), 1}))
+	if labels[0] != 1 || !math.IsNaN(labels[1]) {
+		t.Errorf("Labels of scores (0, 1) and (NaN, 1) = %v, want [1 NaN]", labels)
+	}
+}

@@ -118,6 +118,9 @@ func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []f
 			bias[o] -= cm[i] * a
 		}
 	}
+	if err := checkFitted(alpha, bias, lambda); err != nil {
+		return nil, nil, 0, nil, err
+	}
 	progress(opt, stages, stages, "solve")
 	return alpha, bias, lambda, curve, nil
 }

@@ -150,10 +150,22 @@ func checkLabels(yTrue, yPred []float64) error {
 	return nil
 }
 
-// Accuracy returns the share of rows where yPred equals yTrue.
+// Accuracy returns the share of rows where yPred equals yTrue. Both hold
+// class labels: a value that is not an integer (a regression prediction,
+// a score) is an error naming it, rather than a miss.
 func Accuracy(yTrue, yPred []float64) (float64, error) {
 	if err := checkLabels(yTrue, yPred); err != nil {
 		return 0, err
+	}
+	for i := range yTrue {
+		for _, a := range [2]struct {
+			name string
+			v    float64
+		}{{"yTrue", yTrue[i]}, {"yPred", yPred[i]}} {
+			if a.v != math.Trunc(a.v) {
+				return 0, errs.New(errs.Value, "", "krr: %s[%d] = %v is not a class label (an integer); accuracy compares labels, so score regression values with MSE or R2", a.name, i, a.v)
+			}
+		}
 	}
 	hit := 0
 	for i, v := range yTrue {

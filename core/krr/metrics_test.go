@@ -118,6 +118,10 @@ func TestPredictionMetrics(t *testing.T) {
 		{"lengths", func() error { _, err := Accuracy(yt, yp[:3]); return err }(), "4 true labels but 3 predictions"},
 		{"empty", func() error { _, err := MSE(nil, nil); return err }(), "no labels"},
 		{"NaN", func() error { _, err := MSE([]float64{math.NaN()}, []float64{1}); return err }(), "label NaN at row 0"},
+		{"Inf prediction", func() error { _, err := Accuracy([]float64{0, 1}, []float64{0, math.Inf(1)}); return err }(), "label +Inf at row 1"},
+		// Accuracy of regression values or scores would silently be 0.
+		{"fractional prediction", func() error { _, err := Accuracy([]float64{0, 1, 2}, []float64{0, 0.5, 2}); return err }(), "yPred[1] = 0.5 is not a class label"},
+		{"fractional truth", func() error { _, err := Accuracy([]float64{0, 1.25}, []float64{0, 1}); return err }(), "yTrue[1] = 1.25 is not a class label"},
 		{"constant", func() error { _, err := R2([]float64{1, 1}, []float64{1, 2}); return err }(), "R² is undefined"},
 		{"class range", func() error { _, err := Confusion(yt, yp, 2); return err }(), "label 2 at row 1 is not a class index in 0…1"},
 		{"classes", func() error { _, err := Confusion(yt, yp, 0); return err }(), "0 classes"},

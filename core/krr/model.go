@@ -224,7 +224,9 @@ func checkXY(X *mat.Dense, y []float64, opt Options) error {
 // Predict returns the n×Outputs() scores for the rows of X: class scores
 // (near one-hot) for classification, the predicted value for regression.
 // A model solved from an Accumulator without SetFeaturizer takes feature
-// rows Φ instead of inputs.
+// rows Φ instead of inputs. A score that overflows float64 (a row far
+// larger than the training rows) is an error naming the row, never a NaN
+// or ±Inf handed on.
 func (m *Model) Predict(X *mat.Dense) (*mat.Dense, error) {
 	if err := core.CheckMatrix("X", X); err != nil {
 		return nil, wrap(err)
@@ -280,6 +282,9 @@ func (m *Model) Predict(X *mat.Dense) (*mat.Dense, error) {
 		row := out.RawRowView(i)
 		for o := range row {
 			row[o] += m.bias[o]
+			if v := row[o]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, errs.New(errs.NonFinite, "", "krr: the score of row %d (output %d) is %v: the row is too large for the model's coefficients in float64; scale the rows as the training rows were", i, o, v)
+			}
 		}
 	}
 	return out, nil
@@ -295,7 +300,9 @@ func (m *Model) PredictLabels(X *mat.Dense) ([]float64, error) {
 	return m.Labels(s), nil
 }
 
-// Labels turns scores from Predict into labels as PredictLabels does.
+// Labels turns scores from Predict into labels as PredictLabels does. A
+// row holding a NaN or ±Inf score (which Predict never returns) gets the
+// label NaN rather than an arbitrary class, so that the metrics refuse it.
 func (m *Model) Labels(scores *mat.Dense) []float64 {
 	n, _ := scores.Dims()
 	labels := make([]float64, n)
@@ -307,13 +314,37 @@ func (m *Model) Labels(scores *mat.Dense) []float64 {
 		}
 		best := 0
 		for o, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				best = -1
+				break
+			}
 			if v > row[best] {
 				best = o
 			}
 		}
 		labels[i] = float64(best)
+		if best < 0 {
+			labels[i] = math.NaN()
+		}
 	}
 	return labels
+}
+
+// checkFitted returns an error unless the fitted coefficients and biases
+// are finite: extreme inputs can overflow a solve that succeeded.
+func checkFitted(coef *mat.Dense, bias []float64, lambda float64) error {
+	bad := func(v float64) error {
+		return errs.New(errs.NonFinite, "", "krr: the model fitted at λ = %g has a coefficient %v; the inputs are too large or too small for float64: standardize them, or use a larger λ", lambda, v)
+	}
+	if i, _, v := firstNonFinite(coef); i >= 0 {
+		return bad(v)
+	}
+	for _, b := range bias {
+		if math.IsNaN(b) || math.IsInf(b, 0) {
+			return bad(b)
+		}
+	}
+	return nil
 }
 
 // fitFeaturesDual fits on the features in the dual when there are no more
@@ -343,6 +374,9 @@ func fitFeaturesDual(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Mod
 	}
 	W := mat.NewDense(m, len(bias), nil)
 	W.Mul(phi.T(), alpha)
+	if err := checkFitted(W, bias, lambda); err != nil {
+		return nil, err
+	}
 	return &Model{
 		task: opt.Task, classes: opt.Classes, blockRows: opt.BlockRows,
 		lambda: lambda, curve: curve, bias: bias, f: f, w: W,

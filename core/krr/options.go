@@ -50,8 +50,12 @@ type Options struct {
 	// can interpolate the targets.
 	Criterion string
 	// Grid is the λ grid searched when Lambda is 0. Empty means 30 points
-	// log-spaced over 1e-6…1e2 × tr(Gc)/m (primal) or tr(Kc)/n (dual),
-	// where Gc and Kc are the centered Gram and kernel matrices. When the
+	// log-spaced over 1e-6…1e2 × s, both ends included, where s is the
+	// mean eigenvalue of the matrix diagonalized: tr(Gc)/m in the primal
+	// (Accumulator, and FitFeatures with more rows than features) and
+	// tr(Kc)/n in the dual (FitKernel, and FitFeatures with n ≤ m rows),
+	// Gc = ΦcᵀΦc and Kc = HKH being the centered Gram and kernel
+	// matrices. When the
 	// chosen λ is the first or last of the grid (see Model.Curve), the
 	// optimum may lie outside it: pass a wider grid.
 	Grid []float64
