@@ -158,10 +158,10 @@ func (c *call) decode(args []byte, v any) error {
 }
 
 // known lists the options an operation takes: those of its engine method
-// when it has one (the package adds the matrices and internal fields),
-// else the fields of v.
+// when it is one (the package adds the matrices and internal fields), else
+// the fields of v (the operations behind fitRidge each take a part).
 func (c *call) known(v any) []string {
-	if m, ok := opSchema[c.op]; ok && len(Schema[m]) > 0 {
+	if m, ok := opSchema[c.op]; ok && m == c.op && len(Schema[m]) > 0 {
 		var names []string
 		for _, o := range Schema[m] {
 			names = append(names, o.Name)

@@ -137,6 +137,24 @@ func FuzzDispatch(f *testing.F) {
 	f.Add("kernel", `{"X":{"rows":1,"cols":1,"array":0},"kernel":"nngp","depth":64}`, 1, 0)
 	f.Add("kernel", `{"X":{"rows":-1,"cols":-9,"array":0}}`, 9, 0)
 	f.Add("kernel", `{"X":null,"Z":{"rows":1e400}}`, 0, 0)
+	// Every operation, with the calls the package makes.
+	X, y := `"X":{"rows":3,"cols":3,"array":0}`, `"y":{"array":1}`
+	f.Add("features", `{`+X+`,"dim":8,"sampler":"hadamard","seed":3}`, 9, 3)
+	f.Add("features", `{`+X+`,"method":"grad","depth":2,"dim":16}`, 9, 3)
+	f.Add("compare", `{`+X+`,"features":{"dim":8},"matrices":true}`, 9, 3)
+	f.Add("selectActive", `{`+X+`,"k":2,"features":{"dim":8}}`, 9, 3)
+	f.Add("fitScaler", `{`+X+`,"preprocess":{"unitNorm":true}}`, 9, 3)
+	f.Add("fitFeatures", `{`+X+`,`+y+`,"task":"regression","features":{"dim":8}}`, 9, 3)
+	f.Add("fitKernel", `{`+X+`,`+y+`,"task":"regression","kernel":{"depth":2}}`, 9, 3)
+	f.Add("accumulate", `{`+X+`,`+y+`,"task":"regression","features":{"dim":4}}`, 9, 3)
+	f.Add("solve", `{"parts":[{"rows":3,"mu":{"array":0},"ybar":{"array":1},"C":{"array":0},"D":{"array":1},"E":{"array":1}}],"dim":3,"lambda":1}`, 9, 3)
+	f.Add("predict", `{`+X+`,"model":{"kind":"features","task":"regression","coef":{"rows":8,"cols":1,"array":1},"bias":[0],"features":{"dim":8}}}`, 9, 8)
+	f.Add("score", `{"yTrue":{"array":0},"yPred":{"array":1},"task":"classification"}`, 3, 3)
+	f.Add("split", `{"n":10,"testFraction":0.3,"seed":1}`, 0, 0)
+	f.Add("kfold", `{"n":10,"k":3}`, 0, 0)
+	f.Add("previewCSV", `{"rows":2}`, 0, 0)
+	f.Add("parseCSV", `{"target":0,"header":"yes"}`, 0, 0)
+	f.Add("stats", `{}`, 0, 0)
 	f.Fuzz(func(t *testing.T, op, args string, n0, n1 int) {
 		if n0 < 0 || n0 > 256 || n1 < 0 || n1 > 256 { // keeps every input fast
 			return
@@ -145,7 +163,7 @@ func FuzzDispatch(f *testing.F) {
 		for i := range arrays[0] {
 			arrays[0][i] = float64(i%7) - 3
 		}
-		res, out, err := Dispatch(op, []byte(args), Input{Arrays: arrays}, nil)
+		res, out, err := Dispatch(op, []byte(args), Input{Arrays: arrays, Bytes: []byte("a,b,c\n1,2,x\n3,4,y\n")}, nil)
 		if err != nil {
 			if name, code, _, msg := JSError(err); name == "" || msg == "" || code == "" {
 				t.Fatalf("empty error class or message: %#v", err)

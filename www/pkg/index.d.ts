@@ -17,20 +17,73 @@ export interface Matrix64 extends Matrix {
   data: Float64Array;
 }
 
-/** Progress of a long call. */
+/**
+ * Progress of a long call: done of total steps of the current stage, monotone
+ * within a stage. Stages: "parse"; "kernel"; "features"; "metrics"; "select";
+ * "predict"; and for fitRidge "preprocess", "features", "kernel" (exact
+ * kernels), "eigen" (the λ search's reduction) and "solve".
+ */
 export interface Progress {
   done: number;
   total: number;
-  /** What is being done, e.g. "kernel", "features", "gram", "solve". */
   stage: string;
 }
 
-/** Options every long call accepts. */
+/** Options every call of the engine accepts. */
 export interface CallControl {
-  /** Aborting rejects the call with a DOMException named "AbortError" at once and frees what it held; the engine stays usable. */
+  /** Aborting rejects the call with a DOMException named "AbortError" (code ERR_ABORTED) at once and frees what it held; the engine stays usable. */
   signal?: AbortSignal;
-  /** Called with monotone progress, ending at done === total. */
+  /** Called as the call moves on, ending at done === total. */
   onProgress?: (p: Progress) => void;
+}
+
+/**
+ * The stable code of every error ntkrf throws or rejects with. The class
+ * follows the cause: TypeError for ERR_TYPE and ERR_UNKNOWN_OPTION,
+ * RangeError for ERR_OPTION, ERR_NONFINITE, ERR_VALUE, ERR_SHAPE and
+ * ERR_TOO_LARGE, a DOMException named "AbortError" for ERR_ABORTED, and Error
+ * for the rest.
+ *
+ * | code | cause |
+ * |---|---|
+ * | ERR_TYPE | an argument or option of the wrong type |
+ * | ERR_UNKNOWN_OPTION | an option the method does not take (the message lists those it takes) |
+ * | ERR_OPTION | an option value out of range or not allowed, or options that contradict each other |
+ * | ERR_NONFINITE | NaN or ±Inf in a matrix or target |
+ * | ERR_VALUE | a data value out of its range, e.g. a class label that is no class index |
+ * | ERR_SHAPE | sizes that do not fit together, or empty data |
+ * | ERR_TOO_LARGE | more memory than one buffer, the input limit or the parser allows |
+ * | ERR_PARSE | a file that cannot be read as a table |
+ * | ERR_DATA | data the method cannot use (one class only, a singular system…) |
+ * | ERR_ABORTED | the caller's signal aborted the call |
+ * | ERR_CLOSED | the engine was closed (or the model disposed) |
+ * | ERR_INSTANCE | the WebAssembly instance died during the call (it is replaced by a fresh one) |
+ * | ERR_INTERNAL | a bug in ntkrf: please report it |
+ */
+export type ErrorCode =
+  | 'ERR_TYPE' | 'ERR_UNKNOWN_OPTION' | 'ERR_OPTION' | 'ERR_NONFINITE' | 'ERR_VALUE' | 'ERR_SHAPE'
+  | 'ERR_TOO_LARGE' | 'ERR_PARSE' | 'ERR_DATA' | 'ERR_ABORTED' | 'ERR_CLOSED' | 'ERR_INSTANCE' | 'ERR_INTERNAL';
+
+/** What every ntkrf error carries besides its message ("method: what is wrong; what to do"). */
+export interface NtkrfError extends Error {
+  code: ErrorCode;
+  /** The option at fault, spelled as in the call: "lambda", "features.dim", "grid[2]". */
+  option?: string;
+}
+
+/** One option of the schema (Engine.schema). */
+export interface OptionSchema {
+  name: string;
+  kind: 'int' | 'number' | 'bool' | 'string' | 'enum' | 'char' | 'object' | 'array' | 'numberOrAuto' | 'nameOrIndex' | 'any';
+  enum?: string[];
+  min?: number;
+  max?: number;
+  minExclusive?: boolean;
+  maxExclusive?: boolean;
+  fields?: OptionSchema[];
+  items?: OptionSchema;
+  default?: unknown;
+  doc: string;
 }
 
 export interface KernelOptions extends CallControl {
@@ -54,13 +107,13 @@ export interface FeatureOptions {
   method?: 'ntk' | 'nngp' | 'arccos0' | 'arccos1' | 'naive' | 'grad' | 'rff';
   /** Network depth L, 0…64 (default 1); ignored by arccos0, arccos1 and rff. */
   depth?: number;
-  /** Output dimension m (default 1024). For ntk, m0 = m1 = sketchDim = m/2 and Φ has exactly m columns. */
+  /** Output dimension m, 1…2^24 (default 1024). For ntk, m0 = m1 = ⌊m/2⌋, sketchDim = m − m1, and Φ has exactly m columns. */
   dim?: number;
-  /** TensorSketch / TensorSRHT output dimension m_cs (default dim/2). */
+  /** TensorSketch / TensorSRHT output dimension m_cs (default dim − m1). Given with m1 and without dim, Φ has m1 + sketchDim columns; given with a dim they contradict, the call is refused. */
   sketchDim?: number;
-  /** Step-feature dimension m0 (default dim/2). */
+  /** Step-feature dimension m0 (default m1). */
   m0?: number;
-  /** ReLU-feature dimension m1 (default dim/2). */
+  /** ReLU-feature dimension m1 (default ⌊dim/2⌋ for ntk, dim for nngp). */
   m1?: number;
   /** "tensorsketch" (default, FFT of CountSketches) or "tensorsrht" (Rademacher signs + subsampled Hadamard). */
   sketch?: 'tensorsketch' | 'tensorsrht';
@@ -75,11 +128,11 @@ export interface FeatureOptions {
    * d ≈ 800; unbiased up to a small structured-sampling bias).
    */
   sampler?: 'exact' | 'gibbs' | 'orthogonal' | 'gaussian' | 'hadamard';
-  /** Gibbs sweeps T (default 1). */
+  /** Gibbs sweeps T, 1…1000 (default 1). */
   gibbsSweeps?: number;
   /** Scale each feature row to unit norm (default false). */
   normalize?: boolean;
-  /** RBF scale γ for "rff" (default 1 / cols). */
+  /** RBF scale γ > 0 for "rff" (default 1 / cols). */
   gamma?: number;
   /** Seed, an integer 0…2^53−1 (default 0). Same seed → bit-identical features in Node, browsers and native Go. */
   seed?: number;
@@ -104,8 +157,8 @@ export interface Preprocess {
   unitNorm?: boolean;
 }
 
-export interface ParseOptions {
-  /** Target column: its name, or its 0-based index. Default: the last column. */
+export interface ParseOptions extends CallControl {
+  /** Target column: its name (a string), or its 0-based index (a number: always an index, never matched against names). Default: the last column. */
   target?: string | number;
   /** "auto" (default): classification when the target is not numeric or has few distinct integers. */
   task?: 'auto' | 'classification' | 'regression';
@@ -159,11 +212,19 @@ export interface FitOptions extends CallControl {
   features?: FeatureOptions;
   /** Or an exact kernel (dual ridge: needs an n×n matrix). */
   kernel?: KernelSpec;
-  /** A fixed λ > 0, or 'auto' (default): chosen on a log grid by GCV (features) or exact leave-one-out (kernel) from one eigendecomposition. */
+  /** A fixed λ > 0, or 'auto' (default): chosen from `grid` by `criterion`, from one eigendecomposition. */
   lambda?: number | 'auto';
+  /**
+   * How 'auto' chooses λ: "gcv" (generalized cross-validation; the default)
+   * or "loo" (exact leave-one-out; the default for features when rows ≤ dim,
+   * where the fit runs in the dual).
+   */
   criterion?: 'gcv' | 'loo';
+  /** Candidate λ values for 'auto', each > 0, at most 10000 (default: 30 values log-spaced over [1e-6, 100]·trace/m). */
+  grid?: number[];
+  /** Required when y holds only whole numbers (labels or values?); otherwise regression. */
   task?: 'classification' | 'regression';
-  /** Number of classes (default: max(y)+1). */
+  /** Number of classes, 2…10000 (default: max(y)+1). */
   classes?: number;
   preprocess?: Preprocess;
   /** One-hot groups from parseCSV, so categorical missing values are imputed by the most frequent category. */
@@ -172,8 +233,46 @@ export interface FitOptions extends CallControl {
 
 export interface CurvePoint {
   lambda: number;
-  /** GCV or LOO mean squared error at this λ (lower is better). */
+  /** GCV or LOO mean squared error at this λ (lower is better; Infinity where the criterion is undefined). */
   score: number;
+}
+
+export interface SelectOptions extends CallControl {
+  features?: FeatureOptions;
+  /** Number of rows to pick (required), 1 … rows. */
+  k: number;
+  /** Ridge λ > 0 of the design criterion (default 1). */
+  lambda?: number;
+  preprocess?: Preprocess;
+  groups?: Dataset['groups'];
+}
+
+export interface ScoreOptions extends CallControl {
+  /** "classification" adds accuracy and the confusion matrix (default "regression"). */
+  task?: 'classification' | 'regression';
+  /** Number of classes, 1…10000 (default: largest label + 1). */
+  classes?: number;
+}
+
+export interface PreviewOptions extends CallControl {
+  /** Data rows to return, 0…10000 (default 10). */
+  rows?: number;
+  delimiter?: string;
+  header?: 'auto' | 'yes' | 'no';
+  /** Largest input accepted, in bytes (default 256 MB). */
+  maxBytes?: number;
+}
+
+export interface SplitOptions extends CallControl {
+  /** Share of rows in the test part, strictly between 0 and 1 (default 0.25). */
+  testFraction?: number;
+  seed?: number;
+}
+
+export interface KFoldOptions extends CallControl {
+  /** Number of folds, 2 … n (default 4). */
+  k?: number;
+  seed?: number;
 }
 
 export interface Model {
@@ -212,6 +311,8 @@ export interface CompareOptions extends CallControl {
 }
 
 export interface Comparison {
+  /** Number of feature columns. */
+  dim: number;
   /** ‖ΦΦᵀ − K‖_F / ‖K‖_F */
   relFrobenius: number;
   /** mean of (ΦΦᵀ − K)² over entries */
@@ -242,12 +343,14 @@ export interface EngineOptions {
 export interface Engine {
   /** Number of WebAssembly workers. */
   readonly workers: number;
+  /** Every method's options (name, kind, limits, default, doc), as the engine checks them. */
+  readonly schema: Record<'kernel' | 'features' | 'fitRidge' | 'compare' | 'selectActive' | 'score' | 'parseCSV' | 'previewCSV' | 'split' | 'kfold' | 'predict', OptionSchema[]>;
   /**
    * Exact kernel matrix between the rows of X and the rows of Z
    * (X.rows × Z.rows), or of X with itself when Z is null (symmetric, with
    * an exact diagonal: (L+1)‖x‖² for the NTK).
-   * Rejects with TypeError / RangeError for bad shapes, types or options, and
-   * Error for non-finite data.
+   * Rejects with an NtkrfError (see ErrorCode): ERR_SHAPE, ERR_NONFINITE,
+   * ERR_OPTION, ERR_TOO_LARGE… like every method.
    */
   kernel(X: Matrix, Z?: Matrix | null, options?: KernelOptions): Promise<Matrix64>;
   /**
@@ -259,7 +362,7 @@ export interface Engine {
   /** Parses CSV or TSV text (a string, or bytes, gzip-compressed or not). */
   parseCSV(input: string | Uint8Array | ArrayBuffer, options?: ParseOptions): Promise<Dataset>;
   /** The header and first rows as text, cheaply, for a preview. */
-  previewCSV(input: string | Uint8Array | ArrayBuffer, options?: { rows?: number; delimiter?: string; header?: 'auto' | 'yes' | 'no' }): Promise<Preview>;
+  previewCSV(input: string | Uint8Array | ArrayBuffer, options?: PreviewOptions): Promise<Preview>;
   /**
    * Kernel ridge regression. With features, rows are split over the workers
    * in chunks of a few MB: each chunk's ΦᵀΦ and Φᵀy are accumulated and the
@@ -273,20 +376,20 @@ export interface Engine {
   /** How well random features approximate the exact kernel on the rows of X. */
   compare(X: Matrix, options?: CompareOptions): Promise<Comparison>;
   /** Greedy experimental design: k rows to label that minimize the paper's criterion on random features. */
-  selectActive(X: Matrix, options: { features?: FeatureOptions; k: number; lambda?: number; preprocess?: Preprocess; groups?: Dataset['groups'] } & CallControl): Promise<number[]>;
+  selectActive(X: Matrix, options: SelectOptions): Promise<number[]>;
   /** Seeded shuffle split into train and test row indices. */
-  split(n: number, options?: { testFraction?: number; seed?: number }): Promise<{ train: number[]; test: number[] }>;
+  split(n: number, options?: SplitOptions): Promise<{ train: number[]; test: number[] }>;
   /** Seeded k-fold split: the test indices of each fold. */
-  kfold(n: number, options?: { k?: number; seed?: number }): Promise<number[][]>;
+  kfold(n: number, options?: KFoldOptions): Promise<number[][]>;
   /** Accuracy, confusion matrix (classification), MSE and R². */
-  score(yTrue: Float64Array, yPred: Float64Array, options?: { task?: 'classification' | 'regression'; classes?: number }): Promise<Scores>;
+  score(yTrue: Float64Array, yPred: Float64Array, options?: ScoreOptions): Promise<Scores>;
   /**
    * Memory of the WebAssembly instances: Go heap in use and memory obtained
    * (in WebAssembly it never shrinks, so it is each worker's peak), summed
    * over the workers and per worker.
    */
   stats(): Promise<{ heapBytes: number; sysBytes: number; workers: { heapBytes: number; sysBytes: number }[] }>;
-  /** Stops the workers and frees their memory; later calls reject. */
+  /** Stops the workers and frees their memory; calls in flight and later calls reject with ERR_CLOSED. */
   close(): void;
 }
 
