@@ -2,6 +2,9 @@ package data
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/csv"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -60,9 +63,87 @@ func fuzzSeeds(f *testing.F) [][]byte {
 	return seeds
 }
 
+// sameRecordsAsEncodingCSV compares the number of data rows and of fields
+// per row that Parse found with encoding/csv's reading of the same text,
+// on the inputs where the two define a record alike:
+//   - the delimiter is a comma and gzip is undone first;
+//   - every CR is part of a CRLF: encoding/csv keeps a lone CR as data,
+//     where Parse (like a text editor) ends the line;
+//   - encoding/csv, strict about quotes and equal field counts, reads the
+//     whole text. That leaves out Parse's documented leniencies: blanks
+//     around a quoted field, a quote inside an unquoted one, and lines
+//     of spaces (which encoding/csv reads as a record of one field while
+//     Parse skips them as blank; empty lines both skip).
+//
+// Otherwise every record is a row: a header (if Parse saw one), then kept
+// or dropped data rows. The fields are the columns, but for one documented
+// difference: an unnamed last column with no values (a delimiter ending
+// every line) is not a column.
+func sameRecordsAsEncodingCSV(t *testing.T, b []byte, d *Dataset) {
+	t.Helper()
+	if d.Delimiter != ',' {
+		return
+	}
+	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("Parse read gzip that gzip cannot: %v", err)
+		}
+		if b, err = io.ReadAll(zr); err != nil {
+			t.Fatalf("Parse read gzip that gzip cannot: %v", err)
+		}
+	}
+	if bytes.Count(b, []byte("\r")) != bytes.Count(b, []byte("\r\n")) {
+		return
+	}
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil || len(recs) == 0 {
+		return
+	}
+	data := recs
+	if d.Header {
+		data = recs[1:]
+	}
+	if rows := len(d.Y) + d.DroppedRows; rows != len(data) {
+		t.Fatalf("Parse found %d data rows (%d kept, %d dropped), encoding/csv %d", rows, len(d.Y), d.DroppedRows, len(data))
+	}
+	width := len(recs[0])
+	if len(d.Columns) == width {
+		return
+	}
+	emptyLast := width > 2 && len(d.Columns) == width-1 && (!d.Header || blankCell(recs[0][width-1]))
+	for _, r := range data {
+		emptyLast = emptyLast && missingCell(r[width-1])
+	}
+	if !emptyLast {
+		t.Fatalf("Parse found %d columns, encoding/csv %d fields per record", len(d.Columns), width)
+	}
+}
+
+// blankCell reports whether a header cell is empty but for blanks.
+func blankCell(s string) bool { return strings.Trim(s, " \t") == "" }
+
+// missingCell reports whether a cell is a missing value as the package doc
+// defines it: empty, "?", NA, N/A, NaN or NULL, blanks around ignored.
+func missingCell(s string) bool {
+	s = strings.Trim(s, " \t")
+	for _, m := range []string{"", "?", "NA", "N/A", "NaN", "NULL"} {
+		if strings.EqualFold(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
 func FuzzParse(f *testing.F) {
 	for i, s := range fuzzSeeds(f) {
 		f.Add(s, byte(i))
+	}
+	// Records that look blank but are not, and the documented differences
+	// from encoding/csv (option byte 0: everything detected).
+	for _, s := range []string{"a,y\n1,0.5\n,1.5\n2,2.5\n", "a,y\n1,0.5\n,\n2,2.5\n", "a,b,y,\n1,2,0.5,\n3,4,1.5,NA\n",
+		"a,y\n\n1,\"x\n\"\"y\"\"\"\n  \n2,z\n", "a,y\r\n1,2\r\n3,4\r4,5\n"} {
+		f.Add([]byte(s), byte(0))
 	}
 	f.Fuzz(func(t *testing.T, b []byte, o byte) {
 		opt := fuzzOptions(o)
@@ -77,6 +158,7 @@ func FuzzParse(f *testing.F) {
 			}
 		} else {
 			checkDataset(t, d, opt)
+			sameRecordsAsEncodingCSV(t, b, d)
 			if n, _ := d.X.Dims(); n > len(b) {
 				t.Fatalf("%d rows from %d bytes", n, len(b))
 			}

@@ -358,6 +358,14 @@ func TestParse(t *testing.T) {
 			x: []float64{1, 2, 3, 4}, y: []float64{0.5, 1.5}, task: Regression, feat: []string{"a", "b"}},
 		{name: "Ctrl-Z at the end", in: "a,y\n1,0.5\n2,1.5\n\x1a",
 			x: []float64{1, 2}, y: []float64{0.5, 1.5}, task: Regression, feat: []string{"a"}},
+		// A record whose first field is empty is a record with a missing
+		// value, not a blank line; only a line with nothing on it is blank.
+		{name: "empty first field of two", in: "a,y\n1,0.5\n,1.5\n2,2.5\n",
+			x: []float64{1, nan(), 2}, y: []float64{0.5, 1.5, 2.5}, task: Regression, feat: []string{"a"}, missing: 1},
+		{name: "empty first field, no header", in: "1,0.5\n,1.5\n2,2.5\n", opt: Options{Header: "no"},
+			x: []float64{1, nan(), 2}, y: []float64{0.5, 1.5, 2.5}, task: Regression, feat: []string{"column 1"}, missing: 1},
+		{name: "record of empty fields", in: "a,y\n1,0.5\n,\n2,2.5\n",
+			x: []float64{1, 2}, y: []float64{0.5, 2.5}, task: Regression, feat: []string{"a"}, dropped: 1, missing: 2},
 		{name: "quote inside an unquoted field", in: "h,y\n5'11\",0.5\n6'1\",1.5\n",
 			x: []float64{1, 0, 0, 1}, y: []float64{0.5, 1.5}, task: Regression, feat: []string{"h=5'11\"", "h=6'1\""}},
 	}
