@@ -47,6 +47,8 @@ var goNames = strings.NewReplacer(
 	"Config.GibbsSweeps", "gibbsSweeps", "Config.Gamma", "gamma", "Config.Seed", "seed",
 	"Options.Lambda", "lambda", "Options.Target", "target", "Options.MaxBytes", "maxBytes",
 	"raise Classes", "raise classes", "Options.Classes", "classes", "Options.Grid", "grid",
+	"raise MaxBytes", "raise maxBytes", "MaxBytes %d", "maxBytes %d", "use Missing", "use missing",
+	"set Lambda", "give a fixed lambda",
 )
 
 // pkgPrefix matches the package prefix of a Go error message ("krr: ").

@@ -60,6 +60,10 @@ test('a numeric target is always an index, never a column name', async () => {
   await assert.rejects(eng.parseCSV(csv, { target: 9, header: 'yes' }), isError(RangeError, 'ERR_OPTION', 'target', /index 9 is out of range/));
 });
 
+test('numbers with a decimal comma are refused by name, not read as categories', async () => {
+  await assert.rejects(eng.parseCSV('a;b;y\n1,5;2,25;x\n3,1;4,0;y\n5,2;1,5;x\n'), isError(Error, 'ERR_PARSE', undefined, /decimal comma/));
+});
+
 test('every non-finite or out-of-range number option is a RangeError naming it, before anything runs', async () => {
   const X = refX();
   const y = Float64Array.from([0.5, 1.5, 2.5]);

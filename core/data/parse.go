@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -321,16 +322,41 @@ func readColumn(t *table, first, j int, names []string) (column, error) {
 	return c, nil
 }
 
+// decimalCommaRE matches a number written with a decimal comma: "-1,25".
+var decimalCommaRE = regexp.MustCompile(`^[+-]?[0-9]*,[0-9]+$`)
+
+// decimalComma reports a categorical column whose every category is a
+// number written with a decimal comma (or an integer), at least one with
+// the comma: read as categories, such a column silently becomes one-hot
+// columns instead of a number.
+func decimalComma(c *column) (string, bool) {
+	if c.numeric || len(c.levels) == 0 {
+		return "", false
+	}
+	example := ""
+	for _, l := range c.levels {
+		l = strings.TrimSpace(l)
+		switch {
+		case decimalCommaRE.MatchString(l):
+			example = l
+		case strings.Trim(l, "+-0123456789") == "" && l != "":
+		default:
+			return "", false
+		}
+	}
+	return example, example != ""
+}
+
 // bytesPerCell is what parsing holds per cell besides the text: its end
 // offset (4 bytes), its value in its column (8) and in X (8).
 const bytesPerCell = 20
 
-// checkParseMemory refuses text whose parse would need more than
-// core.MaxAllocBytes, estimated before any per-cell allocation from an
+// checkParseMemory refuses text whose parse would need more than limit
+// bytes (core.MaxAllocBytes), estimated before any per-cell allocation from an
 // upper bound on the cells (every delimiter-like byte and line break ends
 // one): a small gzip file can inflate to hundreds of MB of tiny cells, and
 // a WebAssembly instance that runs out of memory dies.
-func checkParseMemory(inputLen int, text []byte) error {
+func checkParseMemory(inputLen int, text []byte, limit float64) error {
 	cells := 1
 	for _, c := range text {
 		switch c {
@@ -339,7 +365,7 @@ func checkParseMemory(inputLen int, text []byte) error {
 		}
 	}
 	need := float64(len(text)) + bytesPerCell*float64(cells)
-	if need <= core.MaxAllocBytes {
+	if need <= limit {
 		return nil
 	}
 	what := fmt.Sprintf("the input is %s", core.FormatBytes(float64(len(text))))
@@ -347,7 +373,7 @@ func checkParseMemory(inputLen int, text []byte) error {
 		what = fmt.Sprintf("the input is too large once decompressed: its %s inflate to %s", core.FormatBytes(float64(inputLen)), core.FormatBytes(float64(len(text))))
 	}
 	return errs.New(errs.TooLarge, "", "data: %s with up to %d cells, which would need about %s to parse, over the %s limit; use fewer rows or columns",
-		what, cells, core.FormatBytes(need), core.FormatBytes(core.MaxAllocBytes))
+		what, cells, core.FormatBytes(need), core.FormatBytes(limit))
 }
 
 // pickTarget resolves Options.Target to a column index.
@@ -410,7 +436,7 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkParseMemory(len(b), text); err != nil {
+	if err := checkParseMemory(len(b), text, core.MaxAllocBytes); err != nil {
 		return nil, err
 	}
 	t, err := split(text, o, 0, false)
@@ -435,6 +461,10 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 	for j := range cols {
 		if cols[j], err = readColumn(t, first, j, names); err != nil {
 			return nil, err
+		}
+		if v, ok := decimalComma(&cols[j]); ok {
+			return nil, errs.New(errs.Parse, "", "data: column %q holds numbers written with a decimal comma (%q); save the file with a decimal point (%q) so they are read as numbers, not as categories",
+				names[j], v, strings.Replace(v, ",", ".", 1))
 		}
 	}
 	if w := len(cols); w > 2 && unnamed[w-1] && cols[w-1].missing == n {
