@@ -117,12 +117,17 @@ func runAccuracy(args []string) error {
 		r := row{File: b.file, Task: ds.Task, ExactNTK: b.exactNTK, Seconds: time.Since(t0).Seconds()}
 		if ds.Task == data.Classification {
 			r.Metric = "accuracy"
-			r.NTKRF, _ = krr.Accuracy(ds.Y, pred)
+			if r.NTKRF, err = krr.Accuracy(ds.Y, pred); err != nil {
+				return fmt.Errorf("%s: %v", b.file, err)
+			}
 			sumDelta += r.NTKRF - b.exactNTK
 			nClass++
 		} else {
 			r.Metric = "1 − R²"
-			r2, _ := krr.R2(ds.Y, pred)
+			r2, err := krr.R2(ds.Y, pred)
+			if err != nil {
+				return fmt.Errorf("%s: %v", b.file, err)
+			}
 			r.NTKRF = 1 - r2
 		}
 		rows = append(rows, r)

@@ -175,7 +175,9 @@ func runBench(args []string) error {
 		}
 		r.Total = r.Sampling + r.Features + r.Gram + r.Solve + r.Predict
 		r.TotalSearch = r.Total + r.LambdaSearch
-		r.Accuracy, _ = krr.Accuracy(yt, labels)
+		if r.Accuracy, err = krr.Accuracy(yt, labels); err != nil {
+			return err
+		}
 		if *oracle { // untimed
 			phiT, err := f.Transform(nil, Xt)
 			if err != nil {
@@ -196,7 +198,9 @@ func runBench(args []string) error {
 				return err
 			}
 			r.ExactSeconds = since(t)
-			r.ExactAccuracy, _ = krr.Accuracy(yt, el)
+			if r.ExactAccuracy, err = krr.Accuracy(yt, el); err != nil {
+				return fmt.Errorf("exact NTK: %v", err)
+			}
 		}
 		r.PeakMB = peakMB()
 		a := anchors[L]
@@ -235,7 +239,11 @@ func oracleAccuracy(acc *krr.Accumulator, m int, phiT *mat.Dense, yt []float64) 
 		if err != nil {
 			return 0, 0, err
 		}
-		if a, _ := krr.Accuracy(yt, labels); a > best {
+		a, err := krr.Accuracy(yt, labels)
+		if err != nil {
+			return 0, 0, err
+		}
+		if a > best {
 			lam, best = l, a
 		}
 	}

@@ -484,7 +484,10 @@ func reproTable2(args []string) error {
 			if err != nil {
 				return fmt.Errorf("repro table2: %s %s: %v", b.file, m.name, err)
 			}
-			a, _ := krr.Accuracy(ds.Y, pred)
+			a, err := krr.Accuracy(ds.Y, pred)
+			if err != nil {
+				return fmt.Errorf("repro table2: %s %s: %v", b.file, m.name, err)
+			}
 			acc = append(acc, a)
 			row = append(row, a)
 		}
