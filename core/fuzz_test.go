@@ -26,7 +26,9 @@ func matrixFrom(b []byte, rows, cols int) *mat.Dense {
 }
 
 // FuzzKernel: any tiny input gives a symmetric, finite kernel or an error;
-// never a panic or a NaN.
+// never a panic or a NaN. The ReLU kernels' diagonal is exact, as the
+// package doc promises: NNGP_L(x,x) = ‖x‖² and NTK_L(x,x) = (L+1)‖x‖², with
+// ‖x‖² summed here in row order.
 func FuzzKernel(f *testing.F) {
 	seed := func(vals ...float64) []byte {
 		b := make([]byte, 8*len(vals))
@@ -47,6 +49,18 @@ func FuzzKernel(f *testing.F) {
 			return
 		}
 		n, _ := K.Dims()
+		for i := 0; i < n && k.Name != "rbf"; i++ {
+			var sq float64
+			for _, v := range X.RawRowView(i) {
+				sq += v * v
+			}
+			if k.Name == "ntk" {
+				sq *= float64(k.Depth + 1)
+			}
+			if K.At(i, i) != sq {
+				t.Fatalf("%+v: diagonal %d is %v, want exactly %v", k, i, K.At(i, i), sq)
+			}
+		}
 		for i := 0; i < n; i++ {
 			for j := 0; j < n; j++ {
 				v := K.At(i, j)

@@ -20,26 +20,21 @@ import (
 // shares no code with the package. It returns w and b.
 func ridgeRef(phi *mat.Dense, y []float64, lambda float64) ([]float64, float64) {
 	n, m := phi.Dims()
-	A := mat.NewDense(m+1, m+1, nil)
-	rhs := mat.NewVecDense(m+1, nil)
+	// [Φ 1] augmented, so that A = [Φ 1]ᵀ[Φ 1] + λ·diag(1…1, 0).
+	aug := mat.NewDense(n, m+1, nil)
+	aug.Slice(0, n, 0, m).(*mat.Dense).Copy(phi)
 	for i := range n {
-		row := phi.RawRowView(i)
-		for j := range m {
-			for k := range m {
-				A.Set(j, k, A.At(j, k)+row[j]*row[k])
-			}
-			A.Set(j, m, A.At(j, m)+row[j])
-			A.Set(m, j, A.At(m, j)+row[j])
-			rhs.SetVec(j, rhs.AtVec(j)+row[j]*y[i])
-		}
-		rhs.SetVec(m, rhs.AtVec(m)+y[i])
+		aug.Set(i, m, 1)
 	}
+	var A mat.Dense
+	A.Mul(aug.T(), aug)
 	for j := range m {
 		A.Set(j, j, A.At(j, j)+lambda)
 	}
-	A.Set(m, m, float64(n))
+	var rhs mat.VecDense
+	rhs.MulVec(aug.T(), mat.NewVecDense(n, y))
 	var sol mat.VecDense
-	if err := sol.SolveVec(A, rhs); err != nil {
+	if err := sol.SolveVec(&A, &rhs); err != nil {
 		panic(err)
 	}
 	w := make([]float64, m)
