@@ -117,7 +117,12 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkAlloc("feature matrix", n, f.Dim()); err != nil {
+		// K, Φ and (with matrices) ΦΦᵀ live together: check them together.
+		held := n + f.Dim()
+		if a.Matrices {
+			held += n
+		}
+		if err := checkAlloc("kernel and feature matrices", n, held); err != nil {
 			return nil, err
 		}
 		c.progress(0, 3, "kernel")
