@@ -4,7 +4,8 @@
 // Run after ./build.sh build: node --test --test-concurrency=1 test/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { root } from './helpers.js';
 import { startSite } from './site.js';
@@ -17,10 +18,11 @@ const IRIS_ACCURACY_FLOOR = 0.85;
 const GLASS_RI_R2_FLOOR = 0.5;
 const TIMEOUT = 60_000;
 
-let site, base, browser;
+let site, base, browser, tmp;
 
 before(async () => {
   await mkdir(shots, { recursive: true });
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'ntkrf-lab-'));
   site = await startSite();
   ({ base, browser } = site);
 });
@@ -32,11 +34,13 @@ after(async () => {
 /**
  * Opens the lab in a fresh context that can reach only the local server and
  * records every request, console error, page error and dialog. check()
- * asserts that none of them went wrong.
+ * asserts that none of them went wrong. ready: wait until the page has
+ * started; prepare(context) runs before the page opens (to hold a request).
  */
-async function open(viewport = { width: 1280, height: 800 }, hash = '') {
+async function open({ viewport = { width: 1280, height: 800 }, hash = '', ready = true, prepare } = {}) {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (r) => r.abort());
+  await prepare?.(context);
   const page = await context.newPage();
   const seen = { requests: [], errors: [], dialogs: [] };
   page.on('request', (r) => seen.requests.push(r.url()));
@@ -44,7 +48,7 @@ async function open(viewport = { width: 1280, height: 800 }, hash = '') {
   page.on('pageerror', (e) => seen.errors.push(`page: ${e.message}`));
   page.on('dialog', (d) => { seen.dialogs.push(d.message()); d.dismiss(); });
   await page.goto(`${base}/${hash}`);
-  await page.waitForSelector('body[data-ready="1"]', { timeout: 30_000 });
+  if (ready) await page.waitForSelector('body[data-ready="1"]', { timeout: 30_000 });
   const check = () => {
     assert.deepEqual(seen.errors, [], 'no console or page errors');
     assert.deepEqual(seen.dialogs, [], 'no dialogs');
@@ -90,6 +94,34 @@ function parseCSV(text) {
   }
   if (cell || row.length) { row.push(cell); rows.push(row); }
   return rows;
+}
+
+/** Waits until the page shows name as the loaded data set. */
+function sourceIs(page, name, timeout = TIMEOUT) {
+  return page.waitForFunction((name) => document.getElementById('source').textContent === `Loaded: ${name}`, name, { timeout });
+}
+
+/** Elements in the page: SVG charts of n² cells would make millions. */
+const domNodes = (page) => page.evaluate(() => document.getElementsByTagName('*').length);
+
+/** Fails with the alert's text when one shows. */
+async function noAlert(page) {
+  if (await page.isVisible('#alert')) assert.fail(`the page shows an error: ${await page.textContent('#alert-text')}`);
+}
+
+/** Writes a CSV test file: header names, rows from row(i). */
+async function csvFile(name, header, n, row) {
+  const file = path.join(tmp, name);
+  const lines = [header.join(',')];
+  for (let i = 0; i < n; i++) lines.push(row(i).join(','));
+  await writeFile(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+/** Asserts that nothing is wider than the window. */
+async function fits(page, width, what) {
+  const w = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(w <= width, `${what}: the page is ${w} px wide in a ${width} px window`);
 }
 
 async function downloaded(page, button) {
@@ -271,7 +303,7 @@ test('a malformed CSV shows a clear message and keeps iris; an XSS header render
 });
 
 test('a narrow window has no horizontal scroll; a link restores the settings, also when pasted into an open page', { timeout: TIMEOUT }, async () => {
-  const { page, context, check } = await open({ width: 400, height: 800 }, '#depth=3&logm=8&method=rff&seed=7&depth=x9');
+  const { page, context, check } = await open({ viewport: { width: 400, height: 800 }, hash: '#depth=3&logm=8&method=rff&seed=7&depth=x9' });
   assert.equal(await page.inputValue('#depth'), '3');
   assert.equal(await page.inputValue('#method'), 'rff');
   assert.equal(await page.inputValue('#seed'), '7');
@@ -312,6 +344,232 @@ test('the package in Chromium gives the feature bits native Go pins (testdata/ch
     return out;
   }, { url: `${base}/ntkrf/index.js`, golden });
   assert.deepEqual(sums, golden.entries.map((e) => e.fnv64a));
+  check();
+  await context.close();
+});
+
+test('the newest file choice wins: a slow file then a quick one, and a quick one then a slow one', { timeout: 6 * TIMEOUT }, async () => {
+  const { page, context, check } = await open();
+  // 800,000 rows (about 60 MB): parsing takes seconds, long enough to choose another file meanwhile.
+  const slowRow = (i) => [(i * 0.37) % 11, (i * 0.11) % 7, i % 13, (i * 1.7) % 5, i % 3, (i * 0.91) % 17, (i * 0.5) % 9];
+  const header = ['x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'y'];
+  const slow = await csvFile('slow.csv', header, 800_000, slowRow);
+  const measure = await csvFile('slow-alone.csv', header, 800_000, slowRow);
+  const quick = await csvFile('quick.csv', ['a', 'b', 'label'], 40, (i) => [i % 5, (i * 3) % 7, i % 2 ? 'odd' : 'even']);
+  await page.waitForFunction(() => document.getElementById('map-exact').width > 1, null, { timeout: TIMEOUT });
+
+  // How long the slow file takes alone: below, it gets twice that (and more) to take over wrongly.
+  let t = Date.now();
+  await page.setInputFiles('#file', measure);
+  await sourceIs(page, 'slow-alone.csv', 3 * TIMEOUT);
+  const alone = Date.now() - t;
+  await idle(page);
+
+  await page.setInputFiles('#file', slow);
+  await page.setInputFiles('#file', quick);
+  await sourceIs(page, 'quick.csv');
+  await page.waitForTimeout(2 * alone + 3000);
+  assert.equal(await page.textContent('#source'), 'Loaded: quick.csv', 'the slow file chosen first did not take over');
+  assert.match(await page.textContent('#facts'), /rows\s*40(?!\d)/);
+  assert.equal(await page.inputValue('#dataset'), 'file');
+  assert.match(await page.textContent('#dataset option[value="file"]'), /quick\.csv/);
+  await noAlert(page);
+
+  t = Date.now();
+  await page.setInputFiles('#file', quick);
+  await page.setInputFiles('#file', slow);
+  await sourceIs(page, 'slow.csv', 3 * TIMEOUT);
+  await idle(page);
+  assert.equal(await page.textContent('#source'), 'Loaded: slow.csv', 'the slow file chosen last is loaded');
+  assert.match(await page.textContent('#facts'), /rows\s*800000(?!\d)/);
+  await noAlert(page);
+  check();
+  await context.close();
+});
+
+test('a file chosen while the engine starts is loaded, and the default data set does not replace it', { timeout: 2 * TIMEOUT }, async () => {
+  const quick = await csvFile('early.csv', ['a', 'b', 'label'], 30, (i) => [i % 5, (i * 3) % 7, i % 3 ? 'x' : 'y']);
+  let release, requested;
+  const held = new Promise((r) => { release = r; });
+  const asked = new Promise((r) => { requested = r; });
+  // The engine cannot start until the test lets its .wasm through.
+  const { page, context, check } = await open({
+    ready: false,
+    prepare: (ctx) => ctx.route('**/ntkrf.wasm', async (route) => { requested(); await held; await route.continue(); }),
+  });
+  await asked;
+  await page.setInputFiles('#file', quick);
+  await page.waitForTimeout(500); // a choice that sat for a while before the engine came up
+  release();
+  await page.waitForSelector('body[data-ready="1"]', { timeout: TIMEOUT });
+  await page.waitForFunction(() => /early\.csv/.test(document.getElementById('source').textContent) || !document.getElementById('alert').hidden, null, { timeout: TIMEOUT });
+  await noAlert(page);
+  await idle(page);
+  assert.equal(await page.textContent('#source'), 'Loaded: early.csv', 'the user\'s file, not iris');
+  assert.match(await page.textContent('#facts'), /rows\s*30(?!\d)/);
+  assert.match(page.url(), /data=file/);
+  check();
+  await context.close();
+});
+
+test('exports neutralise spreadsheet formulas in labels and names, and keep negative numbers as numbers', { timeout: 2 * TIMEOUT }, async () => {
+  const labels = ['=1+2', '+AB', '-CD', '@EF', 'ok'];
+  const file = await csvFile('formulas.csv', ['=SUM(A1:A2)', '-x2', '@label'], 150, (i) => [(i % 5) + ((i * 7) % 3) / 10, -((i % 5) * 2) + ((i * 5) % 4) / 10, labels[i % 5]]);
+  const { page, context, check } = await open({ hash: '#logm=6' });
+  await page.setInputFiles('#file', file);
+  await sourceIs(page, 'formulas.csv');
+  await idle(page);
+  await page.click('#train');
+  await trained(page);
+  const safe = new Set(["'=1+2", "'+AB", "'-CD", "'@EF", 'ok']);
+  const pred = parseCSV((await downloaded(page, '#export-pred')).text);
+  assert.deepEqual(pred[0].slice(0, 4), ['row', 'fold', 'true @label', 'predicted']);
+  for (const r of pred.slice(1)) {
+    assert.ok(safe.has(r[2]) && safe.has(r[3]), `labels are neutralised: ${r.slice(2).join(' | ')}`);
+  }
+  const features = parseCSV((await downloaded(page, '#export-features')).text);
+  assert.equal(features[0].at(-1), "'@label", 'the target column name is neutralised');
+  let negatives = 0;
+  for (const r of features.slice(1)) {
+    assert.ok(safe.has(r.at(-1)), `target label ${r.at(-1)}`);
+    for (const v of r.slice(0, -1)) {
+      assert.ok(Number.isFinite(Number(v)) && String(Number(v)) === v, `${v} is a number, written as one`);
+      if (v.startsWith('-')) negatives++;
+    }
+  }
+  assert.ok(negatives > 0, 'negative feature values are written as numbers, without a quote');
+  check();
+  await context.close();
+});
+
+test('1,000 classes, 20,000 regression rows and 3,000 columns keep the page light', { timeout: 6 * TIMEOUT }, async () => {
+  const { page, context, check } = await open({ hash: '#logm=6' });
+  const classes = await csvFile('classes1000.csv', ['a', 'b', 'c', 'label'], 3000, (i) => [(i % 1000) / 100, ((i * 7) % 1000) / 250, (i % 3) / 3, `class-${i % 1000}`]);
+  await page.setInputFiles('#file', classes);
+  await sourceIs(page, 'classes1000.csv');
+  assert.match(await page.textContent('#facts'), /1000 classes/);
+  await idle(page);
+  await page.click('#train');
+  await trained(page);
+  // An SVG cell per class pair would be 3 million nodes and ~50 s of frozen tab.
+  const nodes = await domNodes(page);
+  assert.ok(nodes < 3000, `${nodes} elements in the page`);
+  assert.equal(await page.$$eval('#train-chart image', (i) => i.length), 1, 'the matrix is one picture');
+  assert.equal(await page.$$eval('#train-chart rect', (r) => r.length), 1, 'only the frame is a rect');
+  assert.ok((await page.$$eval('#confused-pairs li', (l) => l.length)) >= 1, 'the most-confused pairs are listed');
+  assert.match(await page.textContent('#facts'), /and 988 more/, 'the class list is summarised');
+  await page.screenshot({ path: path.join(shots, '08-1000-classes.png'), fullPage: true });
+
+  const regression = await csvFile('regression20k.csv', ['u', 'v', 'y'], 20_000, (i) => [(i % 101) / 10, (i % 37) / 5, ((i % 101) / 10) * 2 + ((i % 37) / 5) + (i % 7) / 10]);
+  await page.setInputFiles('#file', regression);
+  await sourceIs(page, 'regression20k.csv');
+  await idle(page);
+  await page.click('#train');
+  await trained(page);
+  await page.waitForSelector('#train-chart image', { timeout: TIMEOUT });
+  assert.equal(await page.$$eval('#train-chart circle', (c) => c.length), 0, '6,000 test rows are painted, not 6,000 circles');
+  assert.ok((await domNodes(page)) < 3000);
+  await page.screenshot({ path: path.join(shots, '09-regression-20k.png'), fullPage: true });
+
+  const names = Array.from({ length: 3000 }, (_, j) => `c${j}`);
+  const wide = await csvFile('wide3000.csv', [...names, 'y'], 30, (i) => [...names.map((_, j) => ((i * 31 + j * 17) % 23) / 7), i % 2 ? 'p' : 'q']);
+  await page.setInputFiles('#file', wide);
+  await sourceIs(page, 'wide3000.csv');
+  await page.locator('.preview summary').click();
+  assert.ok((await page.$$eval('#preview th', (t) => t.length)) <= 41, 'the preview shows the first columns and a count of the rest');
+  assert.match(await page.textContent('#preview thead'), /\+2961 more columns/);
+  await idle(page);
+  check();
+  await context.close();
+});
+
+test('every run ends in a state that says what happened, and a later success clears the old error', { timeout: 3 * TIMEOUT }, async () => {
+  // Values near 1e200 overflow the features unless the columns are standardized (off in this link).
+  const file = await csvFile('huge-values.csv', ['a', 'b', 'y'], 90, (i) => [`${(i % 7) + 1}e200`, `${(i % 5) + 1}e199`, i % 2 ? 'yes' : 'no']);
+  const { page, context, check } = await open({ hash: '#std=0&logm=6' });
+  await page.setInputFiles('#file', file);
+  await sourceIs(page, 'huge-values.csv');
+  await page.waitForFunction(() => /Kernel pictures failed/.test(document.getElementById('alert-text').textContent), null, { timeout: TIMEOUT });
+  assert.match(await page.textContent('#status'), /Kernel pictures failed/);
+  assert.match(await page.textContent('#compare-numbers'), /No comparison/);
+  await idle(page);
+
+  await page.click('#train');
+  await page.waitForFunction(() => /Training failed/.test(document.getElementById('alert-text').textContent), null, { timeout: TIMEOUT });
+  await idle(page);
+  assert.match(await page.textContent('#status'), /Training failed/, 'the status no longer says "Training on …"');
+  assert.match(await page.textContent('#train-result'), /No result: training failed/);
+  assert.doesNotMatch(await page.textContent('#alert-text'), /\b(fitRidge|krr|rf):/, 'no engine method names');
+  await page.screenshot({ path: path.join(shots, '10-train-failed.png') });
+
+  await page.click('#run-sweep');
+  await page.waitForFunction(() => /Error vs m failed after 0 of 28/.test(document.getElementById('status').textContent), null, { timeout: TIMEOUT });
+  await idle(page);
+  await page.click('#export-features');
+  await page.waitForFunction(() => /Features export failed/.test(document.getElementById('status').textContent), null, { timeout: TIMEOUT });
+  await idle(page);
+
+  await page.check('#standardize');
+  await page.waitForFunction(() => /relative error/.test(document.getElementById('compare-numbers').textContent), null, { timeout: TIMEOUT });
+  await idle(page);
+  await page.click('#train');
+  // trained() would stop at the old alert, which stays until the run succeeds.
+  await page.waitForSelector('#metric-value', { timeout: TIMEOUT });
+  assert.equal(await page.isVisible('#alert'), false, 'the success cleared the old errors');
+  assert.match(await page.textContent('#status'), /Trained on huge-values\.csv/);
+  check();
+  await context.close();
+});
+
+test('a link\'s settings that cannot be used are named in a notice, with what was used instead', { timeout: 2 * TIMEOUT }, async () => {
+  const { page, context, check } = await open({ hash: '#target=nosuch&depth=x9&bogus=1&test=33' });
+  await sourceIs(page, 'iris.csv');
+  const notice = await page.textContent('#notice');
+  assert.equal(await page.isVisible('#notice'), true);
+  assert.match(notice, /target “nosuch” is not a column of iris\.csv; using its last column, “target”/);
+  assert.match(notice, /depth=“x9” is not a whole number from 1 to 5; using “1”/);
+  assert.match(notice, /“bogus” is not a setting of this page/);
+  assert.match(notice, /test=“33” is not a multiple of 5 from 10 to 50; using “30”/);
+  assert.equal(await page.inputValue('#testfrac'), '30');
+  assert.equal(await page.textContent('#testfrac-out'), '= 30%', 'the slider and its label agree');
+  await page.screenshot({ path: path.join(shots, '11-link-notice.png') });
+
+  await page.evaluate(() => { location.hash = '#data=wine&target=zzz'; });
+  await sourceIs(page, 'wine.csv');
+  await page.waitForFunction(() => /“zzz” is not a column of wine\.csv/.test(document.getElementById('notice').textContent), null, { timeout: TIMEOUT });
+  await idle(page);
+  await page.evaluate(() => { location.hash = '#data=file'; });
+  await page.waitForFunction(() => /links cannot carry; wine\.csv stays loaded/.test(document.getElementById('notice').textContent), null, { timeout: TIMEOUT });
+  await page.click('#notice-close');
+  assert.equal(await page.isVisible('#notice'), false);
+  check();
+  await context.close();
+});
+
+test('at 320 px nothing overflows: a 200-character file name, long column names and class labels', { timeout: 3 * TIMEOUT }, async () => {
+  // One word: no hyphen or space where a line could break.
+  const long = `${'ARatherLongFileName'.repeat(11)}`.slice(0, 196);
+  const col = (k) => `measurement_${k}_${'x'.repeat(70)}`;
+  const cls = (k) => `category-${k}-${'LongLabelWithoutSpaces'.repeat(3)}`;
+  const file = await csvFile(`${long}.csv`, [col(1), col(2), col(3), `target_${'y'.repeat(80)}`], 60, (i) => [i % 7, (i * 3) % 5, (i * 7) % 11, cls(i % 3)]);
+  const bad = path.join(tmp, `${long}.tsv`);
+  await writeFile(bad, 'a\tb\n1\t2\t3\n');
+  const { page, context, check } = await open({ viewport: { width: 320, height: 700 }, hash: `#logm=6&target=${'q'.repeat(150)}` });
+  await fits(page, 320, 'with a notice about a long link value');
+  await page.setInputFiles('#file', file);
+  await sourceIs(page, `${long}.csv`);
+  await page.locator('.preview summary').click();
+  await idle(page);
+  await fits(page, 320, 'after loading');
+  await page.click('#train');
+  await trained(page);
+  await idle(page);
+  await fits(page, 320, 'after training');
+  await page.setInputFiles('#file', bad);
+  await page.waitForSelector('#alert:not([hidden])', { timeout: TIMEOUT });
+  assert.match(await page.textContent('#alert-text'), new RegExp(`${long}\\.tsv`));
+  await fits(page, 320, 'with an alert naming the file');
+  await page.screenshot({ path: path.join(shots, '12-narrow-320.png'), fullPage: true });
   check();
   await context.close();
 });

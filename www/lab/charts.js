@@ -1,6 +1,13 @@
 // Hand-drawn SVG charts with labelled axes: lines (log or linear axes),
-// scatter, confusion grid, bars. Text goes in with textContent only.
+// scatter, confusion grid. Text goes in with textContent only. The number
+// of SVG nodes is bounded whatever the data: many points or classes are
+// drawn into a canvas shown as one <image>.
 import { colour, SEQUENTIAL, short } from './heatmap.js';
+
+/** Most scatter points drawn as SVG circles; beyond, dots go into a canvas. */
+export const MAX_SVG_POINTS = 2000;
+/** Most classes drawn as SVG cells with counts; beyond, the matrix is a canvas picture. */
+export const MAX_SVG_CLASSES = 30;
 
 const NS = 'http://www.w3.org/2000/svg';
 const PAD = { left: 50, right: 16, top: 10, bottom: 36 };
@@ -58,10 +65,15 @@ function scale(lo, hi, a, b, log) {
   return (v) => a + ((v - lo) / (hi - lo || 1)) * (b - a);
 }
 
+/** [min, max] of the usable values (a loop: spreading a million values overflows the stack). */
 function extent(values, log) {
-  const v = values.filter((x) => Number.isFinite(x) && (!log || x > 0));
-  if (!v.length) return null;
-  let lo = Math.min(...v), hi = Math.max(...v);
+  let lo = Infinity, hi = -Infinity;
+  for (const x of values) {
+    if (!Number.isFinite(x) || (log && x <= 0)) continue;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  if (lo > hi) return null;
   if (lo === hi) {
     if (log) { lo /= 2; hi *= 2; } else { lo -= Math.abs(lo) * 0.1 || 1; hi += Math.abs(hi) * 0.1 || 1; }
   }
@@ -146,7 +158,25 @@ export function lineChart(svg, { series, x, y, marks = [], key = 'right', size =
   }
 }
 
-/** Scatter of predicted against true values, with the line y = x. */
+/** A canvas of w×h CSS pixels at twice the resolution, and its context scaled to CSS pixels. */
+function canvas2x(w, h) {
+  const c = document.createElement('canvas');
+  c.width = Math.ceil(2 * w);
+  c.height = Math.ceil(2 * h);
+  const ctx = c.getContext('2d');
+  ctx.scale(2, 2);
+  return { c, ctx };
+}
+
+/** Puts a canvas into the SVG as one <image> at (x, y), w×h. */
+function image(svg, c, x, y, w, h, cls) {
+  svg.append(el('image', { x, y, width: w, height: h, href: c.toDataURL('image/png'), preserveAspectRatio: 'none', class: cls }));
+}
+
+/**
+ * Scatter of predicted against true values, with the line y = x. Up to
+ * MAX_SVG_POINTS points are circles; more are painted into one image.
+ */
 export function scatterChart(svg, { points, x, y, size = [360, 220] }) {
   const [W, H] = size;
   reset(svg, W, H);
@@ -157,29 +187,68 @@ export function scatterChart(svg, { points, x, y, size = [360, 220] }) {
   const ticks = linearTicks(...all);
   axes(svg, size, x, y, sx, sy, ticks, ticks);
   svg.append(el('line', { x1: sx(all[0]), y1: sy(all[0]), x2: sx(all[1]), y2: sy(all[1]), class: 'diagonal' }));
+  const finite = points.filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
+  if (finite.length > MAX_SVG_POINTS) {
+    const { c, ctx } = canvas2x(W, H);
+    // Fainter dots as they multiply, so that density still shows.
+    ctx.globalAlpha = Math.max(0.05, Math.min(0.55, 400 / Math.sqrt(finite.length) / 20));
+    ctx.fillStyle = getComputedStyle(svg).getPropertyValue('--s0').trim() || '#1d4e89';
+    for (const [a, b] of finite) ctx.fillRect(sx(a) - 1.2, sy(b) - 1.2, 2.4, 2.4);
+    image(svg, c, 0, 0, W, H, 'dots-image');
+    return;
+  }
   const g = el('g', { class: 'series s0 dots' });
-  for (const [a, b] of points) if (Number.isFinite(a) && Number.isFinite(b)) g.append(el('circle', { cx: sx(a), cy: sy(b), r: 2.5 }));
+  for (const [a, b] of finite) g.append(el('circle', { cx: sx(a), cy: sy(b), r: 2.5 }));
   svg.append(g);
 }
 
-/** Confusion matrix: rows true class, columns predicted, colour by share of the row. */
+/**
+ * The n largest off-diagonal cells of a confusion matrix (rows true class,
+ * columns predicted): [{ trueClass, predicted, count, share }], share of the
+ * true class's rows, largest count first.
+ */
+export function topConfusions(matrix, labels, n = 8) {
+  const out = [];
+  matrix.forEach((row, i) => {
+    let total = 0;
+    for (const v of row) total += v;
+    row.forEach((v, j) => {
+      if (i === j || !(v > 0)) return;
+      out.push({ trueClass: labels[i], predicted: labels[j], count: v, share: v / total });
+      // Keep the list short while scanning a k² matrix.
+      if (out.length > 4 * n) { out.sort((a, b) => b.count - a.count || b.share - a.share); out.length = n; }
+    });
+  });
+  out.sort((a, b) => b.count - a.count || b.share - a.share);
+  return out.slice(0, n);
+}
+
+/**
+ * Confusion matrix: rows true class, columns predicted, colour by share of
+ * the row. Above MAX_SVG_CLASSES classes, a picture of one pixel per cell
+ * without labels (a 1,000-class matrix as SVG cells is 3 million nodes).
+ */
 export function confusionChart(svg, matrix, labels) {
   const k = matrix.length;
+  if (k > MAX_SVG_CLASSES) return confusionPicture(svg, matrix);
   const cell = Math.max(14, Math.min(40, Math.floor(200 / k)));
   const left = 70, top = 44;
   const w = left + k * cell + 10, h = top + k * cell + 10;
   reset(svg, w, h);
   svg.append(el('text', { x: left + (k * cell) / 2, y: 12, 'text-anchor': 'middle', class: 'label' }, 'predicted class'));
   svg.append(el('text', { x: 4, y: top - 6, class: 'label' }, 'true class'));
-  const name = (i) => (labels[i].length > 9 ? `${labels[i].slice(0, 8)}…` : labels[i]);
+  // Column labels get a cell's width (about 6 px a character at 10 px); row labels the left margin.
+  const fit = (text, chars) => (text.length > chars ? `${text.slice(0, chars - 1)}…` : text);
+  const width = Math.max(2, Math.floor(cell / 6));
+  const rowName = (i) => fit(labels[i], 9);
   for (let j = 0; j < k; j++) {
-    const t = el('text', { x: left + j * cell + cell / 2, y: top - 6, 'text-anchor': 'middle', class: 'tick' }, name(j));
+    const t = el('text', { x: left + j * cell + cell / 2, y: top - 6, 'text-anchor': 'middle', class: 'tick' }, fit(labels[j], width));
     t.append(el('title', {}, labels[j]));
     svg.append(t);
   }
   for (let i = 0; i < k; i++) {
     const rowSum = matrix[i].reduce((a, b) => a + b, 0) || 1;
-    const t = el('text', { x: left - 5, y: top + i * cell + cell / 2 + 4, 'text-anchor': 'end', class: 'tick' }, name(i));
+    const t = el('text', { x: left - 5, y: top + i * cell + cell / 2 + 4, 'text-anchor': 'end', class: 'tick' }, rowName(i));
     t.append(el('title', {}, labels[i]));
     svg.append(t);
     for (let j = 0; j < k; j++) {
@@ -193,4 +262,35 @@ export function confusionChart(svg, matrix, labels) {
       svg.append(g);
     }
   }
+}
+
+function confusionPicture(svg, matrix) {
+  const k = matrix.length;
+  const left = 24, top = 24, side = 280;
+  reset(svg, left + side + 10, top + side + 10);
+  svg.append(el('text', { x: left + side / 2, y: 14, 'text-anchor': 'middle', class: 'label' }, `predicted class (${k} classes)`));
+  svg.append(el('text', { x: 14, y: top + side / 2, 'text-anchor': 'middle', transform: `rotate(-90 14 ${top + side / 2})`, class: 'label' }, 'true class'));
+  const c = document.createElement('canvas');
+  c.width = k;
+  c.height = k;
+  const ctx = c.getContext('2d');
+  const img = ctx.createImageData(k, k);
+  for (let i = 0; i < k; i++) {
+    let rowSum = 0;
+    for (const v of matrix[i]) rowSum += v;
+    for (let j = 0; j < k; j++) {
+      // Empty cells stay white so that the few filled ones stand out.
+      const v = matrix[i][j];
+      const p = (i * k + j) * 4;
+      if (!(v > 0)) { img.data.fill(255, p, p + 4); continue; }
+      const idx = Math.min(255, Math.round((v / (rowSum || 1)) * 255)) * 3;
+      img.data[p] = SEQUENTIAL[idx];
+      img.data[p + 1] = SEQUENTIAL[idx + 1];
+      img.data[p + 2] = SEQUENTIAL[idx + 2];
+      img.data[p + 3] = 255;
+    }
+  }
+  ctx.putImageData(img, 0, 0);
+  image(svg, c, left, top, side, side, 'pixels');
+  svg.append(el('rect', { x: left, y: top, width: side, height: side, class: 'frame' }));
 }

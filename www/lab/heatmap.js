@@ -74,6 +74,9 @@ export function drawLegend(canvas, ticks, palette, lo, hi) {
 
 /** A compact number for labels. */
 export function short(v) {
+  // The engine reports undefined values (a criterion at a singular λ) as null or NaN.
+  if (typeof v !== 'number' || Number.isNaN(v)) return '—';
+  if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
   if (v === 0) return '0';
   const a = Math.abs(v);
   if (Number.isInteger(v) && a < 1e5) return String(v);

@@ -3,9 +3,11 @@
 // cancels runs, and draws their results.
 import { createEngine } from './ntkrf/index.js';
 import { DATASETS, readHash, writeHash } from './state.js';
-import { BUNDLED, fetchBundled, readFile, formatBytes, sampleRows, takeRows, takeValues, prepare, renderPreview, toCSV } from './data.js';
+import { BUNDLED, fetchBundled, readFile, formatBytes, sampleRows, takeRows, takeValues, prepare, renderPreview, summarizeList } from './data.js';
 import { drawHeatmap, clearHeatmap, drawLegend, SEQUENTIAL, DIVERGING, short } from './heatmap.js';
-import { lineChart, scatterChart, confusionChart, clearChart } from './charts.js';
+import { lineChart, scatterChart, confusionChart, clearChart, topConfusions, MAX_SVG_CLASSES } from './charts.js';
+import { toCSV, csvLine } from './csv.js';
+import { explain, linkNotice, quote } from './messages.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,9 +32,14 @@ const METHOD = {
 };
 
 let engine = null;
+/** Resolves to the engine once it has started, or to null if it cannot start; loads wait for it. */
+let engineStarted;
+const engineReady = new Promise((resolve) => { engineStarted = resolve; });
 let state;
-/** The loaded data set: name, bytes, parsed dataset, sample for the pictures. */
+/** The loaded data set: id (a serial number), name, bytes, parsed dataset, sample for the pictures. */
 let current = null;
+/** Loads started so far (the default data set is loaded only if the user has not chosen one). */
+let loadsStarted = 0;
 /** The last pictures (for redrawing the difference and for export). */
 let pictures = null;
 /** Comparison rows for export. */
@@ -48,14 +55,53 @@ function say(text) {
   $('status').textContent = text;
 }
 
-function showError(text) {
+/** Alerts shown so far, and the one showing: { seq, lane }, so that a later success can clear it. */
+let alertSeq = 0;
+let alertShown = null;
+
+/** Shows an error; control, the page control the user should change, is outlined until the alert goes. */
+function showError(text, { lane = 'page', control = null } = {}) {
   $('alert-text').textContent = text;
   $('alert').hidden = false;
+  alertShown = { seq: ++alertSeq, lane };
+  markControl(control);
 }
 
 function hideError() {
   $('alert').hidden = true;
+  alertShown = null;
+  markControl(null);
 }
+
+function markControl(control) {
+  for (const el of document.querySelectorAll('.fault')) el.classList.remove('fault');
+  const el = control && $(control.id);
+  (el?.closest('.row, .check') ?? el)?.classList.add('fault');
+}
+
+/**
+ * After a run of lane succeeds: an alert from the same lane, or one shown
+ * before a run the user started (seq), is out of date. A newer alert about
+ * something else stays.
+ */
+function clearOldError(lane, seq) {
+  // The automatic pictures prove nothing about what the user ran.
+  const older = lane !== 'pictures' && alertShown?.seq <= seq;
+  if (alertShown && (alertShown.lane === lane || older)) hideError();
+}
+
+/** Shows a notice (not an error): settings of a link that could not be used. Empty text hides it. */
+function notify(text, { append = false } = {}) {
+  const box = $('notice-text');
+  if (!append) box.replaceChildren();
+  if (text) box.append(line(text));
+  $('notice').hidden = box.childElementCount === 0;
+}
+
+/** A file name short enough for the progress line (the status shows it in full). */
+const shortName = (name) => (name.length > 24 ? `${name.slice(0, 23)}…` : name);
+const capital = (s) => s[0].toUpperCase() + s.slice(1);
+const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function seconds(ms) {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -67,7 +113,7 @@ const has = (op) => typeof engine?.[op] === 'function';
 
 // ---------------------------------------------------------------- runs
 
-/** Runs in progress: {label, lane, controller, fraction, stage}. */
+/** Runs in progress: {label, lane, controller, fraction, stage, why}. */
 const jobs = new Set();
 
 function renderJobs() {
@@ -81,18 +127,32 @@ function renderJobs() {
     const busy = list.some((j) => j.lane === lane);
     $(lane === 'train' ? 'train' : 'run-sweep').disabled = busy || !current;
   }
+  $('export-features').disabled = !current || list.some((j) => j.lane === 'export');
   document.body.classList.toggle('busy', list.length > 0);
 }
 
+/** Stops a job; why ('cancelled', 'replaced', 'new data') is what its run reports. */
+function stop(job, why) {
+  job.why ??= why;
+  job.controller.abort();
+}
+
 /**
- * Runs fn(ctl) as a cancellable job. A new job in the same lane replaces the
- * old one. ctl(i, n) gives the {signal, onProgress} of step i of n, so the
- * progress bar covers the whole job. Returns fn's result, or undefined
- * after a cancel or an error (which is shown).
+ * Runs fn(ctl, signal) as a cancellable job. A new job in the same lane
+ * replaces the old one. ctl(i, n) gives the {signal, onProgress} of step i
+ * of n, so the progress bar covers the whole job. Every run ends in a state
+ * that says what happened: on success the alerts it outdates are cleared
+ * and fn says what it did; on failure the error is shown (worded by
+ * failText) and the status says so; a stopped run was stopped by Cancel,
+ * a newer run or new data, which say so themselves.
+ *
+ * Returns { ok: true, value } or { ok: false, why } with why 'failed',
+ * 'cancelled', 'replaced' or 'new data'.
  */
-async function run(label, lane, fn) {
-  for (const j of jobs) if (j.lane === lane) j.controller.abort();
-  const job = { label, lane, controller: new AbortController(), fraction: 0, stage: '' };
+async function run(label, lane, fn, { failText = (text) => `${capital(label)} failed: ${text}.`, failStatus = () => `${capital(label)} failed.`, where = 'run', fallback = '' } = {}) {
+  for (const j of jobs) if (j.lane === lane) stop(j, 'replaced');
+  const job = { label, lane, controller: new AbortController(), fraction: 0, stage: '', why: null };
+  const seq = alertSeq;
   jobs.add(job);
   renderJobs();
   const signal = job.controller.signal;
@@ -105,11 +165,17 @@ async function run(label, lane, fn) {
     },
   });
   try {
-    return await fn(ctl, signal);
+    const value = await fn(ctl, signal);
+    // A run stopped just as its last step finished has no say any more.
+    check(signal);
+    clearOldError(lane, seq);
+    return { ok: true, value };
   } catch (e) {
-    // Aborts come from Cancel (which says so) or from a newer job in the lane.
-    if (e?.name !== 'AbortError') showError(`${label} failed: ${e?.message ?? e}`);
-    return undefined;
+    const ex = signal.aborted ? null : explain(e, { where, fallback });
+    if (!ex) return { ok: false, why: job.why ?? 'cancelled' };
+    showError(failText(ex.text), { lane, control: ex.control });
+    say(failStatus());
+    return { ok: false, why: 'failed' };
   } finally {
     jobs.delete(job);
     renderJobs();
@@ -193,7 +259,7 @@ function showCost() {
   const work = (state.eval === 'split' ? 1 : state.k) * trainWork(trainRows, d, m);
   const workers = engine?.workers ?? 1;
   const ms = (1000 * work) / (speed * workers);
-  $('cost').textContent = `Φ for all ${n} rows: ${n} × ${m} × 8 bytes = ${formatBytes(bytes)}; training ≈ ${seconds(ms)} (rough)${ms > 30_000 ? ': a smaller m is much faster' : ''}.`;
+  $('cost').textContent = `Φ for all ${n} rows: ${n} × ${m} × 8 bytes = ${formatBytes(bytes)}; training ≈ ${seconds(ms)} (rough)${ms > 30_000 ? ': a smaller Features m is much faster' : ''}.`;
   $('cost').classList.toggle('warn', ms > 30_000);
   const exactOK = trainRows <= EXACT_MAX;
   $('exact').disabled = !exactOK;
@@ -226,59 +292,77 @@ function datasetOptions(fileName) {
   sel.value = fileName ? 'file' : state.data;
 }
 
+/** Puts the data controls back to the loaded data set (after a load that did not finish). */
+function showCurrentChoice() {
+  if (!current) return;
+  datasetOptions(current.bundled ? null : current.name);
+  $('target').value = String(current.ds.target);
+}
+
+let datasetSerial = 0;
+
 /**
- * Loads bytes as the current data set. On any error the previous data set
- * stays loaded and the message names the file.
+ * Loads a data set as the current one; source(signal) gives its bytes. The
+ * newest choice wins whatever the timing: a newer load (a file, a bundled
+ * set, a target, a link) stops this one at its next step, and a stopped
+ * load changes nothing and says nothing. A load waits for the engine, so a
+ * file chosen while the page starts is loaded once the engine is up. On an
+ * error the previous data set stays loaded and the message names the file.
+ * target: a column name from a link; if the file has no such column, a
+ * notice says so and the last column is the target. where: 'load' for new
+ * data (only the file can change), 'run' for the loaded data with another
+ * Target.
  */
-async function load(name, bytes, { bundled, target = '' }) {
+async function load(name, source, { bundled = null, target = '', where = 'load' } = {}) {
+  loadsStarted++;
   say(`Reading ${name}…`);
-  let preview, ds;
-  try {
-    preview = await engine.previewCSV(bytes, { rows: 6 });
+  const still = () => (current ? ` ${current.name} is still loaded.` : '');
+  const outcome = await run(`reading ${shortName(name)}`, 'load', async (ctl, signal) => {
+    const bytes = await source(signal);
+    check(signal);
+    if (!engine) say(`Reading ${name}: waiting for the engine to start…`);
+    const eng = await engineReady;
+    check(signal);
+    // The alert already says why the engine did not start.
+    if (!eng) throw new DOMException('no engine', 'AbortError');
+    const preview = await eng.previewCSV(bytes, { rows: 6, ...ctl(0, 2) });
+    check(signal);
     const opts = {};
+    let note = '';
     if (target && preview.names.includes(target)) opts.target = target;
-    ds = await engine.parseCSV(bytes, opts);
-    if (ds.X.rows < 2) throw new Error(`it has ${ds.X.rows} usable row; at least 2 are needed`);
-  } catch (e) {
-    const keep = current ? ` ${current.name} is still loaded.` : '';
-    showError(`Could not load ${name}: ${String(e?.message ?? e).replace(/\.$/, '')}.${keep}`);
-    say(`${name} was not loaded.`);
-    if (current) datasetOptions(current.bundled ? null : current.name);
-    return false;
-  }
-  hideError();
-  // Runs on the previous data would report on the wrong one.
-  for (const j of jobs) j.controller.abort();
-  current = { name, bytes, bundled, preview, ds };
-  current.sample = sampleRows(ds.y, SAMPLE);
-  state.data = bundled ?? 'file';
-  state.target = ds.targetName === preview.names[preview.names.length - 1] ? '' : ds.targetName;
-  save();
-  datasetOptions(bundled ? null : name);
-  showData();
-  clearResults();
-  say(`Loaded ${name}: ${ds.X.rows} rows, ${ds.task}.`);
-  refreshPictures();
-  return true;
+    else if (target) note = `The link's target ${quote(target)} is not a column of ${name}; using its last column, ${quote(preview.names.at(-1) ?? '')}.`;
+    const ds = await eng.parseCSV(bytes, { ...opts, ...ctl(1, 2) });
+    check(signal);
+    if (ds.X.rows < 2) throw new Error(`it has ${ds.X.rows} usable row${ds.X.rows === 1 ? '' : 's'}; at least 2 are needed`);
+    // Runs on the previous data would report on the wrong one.
+    for (const j of jobs) if (j.lane !== 'load') stop(j, 'new data');
+    current = { id: ++datasetSerial, name, bytes, bundled, preview, ds };
+    current.sample = sampleRows(ds.y, SAMPLE);
+    state.data = bundled ?? 'file';
+    state.target = ds.targetName === preview.names[preview.names.length - 1] ? '' : ds.targetName;
+    save();
+    datasetOptions(bundled ? null : name);
+    showData();
+    clearResults();
+    if (note) notify(note, { append: true });
+    say(`Loaded ${name}: ${count(ds.X.rows, 'row')}, ${ds.task}${ds.task === 'classification' ? ` (${count(ds.classes.length, 'class', 'classes')})` : ''}.`);
+  }, {
+    where,
+    failText: (text) => `Could not load ${name}: ${text}.${still()}`,
+    failStatus: () => `${name} was not loaded.${still()}`,
+  });
+  if (outcome.ok) refreshPictures();
+  else if (outcome.why !== 'replaced') showCurrentChoice();
+  return outcome.ok;
 }
 
-async function loadBundled(id, target = '') {
-  try {
-    const bytes = await fetchBundled(id);
-    return await load(BUNDLED[id].file, bytes, { bundled: id, target });
-  } catch (e) {
-    showError(`Could not load ${BUNDLED[id].file}: ${e.message}`);
-    return false;
-  }
+function loadBundled(id, target = '') {
+  return load(BUNDLED[id].file, (signal) => fetchBundled(id, signal), { bundled: id, target });
 }
 
-async function loadFile(file) {
+function loadFile(file) {
   if (!file) return;
-  try {
-    await load(file.name, await readFile(file), { bundled: null });
-  } catch (e) {
-    showError(`Could not read ${file.name}: ${e.message}${current ? ` ${current.name} is still loaded.` : ''}`);
-  }
+  load(file.name, () => readFile(file));
 }
 
 /** Facts about the data set and what preprocessing will do. */
@@ -291,12 +375,12 @@ function showData() {
   renderPreview($('preview'), preview);
   const categorical = ds.columns.filter((c, i) => i !== ds.target && c.kind === 'categorical').length;
   const facts = [
-    ['task', ds.task === 'classification' ? `classification, ${ds.classes.length} classes` : 'regression'],
+    ['task', ds.task === 'classification' ? `classification, ${count(ds.classes.length, 'class', 'classes')}` : 'regression'],
     ['rows', `${ds.X.rows}${ds.droppedRows ? ` (${ds.droppedRows} dropped: no target)` : ''}`],
     ['features', `${ds.X.cols}${categorical ? ` (${categorical} categorical columns one-hot)` : ''}`],
     ['missing', ds.missingCells ? `${ds.missingCells} cells` : 'none'],
   ];
-  if (ds.task === 'classification') facts.push(['classes', ds.classes.join(', ')]);
+  if (ds.task === 'classification') facts.push(['classes', summarizeList(ds.classes)]);
   const dl = $('facts');
   dl.replaceChildren();
   for (const [k, v] of facts) {
@@ -338,8 +422,7 @@ function clearResults() {
 
 /** The sample rows, preprocessed as fitRidge would. */
 function sampleMatrix() {
-  const X = prepare(current.ds.X, { standardize: state.std, unitNorm: state.unit });
-  return takeRows(X, current.sample);
+  return prepare(current.ds.X, { standardize: state.std, unitNorm: state.unit }, current.sample);
 }
 
 /** Compares method's features with the exact kernel it approximates, on X. */
@@ -361,15 +444,19 @@ async function refreshPictures() {
   const spec = targetKernel(method);
   $('sample-note').textContent = `${X.rows} of ${current.ds.X.rows} rows, sorted by target; exact kernel: ${kernelName(spec)}.`;
   $('cap-exact').textContent = `exact kernel K (${kernelName(spec)})`;
-  await run('kernel pictures', 'pictures', async (ctl) => {
+  const outcome = await run('kernel pictures', 'pictures', async (ctl, signal) => {
     // A new exact kernel is drawn first, as immediate feedback; when only
     // the features change, the old pictures stay until the new ones are in.
-    const key = JSON.stringify([current.name, current.ds.targetName, state.std, state.unit, spec]);
+    // The key names the data set by its serial: two files may share a name.
+    const key = JSON.stringify([current.id, state.std, state.unit, spec]);
     if (pictures?.key !== key) {
-      pictures = { key, K: await engine.kernel(X, null, { ...spec, ...ctl(0, 2) }), approx: null };
+      const K = await engine.kernel(X, null, { ...spec, ...ctl(0, 2) });
+      check(signal);
+      pictures = { key, K, approx: null };
       drawPictures();
     }
     const c = await compareOn(X, method, m, ctl(1, 2), true);
+    check(signal);
     pictures = { key, K: c.K, approx: c.approx };
     comparisons = comparisons.filter((r) => r.kind !== 'current');
     comparisons.push(comparisonRow('current', method, m, c));
@@ -380,7 +467,12 @@ async function refreshPictures() {
     $('compare-numbers').textContent =
       `${METHOD[method].name}, m = ${m}: relative error ‖ΦΦᵀ − K‖/‖K‖ = ${short(c.relFrobenius)}${spectral}. ` +
       `Time: exact kernel ${seconds(c.seconds.exact * 1000)}, features ${seconds(c.seconds.features * 1000)}.`;
-  });
+  }, { fallback: 'try a smaller Features m or another Method' });
+  if (!outcome.ok && outcome.why === 'failed') {
+    // The numbers of earlier settings would pass for these ones.
+    delete $('compare-numbers').dataset.rel;
+    $('compare-numbers').textContent = `No comparison for ${METHOD[method].name}, m = ${m}: it failed (the message at the top says why).`;
+  }
 }
 
 function comparisonRow(kind, method, m, c) {
@@ -443,20 +535,22 @@ async function sweep() {
   const X = sampleMatrix();
   const steps = SWEEP_METHODS.length * SWEEP_DIMS.length;
   const t0 = performance.now();
-  const rows = await run('error vs m', 'sweep', async (ctl, signal) => {
+  let done = 0;
+  const outcome = await run('error vs m', 'sweep', async (ctl, signal) => {
     const out = [];
-    let i = 0;
     for (const method of SWEEP_METHODS) {
       for (const m of SWEEP_DIMS) {
+        const c = await compareOn(X, method, m, ctl(done, steps), false);
         check(signal);
-        const c = await compareOn(X, method, m, ctl(i++, steps), false);
         out.push(comparisonRow('sweep', method, m, c));
+        done++;
         drawSweep(out);
       }
     }
     return out;
-  });
-  if (!rows) return;
+  }, { failStatus: () => `Error vs m failed after ${done} of ${steps} comparisons; the charts show those.` });
+  if (!outcome.ok) return;
+  const rows = outcome.value;
   comparisons = comparisons.filter((r) => r.kind !== 'sweep').concat(rows);
   $('export-compare').disabled = false;
   say(`Error vs m: ${rows.length} comparisons on ${X.rows} rows in ${seconds(performance.now() - t0)}.`);
@@ -493,6 +587,10 @@ function drawSweep(rows) {
 
 // ---------------------------------------------------------------- training
 
+/** How λ is chosen: exact leave-one-out while the training rows are no more than the features (the fit then runs on the n×n side), GCV beyond. */
+const lambdaCriterion = (rows, m) => (rows <= m ? 'loo' : 'gcv');
+const CRITERIA = { loo: 'leave-one-out', gcv: 'GCV' };
+
 function complement(test, n) {
   const out = new Uint8Array(n);
   for (const i of test) out[i] = 1;
@@ -504,6 +602,11 @@ function complement(test, n) {
 async function train() {
   if (!current) return;
   const { ds, name } = current;
+  if (ds.task === 'classification' && ds.classes.length < 2) {
+    showError(`${ds.targetName} has one class only (${quote(ds.classes[0] ?? '')}): there is nothing to tell apart; choose another Target.`, { lane: 'train', control: { id: 'target' } });
+    say('Not trained.');
+    return;
+  }
   const n = ds.X.rows;
   const classification = ds.task === 'classification';
   const fitBase = {
@@ -512,35 +615,45 @@ async function train() {
     groups: ds.groups,
   };
   if (classification) fitBase.classes = ds.classes.length;
+  // The settings of this run: the controls may move while it runs.
   const method = state.method, m = dim(), kernel = targetKernel(method);
+  const { eval: evaluation, test: testShare, k, seed, exact: exactWanted } = state;
+  // The previous run's charts would pass for this run's until it ends.
+  lastRun = null;
+  $('export-pred').disabled = true;
+  clearChart($('train-chart'));
+  clearChart($('lambda-chart'));
   $('train-result').replaceChildren(line('Training…'));
   say(`Training on ${name}…`);
-  const result = await run('training', 'train', async (ctl, signal) => {
+  const outcome = await run('training', 'train', async (ctl, signal) => {
     let folds;
-    if (state.eval === 'split') {
-      const s = await engine.split(n, { testFraction: state.test / 100, seed: state.seed });
+    if (evaluation === 'split') {
+      const s = await engine.split(n, { testFraction: testShare / 100, seed, signal });
       folds = [s];
     } else {
-      const tests = await engine.kfold(n, { k: state.k, seed: state.seed });
+      const tests = await engine.kfold(n, { k, seed, signal });
       folds = tests.map((test) => ({ test, train: complement(test, n) }));
     }
     const maxTrain = Math.max(...folds.map((f) => f.train.length));
-    const withExact = state.exact && maxTrain <= EXACT_MAX;
+    const withExact = exactWanted && maxTrain <= EXACT_MAX;
     const steps = folds.length * (withExact ? 4 : 2);
     let step = 0;
-    const out = { rows: [], pred: [], exactPred: [], fold: [], curve: null, lambda: [], exactLambda: [], rfMs: 0, exactMs: 0, withExact };
+    const out = { rows: [], pred: [], exactPred: [], fold: [], curve: null, lambda: [], exactLambda: [], rfMs: 0, exactMs: 0, withExact, maxTrain };
+    out.exactSkipped = exactWanted && !withExact;
     for (const [f, { train: tr, test }] of folds.entries()) {
       check(signal);
       const Xtr = takeRows(ds.X, tr), ytr = takeValues(ds.y, tr), Xte = takeRows(ds.X, test);
       let t = performance.now();
-      const model = await engine.fitRidge(Xtr, ytr, { ...fitBase, features: featureOptions(method, m), ...ctl(step++, steps) });
+      // Named, not left to the engine's default, so that the page can say which error chose λ.
+      const criterion = lambdaCriterion(tr.length, m);
+      const model = await engine.fitRidge(Xtr, ytr, { ...fitBase, features: featureOptions(method, m), criterion, ...ctl(step++, steps) });
       try {
         const p = await model.predict(Xte, ctl(step++, steps));
         out.rfMs += performance.now() - t;
         // Loops, not push(...a): arrays of test rows can exceed the argument limit.
         test.forEach((row, i) => { out.rows.push(row); out.pred.push(p[i]); out.fold.push(f + 1); });
         out.lambda.push(model.lambda);
-        if (f === 0) out.curve = { points: model.curve, lambda: model.lambda };
+        if (f === 0) out.curve = { points: model.curve, lambda: model.lambda, criterion };
       } finally {
         model.dispose();
       }
@@ -558,17 +671,24 @@ async function train() {
     }
     const yTrue = takeValues(ds.y, out.rows);
     const opts = { task: ds.task, ...(classification ? { classes: ds.classes.length } : {}) };
-    out.scores = await engine.score(yTrue, Float64Array.from(out.pred), opts);
-    if (withExact) out.exactScores = await engine.score(yTrue, Float64Array.from(out.exactPred), opts);
+    out.scores = await engine.score(yTrue, Float64Array.from(out.pred), { ...opts, signal });
+    if (withExact) out.exactScores = await engine.score(yTrue, Float64Array.from(out.exactPred), { ...opts, signal });
     out.yTrue = yTrue;
     out.work = folds.reduce((a, f) => a + trainWork(f.train.length, ds.X.cols, m), 0);
-    out.how = state.eval === 'split' ? `${out.rows.length} held-out test rows` : `${folds.length}-fold cross-validation (${out.rows.length} rows)`;
+    out.how = evaluation === 'split' ? count(out.rows.length, 'held-out test row') : `${folds.length}-fold cross-validation (${count(out.rows.length, 'row')})`;
     return out;
-  });
-  if (!result) {
-    $('train-result').replaceChildren(line('No result (cancelled or failed).'));
+  }, { fallback: 'try Standardize columns, a smaller Features m or another Method' });
+  if (!outcome.ok) {
+    const why = {
+      failed: 'No result: training failed (the message at the top says why).',
+      cancelled: 'No result: training was cancelled.',
+      'new data': 'No result: other data was loaded while training.',
+    }[outcome.why];
+    // A replacing run has written its own line.
+    if (why) $('train-result').replaceChildren(line(why));
     return;
   }
+  const result = outcome.value;
   speed = result.work / Math.max(1e-3, result.rfMs / 1000) / engine.workers;
   lastRun = { ...result, ds, name, method, m, kernel };
   showTraining(lastRun);
@@ -583,15 +703,21 @@ function line(text, cls) {
   return p;
 }
 
-function metric(ds, s) {
-  return ds.task === 'classification'
-    ? { name: 'accuracy', value: s.accuracy, text: `${(100 * s.accuracy).toFixed(1)}%` }
-    : { name: 'R²', value: s.r2, text: s.r2.toFixed(3) };
+/**
+ * The headline score. R² of test targets that do not vary (one test row,
+ * say) is undefined, whatever number the engine gives: a dash, not 0.000.
+ */
+function metric(ds, s, yTrue) {
+  const name = ds.task === 'classification' ? 'accuracy' : 'R²';
+  const value = ds.task === 'classification' ? s.accuracy : s.r2;
+  const flat = ds.task === 'regression' && yTrue.every((v) => v === yTrue[0]);
+  if (flat || typeof value !== 'number' || !Number.isFinite(value)) return { name, value: NaN, text: '—', note: `${name} is undefined here: the test rows' ${ds.targetName} does not vary.` };
+  return { name, value, text: ds.task === 'classification' ? `${(100 * value).toFixed(1)}%` : value.toFixed(3) };
 }
 
 function showTraining(r) {
   const { ds, scores } = r;
-  const main = metric(ds, scores);
+  const main = metric(ds, scores, r.yTrue);
   const box = $('train-result');
   box.replaceChildren();
   const big = line('', 'metric');
@@ -603,24 +729,44 @@ function showTraining(r) {
   value.textContent = main.text;
   big.append(label, value);
   box.append(big);
-  const lambda = r.lambda.length > 1 ? `λ = ${short(Math.min(...r.lambda))} … ${short(Math.max(...r.lambda))} over the folds` : `λ = ${short(r.lambda[0])}`;
+  if (main.note) box.append(line(main.note));
+  const by = r.curve ? ` (by ${CRITERIA[r.curve.criterion]} error)` : '';
+  const lambda = r.lambda.length > 1 ? `λ = ${short(Math.min(...r.lambda))} … ${short(Math.max(...r.lambda))} over the folds${by}` : `λ = ${short(r.lambda[0])}${by}`;
   box.append(line(`${METHOD[r.method].name}, m = ${r.m}, on ${r.how}; ${lambda}; fit and predict ${seconds(r.rfMs)}.`));
   if (ds.task === 'regression') box.append(line(`test MSE ${short(scores.mse)}`));
   if (r.withExact) {
-    const e = metric(ds, r.exactScores);
+    const e = metric(ds, r.exactScores, r.yTrue);
     const speedup = r.exactMs / r.rfMs;
     box.append(line(`Exact ${kernelName(r.kernel)}: ${e.name} ${e.text}, ${seconds(r.exactMs)} — random features are ${speedup >= 1 ? `${speedup.toFixed(1)}× faster` : `${(1 / speedup).toFixed(1)}× slower at this size (they pay off when rows far outnumber m)`}.`, 'exact'));
+  } else if (r.exactSkipped) {
+    box.append(line(`Exact kernel not fitted: ${r.maxTrain} training rows, more than the ${EXACT_MAX} this page fits it for.`, 'exact'));
   }
   box.dataset.rows = String(r.rows.length);
   if (ds.task === 'classification') {
     confusionChart($('train-chart'), scores.confusion, ds.classes);
+    if (ds.classes.length > MAX_SVG_CLASSES) {
+      // Too many classes to label the matrix: name the pairs most often confused.
+      const pairs = topConfusions(scores.confusion, ds.classes, 8);
+      if (pairs.length) {
+        box.append(line('Most often confused (true → predicted: test rows):'));
+        const list = document.createElement('ol');
+        list.className = 'pairs';
+        list.id = 'confused-pairs';
+        for (const p of pairs) {
+          const li = document.createElement('li');
+          li.textContent = `${p.trueClass} → ${p.predicted}: ${p.count} (${(100 * p.share).toFixed(0)}% of ${p.trueClass})`;
+          list.append(li);
+        }
+        box.append(list);
+      }
+    }
   } else {
     scatterChart($('train-chart'), { points: r.rows.map((_, i) => [r.yTrue[i], r.pred[i]]), x: { label: `true ${ds.targetName}` }, y: { label: 'predicted' } });
   }
   if (r.curve?.points.length) {
     const best = r.curve.points.find((p) => p.lambda === r.curve.lambda);
     lineChart($('lambda-chart'), {
-      series: [{ name: 'GCV error', points: r.curve.points.map((p) => [p.lambda, p.score]) }],
+      series: [{ name: `${CRITERIA[r.curve.criterion]} error`, points: r.curve.points.map((p) => [p.lambda, p.score]) }],
       x: { label: 'λ (log)', log: true },
       y: { label: 'validation MSE (log)', log: true },
       marks: best ? [{ x: best.lambda, y: best.score, label: 'chosen' }] : [],
@@ -633,8 +779,9 @@ function showTraining(r) {
 
 // ---------------------------------------------------------------- export
 
-function download(fileName, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+/** Saves text (a string or Blob parts) as a file. */
+function download(fileName, parts) {
+  const url = URL.createObjectURL(new Blob(Array.isArray(parts) ? parts : [parts], { type: 'text/csv' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;
@@ -671,25 +818,42 @@ function exportComparison() {
   say(`Exported ${rows.length} comparison rows.`);
 }
 
+/** Rows of the features export written per slice, between which the page handles events (Cancel). */
+const EXPORT_SLICE_ROWS = 1000;
+
 async function exportFeatures() {
   if (!current) return;
   const { ds } = current;
-  const m = dim();
+  const m = dim(), method = state.method, file = `${baseName()}-features-${method}-m${m}.csv`;
   if (ds.X.rows * m > MAX_EXPORT_VALUES) {
-    showError(`Exporting ${ds.X.rows} × ${m} features would make a CSV of about ${formatBytes(ds.X.rows * m * 20)}; pick a smaller m (at most ${MAX_EXPORT_VALUES} numbers).`);
+    showError(`Exporting ${ds.X.rows} × ${m} features would make a CSV of about ${formatBytes(ds.X.rows * m * 20)}; choose a smaller Features m (at most ${MAX_EXPORT_VALUES.toLocaleString('en')} numbers in all).`, { control: { id: 'dim' } });
+    say('The features were not exported.');
     return;
   }
   const X = prepare(ds.X, { standardize: state.std, unitNorm: state.unit });
-  const P = await run('features export', 'export', (ctl) => engine.features(X, { ...featureOptions(), ...ctl(0, 1) }));
-  if (!P) return;
-  const header = [...Array.from({ length: P.cols }, (_, j) => `phi${j + 1}`), ds.targetName];
-  const rows = Array.from({ length: P.rows }, (_, i) => {
-    const r = Array.from(P.data.subarray(i * P.cols, (i + 1) * P.cols));
-    r.push(ds.task === 'classification' ? ds.classes[ds.y[i]] : ds.y[i]);
-    return r;
+  const outcome = await run('features export', 'export', async (ctl, signal) => {
+    const P = await engine.features(X, { ...featureOptions(method, m), ...ctl(0, 2) });
+    check(signal);
+    // Millions of numbers take seconds to write: slices keep the page responsive.
+    const parts = [csvLine([...Array.from({ length: P.cols }, (_, j) => `phi${j + 1}`), ds.targetName])];
+    const progress = ctl(1, 2).onProgress;
+    for (let start = 0; start < P.rows; start += EXPORT_SLICE_ROWS) {
+      let text = '';
+      for (let i = start; i < Math.min(P.rows, start + EXPORT_SLICE_ROWS); i++) {
+        const r = Array.from(P.data.subarray(i * P.cols, (i + 1) * P.cols));
+        r.push(ds.task === 'classification' ? ds.classes[ds.y[i]] : ds.y[i]);
+        text += csvLine(r);
+      }
+      parts.push(text);
+      progress({ done: start, total: P.rows, stage: 'writing' });
+      await new Promise((resolve) => setTimeout(resolve));
+      check(signal);
+    }
+    return { parts, rows: P.rows, cols: P.cols };
   });
-  download(`${baseName()}-features-${state.method}-m${m}.csv`, toCSV(header, rows));
-  say(`Exported ${P.rows} × ${P.cols} features.`);
+  if (!outcome.ok) return;
+  download(file, outcome.value.parts);
+  say(`Exported ${outcome.value.rows} × ${outcome.value.cols} features.`);
 }
 
 // ---------------------------------------------------------------- wiring
@@ -698,9 +862,10 @@ function bind() {
   $('dataset').addEventListener('change', (e) => {
     if (e.target.value !== 'file') loadBundled(e.target.value);
   });
-  $('file').addEventListener('change', async (e) => {
-    await loadFile(e.target.files[0]);
+  $('file').addEventListener('change', (e) => {
+    const file = e.target.files[0];
     e.target.value = ''; // so that choosing the same file again reloads it
+    loadFile(file);
   });
   // A file dropped anywhere is loaded (instead of the browser opening it).
   const drop = $('drop');
@@ -712,8 +877,8 @@ function bind() {
     loadFile(e.dataTransfer?.files[0]);
   });
   $('target').addEventListener('change', (e) => {
-    const col = current.ds.columns[+e.target.value];
-    load(current.name, current.bytes, { bundled: current.bundled, target: col.name });
+    const { name, bytes, bundled, ds } = current;
+    load(name, () => bytes, { bundled, target: ds.columns[+e.target.value].name, where: 'run' });
   });
 
   const setting = (id, key, read, after) => {
@@ -730,7 +895,7 @@ function bind() {
     const v = Number(el.value);
     if (Number.isInteger(v) && v >= min && v <= max) return v;
     el.value = state[el.id === 'seed' ? 'seed' : 'k'];
-    say(`${el.id === 'seed' ? 'The seed' : 'k'} must be a whole number from ${min} to ${max}.`);
+    say(`${el.id === 'seed' ? 'Seed' : 'Folds k'} must be a whole number from ${min} to ${max}; it stays ${el.value}.`);
     return undefined;
   };
   setting('standardize', 'std', (el) => el.checked, () => { showPrep(); refreshPicturesSoon(); });
@@ -750,22 +915,30 @@ function bind() {
   // A link pasted into the address bar of an open page changes only the hash.
   window.addEventListener('hashchange', () => {
     const { state: next, rejected } = readHash();
-    const reload = next.data !== 'file' && (next.data !== state.data || next.target !== state.target);
+    const notes = [linkNotice(rejected, next)];
+    // A link cannot carry a file: the data loaded now stays.
+    if (next.data === 'file') {
+      if (current && current.bundled) notes.push(`The link names your own file, which links cannot carry; ${current.name} stays loaded.`);
+      next.data = state.data;
+      next.target = state.target;
+    }
+    const reload = next.data !== state.data || next.target !== state.target;
     state = next;
     showSettings();
+    notify(notes.filter(Boolean).join(' '));
     if (reload) loadBundled(next.data, next.target);
     else refreshPicturesSoon();
-    if (rejected.length) say(`Ignored invalid settings in the link: ${rejected.join(', ')}.`);
   });
   for (const id of ['map-exact', 'map-approx', 'map-diff']) $(id).addEventListener('pointermove', showEntry);
   $('run-sweep').addEventListener('click', sweep);
   $('train').addEventListener('click', train);
   $('cancel').addEventListener('click', () => {
     const labels = [...jobs].map((j) => j.label);
-    for (const j of jobs) j.controller.abort();
-    if (labels.length) say(`Cancelled ${labels.join(' and ')}. Everything else is as before; you can start again.`);
+    for (const j of jobs) stop(j, 'cancelled');
+    if (labels.length) say(`Cancelled ${labels.join(' and ')}. You can start again.`);
   });
   $('alert-close').addEventListener('click', hideError);
+  $('notice-close').addEventListener('click', () => notify(''));
   $('export-pred').addEventListener('click', exportPredictions);
   $('export-compare').addEventListener('click', exportComparison);
   $('export-features').addEventListener('click', exportFeatures);
@@ -778,21 +951,25 @@ async function main() {
   showSettings();
   bind();
   renderJobs();
+  notify(linkNotice(rejected, state));
+  // A file chosen before this module ran is in the input already.
+  if ($('file').files[0]) $('file').dispatchEvent(new Event('change'));
   try {
     engine = await createEngine();
   } catch (e) {
-    showError(`The WebAssembly engine did not start: ${e.message}. This page needs a browser with WebAssembly and module workers.`);
+    engineStarted(null);
+    showError(`The WebAssembly engine did not start: ${explain(e)?.text ?? e}. This page needs a browser with WebAssembly and module workers.`);
     say('Engine not available.');
     return;
   }
+  engineStarted(engine);
   const missing = ['features', 'parseCSV', 'previewCSV', 'fitRidge', 'compare', 'split', 'kfold', 'score'].filter((op) => !has(op));
   if (missing.length) showError(`This build of ntkrf lacks ${missing.join(', ')}; the parts of the page that need them will fail.`);
-  const notes = [];
-  if (rejected.length) notes.push(`ignored invalid settings in the link: ${rejected.join(', ')}`);
-  if (state.data === 'file') notes.push('your own file is not part of the link, so iris is loaded');
-  const id = state.data === 'file' ? 'iris' : state.data;
-  await loadBundled(id, state.target);
-  if (notes.length) say(`Loaded ${BUNDLED[id].file}; ${notes.join('; ')}.`);
+  // The link's data set, unless the user chose data while the engine started.
+  if (loadsStarted === 0) {
+    if (state.data === 'file') notify('The link names your own file, which links cannot carry: iris.csv is loaded instead.', { append: true });
+    await loadBundled(state.data === 'file' ? 'iris' : state.data, state.target);
+  }
   document.body.dataset.ready = '1';
 }
 

@@ -1,14 +1,17 @@
 // Settings ↔ URL hash. One table drives reading, validation and writing, so
 // a link (seed included) replays a run. The only module that touches
 // location.hash.
+import { describeExpected } from './messages.js';
 
 /** Bundled data sets, by id (file names in data/). */
 export const DATASETS = ['iris', 'wine', 'Glass', 'BostonHousing'];
 
-const int = (min, max) => ({ parse: (s) => (/^\d+$/.test(s) && +s >= min && +s <= max ? +s : undefined), min, max });
+// Each type parses a hash value (undefined when invalid) and describes what it accepts, for notices.
+const int = (min, max, step = 1) => ({ parse: (s) => (/^\d+$/.test(s) && +s >= min && +s <= max && (+s - min) % step === 0 ? +s : undefined), min, max, step });
 const oneOf = (...values) => ({ parse: (s) => (values.includes(s) ? s : undefined), values });
-const bool = { parse: (s) => (s === '1' ? true : s === '0' ? false : undefined) };
-const text = { parse: (s) => (s.length <= 200 ? s : undefined) };
+const bool = { parse: (s) => (s === '1' ? true : s === '0' ? false : undefined), bool: true };
+// Room for long column names: a target longer than this would silently drop out of links.
+const text = { parse: (s) => (s.length <= 1000 ? s : undefined), maxLength: 1000 };
 
 /** Every setting: its hash key, type and default. */
 const PROPS = {
@@ -23,7 +26,7 @@ const PROPS = {
   sampler: { ...oneOf('exact', 'gibbs', 'orthogonal', 'gaussian', 'hadamard'), def: 'exact' },
   seed: { ...int(0, 999999999), def: 1 },
   eval: { ...oneOf('split', 'kfold'), def: 'split' },
-  test: { ...int(10, 50), def: 30 }, // test share in percent
+  test: { ...int(10, 50, 5), def: 30 }, // test share in percent, in the slider's steps
   k: { ...int(3, 10), def: 5 },
   exact: { ...bool, def: true },
   magnify: { ...bool, def: false },
@@ -36,8 +39,7 @@ export function defaults() {
 
 /** Whether value is valid for setting key. */
 export function valid(key, value) {
-  const p = PROPS[key];
-  return p !== undefined && p.parse(format(value)) === value;
+  return Object.hasOwn(PROPS, key) && PROPS[key].parse(format(value)) === value;
 }
 
 function format(v) {
@@ -46,16 +48,18 @@ function format(v) {
 
 /**
  * Reads the settings from location.hash. Unknown keys and invalid values
- * are ignored (the default is kept) and listed in `rejected`.
+ * are not used (the default, or an earlier valid value, stays) and are
+ * listed in `rejected` as { key, value, known, expected }, so the page can
+ * say what it did instead.
  */
 export function readHash() {
   const state = defaults();
   const rejected = [];
   const params = new URLSearchParams(location.hash.replace(/^#/, ''));
   for (const [key, raw] of params) {
-    const p = PROPS[key];
+    const p = Object.hasOwn(PROPS, key) ? PROPS[key] : undefined;
     const v = p?.parse(raw);
-    if (v === undefined) rejected.push(key);
+    if (v === undefined) rejected.push({ key, value: raw, known: !!p, expected: p ? describeExpected(p) : '' });
     else state[key] = v;
   }
   return { state, rejected };

@@ -1,0 +1,117 @@
+// What the page says when something goes wrong: engine errors reworded to
+// name the page's own controls, and notices about links whose settings could
+// not be used. No DOM: lab.js shows the text.
+
+/** The page control for each engine option the page sets, by the option's last name. */
+export const CONTROLS = {
+  target: { id: 'target', label: 'Target' },
+  dim: { id: 'dim', label: 'Features m' },
+  depth: { id: 'depth', label: 'Depth L' },
+  method: { id: 'method', label: 'Method' },
+  sketch: { id: 'sketch', label: 'Sketch' },
+  sampler: { id: 'sampler', label: 'Sampler' },
+  seed: { id: 'seed', label: 'Seed' },
+  testFraction: { id: 'testfrac', label: 'Test share' },
+  k: { id: 'kfolds', label: 'Folds k' },
+  standardize: { id: 'standardize', label: 'Standardize columns' },
+  unitNorm: { id: 'unitnorm', label: 'Unit-norm rows' },
+  // The page counts the classes of the target column: another target is the remedy.
+  classes: { id: 'target', label: 'Target', other: true },
+};
+
+/** Options the engine takes that the page sets without a control, and what the user can do instead. */
+const NO_CONTROL = {
+  lambda: 'λ is chosen automatically here: try Standardize columns, a smaller Features m or another Method',
+  grid: 'λ is chosen automatically here: try Standardize columns, a smaller Features m or another Method',
+  maxBytes: 'use a smaller file, or a sample of its rows',
+  rows: 'use a smaller file, or a sample of its rows',
+};
+
+/**
+ * Words of the engine's API that a message may suggest changing but that
+ * this page offers no control for (it reads them from the file or fixes them).
+ */
+const API_ONLY = /\b(maxBytes|MaxBytes|lambda|Lambda|grid|classes|Classes|delimiter|header|missing|task|sketchDim|m0|m1|gamma|blockRows|gibbsSweeps|workers|wasmURL|options?|createEngine|Float64Array|dispose)\b|λ/;
+
+/** Engine errors carry "method: what is wrong; what to do"; the advice starts with one of these verbs. */
+const ADVICE = /^(use|raise|set|give|pass|encode|lower|reduce|increase|choose|remove|standardize|wrap|try|call|save|check|split|drop|create)\b/i;
+
+/** "features.dim" → "dim", "grid[2]" → "grid". */
+const lastName = (option) => String(option).replace(/\[\d+\]/g, '').split('.').pop();
+
+/** The page control behind an engine option, if the page has one. */
+export function controlFor(option) {
+  return option ? CONTROLS[lastName(option)] ?? null : null;
+}
+
+/**
+ * The page's wording of an engine error. Returns null for an abort (the
+ * page says itself why a run stopped), otherwise { text, control }: text
+ * without the engine's method prefixes and with advice the page can follow,
+ * control the page control to change (or null).
+ *
+ * where: 'load' (a new file: only the file can change), or 'run' (settings
+ * can change). fallback: advice when the engine's advice names only options
+ * the page lacks. Works without codes and options: the message alone then.
+ */
+export function explain(e, { where = 'run', fallback = '' } = {}) {
+  if (e?.name === 'AbortError' || e?.code === 'ERR_ABORTED') return null;
+  const message = String(e?.message ?? e ?? 'unknown error').trim().replace(/\.$/, '');
+  // "fitRidge: krr: …" → "…": the page's user called no method.
+  const text = message.replace(/^(?:[A-Za-z][\w.]*: )+/, '').replace(/\b(?:rf|krr|data|gram|core): /g, '');
+  let what = text, advice = '';
+  const cut = text.lastIndexOf('; ');
+  if (cut > 0 && ADVICE.test(text.slice(cut + 2))) {
+    what = text.slice(0, cut);
+    advice = text.slice(cut + 2);
+  }
+  const control = where === 'load' ? null : controlFor(e?.option);
+  // "features.dim must be …" → "Features m must be …": the user sees the control, not the option.
+  if (control) return { text: `${control.other ? what : what.replaceAll(e.option, control.label)}; change ${control.label}`, control };
+  const option = e?.option ? lastName(e.option) : '';
+  if (NO_CONTROL[option]) return { text: `${what}; ${NO_CONTROL[option]}`, control: null };
+  switch (e?.code) {
+    case 'ERR_INSTANCE':
+      // "…ran out of memory during this call and was restarted": say what needs less.
+      return { text: `${what}; a smaller Features m or a smaller file needs less memory`, control: null };
+    case 'ERR_CLOSED':
+      return { text: `${what}. Reload the page to start the engine again`, control: null };
+    case 'ERR_INTERNAL':
+      return { text: `${what}. This is a bug in ntkrf; please report it with the file and the link of this page`, control: null };
+    default:
+  }
+  // Keep the alternatives of the engine's advice that the page offers.
+  const offered = (part) => !API_ONLY.test(part) && (where !== 'load' || !/\btarget\b/.test(part));
+  const kept = advice.split(/,? or /).filter(offered);
+  advice = kept.length ? kept.join(' or ') : fallback;
+  return { text: advice ? `${what}; ${advice}` : what, control: null };
+}
+
+/** How a value of each link setting is written, for notices ("a whole number from 1 to 5"). */
+export function describeExpected(p) {
+  if (p.values) return `one of ${p.values.join(', ')}`;
+  if (p.min !== undefined) return p.step > 1 ? `a multiple of ${p.step} from ${p.min} to ${p.max}` : `a whole number from ${p.min} to ${p.max}`;
+  if (p.bool) return '1 or 0';
+  if (p.maxLength) return `at most ${p.maxLength} characters`;
+  return 'a valid value';
+}
+
+/** Values in notices: long ones shortened, so a hostile link cannot flood the page. */
+export function quote(v, max = 40) {
+  const s = String(v);
+  return `“${s.length > max ? `${s.slice(0, max - 1)}…` : s}”`;
+}
+
+const shown = (v) => (typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
+
+/**
+ * A notice for the settings of a link that were not used: rejected is
+ * readHash's list, state the settings in use. Empty when all were used.
+ */
+export function linkNotice(rejected, state) {
+  if (!rejected.length) return '';
+  const parts = rejected.map((r) => (r.known
+    ? `${r.key}=${quote(r.value)} is not ${r.expected}; using ${quote(shown(state[r.key]))}`
+    : `${quote(r.key)} is not a setting of this page`));
+  return `The link had settings this page cannot use: ${parts.join('; ')}.`;
+}
