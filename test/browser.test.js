@@ -573,3 +573,21 @@ test('at 320 px nothing overflows: a 200-character file name, long column names 
   check();
   await context.close();
 });
+
+test('a Target that cannot be used leaves the loaded target selected, and the message names the control', { timeout: 2 * TIMEOUT }, async () => {
+  // The names are an identifier: fine as the (many-class) target, unusable as an input.
+  const file = await csvFile('named-rows.csv', ['x', 'y', 'name'], 60, (i) => [i % 7, (i * 3) % 5, `row${i}`]);
+  const { page, context, check } = await open({ hash: '#logm=6' });
+  await page.setInputFiles('#file', file);
+  await sourceIs(page, 'named-rows.csv');
+  await idle(page);
+  assert.equal(await page.$eval('#target', (s) => s.selectedOptions[0].textContent), 'name');
+  await page.selectOption('#target', { label: 'y' });
+  await page.waitForSelector('#alert:not([hidden])', { timeout: TIMEOUT });
+  assert.match(await page.textContent('#alert-text'), /Could not load named-rows\.csv: .*"name".*; remove the column or choose it as the target\. named-rows\.csv is still loaded\./);
+  assert.equal(await page.$eval('#target', (s) => s.selectedOptions[0].textContent), 'name', 'the select shows the target in use');
+  assert.match(await page.textContent('#facts'), /60 classes/);
+  await idle(page);
+  check();
+  await context.close();
+});
