@@ -9,11 +9,15 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
 GO=${GO:-go}
+# go.mod asks for Go 1.27 (simd/archsimd in WebAssembly). Machines that set
+# GOTOOLCHAIN=local refuse it, so ask for it: the go command fetches it
+# through the module proxy once and caches it.
+export GOTOOLCHAIN=go1.27.0
 
 need_go() {
   local v
-  v=$($GO env GOVERSION 2>/dev/null) || { echo "build.sh: Go is not installed (need Go 1.26)" >&2; exit 1; }
-  case "$v" in go1.2[6-9]*|go1.[3-9]*) ;; *) echo "build.sh: need Go ≥ 1.26, found $v" >&2; exit 1 ;; esac
+  v=$($GO env GOVERSION 2>/dev/null) || { echo "build.sh: Go is not installed, or could not fetch $GOTOOLCHAIN (need Go ≥ 1.21 to fetch it)" >&2; exit 1; }
+  case "$v" in go1.2[7-9]*|go1.[3-9]*) ;; *) echo "build.sh: need Go ≥ 1.27, found $v" >&2; exit 1 ;; esac
 }
 
 build() {

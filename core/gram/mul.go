@@ -94,6 +94,17 @@ var mulPool = sync.Pool{New: func() any { return new(mulScratch) }}
 // summed over l in increasing order, one rounded product at a time from 0,
 // so the bits are those of mulPortable.
 func mulPacked(c, a, b []float64, i0, i1, k, m int) {
+	mulPackedWith(mul4x4Portable, c, a, b, i0, i1, k, m)
+}
+
+// mul4x4Func sets the 4×4 block c (row stride ldc) to the sums over l < k
+// of the outer products of a[4l:4l+4] and b[4l:4l+4], each summed in
+// increasing l from zero with separately rounded products.
+type mul4x4Func func(k int, a, b, c []float64, ldc int)
+
+// mulPackedWith is mulPacked with the 4×4 kernel as a parameter, so a SIMD
+// kernel reuses the packing and the tails.
+func mulPackedWith(kern mul4x4Func, c, a, b []float64, i0, i1, k, m int) {
 	r1 := i1 - (i1-i0)%4 // rows in whole groups of 4
 	m4 := m &^ 3         // columns in whole panels of 4
 	if k == 0 || r1 == i0 || m4 == 0 {
@@ -120,9 +131,7 @@ func mulPacked(c, a, b []float64, i0, i1, k, m int) {
 				}
 			}
 			for q := 0; q < w; q += 4 {
-				bq := bp[q*k : (q+4)*k]
-				mulKernel4x2(k, ap, bq, c[i*m+j0+q:], m)
-				mulKernel4x2(k, ap, bq[2:], c[i*m+j0+q+2:], m)
+				kern(k, ap, bp[q*k:(q+4)*k], c[i*m+j0+q:], m)
 			}
 		}
 	}
@@ -137,6 +146,11 @@ func mulPacked(c, a, b []float64, i0, i1, k, m int) {
 			c[i*m+j] = sum
 		}
 	}
+}
+
+func mul4x4Portable(k int, a, b, c []float64, ldc int) {
+	mulKernel4x2(k, a, b, c, ldc)
+	mulKernel4x2(k, a, b[2:], c[2:], ldc)
 }
 
 // mulKernel4x2 sets the 4×2 block c to the sums over k of the products of
