@@ -25,8 +25,10 @@ build() {
   local goroot; goroot=$($GO env GOROOT)
   rm -rf dist/npm dist/www
   mkdir -p dist/npm dist/www dist/bin
-  # Reproducible wasm: no build paths, no build id, no symbol tables.
-  GOOS=js GOARCH=wasm $GO build -trimpath -buildvcs=false -ldflags='-s -w -buildid=' -o dist/npm/ntkrf.wasm ./wasm
+  # Reproducible wasm: no build paths, no build id, no symbol tables;
+  # WebAssembly SIMD kernels (simd/archsimd; engines without SIMD get an
+  # error from index.js naming the browser versions needed).
+  GOEXPERIMENT=simd GOOS=js GOARCH=wasm $GO build -trimpath -buildvcs=false -ldflags='-s -w -buildid=' -o dist/npm/ntkrf.wasm ./wasm
   # The glue must come from the toolchain that built the .wasm.
   cp "$goroot/lib/wasm/wasm_exec.js" dist/npm/
   cp www/pkg/index.js www/pkg/index.d.ts www/pkg/worker.js www/pkg/package.json www/pkg/README.md LICENSE dist/npm/
@@ -62,7 +64,7 @@ wasm_test() {
   # 8 KiB in total, so run it with a trimmed environment.
   env -i PATH="$($GO env GOROOT)/lib/wasm:$(dirname "$(command -v $GO)"):/usr/local/bin:/usr/bin:/bin" \
     HOME="$HOME" GOCACHE="$($GO env GOCACHE)" GOMODCACHE="$($GO env GOMODCACHE)" GOPROXY="$($GO env GOPROXY)" \
-    GOFLAGS=-buildvcs=false GOOS=js GOARCH=wasm "$GO" test "$@"
+    GOFLAGS=-buildvcs=false GOTOOLCHAIN="$GOTOOLCHAIN" GOEXPERIMENT="${GOEXPERIMENT:-}" GOOS=js GOARCH=wasm "$GO" test "$@"
 }
 
 test_all() {
@@ -71,11 +73,15 @@ test_all() {
   echo "== go vet (native and js/wasm)"
   $GO vet ./...
   GOOS=js GOARCH=wasm $GO vet ./...
+  GOEXPERIMENT=simd GOOS=js GOARCH=wasm $GO vet ./...
   echo "== go test (native)"
   $GO test -count=1 ./...
   echo "== go test -tags noasm (portable kernels)"
   $GO test -count=1 -tags noasm ./core/...
-  echo "== go test (js/wasm under Node)"
+  # The SIMD kernels, and the portable ones they must match bit for bit.
+  echo "== go test (js/wasm under Node, SIMD)"
+  GOEXPERIMENT=simd wasm_test -count=1 ./core/... ./jsbridge/...
+  echo "== go test (js/wasm under Node, portable)"
   wasm_test -count=1 ./core/... ./jsbridge/...
   echo "== fuzz (short runs)"
   fuzz_short
