@@ -4,7 +4,8 @@
 #   ./build.sh serve [PORT] build, then serve dist/www on 127.0.0.1:PORT (default 8080)
 #   ./build.sh test        every test: go vet, Go natively and in wasm, Node package, browser
 #   ./build.sh setup       install what a fresh Debian machine lacks (needs root)
-#   ./build.sh bench [L]   the standard Fashion-MNIST job natively and through the package (1 and 2 workers)
+#   ./build.sh bench [L]   the package/native ratio on the standard job, then the Fashion-MNIST job
+#                          natively and through the package (1 and 2 workers)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
@@ -115,6 +116,7 @@ bench() {
       { echo "build.sh bench: needs the Debian package dataset-fashion-mnist" >&2; exit 1; }
   }
   build >/dev/null
+  bench_ratio
   local depths=${1:-1,2}
   # Native: the default (exact) sampler with the exact-NTK comparison, then
   # the hadamard sampler with the float32 Gram. Package (wasm): hadamard at every depth and the
@@ -124,6 +126,17 @@ bench() {
   $GO run ./cmd/ntkrf bench -depths "$depths" -sampler hadamard -gram32 -exact=false
   for L in ${depths//,/ }; do node bench/package-bench.mjs --depth "$L" --sampler hadamard; done
   node bench/package-bench.mjs --depth 1 --sampler exact
+}
+
+# The package/native ratio on the issue's standard job: Fashion-MNIST,
+# 5,000 training and 2,000 test rows, m = 2048, L = 1, λ by GCV included,
+# natively and through the package with 2 workers, back to back.
+bench_ratio() {
+  local job=(-n 5000 -test 2000) nat pkg
+  nat=$($GO run ./cmd/ntkrf bench "${job[@]}" -m 2048 -depths 1 -exact=false -oracle=false | tail -n 1)
+  pkg=$(node bench/package-bench.mjs --n 5000 --test 2000 --dim 2048 --depth 1 --workers 2 | tail -n 1)
+  node -e 'const [n] = JSON.parse(process.argv[1]), [p] = JSON.parse(process.argv[2]);
+    console.log(`standard job (n = 5,000 + 2,000, m = 2048, L = 1, λ search): native ${n.totalWithSearchSeconds.toFixed(2)} s, package (2 workers) ${p.totalSeconds.toFixed(2)} s: package/native ${(p.totalSeconds / n.totalWithSearchSeconds).toFixed(2)}×`)' "$nat" "$pkg"
 }
 
 setup() {
