@@ -1,6 +1,6 @@
 module ntkrf
 
-go 1.26.0
+go 1.27
 
 require (
 	github.com/hack-pad/safejs v0.1.0

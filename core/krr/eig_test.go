@@ -93,6 +93,7 @@ func TestEigSym(t *testing.T) {
 var sinkVals []float64
 
 func BenchmarkEigSym_M1024(b *testing.B)        { benchEigSym(b, 1024, true) }
+func BenchmarkEigSym_M2048(b *testing.B)        { benchEigSym(b, 2048, true) }
 func BenchmarkEigSym_M4096(b *testing.B)        { benchEigSym(b, 4096, true) }
 func BenchmarkEigSymVectors_M1024(b *testing.B) { benchEigSym(b, 1024, false) }
 

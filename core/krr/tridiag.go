@@ -75,10 +75,7 @@ func (t *tridiagWork) panel(a []float64, m, p, b int, d, e, tau []float64) {
 				vj := a[(p+j)*m+i : (p+j+1)*m]
 				wj := t.w[j*m+i : (j+1)*m]
 				f, g := wj[0], vj[0]
-				vj, wj = vj[c0:c1], wj[c0:c1]
-				for c, x := range row[c0:c1] {
-					row[c0+c] = x - (vj[c]*f + wj[c]*g)
-				}
+				sub2(row[c0:c1], vj[c0:c1], wj[c0:c1], f, g)
 			}
 		})
 		d[i] = row[0]
@@ -106,10 +103,7 @@ func (t *tridiagWork) panel(a []float64, m, p, b int, d, e, tau []float64) {
 			for j := 0; j < k; j++ {
 				vj := a[(p+j)*m+i+1+c0 : (p+j)*m+i+1+c1]
 				wj := t.w[j*m+i+1+c0 : j*m+i+1+c1]
-				f, g := t.t1[j], t.t2[j]
-				for c, x := range y[c0:c1] {
-					y[c0+c] = x - (vj[c]*f + wj[c]*g)
-				}
+				sub2(y[c0:c1], vj, wj, t.t1[j], t.t2[j])
 			}
 		})
 		alpha := -0.5 * ti * ti * dot(y, v)
@@ -239,8 +233,18 @@ func symvRows(y, a []float64, m, lo, r0, r1 int, x []float64) {
 	}
 }
 
-// dot returns Σ x[i]·y[i] over the length of x.
-func dot(x, y []float64) float64 {
+// sub2Portable sets x[c] −= v[c]·f + w[c]·g over the length of x. sub2 is
+// this function, or its SIMD twin in WebAssembly.
+func sub2Portable(x, v, w []float64, f, g float64) {
+	v, w = v[:len(x)], w[:len(x)]
+	for c, xc := range x {
+		x[c] = xc - (v[c]*f + w[c]*g)
+	}
+}
+
+// dotPortable returns Σ x[i]·y[i] over the length of x, in four partial
+// sums. dot is this function, or its SIMD twin in WebAssembly.
+func dotPortable(x, y []float64) float64 {
 	y = y[:len(x)]
 	var s0, s1, s2, s3 float64
 	i := 0

@@ -74,12 +74,22 @@ func (p *fftPlan) transform(x []complex128, inverse bool, work []complex128) []c
 			x[i], x[r] = x[r], x[i]
 		}
 	}
-	for size := 2; size <= p.n; size <<= 1 {
-		half, step := size/2, p.n/size
-		for start := 0; start < p.n; start += size {
+	radix2(x, p.tw, inverse)
+	return work
+}
+
+// radix2Portable does the butterflies of a radix-2 FFT of the
+// bit-reversed x of length n = 2·len(tw), with twiddles tw (conjugated
+// when inverse is set). radix2 is this function, or its SIMD twin in
+// WebAssembly.
+func radix2Portable(x, tw []complex128, inverse bool) {
+	n := len(x)
+	for size := 2; size <= n; size <<= 1 {
+		half, step := size/2, n/size
+		for start := 0; start < n; start += size {
 			a, b := x[start:start+half], x[start+half:start+size]
 			for j := range a {
-				w := p.tw[j*step]
+				w := tw[j*step]
 				wr, wi := real(w), imag(w)
 				if inverse {
 					wi = -wi
@@ -93,7 +103,6 @@ func (p *fftPlan) transform(x []complex128, inverse bool, work []complex128) []c
 			}
 		}
 	}
-	return work
 }
 
 // cmul returns a·b with every product rounded before the additions.

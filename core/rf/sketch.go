@@ -228,13 +228,14 @@ func (t *TensorSRHT) apply(dst, u, v []float64, buf *scratch) {
 	}
 }
 
-// fwht applies the unnormalized Walsh–Hadamard transform (entries ±1) in
-// place; len(x) must be a power of two. It does the butterflies of
+// fwhtPortable applies the unnormalized Walsh–Hadamard transform (entries
+// ±1) in place; len(x) must be a power of two. It does the butterflies of
 // fwhtRef, the textbook loop, in the same order per entry, so the bits are
 // the same; it fuses the first three levels into one pass over blocks of 8
 // and the others two at a time, which halves the passes over x and drops
-// the short inner loops of the first levels (2.4× faster at 1024).
-func fwht(x []float64) {
+// the short inner loops of the first levels (2.4× faster at 1024). fwht
+// is this function, or its SIMD twin in WebAssembly.
+func fwhtPortable(x []float64) {
 	n := len(x)
 	if n < 8 {
 		fwhtRef(x)

@@ -279,7 +279,14 @@ function revive(value, arrays) {
   return out;
 }
 
+// A module whose one function returns i8x16.splat(0): engines without
+// WebAssembly SIMD reject it, as they would reject ntkrf.wasm as a whole.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
+
 async function loadModule(wasmURL) {
+  if (!WebAssembly.validate(SIMD_PROBE)) {
+    throw new Error('ntkrf: this JavaScript engine lacks WebAssembly SIMD; ntkrf needs Chrome or Edge 91, Firefox 89, Safari 16.4, Node.js 16.4 or later');
+  }
   const url = wasmURL ?? new URL('./ntkrf.wasm', import.meta.url);
   if (isNode && (typeof url !== 'string' || !/^https?:/.test(url)) && !(url instanceof URL && url.protocol.startsWith('http'))) {
     const { readFile } = await import('node:fs/promises');

@@ -1,0 +1,92 @@
+// The WebAssembly kernels with SIMD (GOEXPERIMENT=simd) against the
+// portable Go kernels, under Node, in one run: Go benchmarks of
+// core/gram, core/krr and core/rf built both ways, run in alternating
+// rounds so that both see the same machine load. Prints the median time
+// per operation, the range over the rounds and the speed-up.
+//   node bench/wasm-kernels.mjs [--rounds 5] [--benchtime 1s]
+// The Gram and product benchmarks run every kernel in one binary (simd and
+// portable sub-benchmarks); the others run in a binary built with and one
+// built without the experiment.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : dflt;
+};
+const rounds = +arg('rounds', 5);
+const benchtime = arg('benchtime', '1s');
+const go = process.env.GO ?? 'go';
+const env = { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'go1.27.0', GOOS: 'js', GOARCH: 'wasm' };
+const goroot = execFileSync(go, ['env', 'GOROOT'], { env, encoding: 'utf8' }).trim();
+
+// [package, benchmark regexp, pairs: [label, portable name, SIMD name] or
+// one name timed in both builds]
+const jobs = [
+  ['./core/gram', '^BenchmarkAddAtA_N2000_M1024$/^(simd|portable|float32-simd)$', [
+    ['Gram AddAtA (float64), n=2000 m=1024', 'AddAtA_N2000_M1024/portable', 'AddAtA_N2000_M1024/simd'],
+    ['Gram AddAtA32 (float32 SIMD vs float64 portable)', 'AddAtA_N2000_M1024/portable', 'AddAtA_N2000_M1024/float32-simd'],
+  ]],
+  ['./core/gram', '^BenchmarkMul_N2000_K784_M2048$/^(simd|portable)$', [
+    ['product Mul, 2000×784 · 784×2048', 'Mul_N2000_K784_M2048/portable', 'Mul_N2000_K784_M2048/simd'],
+  ]],
+  ['./core/krr', '^BenchmarkEigSym_M1024$', [['eigendecomposition (GCV path), m=1024', 'EigSym_M1024']]],
+  ['./core/rf', '^Benchmark(FWHT_4096|TensorSketch_2048)$', [
+    ['FWHT, 4096', 'FWHT_4096'],
+    ['TensorSketch (FFT), 2048', 'TensorSketch_2048'],
+  ]],
+];
+
+const dir = mkdtempSync(path.join(tmpdir(), 'ntkrf-bench-'));
+const bins = {};
+for (const [pkg] of jobs) {
+  for (const simd of [true, false]) {
+    const out = path.join(dir, `${path.basename(pkg)}-${simd ? 'simd' : 'portable'}.test`);
+    if (bins[out]) continue;
+    execFileSync(go, ['test', '-c', '-o', out, pkg], { cwd: root, env: { ...env, GOEXPERIMENT: simd ? 'simd' : '' }, stdio: 'inherit' });
+    bins[out] = true;
+  }
+}
+
+// times[build][name] = ns/op per round
+const times = { simd: {}, portable: {} };
+const run = (pkg, re, build) => {
+  const bin = path.join(dir, `${path.basename(pkg)}-${build}.test`);
+  // Go's wasm runner passes argv and environment to Node within 8 KiB: a
+  // trimmed environment.
+  const out = execFileSync('node', ['--stack-size=8192', path.join(goroot, 'lib', 'wasm', 'wasm_exec_node.js'), bin,
+    '-test.run=^$', `-test.bench=${re}`, `-test.benchtime=${benchtime}`], { env: { PATH: process.env.PATH, HOME: process.env.HOME }, encoding: 'utf8', cwd: path.join(root, pkg) });
+  for (const m of out.matchAll(/^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns\/op/gm)) {
+    (times[build][m[1]] ??= []).push(+m[2]);
+  }
+};
+for (let r = 0; r < rounds; r++) {
+  for (const [pkg, re, pairs] of jobs) {
+    const both = pairs.some((p) => p.length === 2);
+    // Alternate which build goes first, so neither always runs warmer.
+    const order = r % 2 ? ['portable', 'simd'] : ['simd', 'portable'];
+    for (const build of order) if (both || build === 'simd') run(pkg, re, build);
+  }
+  process.stderr.write(`round ${r + 1}/${rounds} done\n`);
+}
+rmSync(dir, { recursive: true });
+
+const median = (v) => { const s = [...v].sort((a, b) => a - b); const h = s.length >> 1; return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2; };
+const ms = (ns) => (ns / 1e6).toFixed(ns < 1e7 ? 3 : 1);
+console.log(`WebAssembly under Node ${process.version}, ${rounds} alternating rounds, -benchtime ${benchtime}: median (range) ms/op`);
+console.log(`${'kernel'.padEnd(52)} ${'portable'.padStart(24)} ${'SIMD'.padStart(24)}  speed-up (range of round ratios)`);
+for (const [, , pairs] of jobs) {
+  for (const p of pairs) {
+    const [label, a, b] = p;
+    const pt = p.length === 2 ? times.portable[a] : times.simd[a];
+    const st = p.length === 2 ? times.simd[a] : times.simd[b];
+    if (!pt?.length || !st?.length) { console.log(`${label}: no result`); continue; }
+    const ratios = pt.map((t, i) => t / st[i]).filter(Number.isFinite);
+    const cell = (v) => `${ms(median(v))} (${ms(Math.min(...v))}–${ms(Math.max(...v))})`;
+    console.log(`${label.padEnd(52)} ${cell(pt).padStart(24)} ${cell(st).padStart(24)}  ${(median(pt) / median(st)).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`);
+  }
+}
