@@ -90,7 +90,7 @@ test_all() {
   # A build whose split(…, {seed: 4242}) runs its instance out of memory,
   # for the test that kills an instance on purpose (jsbridge/testhook_crash.go).
   mkdir -p dist/test
-  GOOS=js GOARCH=wasm $GO build -tags crashtest -trimpath -buildvcs=false -o dist/test/ntkrf-crashtest.wasm ./wasm
+  GOEXPERIMENT=simd GOOS=js GOARCH=wasm $GO build -tags crashtest -trimpath -buildvcs=false -o dist/test/ntkrf-crashtest.wasm ./wasm
   echo "== node tests (package and browser)"
   CHROMIUM=$(chromium_path) node --test --test-concurrency=1 test/*.test.js
 }
