@@ -14,7 +14,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
 	"ntkrf/internal/errs"
 )
 
@@ -250,6 +249,3 @@ func Dispatch(op string, args []byte, in Input, progress Progress) (result []byt
 	}
 	return result, c.out, nil
 }
-
-// checkAlloc refuses a float64 buffer of rows×cols over the memory limit.
-func checkAlloc(what string, rows, cols int) error { return core.CheckAlloc(what, rows, cols) }

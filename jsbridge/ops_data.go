@@ -112,12 +112,9 @@ func init() {
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
-		rows := 10
+		rows := defaultPreviewRows // the schema has checked a given one
 		if a.Rows != nil {
 			rows = *a.Rows
-		}
-		if rows < 0 || rows > 10000 {
-			return nil, optErr("rows", "%s: rows %d is out of range; use 0…10000", c.op, rows)
 		}
 		opt, err := parseArgs{Delimiter: a.Delimiter, Header: a.Header, MaxBytes: a.MaxBytes}.options(c.op)
 		if err != nil {
@@ -149,7 +146,7 @@ func init() {
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
-		frac := 0.25
+		frac := defaultTestFraction
 		if a.TestFraction != nil {
 			frac = *a.TestFraction
 		}
@@ -172,7 +169,7 @@ func init() {
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
-		k := 4
+		k := defaultFolds
 		if a.K != nil {
 			k = *a.K
 		}

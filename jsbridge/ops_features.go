@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"ntkrf/core"
 	"ntkrf/internal/errs"
 
 	"gonum.org/v1/gonum/mat"
@@ -27,12 +28,9 @@ type featureArgs struct {
 	Seed        uint64  `json:"seed"`
 }
 
-// defaultDim is the feature dimension when none is given.
-const defaultDim = 1024
-
 func (a featureArgs) config() rf.Config {
 	cfg := rf.Config{
-		Method: a.Method, Depth: 1, Dim: defaultDim,
+		Method: a.Method, Depth: defaultDepth, Dim: defaultDim,
 		M0: a.M0, M1: a.M1, SketchDim: a.SketchDim,
 		Sketch: a.Sketch, Sampler: a.Sampler, GibbsSweeps: a.GibbsSweeps,
 		Normalize: a.Normalize, Gamma: a.Gamma, Seed: a.Seed,
@@ -112,7 +110,7 @@ func init() {
 			return nil, err
 		}
 		n, _ := X.Dims()
-		if err := checkAlloc("feature matrix", n, f.Dim()); err != nil {
+		if err := core.CheckAlloc("feature matrix", n, f.Dim()); err != nil {
 			return nil, err
 		}
 		Phi, err := transform(c, f, X, "features")

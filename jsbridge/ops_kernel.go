@@ -16,7 +16,7 @@ type kernelArgs struct {
 
 // kernelSpec fills defaults: ntk of depth 1; rbf with γ = 1/d.
 func kernelSpec(op string, name string, depth *int, gamma *float64, d int) (core.Kernel, error) {
-	k := core.Kernel{Name: name, Depth: 1, Gamma: 1 / float64(d)}
+	k := core.Kernel{Name: name, Depth: defaultDepth, Gamma: 1 / float64(d)}
 	if k.Name == "" {
 		k.Name = "ntk"
 	}
@@ -66,7 +66,7 @@ func init() {
 		if Z != nil {
 			m, _ = Z.Dims()
 		}
-		if err := checkAlloc("kernel matrix", n, m); err != nil {
+		if err := core.CheckAlloc("kernel matrix", n, m); err != nil {
 			return nil, err
 		}
 		c.progress(0, n, "kernel")

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ntkrf/core"
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/internal/errs"
@@ -96,10 +97,7 @@ func init() {
 		if a.Features.Method == "arccos0" && a.Kernel == nil {
 			return nil, optErr("kernel", "%s: arccos0 features approximate the order-0 arc-cosine kernel, which has no exact counterpart here; pass kernel: {...} to compare against", c.op)
 		}
-		if !(a.Lambda >= 0) || math.IsInf(a.Lambda, 0) {
-			return nil, optErr("lambda", "%s: lambda %v must be ≥ 0 (0 = 1e-4·rows)", c.op, a.Lambda)
-		}
-		if err := checkAlloc("kernel matrix", n, n); err != nil {
+		if err := core.CheckAlloc("kernel matrix", n, n); err != nil {
 			return nil, err
 		}
 		if X, err = preprocessed(c.op, X, a.Groups, a.Preprocess); err != nil {
@@ -122,7 +120,7 @@ func init() {
 		if a.Matrices {
 			held += n
 		}
-		if err := checkAlloc("kernel and feature matrices", n, held); err != nil {
+		if err := core.CheckAlloc("kernel and feature matrices", n, held); err != nil {
 			return nil, err
 		}
 		c.progress(0, 3, "kernel")
@@ -210,8 +208,7 @@ func init() {
 		if math.IsNaN(out.R2) {
 			out.R2 = 0 // JSON has no NaN; a constant target has no R².
 		}
-		switch a.Task {
-		case "classification":
+		if a.Task == krr.Classification { // the schema has checked the name
 			acc, err := krr.Accuracy(yt, yp)
 			if err != nil {
 				return nil, err
@@ -232,9 +229,6 @@ func init() {
 			if out.Confusion, err = krr.Confusion(yt, yp, k); err != nil {
 				return nil, err
 			}
-		case "", "regression":
-		default:
-			return nil, optErr("task", "%s: unknown task %q; use \"classification\" or \"regression\"", c.op, a.Task)
 		}
 		return out, nil
 	}
@@ -266,14 +260,14 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkAlloc("feature matrix", n, f.Dim()); err != nil {
+		if err := core.CheckAlloc("feature matrix", n, f.Dim()); err != nil {
 			return nil, err
 		}
 		Phi, err := transform(c, f, X, "features")
 		if err != nil {
 			return nil, err
 		}
-		lambda := 1.0
+		lambda := defaultSelectLambda
 		if a.Lambda != nil {
 			lambda = *a.Lambda
 		}

@@ -3,10 +3,9 @@ package jsbridge
 import (
 	"fmt"
 
-	"ntkrf/internal/errs"
+	"ntkrf/core"
 
 	"encoding/json"
-	"math"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -25,34 +24,16 @@ type ridgeArgs struct {
 	Classes   int       `json:"classes"`
 }
 
-func (a ridgeArgs) options(op string, c *call) (krr.Options, error) {
+// options converts the ridge options; Dispatch has checked their values
+// against the schema (lambda a number > 0 or "auto", task and criterion
+// among the names).
+func (a ridgeArgs) options(c *call) krr.Options {
 	o := krr.Options{Criterion: a.Criterion, Grid: a.Grid, Task: a.Task, Classes: a.Classes,
 		Progress: func(done, total int, stage string) { c.progress(done, total, stage) }}
-	switch l := a.Lambda.(type) {
-	case nil:
-	case string:
-		if l != "auto" {
-			return o, optErr("lambda", "%s: lambda must be \"auto\" or a finite number > 0, got %q", op, l)
-		}
-	case float64:
-		if !(l > 0) || math.IsInf(l, 0) {
-			return o, optErr("lambda", "%s: lambda must be \"auto\" or a finite number > 0, got %v", op, l)
-		}
+	if l, ok := a.Lambda.(float64); ok {
 		o.Lambda = l
-	default:
-		return o, errs.New(errs.Type, "lambda", "%s: lambda must be \"auto\" or a finite number > 0", op)
 	}
-	switch a.Task {
-	case "", krr.Classification, krr.Regression:
-	default:
-		return o, optErr("task", "%s: unknown task %q; use \"classification\" or \"regression\"", op, a.Task)
-	}
-	switch a.Criterion {
-	case "", krr.GCV, krr.LOO:
-	default:
-		return o, optErr("criterion", "%s: unknown criterion %q; use \"gcv\" or \"loo\"", op, a.Criterion)
-	}
-	return o, nil
+	return o
 }
 
 // scaled applies the scaler (JSON from fitScaler) to X; no scaler, no change.
@@ -201,10 +182,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		opt, err := ridgeArgs{Task: a.Task, Classes: a.Classes}.options(c.op, c)
-		if err != nil {
-			return nil, err
-		}
+		opt := ridgeArgs{Task: a.Task, Classes: a.Classes}.options(c)
 		acc, err := krr.NewAccumulator(f.Dim(), opt)
 		if err != nil {
 			return nil, err
@@ -240,10 +218,7 @@ func init() {
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
-		opt, err := a.options(c.op, c)
-		if err != nil {
-			return nil, err
-		}
+		opt := a.options(c)
 		if opt.Criterion == krr.LOO && opt.Lambda == 0 {
 			return nil, optErr("criterion", "%s: criterion \"loo\" needs a second pass over the rows; use fitFeatures", c.op)
 		}
@@ -288,10 +263,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		opt, err := a.options(c.op, c)
-		if err != nil {
-			return nil, err
-		}
+		opt := a.options(c)
 		_, d := X.Dims()
 		f, err := cachedMap(c.op, a.Features, d)
 		if err != nil {
@@ -322,13 +294,10 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkAlloc("kernel matrix", n, n); err != nil {
+		if err := core.CheckAlloc("kernel matrix", n, n); err != nil {
 			return nil, err
 		}
-		opt, err := a.options(c.op, c)
-		if err != nil {
-			return nil, err
-		}
+		opt := a.options(c)
 		m, err := krr.FitKernel(k, X, y, opt)
 		if err != nil {
 			return nil, err

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"ntkrf/core"
+	"ntkrf/core/data"
 	"ntkrf/internal/errs"
 )
 
@@ -40,6 +41,18 @@ type Opt struct {
 
 func f(v float64) *float64 { return &v }
 
+// The defaults the operations apply when an option is not given; the
+// schema documents them by these same constants.
+const (
+	defaultDim          = 1024
+	defaultDepth        = 1
+	defaultPreviewRows  = 10
+	maxPreviewRows      = 10000
+	defaultTestFraction = 0.25
+	defaultFolds        = 4
+	defaultSelectLambda = 1.0
+)
+
 // maxSeed is the largest seed JavaScript numbers carry exactly (2^53−1).
 const maxSeed = 1<<53 - 1
 
@@ -48,7 +61,7 @@ const maxSeed = 1<<53 - 1
 const MaxClasses = 10000
 
 var (
-	optDepth = Opt{Name: "depth", Kind: "int", Min: f(0), Max: f(core.MaxDepth), Default: 1,
+	optDepth = Opt{Name: "depth", Kind: "int", Min: f(0), Max: f(core.MaxDepth), Default: defaultDepth,
 		Doc: "network depth L"}
 	optSeed = Opt{Name: "seed", Kind: "int", Min: f(0), Max: f(maxSeed), Default: 0,
 		Doc: "seed of every random draw; the same seed gives the same bits everywhere"}
@@ -61,7 +74,7 @@ var (
 		{Name: "method", Kind: "enum", Enum: []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}, Default: "ntk",
 			Doc: "which random features"},
 		optDepth,
-		optDim("dim", "output dimension m", 1024),
+		optDim("dim", "output dimension m", defaultDim),
 		optDim("sketchDim", "TensorSketch / TensorSRHT output dimension m_cs (ntk; default dim − m1)", nil),
 		optDim("m0", "number of Step (arc-cosine order 0) features (default m1)", nil),
 		optDim("m1", "number of ReLU features (default dim/2 for ntk)", nil),
@@ -125,7 +138,7 @@ var Schema = map[string][]Opt{
 	"selectActive": {
 		{Name: "features", Kind: "object", Fields: featureOpts, Doc: "the random features of the design"},
 		{Name: "k", Kind: "int", Min: f(1), Max: f(1 << 31), Doc: "number of rows to pick (required)"},
-		{Name: "lambda", Kind: "number", Min: f(0), MinGT: true, Default: 1, Doc: "ridge λ of the design criterion"},
+		{Name: "lambda", Kind: "number", Min: f(0), MinGT: true, Default: defaultSelectLambda, Doc: "ridge λ of the design criterion"},
 		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing before the features"},
 		groupOpt,
 	},
@@ -141,20 +154,20 @@ var Schema = map[string][]Opt{
 		{Name: "missing", Kind: "enum", Enum: []string{"impute", "drop"}, Default: "impute", Doc: "rows with missing features"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
 		{Name: "header", Kind: "enum", Enum: []string{"auto", "yes", "no"}, Default: "auto", Doc: "whether the first row names the columns"},
-		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(math.MaxInt32), Default: 256e6, Doc: "largest input, after decompression"},
+		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input, after decompression"},
 	},
 	"previewCSV": {
-		{Name: "rows", Kind: "int", Min: f(0), Max: f(10000), Default: 10, Doc: "data rows to return"},
+		{Name: "rows", Kind: "int", Min: f(0), Max: f(maxPreviewRows), Default: defaultPreviewRows, Doc: "data rows to return"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
 		{Name: "header", Kind: "enum", Enum: []string{"auto", "yes", "no"}, Default: "auto", Doc: "whether the first row names the columns"},
-		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(math.MaxInt32), Default: 256e6, Doc: "largest input accepted"},
+		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input accepted"},
 	},
 	"split": {
-		{Name: "testFraction", Kind: "number", Min: f(0), Max: f(1), MinGT: true, MaxLT: true, Default: 0.25, Doc: "share of rows in the test part"},
+		{Name: "testFraction", Kind: "number", Min: f(0), Max: f(1), MinGT: true, MaxLT: true, Default: defaultTestFraction, Doc: "share of rows in the test part"},
 		optSeed,
 	},
 	"kfold": {
-		{Name: "k", Kind: "int", Min: f(2), Max: f(1 << 31), Default: 4, Doc: "number of folds"},
+		{Name: "k", Kind: "int", Min: f(2), Max: f(1 << 31), Default: defaultFolds, Doc: "number of folds"},
 		optSeed,
 	},
 	"predict": {},

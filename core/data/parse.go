@@ -20,8 +20,8 @@ import (
 // Options.MaxBytes is 0.
 const DefaultMaxBytes = 256_000_000
 
-// maxBytesLimit is the largest MaxBytes accepted: cell offsets are int32.
-const maxBytesLimit = math.MaxInt32
+// MaxBytesLimit is the largest MaxBytes accepted: cell offsets are int32.
+const MaxBytesLimit = math.MaxInt32
 
 // MaxClasses bounds the number of classes of a classification target.
 const MaxClasses = 1000
@@ -154,8 +154,8 @@ func (o Options) resolve() (options, error) {
 	switch {
 	case o.MaxBytes == 0:
 		r.MaxBytes = DefaultMaxBytes
-	case o.MaxBytes < 0 || o.MaxBytes > maxBytesLimit:
-		return r, fmt.Errorf("data: MaxBytes %d is out of range; use 1…%d, or 0 for the default %d", o.MaxBytes, maxBytesLimit, DefaultMaxBytes)
+	case o.MaxBytes < 0 || o.MaxBytes > MaxBytesLimit:
+		return r, fmt.Errorf("data: MaxBytes %d is out of range; use 1…%d, or 0 for the default %d", o.MaxBytes, MaxBytesLimit, DefaultMaxBytes)
 	}
 	return r, nil
 }
