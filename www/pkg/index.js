@@ -219,7 +219,8 @@ function matrixData(where, name, M, method = where) {
   return data instanceof Float64Array ? data : new Float64Array(data);
 }
 
-const DEFAULT_MAX_BYTES = 256e6;
+/** An option's entry in the schema, for its default and limits. */
+const optionOf = (method, name) => SCHEMA[method].find((o) => o.name === name);
 
 /**
  * The bytes of a string, ArrayBuffer or Uint8Array (a Node Buffer too), as
@@ -229,7 +230,7 @@ const DEFAULT_MAX_BYTES = 256e6;
  * made with the Uint8Array constructor.) The size is checked first.
  */
 function inputBytes(where, input, maxBytes) {
-  const limit = maxBytes ?? DEFAULT_MAX_BYTES;
+  const limit = maxBytes ?? optionOf('parseCSV', 'maxBytes').default;
   if (!(typeof input === 'string' || input instanceof ArrayBuffer || input instanceof Uint8Array)) {
     throw typeError(`${where}: input must be a string, Uint8Array or ArrayBuffer, got ${describe(input)}`, 'input');
   }
@@ -242,7 +243,7 @@ function inputBytes(where, input, maxBytes) {
     if (bytes.byteLength > limit) throw tooLarge(bytes.byteLength);
     return bytes;
   }
-  if (input instanceof Uint8Array && input.buffer.byteLength === 0 && input.byteLength === 0 && input.byteOffset === 0 && input.buffer.detached) {
+  if ((input.buffer ?? input).detached === true) { // where the engine can tell
     throw typeError(`${where}: input is detached (its buffer was transferred)`, 'input');
   }
   // new Uint8Array(arrayBuffer) is a view; of a typed array, a copy.
@@ -809,7 +810,7 @@ class Engine {
 }
 
 /** The largest class count (Go's MaxClasses, the schema's limit on classes). */
-const MAX_CLASSES = () => SCHEMA.fitRidge.find((o) => o.name === 'classes').max;
+const MAX_CLASSES = () => optionOf('fitRidge', 'classes').max;
 
 /**
  * The number of feature columns, for planning the chunks of a fit: dim,
@@ -817,10 +818,10 @@ const MAX_CLASSES = () => SCHEMA.fitRidge.find((o) => o.name === 'classes').max;
  * they disagree with dim).
  */
 function featureDim(f, cols) {
-  if (f.depth === 0 && (f.method ?? 'ntk') in { ntk: 1, nngp: 1 }) return cols;
+  if (f.depth === 0 && ['ntk', 'nngp'].includes(f.method ?? 'ntk')) return cols;
   if (f.dim !== undefined) return f.dim;
   if (f.m1 !== undefined && f.sketchDim !== undefined) return f.m1 + f.sketchDim;
-  return SCHEMA.features.find((o) => o.name === 'dim').default;
+  return optionOf('features', 'dim').default;
 }
 
 async function resolveWorkers(workers) {
