@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { root } from './helpers.js';
+import { root, parseCSV } from './helpers.js';
 import { startSite } from './site.js';
 
 const shots = path.join(root, 'test-results');
@@ -77,23 +77,6 @@ async function trained(page) {
   await page.waitForSelector('#metric-value, #alert:not([hidden])', { timeout: TIMEOUT });
   if (!(await page.$('#metric-value'))) assert.fail(`the page shows an error: ${await page.textContent('#alert-text')}`);
   return Number(await page.getAttribute('#metric-value', 'data-value'));
-}
-
-/** Minimal RFC 4180 reader for the exported files. */
-function parseCSV(text) {
-  const rows = [];
-  let row = [], cell = '', quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(cell); cell = ''; }
-    else if (c === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; }
-    else cell += c;
-  }
-  if (cell || row.length) { row.push(cell); rows.push(row); }
-  return rows;
 }
 
 /** Waits until the page shows name as the loaded data set. */

@@ -63,3 +63,20 @@ export function takeRows(X, idx) {
   return { rows: idx.length, cols: X.cols, data };
 }
 export const take = (y, idx) => Float64Array.from(idx, (i) => y[i]);
+
+/** An RFC 4180 reader for the lab's exports: rows of fields, quotes and line breaks inside quoted fields. */
+export function parseCSV(text) {
+  const rows = [];
+  let row = [], cell = '', quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(cell); cell = ''; }
+    else if (c === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; }
+    else cell += c;
+  }
+  if (cell || row.length) { row.push(cell); rows.push(row); }
+  return rows;
+}

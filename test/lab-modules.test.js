@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { root, rng } from './helpers.js';
+import { root, rng, parseCSV } from './helpers.js';
 
 const lab = (name) => import(pathToFileURL(path.join(root, 'www', 'lab', name)).href);
 const { sampleRows, prepare, takeRows, summarizeList } = await lab('data.js');
@@ -15,21 +15,6 @@ const { toCSV, csvField } = await lab('csv.js');
 const { explain, linkNotice, controlFor } = await lab('messages.js');
 const { topConfusions } = await lab('charts.js');
 const { short } = await lab('heatmap.js');
-
-/** An RFC 4180 reader: rows of fields, quotes and line breaks inside quoted fields. */
-function parseCSV(text) {
-  const rows = [];
-  let row = [], cell = '', quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(cell); cell = ''; } else if (c === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; } else cell += c;
-  }
-  if (cell || row.length) { row.push(cell); rows.push(row); }
-  return rows;
-}
 
 test('toCSV writes doubles that parse back to the same bits, negative ones as numbers', () => {
   const r = rng(7);

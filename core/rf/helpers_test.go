@@ -77,3 +77,27 @@ func meanSE(v []float64) (mean, se float64) {
 	}
 	return mean, math.Sqrt(ss / float64(len(v)-1) / float64(len(v)))
 }
+
+// pairEstimates returns, for each pair of rows of X, the feature inner
+// products ⟨φ(xᵢ), φ(xⱼ)⟩ of the maps drawn with seeds firstSeed …
+// firstSeed+seeds−1, one estimate per seed.
+func pairEstimates(t *testing.T, cfg Config, X *mat.Dense, pairs [][2]int, firstSeed, seeds int) [][]float64 {
+	t.Helper()
+	_, d := X.Dims()
+	est := make([][]float64, len(pairs))
+	for s := range seeds {
+		cfg.Seed = uint64(firstSeed + s)
+		f, err := New(cfg, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		F, err := f.Transform(nil, X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, p := range pairs {
+			est[k] = append(est[k], mat.Dot(F.RowView(p[0]), F.RowView(p[1])))
+		}
+	}
+	return est
+}

@@ -117,21 +117,7 @@ func TestUnbiased(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				K := exactKernel(t, cfg, X)
 				pairs := [][2]int{{0, 1}, {0, 2}, {1, 2}, {0, 0}}
-				est := make([][]float64, len(pairs))
-				for s := range seeds {
-					cfg.Seed = uint64(1000 + s)
-					f, err := New(cfg, 13)
-					if err != nil {
-						t.Fatal(err)
-					}
-					F, err := f.Transform(nil, X)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for k, p := range pairs {
-						est[k] = append(est[k], mat.Dot(F.RowView(p[0]), F.RowView(p[1])))
-					}
-				}
+				est := pairEstimates(t, cfg, X, pairs, 1000, seeds)
 				for k, p := range pairs {
 					mean, se := meanSE(est[k])
 					want := K.At(p[0], p[1])
@@ -181,21 +167,7 @@ func TestUnbiasedPrecisely(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			K := exactKernel(t, cfg, X)
-			est := make([][]float64, len(pairs))
-			for s := range seeds {
-				cfg.Seed = uint64(s)
-				f, err := New(cfg, 3)
-				if err != nil {
-					t.Fatal(err)
-				}
-				F, err := f.Transform(nil, X)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for k, p := range pairs {
-					est[k] = append(est[k], mat.Dot(F.RowView(p[0]), F.RowView(p[1])))
-				}
-			}
+			est := pairEstimates(t, cfg, X, pairs, 0, seeds)
 			for k, p := range pairs {
 				mean, se := meanSE(est[k])
 				want, scale := K.At(p[0], p[1]), math.Sqrt(K.At(p[0], p[0])*K.At(p[1], p[1]))
