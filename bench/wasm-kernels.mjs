@@ -1,6 +1,6 @@
 // The WebAssembly kernels with SIMD (GOEXPERIMENT=simd) against the
 // portable Go kernels, under Node, in one run: Go benchmarks of
-// core/gram, core/krr and core/rf built both ways, run in alternating
+// core/linalg and core/rf built both ways, run in alternating
 // rounds so that both see the same machine load. Prints the median time
 // per operation, the range over the rounds and the speed-up.
 //   node bench/wasm-kernels.mjs [--rounds 5] [--benchtime 1s]
@@ -27,14 +27,14 @@ const goroot = execFileSync(go, ['env', 'GOROOT'], { env, encoding: 'utf8' }).tr
 // [package, benchmark regexp, pairs: [label, portable name, SIMD name] or
 // one name timed in both builds]
 const jobs = [
-  ['./core/gram', '^BenchmarkAddAtA_N2000_M1024$/^(simd|portable|float32-simd)$', [
+  ['./core/linalg', '^BenchmarkAddAtA_N2000_M1024$/^(simd|portable|float32-simd)$', [
     ['Gram AddAtA (float64), n=2000 m=1024', 'AddAtA_N2000_M1024/portable', 'AddAtA_N2000_M1024/simd'],
     ['Gram AddAtA32 (float32 SIMD vs float64 portable)', 'AddAtA_N2000_M1024/portable', 'AddAtA_N2000_M1024/float32-simd'],
   ]],
-  ['./core/gram', '^BenchmarkMul_N2000_K784_M2048$/^(simd|portable)$', [
+  ['./core/linalg', '^BenchmarkMul_N2000_K784_M2048$/^(simd|portable)$', [
     ['product Mul, 2000×784 · 784×2048', 'Mul_N2000_K784_M2048/portable', 'Mul_N2000_K784_M2048/simd'],
   ]],
-  ['./core/krr', '^BenchmarkEigSym_M1024$', [['eigendecomposition (GCV path), m=1024', 'EigSym_M1024']]],
+  ['./core/linalg', '^BenchmarkEigSym_M1024$', [['eigendecomposition (GCV path), m=1024', 'EigSym_M1024']]],
   ['./core/rf', '^Benchmark(FWHT_4096|TensorSketch_2048)$', [
     ['FWHT, 4096', 'FWHT_4096'],
     ['TensorSketch (FFT), 2048', 'TensorSketch_2048'],

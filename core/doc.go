@@ -1,38 +1,25 @@
-// Package core computes the exact kernels of infinitely wide ReLU networks
-// (the Neural Tangent Kernel and the NNGP kernel) and the RBF kernel, and
-// holds the conventions shared by the packages below it: rf (random
-// features), data (CSV loading), krr (ridge regression and metrics) and
-// gram (fast ΦᵀΦ).
+// Package core is the root of ntkrf's Go library; it holds no code. The
+// work is done by its subpackages, each with one job:
 //
-// # Kernels
+//   - [ntkrf/core/pipeline]: a whole model — preprocessing, feature map or
+//     exact kernel, ridge solution — fitted in one call, saved as versioned
+//     JSON and loaded anywhere. Start here.
+//   - [ntkrf/core/data]: CSV parsing, preprocessing (Scaler), splits.
+//   - [ntkrf/core/kernel]: exact NTK, NNGP and RBF kernels.
+//   - [ntkrf/core/rf]: random features (Algorithms 1 and 2 of Han et al.) and
+//     the sketches they use.
+//   - [ntkrf/core/krr]: kernel ridge regression, primal and dual, with λ
+//     chosen by GCV or leave-one-out.
+//   - [ntkrf/core/metrics]: kernel approximation errors and prediction scores.
+//   - [ntkrf/core/active]: greedy active-learning designs.
+//   - [ntkrf/core/linalg]: the dense linear algebra under all of them (Gram
+//     products, Cholesky, tridiagonal reduction, eigensolver, parallel for).
 //
-// For a fully connected ReLU network of depth L ≥ 0 (Han et al., "Random
-// Features for the Neural Tangent Kernel", Section 2), with K0 = XZᵀ:
-//
-//	c      = NNGP_{l-1}(x,z) / (‖x‖‖z‖)           (clipped to [-1, 1])
-//	F0(c)  = 1 − arccos(c)/π
-//	NNGP_l = ‖x‖‖z‖ · (√(1−c²) + (π − arccos c)·c) / π
-//	NTK_l  = NNGP_l + NTK_{l−1} · F0(c)
-//
-// so NNGP_l(x,x) = ‖x‖² and NTK_L(x,x) = (L+1)‖x‖²; both kernels are
-// positively homogeneous of degree one in each argument, and a zero row has
-// kernel zero with every row (the limit as the row goes to zero).
-//
-// The angle θ = arccos c is carried from layer to layer together with 1−c
-// computed without cancellation, and nearly parallel rows get their first
-// angle from ‖x̂−ẑ‖ and ‖x̂+ẑ‖ (Kahan's formula) rather than from arccos of a
-// rounded cosine, so duplicate and near-duplicate rows come out to full
-// precision and the diagonal of a Gram matrix is exact.
-//
-// # Matrices
+// Shared input checks and the error codes live in ntkrf/internal/check,
+// which imports nothing else of ntkrf. ARCHITECTURE.md at the repository
+// root shows which package may import which.
 //
 // Matrices are row-major float64 [gonum.org/v1/gonum/mat.Dense] values, one
-// data point per row. Inputs are never modified.
-//
-// # Errors and panics
-//
-// Bad data (an empty matrix, NaN or ±Inf, mismatched columns, a depth out of
-// range, a result too large for memory) is returned as an error whose text
-// starts with "core: " and says what to change. A panic means a bug in this
-// package.
+// data point per row. Inputs are never modified. Bad data is returned as an
+// error (see ntkrf/internal/check for the codes); a panic means a bug.
 package core

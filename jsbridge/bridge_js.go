@@ -9,7 +9,7 @@ import (
 
 	"github.com/hack-pad/safejs"
 
-	"ntkrf/internal/errs"
+	"ntkrf/internal/check"
 )
 
 // Register installs globalThis[name] = { call, ops } where
@@ -68,7 +68,7 @@ func invoke(args []safejs.Value) (promise safejs.Value) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			rejectWith(reject, errs.New(errs.Internal, "", "ntkrf internal error (please report): %v\n%s", r, debug.Stack()))
+			rejectWith(reject, check.New(check.Internal, "", "ntkrf internal error (please report): %v\n%s", r, debug.Stack()))
 		}
 	}()
 	result, err := run(args)
@@ -232,7 +232,7 @@ func arraysToJS(out [][]float64) (safejs.Value, error) {
 	for i, a := range out {
 		ta, err := f64.New(len(a))
 		if err != nil {
-			return safejs.Value{}, errs.New(errs.TooLarge, "", "cannot allocate a result of %d numbers in JavaScript: %v", len(a), err)
+			return safejs.Value{}, check.New(check.TooLarge, "", "cannot allocate a result of %d numbers in JavaScript: %v", len(a), err)
 		}
 		buf, _ := ta.Get("buffer")
 		view, err := u8.New(buf)

@@ -14,28 +14,28 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/internal/errs"
+	"ntkrf/internal/check"
 )
 
 // typeErr and rangeErr are the bridge's own faults: a wrong type, and a
 // value or shape that does not fit. Every error leaves Dispatch as an
-// *errs.Error (see toJS).
-func typeErr(format string, a ...any) error { return errs.New(errs.Type, "", format, a...) }
+// *check.Error (see toJS).
+func typeErr(format string, a ...any) error { return check.New(check.Type, "", format, a...) }
 
-func shapeErr(format string, a ...any) error { return errs.New(errs.Shape, "", format, a...) }
+func shapeErr(format string, a ...any) error { return check.New(check.Shape, "", format, a...) }
 
 func optErr(option, format string, a ...any) error {
-	return errs.New(errs.Option, option, format, a...)
+	return check.New(check.Option, option, format, a...)
 }
 
 // JSError returns the JavaScript class, code, option and message of an
 // error returned by Dispatch.
-func JSError(err error) (class string, code errs.Code, option, message string) {
-	var e *errs.Error
+func JSError(err error) (class string, code check.Code, option, message string) {
+	var e *check.Error
 	if errors.As(err, &e) {
 		return e.Code.Class(), e.Code, e.Option, e.Msg
 	}
-	return "Error", errs.Internal, "", err.Error()
+	return "Error", check.Internal, "", err.Error()
 }
 
 // goNames are the Go spellings that core's messages use for what the
@@ -51,14 +51,14 @@ var goNames = strings.NewReplacer(
 )
 
 // pkgPrefix matches the package prefix of a Go error message ("krr: ").
-var pkgPrefix = regexp.MustCompile(`^(core|rf|krr|data|gram|jsbridge): `)
+var pkgPrefix = regexp.MustCompile(`^(core|check|kernel|linalg|rf|krr|metrics|active|data|pipeline|jsbridge): `)
 
-// toJS turns any error of an operation into an *errs.Error whose message
+// toJS turns any error of an operation into an *check.Error whose message
 // starts with the operation and speaks the JavaScript API. Errors without
 // a code get fallback: ERR_PARSE for the CSV operations, else ERR_DATA.
-func toJS(op string, err error, fallback errs.Code) *errs.Error {
-	var e *errs.Error
-	out := &errs.Error{Code: fallback, Msg: err.Error()}
+func toJS(op string, err error, fallback check.Code) *check.Error {
+	var e *check.Error
+	out := &check.Error{Code: fallback, Msg: err.Error()}
 	if errors.As(err, &e) {
 		out.Code, out.Option = e.Code, e.Option
 		if err.Error() == "" {
@@ -66,7 +66,7 @@ func toJS(op string, err error, fallback errs.Code) *errs.Error {
 		}
 	}
 	if errors.Is(err, context.Canceled) {
-		out.Code = errs.Aborted
+		out.Code = check.Aborted
 	}
 	msg := strings.TrimPrefix(out.Msg, op+": ")
 	for pkgPrefix.MatchString(msg) {
@@ -146,9 +146,9 @@ func (c *call) decode(args []byte, v any) error {
 		switch {
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			field, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-			return errs.New(errs.UnknownOption, field, "%s: unknown option %q; known options: %s", c.op, field, strings.Join(c.known(v), ", "))
+			return check.New(check.UnknownOption, field, "%s: unknown option %q; known options: %s", c.op, field, strings.Join(c.known(v), ", "))
 		case errors.As(err, &ute):
-			return errs.New(errs.Type, ute.Field, "%s: %s must be %s, got a JSON %s", c.op, ute.Field, jsType(ute.Type), ute.Value)
+			return check.New(check.Type, ute.Field, "%s: %s must be %s, got a JSON %s", c.op, ute.Field, jsType(ute.Type), ute.Value)
 		}
 		return typeErr("%s: options are not valid JSON: %v", c.op, err)
 	}
@@ -229,9 +229,9 @@ func Dispatch(op string, args []byte, in Input, progress Progress) (result []byt
 	if !ok {
 		return nil, nil, typeErr("unknown operation %q; known: %s", op, strings.Join(Ops(), ", "))
 	}
-	fallback := errs.Data
+	fallback := check.Data
 	if op == "parseCSV" || op == "previewCSV" {
-		fallback = errs.Parse
+		fallback = check.Parse
 	}
 	if progress == nil {
 		progress = func(int, int, string) {}
@@ -245,7 +245,7 @@ func Dispatch(op string, args []byte, in Input, progress Progress) (result []byt
 		return nil, nil, toJS(op, err, fallback)
 	}
 	if result, err = encodeJSON(v); err != nil {
-		return nil, nil, toJS(op, fmt.Errorf("encoding the result: %v", err), errs.Internal)
+		return nil, nil, toJS(op, fmt.Errorf("encoding the result: %v", err), check.Internal)
 	}
 	return result, c.out, nil
 }

@@ -3,12 +3,11 @@ package jsbridge
 import (
 	"encoding/json"
 	"math"
+	"ntkrf/core/kernel"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"ntkrf/core"
 )
 
 var refX = []float64{1, 2, 0, 0.5, -1, 3, -2, 0.25, 1}
@@ -20,16 +19,16 @@ func TestKernelMatchesCore(t *testing.T) {
 		want func() (*mat.Dense, error)
 	}{
 		{`{"X":{"rows":3,"cols":3,"array":0},"depth":2}`, func() (*mat.Dense, error) {
-			return core.NTK(mat.NewDense(3, 3, refX), 2)
+			return kernel.NTK(mat.NewDense(3, 3, refX), 2)
 		}},
 		{`{"X":{"rows":3,"cols":3,"array":0},"kernel":"nngp","depth":3}`, func() (*mat.Dense, error) {
-			return core.NNGP(mat.NewDense(3, 3, refX), 3)
+			return kernel.NNGP(mat.NewDense(3, 3, refX), 3)
 		}},
 		{`{"X":{"rows":3,"cols":3,"array":0},"kernel":"rbf"}`, func() (*mat.Dense, error) {
-			return core.RBF(mat.NewDense(3, 3, refX), 1.0/3) // default γ = 1/cols
+			return kernel.RBF(mat.NewDense(3, 3, refX), 1.0/3) // default γ = 1/cols
 		}},
 		{`{"X":{"rows":3,"cols":3,"array":0},"Z":{"rows":1,"cols":3,"array":1}}`, func() (*mat.Dense, error) {
-			return core.NTKCross(mat.NewDense(3, 3, refX), mat.NewDense(1, 3, refX[3:6]), 1)
+			return kernel.NTKCross(mat.NewDense(3, 3, refX), mat.NewDense(1, 3, refX[3:6]), 1)
 		}},
 	}
 	for _, tc := range tests {

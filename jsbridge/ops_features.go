@@ -4,8 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"ntkrf/core"
-	"ntkrf/internal/errs"
+	"ntkrf/internal/check"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -59,16 +58,16 @@ func newMap(op string, a featureArgs, inputDim int) (*rf.Map, error) {
 // optionErr marks an error of rf.New as a fault of the feature options:
 // the schema has checked each one, so what remains is how they combine.
 func optionErr(op string, err error) error {
-	var e *errs.Error
+	var e *check.Error
 	if !errors.As(err, &e) {
-		e = &errs.Error{Code: errs.Option, Msg: err.Error()}
+		e = &check.Error{Code: check.Option, Msg: err.Error()}
 	}
 	// Outside features(), the feature options sit under "features".
 	option := e.Option
 	if opSchema[op] != "features" {
 		option = strings.TrimSuffix("features."+option, ".")
 	}
-	return &errs.Error{Code: e.Code, Option: option, Msg: e.Msg}
+	return &check.Error{Code: e.Code, Option: option, Msg: e.Msg}
 }
 
 // progressRows is how many rows are featurized between progress reports.
@@ -110,7 +109,7 @@ func init() {
 			return nil, err
 		}
 		n, _ := X.Dims()
-		if err := core.CheckAlloc("feature matrix", n, f.Dim()); err != nil {
+		if err := check.Alloc("feature matrix", n, f.Dim()); err != nil {
 			return nil, err
 		}
 		Phi, err := transform(c, f, X, "features")

@@ -1,9 +1,10 @@
 package jsbridge
 
 import (
-	"gonum.org/v1/gonum/mat"
+	"ntkrf/core/kernel"
+	"ntkrf/internal/check"
 
-	"ntkrf/core"
+	"gonum.org/v1/gonum/mat"
 )
 
 type kernelArgs struct {
@@ -15,8 +16,8 @@ type kernelArgs struct {
 }
 
 // kernelSpec fills defaults: ntk of depth 1; rbf with γ = 1/d.
-func kernelSpec(op string, name string, depth *int, gamma *float64, d int) (core.Kernel, error) {
-	k := core.Kernel{Name: name, Depth: defaultDepth, Gamma: 1 / float64(d)}
+func kernelSpec(op string, name string, depth *int, gamma *float64, d int) (kernel.Spec, error) {
+	k := kernel.Spec{Name: name, Depth: defaultDepth, Gamma: 1 / float64(d)}
 	if k.Name == "" {
 		k.Name = "ntk"
 	}
@@ -31,8 +32,8 @@ func kernelSpec(op string, name string, depth *int, gamma *float64, d int) (core
 	default:
 		return k, optErr("kernel", "%s: unknown kernel %q; use \"ntk\", \"nngp\" or \"rbf\"", op, k.Name)
 	}
-	if k.Depth < 0 || k.Depth > core.MaxDepth {
-		return k, optErr("depth", "%s: depth %d is out of range; use 0 ≤ depth ≤ %d", op, k.Depth, core.MaxDepth)
+	if k.Depth < 0 || k.Depth > check.MaxDepth {
+		return k, optErr("depth", "%s: depth %d is out of range; use 0 ≤ depth ≤ %d", op, k.Depth, check.MaxDepth)
 	}
 	if err := k.Validate(); err != nil {
 		return k, optionErr(op, err)
@@ -66,7 +67,7 @@ func init() {
 		if Z != nil {
 			m, _ = Z.Dims()
 		}
-		if err := core.CheckAlloc("kernel matrix", n, m); err != nil {
+		if err := check.Alloc("kernel matrix", n, m); err != nil {
 			return nil, err
 		}
 		c.progress(0, n, "kernel")

@@ -6,10 +6,11 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
+	"ntkrf/core/active"
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
-	"ntkrf/internal/errs"
+	"ntkrf/core/metrics"
+	"ntkrf/internal/check"
 )
 
 // prepArgs are the preprocessing options (index.d.ts Preprocess).
@@ -97,7 +98,7 @@ func init() {
 		if a.Features.Method == "arccos0" && a.Kernel == nil {
 			return nil, optErr("kernel", "%s: arccos0 features approximate the order-0 arc-cosine kernel, which has no exact counterpart here; pass kernel: {...} to compare against", c.op)
 		}
-		if err := core.CheckAlloc("kernel matrix", n, n); err != nil {
+		if err := check.Alloc("kernel matrix", n, n); err != nil {
 			return nil, err
 		}
 		if X, err = preprocessed(c.op, X, a.Groups, a.Preprocess); err != nil {
@@ -120,7 +121,7 @@ func init() {
 		if a.Matrices {
 			held += n
 		}
-		if err := core.CheckAlloc("kernel and feature matrices", n, held); err != nil {
+		if err := check.Alloc("kernel and feature matrices", n, held); err != nil {
 			return nil, err
 		}
 		c.progress(0, 3, "kernel")
@@ -138,11 +139,11 @@ func init() {
 		}
 		feat := seconds(t)
 		c.progress(2, 3, "metrics")
-		rel, err := krr.RelFrobenius(K, Phi)
+		rel, err := metrics.RelFrobenius(K, Phi)
 		if err != nil {
 			return nil, err
 		}
-		mse, err := krr.EntryMSE(K, Phi)
+		mse, err := metrics.EntryMSE(K, Phi)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +151,7 @@ func init() {
 		if lambda == 0 {
 			lambda = 1e-4 * float64(n)
 		}
-		spec, err := krr.Spectral(K, Phi, lambda)
+		spec, err := metrics.Spectral(K, Phi, lambda)
 		if err != nil {
 			return nil, err
 		}
@@ -199,17 +200,17 @@ func init() {
 			MSE       float64  `json:"mse"`
 			R2        float64  `json:"r2"`
 		}
-		if out.MSE, err = krr.MSE(yt, yp); err != nil {
+		if out.MSE, err = metrics.MSE(yt, yp); err != nil {
 			return nil, err
 		}
-		if out.R2, err = krr.R2(yt, yp); err != nil {
+		if out.R2, err = metrics.R2(yt, yp); err != nil {
 			out.R2 = math.NaN()
 		}
 		if math.IsNaN(out.R2) {
 			out.R2 = 0 // JSON has no NaN; a constant target has no R².
 		}
 		if a.Task == krr.Classification { // the schema has checked the name
-			acc, err := krr.Accuracy(yt, yp)
+			acc, err := metrics.Accuracy(yt, yp)
 			if err != nil {
 				return nil, err
 			}
@@ -220,13 +221,13 @@ func init() {
 				for _, y := range [2][]float64{yt, yp} {
 					for i, v := range y {
 						if v != math.Trunc(v) || v < 0 || v >= MaxClasses {
-							return nil, errs.New(errs.Value, "", "%s: label %v at row %d is not a class index in 0…%d", c.op, v, i, MaxClasses-1)
+							return nil, check.New(check.Value, "", "%s: label %v at row %d is not a class index in 0…%d", c.op, v, i, MaxClasses-1)
 						}
 						k = max(k, int(v)+1)
 					}
 				}
 			}
-			if out.Confusion, err = krr.Confusion(yt, yp, k); err != nil {
+			if out.Confusion, err = metrics.Confusion(yt, yp, k); err != nil {
 				return nil, err
 			}
 		}
@@ -260,7 +261,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if err := core.CheckAlloc("feature matrix", n, f.Dim()); err != nil {
+		if err := check.Alloc("feature matrix", n, f.Dim()); err != nil {
 			return nil, err
 		}
 		Phi, err := transform(c, f, X, "features")
@@ -272,7 +273,7 @@ func init() {
 			lambda = *a.Lambda
 		}
 		c.progress(0, 1, "select")
-		idx, err := krr.SelectActive(Phi, a.K, lambda)
+		idx, err := active.SelectActive(Phi, a.K, lambda)
 		if err != nil {
 			return nil, err
 		}

@@ -3,8 +3,6 @@ package jsbridge
 import (
 	"fmt"
 
-	"ntkrf/core"
-
 	"encoding/json"
 	"sync"
 
@@ -13,6 +11,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/rf"
+	"ntkrf/internal/check"
 )
 
 // ridgeArgs are the options shared by the fitting operations.
@@ -294,7 +293,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if err := core.CheckAlloc("kernel matrix", n, n); err != nil {
+		if err := check.Alloc("kernel matrix", n, n); err != nil {
 			return nil, err
 		}
 		opt := a.options(c)

@@ -9,9 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"ntkrf/core"
 	"ntkrf/core/data"
-	"ntkrf/internal/errs"
+	"ntkrf/internal/check"
 )
 
 // Opt describes one option of the JavaScript API: its type, its limits and
@@ -61,7 +60,7 @@ const maxSeed = 1<<53 - 1
 const MaxClasses = 10000
 
 var (
-	optDepth = Opt{Name: "depth", Kind: "int", Min: f(0), Max: f(core.MaxDepth), Default: defaultDepth,
+	optDepth = Opt{Name: "depth", Kind: "int", Min: f(0), Max: f(check.MaxDepth), Default: defaultDepth,
 		Doc: "network depth L"}
 	optSeed = Opt{Name: "seed", Kind: "int", Min: f(0), Max: f(maxSeed), Default: 0,
 		Doc: "seed of every random draw; the same seed gives the same bits everywhere"}
@@ -204,7 +203,7 @@ func checkOptions(op string, args []byte) error {
 		return nil
 	}
 	if err := json.Unmarshal(args, &obj); err != nil {
-		return errs.New(errs.Type, "", "%s: options must be a JSON object: %v", op, err)
+		return check.New(check.Type, "", "%s: options must be a JSON object: %v", op, err)
 	}
 	for _, o := range Schema[method] {
 		if raw, ok := obj[o.Name]; ok {
@@ -221,65 +220,65 @@ func checkValue(op, path string, o Opt, raw json.RawMessage) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
-		return errs.New(errs.Type, path, "%s: %s is not valid JSON", op, path)
+		return check.New(check.Type, path, "%s: %s is not valid JSON", op, path)
 	}
-	return check(op, path, o, v)
+	return checkOpt(op, path, o, v)
 }
 
 // check validates one decoded value; numbers are json.Number.
-func check(op, path string, o Opt, v any) error {
-	bad := func(code errs.Code) error {
-		return errs.New(code, path, "%s: %s must be %s, got %s", op, path, Expect(o), show(v))
+func checkOpt(op, path string, o Opt, v any) error {
+	bad := func(code check.Code) error {
+		return check.New(code, path, "%s: %s must be %s, got %s", op, path, Expect(o), show(v))
 	}
 	switch o.Kind {
 	case "any":
 		return nil
 	case "bool":
 		if _, ok := v.(bool); !ok {
-			return bad(errs.Type)
+			return bad(check.Type)
 		}
 	case "string":
 		if _, ok := v.(string); !ok {
-			return bad(errs.Type)
+			return bad(check.Type)
 		}
 	case "char":
 		s, ok := v.(string)
 		if !ok {
-			return bad(errs.Type)
+			return bad(check.Type)
 		}
 		if len([]rune(s)) != 1 {
-			return bad(errs.Option)
+			return bad(check.Option)
 		}
 	case "enum":
 		s, ok := v.(string)
 		if !ok {
-			return bad(errs.Type)
+			return bad(check.Type)
 		}
 		if !slices.Contains(o.Enum, s) {
-			return bad(errs.Option)
+			return bad(check.Option)
 		}
 	case "int", "number":
 		n, ok := v.(json.Number)
 		if !ok {
-			return bad(errs.Type)
+			return bad(check.Type)
 		}
 		x, err := strconv.ParseFloat(string(n), 64)
 		if err != nil || !inRange(o, x) || (o.Kind == "int" && x != math.Trunc(x)) {
-			return bad(errs.Option)
+			return bad(check.Option)
 		}
 	case "numberOrAuto":
 		if s, ok := v.(string); ok {
 			if s != "auto" {
-				return bad(errs.Option)
+				return bad(check.Option)
 			}
 			return nil
 		}
 		n, ok := v.(json.Number)
 		if !ok {
-			return bad(errs.Type)
+			return bad(check.Type)
 		}
 		if x, err := strconv.ParseFloat(string(n), 64); err != nil || !inRange(o, x) {
-			return bad(errs.Option)
+			return bad(check.Option)
 		}
 	case "nameOrIndex":
 		switch t := v.(type) {
@@ -287,15 +286,15 @@ func check(op, path string, o Opt, v any) error {
 		case json.Number:
 			x, err := strconv.ParseFloat(string(t), 64)
 			if err != nil || !inRange(o, x) || x != math.Trunc(x) {
-				return bad(errs.Option)
+				return bad(check.Option)
 			}
 		default:
-			return bad(errs.Type)
+			return bad(check.Type)
 		}
 	case "object":
 		m, ok := v.(map[string]any)
 		if !ok {
-			return bad(errs.Type)
+			return bad(check.Type)
 		}
 		names := make([]string, len(o.Fields))
 		for i, fo := range o.Fields {
@@ -303,12 +302,12 @@ func check(op, path string, o Opt, v any) error {
 		}
 		for k := range m {
 			if !slices.Contains(names, k) {
-				return errs.New(errs.UnknownOption, path+"."+k, "%s: unknown option %s.%s; %s takes %s", op, path, k, path, strings.Join(names, ", "))
+				return check.New(check.UnknownOption, path+"."+k, "%s: unknown option %s.%s; %s takes %s", op, path, k, path, strings.Join(names, ", "))
 			}
 		}
 		for _, fo := range o.Fields {
 			if fv, ok := m[fo.Name]; ok {
-				if err := check(op, path+"."+fo.Name, fo, fv); err != nil {
+				if err := checkOpt(op, path+"."+fo.Name, fo, fv); err != nil {
 					return err
 				}
 			}
@@ -316,13 +315,13 @@ func check(op, path string, o Opt, v any) error {
 	case "array":
 		a, ok := v.([]any)
 		if !ok {
-			return bad(errs.Type)
+			return bad(check.Type)
 		}
 		if o.Max != nil && float64(len(a)) > *o.Max {
-			return errs.New(errs.Option, path, "%s: %s has %d entries; at most %v are allowed", op, path, len(a), *o.Max)
+			return check.New(check.Option, path, "%s: %s has %d entries; at most %v are allowed", op, path, len(a), *o.Max)
 		}
 		for i, it := range a {
-			if err := check(op, fmt.Sprintf("%s[%d]", path, i), *o.Items, it); err != nil {
+			if err := checkOpt(op, fmt.Sprintf("%s[%d]", path, i), *o.Items, it); err != nil {
 				return err
 			}
 		}

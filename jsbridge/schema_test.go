@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"ntkrf/internal/errs"
+	"ntkrf/internal/check"
 )
 
 // sample returns a valid value of an option, for probing the decoders.
@@ -45,17 +45,17 @@ func TestSchemaOptionsAreDecoded(t *testing.T) {
 			}
 			args, _ := json.Marshal(opts)
 			_, _, err := Dispatch(op, args, Input{Bytes: []byte("a,b\n1,2\n")}, nil)
-			var code errs.Code
+			var code check.Code
 			var opt, msg string
 			if err != nil {
 				_, code, opt, msg = JSError(err)
 			}
 			switch {
-			case err != nil && code == errs.UnknownOption && method == op:
+			case err != nil && code == check.UnknownOption && method == op:
 				t.Errorf("%s refuses its option %s: %s", op, o.Name, msg)
-			case err != nil && code != errs.UnknownOption && opt == o.Name:
+			case err != nil && code != check.UnknownOption && opt == o.Name:
 				t.Errorf("%s refuses %s = %v: %s", op, o.Name, sample(o), msg)
-			case err == nil || code != errs.UnknownOption:
+			case err == nil || code != check.UnknownOption:
 				takers[method+"."+o.Name]++
 			}
 		}

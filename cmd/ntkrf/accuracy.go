@@ -13,6 +13,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
+	"ntkrf/core/metrics"
 	"ntkrf/core/rf"
 )
 
@@ -117,14 +118,14 @@ func runAccuracy(args []string) error {
 		r := row{File: b.file, Task: ds.Task, ExactNTK: b.exactNTK, Seconds: time.Since(t0).Seconds()}
 		if ds.Task == data.Classification {
 			r.Metric = "accuracy"
-			if r.NTKRF, err = krr.Accuracy(ds.Y, pred); err != nil {
+			if r.NTKRF, err = metrics.Accuracy(ds.Y, pred); err != nil {
 				return fmt.Errorf("%s: %v", b.file, err)
 			}
 			sumDelta += r.NTKRF - b.exactNTK
 			nClass++
 		} else {
 			r.Metric = "1 − R²"
-			r2, err := krr.R2(ds.Y, pred)
+			r2, err := metrics.R2(ds.Y, pred)
 			if err != nil {
 				return fmt.Errorf("%s: %v", b.file, err)
 			}

@@ -16,10 +16,11 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
 	"ntkrf/core/data"
-	"ntkrf/core/gram"
+	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/linalg"
+	"ntkrf/core/metrics"
 	"ntkrf/core/rf"
 )
 
@@ -107,11 +108,11 @@ func runBench(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("Fashion-MNIST: %d train, %d test rows, d = %d, m = %d, sampler %s, float32 Gram %v, GOMAXPROCS %d\n", *n, *nTest, d, *m, *sampler, *gram32 && gram.Float32(), runtimeProcs())
+	fmt.Printf("Fashion-MNIST: %d train, %d test rows, d = %d, m = %d, sampler %s, float32 Gram %v, GOMAXPROCS %d\n", *n, *nTest, d, *m, *sampler, *gram32 && linalg.Float32(), runtimeProcs())
 	fmt.Printf("%-6s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s %10s\n", "depth", "sampling", "features", "gram", "GFLOP/s", "solve", "predict", "total", "acc", "anchor", "ratio", "λ search")
 	var lines []benchResult
 	for _, L := range ds {
-		r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, Float32Gram: *gram32 && gram.Float32(), AnchorTotal: anchors[L].total}
+		r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, Float32Gram: *gram32 && linalg.Float32(), AnchorTotal: anchors[L].total}
 		t0 := time.Now()
 		f, err := rf.New(rf.Config{Method: "ntk", Depth: L, Dim: *m, Sampler: *sampler, Seed: *seed}, d)
 		if err != nil {
@@ -175,7 +176,7 @@ func runBench(args []string) error {
 		}
 		r.Total = r.Sampling + r.Features + r.Gram + r.Solve + r.Predict
 		r.TotalSearch = r.Total + r.LambdaSearch
-		if r.Accuracy, err = krr.Accuracy(yt, labels); err != nil {
+		if r.Accuracy, err = metrics.Accuracy(yt, labels); err != nil {
 			return err
 		}
 		if *oracle { // untimed
@@ -189,7 +190,7 @@ func runBench(args []string) error {
 		}
 		if *exact {
 			t = time.Now()
-			em, err := krr.FitKernel(core.Kernel{Name: "ntk", Depth: L}, X, y, krr.Options{Task: krr.Classification, Classes: 10, Lambda: r.Lambda})
+			em, err := krr.FitKernel(kernel.Spec{Name: "ntk", Depth: L}, X, y, krr.Options{Task: krr.Classification, Classes: 10, Lambda: r.Lambda})
 			if err != nil {
 				return fmt.Errorf("exact NTK: %v", err)
 			}
@@ -198,7 +199,7 @@ func runBench(args []string) error {
 				return err
 			}
 			r.ExactSeconds = since(t)
-			if r.ExactAccuracy, err = krr.Accuracy(yt, el); err != nil {
+			if r.ExactAccuracy, err = metrics.Accuracy(yt, el); err != nil {
 				return fmt.Errorf("exact NTK: %v", err)
 			}
 		}
@@ -239,7 +240,7 @@ func oracleAccuracy(acc *krr.Accumulator, m int, phiT *mat.Dense, yt []float64) 
 		if err != nil {
 			return 0, 0, err
 		}
-		a, err := krr.Accuracy(yt, labels)
+		a, err := metrics.Accuracy(yt, labels)
 		if err != nil {
 			return 0, 0, err
 		}

@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
 	"ntkrf/core/data"
+	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 )
 
@@ -44,7 +44,7 @@ func TestCVPredictUsesTrainingFoldsOnly(t *testing.T) {
 		return &data.Dataset{X: X, Y: y, Task: data.Regression, Groups: groups}
 	}
 	fit := func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
-		return krr.FitKernel(core.Kernel{Name: "ntk", Depth: 1}, X, y, o)
+		return krr.FitKernel(kernel.Spec{Name: "ntk", Depth: 1}, X, y, o)
 	}
 	cands := []cvCandidate{{data.Prep{Standardize: true}, fit}, {data.Prep{Standardize: true, UnitNorm: true}, fit}}
 	folds, err := data.KFold(n, 4, 7)

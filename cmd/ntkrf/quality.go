@@ -14,7 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
+	"ntkrf/core/kernel"
 	"ntkrf/core/rf"
 )
 
@@ -69,7 +69,7 @@ func runQuality(args []string) error {
 	fmt.Printf("%-6s %-28s %-10s %-8s %s\n", "depth", "error per m_cs/m", "mean", "authors", "time")
 	for _, L := range Ls {
 		start := time.Now()
-		K, err := core.NTK(X, L)
+		K, err := kernel.NTK(X, L)
 		if err != nil {
 			return err
 		}

@@ -48,9 +48,10 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
 	"ntkrf/core/data"
+	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/metrics"
 	"ntkrf/core/rf"
 )
 
@@ -243,7 +244,7 @@ func reproFig1(args []string) error {
 			return fmt.Errorf("repro fig1: %s: %v", file, err)
 		}
 		nr, d := X.Dims()
-		K, err := core.NNGP(X, 1)
+		K, err := kernel.NNGP(X, 1)
 		if err != nil {
 			return err
 		}
@@ -262,7 +263,7 @@ func reproFig1(args []string) error {
 					if err != nil {
 						return err
 					}
-					c, err := krr.Spectral(K, Phi, 0)
+					c, err := metrics.Spectral(K, Phi, 0)
 					if err != nil {
 						return err
 					}
@@ -337,7 +338,7 @@ func reproFig2(args []string) error {
 		pivot.header = append(pivot.header, m.name+" (dim)")
 	}
 	for _, L := range Ls {
-		K, err := core.NTK(X, L)
+		K, err := kernel.NTK(X, L)
 		if err != nil {
 			return err
 		}
@@ -358,7 +359,7 @@ func reproFig2(args []string) error {
 				if err != nil {
 					return err
 				}
-				mse, err := krr.EntryMSE(K, Phi)
+				mse, err := metrics.EntryMSE(K, Phi)
 				if err != nil {
 					return err
 				}
@@ -401,7 +402,7 @@ func reproTable2(args []string) error {
 		{"exact NTK", func(d int) []cvCandidate {
 			var c []cvCandidate
 			for L := 1; L <= 5; L++ {
-				k := core.Kernel{Name: "ntk", Depth: L}
+				k := kernel.Spec{Name: "ntk", Depth: L}
 				fit := func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
 					return krr.FitKernel(k, X, y, loo(o))
 				}
@@ -444,7 +445,7 @@ func reproTable2(args []string) error {
 		{"exact RBF", func(d int) []cvCandidate {
 			var c []cvCandidate
 			for _, g := range gammas {
-				k := core.Kernel{Name: "rbf", Gamma: g / float64(d)}
+				k := kernel.Spec{Name: "rbf", Gamma: g / float64(d)}
 				c = append(c, cvCandidate{std, func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
 					return krr.FitKernel(k, X, y, loo(o))
 				}})
@@ -484,7 +485,7 @@ func reproTable2(args []string) error {
 			if err != nil {
 				return fmt.Errorf("repro table2: %s %s: %v", b.file, m.name, err)
 			}
-			a, err := krr.Accuracy(ds.Y, pred)
+			a, err := metrics.Accuracy(ds.Y, pred)
 			if err != nil {
 				return fmt.Errorf("repro table2: %s %s: %v", b.file, m.name, err)
 			}
@@ -605,17 +606,17 @@ func reproTable3(args []string) error {
 				if err != nil {
 					return 0, err
 				}
-				return krr.Accuracy(yte, labels)
+				return metrics.Accuracy(yte, labels)
 			}
 			p, err := model.Predict(Xte)
 			if err != nil {
 				return 0, err
 			}
-			return krr.MSE(yte, p.RawMatrix().Data)
+			return metrics.MSE(yte, p.RawMatrix().Data)
 		}
 		t0 := time.Now()
 		ev := math.NaN()
-		em, err := krr.FitKernel(core.Kernel{Name: "ntk", Depth: *depth}, Xsub, ysub, opt)
+		em, err := krr.FitKernel(kernel.Spec{Name: "ntk", Depth: *depth}, Xsub, ysub, opt)
 		if err == nil {
 			ev, err = score(em)
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ntkrf/internal/errs"
+	"ntkrf/internal/check"
 )
 
 func TestDecimalCommaIsRefusedWithItsName(t *testing.T) {
@@ -15,7 +15,7 @@ func TestDecimalCommaIsRefusedWithItsName(t *testing.T) {
 		"a,b\n\"-0,5\",1\n\"2,0\",2\n\"3\",3\n",
 	} {
 		_, err := Parse([]byte(in), Options{})
-		if err == nil || !strings.Contains(err.Error(), "decimal comma") || errs.CodeOf(err) != errs.Parse {
+		if err == nil || !strings.Contains(err.Error(), "decimal comma") || check.CodeOf(err) != check.Parse {
 			t.Errorf("%q: got %v, want a decimal comma error", in, err)
 		}
 	}
@@ -40,7 +40,7 @@ func TestTargetIndexIsNeverAName(t *testing.T) {
 		t.Errorf("Target \"0\" picked %v (%v), want the column named 0", ds, err)
 	}
 	nine := 9
-	if _, err := Parse(in, Options{TargetIndex: &nine}); errs.CodeOf(err) != errs.Option {
+	if _, err := Parse(in, Options{TargetIndex: &nine}); check.CodeOf(err) != check.Option {
 		t.Errorf("index 9: %v", err)
 	}
 }
@@ -54,7 +54,7 @@ func TestParseMemoryIsEstimatedPerCell(t *testing.T) {
 	w.Write(text)
 	w.Close()
 	err := checkParseMemory(gz.Len(), text, 1e6)
-	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "too large once decompressed") {
+	if check.CodeOf(err) != check.TooLarge || !strings.Contains(err.Error(), "too large once decompressed") {
 		t.Errorf("got %v", err)
 	}
 	if err := checkParseMemory(len(text), text, 1e6); err == nil || strings.Contains(err.Error(), "decompressed") {

@@ -12,8 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
-	"ntkrf/internal/errs"
+	"ntkrf/internal/check"
 )
 
 // DefaultMaxBytes is the input size limit (after decompression) when
@@ -352,7 +351,7 @@ func decimalComma(c *column) (string, bool) {
 const bytesPerCell = 20
 
 // checkParseMemory refuses text whose parse would need more than limit
-// bytes (core.MaxAllocBytes), estimated before any per-cell allocation from an
+// bytes (check.MaxAllocBytes), estimated before any per-cell allocation from an
 // upper bound on the cells (every delimiter-like byte and line break ends
 // one): a small gzip file can inflate to hundreds of MB of tiny cells, and
 // a WebAssembly instance that runs out of memory dies.
@@ -368,12 +367,12 @@ func checkParseMemory(inputLen int, text []byte, limit float64) error {
 	if need <= limit {
 		return nil
 	}
-	what := fmt.Sprintf("the input is %s", core.FormatBytes(float64(len(text))))
+	what := fmt.Sprintf("the input is %s", check.FormatBytes(float64(len(text))))
 	if inputLen < len(text)/2 {
-		what = fmt.Sprintf("the input is too large once decompressed: its %s inflate to %s", core.FormatBytes(float64(inputLen)), core.FormatBytes(float64(len(text))))
+		what = fmt.Sprintf("the input is too large once decompressed: its %s inflate to %s", check.FormatBytes(float64(inputLen)), check.FormatBytes(float64(len(text))))
 	}
-	return errs.New(errs.TooLarge, "", "data: %s with up to %d cells, which would need about %s to parse, over the %s limit; use fewer rows or columns",
-		what, cells, core.FormatBytes(need), core.FormatBytes(limit))
+	return check.New(check.TooLarge, "", "data: %s with up to %d cells, which would need about %s to parse, over the %s limit; use fewer rows or columns",
+		what, cells, check.FormatBytes(need), check.FormatBytes(limit))
 }
 
 // pickTarget resolves Options.Target to a column index.
@@ -400,12 +399,12 @@ func pickTarget(target string, names []string) (int, error) {
 	if j, err := strconv.Atoi(target); err == nil && j >= 0 && strings.Trim(target, "0123456789") == "" {
 		return pickIndex(j, names)
 	}
-	return 0, errs.New(errs.Option, "target", "data: no column is named %q; the columns are %s", target, listNames(names))
+	return 0, check.New(check.Option, "target", "data: no column is named %q; the columns are %s", target, listNames(names))
 }
 
 func pickIndex(j int, names []string) (int, error) {
 	if j < 0 || j >= len(names) {
-		return 0, errs.New(errs.Option, "target", "data: target column index %d is out of range; the file has %d columns, indexed 0…%d", j, len(names), len(names)-1)
+		return 0, check.New(check.Option, "target", "data: target column index %d is out of range; the file has %d columns, indexed 0…%d", j, len(names), len(names)-1)
 	}
 	return j, nil
 }
@@ -436,7 +435,7 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkParseMemory(len(b), text, core.MaxAllocBytes); err != nil {
+	if err := checkParseMemory(len(b), text, check.MaxAllocBytes); err != nil {
 		return nil, err
 	}
 	t, err := split(text, o, 0, false)
@@ -452,9 +451,9 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 	if n == 0 {
 		return nil, errors.New("data: the input has a header line but no data rows")
 	}
-	if cells := float64(n) * float64(t.width) * 8; cells > core.MaxAllocBytes {
+	if cells := float64(n) * float64(t.width) * 8; cells > check.MaxAllocBytes {
 		return nil, fmt.Errorf("data: the %d rows × %d columns need %s as numbers, over the %s limit; use fewer rows or columns",
-			n, t.width, core.FormatBytes(cells), core.FormatBytes(core.MaxAllocBytes))
+			n, t.width, check.FormatBytes(cells), check.FormatBytes(check.MaxAllocBytes))
 	}
 	names, unnamed := columnNames(t, header)
 	cols := make([]column, t.width)
@@ -463,7 +462,7 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 			return nil, err
 		}
 		if v, ok := decimalComma(&cols[j]); ok {
-			return nil, errs.New(errs.Parse, "", "data: column %q holds numbers written with a decimal comma (%q); save the file with a decimal point (%q) so they are read as numbers, not as categories",
+			return nil, check.New(check.Parse, "", "data: column %q holds numbers written with a decimal comma (%q); save the file with a decimal point (%q) so they are read as numbers, not as categories",
 				names[j], v, strings.Replace(v, ",", ".", 1))
 		}
 	}
@@ -654,9 +653,9 @@ func (d *Dataset) setFeatures(cols []column, keep []int) error {
 	if p == 0 {
 		return errors.New("data: no feature column has a value in the rows kept; the file needs at least one feature besides the target")
 	}
-	if float64(n)*float64(p)*8 > core.MaxAllocBytes {
+	if float64(n)*float64(p)*8 > check.MaxAllocBytes {
 		return fmt.Errorf("data: the %d×%d design matrix needs %s, over the %s limit; use fewer rows or columns",
-			n, p, core.FormatBytes(float64(n)*float64(p)*8), core.FormatBytes(core.MaxAllocBytes))
+			n, p, check.FormatBytes(float64(n)*float64(p)*8), check.FormatBytes(check.MaxAllocBytes))
 	}
 	d.X = mat.NewDense(n, p, nil)
 	d.FeatureNames = make([]string, 0, p)

@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/internal/errs"
+	"ntkrf/internal/check"
 )
 
 // Prep selects the preprocessing a Scaler applies after imputation.
@@ -120,7 +120,7 @@ func checkInf(X *mat.Dense) error {
 	for i := range n {
 		for j, v := range X.RawRowView(i)[:c] {
 			if math.IsInf(v, 0) {
-				return errs.New(errs.NonFinite, "", "data: X has %v at row %d, column %d; use finite values, or NaN to mark a missing one", v, i, j)
+				return check.New(check.NonFinite, "", "data: X has %v at row %d, column %d; use finite values, or NaN to mark a missing one", v, i, j)
 			}
 		}
 	}
@@ -136,7 +136,7 @@ func checkGroups(groups []Group, c int) error {
 		p += g.Width
 	}
 	if p != c {
-		return errs.New(errs.Shape, "", "data: the groups cover %d columns but X has %d; pass the Groups of the Dataset X came from, or nil", p, c)
+		return check.New(check.Shape, "", "data: the groups cover %d columns but X has %d; pass the Groups of the Dataset X came from, or nil", p, c)
 	}
 	return nil
 }
@@ -232,7 +232,7 @@ func (s *Scaler) Apply(dst, X *mat.Dense) (*mat.Dense, error) {
 	}
 	n, c := X.Dims()
 	if c != len(s.fill) {
-		return nil, errs.New(errs.Shape, "", "data: X has %d columns but the scaler was fitted on %d; use the same features for training and test rows", c, len(s.fill))
+		return nil, check.New(check.Shape, "", "data: X has %d columns but the scaler was fitted on %d; use the same features for training and test rows", c, len(s.fill))
 	}
 	if err := checkInf(X); err != nil {
 		return nil, err

@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"ntkrf/internal/check"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
-
-	"ntkrf/core"
 )
 
 // decode turns the raw input into checked UTF-8 text without a BOM: it
@@ -29,7 +28,7 @@ func decode(b []byte, max, prefix int) (text []byte, truncated bool, err error) 
 	} else {
 		if prefix == 0 && len(b) > max {
 			return nil, false, fmt.Errorf("data: the input is %s, over the %s limit; use a smaller file or raise MaxBytes",
-				core.FormatBytes(float64(len(b))), core.FormatBytes(float64(max)))
+				check.FormatBytes(float64(len(b))), check.FormatBytes(float64(max)))
 		}
 		if prefix > 0 && len(b) > prefix {
 			b, truncated = b[:prefix], true
@@ -66,14 +65,14 @@ func gunzip(b []byte, max, prefix int) ([]byte, bool, error) {
 	n, err := io.Copy(&buf, io.LimitReader(zr, int64(limit)+1))
 	if err != nil {
 		return nil, false, fmt.Errorf("data: the gzip data is damaged after %s of text (%v); compress the file again or load it uncompressed",
-			core.FormatBytes(float64(n)), err)
+			check.FormatBytes(float64(n)), err)
 	}
 	if n > int64(limit) {
 		if prefix > 0 {
 			return buf.Bytes()[:limit], true, nil
 		}
 		return nil, false, fmt.Errorf("data: the gzip input decompresses to more than the %s limit; use a smaller file or raise MaxBytes",
-			core.FormatBytes(float64(max)))
+			check.FormatBytes(float64(max)))
 	}
 	return buf.Bytes(), false, nil
 }

@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/internal/errs"
+	"ntkrf/internal/check"
 )
 
 // Stream constants make Split and KFold draw different permutations from
@@ -22,10 +22,10 @@ const (
 // at least one, and at least one index is left for training.
 func Split(n int, testFraction float64, seed uint64) (train, test []int, err error) {
 	if n < 2 {
-		return nil, nil, errs.New(errs.Option, "n", "data: cannot split %d rows; a split needs at least 2", n)
+		return nil, nil, check.New(check.Option, "n", "data: cannot split %d rows; a split needs at least 2", n)
 	}
 	if !(testFraction > 0 && testFraction < 1) {
-		return nil, nil, errs.New(errs.Option, "testFraction", "data: test fraction %v is out of range; use a value strictly between 0 and 1", testFraction)
+		return nil, nil, check.New(check.Option, "testFraction", "data: test fraction %v is out of range; use a value strictly between 0 and 1", testFraction)
 	}
 	m := min(max(int(math.Round(float64(n)*testFraction)), 1), n-1)
 	perm := rand.New(rand.NewPCG(seed, splitStream)).Perm(n)
@@ -40,7 +40,7 @@ func Split(n int, testFraction float64, seed uint64) (train, test []int, err err
 // round, its Complement the training part.
 func KFold(n, k int, seed uint64) ([][]int, error) {
 	if k < 2 || k > n {
-		return nil, errs.New(errs.Option, "k", "data: cannot make %d folds of %d rows; use 2 ≤ k ≤ rows", k, n)
+		return nil, check.New(check.Option, "k", "data: cannot make %d folds of %d rows; use 2 ≤ k ≤ rows", k, n)
 	}
 	perm := rand.New(rand.NewPCG(seed, kfoldStream)).Perm(n)
 	folds := make([][]int, k)

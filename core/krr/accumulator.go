@@ -8,9 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
-	"ntkrf/core/gram"
-	"ntkrf/internal/errs"
+	"ntkrf/core/linalg"
+	"ntkrf/internal/check"
 )
 
 // Accumulator sums, over row blocks, what the primal solve needs: the row
@@ -57,7 +56,7 @@ func NewAccumulator(m int, opt Options) (*Accumulator, error) {
 	if m <= 0 {
 		return nil, fmt.Errorf("krr: feature dimension %d is invalid; it must be positive", m)
 	}
-	if err := core.CheckAlloc("Gram matrix ΦᵀΦ", m, m); err != nil {
+	if err := check.Alloc("Gram matrix ΦᵀΦ", m, m); err != nil {
 		return nil, wrap(err)
 	}
 	k := opt.outputs()
@@ -78,15 +77,15 @@ func (a *Accumulator) Dim() int { return a.m }
 // Add adds the feature rows Phi (rows×m) with their targets y (class
 // indices or values). Phi and y are not modified.
 func (a *Accumulator) Add(Phi *mat.Dense, y []float64) error {
-	if err := core.CheckMatrix("Phi", Phi); err != nil {
+	if err := check.Matrix("Phi", Phi); err != nil {
 		return wrap(err)
 	}
 	r, c := Phi.Dims()
 	if c != a.m {
-		return errs.New(errs.Shape, "", "krr: Phi has %d columns but the accumulator has %d features; use the same feature map for every block", c, a.m)
+		return check.New(check.Shape, "", "krr: Phi has %d columns but the accumulator has %d features; use the same feature map for every block", c, a.m)
 	}
 	if r != len(y) {
-		return errs.New(errs.Shape, "", "krr: Phi has %d rows but y has %d values; give one target per row", r, len(y))
+		return check.New(check.Shape, "", "krr: Phi has %d rows but y has %d values; give one target per row", r, len(y))
 	}
 	if err := checkTargets(y, a.opt, a.n); err != nil {
 		return err
@@ -144,9 +143,9 @@ func (a *Accumulator) addOwned(phi []float64, y []float64) {
 		}
 	}
 	if a.opt.Float32Gram {
-		gram.AddAtA32(a.c, phi, r, m)
+		linalg.AddAtA32(a.c, phi, r, m)
 	} else {
-		gram.AddAtA(a.c, phi, r, m)
+		linalg.AddAtA(a.c, phi, r, m)
 	}
 	blas64.Gemm(blas.Trans, blas.NoTrans, 1,
 		blas64.General{Rows: r, Cols: m, Stride: m, Data: phi},
@@ -296,7 +295,7 @@ func (a *Accumulator) solve(lambda float64, curve []CurvePoint) (*Model, error) 
 	for i := 0; i < a.m; i++ {
 		s[i*a.m+i] += lambda
 	}
-	W, ok := cholSolve(s, a.m, a.d, a.k)
+	W, ok := linalg.CholSolve(s, a.m, a.d, a.k)
 	if !ok {
 		return nil, fmt.Errorf("krr: ΦᵀΦ + λI is not numerically positive definite at λ = %g; use a larger λ", lambda)
 	}

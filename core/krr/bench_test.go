@@ -1,30 +1,25 @@
 package krr
 
 import (
+	"ntkrf/core/kernel"
+	"ntkrf/internal/fixture"
 	"testing"
-
-	"ntkrf/core"
 )
 
 var (
 	sinkModel *Model
-	sinkIdx   []int
 )
 
 func BenchmarkFitFeatures_N4000_M1024(b *testing.B)     { benchFitFeatures(b, 4000, 1024, GCV) }
 func BenchmarkFitFeatures_N4000_M1024_LOO(b *testing.B) { benchFitFeatures(b, 4000, 1024, LOO) }
 func BenchmarkFitFeatures_N4000_M256(b *testing.B)      { benchFitFeatures(b, 4000, 256, GCV) }
 func BenchmarkFitKernel_N2000(b *testing.B)             { benchFitKernel(b, 2000) }
-func BenchmarkSelectActive_N4000_M1024_K100(b *testing.B) {
-	benchSelectActive(b, 4000, 1024, 100)
-}
-func BenchmarkSelectActive_N4000_M256_K100(b *testing.B) { benchSelectActive(b, 4000, 256, 100) }
 
 // benchFitFeatures fits 10 classes on a ReLU random-feature map of 16
 // inputs, choosing λ by the given criterion.
 func benchFitFeatures(b *testing.B, n, m int, criterion string) {
-	X, y := randData(n, 16, 10, 1)
-	f := newReluMap(16, m, 2)
+	X, y := fixture.Data(n, 16, 10, 1)
+	f := fixture.NewReLU(16, m, 2)
 	opt := Options{Classes: 10, Criterion: criterion}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -38,28 +33,14 @@ func benchFitFeatures(b *testing.B, n, m int, criterion string) {
 }
 
 func benchFitKernel(b *testing.B, n int) {
-	X, y := randData(n, 16, 10, 1)
+	X, y := fixture.Data(n, 16, 10, 1)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m, err := FitKernel(core.Kernel{Name: "ntk", Depth: 2}, X, y, Options{Classes: 10})
+		m, err := FitKernel(kernel.Spec{Name: "ntk", Depth: 2}, X, y, Options{Classes: 10})
 		if err != nil {
 			b.Fatal(err)
 		}
 		sinkModel = m
-	}
-}
-
-func benchSelectActive(b *testing.B, n, m, k int) {
-	X, _ := randData(n, 16, 0, 1)
-	phi, _ := newReluMap(16, m, 2).Transform(nil, X)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		sel, err := SelectActive(phi, k, 0.01)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sinkIdx = sel
 	}
 }

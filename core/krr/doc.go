@@ -1,7 +1,7 @@
 // Package krr fits kernel ridge regression on random features (primal) and
-// on exact kernels (dual), chooses the ridge λ automatically, measures how
-// well features approximate a kernel, and picks rows to label by greedy
-// experimental design (active learning).
+// on exact kernels (dual) and chooses the ridge λ automatically. Scores
+// live in package metrics, active learning in package active, and the
+// dense linear algebra (eigensolver, Cholesky) in package linalg.
 //
 // # Model
 //
@@ -71,28 +71,15 @@
 // order of floating-point sums: results are not bitwise identical across
 // splits; the tests hold predictions to 1e-10 relative.
 //
-// # Metrics
-//
-// RelFrobenius, EntryMSE and Spectral measure a feature map against its
-// kernel (the paper's Figures 1 and 2); Spectral is the condition number of
-// (K+λI)^{-1/2}(ΦΦᵀ+λI)(K+λI)^{-1/2}, computed through the Cholesky factor
-// of K + λI. Accuracy, MSE, R2 and Confusion score predictions.
-//
-// # Active learning
-//
-// SelectActive greedily picks the rows minimizing
-// J(S) = −tr(K_{:,S}(K_{S,S}+λI)⁻¹K_{:,S}ᵀ) for K = ΦΦᵀ in O(n·m² + k·n·m)
-// (see its documentation for the update).
-//
 // # Cost and limits
 //
 // FitFeatures: O(n·m² + m³) time, O(m² + BlockRows·m) memory; Φ is never
-// held for all rows. The eigensolver is gonum's Householder reduction to
-// tridiagonal form followed by this package's implicit QL iteration
+// held for all rows. The eigensolver (linalg.EigSym) is a Householder reduction to
+// tridiagonal form followed by an implicit QL iteration
 // (EISPACK tql2), whose rotations act on contiguous rows and are split over
 // the cores; gonum's EigenSym walks columns of a row-major matrix and was
 // 9× slower on a 1024×1024 Gram matrix. FitKernel: O(n³) time, O(n²) memory. Buffers are
-// checked with core.CheckAlloc before they are allocated; an error
+// checked with check.Alloc before they are allocated; an error
 // suggests random features with a smaller dimension.
 //
 // # Errors
@@ -102,7 +89,6 @@
 // memory limit) returns an error starting with "krr: " that says what to
 // change. So do results that would not be finite: a fit whose coefficients
 // overflow, and a prediction whose score does (naming the row); no model
-// or score holds NaN or ±Inf. Accuracy refuses labels that are not
-// integers rather than count them as misses. A panic is a bug in this
+// or score holds NaN or ±Inf. A panic is a bug in this
 // package.
 package krr

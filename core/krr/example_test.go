@@ -5,8 +5,10 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
+	"ntkrf/core/active"
+	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/metrics"
 )
 
 // poly maps a scalar x to (x, x²): a tiny stand-in for rf's random
@@ -44,7 +46,7 @@ func ExampleFitFeatures() {
 func ExampleFitKernel() {
 	X := mat.NewDense(6, 1, []float64{-3, -2.5, -2, 2, 2.5, 3})
 	y := []float64{0, 0, 0, 1, 1, 1} // class indices
-	m, err := krr.FitKernel(core.Kernel{Name: "rbf", Gamma: 0.5}, X, y, krr.Options{Classes: 2, Criterion: krr.LOO})
+	m, err := krr.FitKernel(kernel.Spec{Name: "rbf", Gamma: 0.5}, X, y, krr.Options{Classes: 2, Criterion: krr.LOO})
 	if err != nil {
 		panic(err)
 	}
@@ -134,7 +136,7 @@ func ExampleSpectrum_LOOSums() {
 func ExampleSelectActive() {
 	// Six pool rows: three near (1, 0), one near (0, 1), two at the origin.
 	phi := mat.NewDense(6, 2, []float64{1, 0, 0.9, 0.1, 1, 0.05, 0, 1, 0, 0, 0.01, 0})
-	sel, err := krr.SelectActive(phi, 2, 0.1)
+	sel, err := active.SelectActive(phi, 2, 0.1)
 	if err != nil {
 		panic(err)
 	}
@@ -145,10 +147,10 @@ func ExampleSelectActive() {
 
 func ExampleRelFrobenius() {
 	X := mat.NewDense(3, 2, []float64{1, 0, 0, 2, 1, 1})
-	K, _ := core.NTK(X, 0) // the linear kernel XXᵀ
+	K, _ := kernel.NTK(X, 0) // the linear kernel XXᵀ
 	var phi mat.Dense
 	phi.Scale(1.1, X) // features whose Gram is 1.21·K
-	e, _ := krr.RelFrobenius(K, &phi)
+	e, _ := metrics.RelFrobenius(K, &phi)
 	fmt.Printf("%.3f\n", e)
 	// Output:
 	// 0.210
@@ -156,30 +158,30 @@ func ExampleRelFrobenius() {
 
 func ExampleSpectral() {
 	X := mat.NewDense(3, 2, []float64{1, 0, 0, 2, 1, 1})
-	K, _ := core.NTK(X, 0)
-	c, _ := krr.Spectral(K, X, 0) // exact features: perfect conditioning
+	K, _ := kernel.NTK(X, 0)
+	c, _ := metrics.Spectral(K, X, 0) // exact features: perfect conditioning
 	fmt.Printf("%.6f\n", c)
 	// Output:
 	// 1.000000
 }
 
 func ExampleAccuracy() {
-	a, _ := krr.Accuracy([]float64{0, 1, 2, 1}, []float64{0, 2, 2, 1})
+	a, _ := metrics.Accuracy([]float64{0, 1, 2, 1}, []float64{0, 2, 2, 1})
 	fmt.Println(a)
 	// Output:
 	// 0.75
 }
 
 func ExampleConfusion() {
-	c, _ := krr.Confusion([]float64{0, 1, 1}, []float64{0, 1, 0}, 2)
+	c, _ := metrics.Confusion([]float64{0, 1, 1}, []float64{0, 1, 0}, 2)
 	fmt.Println(c)
 	// Output:
 	// [[1 0] [1 1]]
 }
 
 func ExampleR2() {
-	r, _ := krr.R2([]float64{1, 2, 3}, []float64{1, 2, 4})
-	m, _ := krr.MSE([]float64{1, 2, 3}, []float64{1, 2, 4})
+	r, _ := metrics.R2([]float64{1, 2, 3}, []float64{1, 2, 4})
+	m, _ := metrics.MSE([]float64{1, 2, 3}, []float64{1, 2, 4})
 	fmt.Printf("R² %.2f, MSE %.3f\n", r, m)
 	// Output:
 	// R² 0.50, MSE 0.333

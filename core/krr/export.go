@@ -6,8 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
-	"ntkrf/internal/errs"
+	"ntkrf/core/kernel"
+	"ntkrf/internal/check"
 )
 
 // Parts is the state of an Accumulator as plain numbers, so that partial
@@ -79,18 +79,18 @@ func NewFeatureModel(f Featurizer, W *mat.Dense, bias []float64, task string, la
 
 // NewKernelModel rebuilds a dual model from the kernel, the training rows X
 // and the coefficients α (see Coefficients).
-func NewKernelModel(k core.Kernel, X, alpha *mat.Dense, bias []float64, task string, lambda float64, curve []CurvePoint) (*Model, error) {
+func NewKernelModel(k kernel.Spec, X, alpha *mat.Dense, bias []float64, task string, lambda float64, curve []CurvePoint) (*Model, error) {
 	if err := checkCoefficients(alpha, bias, task, lambda); err != nil {
 		return nil, err
 	}
 	if err := k.Validate(); err != nil {
 		return nil, wrap(err)
 	}
-	if err := core.CheckMatrix("X", X); err != nil {
+	if err := check.Matrix("X", X); err != nil {
 		return nil, wrap(err)
 	}
 	if r, _ := alpha.Dims(); r != X.RawMatrix().Rows {
-		return nil, errs.New(errs.Shape, "", "krr: α has %d rows but there are %d training rows", r, X.RawMatrix().Rows)
+		return nil, check.New(check.Shape, "", "krr: α has %d rows but there are %d training rows", r, X.RawMatrix().Rows)
 	}
 	return &Model{task: task, classes: classesOf(task, bias), blockRows: defaultBlockRows, lambda: lambda, curve: curve, kernel: k, x: X, alpha: alpha, bias: bias}, nil
 }
@@ -106,7 +106,7 @@ func checkCoefficients(W *mat.Dense, bias []float64, task string, lambda float64
 	if task != Classification && task != Regression {
 		return fmt.Errorf("krr: unknown task %q; use %q or %q", task, Classification, Regression)
 	}
-	if err := core.CheckMatrix("coefficients", W); err != nil {
+	if err := check.Matrix("coefficients", W); err != nil {
 		return wrap(err)
 	}
 	if _, k := W.Dims(); k != len(bias) || (task == Regression && k != 1) {

@@ -2,12 +2,12 @@ package krr
 
 import (
 	"math"
+	"ntkrf/core/kernel"
+	"ntkrf/internal/fixture"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"ntkrf/core"
 )
 
 // TestPartsAcrossProcesses: accumulating row blocks separately and moving
@@ -16,8 +16,8 @@ import (
 func TestPartsAcrossProcesses(t *testing.T) {
 	t.Parallel()
 	const tol = 1e-10 // summation order differs between the splits
-	X, y := randData(300, 5, 3, 11)
-	f := newReluMap(5, 40, 3)
+	X, y := fixture.Data(300, 5, 3, 11)
+	f := fixture.NewReLU(5, 40, 3)
 	opt := Options{Task: Classification, Classes: 3}
 	whole, err := FitFeatures(f, X, y, opt)
 	if err != nil {
@@ -49,14 +49,14 @@ func TestPartsAcrossProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := relDiff(a, b); d > tol {
+	if d := fixture.RelDiff(a, b); d > tol {
 		t.Errorf("merged parts predict %g away from one accumulator", d)
 	}
 	if whole.Lambda() != merged.Lambda() {
 		t.Errorf("λ %g vs %g", whole.Lambda(), merged.Lambda())
 	}
 
-	k := core.Kernel{Name: "ntk", Depth: 2}
+	k := kernel.Spec{Name: "ntk", Depth: 2}
 	dual, err := FitKernel(k, X, y, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func TestPartsAcrossProcesses(t *testing.T) {
 
 func TestExportErrors(t *testing.T) {
 	t.Parallel()
-	f := newReluMap(3, 4, 1)
+	f := fixture.NewReLU(3, 4, 1)
 	acc, _ := NewAccumulator(4, Options{Task: Regression})
 	W := mat.NewDense(4, 1, []float64{1, 2, 3, 4})
 	cases := []struct {
@@ -91,11 +91,11 @@ func TestExportErrors(t *testing.T) {
 		{func() error { _, err := NewFeatureModel(f, W, []float64{0, 1}, Regression, 1, nil); return err }(), "2 biases"},
 		{func() error { _, err := NewFeatureModel(f, W, []float64{0}, Regression, 0, nil); return err }(), "λ 0"},
 		{func() error {
-			_, err := NewFeatureModel(newReluMap(3, 5, 1), W, []float64{0}, Regression, 1, nil)
+			_, err := NewFeatureModel(fixture.NewReLU(3, 5, 1), W, []float64{0}, Regression, 1, nil)
 			return err
 		}(), "5 features but W has 4"},
 		{func() error {
-			_, err := NewKernelModel(core.Kernel{Name: "ntk", Depth: 1}, mat.NewDense(2, 3, nil), W, []float64{0}, Regression, 1, nil)
+			_, err := NewKernelModel(kernel.Spec{Name: "ntk", Depth: 1}, mat.NewDense(2, 3, nil), W, []float64{0}, Regression, 1, nil)
 			return err
 		}(), "4 rows but there are 2"},
 	}
@@ -111,8 +111,8 @@ func TestExportErrors(t *testing.T) {
 func TestDualPathEqualsPrimal(t *testing.T) {
 	t.Parallel()
 	const tol = 1e-9 // two different factorizations of the same problem
-	X, y := randData(30, 4, 3, 5)
-	f := newReluMap(4, 50, 9)
+	X, y := fixture.Data(30, 4, 3, 5)
+	f := fixture.NewReLU(4, 50, 9)
 	opt := Options{Task: Classification, Classes: 3, Lambda: 0.3}
 	dual, err := FitFeatures(f, X, y, opt)
 	if err != nil {
@@ -130,10 +130,10 @@ func TestDualPathEqualsPrimal(t *testing.T) {
 	if err := primal.SetFeaturizer(f); err != nil {
 		t.Fatal(err)
 	}
-	Xt, _ := randData(20, 4, 3, 6)
+	Xt, _ := fixture.Data(20, 4, 3, 6)
 	a, _ := dual.Predict(Xt)
 	b, _ := primal.Predict(Xt)
-	if d := relDiff(a, b); d > tol {
+	if d := fixture.RelDiff(a, b); d > tol {
 		t.Errorf("dual path predicts %g away from the primal solve", d)
 	}
 	auto, err := FitFeatures(f, X, y, Options{Task: Classification, Classes: 3})
@@ -155,7 +155,7 @@ func TestNonFiniteModels(t *testing.T) {
 	finite := mat.NewDense(2, 1, []float64{1, 2})
 	huge := mat.NewDense(2, 2, []float64{1e300, 1, -1e300, 1}) // (x, x)·W overflows to Inf − Inf
 	train := mat.NewDense(2, 2, []float64{1, 0, 0, 1})
-	ntk := core.Kernel{Name: "ntk", Depth: 1}
+	ntk := kernel.Spec{Name: "ntk", Depth: 1}
 	rows := mat.NewDense(2, 2, []float64{1, 2, 1e10, 1e10})
 	// Parts whose feature means are so large that the intercept ȳ − μᵀW
 	// overflows although the solve itself succeeds (W ≈ D = 1).

@@ -6,18 +6,19 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core/gram"
+	"ntkrf/core/linalg"
+	"ntkrf/internal/fixture"
 )
 
 // TestFloat32Gram: with Float32Gram the centered Gram matrix of one block
-// (≤ 256 rows, one float32 block) is within the bound of gram.AddAtA32,
+// (≤ 256 rows, one float32 block) is within the bound of linalg.AddAtA32,
 // (r + 3)·2⁻²⁴·Σ_i |φc_ij·φc_il| per entry, of the float64 one; everything
 // else is the same, and the fixed-λ predictions agree closely.
 func TestFloat32Gram(t *testing.T) {
 	t.Parallel()
 	const r, m = 200, 96
-	X, y := randData(r, 8, 3, 5)
-	Phi, _ := newReluMap(8, m, 6).Transform(nil, X)
+	X, y := fixture.Data(r, 8, 3, 5)
+	Phi, _ := fixture.NewReLU(8, m, 6).Transform(nil, X)
 	fit := func(f32 bool) (*Accumulator, *Model) {
 		acc, err := NewAccumulator(m, Options{Classes: 3, Lambda: 0.5, Float32Gram: f32})
 		if err != nil {
@@ -56,7 +57,7 @@ func TestFloat32Gram(t *testing.T) {
 			differs = differs || d > 0
 		}
 	}
-	if !differs && gram.Float32() {
+	if !differs && linalg.Float32() {
 		t.Error("Float32Gram gave the float64 Gram matrix bit for bit; the float32 kernel did not run")
 	}
 	for i, v := range p64.D {

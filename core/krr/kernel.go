@@ -3,12 +3,13 @@ package krr
 import (
 	"fmt"
 	"math"
+	"ntkrf/core/kernel"
+	"ntkrf/core/linalg"
+	"ntkrf/internal/check"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
-
-	"ntkrf/core"
 )
 
 // FitKernel fits kernel ridge regression in the dual on the exact kernel
@@ -17,7 +18,7 @@ import (
 // K = ΦΦᵀ gives the same predictions as FitFeatures on Φ. λ is chosen from
 // one eigendecomposition Kc = UΛUᵀ unless Options.Lambda fixes it. The
 // cost is O(n³) time and O(n²) memory.
-func FitKernel(k core.Kernel, X *mat.Dense, y []float64, opt Options) (*Model, error) {
+func FitKernel(k kernel.Spec, X *mat.Dense, y []float64, opt Options) (*Model, error) {
 	opt, err := opt.checked(y, true)
 	if err != nil {
 		return nil, err
@@ -29,7 +30,7 @@ func FitKernel(k core.Kernel, X *mat.Dense, y []float64, opt Options) (*Model, e
 		return nil, err
 	}
 	n, _ := X.Dims()
-	if err := core.CheckAlloc("kernel matrix", n, n); err != nil {
+	if err := check.Alloc("kernel matrix", n, n); err != nil {
 		return nil, wrap(err)
 	}
 	K, err := k.Gram(X, nil)
@@ -108,7 +109,7 @@ func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []f
 		kd[i*n+i] += lambda
 	}
 	var ok bool
-	if alpha, ok = cholSolve(kd, n, yc.RawMatrix().Data, kout); !ok {
+	if alpha, ok = linalg.CholSolve(kd, n, yc.RawMatrix().Data, kout); !ok {
 		return nil, nil, 0, nil, fmt.Errorf("krr: K + λI is not numerically positive definite at λ = %g; use a larger λ", lambda)
 	}
 	// Since 1ᵀα = 0, k_c(x)ᵀα = k(x,X)α − cᵀα: fold cᵀα into the bias.
@@ -141,7 +142,7 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, opt Options) ([]CurvePoint, erro
 		rhs = yc.RawMatrix().Data
 	}
 	// GCV needs only Λ and B = UᵀYc; LOO needs Uᵀ (w) as well.
-	vals, w, err := eigSym(append([]float64(nil), kc.RawSymmetric().Data...), n, rhs, k, stageProgress(opt, "eigen"))
+	vals, w, err := linalg.EigSym(append([]float64(nil), kc.RawSymmetric().Data...), n, rhs, k, stageProgress(opt, "eigen"))
 	if err != nil {
 		return nil, fmt.Errorf("krr: the eigendecomposition of K did not converge; check the inputs for extreme values")
 	}

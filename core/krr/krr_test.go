@@ -2,12 +2,13 @@ package krr
 
 import (
 	"math"
+	"ntkrf/core/kernel"
+	"ntkrf/core/metrics"
+	"ntkrf/internal/fixture"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"ntkrf/core"
 )
 
 // exactTol bounds the disagreement of two exact computations of the same
@@ -23,7 +24,7 @@ func primalFit(f Featurizer) fitFunc {
 	return func(X *mat.Dense, y []float64, opt Options) (*Model, error) { return FitFeatures(f, X, y, opt) }
 }
 
-func dualFit(k core.Kernel) fitFunc {
+func dualFit(k kernel.Spec) fitFunc {
 	return func(X *mat.Dense, y []float64, opt Options) (*Model, error) { return FitKernel(k, X, y, opt) }
 }
 
@@ -133,10 +134,10 @@ type criterionCase struct {
 }
 
 func criterionCases() []criterionCase {
-	relu := newReluMap(4, 9, 1)  // m < n
-	wide := newReluMap(4, 40, 2) // m > n
-	ntk := core.Kernel{Name: "ntk", Depth: 2}
-	rbf := core.Kernel{Name: "rbf", Gamma: 0.3}
+	relu := fixture.NewReLU(4, 9, 1)  // m < n
+	wide := fixture.NewReLU(4, 40, 2) // m > n
+	ntk := kernel.Spec{Name: "ntk", Depth: 2}
+	rbf := kernel.Spec{Name: "rbf", Gamma: 0.3}
 	feat := func(f Featurizer) func(*mat.Dense) *mat.Dense {
 		return func(X *mat.Dense) *mat.Dense {
 			phi, _ := f.Transform(nil, X)
@@ -145,7 +146,7 @@ func criterionCases() []criterionCase {
 			return &K
 		}
 	}
-	kern := func(k core.Kernel) func(*mat.Dense) *mat.Dense {
+	kern := func(k kernel.Spec) func(*mat.Dense) *mat.Dense {
 		return func(X *mat.Dense) *mat.Dense { K, _ := k.Gram(X, nil); return K }
 	}
 	return []criterionCase{
@@ -160,7 +161,7 @@ func TestLOOMatchesRefits(t *testing.T) {
 	t.Parallel()
 	for i, tc := range criterionCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			X, y := randData(tc.n, tc.d, tc.k, uint64(20+i))
+			X, y := fixture.Data(tc.n, tc.d, tc.k, uint64(20+i))
 			K := centeredGram(tc.gram(X))
 			tr := mat.Trace(K)
 			grid := []float64{1e-3 * tr / float64(tc.n), 0.1 * tr / float64(tc.n), 3 * tr / float64(tc.n)}
@@ -183,7 +184,7 @@ func TestGCVMatchesDefinition(t *testing.T) {
 	t.Parallel()
 	for i, tc := range criterionCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			X, y := randData(tc.n, tc.d, tc.k, uint64(30+i))
+			X, y := fixture.Data(tc.n, tc.d, tc.k, uint64(30+i))
 			K := centeredGram(tc.gram(X))
 			tr := mat.Trace(K)
 			grid := []float64{1e-3 * tr / float64(tc.n), 0.1 * tr / float64(tc.n), 3 * tr / float64(tc.n)}
@@ -211,15 +212,15 @@ func TestPrimalEqualsDual(t *testing.T) {
 	t.Parallel()
 	for _, crit := range []string{GCV, LOO} {
 		for _, k := range []int{0, 4} {
-			X, y := randData(40, 6, k, 3)
-			Xt, _ := randData(10, 6, k, 4)
+			X, y := fixture.Data(40, 6, k, 3)
+			Xt, _ := fixture.Data(10, 6, k, 4)
 			grid := []float64{0.01, 0.3, 10}
 			opt := Options{Criterion: crit, Grid: grid, Classes: k, BlockRows: 3} // partial blocks
 			p, err := FitFeatures(identity{6}, X, y, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := FitKernel(core.Kernel{Name: "ntk", Depth: 0}, X, y, opt)
+			d, err := FitKernel(kernel.Spec{Name: "ntk", Depth: 0}, X, y, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,7 +234,7 @@ func TestPrimalEqualsDual(t *testing.T) {
 			}
 			sp, _ := p.Predict(Xt)
 			sd, _ := d.Predict(Xt)
-			if r := relDiff(sp, sd); r > exactTol {
+			if r := fixture.RelDiff(sp, sd); r > exactTol {
 				t.Errorf("%s k=%d: predictions differ by %g relative", crit, k, r)
 			}
 		}
@@ -247,9 +248,9 @@ const splitTol = 1e-10
 
 func TestAccumulatorSplits(t *testing.T) {
 	t.Parallel()
-	f := newReluMap(5, 30, 5)
-	X, y := randData(97, 5, 3, 6)
-	Xt, _ := randData(20, 5, 3, 7)
+	f := fixture.NewReLU(5, 30, 5)
+	X, y := fixture.Data(97, 5, 3, 6)
+	Xt, _ := fixture.Data(20, 5, 3, 7)
 	ref, err := FitFeatures(f, X, y, Options{Classes: 3, BlockRows: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -265,7 +266,7 @@ func TestAccumulatorSplits(t *testing.T) {
 		if math.Abs(m.Lambda()-ref.Lambda()) > splitTol*ref.Lambda() {
 			t.Errorf("blocks of %d: λ %g, want %g", br, m.Lambda(), ref.Lambda())
 		}
-		if r := relDiff(got, want); r > splitTol {
+		if r := fixture.RelDiff(got, want); r > splitTol {
 			t.Errorf("blocks of %d: predictions differ by %g relative", br, r)
 		}
 	}
@@ -296,14 +297,14 @@ func TestAccumulatorSplits(t *testing.T) {
 		t.Fatal(err)
 	}
 	fromPhi, _ := m.Predict(mustTransform(f, Xt))
-	if r := relDiff(fromPhi, want); r > splitTol {
+	if r := fixture.RelDiff(fromPhi, want); r > splitTol {
 		t.Errorf("merged accumulators: predictions differ by %g relative", r)
 	}
 	if err := m.SetFeaturizer(f); err != nil {
 		t.Fatal(err)
 	}
 	fromX, _ := m.Predict(Xt)
-	if r := relDiff(fromX, fromPhi); r != 0 {
+	if r := fixture.RelDiff(fromX, fromPhi); r != 0 {
 		t.Errorf("SetFeaturizer: predictions from inputs differ from features by %g", r)
 	}
 	// LOO through the exported pieces equals FitFeatures' own LOO pass.
@@ -347,8 +348,8 @@ func mustTransform(f Featurizer, X *mat.Dense) *mat.Dense {
 // TestChosenLambdaRefit: the model at the chosen λ is the fixed-λ model.
 func TestChosenLambdaRefit(t *testing.T) {
 	t.Parallel()
-	f := newReluMap(3, 25, 8)
-	X, y := randData(60, 3, 0, 9)
+	f := fixture.NewReLU(3, 25, 8)
+	X, y := fixture.Data(60, 3, 0, 9)
 	auto, err := FitFeatures(f, X, y, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -374,14 +375,14 @@ func TestChosenLambdaRefit(t *testing.T) {
 // exactly c to the predictions (to rounding) and picks the same λ.
 func TestShiftInvariance(t *testing.T) {
 	t.Parallel()
-	X, y := randData(50, 3, 0, 10)
-	Xt, _ := randData(8, 3, 0, 11)
+	X, y := fixture.Data(50, 3, 0, 10)
+	Xt, _ := fixture.Data(8, 3, 0, 11)
 	const shift = 1000
 	ys := make([]float64, len(y))
 	for i, v := range y {
 		ys[i] = v + shift
 	}
-	for name, fit := range map[string]fitFunc{"primal": primalFit(newReluMap(3, 20, 12)), "dual": dualFit(core.Kernel{Name: "nngp", Depth: 1})} {
+	for name, fit := range map[string]fitFunc{"primal": primalFit(fixture.NewReLU(3, 20, 12)), "dual": dualFit(kernel.Spec{Name: "nngp", Depth: 1})} {
 		a, err := fit(X, y, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -408,10 +409,10 @@ func TestShiftInvariance(t *testing.T) {
 // R² and classification accuracy well above chance.
 func TestLearns(t *testing.T) {
 	t.Parallel()
-	X, y := randData(400, 3, 0, 13)
-	Xt, yt := randData(200, 3, 0, 14)
+	X, y := fixture.Data(400, 3, 0, 13)
+	Xt, yt := fixture.Data(200, 3, 0, 14)
 	// One draw for classes: the labeling function depends on the seed.
-	Xa, ya := randData(600, 4, 3, 15)
+	Xa, ya := fixture.Data(600, 4, 3, 15)
 	Xc, yc := Xa.Slice(0, 400, 0, 4).(*mat.Dense), ya[:400]
 	Xct, yct := Xa.Slice(400, 600, 0, 4).(*mat.Dense), ya[400:]
 	cases := []struct {
@@ -423,10 +424,10 @@ func TestLearns(t *testing.T) {
 		metric    func(a, b []float64) (float64, error)
 		threshold float64 // below what the fits reach (0.83–0.94), far above chance (0, 1/3)
 	}{
-		{"primal R²", primalFit(newReluMap(3, 200, 17)), X, Xt, y, yt, Regression, R2, 0.75},
-		{"dual R²", dualFit(core.Kernel{Name: "ntk", Depth: 2}), X, Xt, y, yt, "", R2, 0.75},
-		{"primal accuracy", primalFit(newReluMap(4, 200, 18)), Xc, Xct, yc, yct, Classification, Accuracy, 0.8},
-		{"dual accuracy", dualFit(core.Kernel{Name: "rbf", Gamma: 0.1}), Xc, Xct, yc, yct, Classification, Accuracy, 0.8},
+		{"primal R²", primalFit(fixture.NewReLU(3, 200, 17)), X, Xt, y, yt, Regression, metrics.R2, 0.75},
+		{"dual R²", dualFit(kernel.Spec{Name: "ntk", Depth: 2}), X, Xt, y, yt, "", metrics.R2, 0.75},
+		{"primal accuracy", primalFit(fixture.NewReLU(4, 200, 18)), Xc, Xct, yc, yct, Classification, metrics.Accuracy, 0.8},
+		{"dual accuracy", dualFit(kernel.Spec{Name: "rbf", Gamma: 0.1}), Xc, Xct, yc, yct, Classification, metrics.Accuracy, 0.8},
 	}
 	for _, tc := range cases {
 		m, err := tc.fit(tc.X, tc.y, Options{Task: tc.task})
@@ -447,7 +448,7 @@ func TestLearns(t *testing.T) {
 
 func TestProgress(t *testing.T) {
 	t.Parallel()
-	X, y := randData(25, 3, 0, 19)
+	X, y := fixture.Data(25, 3, 0, 19)
 	var stages []string
 	last := 0
 	opt := Options{BlockRows: 10, Criterion: LOO, Progress: func(done, total int, stage string) {
@@ -457,7 +458,7 @@ func TestProgress(t *testing.T) {
 		last = done
 		stages = append(stages, stage)
 	}}
-	if _, err := FitFeatures(newReluMap(3, 8, 1), X, y, opt); err != nil {
+	if _, err := FitFeatures(fixture.NewReLU(3, 8, 1), X, y, opt); err != nil {
 		t.Fatal(err)
 	}
 	want := "features features features eigen loo loo loo solve"
@@ -473,9 +474,9 @@ func (hugeMap) Dim() int { return 1 << 20 }
 
 func TestErrors(t *testing.T) {
 	t.Parallel()
-	X, y := randData(10, 3, 0, 1)
-	_, yc := randData(10, 3, 3, 1)
-	f := newReluMap(3, 5, 1)
+	X, y := fixture.Data(10, 3, 0, 1)
+	_, yc := fixture.Data(10, 3, 3, 1)
+	f := fixture.NewReLU(3, 5, 1)
 	nan := append([]float64(nil), y...)
 	nan[4] = math.NaN()
 	inf := append([]float64(nil), y...)
@@ -491,23 +492,23 @@ func TestErrors(t *testing.T) {
 	}{
 		{"rows vs y", func() error { _, err := FitFeatures(f, X, y[:9], Options{}); return err }, "X has 10 rows but y has 9"},
 		{"NaN in y", func() error { _, err := FitFeatures(f, X, nan, Options{}); return err }, "y[4] is NaN"},
-		{"Inf in y dual", func() error { _, err := FitKernel(core.Kernel{Name: "ntk", Depth: 1}, X, inf, Options{}); return err }, "y[2] is +Inf"},
+		{"Inf in y dual", func() error { _, err := FitKernel(kernel.Spec{Name: "ntk", Depth: 1}, X, inf, Options{}); return err }, "y[2] is +Inf"},
 		{"one row", func() error { _, err := FitFeatures(f, X.Slice(0, 1, 0, 3).(*mat.Dense), y[:1], Options{}); return err }, "needs at least 2"},
 		{"class out of range", func() error { _, err := FitFeatures(f, X, yc, Options{Classes: 2}); return err }, "not a class index in 0…1"},
 		{"fractional class", func() error { _, err := FitFeatures(f, X, half, Options{Task: Classification}); return err }, "y[3] = 1.5 is not a class index"},
 		{"one class", func() error {
-			_, err := FitKernel(core.Kernel{Name: "rbf", Gamma: 1}, X, one, Options{Classes: 2})
+			_, err := FitKernel(kernel.Spec{Name: "rbf", Gamma: 1}, X, one, Options{Classes: 2})
 			return err
 		}, "every row is of class 0"},
 		{"negative λ", func() error { _, err := FitFeatures(f, X, y, Options{Lambda: -1}); return err }, "lambda -1 is invalid"},
 		{"NaN λ", func() error {
-			_, err := FitKernel(core.Kernel{Name: "ntk"}, X, y, Options{Lambda: math.NaN()})
+			_, err := FitKernel(kernel.Spec{Name: "ntk"}, X, y, Options{Lambda: math.NaN()})
 			return err
 		}, "lambda NaN is invalid"},
 		{"bad grid", func() error { _, err := FitFeatures(f, X, y, Options{Grid: []float64{1, 0}}); return err }, "grid value 0"},
 		{"criterion", func() error { _, err := FitFeatures(f, X, y, Options{Criterion: "aic"}); return err }, `unknown criterion "aic"`},
 		{"task", func() error { _, err := FitFeatures(f, X, y, Options{Task: "ranking"}); return err }, `unknown task "ranking"`},
-		{"input dim", func() error { _, err := FitFeatures(newReluMap(4, 5, 1), X, y, Options{}); return err }, "featurizer takes 4"},
+		{"input dim", func() error { _, err := FitFeatures(fixture.NewReLU(4, 5, 1), X, y, Options{}); return err }, "featurizer takes 4"},
 		{"NaN in X", func() error {
 			Z := mat.DenseCopyOf(X)
 			Z.Set(1, 1, math.NaN())
@@ -517,16 +518,16 @@ func TestErrors(t *testing.T) {
 		{"non-finite features", func() error {
 			Z := mat.DenseCopyOf(X)
 			Z.Set(7, 0, 1e308) // overflows in the projection
-			_, err := FitFeatures(newReluMap(3, 5, 1), Z, y, Options{BlockRows: 4})
+			_, err := FitFeatures(fixture.NewReLU(3, 5, 1), Z, y, Options{BlockRows: 4})
 			return err
 		}, "of row 7 is +Inf"},
 		{"primal memory", func() error { _, err := NewAccumulator(1<<20, Options{}); return err }, "random features with a smaller dimension"},
 		{"featurizer shape", func() error { _, err := FitFeatures(hugeMap{identity{3}}, X, y, Options{}); return err }, "must return rows×Dim()"},
 		{"dual memory", func() error {
-			_, err := FitKernel(core.Kernel{Name: "ntk", Depth: 1}, bigX, make([]float64, 50000), Options{})
+			_, err := FitKernel(kernel.Spec{Name: "ntk", Depth: 1}, bigX, make([]float64, 50000), Options{})
 			return err
 		}, "50000×50000 kernel matrix"},
-		{"bad kernel", func() error { _, err := FitKernel(core.Kernel{Name: "poly"}, X, y, Options{}); return err }, `unknown kernel "poly"`},
+		{"bad kernel", func() error { _, err := FitKernel(kernel.Spec{Name: "poly"}, X, y, Options{}); return err }, `unknown kernel "poly"`},
 		{"accumulator classes", func() error { _, err := NewAccumulator(5, Options{Task: Classification}); return err }, "set Options.Classes"},
 		{"accumulator empty", func() error { a, _ := NewAccumulator(5, Options{}); _, err := a.Solve(); return err }, "0 rows added"},
 		{"accumulator one class", func() error {
@@ -577,8 +578,8 @@ func TestErrors(t *testing.T) {
 // rejects λ ≤ 0, NaN and Inf.
 func TestSolveAt(t *testing.T) {
 	t.Parallel()
-	X, y := randData(300, 6, 3, 9)
-	Phi, _ := newReluMap(6, 40, 10).Transform(nil, X)
+	X, y := fixture.Data(300, 6, 3, 9)
+	Phi, _ := fixture.NewReLU(6, 40, 10).Transform(nil, X)
 	auto, _ := NewAccumulator(40, Options{Classes: 3})
 	if err := auto.Add(Phi, y); err != nil {
 		t.Fatal(err)

@@ -6,9 +6,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
-	"ntkrf/core/gram"
-	"ntkrf/internal/errs"
+	"ntkrf/core/kernel"
+	"ntkrf/core/linalg"
+	"ntkrf/internal/check"
 )
 
 // Model is a fitted ridge regression: scores = bias + φ(x)ᵀW (primal) or
@@ -26,7 +26,7 @@ type Model struct {
 	w *mat.Dense // m×outputs
 
 	// Dual.
-	kernel core.Kernel
+	kernel kernel.Spec
 	x      *mat.Dense // training rows (a copy)
 	alpha  *mat.Dense // n×outputs
 }
@@ -70,7 +70,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	}
 	n, d := X.Dims()
 	if d != f.InputDim() {
-		return nil, errs.New(errs.Shape, "", "krr: X has %d columns but the featurizer takes %d; use inputs of the dimension the map was built for", d, f.InputDim())
+		return nil, check.New(check.Shape, "", "krr: X has %d columns but the featurizer takes %d; use inputs of the dimension the map was built for", d, f.InputDim())
 	}
 	m := f.Dim()
 	if n <= m {
@@ -83,7 +83,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	if err != nil {
 		return nil, err
 	}
-	if err := core.CheckAlloc("feature block", min(opt.BlockRows, n), m); err != nil {
+	if err := check.Alloc("feature block", min(opt.BlockRows, n), m); err != nil {
 		return nil, wrap(err)
 	}
 	blocks := (n + opt.BlockRows - 1) / opt.BlockRows
@@ -196,12 +196,12 @@ func progress(opt Options, done, total int, stage string) {
 
 // checkXY validates X and y together.
 func checkXY(X *mat.Dense, y []float64, opt Options) error {
-	if err := core.CheckMatrix("X", X); err != nil {
+	if err := check.Matrix("X", X); err != nil {
 		return wrap(err)
 	}
 	n, _ := X.Dims()
 	if n != len(y) {
-		return errs.New(errs.Shape, "", "krr: X has %d rows but y has %d values; give one target per row", n, len(y))
+		return check.New(check.Shape, "", "krr: X has %d rows but y has %d values; give one target per row", n, len(y))
 	}
 	if n < 2 {
 		return fmt.Errorf("krr: %d rows given; ridge regression needs at least 2", n)
@@ -228,7 +228,7 @@ func checkXY(X *mat.Dense, y []float64, opt Options) error {
 // larger than the training rows) is an error naming the row, never a NaN
 // or ±Inf handed on.
 func (m *Model) Predict(X *mat.Dense) (*mat.Dense, error) {
-	if err := core.CheckMatrix("X", X); err != nil {
+	if err := check.Matrix("X", X); err != nil {
 		return nil, wrap(err)
 	}
 	n, d := X.Dims()
@@ -243,9 +243,9 @@ func (m *Model) Predict(X *mat.Dense) (*mat.Dense, error) {
 		_, want = m.x.Dims()
 	}
 	if d != want {
-		return nil, errs.New(errs.Shape, "", "krr: X has %d columns but the model takes %d; use rows like the training rows", d, want)
+		return nil, check.New(check.Shape, "", "krr: X has %d columns but the model takes %d; use rows like the training rows", d, want)
 	}
-	if err := core.CheckAlloc("prediction matrix", n, k); err != nil {
+	if err := check.Alloc("prediction matrix", n, k); err != nil {
 		return nil, wrap(err)
 	}
 	out := mat.NewDense(n, k, nil)
@@ -283,7 +283,7 @@ func (m *Model) Predict(X *mat.Dense) (*mat.Dense, error) {
 		for o := range row {
 			row[o] += m.bias[o]
 			if v := row[o]; math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, errs.New(errs.NonFinite, "", "krr: the score of row %d (output %d) is %v: the row is too large for the model's coefficients in float64; scale the rows as the training rows were", i, o, v)
+				return nil, check.New(check.NonFinite, "", "krr: the score of row %d (output %d) is %v: the row is too large for the model's coefficients in float64; scale the rows as the training rows were", i, o, v)
 			}
 		}
 	}
@@ -334,7 +334,7 @@ func (m *Model) Labels(scores *mat.Dense) []float64 {
 // are finite: extreme inputs can overflow a solve that succeeded.
 func checkFitted(coef *mat.Dense, bias []float64, lambda float64) error {
 	bad := func(v float64) error {
-		return errs.New(errs.NonFinite, "", "krr: the model fitted at λ = %g has a coefficient %v; the inputs are too large or too small for float64: standardize them, or use a larger λ", lambda, v)
+		return check.New(check.NonFinite, "", "krr: the model fitted at λ = %g has a coefficient %v; the inputs are too large or too small for float64: standardize them, or use a larger λ", lambda, v)
 	}
 	if i, _, v := firstNonFinite(coef); i >= 0 {
 		return bad(v)
@@ -353,7 +353,7 @@ func checkFitted(coef *mat.Dense, bias []float64, lambda float64) error {
 func fitFeaturesDual(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, error) {
 	n, _ := X.Dims()
 	m := f.Dim()
-	if err := core.CheckAlloc("feature matrix", n, m); err != nil {
+	if err := check.Alloc("feature matrix", n, m); err != nil {
 		return nil, wrap(err)
 	}
 	progress(opt, 0, 1, "features")
@@ -364,7 +364,7 @@ func fitFeaturesDual(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Mod
 	if r, c := phi.Dims(); r != n || c != m {
 		return nil, fmt.Errorf("krr: the featurizer returned %d×%d for %d rows; it must return rows×Dim()", r, c, n)
 	}
-	if err := core.CheckMatrix("Phi", phi); err != nil {
+	if err := check.Matrix("Phi", phi); err != nil {
 		return nil, wrap(err)
 	}
 	K := outer(phi)
@@ -392,7 +392,7 @@ func outer(phi *mat.Dense) *mat.Dense {
 		data = mat.DenseCopyOf(phi).RawMatrix().Data
 	}
 	k := make([]float64, n*n)
-	gram.AddAtA(k, gram.Transpose(data[:n*m], n, m), m, n)
+	linalg.AddAtA(k, linalg.Transpose(data[:n*m], n, m), m, n)
 	for i := 1; i < n; i++ {
 		for j := 0; j < i; j++ {
 			k[i*n+j] = k[j*n+i]

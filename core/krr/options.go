@@ -4,11 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/internal/errs"
+	"ntkrf/internal/check"
 )
 
 // Featurizer maps rows of X to feature rows; *rf.Map satisfies it.
@@ -66,7 +65,7 @@ type Options struct {
 	// 0…k−1. 0 lets FitFeatures and FitKernel use max(y)+1; an
 	// Accumulator needs it set.
 	Classes int
-	// Float32Gram accumulates ΦᵀΦ with gram.AddAtA32: each block of up to
+	// Float32Gram accumulates ΦᵀΦ with linalg.AddAtA32: each block of up to
 	// 256 rows is multiplied and summed in float32, then added in float64.
 	// With AVX-512 the Gram step is 1.6× faster; the entries move by about
 	// 1e-7 relative, far below the sampling error of random features (on
@@ -160,10 +159,10 @@ func (opt Options) outputs() int {
 func checkTargets(y []float64, opt Options, offset int) error {
 	for i, v := range y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return errs.New(errs.NonFinite, "", "krr: y[%d] is %v; remove or impute non-finite targets", offset+i, v)
+			return check.New(check.NonFinite, "", "krr: y[%d] is %v; remove or impute non-finite targets", offset+i, v)
 		}
 		if opt.Task == Classification && (v != math.Trunc(v) || v < 0 || v >= float64(opt.Classes)) {
-			return errs.New(errs.Value, "", "krr: y[%d] = %v is not a class index in 0…%d; encode classes as 0…k−1 or raise Classes", offset+i, v, opt.Classes-1)
+			return check.New(check.Value, "", "krr: y[%d] = %v is not a class index in 0…%d; encode classes as 0…k−1 or raise Classes", offset+i, v, opt.Classes-1)
 		}
 	}
 	return nil
@@ -190,16 +189,13 @@ func defaultGrid(scale float64) []float64 {
 	return g
 }
 
-// prefixed turns a "core: …" error into a "krr: …" one, keeping it
-// unwrappable.
-type prefixed struct{ err error }
+func wrap(err error) error { return check.Wrap("krr", err) }
 
-func (e prefixed) Error() string { return "krr: " + strings.TrimPrefix(e.err.Error(), "core: ") }
-func (e prefixed) Unwrap() error { return e.err }
-
-func wrap(err error) error {
-	if err == nil {
+// stageProgress reports the steps of one long stage (the λ search's
+// reduction) through Options.Progress, or is nil.
+func stageProgress(opt Options, stage string) func(done, total int) {
+	if opt.Progress == nil {
 		return nil
 	}
-	return prefixed{err}
+	return func(done, total int) { opt.Progress(done, total, stage) }
 }

@@ -2,11 +2,11 @@ package krr
 
 import (
 	"math"
+	"ntkrf/core/kernel"
+	"ntkrf/internal/fixture"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"ntkrf/core"
 )
 
 // ridgeRef solves the ridge problem of the package doc,
@@ -82,18 +82,18 @@ func logGrid(lo, hi float64, k int) []float64 {
 // kernel predict what the plain normal equations give.
 func TestFixedLambdaMatchesReference(t *testing.T) {
 	t.Parallel()
-	X, y := randData(24, 3, 0, 40)
-	Xt, _ := randData(6, 3, 0, 41)
+	X, y := fixture.Data(24, 3, 0, 40)
+	Xt, _ := fixture.Data(6, 3, 0, 41)
 	const lambda = 0.7
 	cases := []struct {
 		name string
 		f    Featurizer
 		fit  func() (*Model, error)
 	}{
-		{"primal", newReluMap(3, 8, 42), nil},
-		{"dual path", newReluMap(3, 40, 43), nil},
+		{"primal", fixture.NewReLU(3, 8, 42), nil},
+		{"dual path", fixture.NewReLU(3, 40, 43), nil},
 		{"kernel", identity{3}, func() (*Model, error) {
-			return FitKernel(core.Kernel{Name: "ntk", Depth: 0}, X, y, Options{Lambda: lambda})
+			return FitKernel(kernel.Spec{Name: "ntk", Depth: 0}, X, y, Options{Lambda: lambda})
 		}},
 	}
 	for _, tc := range cases {
@@ -132,8 +132,8 @@ func TestFixedLambdaMatchesReference(t *testing.T) {
 func TestDualPathChoosesLOO(t *testing.T) {
 	t.Parallel()
 	const n = 16
-	f := newReluMap(3, 40, 3) // m = 40 ≥ n: the dual path
-	X, y := randData(n, 3, 0, 103)
+	f := fixture.NewReLU(3, 40, 3) // m = 40 ≥ n: the dual path
+	X, y := fixture.Data(n, 3, 0, 103)
 	phi := mustTransform(f, X)
 	var K mat.Dense
 	K.Mul(phi, phi.T())
@@ -185,10 +185,10 @@ func TestDualPathChoosesLOO(t *testing.T) {
 func TestDefaultGrid(t *testing.T) {
 	t.Parallel()
 	const tol = 1e-12
-	X, y := randData(30, 3, 0, 50)
+	X, y := fixture.Data(30, 3, 0, 50)
 	Xs, ys := X.Slice(0, 16, 0, 3).(*mat.Dense), y[:16]
-	narrow, wide := newReluMap(3, 6, 51), newReluMap(3, 40, 52)
-	ntk := core.Kernel{Name: "ntk", Depth: 2}
+	narrow, wide := fixture.NewReLU(3, 6, 51), fixture.NewReLU(3, 40, 52)
+	ntk := kernel.Spec{Name: "ntk", Depth: 2}
 	// primalScale is tr(ΦcᵀΦc)/m = ‖Φc‖²_F/m.
 	primalScale := func(f Featurizer, X *mat.Dense) float64 {
 		phi := mustTransform(f, X)
@@ -212,7 +212,7 @@ func TestDefaultGrid(t *testing.T) {
 	phiS := mustTransform(wide, Xs)
 	var KS mat.Dense
 	KS.Mul(phiS, phiS.T())
-	Kntk, err := core.NTK(Xs, 2)
+	Kntk, err := kernel.NTK(Xs, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
-	"ntkrf/internal/errs"
+	"ntkrf/core/linalg"
+	"ntkrf/internal/check"
 )
 
 // CurvePoint is one λ of the searched grid with its criterion score (an
@@ -46,7 +46,7 @@ func (a *Accumulator) spectrum(vectors bool) (*Spectrum, error) {
 	if !vectors {
 		rhs = a.d
 	}
-	vals, w, err := eigSym(work, m, rhs, k, stageProgress(a.opt, "eigen"))
+	vals, w, err := linalg.EigSym(work, m, rhs, k, stageProgress(a.opt, "eigen"))
 	if err != nil {
 		return nil, fmt.Errorf("krr: the eigendecomposition of ΦᵀΦ did not converge; check the features for extreme values")
 	}
@@ -138,15 +138,15 @@ func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]float64, error) {
 	if s.vt == nil {
 		panic("krr: LOOSums on a spectrum without eigenvectors")
 	}
-	if err := core.CheckMatrix("Phi", Phi); err != nil {
+	if err := check.Matrix("Phi", Phi); err != nil {
 		return nil, wrap(err)
 	}
 	r, c := Phi.Dims()
 	if c != a.m {
-		return nil, errs.New(errs.Shape, "", "krr: Phi has %d columns but the spectrum has %d features; use the same feature map", c, a.m)
+		return nil, check.New(check.Shape, "", "krr: Phi has %d columns but the spectrum has %d features; use the same feature map", c, a.m)
 	}
 	if r != len(y) {
-		return nil, errs.New(errs.Shape, "", "krr: Phi has %d rows but y has %d values; give one target per row", r, len(y))
+		return nil, check.New(check.Shape, "", "krr: Phi has %d rows but y has %d values; give one target per row", r, len(y))
 	}
 	if err := checkTargets(y, a.opt, 0); err != nil {
 		return nil, err

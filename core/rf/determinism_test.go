@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"ntkrf/core/kernel"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"ntkrf/core"
 )
 
 // checksum is FNV-64a over the IEEE bits of the entries, row by row.
@@ -53,7 +52,7 @@ var goldenConfigs = []struct {
 // checksum of their bits. The same constants must come out natively and
 // under GOOS=js GOARCH=wasm: that is what shows the features are
 // bit-identical across platforms (portable exp/log/erfc, own Gaussian
-// sampler, deterministic gram.Mul and FFT). The constants were produced by
+// sampler, deterministic linalg.Mul and FFT). The constants were produced by
 // this test natively on amd64 and confirmed in wasm under Node.
 func TestGolden(t *testing.T) {
 	t.Parallel()
@@ -142,7 +141,7 @@ func ExampleMap_Transform() {
 		fmt.Println(err)
 		return
 	}
-	K, err := core.NTK(X, 1)
+	K, err := kernel.NTK(X, 1)
 	if err != nil {
 		fmt.Println(err)
 		return

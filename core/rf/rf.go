@@ -5,8 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"ntkrf/core"
-	"ntkrf/internal/errs"
+	"ntkrf/internal/check"
 )
 
 // maxDim bounds every feature and sketch dimension: far beyond any useful
@@ -19,7 +18,7 @@ type Config struct {
 	// Method is "ntk" (default), "nngp", "arccos0", "arccos1", "naive",
 	// "grad" or "rff".
 	Method string
-	// Depth is the network depth L, 0 … core.MaxDepth, for ntk, nngp,
+	// Depth is the network depth L, 0 … check.MaxDepth, for ntk, nngp,
 	// naive and grad (grad and naive need L ≥ 1). Depth 0 features of ntk
 	// and nngp are the rows of X themselves (K0 = XXᵀ). Ignored (reported
 	// as 0) by arccos0, arccos1 and rff.
@@ -60,7 +59,7 @@ type Map struct {
 
 // layer holds the projection of one layer: w is din×(m0+m1), row-major, its
 // first m0 columns the Step directions and the other m1 the ReLU
-// directions, so one gram.Mul serves both; or, for the "hadamard" sampler,
+// directions, so one linalg.Mul serves both; or, for the "hadamard" sampler,
 // had holds structured directions in the same order and w is nil.
 type layer struct {
 	din, m0, m1 int
@@ -121,11 +120,11 @@ func (c *Config) fill(inputDim int) error {
 	case "arccos0", "arccos1", "rff":
 		c.Depth = 0
 	default:
-		if c.Depth < 0 || c.Depth > core.MaxDepth {
-			return fmt.Errorf("rf: Config.Depth %d is out of range; use 0 … %d", c.Depth, core.MaxDepth)
+		if c.Depth < 0 || c.Depth > check.MaxDepth {
+			return fmt.Errorf("rf: Config.Depth %d is out of range; use 0 … %d", c.Depth, check.MaxDepth)
 		}
 		if c.Depth == 0 && (c.Method == "naive" || c.Method == "grad") {
-			return fmt.Errorf("rf: Config.Depth 0 is out of range for %s; use 1 … %d", c.Method, core.MaxDepth)
+			return fmt.Errorf("rf: Config.Depth 0 is out of range for %s; use 1 … %d", c.Method, check.MaxDepth)
 		}
 	}
 	if c.Method == "rff" {
@@ -172,10 +171,10 @@ func New(cfg Config, inputDim int) (*Map, error) {
 			// M1 or SketchDim given with a Dim they contradict: the map
 			// would have another width than the one asked for (and callers
 			// plan memory with Dim).
-			err = errs.New(errs.Option, "sketchDim", "rf: Config.M1 + Config.SketchDim = %d + %d = %d columns, but Config.Dim is %d; give Config.Dim alone (Config.M1 = ⌊Config.Dim/2⌋, Config.SketchDim the rest), or Config.M1 with Config.SketchDim and no Config.Dim",
+			err = check.New(check.Option, "sketchDim", "rf: Config.M1 + Config.SketchDim = %d + %d = %d columns, but Config.Dim is %d; give Config.Dim alone (Config.M1 = ⌊Config.Dim/2⌋, Config.SketchDim the rest), or Config.M1 with Config.SketchDim and no Config.Dim",
 				f.cfg.M1, f.cfg.SketchDim, f.dim, cfg.Dim)
 			if cfg.Method == "nngp" {
-				err = errs.New(errs.Option, "m1", "rf: Config.M1 = %d columns, but Config.Dim is %d; give one of them", f.dim, cfg.Dim)
+				err = check.New(check.Option, "m1", "rf: Config.M1 = %d columns, but Config.Dim is %d; give one of them", f.dim, cfg.Dim)
 			}
 		}
 	case "arccos0", "arccos1":
@@ -203,7 +202,7 @@ func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
 		// blocks; unit rows over p coordinates keep E‖u‖² = din/p on the
 		// first din, hence √(2p/m1) where exact directions use √(2d/m1).
 		p := hadamardOrder(din)
-		if err := core.CheckAlloc("Hadamard sign diagonals", 3*((m0+m1+p-1)/p), p); err != nil {
+		if err := check.Alloc("Hadamard sign diagonals", 3*((m0+m1+p-1)/p), p); err != nil {
 			return nil, rfError(err)
 		}
 		ly := &layer{din: din, m0: m0, m1: m1, had: newHadamardProj(din, m0+m1, newStream(c.Seed, l, tagHadamard))}
@@ -211,7 +210,7 @@ func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
 		ly.s1 = math.Sqrt(2 * float64(p) / float64(max(m1, 1)))
 		return ly, nil
 	}
-	if err := core.CheckAlloc("random-feature weight matrix", din, m0+m1); err != nil {
+	if err := check.Alloc("random-feature weight matrix", din, m0+m1); err != nil {
 		return nil, rfError(err)
 	}
 	ly := &layer{din: din, m0: m0, m1: m1, w: make([]float64, din*(m0+m1))}
@@ -340,7 +339,7 @@ func (f *Map) buildRFF() error {
 		return err
 	}
 	m, d := c.Dim, f.inputDim
-	if err := core.CheckAlloc("random-feature weight matrix", d, m); err != nil {
+	if err := check.Alloc("random-feature weight matrix", d, m); err != nil {
 		return rfError(err)
 	}
 	// W ~ N(0, 2γI) makes E[cos(w·(x−y))] = exp(−γ‖x−y‖²).

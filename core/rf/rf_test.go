@@ -3,12 +3,11 @@ package rf
 import (
 	"fmt"
 	"math"
+	"ntkrf/internal/check"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"ntkrf/core"
 )
 
 // TestConfigErrors checks that every invalid setting is rejected with an
@@ -31,7 +30,7 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Depth: 1, Dim: 8, M1: -1}, 3, "Config.M1"},
 		{Config{Depth: 1, Dim: 8, SketchDim: -2}, 3, "Config.SketchDim"},
 		{Config{Depth: -1, Dim: 8}, 3, "Config.Depth"},
-		{Config{Depth: core.MaxDepth + 1, Dim: 8}, 3, "Config.Depth"},
+		{Config{Depth: check.MaxDepth + 1, Dim: 8}, 3, "Config.Depth"},
 		{Config{Method: "naive", Dim: 8}, 3, "Config.Depth"},
 		{Config{Method: "grad", Dim: 8}, 3, "Config.Depth"},
 		{Config{Method: "naive", Depth: 2, Dim: 4}, 3, "Config.Dim"},

@@ -2,13 +2,12 @@ package rf
 
 import (
 	"math"
+	"ntkrf/core/kernel"
 	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
-
-	"ntkrf/core"
 )
 
 // ksOneSample returns the one-sample Kolmogorov–Smirnov distance of x
@@ -124,7 +123,7 @@ func TestOrthogonalLowerVariance(t *testing.T) {
 		rows[i] = 37 * i
 	}
 	X := loadRows(t, "digits.csv", rows)
-	K, err := core.NNGP(X, 1)
+	K, err := kernel.NNGP(X, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

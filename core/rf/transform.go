@@ -12,21 +12,20 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core"
-	"ntkrf/core/gram"
-	"ntkrf/internal/errs"
+	"ntkrf/core/linalg"
+	"ntkrf/internal/check"
 )
 
-// blockRows is the number of rows projected together by one gram.Mul;
-// gram.Mul sums every entry in a fixed order, so results do not depend on it.
+// blockRows is the number of rows projected together by one linalg.Mul;
+// linalg.Mul sums every entry in a fixed order, so results do not depend on it.
 const blockRows = 64
 
 // rfError rewrites an error of package core as one of this package.
 func rfError(err error) error {
 	msg := "rf: " + strings.TrimPrefix(err.Error(), "core: ")
-	var e *errs.Error
+	var e *check.Error
 	if errors.As(err, &e) {
-		return &errs.Error{Code: e.Code, Option: e.Option, Msg: msg}
+		return &check.Error{Code: e.Code, Option: e.Option, Msg: msg}
 	}
 	return errors.New(msg)
 }
@@ -36,15 +35,15 @@ func rfError(err error) error {
 // X, and rows are computed in parallel blocks whose size does not change
 // the result. X is not modified.
 func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
-	if err := core.CheckMatrix("X", X); err != nil {
+	if err := check.Matrix("X", X); err != nil {
 		return nil, rfError(err)
 	}
 	n, d := X.Dims()
 	if d != f.inputDim {
-		return nil, errs.New(errs.Shape, "", "rf: X has %d columns; this feature map was built for %d", d, f.inputDim)
+		return nil, check.New(check.Shape, "", "rf: X has %d columns; this feature map was built for %d", d, f.inputDim)
 	}
 	if dst == nil {
-		if err := core.CheckAlloc("feature matrix", n, f.dim); err != nil {
+		if err := check.Alloc("feature matrix", n, f.dim); err != nil {
 			return nil, rfError(err)
 		}
 		dst = mat.NewDense(n, f.dim, nil)
@@ -104,7 +103,7 @@ func (ly *layer) project(ws *workspace, dst, x []float64, b int) {
 		ws.had = ly.had.apply(dst, x, b, ws.had)
 		return
 	}
-	gram.Mul(dst, x, ly.w, b, ly.din, ly.m0+ly.m1)
+	linalg.Mul(dst, x, ly.w, b, ly.din, ly.m0+ly.m1)
 }
 
 // workspace is the memory one goroutine reuses across blocks.
@@ -227,7 +226,7 @@ func (f *Map) blockGrad(ws *workspace, b int) []float64 {
 	din := f.inputDim
 	for l, ly := range f.layers {
 		ws.gs[l+1] = grow(ws.gs[l+1], b*n)
-		gram.Mul(ws.gs[l+1], ws.hs[l], ly.w, b, din, n)
+		linalg.Mul(ws.gs[l+1], ws.hs[l], ly.w, b, din, n)
 		h := grow(ws.hs[l+1], b*n)
 		for i, v := range ws.gs[l+1] {
 			h[i] = math.Max(v, 0) * ly.s1

@@ -3,11 +3,10 @@ package rf
 import (
 	"fmt"
 	"math"
+	"ntkrf/core/kernel"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"ntkrf/core"
 )
 
 // wineRows are three standardized, unit-norm rows of wine.csv from the
@@ -22,13 +21,13 @@ func exactKernel(t *testing.T, cfg Config, X *mat.Dense) *mat.Dense {
 	var err error
 	switch cfg.Method {
 	case "ntk", "naive", "grad":
-		K, err = core.NTK(X, cfg.Depth)
+		K, err = kernel.NTK(X, cfg.Depth)
 	case "nngp":
-		K, err = core.NNGP(X, cfg.Depth)
+		K, err = kernel.NNGP(X, cfg.Depth)
 	case "arccos1":
-		K, err = core.NNGP(X, 1)
+		K, err = kernel.NNGP(X, 1)
 	case "rff":
-		K, err = core.RBF(X, cfg.Gamma)
+		K, err = kernel.RBF(X, cfg.Gamma)
 	case "arccos0": // F0 = 1 − θ/π, independent of the norms
 		n, _ := X.Dims()
 		K = mat.NewDense(n, n, nil)

@@ -1,6 +1,0 @@
-//go:build !(js || wasip1)
-
-package core
-
-// MaxAllocBytes bounds one float64 buffer natively.
-const MaxAllocBytes = 16e9

@@ -1,0 +1,103 @@
+package linalg
+
+import (
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+var sink float64
+
+func BenchmarkAddAtA_N2000_M1024(b *testing.B) { benchAddAtA(b, 2000, 1024, true) }
+func BenchmarkAddAtA_N8000_M1024(b *testing.B) { benchAddAtA(b, 8000, 1024, true) }
+
+// BenchmarkAddAtA_N20000_M4096 is the Gram step of the REFERENCE.md
+// pipeline; gonum would take minutes per call here, so it is left out.
+// Note -bench=AddAtA_N2000 matches this one too; use AddAtA_N2000_.
+func BenchmarkAddAtA_N20000_M4096(b *testing.B) { benchAddAtA(b, 20000, 4096, false) }
+
+// benchAddAtA times every kernel this build has and, with gonum set,
+// gonum's Syrk and Gemm on the same A. Two rates are reported from the same
+// time:
+// GFLOP/s-tri counts the useful flops of the upper triangle, n·m·(m+1);
+// GFLOP/s-gemm credits a full AᵀA product, 2·n·m², the convention of the
+// PyTorch and gonum Gemm figures in REFERENCE.md.
+func benchAddAtA(b *testing.B, n, m int, gonum bool) {
+	a := randSlice(n*m, 1)
+	g := make([]float64, m*m)
+	report := func(b *testing.B) {
+		s := b.Elapsed().Seconds() / float64(b.N)
+		b.ReportMetric(float64(n)*float64(m)*float64(m+1)/s/1e9, "GFLOP/s-tri")
+		b.ReportMetric(2*float64(n)*float64(m)*float64(m)/s/1e9, "GFLOP/s-gemm")
+		sink = g[m-1]
+	}
+	for _, k := range kernels() {
+		b.Run(k.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				addAtA(k.tile, g, m, a, n, m, false)
+			}
+			report(b)
+		})
+	}
+	for _, k := range kernels32() {
+		b.Run("float32-"+k.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				addAtA32(k.tile, g, a, n, m)
+			}
+			report(b)
+		})
+	}
+	if !gonum {
+		return
+	}
+	am := blas64.General{Rows: n, Cols: m, Stride: m, Data: a}
+	b.Run("gonumSyrk", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			blas64.Syrk(blas.Trans, 1, am, 1, blas64.Symmetric{Uplo: blas.Upper, N: m, Stride: m, Data: g})
+		}
+		report(b)
+	})
+	b.Run("gonumGemm", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			blas64.Gemm(blas.Trans, blas.NoTrans, 1, am, am, 1, blas64.General{Rows: m, Cols: m, Stride: m, Data: g})
+		}
+		report(b)
+	})
+}
+
+func BenchmarkMul_N2000_K784_M2048(b *testing.B) { benchMul(b, 2000, 784, 2048) }
+
+// benchMul times every Mul implementation and gonum's Gemm; GFLOP/s counts
+// 2·n·k·m.
+func benchMul(b *testing.B, n, k, m int) {
+	a, bm := randSlice(n*k, 1), randSlice(k*m, 2)
+	c := make([]float64, n*m)
+	report := func(b *testing.B) {
+		b.ReportMetric(2*float64(n)*float64(k)*float64(m)/(b.Elapsed().Seconds()/float64(b.N))/1e9, "GFLOP/s")
+		sink = c[n*m-1]
+	}
+	for _, ks := range kernels() {
+		b.Run(ks.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				mul(ks.mul, c, a, bm, n, k, m)
+			}
+			report(b)
+		})
+	}
+	b.Run("gonumGemm", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+				blas64.General{Rows: n, Cols: k, Stride: k, Data: a},
+				blas64.General{Rows: k, Cols: m, Stride: m, Data: bm},
+				0, blas64.General{Rows: n, Cols: m, Stride: m, Data: c})
+		}
+		report(b)
+	})
+}

@@ -1,0 +1,116 @@
+package linalg
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestCholesky(t *testing.T) {
+	t.Parallel()
+	for _, m := range []int{1, 2, 7, 255, 256, 257, 600} {
+		r := rand.New(rand.NewPCG(uint64(m), 3))
+		n := m + 5
+		x := make([]float64, n*m)
+		for i := range x {
+			x[i] = r.NormFloat64()
+		}
+		a := make([]float64, m*m)
+		AddAtA(a, x, n, m)
+		for i := 0; i < m; i++ {
+			a[i*m+i] += 1
+			for j := 0; j < i; j++ {
+				a[i*m+j] = -7 // the lower triangle must survive
+			}
+		}
+		sym := mat.NewSymDense(m, nil)
+		for i := 0; i < m; i++ {
+			for j := i; j < m; j++ {
+				sym.SetSym(i, j, a[i*m+j])
+			}
+		}
+		var ref mat.Cholesky
+		if !ref.Factorize(sym) {
+			t.Fatal("reference factorization failed")
+		}
+		var U mat.TriDense
+		ref.UTo(&U)
+		if err := Cholesky(a, m); err != nil {
+			t.Fatalf("m=%d: %v", m, err)
+		}
+		// Both are backward stable; entries agree to about cond·m·eps
+		// relative to the diagonal scale. cond(AᵀA + I) is modest here.
+		tol := 1e-10
+		for i := 0; i < m; i++ {
+			for j := 0; j < m; j++ {
+				if j < i {
+					if a[i*m+j] != -7 {
+						t.Fatalf("m=%d: lower triangle changed at (%d,%d)", m, i, j)
+					}
+					continue
+				}
+				if d := math.Abs(a[i*m+j] - U.At(i, j)); d > tol*math.Abs(U.At(j, j)) {
+					t.Fatalf("m=%d: U[%d,%d] = %v, gonum %v", m, i, j, a[i*m+j], U.At(i, j))
+				}
+			}
+		}
+	}
+}
+
+func TestCholeskyNotPositiveDefinite(t *testing.T) {
+	t.Parallel()
+	for _, a := range [][]float64{
+		{1, 2, 2, 1}, // eigenvalues 3 and −1
+		{0, 0, 0, 1}, // singular
+		{math.NaN(), 0, 0, 1},
+	} {
+		if err := Cholesky(append([]float64(nil), a...), 2); err != ErrNotPositiveDefinite {
+			t.Errorf("%v: error %v, want ErrNotPositiveDefinite", a, err)
+		}
+	}
+	// Beyond the first panel.
+	m := 300
+	a := make([]float64, m*m)
+	for i := 0; i < m; i++ {
+		a[i*m+i] = 1
+	}
+	a[280*m+280] = -1
+	if err := Cholesky(a, m); err != ErrNotPositiveDefinite {
+		t.Errorf("negative pivot at 280: %v", err)
+	}
+}
+
+func BenchmarkCholesky_M4096(b *testing.B) {
+	m := 4096
+	x := randSlice((m+8)*m, 5)
+	base := make([]float64, m*m)
+	AddAtA(base, x, m+8, m)
+	a := make([]float64, m*m)
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		copy(a, base)
+		b.StartTimer()
+		if err := Cholesky(a, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(m)*float64(m)*float64(m)/3/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
+}
+
+func TestTranspose(t *testing.T) {
+	t.Parallel()
+	a := []float64{1, 2, 3, 4, 5, 6} // 2×3
+	got := Transpose(a, 2, 3)
+	want := []float64{1, 4, 2, 5, 3, 6}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("Transpose = %v, want %v", got, want)
+		}
+	}
+	if back := Transpose(got, 3, 2); back[1] != 2 || back[3] != 4 {
+		t.Fatalf("transpose twice = %v", back)
+	}
+}

@@ -1,0 +1,60 @@
+// Package linalg is the dense linear algebra of ntkrf: Gram products,
+// matrix products, Cholesky, the reduction to tridiagonal form, the
+// symmetric eigensolver and one parallel for. It accumulates Gram matrices G += AᵀA over row blocks of a
+// feature matrix A: the step that decides the cost of kernel ridge regression
+// on random features. It also has Mul, a matrix product whose bits do not
+// depend on the platform.
+//
+// # AddAtA
+//
+// Only the upper triangle of G is computed (half the flops of a general
+// product). A is packed 256 rows at a time into panels of 8 columns; a
+// micro-kernel adds an 8×24 tile of G from one panel and three neighbouring
+// ones, and the tiles on or above the diagonal are shared among
+// runtime.GOMAXPROCS(0) goroutines, each owning whole blocks of G, so no
+// reduction is needed.
+//
+// The micro-kernel is chosen at start-up with golang.org/x/sys/cpu:
+// AVX-512 (Z registers, fused multiply-add), else AVX2 with FMA, else plain
+// Go (4×2 blocks of sums in local variables), which is also what
+// builds with the noasm tag run and what the tests compare against.
+// WebAssembly built with GOEXPERIMENT=simd runs 4×4 blocks of 128-bit
+// simd/archsimd vectors whose lanes repeat the portable order of
+// operations (wasm has no fused multiply-add), so they give the portable
+// bits; without the experiment it runs the portable Go. The assembly
+// kernels differ from these in the last bits; each is within
+// n·ε·Σ_k |a_ki·a_kj| of the exact sum.
+//
+// AddAtA32 rounds A to float32 and sums each packed block in float32 with
+// an AVX-512 kernel (8×48 tiles of 16 lanes), or in SIMD WebAssembly with
+// Float32x4 lanes, adding the block sums to G in float64: 1.6× the
+// throughput of AddAtA natively, 1.7× in WebAssembly, within
+// (min(n, 256)+3)·2⁻²⁴·Σ_k |a_ki·a_kj| per entry. Float32 reports whether
+// this build has such a kernel; without one AddAtA32 is AddAtA.
+//
+// AddAtAStride and SubAtAStride do the same as AddAtA on a block of a larger matrix
+// (a row stride), SubAtAStride subtracting by packing the left panels
+// negated: the in-place trailing updates of Cholesky and of the
+// tridiagonal reduction in package krr, with no m×m scratch matrix.
+//
+// # Cholesky, DotAxpy
+//
+// Cholesky is a right-looking blocked factorization whose trailing updates
+// run on the AddAtA kernel and whose panels are solved in column chunks on
+// all cores. DotAxpy (y += s·a and a·x in one pass) is the memory-bound
+// inner step of a symmetric matrix–vector product (AVX2 with FMA on amd64;
+// in SIMD WebAssembly, vectors with the portable bits).
+//
+// # Mul
+//
+// Every entry of c = a·b is summed in increasing inner index with separately
+// rounded products, so results are the same bits natively and in
+// WebAssembly. The amd64 code and the SIMD WebAssembly code vectorize
+// across columns with separate multiply and add instructions, which keeps
+// that order.
+//
+// # Panics
+//
+// The functions panic if the slices are shorter than the shapes say or a
+// dimension is negative: these are programming errors, not bad data.
+package linalg

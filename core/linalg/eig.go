@@ -1,0 +1,185 @@
+package linalg
+
+import (
+	"errors"
+	"math"
+	"runtime"
+	"sync"
+)
+
+// errNoConvergence reports a tridiagonal QL iteration that did not settle.
+var errNoConvergence = errors.New("eigenvalue iteration did not converge")
+
+// EigSym diagonalizes the symmetric m×m matrix whose upper triangle is in a
+// (row-major, stride m; overwritten) as C = VΛVᵀ. It returns the
+// eigenvalues in ascending order and, when rhs is nil, Vᵀ (the eigenvectors
+// as rows, m×m); otherwise VᵀR for the m×l matrix R in rhs (not modified).
+//
+// C = QTQᵀ by tridiag, T = SΛSᵀ by tql, so Vᵀ = SᵀQᵀ: QᵀR (or Qᵀ) is formed
+// from the reflectors, and the plane rotations of tql act on its rows,
+// which are contiguous. When only VᵀR is needed (GCV), l is the number of
+// outputs and the reduction to tridiagonal form (4/3·m³) is all that
+// remains of the O(m³) cost. Both paths share the reduction, so they give
+// the same eigenvalues to the bit.
+func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (vals, w []float64, err error) {
+	d := make([]float64, m)
+	e := make([]float64, m) // e[m-1] = 0 ends the off-diagonal
+	tau := make([]float64, max(m-1, 1))
+	tridiag(a, m, d, e, tau, progress)
+	if rhs == nil {
+		w, l = make([]float64, m*m), m
+		for i := 0; i < m; i++ {
+			w[i*m+i] = 1
+		}
+	} else {
+		w = append([]float64(nil), rhs...)
+	}
+	applyQt(a, m, tau, w, l)
+	if err := tql(d, e, w, l); err != nil {
+		return nil, nil, err
+	}
+	// Sort ascending, moving the rows of W along.
+	for i := 0; i < m-1; i++ {
+		k := i
+		for j := i + 1; j < m; j++ {
+			if d[j] < d[k] {
+				k = j
+			}
+		}
+		if k != i {
+			d[i], d[k] = d[k], d[i]
+			ri, rk := w[i*l:(i+1)*l], w[k*l:(k+1)*l]
+			for c := range ri {
+				ri[c], rk[c] = rk[c], ri[c]
+			}
+		}
+	}
+	return d, w, nil
+}
+
+// tql finds the eigenvalues of the symmetric tridiagonal matrix with
+// diagonal d and off-diagonal e (e[i] couples i and i+1; e[n−1] = 0) by the
+// implicit QL method with Wilkinson shifts (EISPACK tql2). Each plane
+// rotation of rows i, i+1 is applied to the rows of the n×l matrix w.
+// On return d holds the eigenvalues, unsorted, and e is destroyed.
+func tql(d, e, w []float64, l int) error {
+	n := len(d)
+	const eps = 0x1p-52
+	// The rotations of a sweep are recorded and applied afterwards, so
+	// that wide W can be split by columns over the cores.
+	cs := make([]float64, n)
+	sn := make([]float64, n)
+	// Off-diagonals below eps·‖T‖ are negligible as well (EISPACK's tql2
+	// test): the reduction to T is only norm-wise backward stable, and
+	// without this floor a cluster of eigenvalues at rounding level (many
+	// duplicate rows) never deflates.
+	norm := 0.0
+	for i := range d {
+		norm = math.Max(norm, math.Abs(d[i])+math.Abs(e[i]))
+	}
+	for lo := 0; lo < n; lo++ {
+		for iter := 0; ; iter++ {
+			m := lo
+			for ; m < n-1; m++ {
+				if ae := math.Abs(e[m]); ae <= eps*(math.Abs(d[m])+math.Abs(d[m+1])) || ae <= eps*norm {
+					break
+				}
+			}
+			if m == lo {
+				break
+			}
+			if iter == 60 {
+				return errNoConvergence
+			}
+			g := (d[lo+1] - d[lo]) / (2 * e[lo])
+			r := hypot(g, 1)
+			g = d[m] - d[lo] + e[lo]/(g+math.Copysign(r, g))
+			s, c, p := 1.0, 1.0, 0.0
+			i := m - 1
+			for ; i >= lo; i-- {
+				f, b := s*e[i], c*e[i]
+				r = hypot(f, g)
+				e[i+1] = r
+				if r == 0 {
+					// Underflow: the matrix splits here; restart above it.
+					d[i+1] -= p
+					e[m] = 0
+					break
+				}
+				s, c = f/r, g/r
+				g = d[i+1] - p
+				r = (d[i]-g)*s + 2*c*b
+				p = s * r
+				d[i+1] = g + p
+				g = c*r - b
+				cs[i], sn[i] = c, s
+			}
+			rotate(w, l, i+1, m, cs, sn)
+			if r == 0 && i >= lo {
+				continue
+			}
+			d[lo] -= p
+			e[lo] = g
+			e[m] = 0
+		}
+	}
+	return nil
+}
+
+// hypot is math.Hypot for finite arguments, the same formula and so the
+// same bits, in a form the compiler inlines: a call per rotation was a
+// third of tql's time in WebAssembly.
+func hypot(p, q float64) float64 {
+	p, q = math.Abs(p), math.Abs(q)
+	if p < q {
+		p, q = q, p
+	}
+	if p == 0 {
+		return 0
+	}
+	q /= p
+	return p * math.Sqrt(1+q*q)
+}
+
+// rotSweepPortable applies, for i = hi−1 down to lo, the plane rotation
+// (cs[i], sn[i]) to columns t0 … t1−1 of rows i and i+1 of the n×l matrix
+// w: w[i+1] ← s·w[i] + c·w[i+1], w[i] ← c·w[i] − s·w[i+1]. rotSweep is
+// this function, or its SIMD twin in WebAssembly.
+func rotSweepPortable(w []float64, l, lo, hi int, cs, sn []float64, t0, t1 int) {
+	for i := hi - 1; i >= lo; i-- {
+		c, s := cs[i], sn[i]
+		wi, wj := w[i*l+t0:i*l+t1], w[(i+1)*l+t0:(i+1)*l+t1]
+		for t, x := range wi {
+			y := wj[t]
+			wj[t] = s*x + c*y
+			wi[t] = c*x - s*y
+		}
+	}
+}
+
+// minParallelWork is the number of row updates (rotations × columns) below
+// which a sweep is applied on one goroutine: spawning costs about as much
+// as 1e4 of them.
+const minParallelWork = 1 << 16
+
+// rotate applies the rotations recorded for i = hi−1 down to lo to rows
+// i, i+1 of the n×l matrix w, in that order, splitting the columns over
+// GOMAXPROCS goroutines when the sweep is large enough.
+func rotate(w []float64, l, lo, hi int, cs, sn []float64) {
+	apply := func(t0, t1 int) { rotSweep(w, l, lo, hi, cs, sn, t0, t1) }
+	workers := runtime.GOMAXPROCS(0)
+	if workers == 1 || (hi-lo)*l < minParallelWork || l < 2*workers {
+		apply(0, l)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := 0; k < workers; k++ {
+		t0, t1 := k*l/workers, (k+1)*l/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			apply(t0, t1)
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,44 @@
+//go:build goexperiment.simd && wasm
+
+package linalg
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// The SIMD loops must give the bits of their portable twins, on lengths
+// around the vector width and unrolling.
+
+func randFloats(r *rand.Rand, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = r.NormFloat64()
+	}
+	return s
+}
+
+func TestVectorLoopsSIMDBits(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := range 19 {
+		x, v, w := randFloats(r, n), randFloats(r, n), randFloats(r, n)
+		sameBits(t, fmt.Sprintf("dot n=%d", n), []float64{dot(x, v)}, []float64{dotPortable(x, v)})
+		got, want := append([]float64(nil), x...), append([]float64(nil), x...)
+		sub2(got, v, w, 0.3, -1.7)
+		sub2Portable(want, v, w, 0.3, -1.7)
+		sameBits(t, fmt.Sprintf("sub2 n=%d", n), got, want)
+	}
+	for _, l := range []int{1, 2, 3, 10, 11} {
+		const rows = 40
+		w := randFloats(r, rows*l)
+		cs, sn := randFloats(r, rows), randFloats(r, rows)
+		for _, span := range [][4]int{{0, rows - 1, 0, l}, {5, 30, 0, l}, {3, 4, l / 2, l}, {7, 7, 0, l}} {
+			got, want := append([]float64(nil), w...), append([]float64(nil), w...)
+			rotSweep(got, l, span[0], span[1], cs, sn, span[2], span[3])
+			rotSweepPortable(want, l, span[0], span[1], cs, sn, span[2], span[3])
+			sameBits(t, fmt.Sprintf("rotSweep l=%d %v", l, span), got, want)
+		}
+	}
+}

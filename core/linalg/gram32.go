@@ -1,0 +1,151 @@
+package linalg
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// Blocking of AddAtA32: A is packed kc rows at a time as float32 into
+// panels of panel32 columns; a micro-tile is tile32R rows of G (half a
+// panel) by tile32C columns (three panels), and tiles start at multiples of
+// tile32C. Work items are item32R rows by item32C columns of G: the right
+// panels of an item (384 columns × 256 rows × 4 bytes) stay in L2.
+const (
+	panel32 = 16
+	tile32R = 8
+	tile32C = 3 * panel32
+	item32R = 64
+	item32C = 8 * tile32C
+)
+
+// tile32Func adds to the tile32R×tile32C float64 block c (row stride ldc)
+// the float32 products of the left panel a (k rows, stride panel32, the
+// first tile32R values used) and the three right panels starting at b,
+// ps values apart.
+type tile32Func func(k int, a, b []float32, ps int, c []float64, ldc int)
+
+// tile32 is the float32 micro-kernel, or nil when the CPU has none (set by
+// init from kernels32).
+var tile32 tile32Func
+
+func init() {
+	if ks := kernels32(); len(ks) > 0 {
+		tile32 = ks[0].tile
+	}
+}
+
+// kernel32Set is one implementation of the AddAtA32 micro-kernel.
+type kernel32Set struct {
+	name string
+	tile tile32Func
+}
+
+// AddAtA32 adds AᵀA to the upper triangle of g as AddAtA does, but rounds
+// A to float32 and sums each block of up to 256 rows in float32 (with
+// fused multiply-add) before adding the block's sums to g in float64. With
+// AVX-512 that is twice the throughput of AddAtA; each entry is then within
+// (min(n, 256) + 3)·2⁻²⁴·Σ_k |a_ki·a_kj| of the exact sum, far below the
+// sampling error of random features (on Fashion-MNIST features the
+// relative difference from AddAtA is 2.5e-8 and ridge accuracy is
+// unchanged). Where there is no float32 kernel (other CPUs, WebAssembly
+// without GOEXPERIMENT=simd, the noasm tag) it is AddAtA.
+func AddAtA32(g, a []float64, n, m int) {
+	if n < 0 || m < 0 || len(a) < n*m || len(g) < m*m {
+		panic(fmt.Sprintf("gram: AddAtA32 lengths %d, %d do not fit n=%d, m=%d", len(a), len(g), n, m))
+	}
+	if n == 0 || m == 0 {
+		return
+	}
+	if tile32 == nil {
+		addAtA(tile, g, m, a, n, m, false)
+		return
+	}
+	addAtA32(tile32, g, a, n, m)
+}
+
+// Float32 reports whether AddAtA32 sums in float32 on this machine; when
+// false it is AddAtA.
+func Float32() bool { return tile32 != nil }
+
+// addAtA32 is AddAtA32 with the micro-kernel as a parameter, so tests can
+// run the portable one everywhere.
+func addAtA32(kern tile32Func, g, a []float64, n, m int) {
+	tiles := (m + tile32C - 1) / tile32C
+	np := 3 * tiles // panels past column m are zero
+	pack := make([]float32, np*min(kc, n)*panel32)
+
+	items := upperItems(m, item32R, item32C)
+	workers := workersFor(n, m, len(items))
+	tmp := make([][tile32R * tile32C]float64, workers)
+
+	run := func(w, k int, next *atomic.Int64) {
+		ps := k * panel32
+		for {
+			t := int(next.Add(1)) - 1
+			if t >= len(items) {
+				return
+			}
+			it := items[t]
+			for i := it.i0; i < min(it.i0+item32R, m); i += tile32R {
+				ap := pack[(i/panel32)*ps+i%panel32:]
+				for j := max(it.j0, i/tile32C*tile32C); j < min(it.j0+item32C, m); j += tile32C {
+					bp := pack[(j/panel32)*ps:]
+					if j >= i+tile32R && j+tile32C <= m && i+tile32R <= m {
+						kern(k, ap, bp, ps, g[i*m+j:], m)
+						continue
+					}
+					// Diagonal or edge tile: compute aside, add the part in
+					// the upper triangle of g.
+					c := tmp[w][:]
+					clear(c)
+					kern(k, ap, bp, ps, c, tile32C)
+					addUpper(g, m, c, i, j, tile32R, tile32C, m)
+				}
+			}
+		}
+	}
+
+	eachBlock(a, n, m, np, workers, func(blk []float64, k, p0, p1 int) { pack32(pack, blk, k, m, p0, p1) }, run)
+}
+
+// pack32 writes panels [p0, p1) of the k×m block a into dst as float32:
+// panel p holds columns panel32·p … panel32·p+15 row after row, zero past
+// column m.
+func pack32(dst []float32, a []float64, k, m, p0, p1 int) {
+	ps := k * panel32
+	for p := p0; p < p1; p++ {
+		d := dst[p*ps : (p+1)*ps]
+		j := p * panel32
+		w := min(panel32, max(0, m-j))
+		for r := range k {
+			row := d[r*panel32 : (r+1)*panel32]
+			for c := range w {
+				row[c] = float32(a[r*m+j+c])
+			}
+			clear(row[w:])
+		}
+	}
+}
+
+// tile32Portable is the tile32Func in plain Go: the reference the tests
+// compare the SIMD kernel with.
+func tile32Portable(k int, a, b []float32, ps int, c []float64, ldc int) {
+	var acc [tile32R * tile32C]float32
+	for l := range k {
+		for r := range tile32R {
+			av := a[l*panel32+r]
+			for v := range 3 {
+				row := b[v*ps+l*panel32 : v*ps+(l+1)*panel32]
+				out := acc[r*tile32C+v*panel32 : r*tile32C+(v+1)*panel32]
+				for s, bv := range row {
+					out[s] += av * bv
+				}
+			}
+		}
+	}
+	for r := range tile32R {
+		for s, v := range acc[r*tile32C : (r+1)*tile32C] {
+			c[r*ldc+s] += float64(v)
+		}
+	}
+}

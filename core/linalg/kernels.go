@@ -1,0 +1,13 @@
+package linalg
+
+// kernelSet is one implementation of the AddAtA micro-kernel and of Mul.
+type kernelSet struct {
+	name string
+	tile tileFunc
+	mul  mulFunc
+}
+
+func init() {
+	k := kernels()[0]
+	tile, mulRows = k.tile, k.mul
+}

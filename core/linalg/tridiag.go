@@ -1,0 +1,330 @@
+package linalg
+
+import (
+	"math"
+	"runtime"
+	"sync"
+
+	lapack "gonum.org/v1/gonum/lapack/gonum"
+)
+
+// Blocking of the reduction to tridiagonal form. Each panel of
+// tridiagBlock columns ends in one rank-2·tridiagBlock update of the
+// trailing matrix through AddAtA, whose passes over that matrix are
+// memory bound, so wider panels make fewer passes; but the panel's own
+// vector work grows with its width. 48, 64 and 96 measured alike at
+// m = 4096 (6.4–6.8 s on two Zen 5 cores), 32 to 64 alike at m = 1024,
+// where 96 was slower.
+const tridiagBlock = 48
+
+// tridiag reduces the symmetric m×m matrix A whose upper triangle is in a
+// (row-major, stride m) to tridiagonal form T = QᵀAQ with diagonal d and
+// off-diagonal e (e[i] couples i and i+1; e[m−1] is left alone), where
+// Q = H₀H₁⋯H_{m−2} and H_i = I − τᵢvᵢvᵢᵀ. On return row i of a holds vᵢ
+// in columns i+1 … m−1 (vᵢ[i+1] = 1; vᵢ is zero before), and tau[i] = τᵢ.
+//
+// It is LAPACK's blocked dsytrd for the lower triangle (dlatrd panels):
+// a row-major upper triangle is a column-major lower one, so reflector i
+// runs along row i, contiguous. Per panel, the product of the trailing
+// matrix with each reflector (symv) is one fused pass over its upper
+// triangle, and the closing rank-2k update runs on AddAtA.
+func tridiag(a []float64, m int, d, e, tau []float64, progress func(done, total int)) {
+	nb := tridiagBlock
+	t := &tridiagWork{
+		w:  make([]float64, nb*m),
+		t1: make([]float64, nb),
+		t2: make([]float64, nb),
+	}
+	if m > nb {
+		nt := m - nb
+		t.pm = make([]float64, nb*nt)
+	}
+	p := 0
+	for ; m-p > nb; p += nb {
+		t.panel(a, m, p, nb, d, e, tau)
+		t.update(a, m, p, nb)
+		if progress != nil {
+			progress(p+nb, m)
+		}
+	}
+	t.panel(a, m, p, m-p, d, e, tau)
+}
+
+// tridiagWork holds the workspace of tridiag.
+type tridiagWork struct {
+	w      []float64 // W of the panel: row k holds wₖ over the global indices
+	t1, t2 []float64 // Wᵀv and Vᵀv within a panel
+	pm     []float64 // the panel's balanced V ± W, packed
+	sv     symv
+}
+
+// panel reduces columns p … p+b−1 (dlatrd): it updates each with the
+// reflectors already found in the panel, computes its reflector and the
+// matching column of W, such that the trailing matrix after the panel is
+// A − VWᵀ − WVᵀ with V the panel's reflectors. Rows from p+b on are not
+// modified.
+func (t *tridiagWork) panel(a []float64, m, p, b int, d, e, tau []float64) {
+	for k := 0; k < b; k++ {
+		i := p + k
+		row := a[i*m+i : (i+1)*m]
+		// Row i −= Σⱼ vⱼ·wⱼ[i] + wⱼ·vⱼ[i] over the panel's earlier reflectors.
+		split(len(row), k, func(c0, c1 int) {
+			for j := 0; j < k; j++ {
+				vj := a[(p+j)*m+i : (p+j+1)*m]
+				wj := t.w[j*m+i : (j+1)*m]
+				f, g := wj[0], vj[0]
+				sub2(row[c0:c1], vj[c0:c1], wj[c0:c1], f, g)
+			}
+		})
+		d[i] = row[0]
+		if i == m-1 {
+			return
+		}
+		beta, ti := lapack.Implementation{}.Dlarfg(m-i-1, row[1], row[2:], 1)
+		e[i], tau[i] = beta, ti
+		row[1] = 1
+		v := row[1:]
+		y := t.w[k*m+i+1 : (k+1)*m]
+		if ti == 0 {
+			clear(y) // H_i = I: nothing to update
+			continue
+		}
+		// y = τ(A₂₂v − V(Wᵀv) − W(Vᵀv)), A₂₂ the matrix at the panel start.
+		t.sv.mul(y, a, m, i+1, v)
+		split(k, len(v), func(j0, j1 int) {
+			for j := j0; j < j1; j++ {
+				t.t1[j] = dot(t.w[j*m+i+1:(j+1)*m], v)
+				t.t2[j] = dot(a[(p+j)*m+i+1:(p+j+1)*m], v)
+			}
+		})
+		split(len(y), k, func(c0, c1 int) {
+			for j := 0; j < k; j++ {
+				vj := a[(p+j)*m+i+1+c0 : (p+j)*m+i+1+c1]
+				wj := t.w[j*m+i+1+c0 : j*m+i+1+c1]
+				sub2(y[c0:c1], vj, wj, t.t1[j], t.t2[j])
+			}
+		})
+		alpha := -0.5 * ti * ti * dot(y, v)
+		for c := range y {
+			y[c] = ti*y[c] + alpha*v[c]
+		}
+	}
+}
+
+// minSplitWork is the number of multiply-adds below which split stays on
+// one goroutine: about 10 µs of work, a few times the cost of starting one.
+const minSplitWork = 1 << 14
+
+// split calls f on ranges covering [0, n) with n·per multiply-adds in all:
+// on [0, n) itself when that is too little to share, else on one range per
+// core, concurrently. Callers make every index independent of the others,
+// so the split changes no bit.
+func split(n, per int, f func(lo, hi int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if workers == 1 || n*per < minSplitWork || n < workers {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { f(n*w/workers, n*(w+1)/workers) })
+	}
+	wg.Wait()
+}
+
+// update subtracts VWᵀ + WVᵀ from the trailing matrix (rows and columns
+// from p+b on) after the panel at p. With each pair balanced to
+// ‖fv‖ = ‖gw‖ and 2fg = 1, VWᵀ + WVᵀ = PᵀP − MᵀM for the rows P = fv + gw,
+// M = fv − gw, so both halves run in place on the Gram kernel; the
+// cancellation then costs ε·‖v‖·‖w‖ per pair, the size of the rounding of
+// vwᵀ itself.
+func (t *tridiagWork) update(a []float64, m, p, b int) {
+	q := p + b
+	nt := m - q
+	pk := t.pm[:b*nt]
+	for _, sign := range [2]float64{1, -1} {
+		for j := 0; j < b; j++ {
+			vj := a[(p+j)*m+q : (p+j+1)*m]
+			wj := t.w[j*m+q : (j+1)*m]
+			pj := pk[j*nt : (j+1)*nt]
+			nv, nw := math.Sqrt(dot(vj, vj)), math.Sqrt(dot(wj, wj))
+			if nv == 0 || nw == 0 {
+				clear(pj)
+				continue
+			}
+			f := math.Sqrt(nw/nv) / math.Sqrt2
+			g := sign / (2 * f)
+			for c := range pj {
+				pj[c] = f*vj[c] + g*wj[c]
+			}
+		}
+		if sign > 0 {
+			SubAtAStride(a[q*m+q:], m, pk, b, nt)
+		} else {
+			AddAtAStride(a[q*m+q:], m, pk, b, nt)
+		}
+	}
+}
+
+// symvChunks is the number of row ranges a large symmetric
+// matrix–vector product is cut into, each with its own partial result.
+// It is fixed, not the number of cores, so that the sums, merged in chunk
+// order, do not depend on GOMAXPROCS.
+const symvChunks = 8
+
+// symv computes products of a symmetric matrix, stored as the upper
+// triangle of a row-major array, with vectors; it keeps the partial
+// results between calls.
+type symv struct {
+	parts [symvChunks][]float64
+}
+
+// mul sets y = S·x for the symmetric matrix S of rows and columns lo … m−1
+// of the m×m upper triangle a. Every row r is one pass over a[r, r:]: a
+// dot product with x for y[r] and an axpy into y[r+1:], so S is read once.
+func (s *symv) mul(y, a []float64, m, lo int, x []float64) {
+	n := m - lo
+	if n*n < 2*minParallelWork {
+		clear(y)
+		symvRows(y, a, m, lo, lo, m, x)
+		return
+	}
+	var bounds [symvChunks + 1]int
+	for c := range bounds {
+		// Equal shares of the triangle: row r has n−r entries.
+		bounds[c] = n - int(float64(n)*math.Sqrt(1-float64(c)/symvChunks))
+	}
+	workers := min(runtime.GOMAXPROCS(0), symvChunks)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for c := w; c < symvChunks; c += workers {
+				if cap(s.parts[c]) < n {
+					s.parts[c] = make([]float64, n)
+				}
+				part := s.parts[c][:n]
+				clear(part[bounds[c]:])
+				symvRows(part, a, m, lo, lo+bounds[c], lo+bounds[c+1], x)
+			}
+		})
+	}
+	wg.Wait()
+	copy(y, s.parts[0][:n])
+	for c := 1; c < symvChunks; c++ {
+		part := s.parts[c][bounds[c]:n]
+		for i, v := range part {
+			y[bounds[c]+i] += v
+		}
+	}
+}
+
+// symvRows adds to y (indexed from lo) the contributions of rows r0 … r1−1
+// of the upper triangle a to S·x.
+func symvRows(y, a []float64, m, lo, r0, r1 int, x []float64) {
+	for r := r0; r < r1; r++ {
+		row := a[r*m+r : (r+1)*m]
+		xs := x[r-lo:]
+		ys := y[r-lo:]
+		xr := xs[0]
+		d := DotAxpy(ys[1:], row[1:], xs[1:], xr)
+		ys[0] += row[0]*xr + d
+	}
+}
+
+// sub2Portable sets x[c] −= v[c]·f + w[c]·g over the length of x. sub2 is
+// this function, or its SIMD twin in WebAssembly.
+func sub2Portable(x, v, w []float64, f, g float64) {
+	v, w = v[:len(x)], w[:len(x)]
+	for c, xc := range x {
+		x[c] = xc - (v[c]*f + w[c]*g)
+	}
+}
+
+// dotPortable returns Σ x[i]·y[i] over the length of x, in four partial
+// sums. dot is this function, or its SIMD twin in WebAssembly.
+func dotPortable(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * y[i]
+		s1 += x[i+1] * y[i+1]
+		s2 += x[i+2] * y[i+2]
+		s3 += x[i+3] * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// reflectBlock is the number of reflectors applyQt applies at once.
+const reflectBlock = 32
+
+// applyQt overwrites the m×l row-major r with QᵀR, Q = H₀H₁⋯H_{m−2} as
+// left by tridiag in a and tau. Reflectors are applied reflectBlock at a
+// time in compact WY form: Hₖ₊ᵦ₋₁⋯Hₖ = I − VTᵀVᵀ (LAPACK dlarft, forward),
+// so the work is two matrix products per block on Mul.
+func applyQt(a []float64, m int, tau, r []float64, l int) {
+	const nb = reflectBlock
+	const zRows = 256 // rows of V·Y formed at a time
+	vt := make([]float64, nb*m)
+	vc := make([]float64, m*nb)
+	tm := make([]float64, nb*nb)
+	g := make([]float64, nb)
+	x := make([]float64, nb*l)
+	y := make([]float64, nb*l)
+	z := make([]float64, zRows*l)
+	for k0 := 0; k0 < m-1; k0 += nb {
+		b := min(nb, m-1-k0)
+		n1 := m - k0 - 1
+		// Vᵀ (b×n1): reflector k0+j starts at column k0+1+j.
+		for j := 0; j < b; j++ {
+			i := k0 + j
+			row := vt[j*n1 : (j+1)*n1]
+			clear(row[:j])
+			copy(row[j:], a[i*m+i+1:(i+1)*m])
+		}
+		// T, upper triangular: T[0:j, j] = −τⱼ·T[0:j, 0:j]·V[:, 0:j]ᵀvⱼ.
+		for j := 0; j < b; j++ {
+			tj := tau[k0+j]
+			vj := vt[j*n1+j : (j+1)*n1]
+			for i := 0; i < j; i++ {
+				g[i] = dot(vj, vt[i*n1+j:(i+1)*n1])
+			}
+			for i := 0; i < j; i++ {
+				s := 0.0
+				for k := i; k < j; k++ {
+					s += tm[i*nb+k] * g[k]
+				}
+				tm[i*nb+j] = -tj * s
+			}
+			tm[j*nb+j] = tj
+		}
+		// X = VᵀR, Y = TᵀX, R −= VY on rows k0+1 … m−1.
+		rs := r[(k0+1)*l : m*l]
+		Mul(x[:b*l], vt[:b*n1], rs, b, n1, l)
+		for j := 0; j < b; j++ {
+			yj := y[j*l : (j+1)*l]
+			clear(yj)
+			for i := 0; i <= j; i++ {
+				f := tm[i*nb+j]
+				for c, v := range x[i*l : (i+1)*l] {
+					yj[c] += f * v
+				}
+			}
+		}
+		for i := 0; i < n1; i++ {
+			for j := 0; j < b; j++ {
+				vc[i*b+j] = vt[j*n1+i]
+			}
+		}
+		for r0 := 0; r0 < n1; r0 += zRows {
+			nr := min(zRows, n1-r0)
+			Mul(z[:nr*l], vc[r0*b:(r0+nr)*b], y[:b*l], nr, b, l)
+			for i, v := range z[:nr*l] {
+				rs[r0*l+i] -= v
+			}
+		}
+	}
+}

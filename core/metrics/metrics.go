@@ -1,0 +1,242 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/internal/check"
+)
+
+// checkKPhi validates an n×n kernel matrix against n×m features.
+func checkKPhi(K, Phi *mat.Dense) (n int, err error) {
+	if err := check.Matrix("K", K); err != nil {
+		return 0, wrap(err)
+	}
+	if err := check.Matrix("Phi", Phi); err != nil {
+		return 0, wrap(err)
+	}
+	n, c := K.Dims()
+	if n != c {
+		return 0, fmt.Errorf("metrics: K is %d×%d; a kernel matrix must be square", n, c)
+	}
+	if r, _ := Phi.Dims(); r != n {
+		return 0, fmt.Errorf("metrics: K is %d×%d but Phi has %d rows; use the features of the same rows", n, n, r)
+	}
+	return n, nil
+}
+
+// kernelErrors returns ‖ΦΦᵀ−K‖²_F and ‖K‖²_F, computing ΦΦᵀ in blocks of
+// rows (O(n²·m) time, a 128×n buffer).
+func kernelErrors(K, Phi *mat.Dense, n int) (diff, norm float64) {
+	const block = 128
+	buf := mat.NewDense(min(block, n), n, nil)
+	for lo := 0; lo < n; lo += block {
+		hi := min(lo+block, n)
+		rows := buf.Slice(0, hi-lo, 0, n).(*mat.Dense)
+		rows.Mul(Phi.Slice(lo, hi, 0, Phi.RawMatrix().Cols), Phi.T())
+		for i := lo; i < hi; i++ {
+			approx := rows.RawRowView(i - lo)
+			for j, k := range K.RawRowView(i) {
+				d := approx[j] - k
+				diff += d * d
+				norm += k * k
+			}
+		}
+	}
+	return diff, norm
+}
+
+// RelFrobenius returns ‖ΦΦᵀ − K‖_F / ‖K‖_F, the relative error of the
+// kernel approximation by the features Phi (the paper's Figure 2).
+func RelFrobenius(K, Phi *mat.Dense) (float64, error) {
+	n, err := checkKPhi(K, Phi)
+	if err != nil {
+		return 0, err
+	}
+	diff, norm := kernelErrors(K, Phi, n)
+	if norm == 0 {
+		return 0, fmt.Errorf("metrics: K is zero; the relative error is undefined")
+	}
+	return math.Sqrt(diff / norm), nil
+}
+
+// EntryMSE returns the mean over all n² entries of (ΦΦᵀ − K)².
+func EntryMSE(K, Phi *mat.Dense) (float64, error) {
+	n, err := checkKPhi(K, Phi)
+	if err != nil {
+		return 0, err
+	}
+	diff, _ := kernelErrors(K, Phi, n)
+	return diff / float64(n) / float64(n), nil
+}
+
+// Spectral returns the condition number of
+// (K+λI)^{-1/2}(ΦΦᵀ+λI)(K+λI)^{-1/2}: 1 when ΦΦᵀ = K, and (1+ε)/(1−ε) when
+// ΦΦᵀ is an ε-spectral approximation (the paper's Figure 1). lambda 0
+// means 1e-4·n. It is computed without square roots of matrices: with the
+// Cholesky factor K + λI = UᵀU, the matrix U⁻ᵀ(ΦΦᵀ+λI)U⁻¹ has the same
+// eigenvalues (the generalized problem), found by a symmetric eigensolver.
+// The cost is O(n³) time and three n×n buffers.
+func Spectral(K, Phi *mat.Dense, lambda float64) (float64, error) {
+	n, err := checkKPhi(K, Phi)
+	if err != nil {
+		return 0, err
+	}
+	if lambda == 0 {
+		lambda = 1e-4 * float64(n)
+	}
+	if !(lambda > 0) || math.IsInf(lambda, 0) {
+		return 0, fmt.Errorf("metrics: lambda %v is invalid; use a positive finite λ, or 0 for 1e-4·n", lambda)
+	}
+	if err := check.Alloc("kernel matrix", n, n); err != nil {
+		return 0, wrap(err)
+	}
+	s := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			s.SetSym(i, j, 0.5*(K.At(i, j)+K.At(j, i)))
+		}
+		s.SetSym(i, i, s.At(i, i)+lambda)
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(s) {
+		return 0, fmt.Errorf("metrics: K + λI is not positive definite at λ = %g; K must be positive semidefinite", lambda)
+	}
+	var u mat.TriDense
+	ch.UTo(&u)
+	// A = ΦΦᵀ + λI, then M = U⁻ᵀ A U⁻¹ by two triangular solves.
+	a := mat.NewDense(n, n, nil)
+	a.Mul(Phi, Phi.T())
+	for i := 0; i < n; i++ {
+		a.Set(i, i, a.At(i, i)+lambda)
+	}
+	ur := u.RawTriangular()
+	blas64.Trsm(blas.Left, blas.Trans, 1, ur, a.RawMatrix())
+	blas64.Trsm(blas.Right, blas.NoTrans, 1, ur, a.RawMatrix())
+	m := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			m.SetSym(i, j, 0.5*(a.At(i, j)+a.At(j, i)))
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(m, false) {
+		return 0, fmt.Errorf("metrics: the eigendecomposition did not converge; check K and Phi for extreme values")
+	}
+	v := es.Values(nil)
+	return v[n-1] / v[0], nil
+}
+
+// checkLabels validates a pair of label vectors.
+func checkLabels(yTrue, yPred []float64) error {
+	if len(yTrue) != len(yPred) {
+		return fmt.Errorf("metrics: %d true labels but %d predictions; give one prediction per row", len(yTrue), len(yPred))
+	}
+	if len(yTrue) == 0 {
+		return fmt.Errorf("metrics: no labels given")
+	}
+	for i := range yTrue {
+		for _, v := range [2]float64{yTrue[i], yPred[i]} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("metrics: label %v at row %d is not finite", v, i)
+			}
+		}
+	}
+	return nil
+}
+
+// Accuracy returns the share of rows where yPred equals yTrue. Both hold
+// class labels: a value that is not an integer (a regression prediction,
+// a score) is an error naming it, rather than a miss.
+func Accuracy(yTrue, yPred []float64) (float64, error) {
+	if err := checkLabels(yTrue, yPred); err != nil {
+		return 0, err
+	}
+	for i := range yTrue {
+		for _, a := range [2]struct {
+			name string
+			v    float64
+		}{{"yTrue", yTrue[i]}, {"yPred", yPred[i]}} {
+			if a.v != math.Trunc(a.v) {
+				return 0, check.New(check.Value, "", "metrics: %s[%d] = %v is not a class label (an integer); accuracy compares labels, so score regression values with MSE or R2", a.name, i, a.v)
+			}
+		}
+	}
+	hit := 0
+	for i, v := range yTrue {
+		if v == yPred[i] {
+			hit++
+		}
+	}
+	return float64(hit) / float64(len(yTrue)), nil
+}
+
+// MSE returns the mean of (yTrue − yPred)².
+func MSE(yTrue, yPred []float64) (float64, error) {
+	if err := checkLabels(yTrue, yPred); err != nil {
+		return 0, err
+	}
+	s := 0.0
+	for i, v := range yTrue {
+		d := v - yPred[i]
+		s += d * d
+	}
+	return s / float64(len(yTrue)), nil
+}
+
+// R2 returns the coefficient of determination 1 − SSres/SStot.
+func R2(yTrue, yPred []float64) (float64, error) {
+	if err := checkLabels(yTrue, yPred); err != nil {
+		return 0, err
+	}
+	mean := 0.0
+	for _, v := range yTrue {
+		mean += v
+	}
+	mean /= float64(len(yTrue))
+	var res, tot float64
+	for i, v := range yTrue {
+		res += (v - yPred[i]) * (v - yPred[i])
+		tot += (v - mean) * (v - mean)
+	}
+	if tot == 0 {
+		return 0, fmt.Errorf("metrics: the true values are all equal; R² is undefined")
+	}
+	return 1 - res/tot, nil
+}
+
+// Confusion returns the k×k confusion matrix: entry [t][p] counts the rows
+// of true class t predicted as class p.
+func Confusion(yTrue, yPred []float64, k int) ([][]int, error) {
+	if err := checkLabels(yTrue, yPred); err != nil {
+		return nil, err
+	}
+	if k <= 0 {
+		return nil, check.New(check.Option, "classes", "metrics: %d classes; give a positive number of classes", k)
+	}
+	// Labels first, then the k×k counts: a stray label must not allocate.
+	for i, t := range yTrue {
+		for _, v := range [2]float64{t, yPred[i]} {
+			if v != math.Trunc(v) || v < 0 || v >= float64(k) {
+				return nil, check.New(check.Value, "", "metrics: label %v at row %d is not a class index in 0…%d", v, i, k-1)
+			}
+		}
+	}
+	if err := check.Alloc("confusion matrix", k, k); err != nil {
+		return nil, err
+	}
+	c := make([][]int, k)
+	for i := range c {
+		c[i] = make([]int, k)
+	}
+	for i, t := range yTrue {
+		c[int(t)][int(yPred[i])]++
+	}
+	return c, nil
+}
+
+func wrap(err error) error { return check.Wrap("metrics", err) }

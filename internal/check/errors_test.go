@@ -1,0 +1,42 @@
+package check
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"testing"
+)
+
+// The codes and their classes are written here once; the package's
+// index.d.ts tables them and index.js maps them to classes. This test ties
+// the three together.
+func TestCodesMatchThePackage(t *testing.T) {
+	dts, err := os.ReadFile("../../www/pkg/index.d.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := os.ReadFile("../../www/pkg/index.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tabled []Code
+	for _, m := range regexp.MustCompile(`(?m)^ \* \| (ERR_[A-Z_]+) \|`).FindAllSubmatch(dts, -1) {
+		tabled = append(tabled, Code(m[1]))
+	}
+	if !slices.Equal(tabled, Codes) {
+		t.Errorf("index.d.ts tables %v; the codes are %v", tabled, Codes)
+	}
+	classOf := regexp.MustCompile(`(ERR_[A-Z_]+): (TypeError|RangeError|Error)\b`)
+	seen := map[Code]string{}
+	for _, m := range classOf.FindAllSubmatch(js, -1) {
+		seen[Code(m[1])] = string(m[2])
+	}
+	for _, c := range Codes {
+		if c == Aborted {
+			continue // a DOMException named AbortError, made by abortError()
+		}
+		if seen[c] != c.Class() {
+			t.Errorf("index.js CLASS_OF maps %s to %q; Go says %s", c, seen[c], c.Class())
+		}
+	}
+}
