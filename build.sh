@@ -32,7 +32,8 @@ build() {
   GOEXPERIMENT=simd GOOS=js GOARCH=wasm $GO build -trimpath -buildvcs=false -ldflags='-s -w -buildid=' -o dist/npm/ntkrf.wasm ./wasm
   # The glue must come from the toolchain that built the .wasm.
   cp "$goroot/lib/wasm/wasm_exec.js" dist/npm/
-  cp www/pkg/index.js www/pkg/index.d.ts www/pkg/worker.js www/pkg/package.json www/pkg/README.md LICENSE dist/npm/
+  # The package's ES modules (index.js imports the others; no bundler), types and manifest.
+  cp www/pkg/*.js www/pkg/index.d.ts www/pkg/package.json www/pkg/README.md LICENSE dist/npm/
   # The lab: static files plus the package, served as ES modules (no bundler needed).
   cp -r www/lab/. dist/www/
   cp -r dist/npm dist/www/ntkrf

@@ -32,7 +32,7 @@ const R2_FLOOR = 0.75;
 const MB = 1e6;
 /**
  * A chunk of rows: 8 MiB of X, or 4m² numbers when that is more (see
- * fitRidge in index.js), 8.4 MB at m = 256.
+ * fitRidge in fit.js), 8.4 MB at m = 256.
  */
 const CHUNK = Math.max(8 * 2 ** 20, 4 * M * M * 8);
 /**

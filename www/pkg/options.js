@@ -1,0 +1,231 @@
+// Validation of everything a call is given, before anything crosses to a
+// worker: options against the engine's schema (declared once in Go,
+// jsbridge/schema.go), matrices, vectors, byte inputs and counts.
+import { ntkrfError, typeError, describe } from './errors.js';
+
+/**
+ * The option table of the engine's methods, declared once in Go
+ * (jsbridge/schema.go) and received from the first worker (setSchema):
+ * every option is checked here with it before anything crosses to Go, and
+ * Go checks the same table again.
+ */
+export let SCHEMA = null;
+
+/** Keeps the first schema a worker sends; every instance sends the same. */
+export function setSchema(schema) {
+  SCHEMA ??= schema;
+}
+
+/** An options argument: undefined (none) or a plain object. */
+export function optionsObject(where, obj) {
+  if (obj === undefined) return {};
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj) || ArrayBuffer.isView(obj)) {
+    throw typeError(`${where}: options must be an object, got ${describe(obj)}`);
+  }
+  return obj;
+}
+
+export function checkKeys(where, obj, known) {
+  const o = optionsObject(where, obj);
+  for (const k of Object.keys(o)) {
+    if (!known.includes(k)) {
+      throw ntkrfError('ERR_UNKNOWN_OPTION', `${where}: unknown option "${k}"; known options: ${known.join(', ')}`, k);
+    }
+  }
+  return o;
+}
+
+/** Words an option's accepted values as Go's Expect does (a test compares them). */
+export function expect(o) {
+  switch (o.kind) {
+    case 'bool': return 'true or false';
+    case 'string': return 'a string';
+    case 'char': return 'a single character';
+    case 'enum': return `one of ${o.enum.map((e) => JSON.stringify(e)).join(', ')}`;
+    case 'int': return `an integer ${span(o)}`;
+    case 'number': return `a finite number ${span(o)}`;
+    case 'numberOrAuto': return `"auto" or a finite number ${span(o)}`;
+    case 'nameOrIndex': return `a column name or an integer index ${span(o)}`;
+    case 'object': return 'an object';
+    case 'array': return o.items ? `an array of ${expect(o.items).replace(/^an? /, '')}s` : 'an array';
+  }
+  return 'valid';
+}
+
+export function span(o) {
+  const num = (x) => (x === 2 ** 53 - 1 ? '2^53−1' : String(x));
+  const hasMin = o.min !== undefined;
+  const hasMax = o.max !== undefined;
+  if (hasMin && hasMax && !o.minExclusive && !o.maxExclusive) return `in ${num(o.min)}…${num(o.max)}`;
+  if (hasMin && hasMax) return `in ${o.minExclusive ? '(' : '['}${num(o.min)}, ${num(o.max)}${o.maxExclusive ? ')' : ']'}`;
+  if (hasMin && o.minExclusive) return `> ${num(o.min)}`;
+  if (hasMin) return `≥ ${num(o.min)}`;
+  if (hasMax) return `≤ ${num(o.max)}`;
+  return '';
+}
+
+const inRange = (o, x) => Number.isFinite(x)
+  && !(o.min !== undefined && (x < o.min || (o.minExclusive && x === o.min)))
+  && !(o.max !== undefined && (x > o.max || (o.maxExclusive && x === o.max)));
+
+/** Checks one option value against its schema entry; path names it in errors. */
+export function checkValue(where, path, o, v) {
+  const bad = (code) => ntkrfError(code, `${where}: ${path} must be ${expect(o)}, got ${describe(v)}`, path);
+  switch (o.kind) {
+    case 'any': return;
+    case 'bool': if (typeof v !== 'boolean') throw bad('ERR_TYPE'); return;
+    case 'string': if (typeof v !== 'string') throw bad('ERR_TYPE'); return;
+    case 'char':
+      if (typeof v !== 'string') throw bad('ERR_TYPE');
+      if ([...v].length !== 1) throw bad('ERR_OPTION');
+      return;
+    case 'enum':
+      if (typeof v !== 'string') throw bad('ERR_TYPE');
+      if (!o.enum.includes(v)) throw bad('ERR_OPTION');
+      return;
+    case 'int': case 'number':
+      if (typeof v !== 'number') throw bad('ERR_TYPE');
+      if (!inRange(o, v) || (o.kind === 'int' && !Number.isInteger(v))) throw bad('ERR_OPTION');
+      return;
+    case 'numberOrAuto':
+      if (typeof v === 'string') { if (v !== 'auto') throw bad('ERR_OPTION'); return; }
+      if (typeof v !== 'number') throw bad('ERR_TYPE');
+      if (!inRange(o, v)) throw bad('ERR_OPTION');
+      return;
+    case 'nameOrIndex':
+      if (typeof v === 'string') return;
+      if (typeof v !== 'number') throw bad('ERR_TYPE');
+      if (!inRange(o, v) || !Number.isInteger(v)) throw bad('ERR_OPTION');
+      return;
+    case 'object': {
+      if (v === null || typeof v !== 'object' || Array.isArray(v) || ArrayBuffer.isView(v)) throw bad('ERR_TYPE');
+      const names = o.fields.map((f) => f.name);
+      for (const k of Object.keys(v)) {
+        if (!names.includes(k)) {
+          throw ntkrfError('ERR_UNKNOWN_OPTION', `${where}: unknown option ${path}.${k}; ${path} takes ${names.join(', ')}`, `${path}.${k}`);
+        }
+      }
+      for (const f of o.fields) if (v[f.name] !== undefined) checkValue(where, `${path}.${f.name}`, f, v[f.name]);
+      return;
+    }
+    case 'array':
+      if (!Array.isArray(v)) throw bad('ERR_TYPE');
+      if (o.max !== undefined && v.length > o.max) throw ntkrfError('ERR_OPTION', `${where}: ${path} has ${v.length} entries; at most ${o.max} are allowed`, path);
+      v.forEach((it, i) => checkValue(where, `${path}[${i}]`, o.items, it));
+      return;
+  }
+  throw new Error(`ntkrf: option ${path} has unknown kind ${o.kind}`);
+}
+
+/**
+ * Splits a method's options into its own (checked against the schema) and
+ * the call control ({signal, onProgress}, checked here). Unknown keys are
+ * refused with the method's real list.
+ */
+export function splitControl(where, opts, method = where) {
+  const spec = SCHEMA[method];
+  const known = [...spec.map((o) => o.name), 'signal', 'onProgress'];
+  const o = checkKeys(where, opts, known);
+  const { signal, onProgress, ...rest } = o;
+  for (const entry of spec) {
+    if (rest[entry.name] !== undefined) checkValue(where, entry.name, entry, rest[entry.name]);
+  }
+  return [rest, control(where, signal, onProgress)];
+}
+
+/** Checks signal and onProgress like any option. */
+export function control(where, signal, onProgress) {
+  if (signal !== undefined && !(signal !== null && typeof signal === 'object' && typeof signal.aborted === 'boolean'
+    && typeof signal.addEventListener === 'function' && typeof signal.removeEventListener === 'function')) {
+    throw typeError(`${where}: signal must be an AbortSignal (from new AbortController().signal), got ${describe(signal)}`, 'signal');
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw typeError(`${where}: onProgress must be a function, got ${describe(onProgress)}`, 'onProgress');
+  }
+  return { signal, onProgress };
+}
+
+/**
+ * Checks a {rows, cols, data} matrix and returns its data as a Float64Array
+ * (the caller's array itself when it already is one: it is copied, never
+ * detached, when posted to a worker).
+ */
+export function matrixData(where, name, M, method = where) {
+  if (M === null || typeof M !== 'object' || Array.isArray(M) || ArrayBuffer.isView(M)) {
+    throw typeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}`, name);
+  }
+  if (!('data' in M) && !('rows' in M)) {
+    const opts = SCHEMA?.[method]?.map((o) => o.name) ?? [];
+    const keys = Object.keys(M);
+    const hint = keys.length > 0 && keys.every((k) => opts.includes(k) || k === 'signal' || k === 'onProgress')
+      ? `; it looks like options: they go in the last argument` : '';
+    throw typeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}${hint}`, name);
+  }
+  const { rows, cols, data } = M;
+  if (!Number.isInteger(rows) || !Number.isInteger(cols)) {
+    throw typeError(`${where}: ${name}.rows and ${name}.cols must be integers, got ${describe(rows)} and ${describe(cols)}`, name);
+  }
+  if (!(data instanceof Float64Array) && !(data instanceof Float32Array)) {
+    throw typeError(`${where}: ${name}.data must be a Float64Array or Float32Array, got ${describe(data)}; wrap plain arrays with Float64Array.from(array)`, name);
+  }
+  if (data.buffer.byteLength === 0 && data.length === 0 && rows * cols > 0) {
+    throw typeError(`${where}: ${name}.data is detached (its buffer was transferred)`, name);
+  }
+  if (rows < 1 || cols < 1) {
+    throw ntkrfError('ERR_SHAPE', `${where}: ${name} is ${rows}×${cols}; it needs at least one row and one column`, name);
+  }
+  if (data.length !== rows * cols) {
+    throw ntkrfError('ERR_SHAPE', `${where}: ${name}.data has ${data.length} values but rows×cols = ${rows}×${cols} = ${rows * cols}`, name);
+  }
+  return data instanceof Float64Array ? data : new Float64Array(data);
+}
+
+/** Checks a vector (Float64Array, or Float32Array converted). */
+export function vectorData(where, name, v) {
+  if (v instanceof Float64Array) return v;
+  if (v instanceof Float32Array) return new Float64Array(v);
+  throw typeError(`${where}: ${name} must be a Float64Array or Float32Array, got ${describe(v)}; wrap plain arrays with Float64Array.from(array)`, name);
+}
+
+/** An option's entry in the schema, for its default and limits. */
+export const optionOf = (method, name) => SCHEMA[method].find((o) => o.name === name);
+
+/**
+ * The bytes of a string, ArrayBuffer or Uint8Array (a Node Buffer too), as
+ * a copy this call owns: the copy is transferred to a worker, the caller's
+ * array is never detached. (Buffer#slice returns a view of the same
+ * memory, and a small Buffer is a view of Node's shared pool, so copies are
+ * made with the Uint8Array constructor.) The size is checked first.
+ */
+export function inputBytes(where, input, maxBytes) {
+  const limit = maxBytes ?? optionOf('parseCSV', 'maxBytes').default;
+  if (!(typeof input === 'string' || input instanceof ArrayBuffer || input instanceof Uint8Array)) {
+    throw typeError(`${where}: input must be a string, Uint8Array or ArrayBuffer, got ${describe(input)}`, 'input');
+  }
+  const tooLarge = (size) => ntkrfError('ERR_TOO_LARGE', `${where}: the input is ${formatBytes(size)}, over the ${formatBytes(limit)} limit; raise maxBytes or use a sample of the rows`, 'maxBytes');
+  // A string's UTF-8 form is at least as long as its length in UTF-16 units.
+  const size = typeof input === 'string' ? input.length : input.byteLength;
+  if (size > limit) throw tooLarge(size);
+  if (typeof input === 'string') {
+    const bytes = new TextEncoder().encode(input);
+    if (bytes.byteLength > limit) throw tooLarge(bytes.byteLength);
+    return bytes;
+  }
+  if ((input.buffer ?? input).detached === true) { // where the engine can tell
+    throw typeError(`${where}: input is detached (its buffer was transferred)`, 'input');
+  }
+  // new Uint8Array(arrayBuffer) is a view; of a typed array, a copy.
+  return input instanceof ArrayBuffer ? new Uint8Array(input.slice(0)) : new Uint8Array(input);
+}
+
+export function formatBytes(b) {
+  if (b >= 1e9) return `${(b / 1e9).toFixed(1)} GB`;
+  if (b >= 1e6) return `${(b / 1e6).toFixed(1)} MB`;
+  if (b >= 1e3) return `${(b / 1e3).toFixed(1)} kB`;
+  return `${b} B`;
+}
+
+export function checkCount(where, name, n) {
+  if (typeof n !== 'number') throw typeError(`${where}: ${name} must be an integer ≥ 0, got ${describe(n)}`, name);
+  if (!Number.isInteger(n) || n < 0 || n > 2 ** 31) throw ntkrfError('ERR_OPTION', `${where}: ${name} must be an integer in 0…${2 ** 31}, got ${describe(n)}`, name);
+}

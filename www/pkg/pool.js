@@ -1,0 +1,223 @@
+// The worker pool: ntkrf.wasm compiled once (after a WebAssembly SIMD
+// probe), one Go instance per worker (worker.js), calls queued over the
+// workers, results revived from the bridge's JSON and typed arrays,
+// aborts and crashes answered by replacing the instance.
+import { ntkrfError, abortError, closedError } from './errors.js';
+import { setSchema } from './options.js';
+
+export const isNode = typeof process !== 'undefined' && !!process.versions?.node;
+
+const NON_FINITE = { NaN, Infinity, '-Infinity': -Infinity };
+
+/** Replaces {array: i} and {rows, cols, array: i} references by the arrays. */
+export function revive(value, arrays) {
+  if (Array.isArray(value)) return value.map((v) => revive(v, arrays));
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === 'array') return arrays[value.array];
+  // NaN and ±Inf, which JSON cannot hold (jsbridge/encode.go).
+  if (keys.length === 1 && keys[0] === '$num') return NON_FINITE[value.$num];
+  if (keys.length === 3 && 'rows' in value && 'cols' in value && 'array' in value) {
+    return { rows: value.rows, cols: value.cols, data: arrays[value.array] };
+  }
+  const out = {};
+  for (const k of keys) out[k] = revive(value[k], arrays);
+  return out;
+}
+
+// A module whose one function returns i8x16.splat(0): engines without
+// WebAssembly SIMD reject it, as they would reject ntkrf.wasm as a whole.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
+
+export async function loadModule(wasmURL) {
+  if (!WebAssembly.validate(SIMD_PROBE)) {
+    throw new Error('ntkrf: this JavaScript engine lacks WebAssembly SIMD; ntkrf needs Chrome or Edge 91, Firefox 89, Safari 16.4, Node.js 16.4 or later');
+  }
+  const url = wasmURL ?? new URL('./ntkrf.wasm', import.meta.url);
+  if (isNode && (typeof url !== 'string' || !/^https?:/.test(url)) && !(url instanceof URL && url.protocol.startsWith('http'))) {
+    const { readFile } = await import('node:fs/promises');
+    const { fileURLToPath } = await import('node:url');
+    const path = url instanceof URL || String(url).startsWith('file:') ? fileURLToPath(url) : String(url);
+    return WebAssembly.compile(await readFile(path));
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw ntkrfError('ERR_INSTANCE', `ntkrf: could not load ${url}: HTTP ${response.status}`);
+  if (response.headers.get('content-type')?.startsWith('application/wasm')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+/** One worker with one Go instance; restarted after an abort or a crash. */
+export class Slot {
+  constructor(pool) {
+    this.pool = pool;
+    this.job = null;
+  }
+
+  async start() {
+    const url = new URL('./worker.js', import.meta.url);
+    let w;
+    // Messages of a worker already replaced (a late 'exit', say) are dropped.
+    const mine = (fn) => (x) => { if (this.worker === w) fn(x); };
+    if (isNode) {
+      const { Worker } = await import('node:worker_threads');
+      w = this.worker = new Worker(url);
+      w.on('message', mine((m) => this.onMessage(m)));
+      w.on('error', mine((e) => this.onCrash(`the worker failed: ${e?.message ?? e}`)));
+    } else {
+      w = this.worker = new Worker(url, { type: 'module' });
+      w.onmessage = mine((e) => this.onMessage(e.data));
+      w.onerror = mine((e) => { e.preventDefault?.(); this.onCrash(`the worker failed: ${e.message || 'it did not load'}`); });
+    }
+    this.ready = new Promise((resolve, reject) => { this.readyResolve = resolve; this.readyReject = reject; });
+    w.postMessage({ type: 'init', module: this.pool.module });
+    const schema = await this.ready;
+    setSchema(JSON.parse(schema));
+    // An idle engine must not keep Node running; run() refs it again.
+    if (isNode && !this.job && this.worker === w) w.unref();
+  }
+
+  onMessage(m) {
+    switch (m.type) {
+      case 'ready': this.readyResolve(m.schema); return;
+      case 'init-error': this.readyReject(ntkrfError('ERR_INSTANCE', `ntkrf: could not start WebAssembly: ${m.message}`)); return;
+      case 'exit': this.onCrash(m.reason); return;
+    }
+    const job = this.job;
+    if (!job || m.id !== job.id) return;
+    if (m.type === 'progress') {
+      try { job.onProgress?.({ done: m.done, total: m.total, stage: m.stage }); } catch { /* a user callback must not break the call */ }
+      return;
+    }
+    this.finish();
+    if (m.type === 'result') {
+      if (m.inputs) job.onInputs(m.inputs);
+      job.resolve(revive(JSON.parse(m.json), m.arrays));
+    } else {
+      // Go names the operation; the caller knows the engine method.
+      const msg = m.message.startsWith(`${job.op}: `) ? `${job.where}: ${m.message.slice(job.op.length + 2)}` : m.message;
+      job.reject(ntkrfError(m.code || 'ERR_INTERNAL', msg, m.option));
+    }
+  }
+
+  /**
+   * The instance died (out of memory, say): the call on it rejects with
+   * ERR_INSTANCE, and a fresh instance takes its place for later calls.
+   */
+  onCrash(reason) {
+    const job = this.job;
+    const what = `the WebAssembly instance ${reason || 'stopped'}`;
+    this.readyReject?.(ntkrfError('ERR_INSTANCE', `ntkrf: ${what}`));
+    this.worker?.terminate();
+    this.worker = null; // so that finish() hands no queued job to it
+    if (job) {
+      this.finish();
+      const hint = /out of memory/.test(what) ? '; use fewer rows or a smaller dim' : '';
+      job.reject(ntkrfError('ERR_INSTANCE', `${job.where}: ${what} during this call and was restarted${hint}`));
+    }
+    this.restart();
+  }
+
+  run(job) {
+    this.job = job;
+    if (isNode) this.worker.ref();
+    const transfer = job.transfer ? [...job.arrays.map((a) => a.buffer), ...(job.bytes ? [job.bytes.buffer] : [])] : [];
+    this.worker.postMessage({ type: 'call', id: job.id, op: job.op, json: job.json, arrays: job.arrays, bytes: job.bytes, giveBack: !!job.onInputs }, transfer);
+  }
+
+  finish() {
+    if (this.job?.signal) this.job.signal.removeEventListener('abort', this.job.onAbort);
+    this.job = null;
+    if (isNode) this.worker?.unref();
+    this.pool.release(this);
+  }
+
+  /** Drops the instance (and all the memory it held) and starts a new one. */
+  restart() {
+    this.worker?.terminate();
+    this.worker = null;
+    if (this.pool.closed) return;
+    this.pool.busy.add(this);
+    this.start().then(() => this.pool.release(this), () => {
+      this.worker?.terminate();
+      this.worker = null;
+      this.pool.release(this);
+    });
+  }
+}
+
+export class Pool {
+  constructor(module, n) {
+    this.module = module;
+    this.slots = Array.from({ length: n }, () => new Slot(this));
+    this.busy = new Set();
+    this.queue = [];
+    this.nextId = 1;
+    this.closed = false;
+  }
+
+  async start() {
+    await Promise.all(this.slots.map((s) => s.start()));
+  }
+
+  release(slot) {
+    this.busy.delete(slot);
+    if (this.closed || !slot.worker) return;
+    const i = this.queue.findIndex((j) => !j.slot || j.slot === slot);
+    if (i >= 0) this.assign(slot, this.queue.splice(i, 1)[0]);
+  }
+
+  assign(slot, job) {
+    this.busy.add(slot);
+    slot.run(job);
+  }
+
+  /**
+   * Runs op on the first free worker, or on `slot` when given. With
+   * transfer set, the arrays (and bytes) are copies made for this call and
+   * are moved, not copied again; onInputs then gets them back after a
+   * successful call, for the next call to refill. where names the engine
+   * method in errors.
+   */
+  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs, where = op } = {}) {
+    if (this.closed) return Promise.reject(closedError(where));
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    return new Promise((resolve, reject) => {
+      const job = { id: this.nextId++, op, where, json: JSON.stringify(args), arrays, bytes, transfer, slot, onInputs, resolve, reject, onProgress, signal };
+      if (signal) {
+        job.onAbort = () => {
+          const i = this.queue.indexOf(job);
+          if (i >= 0) this.queue.splice(i, 1);
+          else {
+            const slot = this.slots.find((s) => s.job === job);
+            if (slot) { slot.job = null; slot.restart(); }
+          }
+          reject(abortError(signal));
+        };
+        signal.addEventListener('abort', job.onAbort, { once: true });
+      }
+      const free = this.slots.find((s) => !this.busy.has(s) && s.worker && (!slot || s === slot));
+      if (free) this.assign(free, job);
+      else this.queue.push(job);
+    });
+  }
+
+  /** Stops every worker; every call in flight or waiting rejects with ERR_CLOSED. */
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    const jobs = [...this.queue, ...this.slots.map((s) => s.job).filter(Boolean)];
+    this.queue = [];
+    for (const s of this.slots) {
+      s.worker?.terminate();
+      s.worker = null;
+      s.job = null;
+      s.readyReject?.(closedError('createEngine'));
+    }
+    for (const job of jobs) {
+      job.signal?.removeEventListener('abort', job.onAbort);
+      job.reject(closedError(job.where));
+    }
+  }
+}

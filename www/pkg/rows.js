@@ -1,0 +1,89 @@
+// Row scheduling: how the rows of a call are cut into chunks, spread over
+// the workers, and put back together. Imports nothing.
+
+const MIN_BLOCK_ROWS = 64;
+
+/**
+ * The most bytes of rows a call sends a worker at once. Larger inputs go in
+ * several chunks per worker, so that a worker's memory (the rows in
+ * JavaScript, their copy in Go, the scaled copy) stays a few times this,
+ * whatever the number of rows: WebAssembly memory never shrinks, and a
+ * browser tab has a few GB in all.
+ */
+const CHUNK_BYTES = 8 << 20;
+
+/**
+ * Splits n rows into contiguous chunks: at least one per worker (of at
+ * least MIN_BLOCK_ROWS rows), and more when a chunk would exceed maxRows.
+ */
+export function rowBlocks(n, parts, maxRows = Infinity) {
+  const wanted = Math.max(parts, Math.ceil(n / Math.max(maxRows, MIN_BLOCK_ROWS)));
+  const k = Math.max(1, Math.min(wanted, Math.ceil(n / MIN_BLOCK_ROWS)));
+  const blocks = [];
+  for (let i = 0; i < k; i++) blocks.push([Math.floor((i * n) / k), Math.floor(((i + 1) * n) / k)]);
+  return blocks;
+}
+
+/** Rows that fit in CHUNK_BYTES at `values` numbers per row. */
+export const chunkRows = (values) => Math.floor(CHUNK_BYTES / (8 * values));
+
+/**
+ * Runs callBlock(lo, hi, control, spare) for contiguous chunks of rows (see
+ * rowBlocks), at most one per worker at a time: callBlock makes its copy of
+ * the rows only when a worker is free, so no more than one chunk per worker
+ * is in flight. spare is an object of its own per lane, where callBlock
+ * keeps the buffers a worker gave back (see copyRange). Progress is
+ * reported in rows; resolves to the results in row order.
+ */
+export async function overRows(pool, rows, control, callBlock, maxRows = Infinity) {
+  const blocks = rowBlocks(rows, pool.slots.length, maxRows);
+  const done = new Array(blocks.length).fill(0);
+  let last = -1;
+  const progress = (i) => control.onProgress && ((p) => {
+    const [lo, hi] = blocks[i];
+    done[i] = p.total > 0 ? Math.round((p.done / p.total) * (hi - lo)) : 0;
+    const d = done.reduce((a, b) => a + b, 0);
+    if (d > last) {
+      last = d;
+      control.onProgress({ done: d, total: rows, stage: p.stage });
+    }
+  });
+  const results = new Array(blocks.length);
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    const spare = {};
+    while (next < blocks.length && !failed) {
+      const i = next++;
+      try {
+        results[i] = await callBlock(blocks[i][0], blocks[i][1], { signal: control.signal, onProgress: progress(i) }, spare);
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(pool.slots.length, blocks.length) }, lane));
+  return results;
+}
+
+/**
+ * src[lo:hi] as a new array to transfer to a worker, written into `spare`
+ * (an array a worker gave back) when its buffer is large enough: a worker's
+ * JavaScript collects the chunks it was sent only rarely, so fresh copies
+ * would pile up there, as much as all the rows in all.
+ */
+export function copyRange(src, lo, hi, spare) {
+  if (!spare || spare.buffer.byteLength < (hi - lo) * 8) return src.slice(lo, hi);
+  const a = new Float64Array(spare.buffer, 0, hi - lo);
+  a.set(src.subarray(lo, hi));
+  return a;
+}
+
+export function concat(arrays) {
+  if (arrays.length === 1) return arrays[0];
+  const out = new Float64Array(arrays.reduce((n, a) => n + a.length, 0));
+  let at = 0;
+  for (const a of arrays) { out.set(a, at); at += a.length; }
+  return out;
+}
