@@ -171,3 +171,52 @@ test('selectActive: k distinct rows', async () => {
   assert.ok(idx.every((i) => Number.isInteger(i) && i >= 0 && i < ds.X.rows));
   await assert.rejects(eng.selectActive(ds.X, { k: 0 }), RangeError);
 });
+
+test('take: rows of a matrix and entries of a vector, in the order given; every bad index refused by name', async () => {
+  const X = { rows: 4, cols: 3, data: Float64Array.from({ length: 12 }, (_, i) => i + 0.5) };
+  const A = eng.take(X, [3, 0, 3]);
+  assert.deepEqual(A, { rows: 3, cols: 3, data: Float64Array.from([9.5, 10.5, 11.5, 0.5, 1.5, 2.5, 9.5, 10.5, 11.5]) });
+  assert.deepEqual(eng.take(X, Uint32Array.of(1)).data, Float64Array.from([3.5, 4.5, 5.5]));
+  // Float32 rows come back as float64, with the same values.
+  const F = eng.take({ rows: 2, cols: 2, data: Float32Array.from([0.1, 0.2, 0.3, 0.4]) }, [1]);
+  assert.deepEqual(F.data, Float64Array.from(Float32Array.from([0.3, 0.4])));
+  assert.deepEqual(eng.take(Float64Array.of(5, 6, 7), [2, 0]), Float64Array.of(7, 5));
+  assert.ok(eng.take(Float32Array.of(5, 6), [1]) instanceof Float32Array);
+  assert.deepEqual(eng.take(['setosa', 'versicolor'], Int32Array.of(1, 1, 0)), ['versicolor', 'versicolor', 'setosa']);
+  assert.deepEqual(eng.take(X, []), { rows: 0, cols: 3, data: new Float64Array(0) });
+  // The input is not modified, and the result does not share its memory.
+  A.data[0] = -1;
+  assert.equal(X.data[9], 9.5);
+  // Picks the same rows as the helpers the tests use, on real data.
+  const ds = await eng.parseCSV(file('iris.csv'));
+  const { train } = await eng.split(ds.X.rows, { seed: 1 });
+  assert.deepEqual(eng.take(ds.X, train), takeRows(ds.X, train));
+  assert.deepEqual(eng.take(ds.y, train), take(ds.y, train));
+
+  const bad = [
+    [() => eng.take(X, [4]), RangeError, 'ERR_VALUE', 'idx', /^take: idx\[0\] = 4 is not an index of the 4 rows of X \(an integer in 0…3\)$/],
+    [() => eng.take(X, [0, -1]), RangeError, 'ERR_VALUE', 'idx', /idx\[1\] = -1/],
+    [() => eng.take(X, [1.5]), RangeError, 'ERR_VALUE', 'idx', /idx\[0\] = 1\.5 is not an index/],
+    [() => eng.take(X, [NaN]), RangeError, 'ERR_VALUE', 'idx', /NaN/],
+    [() => eng.take(X, Float64Array.of(Infinity)), RangeError, 'ERR_VALUE', 'idx', /Infinity/],
+    [() => eng.take(Float64Array.of(1, 2), [2]), RangeError, 'ERR_VALUE', 'idx', /the 2 entries of X/],
+    [() => eng.take([], [0]), RangeError, 'ERR_VALUE', 'idx', /X, which is empty/],
+    [() => eng.take(X, ['1']), TypeError, 'ERR_TYPE', 'idx', /^take: idx\[0\] must be an integer index, got "1"$/],
+    [() => eng.take(X, [null]), TypeError, 'ERR_TYPE', 'idx', /got null/],
+    [() => eng.take(X, 2), TypeError, 'ERR_TYPE', 'idx', /idx must be an array of integer indices/],
+    [() => eng.take(X, BigInt64Array.of(1n)), TypeError, 'ERR_TYPE', 'idx', /a BigInt64Array/],
+    [() => eng.take(X), TypeError, 'ERR_TYPE', 'idx', /got undefined/],
+    [() => eng.take(Int32Array.of(1), [0]), TypeError, 'ERR_TYPE', 'X', /X must be a matrix \{rows, cols, data\}, a Float64Array, a Float32Array or an array, got a Int32Array/],
+    [() => eng.take(null, [0]), TypeError, 'ERR_TYPE', 'X', /got null/],
+    [() => eng.take({ rows: 2, cols: 2, data: new Float64Array(3) }, [0]), RangeError, 'ERR_SHAPE', 'X', /has 3 values/],
+  ];
+  for (const [call, Class, code, option, pattern] of bad) {
+    assert.throws(call, (e) => e instanceof Class && e.code === code && e.option === option && pattern.test(e.message), String(call));
+  }
+});
+
+test('take needs no worker: it works on a closed engine', async () => {
+  const e = await createEngine({ workers: 1 });
+  e.close();
+  assert.deepEqual(e.take(Float64Array.of(1, 2, 3), [2]), Float64Array.of(3));
+});

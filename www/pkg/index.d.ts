@@ -333,6 +333,9 @@ export interface Scores {
   r2: number;
 }
 
+/** Row or entry indices for Engine.take: integers 0…n−1, any order, repeats allowed. */
+export type Indices = readonly number[] | Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+
 export interface EngineOptions {
   /** Number of WebAssembly workers: 'auto' (default) = hardware concurrency, at most 8. */
   workers?: 'auto' | number;
@@ -383,6 +386,17 @@ export interface Engine {
   kfold(n: number, options?: KFoldOptions): Promise<number[][]>;
   /** Accuracy, confusion matrix (classification), MSE and R². */
   score(yTrue: Float64Array, yPred: Float64Array, options?: ScoreOptions): Promise<Scores>;
+  /**
+   * The rows idx of X as a new matrix (float64), in the order given. Pure
+   * JavaScript and synchronous (no worker, no Promise; works after close()):
+   * throws ERR_TYPE (option "idx") for an index that is not a number, and
+   * ERR_VALUE (option "idx") for one that is not an integer in 0…X.rows−1.
+   */
+  take(X: Matrix, idx: Indices): Matrix64;
+  /** The entries idx of a vector, as a new array of the same type (the same checks). */
+  take(v: Float64Array, idx: Indices): Float64Array;
+  take(v: Float32Array, idx: Indices): Float32Array;
+  take<T>(v: readonly T[], idx: Indices): T[];
   /**
    * Memory of the WebAssembly instances: Go heap in use and memory obtained
    * (in WebAssembly it never shrinks, so it is each worker's peak), summed

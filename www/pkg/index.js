@@ -13,7 +13,7 @@
 import { ntkrfError, typeError, closedError, describe } from './errors.js';
 import { SCHEMA, checkKeys, splitControl, matrixData, vectorData, inputBytes, checkCount } from './options.js';
 import { isNode, loadModule, Pool } from './pool.js';
-import { overRows, concat } from './rows.js';
+import { overRows, concat, take } from './rows.js';
 import { fitRidge } from './fit.js';
 
 const MAX_WORKERS = 8;
@@ -119,6 +119,15 @@ class Engine {
     const [opts, control] = splitControl('kfold', options);
     checkCount('kfold', 'n', n);
     return this.#pool.call('kfold', { ...opts, n }, [], control);
+  }
+
+  /**
+   * The rows idx of a matrix, or the entries idx of a vector (Float64Array,
+   * Float32Array or array), as a new matrix or array: pure JavaScript,
+   * synchronous, usable after close(). Throws on a bad X or index.
+   */
+  take(X, idx) {
+    return take(X, idx);
   }
 
   /** Memory of the instances: Go heap in use and memory obtained, in all and per worker. */

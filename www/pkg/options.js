@@ -151,6 +151,12 @@ export function control(where, signal, onProgress) {
  * detached, when posted to a worker).
  */
 export function matrixData(where, name, M, method = where) {
+  const data = checkMatrix(where, name, M, method);
+  return data instanceof Float64Array ? data : new Float64Array(data);
+}
+
+/** Checks a {rows, cols, data} matrix and returns its data as it is (Float64Array or Float32Array). */
+export function checkMatrix(where, name, M, method = where) {
   if (M === null || typeof M !== 'object' || Array.isArray(M) || ArrayBuffer.isView(M)) {
     throw typeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}`, name);
   }
@@ -177,7 +183,7 @@ export function matrixData(where, name, M, method = where) {
   if (data.length !== rows * cols) {
     throw ntkrfError('ERR_SHAPE', `${where}: ${name}.data has ${data.length} values but rows×cols = ${rows}×${cols} = ${rows * cols}`, name);
   }
-  return data instanceof Float64Array ? data : new Float64Array(data);
+  return data;
 }
 
 /** Checks a vector (Float64Array, or Float32Array converted). */

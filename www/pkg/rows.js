@@ -1,5 +1,7 @@
-// Row scheduling: how the rows of a call are cut into chunks, spread over
-// the workers, and put back together. Imports nothing.
+// Rows: how the rows of a call are cut into chunks, spread over the
+// workers, and put back together; and picking rows by index (take).
+import { ntkrfError, typeError, describe } from './errors.js';
+import { checkMatrix } from './options.js';
 
 const MIN_BLOCK_ROWS = 64;
 
@@ -86,4 +88,51 @@ export function concat(arrays) {
   let at = 0;
   for (const a of arrays) { out.set(a, at); at += a.length; }
   return out;
+}
+
+/** The most values take returns: 2^31 − 1 (16 GB of float64, beyond any browser tab). */
+const MAX_TAKE = 2 ** 31 - 1;
+
+/**
+ * Engine.take(X, idx): the rows idx of a matrix X (a new Matrix64), or the
+ * entries idx of a vector (a new array of the same type). Indices are
+ * integers in 0…n−1, in any order, repeats allowed; an Array or a typed
+ * array of them. Throws (synchronously) ERR_TYPE or ERR_VALUE with option
+ * 'idx' for a bad index, and the usual matrix errors for a bad X.
+ */
+export function take(X, idx) {
+  const where = 'take';
+  const vector = Array.isArray(X) || X instanceof Float64Array || X instanceof Float32Array;
+  if (!vector && (ArrayBuffer.isView(X) || X === null || typeof X !== 'object')) {
+    throw typeError(`${where}: X must be a matrix {rows, cols, data}, a Float64Array, a Float32Array or an array, got ${describe(X)}`, 'X');
+  }
+  if (vector && !Array.isArray(X) && X.buffer.detached === true) { // where the engine can tell
+    throw typeError(`${where}: X is detached (its buffer was transferred)`, 'X');
+  }
+  const data = vector ? X : checkMatrix(where, 'X', X);
+  const n = vector ? X.length : X.rows;
+  const width = vector ? 1 : X.cols;
+  if (!Array.isArray(idx) && !(ArrayBuffer.isView(idx) && !(idx instanceof DataView) && !(idx instanceof BigInt64Array) && !(idx instanceof BigUint64Array))) {
+    throw typeError(`${where}: idx must be an array of integer indices (or a typed array of them), got ${describe(idx)}`, 'idx');
+  }
+  const what = n === 0 ? 'X, which is empty' : vector ? `the ${n} entries of X (an integer in 0…${n - 1})` : `the ${n} rows of X (an integer in 0…${n - 1})`;
+  for (let i = 0; i < idx.length; i++) {
+    const r = idx[i];
+    if (typeof r !== 'number') throw typeError(`${where}: idx[${i}] must be an integer index, got ${describe(r)}`, 'idx');
+    if (!Number.isInteger(r) || r < 0 || r >= n) {
+      throw ntkrfError('ERR_VALUE', `${where}: idx[${i}] = ${describe(r)} is not an index of ${what}`, 'idx');
+    }
+  }
+  if (idx.length * width > MAX_TAKE) {
+    throw ntkrfError('ERR_TOO_LARGE', `${where}: ${idx.length} × ${width} values are more than ${MAX_TAKE}; take fewer rows`, 'idx');
+  }
+  if (Array.isArray(X)) return Array.from(idx, (r) => X[r]);
+  if (vector) {
+    const out = new X.constructor(idx.length);
+    for (let i = 0; i < idx.length; i++) out[i] = X[idx[i]];
+    return out;
+  }
+  const out = new Float64Array(idx.length * width);
+  for (let i = 0; i < idx.length; i++) out.set(data.subarray(idx[i] * width, (idx[i] + 1) * width), i * width);
+  return { rows: idx.length, cols: width, data: out };
 }
