@@ -21,7 +21,7 @@ type prepArgs struct {
 
 func (p *prepArgs) prep() data.Prep {
 	if p == nil {
-		return data.Prep{Standardize: true}
+		return data.Prep{}
 	}
 	return data.Prep{Standardize: p.Standardize == nil || *p.Standardize, UnitNorm: p.UnitNorm}
 }
