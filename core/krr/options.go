@@ -35,9 +35,9 @@ const (
 	LOO = "loo"
 )
 
-// Tasks and Criteria are the names Options accepts, the default first.
+// Tasks and Criteria are the names Options accepts.
 var (
-	Tasks    = []string{Regression, Classification}
+	Tasks    = []string{Classification, Regression}
 	Criteria = []string{GCV, LOO}
 )
 

@@ -235,6 +235,10 @@ func (p *Pipeline) Predict(X *mat.Dense) ([]float64, error) {
 	return p.model.Labels(S), nil
 }
 
+// Labels turns scores (from Scores) into predictions: the class index of
+// the largest score, or the value.
+func (p *Pipeline) Labels(S *mat.Dense) []float64 { return p.model.Labels(S) }
+
 // ReadCSV reads the rows of a delimited file (plain or gzip) through the
 // model's input schema; see data.Schema.Read. maxBytes 0 means
 // data.DefaultMaxBytes. A pipeline fitted from a matrix has no schema and

@@ -381,3 +381,20 @@ func (f *Map) InputDim() int { return f.inputDim }
 // Config returns the configuration with every default filled in (Dim is
 // the actual output dimension).
 func (f *Map) Config() Config { return f.cfg }
+
+// Kernel returns the exact kernel the features of c approximate (their
+// expected Gram), or false when there is none here (arccos0: the order-0
+// arc-cosine kernel).
+func (c Config) Kernel() (kernel.Spec, bool) {
+	switch c.Method {
+	case "", "ntk", "naive", "grad":
+		return kernel.Spec{Name: "ntk", Depth: c.Depth}, true
+	case "nngp":
+		return kernel.Spec{Name: "nngp", Depth: c.Depth}, true
+	case "arccos1":
+		return kernel.Spec{Name: "nngp", Depth: 1}, true
+	case "rff":
+		return kernel.Spec{Name: "rbf", Gamma: c.Gamma}, true
+	}
+	return kernel.Spec{}, false
+}
