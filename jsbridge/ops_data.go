@@ -13,13 +13,6 @@ type columnJSON struct {
 	Missing    int      `json:"missing"`
 }
 
-type groupJSON struct {
-	Column      int  `json:"column"`
-	Start       int  `json:"start"`
-	Width       int  `json:"width"`
-	Categorical bool `json:"categorical"`
-}
-
 // parseArgs are the options of parseCSV (index.d.ts ParseOptions). target is
 // a name or a 0-based index.
 type parseArgs struct {
@@ -81,10 +74,7 @@ func init() {
 		for i, col := range ds.Columns {
 			cols[i] = columnJSON{Name: col.Name, Kind: col.Kind, Categories: nonNil(col.Categories), Missing: col.Missing}
 		}
-		groups := make([]groupJSON, len(ds.Groups))
-		for i, g := range ds.Groups {
-			groups[i] = groupJSON{Column: g.Column, Start: g.Start, Width: g.Width, Categorical: g.Categorical}
-		}
+		groups := ds.Groups
 		return struct {
 			X            MatrixRef    `json:"X"`
 			Y            ArrayRef     `json:"y"`
@@ -94,7 +84,7 @@ func init() {
 			Columns      []columnJSON `json:"columns"`
 			Target       int          `json:"target"`
 			TargetName   string       `json:"targetName"`
-			Groups       []groupJSON  `json:"groups"`
+			Groups       []data.Group `json:"groups"`
 			Delimiter    string       `json:"delimiter"`
 			Header       bool         `json:"header"`
 			DroppedRows  int          `json:"droppedRows"`
@@ -112,7 +102,7 @@ func init() {
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
-		rows := defaultPreviewRows // the schema has checked a given one
+		rows := data.DefaultPreviewRows // the schema has checked a given one
 		if a.Rows != nil {
 			rows = *a.Rows
 		}
@@ -146,7 +136,7 @@ func init() {
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
-		frac := defaultTestFraction
+		frac := 0.0 // the default
 		if a.TestFraction != nil {
 			frac = *a.TestFraction
 		}
@@ -169,7 +159,7 @@ func init() {
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
-		k := defaultFolds
+		k := 0 // the default
 		if a.K != nil {
 			k = *a.K
 		}
@@ -177,7 +167,15 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return folds, nil
+		type fold struct {
+			Train []int `json:"train"`
+			Test  []int `json:"test"`
+		}
+		out := make([]fold, len(folds))
+		for i, test := range folds {
+			out[i] = fold{data.Complement(a.N, test), test}
+		}
+		return out, nil
 	}
 }
 

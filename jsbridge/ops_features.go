@@ -11,61 +11,33 @@ import (
 	"ntkrf/core/rf"
 )
 
-// featureArgs are the feature options of the JS API (index.d.ts FeatureOptions).
-type featureArgs struct {
-	Method      string  `json:"method"`
-	Depth       *int    `json:"depth"`
-	Dim         *int    `json:"dim"`
-	SketchDim   int     `json:"sketchDim"`
-	M0          int     `json:"m0"`
-	M1          int     `json:"m1"`
-	Sketch      string  `json:"sketch"`
-	Sampler     string  `json:"sampler"`
-	GibbsSweeps int     `json:"gibbsSweeps"`
-	Normalize   bool    `json:"normalize"`
-	Gamma       float64 `json:"gamma"`
-	Seed        uint64  `json:"seed"`
-}
-
-func (a featureArgs) config() rf.Config {
-	cfg := rf.Config{
-		Method: a.Method, Depth: defaultDepth, Dim: defaultDim,
-		M0: a.M0, M1: a.M1, SketchDim: a.SketchDim,
-		Sketch: a.Sketch, Sampler: a.Sampler, GibbsSweeps: a.GibbsSweeps,
-		Normalize: a.Normalize, Gamma: a.Gamma, Seed: a.Seed,
-	}
-	if a.Depth != nil {
-		cfg.Depth = *a.Depth
-	}
-	if a.Dim != nil {
-		cfg.Dim = *a.Dim
-	} else if a.M1 > 0 && (a.SketchDim > 0 || a.Method == "nngp") {
-		cfg.Dim = 0 // the widths given make the dimension
-	}
-	return cfg
-}
+// featureArgs are the feature options of the JS API (index.d.ts
+// FeatureOptions): rf.Config decodes them itself, and its zero fields mean
+// the same defaults as an option not given.
+type featureArgs = rf.Config
 
 // newMap draws the feature map; its errors become TypeError for unknown
 // names and RangeError for values out of range.
 func newMap(op string, a featureArgs, inputDim int) (*rf.Map, error) {
-	f, err := rf.New(a.config(), inputDim)
+	f, err := rf.New(a, inputDim)
 	if err != nil {
-		return nil, optionErr(op, err)
+		return nil, optionErr(op, err, "features")
 	}
 	return f, nil
 }
 
-// optionErr marks an error of rf.New as a fault of the feature options:
-// the schema has checked each one, so what remains is how they combine.
-func optionErr(op string, err error) error {
+// optionErr marks an error of rf.New or kernel.Spec.Filled as a fault of
+// the options under group ("features" or "kernel"): the schema has checked
+// each one, so what remains is how they combine.
+func optionErr(op string, err error, group string) error {
 	var e *check.Error
 	if !errors.As(err, &e) {
 		e = &check.Error{Code: check.Option, Msg: err.Error()}
 	}
-	// Outside features(), the feature options sit under "features".
+	// Outside features() and kernel(), the options sit under their group.
 	option := e.Option
-	if opSchema[op] != "features" {
-		option = strings.TrimSuffix("features."+option, ".")
+	if opSchema[op] != group {
+		option = strings.TrimSuffix(group+"."+option, ".")
 	}
 	return &check.Error{Code: e.Code, Option: option, Msg: e.Msg}
 }

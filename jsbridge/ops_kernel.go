@@ -8,35 +8,16 @@ import (
 )
 
 type kernelArgs struct {
-	X      *MatrixRef `json:"X"`
-	Z      *MatrixRef `json:"Z"`
-	Kernel string     `json:"kernel"`
-	Depth  *int       `json:"depth"`
-	Gamma  *float64   `json:"gamma"`
+	X *MatrixRef `json:"X"`
+	Z *MatrixRef `json:"Z"`
+	kernel.Spec
 }
 
-// kernelSpec fills defaults: ntk of depth 1; rbf with γ = 1/d.
-func kernelSpec(op string, name string, depth *int, gamma *float64, d int) (kernel.Spec, error) {
-	k := kernel.Spec{Name: name, Depth: defaultDepth, Gamma: 1 / float64(d)}
-	if k.Name == "" {
-		k.Name = "ntk"
-	}
-	if depth != nil {
-		k.Depth = *depth
-	}
-	if gamma != nil {
-		k.Gamma = *gamma
-	}
-	switch k.Name {
-	case "ntk", "nngp", "rbf":
-	default:
-		return k, optErr("kernel", "%s: unknown kernel %q; use \"ntk\", \"nngp\" or \"rbf\"", op, k.Name)
-	}
-	if k.Depth < 0 || k.Depth > check.MaxDepth {
-		return k, optErr("depth", "%s: depth %d is out of range; use 0 ≤ depth ≤ %d", op, k.Depth, check.MaxDepth)
-	}
-	if err := k.Validate(); err != nil {
-		return k, optionErr(op, err)
+// kernelSpec fills the kernel's defaults for inputs of d columns.
+func kernelSpec(op string, k kernel.Spec, d int) (kernel.Spec, error) {
+	k, err := k.Filled(d)
+	if err != nil {
+		return k, optionErr(op, err, "kernel")
 	}
 	return k, nil
 }
@@ -52,7 +33,7 @@ func init() {
 			return nil, err
 		}
 		_, d := X.Dims()
-		k, err := kernelSpec(c.op, a.Kernel, a.Depth, a.Gamma, d)
+		k, err := kernelSpec(c.op, a.Spec, d)
 		if err != nil {
 			return nil, err
 		}

@@ -13,65 +13,26 @@ import (
 	"ntkrf/internal/check"
 )
 
-// prepArgs are the preprocessing options (index.d.ts Preprocess).
-type prepArgs struct {
-	Standardize *bool `json:"standardize"`
-	UnitNorm    bool  `json:"unitNorm"`
-}
-
-func (p *prepArgs) prep() data.Prep {
+// fitScaler fits preprocessing on X (nil p: the default); groups come
+// from parseCSV.
+func fitScaler(X *mat.Dense, groups []data.Group, p *data.Prep) (*data.Scaler, error) {
 	if p == nil {
-		return data.Prep{Standardize: true}
+		p = &data.Prep{}
 	}
-	return data.Prep{Standardize: p.Standardize == nil || *p.Standardize, UnitNorm: p.UnitNorm}
-}
-
-// fitScaler fits preprocessing on X; groups come from parseCSV.
-func fitScaler(op string, X *mat.Dense, groups []groupJSON, p *prepArgs) (*data.Scaler, error) {
-	var gs []data.Group
-	for _, g := range groups {
-		gs = append(gs, data.Group{Column: g.Column, Start: g.Start, Width: g.Width, Categorical: g.Categorical})
-	}
-	s, err := data.Fit(X, gs, p.prep())
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
+	return data.Fit(X, groups, *p)
 }
 
 // preprocessed fits preprocessing on X and applies it, when asked for;
 // otherwise X is returned as it is.
-func preprocessed(op string, X *mat.Dense, groups []groupJSON, p *prepArgs) (*mat.Dense, error) {
+func preprocessed(X *mat.Dense, groups []data.Group, p *data.Prep) (*mat.Dense, error) {
 	if p == nil && groups == nil {
 		return X, nil
 	}
-	s, err := fitScaler(op, X, groups, p)
+	s, err := fitScaler(X, groups, p)
 	if err != nil {
 		return nil, err
 	}
 	return s.Apply(nil, X)
-}
-
-// defaultKernel is the exact kernel that features of a method approximate.
-func defaultKernel(f featureArgs, d int) kernelArgs {
-	depth := 1
-	if f.Depth != nil {
-		depth = *f.Depth
-	}
-	switch f.Method {
-	case "nngp":
-		return kernelArgs{Kernel: "nngp", Depth: &depth}
-	case "arccos1":
-		one := 1
-		return kernelArgs{Kernel: "nngp", Depth: &one}
-	case "rff":
-		g := 1 / float64(d)
-		if f.Gamma > 0 {
-			g = f.Gamma
-		}
-		return kernelArgs{Kernel: "rbf", Gamma: &g}
-	}
-	return kernelArgs{Kernel: "ntk", Depth: &depth}
 }
 
 func seconds(t time.Time) float64 { return time.Since(t).Seconds() }
@@ -79,13 +40,13 @@ func seconds(t time.Time) float64 { return time.Since(t).Seconds() }
 func init() {
 	ops["compare"] = func(c *call, args []byte) (any, error) {
 		var a struct {
-			X          *MatrixRef  `json:"X"`
-			Features   featureArgs `json:"features"`
-			Kernel     *kernelArgs `json:"kernel"`
-			Lambda     float64     `json:"lambda"`
-			Matrices   bool        `json:"matrices"`
-			Preprocess *prepArgs   `json:"preprocess"`
-			Groups     []groupJSON `json:"groups"`
+			X          *MatrixRef   `json:"X"`
+			Features   featureArgs  `json:"features"`
+			Kernel     *kernelArgs  `json:"kernel"`
+			Lambda     float64      `json:"lambda"`
+			Matrices   bool         `json:"matrices"`
+			Preprocess *data.Prep   `json:"preprocess"`
+			Groups     []data.Group `json:"groups"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
@@ -95,20 +56,20 @@ func init() {
 			return nil, err
 		}
 		n, d := X.Dims()
-		if a.Features.Method == "arccos0" && a.Kernel == nil {
+		if _, ok := a.Features.Kernel(); !ok && a.Kernel == nil {
 			return nil, optErr("kernel", "%s: arccos0 features approximate the order-0 arc-cosine kernel, which has no exact counterpart here; pass kernel: {...} to compare against", c.op)
 		}
 		if err := check.Alloc("kernel matrix", n, n); err != nil {
 			return nil, err
 		}
-		if X, err = preprocessed(c.op, X, a.Groups, a.Preprocess); err != nil {
+		if X, err = preprocessed(X, a.Groups, a.Preprocess); err != nil {
 			return nil, err
 		}
-		ka := defaultKernel(a.Features, d)
+		ka, _ := a.Features.Kernel()
 		if a.Kernel != nil {
-			ka = *a.Kernel
+			ka = a.Kernel.Spec
 		}
-		k, err := kernelSpec(c.op, ka.Kernel, ka.Depth, ka.Gamma, d)
+		k, err := kernelSpec(c.op, ka, d)
 		if err != nil {
 			return nil, err
 		}
@@ -220,8 +181,8 @@ func init() {
 				// Labels are checked before k is used to allocate anything.
 				for _, y := range [2][]float64{yt, yp} {
 					for i, v := range y {
-						if v != math.Trunc(v) || v < 0 || v >= MaxClasses {
-							return nil, check.New(check.Value, "", "%s: label %v at row %d is not a class index in 0…%d", c.op, v, i, MaxClasses-1)
+						if v != math.Trunc(v) || v < 0 || v >= krr.MaxClasses {
+							return nil, check.New(check.Value, "", "%s: label %v at row %d is not a class index in 0…%d", c.op, v, i, krr.MaxClasses-1)
 						}
 						k = max(k, int(v)+1)
 					}
@@ -236,12 +197,12 @@ func init() {
 
 	ops["selectActive"] = func(c *call, args []byte) (any, error) {
 		var a struct {
-			X          *MatrixRef  `json:"X"`
-			Features   featureArgs `json:"features"`
-			K          int         `json:"k"`
-			Lambda     *float64    `json:"lambda"`
-			Preprocess *prepArgs   `json:"preprocess"`
-			Groups     []groupJSON `json:"groups"`
+			X          *MatrixRef   `json:"X"`
+			Features   featureArgs  `json:"features"`
+			K          int          `json:"k"`
+			Lambda     *float64     `json:"lambda"`
+			Preprocess *data.Prep   `json:"preprocess"`
+			Groups     []data.Group `json:"groups"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
@@ -254,7 +215,7 @@ func init() {
 		if a.K < 1 || a.K > n {
 			return nil, optErr("k", "%s: k must be an integer in 1…%d (the number of rows), got %d", c.op, n, a.K)
 		}
-		if X, err = preprocessed(c.op, X, a.Groups, a.Preprocess); err != nil {
+		if X, err = preprocessed(X, a.Groups, a.Preprocess); err != nil {
 			return nil, err
 		}
 		f, err := newMap(c.op, a.Features, d)
@@ -268,7 +229,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		lambda := defaultSelectLambda
+		lambda := 0.0 // the default
 		if a.Lambda != nil {
 			lambda = *a.Lambda
 		}

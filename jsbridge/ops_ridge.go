@@ -2,6 +2,8 @@ package jsbridge
 
 import (
 	"fmt"
+	"hash/fnv"
+	"math"
 
 	"encoding/json"
 	"sync"
@@ -9,7 +11,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
+	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
@@ -33,21 +37,6 @@ func (a ridgeArgs) options(c *call) krr.Options {
 		o.Lambda = l
 	}
 	return o
-}
-
-// scaled applies the scaler (JSON from fitScaler) to X; no scaler, no change.
-func scaled(op string, raw json.RawMessage, X *mat.Dense) (*mat.Dense, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return X, nil
-	}
-	var s data.Scaler
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, typeErr("%s: scaler: %v", op, err)
-	}
-	if _, d := X.Dims(); d != s.Cols() {
-		return nil, shapeErr("%s: X has %d columns but the model was fitted on %d", op, d, s.Cols())
-	}
-	return s.Apply(nil, X)
 }
 
 // maps caches the last feature maps a worker drew: predicting in blocks
@@ -82,69 +71,191 @@ func cachedMap(op string, a featureArgs, d int) (*rf.Map, error) {
 	return f, nil
 }
 
-// modelJSON is a fitted model as it crosses the bridge: everything needed
-// to predict in any worker.
-type modelJSON struct {
-	Kind     string          `json:"kind"` // "features" or "kernel"
-	Task     string          `json:"task"`
-	Lambda   float64         `json:"lambda"`
-	Curve    []curveJSON     `json:"curve"`
-	Coef     MatrixRef       `json:"coef"` // W (m×k) or α (n×k)
-	Bias     []float64       `json:"bias"`
-	Features *featureArgs    `json:"features,omitempty"`
-	Kernel   *kernelArgs     `json:"kernel,omitempty"`
-	Train    *MatrixRef      `json:"train,omitempty"` // scaled training rows of a kernel model
-	Scaler   json.RawMessage `json:"scaler,omitempty"`
-}
-
-type curveJSON struct {
-	Lambda float64 `json:"lambda"`
-	Score  float64 `json:"score"`
-}
-
-func (c *call) putModel(kind string, m *krr.Model, f *featureArgs, k *kernelArgs, train *mat.Dense, scaler json.RawMessage) modelJSON {
-	coef, bias := m.Coefficients()
-	out := modelJSON{Kind: kind, Task: m.Task(), Lambda: m.Lambda(), Coef: c.putMatrix(coef), Bias: bias,
-		Features: f, Kernel: k, Scaler: scaler, Curve: []curveJSON{}}
-	for _, p := range m.Curve() {
-		out.Curve = append(out.Curve, curveJSON{p.Lambda, p.Score})
+// scaler decodes the scaler a fit op received from fitScaler.
+func scalerOf(op string, raw json.RawMessage) (*data.Scaler, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, typeErr("%s: scaler is required (from fitScaler)", op)
 	}
-	if train != nil {
-		r := c.putMatrix(train)
-		out.Train = &r
+	var s data.Scaler
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, typeErr("%s: scaler: %v", op, err)
 	}
-	return out
+	return &s, nil
 }
 
 type fitInput struct {
 	X      *MatrixRef      `json:"X"`
 	Y      *ArrayRef       `json:"y"`
 	Scaler json.RawMessage `json:"scaler"`
+	// Input is the schema of the Dataset the rows come from (fitRidge of
+	// a Dataset), saved with the model for predictCSV.
+	Input *data.Schema `json:"input"`
 }
 
 // xy reads the rows and targets of a fit and applies the scaler.
-func (c *call) xy(in fitInput) (*mat.Dense, []float64, error) {
+func (c *call) xy(in fitInput) (*mat.Dense, []float64, *data.Scaler, error) {
 	X, err := c.matrix("X", in.X)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	y, err := c.array("y", in.Y)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if n, _ := X.Dims(); n != len(y) {
-		return nil, nil, shapeErr("%s: X has %d rows but y has %d values", c.op, n, len(y))
+		return nil, nil, nil, shapeErr("%s: X has %d rows but y has %d values", c.op, n, len(y))
 	}
-	X, err = scaled(c.op, in.Scaler, X)
-	return X, y, err
+	if len(in.Scaler) == 0 {
+		// No preprocessing: X as it is (its NaN refused, not imputed).
+		if err := check.Matrix("X", X); err != nil {
+			return nil, nil, nil, err
+		}
+		in.Scaler = []byte("null")
+		s, err := data.Fit(X, nil, data.Prep{Raw: true})
+		return X, y, s, err
+	}
+	s, err := scalerOf(c.op, in.Scaler)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if _, d := X.Dims(); d != s.Cols() {
+		return nil, nil, nil, shapeErr("%s: X has %d columns but the scaler was fitted on %d", c.op, d, s.Cols())
+	}
+	X, err = s.Apply(nil, X)
+	return X, y, s, err
+}
+
+// modelRefs is a model as it crosses the bridge: its JSON form without the
+// coef and train matrices, which travel as arrays.
+type modelRefs struct {
+	Model json.RawMessage `json:"model"`
+	Coef  *MatrixRef      `json:"coef"`
+	Train *MatrixRef      `json:"train"`
+}
+
+// putPipeline returns a pipeline as it crosses the bridge.
+func (c *call) putPipeline(p *pipeline.Pipeline) (any, error) {
+	header, coef, train, err := p.Split()
+	if err != nil {
+		return nil, err
+	}
+	out := struct {
+		Model json.RawMessage `json:"model"`
+		Coef  MatrixRef       `json:"coef"`
+		Train *MatrixRef      `json:"train,omitempty"`
+	}{Model: header, Coef: c.putMatrix(coef)}
+	if train != nil {
+		r := c.putMatrix(train)
+		out.Train = &r
+	}
+	return out, nil
+}
+
+// assemble makes a fitted model a pipeline and returns it as it crosses.
+func (c *call) assemble(in fitInput, s *data.Scaler, f *rf.Map, k *kernel.Spec, m *krr.Model) (any, error) {
+	parts := pipeline.Parts{Input: in.Input, Scaler: s, Map: f, Kernel: k, Model: m}
+	if in.Input != nil {
+		parts.Classes = in.Input.Classes
+	}
+	p, err := pipeline.Assemble(parts)
+	if err != nil {
+		return nil, err
+	}
+	return c.putPipeline(p)
+}
+
+// decoded caches the last pipelines a worker decoded: predicting in blocks
+// must not redraw a feature map for every block. The key is the header
+// and a hash of the matrices' bits.
+var decoded struct {
+	sync.Mutex
+	keys []string
+	vals []*pipeline.Pipeline
+}
+
+func bitsHash(v []float64) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, x := range v {
+		u := math.Float64bits(x)
+		for i := range b {
+			b[i] = byte(u >> (8 * i))
+		}
+		h.Write(b[:])
+	}
+	return h.Sum64()
+}
+
+// pipelineOf decodes (and checks) the model of a call.
+func (c *call) pipelineOf(r modelRefs) (*pipeline.Pipeline, error) {
+	if len(r.Model) == 0 || string(r.Model) == "null" {
+		return nil, typeErr("%s: model is required: a model from fitRidge or loadModel", c.op)
+	}
+	coef, err := c.matrix("model.coef", r.Coef)
+	if err != nil {
+		return nil, err
+	}
+	var train *mat.Dense
+	if r.Train != nil {
+		if train, err = c.matrix("model.train", r.Train); err != nil {
+			return nil, err
+		}
+	}
+	key := fmt.Sprintf("%s|%d×%d:%x", r.Model, r.Coef.Rows, r.Coef.Cols, bitsHash(coef.RawMatrix().Data))
+	if train != nil {
+		key += fmt.Sprintf("|%d×%d:%x", r.Train.Rows, r.Train.Cols, bitsHash(train.RawMatrix().Data))
+	}
+	decoded.Lock()
+	defer decoded.Unlock()
+	for i, k := range decoded.keys {
+		if k == key {
+			return decoded.vals[i], nil
+		}
+	}
+	asMatrix := func(M *mat.Dense) *pipeline.Matrix {
+		if M == nil {
+			return nil
+		}
+		raw := M.RawMatrix()
+		return &pipeline.Matrix{Rows: raw.Rows, Cols: raw.Cols, Data: raw.Data}
+	}
+	p, err := pipeline.Decode(r.Model, asMatrix(coef), asMatrix(train))
+	if err != nil {
+		return nil, err
+	}
+	const keep = 2
+	decoded.keys = append([]string{key}, decoded.keys[:min(len(decoded.keys), keep-1)]...)
+	decoded.vals = append([]*pipeline.Pipeline{p}, decoded.vals[:min(len(decoded.vals), keep-1)]...)
+	return p, nil
+}
+
+// predicted returns the labels of X (and its scores when asked).
+func (c *call) predicted(p *pipeline.Pipeline, X *mat.Dense, scores bool) (any, error) {
+	n, _ := X.Dims()
+	c.progress(0, n, "predict")
+	S, err := p.Scores(X)
+	if err != nil {
+		return nil, err
+	}
+	c.progress(n, n, "predict")
+	out := struct {
+		Labels  ArrayRef   `json:"labels"`
+		Scores  *MatrixRef `json:"scores,omitempty"`
+		Classes []string   `json:"classes"`
+	}{Labels: c.putArray(p.Labels(S)), Classes: p.Classes()}
+	if scores {
+		r := c.putMatrix(S)
+		out.Scores = &r
+	}
+	return out, nil
 }
 
 func init() {
 	ops["fitScaler"] = func(c *call, args []byte) (any, error) {
 		var a struct {
-			X          *MatrixRef  `json:"X"`
-			Preprocess *prepArgs   `json:"preprocess"`
-			Groups     []groupJSON `json:"groups"`
+			X          *MatrixRef   `json:"X"`
+			Preprocess *data.Prep   `json:"preprocess"`
+			Groups     []data.Group `json:"groups"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
@@ -154,12 +265,60 @@ func init() {
 			return nil, err
 		}
 		c.progress(0, 1, "preprocess")
-		s, err := fitScaler(c.op, X, a.Groups, a.Preprocess)
+		s, err := fitScaler(X, a.Groups, a.Preprocess)
 		if err != nil {
 			return nil, err
 		}
 		c.progress(1, 1, "preprocess")
 		return s, nil
+	}
+
+	ops["preprocess"] = func(c *call, args []byte) (any, error) {
+		var a struct {
+			X          *MatrixRef   `json:"X"`
+			Preprocess *data.Prep   `json:"preprocess"`
+			Groups     []data.Group `json:"groups"`
+		}
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		X, err := c.matrix("X", a.X)
+		if err != nil {
+			return nil, err
+		}
+		s, err := fitScaler(X, a.Groups, a.Preprocess)
+		if err != nil {
+			return nil, err
+		}
+		if X, err = s.Apply(nil, X); err != nil {
+			return nil, err
+		}
+		return c.putMatrix(X), nil
+	}
+
+	ops["plan"] = func(c *call, args []byte) (any, error) {
+		var a struct {
+			Rows      int         `json:"rows"`
+			Cols      int         `json:"cols"`
+			Features  featureArgs `json:"features"`
+			Criterion string      `json:"criterion"`
+			Lambda    any         `json:"lambda"`
+		}
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		if a.Rows < 1 || a.Cols < 1 {
+			return nil, shapeErr("%s: %d rows × %d columns; a fit needs at least one of each", c.op, a.Rows, a.Cols)
+		}
+		f, err := cachedMap(c.op, a.Features, a.Cols)
+		if err != nil {
+			return nil, err
+		}
+		_, fixed := a.Lambda.(float64)
+		return struct {
+			Dim       int  `json:"dim"`
+			OneWorker bool `json:"oneWorker"`
+		}{f.Dim(), krr.Dual(a.Rows, f.Dim()) || (a.Criterion == krr.LOO && !fixed)}, nil
 	}
 
 	ops["accumulate"] = func(c *call, args []byte) (any, error) {
@@ -172,7 +331,7 @@ func init() {
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
-		X, y, err := c.xy(a.fitInput)
+		X, y, _, err := c.xy(a.fitInput)
 		if err != nil {
 			return nil, err
 		}
@@ -213,6 +372,7 @@ func init() {
 			Features featureArgs     `json:"features"`
 			Dim      int             `json:"dim"`
 			Scaler   json.RawMessage `json:"scaler"`
+			Input    *data.Schema    `json:"input"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
@@ -220,6 +380,14 @@ func init() {
 		opt := a.options(c)
 		if opt.Criterion == krr.LOO && opt.Lambda == 0 {
 			return nil, optErr("criterion", "%s: criterion \"loo\" needs a second pass over the rows; use fitFeatures", c.op)
+		}
+		s, err := scalerOf(c.op, a.Scaler)
+		if err != nil {
+			return nil, err
+		}
+		f, err := cachedMap(c.op, a.Features, s.Cols())
+		if err != nil {
+			return nil, err
 		}
 		acc, err := krr.NewAccumulator(a.Dim, opt)
 		if err != nil {
@@ -245,8 +413,11 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if err := m.SetFeaturizer(f); err != nil {
+			return nil, err
+		}
 		c.progress(1, 1, "solve")
-		return c.putModel("features", m, &a.Features, nil, nil, a.Scaler), nil
+		return c.assemble(fitInput{Input: a.Input}, s, f, nil, m)
 	}
 
 	ops["fitFeatures"] = func(c *call, args []byte) (any, error) {
@@ -258,57 +429,69 @@ func init() {
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
-		X, y, err := c.xy(a.fitInput)
+		X, y, s, err := c.xy(a.fitInput)
 		if err != nil {
 			return nil, err
 		}
-		opt := a.options(c)
 		_, d := X.Dims()
 		f, err := cachedMap(c.op, a.Features, d)
 		if err != nil {
 			return nil, err
 		}
-		m, err := krr.FitFeatures(f, X, y, opt)
+		m, err := krr.FitFeatures(f, X, y, a.options(c))
 		if err != nil {
 			return nil, err
 		}
-		return c.putModel("features", m, &a.Features, nil, nil, a.Scaler), nil
+		return c.assemble(a.fitInput, s, f, nil, m)
 	}
 
 	ops["fitKernel"] = func(c *call, args []byte) (any, error) {
 		var a struct {
 			fitInput
 			ridgeArgs
-			Kernel kernelArgs `json:"kernel"`
+			Kernel kernel.Spec `json:"kernel"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
-		X, y, err := c.xy(a.fitInput)
+		X, y, s, err := c.xy(a.fitInput)
 		if err != nil {
 			return nil, err
 		}
 		n, d := X.Dims()
-		k, err := kernelSpec(c.op, a.Kernel.Kernel, a.Kernel.Depth, a.Kernel.Gamma, d)
+		k, err := kernelSpec(c.op, a.Kernel, d)
 		if err != nil {
 			return nil, err
 		}
 		if err := check.Alloc("kernel matrix", n, n); err != nil {
 			return nil, err
 		}
-		opt := a.options(c)
-		m, err := krr.FitKernel(k, X, y, opt)
+		m, err := krr.FitKernel(k, X, y, a.options(c))
 		if err != nil {
 			return nil, err
 		}
-		spec := kernelArgs{Kernel: k.Name, Depth: &k.Depth, Gamma: &k.Gamma}
-		return c.putModel("kernel", m, nil, &spec, X, a.Scaler), nil
+		return c.assemble(a.fitInput, s, nil, &k, m)
+	}
+
+	ops["loadModel"] = func(c *call, args []byte) (any, error) {
+		var a modelRefs
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		p, err := c.pipelineOf(a)
+		if err != nil {
+			return nil, err
+		}
+		header, _, _, err := p.Split()
+		return struct {
+			Model json.RawMessage `json:"model"`
+		}{header}, err
 	}
 
 	ops["predict"] = func(c *call, args []byte) (any, error) {
 		var a struct {
+			modelRefs
 			X      *MatrixRef `json:"X"`
-			Model  modelJSON  `json:"model"`
 			Scores bool       `json:"scores"`
 		}
 		if err := c.decode(args, &a); err != nil {
@@ -318,57 +501,32 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if X, err = scaled(c.op, a.Model.Scaler, X); err != nil {
-			return nil, err
-		}
-		coef, err := c.matrix("model.coef", &a.Model.Coef)
+		p, err := c.pipelineOf(a.modelRefs)
 		if err != nil {
 			return nil, err
 		}
-		_, d := X.Dims()
-		var m *krr.Model
-		switch {
-		case a.Model.Kind == "features" && a.Model.Features != nil:
-			f, err := cachedMap(c.op, *a.Model.Features, d)
-			if err != nil {
-				return nil, err
-			}
-			m, err = krr.NewFeatureModel(f, coef, a.Model.Bias, a.Model.Task, a.Model.Lambda, nil)
-			if err != nil {
-				return nil, err
-			}
-		case a.Model.Kind == "kernel" && a.Model.Kernel != nil && a.Model.Train != nil:
-			train, err := c.matrix("model.train", a.Model.Train)
-			if err != nil {
-				return nil, err
-			}
-			k, err := kernelSpec(c.op, a.Model.Kernel.Kernel, a.Model.Kernel.Depth, a.Model.Kernel.Gamma, d)
-			if err != nil {
-				return nil, err
-			}
-			if m, err = krr.NewKernelModel(k, train, coef, a.Model.Bias, a.Model.Task, a.Model.Lambda, nil); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, typeErr("%s: model is not a fitted model (kind %q)", c.op, a.Model.Kind)
+		return c.predicted(p, X, a.Scores)
+	}
+
+	ops["predictCSV"] = func(c *call, args []byte) (any, error) {
+		var a struct {
+			modelRefs
+			MaxBytes int `json:"maxBytes"`
 		}
-		n, _ := X.Dims()
-		c.progress(0, n, "predict")
-		S, err := m.Predict(X)
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		p, err := c.pipelineOf(a.modelRefs)
 		if err != nil {
 			return nil, err
 		}
-		labels := m.Labels(S)
-		c.progress(n, n, "predict")
-		out := struct {
-			Labels ArrayRef   `json:"labels"`
-			Scores *MatrixRef `json:"scores,omitempty"`
-		}{Labels: c.putArray(labels)}
-		if a.Scores {
-			r := c.putMatrix(S)
-			out.Scores = &r
+		c.progress(0, 1, "parse")
+		X, err := p.ReadCSV(c.bytes, a.MaxBytes)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
+		c.progress(1, 1, "parse")
+		return c.predicted(p, X, false)
 	}
 }
 

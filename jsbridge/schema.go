@@ -9,7 +9,11 @@ import (
 	"strconv"
 	"strings"
 
+	"ntkrf/core/active"
 	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
 
@@ -40,54 +44,40 @@ type Opt struct {
 
 func f(v float64) *float64 { return &v }
 
-// The defaults the operations apply when an option is not given; the
-// schema documents them by these same constants.
-const (
-	defaultDim          = 1024
-	defaultDepth        = 1
-	defaultPreviewRows  = 10
-	maxPreviewRows      = 10000
-	defaultTestFraction = 0.25
-	defaultFolds        = 4
-	defaultSelectLambda = 1.0
-)
-
 // maxSeed is the largest seed JavaScript numbers carry exactly (2^53−1).
 const maxSeed = 1<<53 - 1
 
-// MaxClasses bounds the number of classes: a model holds one column of
-// coefficients per class and a confusion matrix classes² counts.
-const MaxClasses = 10000
-
+// Every name, default and limit below comes from the core package that
+// applies it; the table only says how the JavaScript API spells them.
 var (
-	optDepth = Opt{Name: "depth", Kind: "int", Min: f(0), Max: f(check.MaxDepth), Default: defaultDepth,
+	optDepth = Opt{Name: "depth", Kind: "int", Min: f(1), Max: f(kernel.MaxDepth), Default: kernel.DefaultDepth,
 		Doc: "network depth L"}
 	optSeed = Opt{Name: "seed", Kind: "int", Min: f(0), Max: f(maxSeed), Default: 0,
 		Doc: "seed of every random draw; the same seed gives the same bits everywhere"}
 	optGamma = Opt{Name: "gamma", Kind: "number", Min: f(0), MinGT: true,
 		Doc: "RBF scale γ of exp(−γ‖x−z‖²); default 1 / cols"}
 	optDim = func(name, doc string, def any) Opt {
-		return Opt{Name: name, Kind: "int", Min: f(1), Max: f(1 << 24), Default: def, Doc: doc}
+		return Opt{Name: name, Kind: "int", Min: f(1), Max: f(rf.MaxDim), Default: def, Doc: doc}
 	}
 	featureOpts = []Opt{
-		{Name: "method", Kind: "enum", Enum: []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}, Default: "ntk",
+		{Name: "method", Kind: "enum", Enum: rf.Methods, Default: rf.Methods[0],
 			Doc: "which random features"},
 		optDepth,
-		optDim("dim", "output dimension m", defaultDim),
+		optDim("dim", "output dimension m", rf.DefaultDim),
 		optDim("sketchDim", "TensorSketch / TensorSRHT output dimension m_cs (ntk; default dim − m1)", nil),
 		optDim("m0", "number of Step (arc-cosine order 0) features (default m1)", nil),
 		optDim("m1", "number of ReLU features (default dim/2 for ntk)", nil),
-		{Name: "sketch", Kind: "enum", Enum: []string{"tensorsketch", "tensorsrht"}, Default: "tensorsketch",
+		{Name: "sketch", Kind: "enum", Enum: rf.Sketches, Default: rf.Sketches[0],
 			Doc: "sketch of the tensor products (ntk)"},
-		{Name: "sampler", Kind: "enum", Enum: []string{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}, Default: "exact",
+		{Name: "sampler", Kind: "enum", Enum: rf.Samplers, Default: rf.Samplers[0],
 			Doc: "how the ReLU directions are drawn"},
-		{Name: "gibbsSweeps", Kind: "int", Min: f(1), Max: f(1000), Default: 1, Doc: "Gibbs sweeps of the gibbs sampler"},
+		{Name: "gibbsSweeps", Kind: "int", Min: f(1), Max: f(rf.MaxGibbsSweeps), Default: 1, Doc: "Gibbs sweeps of the gibbs sampler"},
 		{Name: "normalize", Kind: "bool", Default: false, Doc: "scale every feature row to unit norm"},
 		optGamma,
 		optSeed,
 	}
 	kernelOpts = []Opt{
-		{Name: "kernel", Kind: "enum", Enum: []string{"ntk", "nngp", "rbf"}, Default: "ntk", Doc: "exact kernel"},
+		{Name: "kernel", Kind: "enum", Enum: kernel.Names, Default: kernel.Names[0], Doc: "exact kernel (linear: XZᵀ, the NTK of depth 0)"},
 		optDepth,
 		optGamma,
 	}
@@ -96,14 +86,14 @@ var (
 		{Name: "unitNorm", Kind: "bool", Default: false, Doc: "then scale every row to unit norm"},
 	}
 	groupOpt = Opt{Name: "groups", Kind: "array", Items: &Opt{Name: "group", Kind: "object", Fields: []Opt{
-		{Name: "column", Kind: "int", Min: f(0), Max: f(1 << 24)},
-		{Name: "start", Kind: "int", Min: f(0), Max: f(1 << 24)},
-		{Name: "width", Kind: "int", Min: f(1), Max: f(1 << 24)},
+		{Name: "column", Kind: "int", Min: f(0), Max: f(rf.MaxDim)},
+		{Name: "start", Kind: "int", Min: f(0), Max: f(rf.MaxDim)},
+		{Name: "width", Kind: "int", Min: f(1), Max: f(rf.MaxDim)},
 		{Name: "categorical", Kind: "bool"},
 	}}, Doc: "column groups of a Dataset (parseCSV), for one-hot columns"}
-	taskOpt = Opt{Name: "task", Kind: "enum", Enum: []string{"classification", "regression"},
+	taskOpt = Opt{Name: "task", Kind: "enum", Enum: krr.Tasks,
 		Doc: "required when y holds whole numbers; otherwise regression"}
-	classesOpt = Opt{Name: "classes", Kind: "int", Min: f(2), Max: f(MaxClasses),
+	classesOpt = Opt{Name: "classes", Kind: "int", Min: f(2), Max: f(krr.MaxClasses),
 		Doc: "number of classes (default: largest label + 1)"}
 )
 
@@ -117,7 +107,7 @@ var Schema = map[string][]Opt{
 		{Name: "kernel", Kind: "object", Fields: kernelOpts, Doc: "an exact kernel instead (dual fit)"},
 		{Name: "lambda", Kind: "numberOrAuto", Min: f(0), MinGT: true, Default: "auto",
 			Doc: "ridge λ > 0, or \"auto\" (chosen by the criterion over the grid)"},
-		{Name: "criterion", Kind: "enum", Enum: []string{"gcv", "loo"},
+		{Name: "criterion", Kind: "enum", Enum: krr.Criteria,
 			Doc: "how \"auto\" chooses λ: gcv (the default) or loo (exact leave-one-out; the default for features when rows ≤ dim)"},
 		{Name: "grid", Kind: "array", Items: &Opt{Name: "λ", Kind: "number", Min: f(0), MinGT: true}, Max: f(10000),
 			Doc: "candidate λ values for \"auto\" (default: 30 values log-spaced over [1e-6, 100]·trace/m)"},
@@ -137,39 +127,47 @@ var Schema = map[string][]Opt{
 	"selectActive": {
 		{Name: "features", Kind: "object", Fields: featureOpts, Doc: "the random features of the design"},
 		{Name: "k", Kind: "int", Min: f(1), Max: f(1 << 31), Doc: "number of rows to pick (required)"},
-		{Name: "lambda", Kind: "number", Min: f(0), MinGT: true, Default: defaultSelectLambda, Doc: "ridge λ of the design criterion"},
+		{Name: "lambda", Kind: "number", Min: f(0), MinGT: true, Default: active.DefaultLambda, Doc: "ridge λ of the design criterion"},
 		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing before the features"},
 		groupOpt,
 	},
 	"score": {
-		{Name: "task", Kind: "enum", Enum: []string{"classification", "regression"}, Default: "regression",
+		{Name: "task", Kind: "enum", Enum: krr.Tasks, Default: krr.Regression,
 			Doc: "classification adds accuracy and the confusion matrix"},
-		{Name: "classes", Kind: "int", Min: f(1), Max: f(MaxClasses), Doc: "number of classes (default: largest label + 1)"},
+		{Name: "classes", Kind: "int", Min: f(1), Max: f(krr.MaxClasses), Doc: "number of classes (default: largest label + 1)"},
 	},
 	"parseCSV": {
 		{Name: "target", Kind: "nameOrIndex", Min: f(0), Max: f(1 << 24),
 			Doc: "the column to predict: a name, or a 0-based index (a number is always an index); default the last column"},
-		{Name: "task", Kind: "enum", Enum: []string{"auto", "classification", "regression"}, Default: "auto", Doc: "what the target is"},
+		{Name: "task", Kind: "enum", Enum: append([]string{"auto"}, krr.Tasks...), Default: "auto", Doc: "what the target is"},
 		{Name: "missing", Kind: "enum", Enum: []string{"impute", "drop"}, Default: "impute", Doc: "rows with missing features"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
 		{Name: "header", Kind: "enum", Enum: []string{"auto", "yes", "no"}, Default: "auto", Doc: "whether the first row names the columns"},
 		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input, after decompression"},
 	},
 	"previewCSV": {
-		{Name: "rows", Kind: "int", Min: f(0), Max: f(maxPreviewRows), Default: defaultPreviewRows, Doc: "data rows to return"},
+		{Name: "rows", Kind: "int", Min: f(0), Max: f(data.MaxPreviewRows), Default: data.DefaultPreviewRows, Doc: "data rows to return"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
 		{Name: "header", Kind: "enum", Enum: []string{"auto", "yes", "no"}, Default: "auto", Doc: "whether the first row names the columns"},
 		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input accepted"},
 	},
 	"split": {
-		{Name: "testFraction", Kind: "number", Min: f(0), Max: f(1), MinGT: true, MaxLT: true, Default: defaultTestFraction, Doc: "share of rows in the test part"},
+		{Name: "testFraction", Kind: "number", Min: f(0), Max: f(1), MinGT: true, MaxLT: true, Default: data.DefaultTestFraction, Doc: "share of rows in the test part"},
 		optSeed,
 	},
 	"kfold": {
-		{Name: "k", Kind: "int", Min: f(2), Max: f(1 << 31), Default: defaultFolds, Doc: "number of folds"},
+		{Name: "k", Kind: "int", Min: f(2), Max: f(1 << 31), Default: data.DefaultFolds, Doc: "number of folds"},
 		optSeed,
 	},
-	"predict": {},
+	"predict":   {},
+	"loadModel": {},
+	"predictCSV": {
+		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input, after decompression"},
+	},
+	"preprocess": {
+		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing fitted on X itself"},
+		groupOpt,
+	},
 }
 
 // opSchema maps the bridge's operations to the engine method whose
@@ -178,7 +176,8 @@ var opSchema = map[string]string{
 	"kernel": "kernel", "features": "features", "compare": "compare", "selectActive": "selectActive",
 	"score": "score", "parseCSV": "parseCSV", "previewCSV": "previewCSV", "split": "split", "kfold": "kfold",
 	"fitScaler": "fitRidge", "accumulate": "fitRidge", "solve": "fitRidge", "fitFeatures": "fitRidge",
-	"fitKernel": "fitRidge", "predict": "predict",
+	"fitKernel": "fitRidge", "plan": "fitRidge", "predict": "predict", "loadModel": "loadModel",
+	"predictCSV": "predictCSV", "preprocess": "preprocess",
 }
 
 // SchemaJSON is Schema as the package receives it.

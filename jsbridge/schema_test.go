@@ -5,6 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
 
@@ -69,24 +72,44 @@ func TestSchemaOptionsAreDecoded(t *testing.T) {
 	}
 }
 
-// The defaults the schema documents are the ones the decoders apply.
+// The defaults the schema documents are the ones the core applies to an
+// option not given: a feature map, a kernel and a preprocessing decoded
+// from {} are compared, field by field, with the schema.
 func TestSchemaDefaults(t *testing.T) {
-	def := func(method, name string) any {
-		i := slices.IndexFunc(Schema[method], func(o Opt) bool { return o.Name == name })
-		return Schema[method][i].Default
+	filled := func(v any) map[string]any {
+		b, _ := json.Marshal(v)
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		return m
 	}
-	cfg := featureArgs{}.config()
-	for _, c := range []struct {
-		name string
-		got  any
-	}{{"dim", cfg.Dim}, {"depth", cfg.Depth}, {"seed", int(cfg.Seed)}} {
-		if def("features", c.name) != c.got {
-			t.Errorf("features.%s: schema default %v, decoder %v", c.name, def("features", c.name), c.got)
+	compare := func(what string, opts []Opt, got map[string]any) {
+		for _, o := range opts {
+			if o.Default == nil {
+				continue
+			}
+			want := filled(map[string]any{"v": o.Default})["v"]
+			if got[o.Name] != want {
+				t.Errorf("%s.%s: schema default %v, core %v", what, o.Name, want, got[o.Name])
+			}
 		}
 	}
-	if p := (*prepArgs)(nil).prep(); def("fitRidge", "preprocess") != nil || p.Standardize != (Schema["fitRidge"][7].Fields[0].Default == true) {
-		t.Errorf("preprocess.standardize default disagrees: %+v", p)
+	var fa featureArgs
+	json.Unmarshal([]byte(`{}`), &fa)
+	f, err := rf.New(fa, 3)
+	if err != nil {
+		t.Fatal(err)
 	}
+	compare("features", Schema["features"], filled(f.Config()))
+	var ks kernel.Spec
+	json.Unmarshal([]byte(`{}`), &ks)
+	k, err := ks.Filled(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compare("kernel", Schema["kernel"], filled(k))
+	var p data.Prep
+	json.Unmarshal([]byte(`{}`), &p)
+	compare("preprocess", Schema["fitRidge"][slices.IndexFunc(Schema["fitRidge"], func(o Opt) bool { return o.Name == "preprocess" })].Fields, filled(p))
 }
 
 func TestEncodeNonFinite(t *testing.T) {

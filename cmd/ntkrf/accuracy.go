@@ -61,7 +61,7 @@ func runAccuracy(args []string) error {
 	}
 	var candidates []candidate
 	for depth := 1; depth <= 5; depth++ {
-		candidates = append(candidates, candidate{depth, data.Prep{Standardize: true}}, candidate{depth, data.Prep{Standardize: true, UnitNorm: true}})
+		candidates = append(candidates, candidate{depth, data.Prep{}}, candidate{depth, data.Prep{UnitNorm: true}})
 	}
 	type row struct {
 		File     string  `json:"file"`

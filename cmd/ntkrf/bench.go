@@ -100,7 +100,7 @@ func runBench(args []string) error {
 	if err != nil {
 		return err
 	}
-	unit, _ := data.Fit(X, nil, data.Prep{UnitNorm: true})
+	unit, _ := data.Fit(X, nil, data.Prep{Raw: true, UnitNorm: true})
 	X, _ = unit.Apply(X, X)
 	Xt, _ = unit.Apply(Xt, Xt)
 	_, d := X.Dims()

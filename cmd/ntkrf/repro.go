@@ -239,7 +239,7 @@ func reproFig1(args []string) error {
 			return err
 		}
 		rows, _ := ds.X.Dims()
-		X, err := prepare(data.Rows(ds.X, subsample(rows, *n, *seed)), ds.Groups, data.Prep{Standardize: true, UnitNorm: true})
+		X, err := prepare(data.Rows(ds.X, subsample(rows, *n, *seed)), ds.Groups, data.Prep{UnitNorm: true})
 		if err != nil {
 			return fmt.Errorf("repro fig1: %s: %v", file, err)
 		}
@@ -327,7 +327,7 @@ func reproFig2(args []string) error {
 	if err != nil {
 		return err
 	}
-	if X, err = prepare(X, nil, data.Prep{UnitNorm: true}); err != nil {
+	if X, err = prepare(X, nil, data.Prep{Raw: true, UnitNorm: true}); err != nil {
 		return err
 	}
 	_, d := X.Dims()
@@ -391,7 +391,7 @@ func reproTable2(args []string) error {
 	if *fast {
 		*dim = 1024
 	}
-	std, unit := data.Prep{Standardize: true}, data.Prep{Standardize: true, UnitNorm: true}
+	std, unit := data.Prep{}, data.Prep{UnitNorm: true}
 	gammas := []float64{0.25, 1, 4}
 	type method struct {
 		name  string
@@ -580,7 +580,7 @@ func reproTable3(args []string) error {
 		if err != nil {
 			return err
 		}
-		s, err := data.Fit(data.Rows(ds.X, train), ds.Groups, data.Prep{Standardize: true, UnitNorm: *unit})
+		s, err := data.Fit(data.Rows(ds.X, train), ds.Groups, data.Prep{UnitNorm: *unit})
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,9 @@ import (
 	"ntkrf/internal/check"
 )
 
+// DefaultLambda is the design criterion's λ when none is given.
+const DefaultLambda = 1.0
+
 // SelectActive chooses k rows of the pool Phi (n×m features) to label, by
 // greedy minimization of the experimental-design criterion of Shoham and
 // Avron used in the paper's appendix,
@@ -24,8 +27,12 @@ import (
 // it by −λ·φᵀA⁻¹GA⁻¹φ/(1 + φᵀA⁻¹φ). Both quadratic forms are kept for every
 // candidate and updated by rank-one terms after each pick, so a greedy step
 // costs O(n·m + m²) and the whole selection O(n·m² + k·n·m), against the
-// paper's O(n·m·(k³ + m)). Ties go to the lower index.
+// paper's O(n·m·(k³ + m)). Ties go to the lower index. lambda 0 means
+// DefaultLambda.
 func SelectActive(Phi *mat.Dense, k int, lambda float64) ([]int, error) {
+	if lambda == 0 {
+		lambda = DefaultLambda
+	}
 	if err := check.Matrix("Phi", Phi); err != nil {
 		return nil, wrap(err)
 	}

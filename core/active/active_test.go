@@ -92,7 +92,7 @@ func TestSelectActiveErrors(t *testing.T) {
 	}{
 		{phi, 0, 1, "cannot select 0 rows from a pool of 5"},
 		{phi, 6, 1, "cannot select 6 rows"},
-		{phi, 2, 0, "lambda 0 is invalid"},
+		{phi, 2, -1, "lambda -1 is invalid"},
 		{phi, 2, math.NaN(), "lambda NaN is invalid"},
 		{bad, 2, 1, "Phi has -Inf at row 2, column 0"},
 	} {

@@ -52,7 +52,7 @@ func ExampleFit() {
 		5, 10,
 	})
 	test := mat.NewDense(1, 2, []float64{math.NaN(), 12})
-	s, err := data.Fit(train, nil, data.Prep{Standardize: true})
+	s, err := data.Fit(train, nil, data.Prep{})
 	if err != nil {
 		panic(err)
 	}
@@ -66,7 +66,7 @@ func ExampleFit() {
 
 func ExampleScaler_Apply() {
 	X := mat.NewDense(2, 2, []float64{3, 4, 0, 0})
-	s, _ := data.Fit(X, nil, data.Prep{UnitNorm: true})
+	s, _ := data.Fit(X, nil, data.Prep{Raw: true, UnitNorm: true})
 	Z, _ := s.Apply(nil, X)
 	fmt.Println(Z.RawRowView(0), Z.RawRowView(1))
 	// Output:

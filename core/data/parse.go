@@ -70,22 +70,22 @@ type Options struct {
 
 // Column describes one input column, the target included.
 type Column struct {
-	Name string
-	Kind string // Numeric or Categorical
+	Name string `json:"name"`
+	Kind string `json:"kind"` // Numeric or Categorical
 	// Categories of a categorical column in byte order, as they occur in
 	// the rows kept; a categorical feature's one-hot columns follow it.
-	Categories []string
-	Missing    int // missing cells among all data rows
+	Categories []string `json:"categories"`
+	Missing    int      `json:"missing"` // missing cells among all data rows
 }
 
 // Group is the block of X columns made from one input column: one column
 // for a numeric feature, one per category for a categorical one. A Scaler
 // imputes a categorical group as a whole.
 type Group struct {
-	Column      int // index in Dataset.Columns
-	Start       int // first X column
-	Width       int // number of X columns
-	Categorical bool
+	Column      int  `json:"column"` // index in Dataset.Columns
+	Start       int  `json:"start"`  // first X column
+	Width       int  `json:"width"`  // number of X columns
+	Categorical bool `json:"categorical"`
 }
 
 // Dataset is a parsed data set ready for learning.

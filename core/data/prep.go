@@ -1,6 +1,7 @@
 package data
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -11,10 +12,35 @@ import (
 	"ntkrf/internal/check"
 )
 
-// Prep selects the preprocessing a Scaler applies after imputation.
+// Prep selects the preprocessing a Scaler applies after imputation. The
+// zero value is the default: standardize every column (training
+// statistics), no row normalization. In JSON it is the JavaScript API's
+// {"standardize": true, "unitNorm": false}.
 type Prep struct {
-	Standardize bool // center and scale each column to unit variance (training statistics)
-	UnitNorm    bool // then scale each row to unit Euclidean norm
+	Raw      bool // keep the columns' scale (impute only) instead of centring and scaling to unit variance
+	UnitNorm bool // then scale each row to unit Euclidean norm
+}
+
+type prepJSON struct {
+	Standardize *bool `json:"standardize"`
+	UnitNorm    bool  `json:"unitNorm"`
+}
+
+// MarshalJSON writes p as {"standardize", "unitNorm"}.
+func (p Prep) MarshalJSON() ([]byte, error) {
+	std := !p.Raw
+	return json.Marshal(prepJSON{&std, p.UnitNorm})
+}
+
+// UnmarshalJSON reads {"standardize", "unitNorm"}; an absent standardize
+// means true.
+func (p *Prep) UnmarshalJSON(b []byte) error {
+	var w prepJSON
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*p = Prep{Raw: w.Standardize != nil && !*w.Standardize, UnitNorm: w.UnitNorm}
+	return nil
 }
 
 // Scaler imputes missing values and standardizes with statistics of the
@@ -28,7 +54,7 @@ type Scaler struct {
 	div, mu, inv []float64
 }
 
-// Fit learns imputation values and, if p.Standardize, column statistics
+// Fit learns imputation values and, unless p.Raw, column statistics
 // from the rows of X. NaN marks a missing value; ±Inf is an error. groups
 // (Dataset.Groups) says which columns form one-hot blocks; nil treats every
 // column as numeric.
@@ -64,7 +90,7 @@ func Fit(X *mat.Dense, groups []Group, p Prep) (*Scaler, error) {
 		}
 	}
 	s.fitMeans(X, numeric)
-	if !p.Standardize {
+	if p.Raw {
 		return s, nil
 	}
 	s.div, s.mu, s.inv = make([]float64, c), make([]float64, c), make([]float64, c)
@@ -245,7 +271,7 @@ func (s *Scaler) Apply(dst, X *mat.Dense) (*mat.Dense, error) {
 	for i := range n {
 		row := dst.RawRowView(i)
 		s.impute(row, X.RawRowView(i))
-		if s.prep.Standardize {
+		if !s.prep.Raw {
 			for j, v := range row {
 				row[j] = (v/s.div[j] - s.mu[j]) * s.inv[j]
 			}

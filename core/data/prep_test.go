@@ -26,24 +26,24 @@ func TestScaler(t *testing.T) {
 		want   []float64 // Apply(test)
 	}{
 		{"train statistics on test rows; constant column centred", []float64{1, 10, 3, 10, 5, 10}, []float64{7, 12, 3, 10}, 2, nil,
-			Prep{Standardize: true}, []float64{4 / sd, 2, 0, 0}},
+			Prep{}, []float64{4 / sd, 2, 0, 0}},
 		{"mean imputation from training rows", []float64{1, 0, nan(), 0, 5, 0, nan(), 0}, []float64{nan(), 1}, 2, nil,
-			Prep{}, []float64{3, 1}},
+			Prep{Raw: true}, []float64{3, 1}},
 		{"imputation before standardizing", []float64{1, nan(), 5}, []float64{nan(), 5}, 1, nil,
-			Prep{Standardize: true}, []float64{0, 2 / sd}},
+			Prep{}, []float64{0, 2 / sd}},
 		{"most frequent category; missing block filled whole", []float64{
 			1, 0, 1, 0,
 			2, 0, 0, 1,
 			3, nan(), nan(), nan(),
 			4, 0, 0, 1,
 			nan(), 1, 0, 0,
-		}, []float64{nan(), nan(), nan(), nan(), 9, 0, nan(), 0}, 4, cat, Prep{}, []float64{2.5, 0, 0, 1, 9, 0, 0, 1}},
-		{"category tie goes to the first", []float64{0, 1, 0, 0, 0, 0, 1, 0}, []float64{0, nan(), nan(), nan()}, 4, cat, Prep{}, []float64{0, 1, 0, 0}},
-		{"column without values imputes zero", []float64{nan(), 1, nan(), 2}, []float64{nan(), 3}, 2, nil, Prep{}, []float64{0, 3}},
-		{"unit norm keeps zero rows", []float64{3, 4, 0, 0}, []float64{3, 4, 0, 0, nan(), 1}, 2, nil, Prep{UnitNorm: true}, []float64{0.6, 0.8, 0, 0, 1.5 / math.Sqrt(3.25), 1 / math.Sqrt(3.25)}},
-		{"extreme magnitudes stay finite", []float64{1e308, -1e308}, []float64{1e308, 0}, 1, nil, Prep{Standardize: true, UnitNorm: true}, []float64{1, 0}},
-		{"subnormal spread", []float64{0, 5e-324}, []float64{0, 5e-324}, 1, nil, Prep{Standardize: true}, []float64{-1, 1}},
-		{"constant 0.1 centres exactly", []float64{0.1, 0.1, 0.1}, []float64{0.1}, 1, nil, Prep{Standardize: true}, []float64{0}},
+		}, []float64{nan(), nan(), nan(), nan(), 9, 0, nan(), 0}, 4, cat, Prep{Raw: true}, []float64{2.5, 0, 0, 1, 9, 0, 0, 1}},
+		{"category tie goes to the first", []float64{0, 1, 0, 0, 0, 0, 1, 0}, []float64{0, nan(), nan(), nan()}, 4, cat, Prep{Raw: true}, []float64{0, 1, 0, 0}},
+		{"column without values imputes zero", []float64{nan(), 1, nan(), 2}, []float64{nan(), 3}, 2, nil, Prep{Raw: true}, []float64{0, 3}},
+		{"unit norm keeps zero rows", []float64{3, 4, 0, 0}, []float64{3, 4, 0, 0, nan(), 1}, 2, nil, Prep{Raw: true, UnitNorm: true}, []float64{0.6, 0.8, 0, 0, 1.5 / math.Sqrt(3.25), 1 / math.Sqrt(3.25)}},
+		{"extreme magnitudes stay finite", []float64{1e308, -1e308}, []float64{1e308, 0}, 1, nil, Prep{UnitNorm: true}, []float64{1, 0}},
+		{"subnormal spread", []float64{0, 5e-324}, []float64{0, 5e-324}, 1, nil, Prep{}, []float64{-1, 1}},
+		{"constant 0.1 centres exactly", []float64{0.1, 0.1, 0.1}, []float64{0.1}, 1, nil, Prep{}, []float64{0}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,7 +83,7 @@ func TestScalerStandardizedMoments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Fit(d.X, d.Groups, Prep{Standardize: true})
+	s, err := Fit(d.X, d.Groups, Prep{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,20 +105,20 @@ func TestScalerStandardizedMoments(t *testing.T) {
 func TestScalerErrors(t *testing.T) {
 	t.Parallel()
 	X := mat.NewDense(2, 2, []float64{1, 2, 3, 4})
-	s, _ := Fit(X, nil, Prep{Standardize: true})
+	s, _ := Fit(X, nil, Prep{})
 	tests := []struct {
 		name string
 		err  func() error
 		want string
 	}{
-		{"fit nil", func() error { _, err := Fit(nil, nil, Prep{}); return err }, "empty matrix"},
+		{"fit nil", func() error { _, err := Fit(nil, nil, Prep{Raw: true}); return err }, "empty matrix"},
 		{"fit inf", func() error {
-			_, err := Fit(mat.NewDense(1, 2, []float64{1, math.Inf(-1)}), nil, Prep{})
+			_, err := Fit(mat.NewDense(1, 2, []float64{1, math.Inf(-1)}), nil, Prep{Raw: true})
 			return err
 		}, "X has -Inf at row 0, column 1"},
-		{"gap in groups", func() error { _, err := Fit(X, []Group{{Start: 1, Width: 1}}, Prep{}); return err }, "does not continue"},
-		{"numeric group wider than 1", func() error { _, err := Fit(X, []Group{{Start: 0, Width: 2}}, Prep{}); return err }, "does not continue"},
-		{"groups short", func() error { _, err := Fit(X, []Group{{Start: 0, Width: 1}}, Prep{}); return err }, "cover 1 columns but X has 2"},
+		{"gap in groups", func() error { _, err := Fit(X, []Group{{Start: 1, Width: 1}}, Prep{Raw: true}); return err }, "does not continue"},
+		{"numeric group wider than 1", func() error { _, err := Fit(X, []Group{{Start: 0, Width: 2}}, Prep{Raw: true}); return err }, "does not continue"},
+		{"groups short", func() error { _, err := Fit(X, []Group{{Start: 0, Width: 1}}, Prep{Raw: true}); return err }, "cover 1 columns but X has 2"},
 		{"apply columns", func() error { _, err := s.Apply(nil, mat.NewDense(1, 3, nil)); return err }, "X has 3 columns but the scaler was fitted on 2"},
 		{"apply inf", func() error { _, err := s.Apply(nil, mat.NewDense(1, 2, []float64{math.Inf(1), 0})); return err }, "+Inf"},
 		{"apply dst", func() error { _, err := s.Apply(mat.NewDense(3, 2, nil), X); return err }, "dst is 3×2 but X is 2×2"},
@@ -138,7 +138,7 @@ func benchmarkScaler(b *testing.B, n, p int) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		s, err := Fit(X, nil, Prep{Standardize: true, UnitNorm: true})
+		s, err := Fit(X, nil, Prep{UnitNorm: true})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -20,6 +20,10 @@ type Table struct {
 	More      bool // whether the input has rows beyond those returned
 }
 
+// DefaultPreviewRows is the number of data rows a preview returns when
+// the caller does not say.
+const DefaultPreviewRows = 10
+
 // Preview returns the column names and up to rows data rows, reading only
 // the first megabyte of (decompressed) text, so it is cheap on big files.
 // Delimiter and Header options apply; the others are validated only.

@@ -21,7 +21,7 @@ type scalerJSON struct {
 
 // MarshalJSON encodes the fitted statistics.
 func (s *Scaler) MarshalJSON() ([]byte, error) {
-	return json.Marshal(scalerJSON{s.prep.Standardize, s.prep.UnitNorm, s.groups, s.fill, s.div, s.mu, s.inv})
+	return json.Marshal(scalerJSON{!s.prep.Raw, s.prep.UnitNorm, s.groups, s.fill, s.div, s.mu, s.inv})
 }
 
 // UnmarshalJSON restores a Scaler encoded by MarshalJSON, checking that its
@@ -48,7 +48,7 @@ func (s *Scaler) UnmarshalJSON(b []byte) error {
 			}
 		}
 	}
-	*s = Scaler{prep: Prep{Standardize: w.Standardize, UnitNorm: w.UnitNorm}, groups: w.Groups, fill: w.Fill, div: w.Div, mu: w.Mu, inv: w.Inv}
+	*s = Scaler{prep: Prep{Raw: !w.Standardize, UnitNorm: w.UnitNorm}, groups: w.Groups, fill: w.Fill, div: w.Div, mu: w.Mu, inv: w.Inv}
 	return nil
 }
 

@@ -17,10 +17,21 @@ const (
 	kfoldStream = 0x5eed_f01d
 )
 
+// DefaultTestFraction and DefaultFolds are what Split and KFold use for a
+// zero testFraction or k.
+const (
+	DefaultTestFraction = 0.25
+	DefaultFolds        = 4
+)
+
 // Split shuffles 0…n−1 with the seed and returns the training and test
 // indices, each sorted. The test part has round(n·testFraction) indices,
-// at least one, and at least one index is left for training.
+// at least one, and at least one index is left for training; testFraction
+// 0 means DefaultTestFraction.
 func Split(n int, testFraction float64, seed uint64) (train, test []int, err error) {
+	if testFraction == 0 {
+		testFraction = DefaultTestFraction
+	}
 	if n < 2 {
 		return nil, nil, check.New(check.Option, "n", "data: cannot split %d rows; a split needs at least 2", n)
 	}
@@ -37,8 +48,11 @@ func Split(n int, testFraction float64, seed uint64) (train, test []int, err err
 
 // KFold shuffles 0…n−1 with the seed and deals it into k folds whose
 // sizes differ by at most one; each fold (sorted) is the test part of one
-// round, its Complement the training part.
+// round, its Complement the training part. k 0 means DefaultFolds.
 func KFold(n, k int, seed uint64) ([][]int, error) {
+	if k == 0 {
+		k = DefaultFolds
+	}
 	if k < 2 || k > n {
 		return nil, check.New(check.Option, "k", "data: cannot make %d folds of %d rows; use 2 ≤ k ≤ rows", k, n)
 	}

@@ -58,9 +58,15 @@ func TestSplit(t *testing.T) {
 	for _, bad := range []struct {
 		n int
 		f float64
-	}{{1, 0.5}, {10, 0}, {10, 1}, {10, -0.1}, {10, nan()}} {
+	}{{1, 0.5}, {10, 1}, {10, -0.1}, {10, nan()}} {
 		_, _, err := Split(bad.n, bad.f, 1)
 		checkErr(t, "Split", err, []string{"data: "})
+	}
+	// Zero means the default.
+	_, d0, _ := Split(100, 0, 7)
+	_, d1, _ := Split(100, DefaultTestFraction, 7)
+	if !slices.Equal(d0, d1) {
+		t.Error("Split with fraction 0 is not the default split")
 	}
 }
 

@@ -10,31 +10,75 @@ import (
 	"ntkrf/internal/check"
 )
 
-// Spec names a kernel chosen at run time, as the JS API does.
+// Names are the kernels a Spec can name, the default first.
+var Names = []string{"ntk", "nngp", "rbf", "linear"}
+
+// MaxDepth is the largest network depth the kernels and features accept.
+const MaxDepth = check.MaxDepth
+
+// DefaultDepth is the depth a Spec (and rf.Config) means by Depth 0.
+const DefaultDepth = 1
+
+// Spec names a kernel chosen at run time, as the JS API does. The zero
+// value is the NTK of depth DefaultDepth; zero fields mean their defaults.
 type Spec struct {
-	Name  string  // "ntk", "nngp" or "rbf"
-	Depth int     // network depth L for "ntk" and "nngp"
-	Gamma float64 // RBF scale γ in exp(−γ‖x−z‖²), > 0
+	// Name is "ntk" (default), "nngp", "rbf" or "linear" (XZᵀ: the NTK
+	// and NNGP of depth 0).
+	Name string `json:"kernel"`
+	// Depth is the network depth L, 1 … MaxDepth, of "ntk" and "nngp"; 0
+	// means DefaultDepth.
+	Depth int `json:"depth"`
+	// Gamma is the RBF scale γ in exp(−γ‖x−z‖²), > 0; 0 means 1/cols.
+	Gamma float64 `json:"gamma"`
+}
+
+// Filled returns k with its defaults written out for inputs of d columns,
+// the depth of kernels without one and the γ of kernels other than rbf
+// set to 0, or an error naming the field that is out of range.
+func (k Spec) Filled(d int) (Spec, error) {
+	if k.Name == "" {
+		k.Name = Names[0]
+	}
+	switch k.Name {
+	case "ntk", "nngp":
+		if k.Depth == 0 {
+			k.Depth = DefaultDepth
+		}
+		if k.Depth < 0 || k.Depth > MaxDepth {
+			return k, check.New(check.Option, "depth", "core: depth %d is out of range; use 1 ≤ depth ≤ %d (0 means %d)", k.Depth, MaxDepth, DefaultDepth)
+		}
+		k.Gamma = 0
+	case "rbf":
+		if k.Gamma == 0 && d > 0 {
+			k.Gamma = 1 / float64(d)
+		}
+		if !(k.Gamma > 0) || math.IsInf(k.Gamma, 1) {
+			return k, check.New(check.Option, "gamma", "core: rbf gamma must be a positive finite number, got %v", k.Gamma)
+		}
+		k.Depth = 0
+	case "linear":
+		k.Depth, k.Gamma = 0, 0
+	default:
+		return k, check.New(check.Option, "kernel", "core: unknown kernel %q; use one of %q", k.Name, Names)
+	}
+	return k, nil
 }
 
 // Validate reports whether k names a known kernel with usable parameters.
 func (k Spec) Validate() error {
-	switch k.Name {
-	case "ntk", "nngp":
-		return check.Depth(k.Depth)
-	case "rbf":
-		if !(k.Gamma > 0) || math.IsInf(k.Gamma, 1) {
-			return fmt.Errorf("core: rbf gamma must be a positive finite number, got %v", k.Gamma)
-		}
-		return nil
-	}
-	return fmt.Errorf("core: unknown kernel %q; use \"ntk\", \"nngp\" or \"rbf\"", k.Name)
+	_, err := k.Filled(1)
+	return err
 }
 
 // Gram returns the kernel matrix between the rows of X and the rows of Z,
 // or of X with itself (symmetric, computed once per pair) when Z is nil.
 func (k Spec) Gram(X, Z *mat.Dense) (*mat.Dense, error) {
-	if err := k.Validate(); err != nil {
+	d := 0
+	if X != nil {
+		_, d = X.Dims()
+	}
+	k, err := k.Filled(d)
+	if err != nil {
 		return nil, err
 	}
 	if k.Name == "rbf" {
@@ -42,21 +86,28 @@ func (k Spec) Gram(X, Z *mat.Dense) (*mat.Dense, error) {
 			return math.Exp(-k.Gamma * math.Max(sx+sz-2*g, 0))
 		}, func(float64) float64 { return 1 })
 	}
-	ntk := k.Name == "ntk"
-	L := float64(k.Depth)
+	return relu(X, Z, k.Depth, k.Name == "ntk")
+}
+
+// relu is the NTK (ntk) or NNGP kernel of any depth ≥ 0.
+func relu(X, Z *mat.Dense, depth int, ntk bool) (*mat.Dense, error) {
+	if err := check.Depth(depth); err != nil {
+		return nil, err
+	}
+	L := float64(depth)
 	diag := func(s float64) float64 { return s } // NNGP_l(x,x) = ‖x‖²
 	if ntk {
 		diag = func(s float64) float64 { return (L + 1) * s }
 	}
 	return gramOf(X, Z, func(g, sx, sz float64, x, z []float64) float64 {
-		return reluEntry(g, math.Sqrt(sx), math.Sqrt(sz), x, z, k.Depth, ntk)
+		return reluEntry(g, math.Sqrt(sx), math.Sqrt(sz), x, z, depth, ntk)
 	}, diag)
 }
 
 // NTK returns the n×n Neural Tangent Kernel of the rows of X for a ReLU
 // network of the given depth.
 func NTK(X *mat.Dense, depth int) (*mat.Dense, error) {
-	return Spec{Name: "ntk", Depth: depth}.Gram(X, nil)
+	return relu(X, nil, depth, true)
 }
 
 // NTKCross returns the NTK between the rows of X and the rows of Z
@@ -65,13 +116,13 @@ func NTKCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 	if Z == nil {
 		return nil, fmt.Errorf("core: Z is nil; use NTK for X against itself")
 	}
-	return Spec{Name: "ntk", Depth: depth}.Gram(X, Z)
+	return relu(X, Z, depth, true)
 }
 
 // NNGP returns the n×n NNGP (conjugate) kernel of the rows of X for a ReLU
 // network of the given depth: the covariance of its last hidden layer.
 func NNGP(X *mat.Dense, depth int) (*mat.Dense, error) {
-	return Spec{Name: "nngp", Depth: depth}.Gram(X, nil)
+	return relu(X, nil, depth, false)
 }
 
 // NNGPCross returns the NNGP kernel between the rows of X and of Z.
@@ -79,7 +130,7 @@ func NNGPCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 	if Z == nil {
 		return nil, fmt.Errorf("core: Z is nil; use NNGP for X against itself")
 	}
-	return Spec{Name: "nngp", Depth: depth}.Gram(X, Z)
+	return relu(X, Z, depth, false)
 }
 
 // RBF returns exp(−γ‖xᵢ−xⱼ‖²) for the rows of X.

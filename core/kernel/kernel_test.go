@@ -135,6 +135,9 @@ func TestCrossMatchesOracleAndSymmetric(t *testing.T) {
 	for _, name := range []string{"ntk", "nngp"} {
 		for L := 0; L <= 6; L++ {
 			k := Spec{Name: name, Depth: L}
+			if L == 0 {
+				k = Spec{Name: "linear"} // Depth 0 in a Spec means the default
+			}
 			C, err := k.Gram(X, Z)
 			if err != nil {
 				t.Fatal(err)
@@ -299,7 +302,7 @@ func TestErrors(t *testing.T) {
 		{"negative depth", Spec{Name: "ntk", Depth: -1}, good, nil, "depth -1 is out of range"},
 		{"huge depth", Spec{Name: "nngp", Depth: 1000}, good, nil, "depth 1000 is out of range"},
 		{"unknown", Spec{Name: "poly"}, good, nil, `unknown kernel "poly"`},
-		{"gamma", Spec{Name: "rbf"}, good, nil, "gamma must be a positive"},
+		{"gamma", Spec{Name: "rbf", Gamma: -1}, good, nil, "gamma must be a positive"},
 		{"gamma NaN", Spec{Name: "rbf", Gamma: math.NaN()}, good, nil, "gamma must be a positive"},
 		{"overflowing row", Spec{Name: "ntk", Depth: 2}, mat.NewDense(2, 1, []float64{1, 1e200}), nil, "X row 1 has a squared norm beyond the float64 range (1e+200)"},
 	}

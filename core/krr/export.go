@@ -61,6 +61,10 @@ func (m *Model) Coefficients() (*mat.Dense, []float64) {
 	return m.alpha, m.bias
 }
 
+// TrainRows returns the training rows of a kernel model (the rows K is
+// taken against when predicting), or nil for a feature model.
+func (m *Model) TrainRows() *mat.Dense { return m.x }
+
 // Task returns the model's task.
 func (m *Model) Task() string { return m.task }
 

@@ -33,9 +33,18 @@ func FitKernel(k kernel.Spec, X *mat.Dense, y []float64, opt Options) (*Model, e
 	if err := check.Alloc("kernel matrix", n, n); err != nil {
 		return nil, wrap(err)
 	}
+	if k, err = k.Filled(X.RawMatrix().Cols); err != nil {
+		return nil, wrap(err)
+	}
+	if err := opt.cancelled(); err != nil {
+		return nil, err
+	}
 	K, err := k.Gram(X, nil)
 	if err != nil {
 		return nil, wrap(err)
+	}
+	if err := opt.cancelled(); err != nil {
+		return nil, err
 	}
 	alpha, bias, lambda, curve, err := fitGram(K, y, opt)
 	if err != nil {

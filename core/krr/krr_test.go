@@ -220,7 +220,7 @@ func TestPrimalEqualsDual(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := FitKernel(kernel.Spec{Name: "ntk", Depth: 0}, X, y, opt)
+			d, err := FitKernel(kernel.Spec{Name: "linear"}, X, y, opt)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -73,7 +73,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 		return nil, check.New(check.Shape, "", "krr: X has %d columns but the featurizer takes %d; use inputs of the dimension the map was built for", d, f.InputDim())
 	}
 	m := f.Dim()
-	if n <= m {
+	if Dual(n, m) {
 		if criterion == "" {
 			opt.Criterion = LOO
 		}
@@ -96,6 +96,9 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	// forBlocks featurizes X block by block into the reused buffer.
 	forBlocks := func(stage string, done0 int, do func(phi *mat.Dense, yb []float64, owned bool) error) error {
 		for b := 0; b < blocks; b++ {
+			if err := opt.cancelled(); err != nil {
+				return err
+			}
 			lo, hi := b*opt.BlockRows, min((b+1)*opt.BlockRows, n)
 			var dst *mat.Dense
 			if buf != nil {
@@ -366,6 +369,9 @@ func fitFeaturesDual(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Mod
 	}
 	if err := check.Matrix("Phi", phi); err != nil {
 		return nil, wrap(err)
+	}
+	if err := opt.cancelled(); err != nil {
+		return nil, err
 	}
 	K := outer(phi)
 	alpha, bias, lambda, curve, err := fitGram(K, y, opt)

@@ -1,6 +1,7 @@
 package krr
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -33,6 +34,21 @@ const (
 	GCV = "gcv"
 	LOO = "loo"
 )
+
+// Tasks and Criteria are the names Options accepts.
+var (
+	Tasks    = []string{Classification, Regression}
+	Criteria = []string{GCV, LOO}
+)
+
+// MaxClasses bounds the number of classes: a model holds one column of
+// coefficients per class.
+const MaxClasses = 10000
+
+// Dual reports whether FitFeatures solves n rows of m features in the dual
+// (on ΦΦᵀ, all rows at once): when there are no more rows than features.
+// Hosts that split the rows over workers use the same rule.
+func Dual(n, m int) bool { return n <= m }
 
 // Options configures a fit. The zero value is a regression with λ chosen
 // automatically.
@@ -75,6 +91,9 @@ type Options struct {
 	// BlockRows is the number of rows featurized (or predicted) at a
 	// time; 0 means 1024. Only one block of Φ is ever held.
 	BlockRows int
+	// Context, when set, stops a fit between row blocks and stages once
+	// it is cancelled; the fit then returns its error (context.Canceled).
+	Context context.Context
 	// Progress, when set, is called after each block or stage with the
 	// work done so far, the total and the stage name ("features", "loo",
 	// "eigen", "solve"; FitKernel: "kernel", "eigen", "solve").
@@ -106,8 +125,8 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 			return opt, fmt.Errorf("krr: grid value %v is invalid; every λ in the grid must be positive and finite", l)
 		}
 	}
-	if opt.Classes < 0 {
-		return opt, fmt.Errorf("krr: classes %d is negative; use the number of classes, or 0 to infer it", opt.Classes)
+	if opt.Classes < 0 || opt.Classes > MaxClasses {
+		return opt, check.New(check.Option, "classes", "krr: classes %d is out of range; use 2 … %d, or 0 to infer it", opt.Classes, MaxClasses)
 	}
 	switch opt.Task {
 	case "":
@@ -135,8 +154,8 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 				top = v
 			}
 		}
-		if top >= 1<<20 {
-			return opt, fmt.Errorf("krr: class index %v is too large; y must hold class indices 0…k−1", top)
+		if top >= MaxClasses {
+			return opt, check.New(check.Value, "y", "krr: class index %v is too large; y must hold class indices 0…%d", top, MaxClasses-1)
 		}
 		opt.Classes = int(top) + 1
 	}
@@ -198,4 +217,15 @@ func stageProgress(opt Options, stage string) func(done, total int) {
 		return nil
 	}
 	return func(done, total int) { opt.Progress(done, total, stage) }
+}
+
+// cancelled returns the context's error once it is cancelled.
+func (opt Options) cancelled() error {
+	if opt.Context == nil {
+		return nil
+	}
+	if err := opt.Context.Err(); err != nil {
+		return fmt.Errorf("krr: fit stopped: %w", err)
+	}
+	return nil
 }

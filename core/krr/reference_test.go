@@ -93,7 +93,7 @@ func TestFixedLambdaMatchesReference(t *testing.T) {
 		{"primal", fixture.NewReLU(3, 8, 42), nil},
 		{"dual path", fixture.NewReLU(3, 40, 43), nil},
 		{"kernel", identity{3}, func() (*Model, error) {
-			return FitKernel(kernel.Spec{Name: "ntk", Depth: 0}, X, y, Options{Lambda: lambda})
+			return FitKernel(kernel.Spec{Name: "linear"}, X, y, Options{Lambda: lambda})
 		}},
 	}
 	for _, tc := range cases {

@@ -15,8 +15,8 @@ import (
 // CurvePoint is one λ of the searched grid with its criterion score (an
 // estimate of the mean squared error per output; lower is better).
 type CurvePoint struct {
-	Lambda float64
-	Score  float64
+	Lambda float64 `json:"lambda"`
+	Score  float64 `json:"score"`
 }
 
 // Spectrum is the eigendecomposition C = VΛVᵀ of an accumulator's centered
@@ -37,6 +37,9 @@ func (a *Accumulator) Spectrum() (*Spectrum, error) { return a.spectrum(true) }
 // spectrum computes Λ and B, and V when vectors is set; GCV needs no V,
 // which saves most of the eigensolver's time.
 func (a *Accumulator) spectrum(vectors bool) (*Spectrum, error) {
+	if err := a.opt.cancelled(); err != nil {
+		return nil, err
+	}
 	if err := a.checkSolvable(); err != nil {
 		return nil, err
 	}

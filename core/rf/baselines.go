@@ -6,14 +6,14 @@ import (
 )
 
 // naiveDim returns the output dimension of the explicit construction
-// (paper eq. (5)): m1·(1 + m0 + … + m0^{L−1}) + m0^L·d, or maxDim+1 when it
-// exceeds maxDim.
+// (paper eq. (5)): m1·(1 + m0 + … + m0^{L−1}) + m0^L·d, or MaxDim+1 when it
+// exceeds MaxDim.
 func naiveDim(depth, m0, m1, d int) int {
 	dim := d
 	for range depth {
 		dim = m1 + m0*dim
-		if dim > maxDim {
-			return maxDim + 1
+		if dim > MaxDim {
+			return MaxDim + 1
 		}
 	}
 	return dim
@@ -43,8 +43,8 @@ func (f *Map) buildNaive() error {
 		c.M0, c.M1 = orDefault(c.M0, w), orDefault(c.M1, w)
 	}
 	f.dim = naiveDim(L, c.M0, c.M1, d)
-	if f.dim > maxDim {
-		return fmt.Errorf("rf: naive features with Config.M0 %d and Config.M1 %d have more than %d columns; use smaller widths", c.M0, c.M1, maxDim)
+	if f.dim > MaxDim {
+		return fmt.Errorf("rf: naive features with Config.M0 %d and Config.M1 %d have more than %d columns; use smaller widths", c.M0, c.M1, MaxDim)
 	}
 	din := d
 	for l := 1; l <= L; l++ {
@@ -62,7 +62,7 @@ func (f *Map) buildNaive() error {
 // given width: w (width), W_1 (width×d) and W_2…W_L (width×width).
 func gradDim(depth, width, d int) int {
 	dim := float64(width) * (1 + float64(d) + float64(depth-1)*float64(width))
-	return int(math.Min(dim, maxDim+1))
+	return int(math.Min(dim, MaxDim+1))
 }
 
 // buildGrad sets up gradient features of f(x) = wᵀh_L with
@@ -86,8 +86,8 @@ func (f *Map) buildGrad() error {
 		c.M1 = w
 	}
 	f.dim = gradDim(L, c.M1, d)
-	if f.dim > maxDim {
-		return fmt.Errorf("rf: grad features of width Config.M1 %d have more than %d columns; use a smaller width", c.M1, maxDim)
+	if f.dim > MaxDim {
+		return fmt.Errorf("rf: grad features of width Config.M1 %d have more than %d columns; use a smaller width", c.M1, MaxDim)
 	}
 	c.Sampler = "gaussian" // the network's weights are plain Gaussian
 	din := d

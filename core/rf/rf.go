@@ -5,45 +5,64 @@ import (
 	"math"
 	"slices"
 
+	"ntkrf/core/kernel"
 	"ntkrf/internal/check"
 )
 
-// maxDim bounds every feature and sketch dimension: far beyond any useful
+// MaxDim bounds every feature and sketch dimension: far beyond any useful
 // size, and small enough that index arithmetic cannot overflow.
-const maxDim = 1 << 24
+const MaxDim = 1 << 24
 
-// Config selects a feature map. The zero value of a field means its
-// default; Config returns the map's configuration with defaults filled in.
+// DefaultDim is the number of features m when Config.Dim is 0 and no
+// widths are given.
+const DefaultDim = 1024
+
+// MaxGibbsSweeps bounds Config.GibbsSweeps.
+const MaxGibbsSweeps = 1000
+
+// The names Config accepts, each list's default first.
+var (
+	Methods  = []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}
+	Sketches = []string{"tensorsketch", "tensorsrht"}
+	Samplers = []string{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}
+)
+
+// Config selects a feature map. The zero value is the documented default
+// (NTK features of depth 1, DefaultDim columns, seed 0): every zero field
+// means its default, and Map.Config returns the configuration with the
+// defaults written out. The JSON names are those of the JavaScript API.
 type Config struct {
 	// Method is "ntk" (default), "nngp", "arccos0", "arccos1", "naive",
 	// "grad" or "rff".
-	Method string
-	// Depth is the network depth L, 0 … check.MaxDepth, for ntk, nngp,
-	// naive and grad (grad and naive need L ≥ 1). Depth 0 features of ntk
-	// and nngp are the rows of X themselves (K0 = XXᵀ). Ignored (reported
+	Method string `json:"method"`
+	// Depth is the network depth L, 1 … kernel.MaxDepth, for ntk, nngp,
+	// naive and grad; 0 means kernel.DefaultDepth (1). Ignored (reported
 	// as 0) by arccos0, arccos1 and rff.
-	Depth int
-	// Dim is the number of output columns m. For ntk m1 = ⌊m/2⌋ and
-	// m_cs = m − m1; naive and grad pick the largest sizes whose output
-	// fits in Dim (see the package documentation).
-	Dim int
+	Depth int `json:"depth"`
+	// Dim is the number of output columns m; 0 means DefaultDim, or, when
+	// M1 and SketchDim (nngp: M1) are given, the width they make. For ntk
+	// m1 = ⌊m/2⌋ and m_cs = m − m1; naive and grad pick the largest sizes
+	// whose output fits in Dim (see the package documentation).
+	Dim int `json:"dim"`
 	// M0 and M1 override the widths of the Step (a0) and ReLU (a1)
 	// features; SketchDim overrides m_cs. 0 means the default from Dim.
-	M0, M1, SketchDim int
+	M0        int `json:"m0"`
+	M1        int `json:"m1"`
+	SketchDim int `json:"sketchDim"`
 	// Sketch is "tensorsketch" (default) or "tensorsrht" (ntk only).
-	Sketch string
+	Sketch string `json:"sketch"`
 	// Sampler draws the directions of the ReLU features: "exact"
 	// (default), "gibbs", "orthogonal", "gaussian" or "hadamard" (which
 	// also draws the Step directions).
-	Sampler string
+	Sampler string `json:"sampler"`
 	// GibbsSweeps is the number T of Gibbs sweeps (default 1).
-	GibbsSweeps int
+	GibbsSweeps int `json:"gibbsSweeps"`
 	// Normalize scales every output row to unit norm.
-	Normalize bool
+	Normalize bool `json:"normalize"`
 	// Gamma is the rff scale γ of exp(−γ‖x−y‖²), > 0 (default 1/inputDim).
-	Gamma float64
+	Gamma float64 `json:"gamma"`
 	// Seed determines every random draw.
-	Seed uint64
+	Seed uint64 `json:"seed"`
 }
 
 // Map is a feature map drawn once from a Config and applied with
@@ -69,12 +88,6 @@ type layer struct {
 	sk          tensorSketcher
 }
 
-var (
-	methods  = []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}
-	sketches = []string{"tensorsketch", "tensorsrht"}
-	samplers = []string{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}
-)
-
 func oneOf(field, v string, allowed []string) error {
 	if slices.Contains(allowed, v) {
 		return nil
@@ -84,22 +97,22 @@ func oneOf(field, v string, allowed []string) error {
 
 // fill validates cfg and fills in the defaults that do not depend on sizes.
 func (c *Config) fill(inputDim int) error {
-	if inputDim <= 0 || inputDim > maxDim {
-		return fmt.Errorf("rf: input dimension %d is out of range; X needs 1 … %d columns", inputDim, maxDim)
+	if inputDim <= 0 || inputDim > MaxDim {
+		return fmt.Errorf("rf: input dimension %d is out of range; X needs 1 … %d columns", inputDim, MaxDim)
 	}
 	if c.Method == "" {
-		c.Method = "ntk"
+		c.Method = Methods[0]
 	}
 	if c.Sketch == "" {
-		c.Sketch = "tensorsketch"
+		c.Sketch = Sketches[0]
 	}
 	if c.Sampler == "" {
-		c.Sampler = "exact"
+		c.Sampler = Samplers[0]
 	}
 	if c.GibbsSweeps == 0 {
 		c.GibbsSweeps = 1
 	}
-	for _, e := range []error{oneOf("Method", c.Method, methods), oneOf("Sketch", c.Sketch, sketches), oneOf("Sampler", c.Sampler, samplers)} {
+	for _, e := range []error{oneOf("Method", c.Method, Methods), oneOf("Sketch", c.Sketch, Sketches), oneOf("Sampler", c.Sampler, Samplers)} {
 		if e != nil {
 			return e
 		}
@@ -109,22 +122,25 @@ func (c *Config) fill(inputDim int) error {
 		v    int
 	}{{"Dim", c.Dim}, {"M0", c.M0}, {"M1", c.M1}, {"SketchDim", c.SketchDim}}
 	for _, f := range ints {
-		if f.v < 0 || f.v > maxDim {
-			return fmt.Errorf("rf: Config.%s %d is out of range; use 0 (default) … %d", f.name, f.v, maxDim)
+		if f.v < 0 || f.v > MaxDim {
+			return fmt.Errorf("rf: Config.%s %d is out of range; use 0 (default) … %d", f.name, f.v, MaxDim)
 		}
 	}
-	if c.GibbsSweeps < 0 || c.GibbsSweeps > 1000 {
-		return fmt.Errorf("rf: Config.GibbsSweeps %d is out of range; use 1 … 1000 (0 means 1)", c.GibbsSweeps)
+	if c.GibbsSweeps < 0 || c.GibbsSweeps > MaxGibbsSweeps {
+		return fmt.Errorf("rf: Config.GibbsSweeps %d is out of range; use 1 … %d (0 means 1)", c.GibbsSweeps, MaxGibbsSweeps)
+	}
+	if c.Dim == 0 && !(c.M1 > 0 && (c.SketchDim > 0 || c.Method == "nngp")) {
+		c.Dim = DefaultDim
 	}
 	switch c.Method {
 	case "arccos0", "arccos1", "rff":
 		c.Depth = 0
 	default:
-		if c.Depth < 0 || c.Depth > check.MaxDepth {
-			return fmt.Errorf("rf: Config.Depth %d is out of range; use 0 … %d", c.Depth, check.MaxDepth)
+		if c.Depth == 0 {
+			c.Depth = kernel.DefaultDepth
 		}
-		if c.Depth == 0 && (c.Method == "naive" || c.Method == "grad") {
-			return fmt.Errorf("rf: Config.Depth 0 is out of range for %s; use 1 … %d", c.Method, check.MaxDepth)
+		if c.Depth < 0 || c.Depth > kernel.MaxDepth {
+			return fmt.Errorf("rf: Config.Depth %d is out of range; use 1 … %d (0 means %d)", c.Depth, kernel.MaxDepth, kernel.DefaultDepth)
 		}
 	}
 	if c.Method == "rff" {
@@ -254,10 +270,6 @@ func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
 func (f *Map) buildNTK() error {
 	c := &f.cfg
 	d := f.inputDim
-	if c.Depth == 0 {
-		f.dim = d
-		return nil
-	}
 	var m0, m1, mcs int
 	if c.Method == "nngp" {
 		if c.M1 == 0 {
@@ -283,8 +295,8 @@ func (f *Map) buildNTK() error {
 		c.M0, c.SketchDim = m0, mcs
 	}
 	c.M1 = m1
-	if f.dim > maxDim {
-		return fmt.Errorf("rf: Config.M1 + Config.SketchDim = %d is too large; use at most %d", f.dim, maxDim)
+	if f.dim > MaxDim {
+		return fmt.Errorf("rf: Config.M1 + Config.SketchDim = %d is too large; use at most %d", f.dim, MaxDim)
 	}
 	din, phiDim := d, d
 	for l := 1; l <= c.Depth; l++ {
@@ -369,3 +381,20 @@ func (f *Map) InputDim() int { return f.inputDim }
 // Config returns the configuration with every default filled in (Dim is
 // the actual output dimension).
 func (f *Map) Config() Config { return f.cfg }
+
+// Kernel returns the exact kernel the features of c approximate (their
+// expected Gram), or false when there is none here (arccos0: the order-0
+// arc-cosine kernel).
+func (c Config) Kernel() (kernel.Spec, bool) {
+	switch c.Method {
+	case "", "ntk", "naive", "grad":
+		return kernel.Spec{Name: "ntk", Depth: c.Depth}, true
+	case "nngp":
+		return kernel.Spec{Name: "nngp", Depth: c.Depth}, true
+	case "arccos1":
+		return kernel.Spec{Name: "nngp", Depth: 1}, true
+	case "rff":
+		return kernel.Spec{Name: "rbf", Gamma: c.Gamma}, true
+	}
+	return kernel.Spec{}, false
+}

@@ -22,23 +22,16 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Method: "svm", Dim: 8}, 3, "Config.Method"},
 		{Config{Sketch: "fft", Depth: 1, Dim: 8}, 3, "Config.Sketch"},
 		{Config{Sampler: "mcmc", Depth: 1, Dim: 8}, 3, "Config.Sampler"},
-		{Config{Depth: 1}, 3, "Config.Dim"},
 		{Config{Depth: 1, Dim: -4}, 3, "Config.Dim"},
 		{Config{Depth: 1, Dim: 1}, 3, "Config.Dim"},
-		{Config{Depth: 1, Dim: maxDim + 1}, 3, "Config.Dim"},
+		{Config{Depth: 1, Dim: MaxDim + 1}, 3, "Config.Dim"},
 		{Config{Depth: 1, Dim: 8, M0: -1}, 3, "Config.M0"},
 		{Config{Depth: 1, Dim: 8, M1: -1}, 3, "Config.M1"},
 		{Config{Depth: 1, Dim: 8, SketchDim: -2}, 3, "Config.SketchDim"},
 		{Config{Depth: -1, Dim: 8}, 3, "Config.Depth"},
 		{Config{Depth: check.MaxDepth + 1, Dim: 8}, 3, "Config.Depth"},
-		{Config{Method: "naive", Dim: 8}, 3, "Config.Depth"},
-		{Config{Method: "grad", Dim: 8}, 3, "Config.Depth"},
 		{Config{Method: "naive", Depth: 2, Dim: 4}, 3, "Config.Dim"},
 		{Config{Method: "grad", Depth: 2, Dim: 3}, 3, "Config.Dim"},
-		{Config{Method: "nngp", Depth: 1}, 3, "Config.Dim"},
-		{Config{Method: "arccos0"}, 3, "Config.Dim"},
-		{Config{Method: "arccos1"}, 3, "Config.Dim"},
-		{Config{Method: "rff"}, 3, "Config.Dim"},
 		{Config{Method: "rff", Dim: 8, Gamma: -1}, 3, "Config.Gamma"},
 		{Config{Method: "rff", Dim: 8, Gamma: math.NaN()}, 3, "Config.Gamma"},
 		{Config{Method: "rff", Dim: 8, Gamma: math.Inf(1)}, 3, "Config.Gamma"},
@@ -87,7 +80,10 @@ func TestConfigDefaults(t *testing.T) {
 	}{
 		{Config{Depth: 2, Dim: 9}, 5, Config{Method: "ntk", Depth: 2, Dim: 9, M0: 4, M1: 4, SketchDim: 5, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Depth: 1, M1: 3, SketchDim: 6}, 5, Config{Method: "ntk", Depth: 1, Dim: 9, M0: 3, M1: 3, SketchDim: 6, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
-		{Config{Method: "nngp", Depth: 0}, 5, Config{Method: "nngp", Dim: 5, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		// The zero Config is the documented default: NTK of depth 1, DefaultDim columns.
+		{Config{}, 5, Config{Method: "ntk", Depth: 1, Dim: DefaultDim, M0: DefaultDim / 2, M1: DefaultDim / 2, SketchDim: DefaultDim / 2, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Method: "ntk", Dim: 2048}, 5, Config{Method: "ntk", Depth: 1, Dim: 2048, M0: 1024, M1: 1024, SketchDim: 1024, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Method: "nngp", M1: 6}, 5, Config{Method: "nngp", Depth: 1, Dim: 6, M1: 6, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Method: "arccos1", Depth: 3, Dim: 7}, 5, Config{Method: "arccos1", Dim: 7, M1: 7, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Method: "rff", Dim: 7}, 4, Config{Method: "rff", Dim: 7, Gamma: 0.25, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		// naive: m1(1 + m0) + m0²d ≤ 100 with d = 5 → m0 = m1 = 4 (4·5 + 16·5 = 100).
@@ -106,19 +102,10 @@ func TestConfigDefaults(t *testing.T) {
 	}
 }
 
-// TestDepthZeroAndNormalize checks that depth-0 features are the rows
-// themselves and that Normalize gives unit rows (zero rows stay zero).
-func TestDepthZeroAndNormalize(t *testing.T) {
+// TestNormalize checks that Normalize gives unit rows (zero rows stay zero).
+func TestNormalize(t *testing.T) {
 	t.Parallel()
 	X := mat.NewDense(3, 2, []float64{3, 4, 0, 0, -1, 2})
-	f, err := New(Config{Method: "ntk"}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	F, err := f.Transform(nil, X)
-	if err != nil || !mat.Equal(F, X) {
-		t.Errorf("depth 0: %v, %v; want X", mat.Formatted(F), err)
-	}
 	g, err := New(Config{Depth: 2, Dim: 16, Normalize: true}, 2)
 	if err != nil {
 		t.Fatal(err)

@@ -36,8 +36,8 @@ func newCountSketch(in, out int, seed uint64, layer, tag int) *CountSketch {
 
 func checkSketchDims(in ...int) error {
 	for _, n := range in {
-		if n <= 0 || n > maxDim {
-			return fmt.Errorf("rf: sketch dimension %d is out of range; use 1 … %d", n, maxDim)
+		if n <= 0 || n > MaxDim {
+			return fmt.Errorf("rf: sketch dimension %d is out of range; use 1 … %d", n, MaxDim)
 		}
 	}
 	return nil

@@ -240,8 +240,8 @@ func TestSketchErrors(t *testing.T) {
 	if _, err := NewTensorSketch(3, 3, -1, 1); err == nil {
 		t.Error("NewTensorSketch(3, 3, -1) gave no error")
 	}
-	if _, err := NewTensorSRHT(3, maxDim+1, 4, 1); err == nil {
-		t.Error("NewTensorSRHT(3, maxDim+1, 4) gave no error")
+	if _, err := NewTensorSRHT(3, MaxDim+1, 4, 1); err == nil {
+		t.Error("NewTensorSRHT(3, MaxDim+1, 4) gave no error")
 	}
 }
 

@@ -1,0 +1,242 @@
+package data
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/internal/check"
+)
+
+// Schema is what a model needs to read new rows the way its training file
+// was read: the input columns (the target among them), how they became the
+// columns of X, and the target's classes. Dataset.Schema returns it; a
+// saved model carries it. JSON names are those of a parsed Dataset in the
+// JavaScript API, so a Dataset object there is a Schema too.
+type Schema struct {
+	Columns    []Column `json:"columns"` // input columns in file order, the target included
+	Target     int      `json:"target"`  // index of the target in Columns
+	TargetName string   `json:"targetName"`
+	Groups     []Group  `json:"groups"` // X column blocks, one per feature column, in order
+	Task       string   `json:"task"`
+	Classes    []string `json:"classes"` // class labels (classification)
+	Delimiter  string   `json:"delimiter"`
+	Header     bool     `json:"header"`
+}
+
+// Schema returns the schema of d.
+func (d *Dataset) Schema() Schema {
+	return Schema{Columns: d.Columns, Target: d.Target, TargetName: d.TargetName, Groups: d.Groups,
+		Task: d.Task, Classes: d.Classes, Delimiter: string(d.Delimiter), Header: d.Header}
+}
+
+// Width is the number of X columns the schema makes.
+func (s *Schema) Width() int {
+	w := 0
+	for _, g := range s.Groups {
+		w += g.Width
+	}
+	return w
+}
+
+// Check reports the first inconsistency of s (a schema read from a file):
+// groups that do not follow the columns, a target out of range, a
+// categorical column without categories, classes that do not fit the task.
+func (s *Schema) Check() error {
+	bad := func(format string, a ...any) error {
+		return check.New(check.Value, "input", "data: input schema: "+format, a...)
+	}
+	if len(s.Columns) < 2 {
+		return bad("%d columns; a data set has at least a feature and a target", len(s.Columns))
+	}
+	if s.Target < 0 || s.Target >= len(s.Columns) {
+		return bad("target %d is not a column index in 0…%d", s.Target, len(s.Columns)-1)
+	}
+	if s.TargetName != s.Columns[s.Target].Name {
+		return bad("targetName %q is not the name of column %d (%q)", s.TargetName, s.Target, s.Columns[s.Target].Name)
+	}
+	if d := []rune(s.Delimiter); len(d) != 1 || d[0] > 0x7e || d[0] == '"' || d[0] == '\n' || d[0] == '\r' {
+		return bad("delimiter %q is not one ASCII character", s.Delimiter)
+	}
+	seen := make(map[string]bool, len(s.Columns))
+	for j, c := range s.Columns {
+		if c.Name == "" || seen[c.Name] {
+			return bad("column %d has an empty or repeated name %q", j, c.Name)
+		}
+		seen[c.Name] = true
+		switch c.Kind {
+		case Numeric:
+			if len(c.Categories) > 0 {
+				return bad("numeric column %q has categories", c.Name)
+			}
+		case Categorical:
+			if len(c.Categories) == 0 || len(c.Categories) > MaxCategories || !slices.IsSorted(c.Categories) {
+				return bad("categorical column %q needs 1…%d sorted categories", c.Name, MaxCategories)
+			}
+		default:
+			return bad("column %q has kind %q; use %q or %q", c.Name, c.Kind, Numeric, Categorical)
+		}
+	}
+	j, p := 0, 0
+	for i, g := range s.Groups {
+		if j == s.Target {
+			j++
+		}
+		if j >= len(s.Columns) || g.Column != j || g.Start != p || g.Categorical != (s.Columns[j].Kind == Categorical) {
+			return bad("group %d does not follow the feature columns", i)
+		}
+		want := 1
+		if g.Categorical {
+			want = len(s.Columns[j].Categories)
+		}
+		if g.Width != want {
+			return bad("group %d is %d columns wide but column %q makes %d", i, g.Width, s.Columns[j].Name, want)
+		}
+		j, p = j+1, p+g.Width
+	}
+	if j == s.Target {
+		j++
+	}
+	if j != len(s.Columns) {
+		return bad("%d groups for %d feature columns", len(s.Groups), len(s.Columns)-1)
+	}
+	switch s.Task {
+	case Classification:
+		if len(s.Classes) < 1 || len(s.Classes) > MaxClasses {
+			return bad("classification needs 1…%d classes, got %d", MaxClasses, len(s.Classes))
+		}
+	case Regression:
+		if len(s.Classes) > 0 {
+			return bad("regression has no classes")
+		}
+	default:
+		return bad("task %q; use %q or %q", s.Task, Classification, Regression)
+	}
+	return nil
+}
+
+// Read parses delimited text (plain or gzip) into rows of X laid out as the
+// schema says: columns are matched by name when the schema has a header
+// (the file must then have one), by position otherwise. The target column
+// may be present or absent; it is never read. A missing cell is NaN, as in
+// Parse, for a Scaler to impute; so is a category the model never saw
+// (its one-hot block is NaN, imputed with the training's most frequent
+// category). Every data row is kept.
+func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	o, err := Options{MaxBytes: maxBytes}.resolve()
+	if err != nil {
+		return nil, err
+	}
+	text, _, err := decode(b, o.MaxBytes, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkParseMemory(len(b), text, check.MaxAllocBytes); err != nil {
+		return nil, err
+	}
+	o.delim = s.Delimiter[0]
+	t, err := tokenize(text, o.delim, 0, false)
+	if err != nil {
+		return nil, err
+	}
+	if t.rows() == 0 {
+		return nil, check.New(check.Parse, "", "data: the input is empty; it needs data rows")
+	}
+	// at[j] is the file column of schema column j, or −1 (the target only).
+	at := make([]int, len(s.Columns))
+	first := 0
+	if s.Header {
+		first = 1
+		idx := make(map[string]int, t.width)
+		names, _ := columnNames(t, true)
+		for k, name := range names {
+			idx[name] = k
+		}
+		var lost []string
+		for j, c := range s.Columns {
+			k, ok := idx[c.Name]
+			switch {
+			case ok:
+				at[j] = k
+			case j == s.Target:
+				at[j] = -1
+			default:
+				lost = append(lost, fmt.Sprintf("%q", c.Name))
+			}
+		}
+		if len(lost) > 0 {
+			return nil, check.New(check.Parse, "", "data: the file has no column named %s, which the model reads; its first line must name the columns as the training file did", strings.Join(lost, ", "))
+		}
+	} else {
+		switch t.width {
+		case len(s.Columns):
+			for j := range at {
+				at[j] = j
+			}
+		case len(s.Columns) - 1:
+			k := 0
+			for j := range at {
+				if j == s.Target {
+					at[j] = -1
+					continue
+				}
+				at[j], k = k, k+1
+			}
+		default:
+			return nil, check.New(check.Parse, "", "data: lines have %s, but the model reads %d columns (%d with the target); give the columns in the training file's order",
+				fields(t.width), len(s.Columns)-1, len(s.Columns))
+		}
+	}
+	n := t.rows() - first
+	if n == 0 {
+		return nil, check.New(check.Parse, "", "data: the input has a header line but no data rows")
+	}
+	p := s.Width()
+	if err := check.Alloc("design matrix", n, p); err != nil {
+		return nil, err
+	}
+	names := make([]string, t.width)
+	for j, c := range s.Columns {
+		if at[j] >= 0 {
+			names[at[j]] = c.Name
+		}
+	}
+	X := mat.NewDense(n, p, nil)
+	raw := X.RawMatrix()
+	for _, g := range s.Groups {
+		c, k := s.Columns[g.Column], at[g.Column]
+		for i := range n {
+			cell := t.cell(first+i, k)
+			row := raw.Data[i*raw.Stride+g.Start : i*raw.Stride+g.Start+g.Width]
+			v, kind := parseCell(cell)
+			if kind == cellMissing {
+				for r := range row {
+					row[r] = math.NaN()
+				}
+				continue
+			}
+			if !g.Categorical {
+				if kind != cellNumber {
+					return nil, check.New(check.Parse, "", "data: %s: %q is not a finite number; the model reads this column as numbers (leave the cell empty to mark it missing)",
+						where(t, first+i, k, names), cell)
+				}
+				row[0] = v
+				continue
+			}
+			if r, ok := slices.BinarySearch(c.Categories, cell); ok {
+				row[r] = 1
+			} else {
+				for r := range row {
+					row[r] = math.NaN()
+				}
+			}
+		}
+	}
+	return X, nil
+}

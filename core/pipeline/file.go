@@ -1,0 +1,292 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/rf"
+	"ntkrf/internal/check"
+)
+
+// Format and Version identify the JSON form of a pipeline. A reader refuses
+// other formats and versions with an error that says which it reads.
+const (
+	Format  = "ntkrf-model"
+	Version = 1
+)
+
+// Matrix is a matrix in the JSON form: row-major data.
+type Matrix struct {
+	Rows int     `json:"rows"`
+	Cols int     `json:"cols"`
+	Data numbers `json:"data"`
+}
+
+// numbers is a []float64 whose JSON must hold numbers only: a null (what
+// JSON.stringify writes for NaN and ±Inf) is refused rather than read as 0.
+type numbers []float64
+
+func (v *numbers) UnmarshalJSON(b []byte) error {
+	var ps []*float64
+	if err := json.Unmarshal(b, &ps); err != nil {
+		return err
+	}
+	*v = make(numbers, len(ps))
+	for i, p := range ps {
+		if p == nil {
+			return check.New(check.NonFinite, "", "pipeline: model file: a matrix or bias holds null at %d (NaN or ±Inf when it was written)", i)
+		}
+		(*v)[i] = *p
+	}
+	return nil
+}
+
+func matrixOf(M *mat.Dense) *Matrix {
+	if M == nil {
+		return nil
+	}
+	r, c := M.Dims()
+	out := &Matrix{Rows: r, Cols: c, Data: make([]float64, 0, r*c)}
+	for i := range r {
+		out.Data = append(out.Data, M.RawRowView(i)...)
+	}
+	return out
+}
+
+// file is the JSON form. The feature map is stored by its configuration
+// and seed — its directions are redrawn bit for bit on load — never by
+// its weights.
+type file struct {
+	Format     string           `json:"format"`
+	Version    int              `json:"version"`
+	Task       string           `json:"task"`
+	Classes    []string         `json:"classes"`
+	Lambda     float64          `json:"lambda"`
+	Curve      []krr.CurvePoint `json:"curve"`
+	Input      *data.Schema     `json:"input"`
+	Preprocess *data.Scaler     `json:"preprocess"`
+	Features   *rf.Config       `json:"features,omitempty"`
+	Kernel     *kernel.Spec     `json:"kernel,omitempty"`
+	Coef       *Matrix          `json:"coef"`
+	Bias       numbers          `json:"bias"`
+	Train      *Matrix          `json:"train,omitempty"` // kernel: the preprocessed training rows
+}
+
+// form returns the JSON form, with coef and train when matrices is set.
+func (p *Pipeline) form(matrices bool) file {
+	f := file{Format: Format, Version: Version, Task: p.Task(), Classes: p.classes, Lambda: p.Lambda(),
+		Curve: p.Curve(), Input: p.input, Preprocess: p.scaler, Features: p.Features(), Kernel: p.kern}
+	_, f.Bias = p.model.Coefficients()
+	if matrices {
+		coef, _ := p.model.Coefficients()
+		f.Coef = matrixOf(coef)
+		if p.kern != nil {
+			f.Train = matrixOf(p.model.TrainRows())
+		}
+	}
+	if f.Curve == nil {
+		f.Curve = []krr.CurvePoint{}
+	}
+	return f
+}
+
+// MarshalJSON writes the versioned JSON form. Numbers are written as the
+// shortest text that reads back to the same bits, so a loaded pipeline
+// predicts exactly as the saved one.
+func (p *Pipeline) MarshalJSON() ([]byte, error) { return json.Marshal(p.form(true)) }
+
+// UnmarshalJSON reads the JSON form, checking everything: the format and
+// version, unknown fields, shapes that must agree, finite numbers, and the
+// memory the feature map would take. It never panics on bad input.
+func (p *Pipeline) UnmarshalJSON(b []byte) error {
+	q, err := Load(bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	*p = *q
+	return nil
+}
+
+// Load reads a pipeline in its JSON form (see UnmarshalJSON).
+func Load(r io.Reader) (*Pipeline, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var f file
+	if err := dec.Decode(&f); err != nil {
+		return nil, loadErr(err)
+	}
+	if dec.More() {
+		return nil, check.New(check.Type, "", "pipeline: the model file has data after its JSON object")
+	}
+	return f.pipeline()
+}
+
+// loadErr turns a JSON decoding error into the error grammar.
+func loadErr(err error) error {
+	var e *check.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		msg = "the JSON ends early (is the file truncated?)"
+	}
+	return check.New(check.Type, "", "pipeline: not a model file: %s", msg)
+}
+
+// pipeline checks a decoded file and builds the pipeline.
+func (f *file) pipeline() (*Pipeline, error) {
+	bad := func(code check.Code, format string, a ...any) error {
+		return check.New(code, "", "pipeline: model file: "+format, a...)
+	}
+	if f.Format != Format {
+		return nil, bad(check.Value, "format %q; an ntkrf model has format %q", f.Format, Format)
+	}
+	if f.Version != Version {
+		return nil, bad(check.Value, "version %d; this ntkrf reads version %d (save the model again with this version)", f.Version, Version)
+	}
+	if !slices.Contains(krr.Tasks, f.Task) {
+		return nil, bad(check.Value, "task %q; use one of %q", f.Task, krr.Tasks)
+	}
+	if !(f.Lambda > 0) || math.IsInf(f.Lambda, 0) {
+		return nil, bad(check.Value, "lambda %v; a fitted λ is positive and finite", f.Lambda)
+	}
+	for _, c := range f.Curve {
+		if math.IsNaN(c.Lambda) || math.IsNaN(c.Score) {
+			return nil, bad(check.NonFinite, "the λ curve holds NaN")
+		}
+	}
+	if f.Preprocess == nil {
+		return nil, bad(check.Value, "no preprocess")
+	}
+	d := f.Preprocess.Cols()
+	if f.Input != nil {
+		if err := f.Input.Check(); err != nil {
+			return nil, err
+		}
+		if w := f.Input.Width(); w != d {
+			return nil, bad(check.Shape, "the input schema makes %d columns but preprocess takes %d", w, d)
+		}
+		if f.Input.Task != f.Task || !slices.Equal(f.Input.Classes, f.Classes) {
+			return nil, bad(check.Value, "the input schema's task and classes differ from the model's")
+		}
+	}
+	if f.Coef == nil || len(f.Bias) == 0 {
+		return nil, bad(check.Value, "no coefficients")
+	}
+	k := 1
+	if f.Task == krr.Classification {
+		k = len(f.Classes)
+		if k < 1 || k > krr.MaxClasses {
+			return nil, bad(check.Value, "%d class names; a classifier has 1…%d", k, krr.MaxClasses)
+		}
+	} else if len(f.Classes) > 0 {
+		return nil, bad(check.Value, "a regression model has no classes")
+	}
+	if f.Coef.Cols != k || len(f.Bias) != k {
+		return nil, bad(check.Shape, "coef has %d columns and bias %d values, but the model has %d outputs", f.Coef.Cols, len(f.Bias), k)
+	}
+	coef, err := f.Coef.dense("coef")
+	if err != nil {
+		return nil, err
+	}
+	if err := finite("bias", f.Bias); err != nil {
+		return nil, err
+	}
+	p := &Pipeline{input: f.Input, classes: f.Classes, scaler: f.Preprocess}
+	switch {
+	case f.Features != nil && f.Kernel == nil && f.Train == nil:
+		if p.fmap, err = rf.New(*f.Features, d); err != nil {
+			return nil, coded(err, check.Value)
+		}
+		if p.model, err = krr.NewFeatureModel(p.fmap, coef, f.Bias, f.Task, f.Lambda, f.Curve); err != nil {
+			return nil, bad(check.Shape, "%v", err)
+		}
+	case f.Kernel != nil && f.Features == nil && f.Train != nil:
+		ks, err := f.Kernel.Filled(d)
+		if err != nil {
+			return nil, coded(err, check.Value)
+		}
+		p.kern = &ks
+		if f.Train.Cols != d {
+			return nil, bad(check.Shape, "train has %d columns but preprocess makes %d", f.Train.Cols, d)
+		}
+		train, err := f.Train.dense("train")
+		if err != nil {
+			return nil, err
+		}
+		if p.model, err = krr.NewKernelModel(ks, train, coef, f.Bias, f.Task, f.Lambda, f.Curve); err != nil {
+			return nil, bad(check.Shape, "%v", err)
+		}
+	default:
+		return nil, bad(check.Value, "a model has features, or a kernel with its training rows (train), not both")
+	}
+	return p, nil
+}
+
+// dense checks a matrix of the file and returns it.
+func (m *Matrix) dense(name string) (*mat.Dense, error) {
+	if m.Rows <= 0 || m.Cols <= 0 || len(m.Data)/m.Cols != m.Rows || len(m.Data)%m.Cols != 0 {
+		return nil, check.New(check.Shape, "", "pipeline: model file: %s is %d×%d but holds %d numbers", name, m.Rows, m.Cols, len(m.Data))
+	}
+	if err := finite(name, m.Data); err != nil {
+		return nil, err
+	}
+	return mat.NewDense(m.Rows, m.Cols, m.Data), nil
+}
+
+func finite(name string, v []float64) error {
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return check.New(check.NonFinite, "", "pipeline: model file: %s[%d] is %v", name, i, x)
+		}
+	}
+	return nil
+}
+
+// Decode reads the JSON form without its coef and train matrices, which a
+// host moves separately (as typed arrays), and checks the whole once they
+// are given. Hosts use it with Split.
+func Decode(header []byte, coef, train *Matrix) (*Pipeline, error) {
+	dec := json.NewDecoder(bytes.NewReader(header))
+	dec.DisallowUnknownFields()
+	var f file
+	if err := dec.Decode(&f); err != nil {
+		return nil, loadErr(err)
+	}
+	if f.Coef != nil || f.Train != nil {
+		return nil, check.New(check.Type, "", "pipeline: the model header must not hold coef or train; they travel separately")
+	}
+	f.Coef, f.Train = coef, train
+	return f.pipeline()
+}
+
+// Split returns the JSON form without its coef and train matrices (they
+// are null), and those matrices (train is nil for a random-feature model).
+func (p *Pipeline) Split() (header []byte, coef, train *mat.Dense, err error) {
+	header, err = json.Marshal(p.form(false))
+	coef, _ = p.model.Coefficients()
+	if p.kern != nil {
+		train = p.model.TrainRows()
+	}
+	return header, coef, train, err
+}
+
+// coded gives an error without a code (rf's) the code fallback.
+func coded(err error, fallback check.Code) error {
+	var e *check.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &check.Error{Code: fallback, Msg: err.Error()}
+}

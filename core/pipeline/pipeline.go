@@ -1,0 +1,261 @@
+package pipeline
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/rf"
+	"ntkrf/internal/check"
+)
+
+// Config selects a pipeline. The zero value is the documented default of
+// every host: standardized columns, NTK random features of depth 1 with
+// rf.DefaultDim columns and seed 0, λ chosen automatically.
+type Config struct {
+	// Preprocess is fitted on the training rows after imputation (zero:
+	// standardize).
+	Preprocess data.Prep
+	// Features are the random features of a primal fit (ignored when
+	// Kernel is set).
+	Features rf.Config
+	// Kernel, when not nil, fits an exact kernel in the dual instead:
+	// O(n²) memory, O(n³) time.
+	Kernel *kernel.Spec
+	// Ridge sets λ, its criterion and grid, the task and the classes.
+	// Context and Progress are taken from Fit's arguments and Ridge's own
+	// Progress.
+	Ridge krr.Options
+}
+
+// Pipeline is a fitted model: the preprocessing, the feature map (by its
+// configuration and seed) or the exact kernel, and the ridge solution; with
+// the input schema and class names when it was fitted from a Dataset.
+type Pipeline struct {
+	input   *data.Schema // nil when fitted from a matrix
+	classes []string     // class names, one per output (classification)
+	scaler  *data.Scaler
+	fmap    *rf.Map      // primal
+	kern    *kernel.Spec // dual, filled
+	model   *krr.Model
+}
+
+// Fit fits a pipeline on the rows of X and targets y (class indices 0…k−1
+// for classification, values for regression). Class names are "0"…"k−1".
+// It stops between row blocks and stages once ctx is cancelled.
+func Fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (*Pipeline, error) {
+	return fit(ctx, X, y, cfg, nil, nil)
+}
+
+// FitDataset fits a pipeline on a parsed data set: its task, classes and
+// one-hot groups are used (cfg.Ridge.Task and Classes must be unset or
+// agree), and its schema travels with the model so that PredictCSV reads
+// new files the same way.
+func FitDataset(ctx context.Context, ds *data.Dataset, cfg Config) (*Pipeline, error) {
+	if ds == nil || ds.X == nil {
+		return nil, check.New(check.Type, "", "pipeline: the data set is nil")
+	}
+	s := ds.Schema()
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	if t := cfg.Ridge.Task; t != "" && t != ds.Task {
+		return nil, check.New(check.Option, "task", "pipeline: task %q, but the data set's target is a %s target; leave the task unset or parse with task %q", t, ds.Task, t)
+	}
+	cfg.Ridge.Task = ds.Task
+	if ds.Task == krr.Classification {
+		if c := cfg.Ridge.Classes; c != 0 && c != len(ds.Classes) {
+			return nil, check.New(check.Option, "classes", "pipeline: classes %d, but the data set has %d", c, len(ds.Classes))
+		}
+		cfg.Ridge.Classes = len(ds.Classes)
+	}
+	return fit(ctx, ds.X, ds.Y, cfg, &s, ds.Classes)
+}
+
+func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data.Schema, classes []string) (*Pipeline, error) {
+	if X == nil || X.IsEmpty() {
+		return nil, check.New(check.Shape, "", "pipeline: X is empty; it needs at least one row and one column")
+	}
+	var groups []data.Group
+	if input != nil {
+		groups = input.Groups
+	}
+	opt := cfg.Ridge
+	opt.Context = ctx
+	progress(opt, 0, 1, "preprocess")
+	scaler, err := data.Fit(X, groups, cfg.Preprocess)
+	if err != nil {
+		return nil, err
+	}
+	Xs, err := scaler.Apply(nil, X)
+	if err != nil {
+		return nil, err
+	}
+	progress(opt, 1, 1, "preprocess")
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	_, d := Xs.Dims()
+	p := &Pipeline{input: input, scaler: scaler}
+	if cfg.Kernel != nil {
+		k, err := cfg.Kernel.Filled(d)
+		if err != nil {
+			return nil, err
+		}
+		p.kern = &k
+		p.model, err = krr.FitKernel(k, Xs, y, opt)
+	} else {
+		if p.fmap, err = rf.New(cfg.Features, d); err != nil {
+			return nil, coded(err, check.Option)
+		}
+		p.model, err = krr.FitFeatures(p.fmap, Xs, y, opt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.classes = classes
+	if p.model.Task() == krr.Classification && classes == nil {
+		p.classes = indexNames(p.model.Outputs())
+	}
+	return p, nil
+}
+
+// progress reports a stage of the pipeline through the ridge options.
+func progress(opt krr.Options, done, total int, stage string) {
+	if opt.Progress != nil {
+		opt.Progress(done, total, stage)
+	}
+}
+
+// indexNames names classes by their index.
+func indexNames(k int) []string {
+	names := make([]string, k)
+	for i := range names {
+		names[i] = strconv.Itoa(i)
+	}
+	return names
+}
+
+// Parts are the pieces of a pipeline fitted elsewhere, e.g. by workers
+// that featurize rows in parallel and solve with a krr.Accumulator.
+type Parts struct {
+	Input   *data.Schema // nil: fitted from a matrix
+	Classes []string     // nil: "0"…"k−1"
+	Scaler  *data.Scaler
+	Map     *rf.Map      // primal
+	Kernel  *kernel.Spec // dual
+	Model   *krr.Model
+}
+
+// Assemble checks that parts fit together and makes them a pipeline.
+func Assemble(parts Parts) (*Pipeline, error) {
+	f := file{
+		Format: Format, Version: Version, Input: parts.Input, Classes: parts.Classes, Preprocess: parts.Scaler,
+	}
+	if parts.Model == nil || parts.Scaler == nil || (parts.Map == nil) == (parts.Kernel == nil) {
+		return nil, check.New(check.Type, "", "pipeline: parts need a model, a scaler, and a feature map or a kernel")
+	}
+	m := parts.Model
+	f.Task, f.Lambda, f.Curve = m.Task(), m.Lambda(), m.Curve()
+	coef, bias := m.Coefficients()
+	f.Coef, f.Bias = matrixOf(coef), numbers(bias)
+	if parts.Map != nil {
+		cfg := parts.Map.Config()
+		f.Features = &cfg
+	} else {
+		f.Kernel = parts.Kernel
+		f.Train = matrixOf(m.TrainRows())
+	}
+	if f.Classes == nil && f.Task == krr.Classification {
+		f.Classes = indexNames(m.Outputs())
+	}
+	return f.pipeline()
+}
+
+// Task is krr.Classification or krr.Regression.
+func (p *Pipeline) Task() string { return p.model.Task() }
+
+// Classes returns the class names (classification): label i is Classes()[i].
+func (p *Pipeline) Classes() []string { return slices.Clone(p.classes) }
+
+// Input returns the schema of the data set the pipeline was fitted on, or
+// nil when it was fitted from a matrix.
+func (p *Pipeline) Input() *data.Schema { return p.input }
+
+// Lambda is the ridge λ of the solution.
+func (p *Pipeline) Lambda() float64 { return p.model.Lambda() }
+
+// Curve is the score of every λ tried (empty when λ was fixed).
+func (p *Pipeline) Curve() []krr.CurvePoint { return p.model.Curve() }
+
+// Features returns the feature map's configuration with its defaults filled
+// in, or nil for an exact-kernel pipeline.
+func (p *Pipeline) Features() *rf.Config {
+	if p.fmap == nil {
+		return nil
+	}
+	c := p.fmap.Config()
+	return &c
+}
+
+// Kernel returns the exact kernel, or nil for a random-feature pipeline.
+func (p *Pipeline) Kernel() *kernel.Spec { return p.kern }
+
+// Cols is the number of columns of the X that Predict and Scores take.
+func (p *Pipeline) Cols() int { return p.scaler.Cols() }
+
+// Scores returns the model's outputs for the rows of X (columns as the
+// training X): one column per class, or one value per row.
+func (p *Pipeline) Scores(X *mat.Dense) (*mat.Dense, error) {
+	if X == nil || X.IsEmpty() {
+		return nil, check.New(check.Shape, "", "pipeline: X is empty; it needs at least one row")
+	}
+	if _, d := X.Dims(); d != p.Cols() {
+		return nil, check.New(check.Shape, "", "pipeline: X has %d columns but the model was fitted on %d", d, p.Cols())
+	}
+	Xs, err := p.scaler.Apply(nil, X)
+	if err != nil {
+		return nil, err
+	}
+	return p.model.Predict(Xs)
+}
+
+// Predict returns one prediction per row of X: the class index (see
+// Classes) or the value.
+func (p *Pipeline) Predict(X *mat.Dense) ([]float64, error) {
+	S, err := p.Scores(X)
+	if err != nil {
+		return nil, err
+	}
+	return p.model.Labels(S), nil
+}
+
+// Labels turns scores (from Scores) into predictions: the class index of
+// the largest score, or the value.
+func (p *Pipeline) Labels(S *mat.Dense) []float64 { return p.model.Labels(S) }
+
+// ReadCSV reads the rows of a delimited file (plain or gzip) through the
+// model's input schema; see data.Schema.Read. maxBytes 0 means
+// data.DefaultMaxBytes. A pipeline fitted from a matrix has no schema and
+// returns an error.
+func (p *Pipeline) ReadCSV(b []byte, maxBytes int) (*mat.Dense, error) {
+	if p.input == nil {
+		return nil, check.New(check.Value, "", "pipeline: this model was fitted from a matrix, so it has no input schema to read a CSV file with; fit it from a parsed data set, or predict from a matrix")
+	}
+	return p.input.Read(b, maxBytes)
+}
+
+// PredictCSV predicts every data row of a delimited file read with
+// ReadCSV: class indices (see Classes) or values.
+func (p *Pipeline) PredictCSV(b []byte, maxBytes int) ([]float64, error) {
+	X, err := p.ReadCSV(b, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	return p.Predict(X)
+}

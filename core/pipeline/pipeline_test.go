@@ -1,0 +1,384 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/rf"
+	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
+)
+
+// mixed is a small file with a categorical column, missing cells and a
+// text target: everything the schema must carry.
+const mixed = `size,color,weight,kind
+1.0,red,3.5,apple
+2.0,green,,pear
+1.5,red,3.1,apple
+2.5,blue,4.0,plum
+,green,4.2,pear
+1.2,red,2.9,apple
+2.2,blue,4.4,plum
+1.9,green,3.8,pear
+1.1,red,3.0,apple
+2.4,blue,4.1,plum
+`
+
+func parse(t *testing.T, text string) *data.Dataset {
+	t.Helper()
+	ds, err := data.Parse([]byte(text), data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+func sameBits(t *testing.T, what string, a, b []float64) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Fatalf("%s: %d vs %d values", what, len(a), len(b))
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			t.Fatalf("%s: value %d is %v vs %v", what, i, a[i], b[i])
+		}
+	}
+}
+
+// roundTrip saves p, loads it back and checks that the loaded pipeline
+// predicts the same bits on X.
+func roundTrip(t *testing.T, p *Pipeline, X *mat.Dense) *Pipeline {
+	t.Helper()
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := Load(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	s1, err := p.Scores(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := q.Scores(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameBits(t, "scores after a round trip", s1.RawMatrix().Data, s2.RawMatrix().Data)
+	b2, _ := json.Marshal(q)
+	if !bytes.Equal(b, b2) {
+		t.Errorf("saving a loaded model changes the file")
+	}
+	return q
+}
+
+func TestRoundTripEveryMethod(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(60, 5, 3, 1)
+	cases := []Config{
+		{},
+		{Features: rf.Config{Method: "ntk", Depth: 3, Dim: 64, Sampler: "gibbs", Sketch: "tensorsrht", Seed: 9}},
+		{Features: rf.Config{Method: "nngp", Depth: 2, Dim: 48, Sampler: "hadamard"}},
+		{Features: rf.Config{Method: "arccos1", Dim: 40, Normalize: true}},
+		{Features: rf.Config{Method: "rff", Dim: 40}},
+		{Features: rf.Config{Method: "naive", Depth: 2, Dim: 200}},
+		{Features: rf.Config{Method: "grad", Depth: 2, Dim: 200}},
+		{Kernel: &kernel.Spec{}},
+		{Kernel: &kernel.Spec{Name: "rbf"}, Preprocess: data.Prep{UnitNorm: true}},
+		{Kernel: &kernel.Spec{Name: "linear"}, Preprocess: data.Prep{Raw: true}},
+	}
+	for _, cfg := range cases {
+		cfg.Ridge = krr.Options{Task: krr.Classification}
+		p, err := Fit(context.Background(), X, y, cfg)
+		if err != nil {
+			t.Fatalf("%+v: %v", cfg, err)
+		}
+		roundTrip(t, p, X)
+	}
+}
+
+// TestZeroConfigIsTheDefault: the zero Config standardizes and uses NTK
+// features of depth 1 with rf.DefaultDim columns, as the package does.
+func TestZeroConfigIsTheDefault(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(40, 3, 0, 2)
+	p, err := Fit(context.Background(), X, y, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := p.Features()
+	if f.Method != "ntk" || f.Depth != kernel.DefaultDepth || f.Dim != rf.DefaultDim {
+		t.Errorf("zero config: features %+v", *f)
+	}
+	b, _ := json.Marshal(p)
+	if !bytes.Contains(b, []byte(`"standardize":true`)) {
+		t.Errorf("zero config does not standardize: %s", b[:200])
+	}
+}
+
+func TestDatasetAndCSV(t *testing.T) {
+	t.Parallel()
+	ds := parse(t, mixed)
+	p, err := FitDataset(context.Background(), ds, Config{Features: rf.Config{Dim: 64}, Ridge: krr.Options{Lambda: 0.1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := roundTrip(t, p, ds.X)
+	if got := q.Classes(); strings.Join(got, ",") != "apple,pear,plum" {
+		t.Errorf("classes %q", got)
+	}
+	// The training file itself reads to the training X (missing cells NaN).
+	X, err := q.ReadCSV([]byte(mixed), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range X.RawMatrix().Data {
+		w := ds.X.RawMatrix().Data[i]
+		if !(v == w || math.IsNaN(v) && math.IsNaN(w)) {
+			t.Fatalf("ReadCSV differs from Parse at %d: %v vs %v", i, v, w)
+		}
+	}
+	want, _ := p.Predict(ds.X)
+	got, err := q.PredictCSV([]byte(mixed), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameBits(t, "PredictCSV", got, want)
+	// Without the target column, columns in another order, an unseen
+	// category (imputed like a missing one), all by name.
+	noTarget := "weight,color,size\n3.5,red,1.0\n4.0,violet,2.5\n"
+	got, err = q.PredictCSV([]byte(noTarget), 0)
+	if err != nil || len(got) != 2 {
+		t.Fatalf("PredictCSV without target: %v %v", got, err)
+	}
+	if got[0] != want[0] {
+		t.Errorf("row read by name predicts %v, training row %v", got[0], want[0])
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"size,weight\n1,2\n", `no column named "color"`},
+		{"size,color,weight\nbig,red,1\n", "is not a finite number"},
+		{"", "empty"},
+	} {
+		if _, err := q.PredictCSV([]byte(tc.text), 0); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("PredictCSV(%q): %v, want %q", tc.text, err, tc.want)
+		}
+	}
+	// A model fitted from a matrix has no schema.
+	m, _ := Fit(context.Background(), ds.X, ds.Y, Config{Features: rf.Config{Dim: 32}, Ridge: krr.Options{Task: krr.Classification}})
+	if _, err := m.PredictCSV([]byte(mixed), 0); err == nil || !strings.Contains(err.Error(), "fitted from a matrix") {
+		t.Errorf("PredictCSV on a matrix model: %v", err)
+	}
+}
+
+// TestHeaderlessByPosition: a file without a header is read by position,
+// with or without its target column.
+func TestHeaderlessByPosition(t *testing.T) {
+	t.Parallel()
+	text := "1,2,0\n2,1,1\n3,3,0\n4,1,1\n5,2,0\n6,0,1\n"
+	ds := parse(t, text)
+	p, err := FitDataset(context.Background(), ds, Config{Features: rf.Config{Dim: 16}, Ridge: krr.Options{Lambda: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := p.PredictCSV([]byte(text), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := p.PredictCSV([]byte("1,2\n2,1\n3,3\n4,1\n5,2\n6,0\n"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameBits(t, "with and without target", a, b)
+	if _, err := p.PredictCSV([]byte("1,2,3,4\n"), 0); err == nil || !strings.Contains(err.Error(), "4 fields") {
+		t.Errorf("wrong width: %v", err)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(3000, 4, 0, 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Fit(ctx, X, y, Config{Features: rf.Config{Dim: 64}})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled fit: %v", err)
+	}
+	// Cancelled mid-way, between row blocks.
+	ctx, cancel = context.WithCancel(context.Background())
+	blocks := 0
+	_, err = Fit(ctx, X, y, Config{Features: rf.Config{Dim: 64}, Ridge: krr.Options{BlockRows: 100, Progress: func(done, total int, stage string) {
+		if stage == "features" {
+			if blocks++; blocks == 3 {
+				cancel()
+			}
+		}
+	}}})
+	if !errors.Is(err, context.Canceled) || blocks != 3 {
+		t.Errorf("cancelled after 3 blocks: %v after %d blocks", err, blocks)
+	}
+}
+
+// TestBadFiles: every way a model file can be broken is refused with the
+// error grammar's code, never a panic.
+func TestBadFiles(t *testing.T) {
+	t.Parallel()
+	ds := parse(t, mixed)
+	p, err := FitDataset(context.Background(), ds, Config{Features: rf.Config{Dim: 32}, Ridge: krr.Options{Lambda: 0.1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, _ := json.Marshal(p)
+	edit := func(f func(m map[string]any)) string {
+		var m map[string]any
+		json.Unmarshal(good, &m)
+		f(m)
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	cases := []struct {
+		name, text string
+		code       check.Code
+		want       string
+	}{
+		{"truncated", string(good[:len(good)/2]), check.Type, "truncated"},
+		{"not JSON", "hello", check.Type, "not a model file"},
+		{"array", "[1,2]", check.Type, "not a model file"},
+		{"version", edit(func(m map[string]any) { m["version"] = 99 }), check.Value, "version 99; this ntkrf reads version 1"},
+		{"format", edit(func(m map[string]any) { m["format"] = "other" }), check.Value, `format "other"`},
+		{"unknown field", edit(func(m map[string]any) { m["extra"] = 1 }), check.Type, `unknown field "extra"`},
+		{"coef shape", edit(func(m map[string]any) { m["coef"].(map[string]any)["rows"] = 3 }), check.Shape, "coef is 3×3"},
+		{"coef NaN", edit(func(m map[string]any) { m["coef"].(map[string]any)["data"].([]any)[0] = nil }), check.NonFinite, "null at 0"},
+		{"bias NaN", edit(func(m map[string]any) { m["bias"].([]any)[1] = nil }), check.NonFinite, "null at 1"},
+		{"bias", edit(func(m map[string]any) { m["bias"] = []any{1.0} }), check.Shape, "bias 1 values"},
+		{"lambda", edit(func(m map[string]any) { m["lambda"] = -1 }), check.Value, "lambda -1"},
+		{"classes", edit(func(m map[string]any) { m["classes"] = []any{"a"} }), check.Value, "task and classes differ"},
+		{"both", edit(func(m map[string]any) { m["kernel"] = map[string]any{"kernel": "ntk"} }), check.Value, "not both"},
+		{"schema", edit(func(m map[string]any) { m["input"].(map[string]any)["target"] = 7 }), check.Value, "target 7"},
+		{"depth", edit(func(m map[string]any) { m["features"].(map[string]any)["depth"] = 999 }), check.Value, "Depth 999"},
+		{"trailing", string(good) + "{}", check.Type, "after its JSON object"},
+	}
+	// A map that would not fit in memory: 1000 inputs × 2²⁴ features.
+	wide, _ := Fit(context.Background(), mat.NewDense(3, 1000, nil), []float64{1, 2, 3}, Config{Preprocess: data.Prep{Raw: true}, Features: rf.Config{Dim: 4}, Ridge: krr.Options{Lambda: 1}})
+	wb, _ := json.Marshal(wide)
+	var wm map[string]any
+	json.Unmarshal(wb, &wm)
+	f := wm["features"].(map[string]any)
+	f["dim"], f["m0"], f["m1"], f["sketchDim"] = 1<<24, 1<<23, 1<<23, 1<<23
+	wb, _ = json.Marshal(wm)
+	cases = append(cases, struct {
+		name, text string
+		code       check.Code
+		want       string
+	}{"huge map", string(wb), check.TooLarge, "random-feature weight matrix"})
+	for _, tc := range cases {
+		_, err := Load(strings.NewReader(tc.text))
+		var e *check.Error
+		if err == nil || !errors.As(err, &e) || (tc.code != "" && e.Code != tc.code) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v (code %v), want %s containing %q", tc.name, err, codeOf(err), tc.code, tc.want)
+		}
+	}
+}
+
+func codeOf(err error) check.Code {
+	var e *check.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+// TestSplitDecode: the form hosts use (matrices apart) rebuilds the same
+// pipeline.
+func TestSplitDecode(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(30, 4, 0, 5)
+	for _, cfg := range []Config{{Features: rf.Config{Dim: 16}}, {Kernel: &kernel.Spec{Name: "nngp", Depth: 2}}} {
+		p, err := Fit(context.Background(), X, y, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, coef, train, err := p.Split()
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := Decode(h, matrixOf(coef), matrixOf(train))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := p.Predict(X)
+		b, _ := q.Predict(X)
+		sameBits(t, "split/decode", a, b)
+	}
+}
+
+// TestCrossHost loads the models the Node and Chromium tests saved (when
+// they ran before this test, as ./build.sh test runs them) and checks
+// their predictions natively against the ones they recorded.
+func TestCrossHost(t *testing.T) {
+	for _, host := range []string{"node", "chromium"} {
+		b, err := os.ReadFile("../../dist/test/model-" + host + ".json")
+		if err != nil {
+			t.Logf("no model saved by %s yet (%v)", host, err)
+			continue
+		}
+		var saved struct {
+			Model       json.RawMessage `json:"model"`
+			CSV         string          `json:"csv"`
+			Predictions []string        `json:"predictions"`
+		}
+		if err := json.Unmarshal(b, &saved); err != nil {
+			t.Fatal(err)
+		}
+		p, err := Load(bytes.NewReader(saved.Model))
+		if err != nil {
+			t.Fatalf("%s model: %v", host, err)
+		}
+		text, err := os.ReadFile("../../" + saved.CSV)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.PredictCSV(text, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, g := range got {
+			name := p.Classes()[int(g)]
+			if name != saved.Predictions[i] {
+				t.Fatalf("%s model, row %d: native predicts %q, %s predicted %q", host, i, name, host, saved.Predictions[i])
+			}
+		}
+	}
+}
+
+func FuzzLoad(f *testing.F) {
+	ds, _ := data.Parse([]byte(mixed), data.Options{})
+	p, _ := FitDataset(context.Background(), ds, Config{Features: rf.Config{Dim: 8}, Ridge: krr.Options{Lambda: 1}})
+	good, _ := json.Marshal(p)
+	f.Add(good)
+	f.Add([]byte(`{"format":"ntkrf-model","version":1}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		q, err := Load(bytes.NewReader(b))
+		if err != nil {
+			if codeOf(err) == "" {
+				t.Fatalf("error without a code: %v", err)
+			}
+			return
+		}
+		// A file that loads predicts.
+		if _, err := q.Predict(mat.NewDense(1, q.Cols(), nil)); err != nil && codeOf(err) == "" {
+			t.Fatalf("predict: %v", err)
+		}
+	})
+}
