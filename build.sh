@@ -94,6 +94,9 @@ test_all() {
   GOEXPERIMENT=simd GOOS=js GOARCH=wasm $GO build -tags crashtest -trimpath -buildvcs=false -o dist/test/ntkrf-crashtest.wasm ./wasm
   echo "== node tests (package and browser)"
   CHROMIUM=$(chromium_path) node --test --test-concurrency=1 test/*.test.js
+  # Models the Node and Chromium tests saved, predicted natively.
+  echo "== cross-host models (native)"
+  NTKRF_CROSSHOST=1 $GO test -count=1 -run '^TestCrossHost$' ./core/pipeline
 }
 
 # A few seconds per fuzz target on every test run; longer runs: see README.

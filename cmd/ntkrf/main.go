@@ -1,9 +1,11 @@
-// Command ntkrf runs the native benchmarks and paper reproductions.
+// Command ntkrf runs the native benchmarks and paper reproductions, and
+// predicts with saved models.
 //
 //	ntkrf quality  [flags]   kernel approximation error on Fashion-MNIST vs the authors' code
 //	ntkrf accuracy [flags]   4-fold accuracy of NTK random features on ../shared/data vs the exact NTK
 //	ntkrf bench    [flags]   the standard Fashion-MNIST job, stage by stage, vs the authors' PyTorch figures
 //	ntkrf repro fig1|fig2|table2|table3 [flags]   the paper's experiments on the data here (tables and CSV)
+//	ntkrf predict MODEL.json DATA.csv   one prediction per data row, with a model saved by any host
 //
 // Run "ntkrf <command> -h" for the flags of each.
 package main
@@ -19,11 +21,12 @@ var commands = map[string]func(args []string) error{
 	"accuracy": runAccuracy,
 	"bench":    runBench,
 	"repro":    runRepro,
+	"predict":  runPredict,
 }
 
 func main() {
 	if len(os.Args) < 2 || commands[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: ntkrf quality|accuracy|bench|repro [flags]")
+		fmt.Fprintln(os.Stderr, "usage: ntkrf quality|accuracy|bench|repro|predict [flags]")
 		os.Exit(2)
 	}
 	if err := commands[os.Args[1]](os.Args[2:]); err != nil {
