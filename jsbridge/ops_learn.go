@@ -28,11 +28,10 @@ func preprocessed(X *mat.Dense, groups []data.Group, p *data.Prep) (*mat.Dense, 
 	if p == nil && groups == nil {
 		return X, nil
 	}
-	s, err := fitScaler(X, groups, p)
-	if err != nil {
-		return nil, err
+	if p == nil {
+		p = &data.Prep{}
 	}
-	return s.Apply(nil, X)
+	return data.Prepare(X, groups, *p)
 }
 
 func seconds(t time.Time) float64 { return time.Since(t).Seconds() }

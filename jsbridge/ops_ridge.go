@@ -286,11 +286,10 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		s, err := fitScaler(X, a.Groups, a.Preprocess)
-		if err != nil {
-			return nil, err
+		if a.Preprocess == nil {
+			a.Preprocess = &data.Prep{}
 		}
-		if X, err = s.Apply(nil, X); err != nil {
+		if X, err = data.Prepare(X, a.Groups, *a.Preprocess); err != nil {
 			return nil, err
 		}
 		return c.putMatrix(X), nil

@@ -9,11 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"ntkrf/core/data"
-	"ntkrf/core/krr"
 	"ntkrf/core/metrics"
+	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 )
 
@@ -93,23 +91,9 @@ func runAccuracy(args []string) error {
 		if err != nil {
 			return err
 		}
-		// A map depends on the depth, the input width and the seed only:
-		// draw it once for all folds and preprocessings.
-		maps := map[int]*rf.Map{}
-		var cands []cvCandidate
+		var cands []pipeline.Config
 		for _, c := range candidates {
-			depth := c.depth
-			cands = append(cands, cvCandidate{c.prep, func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
-				f := maps[depth]
-				if f == nil {
-					var err error
-					if f, err = rf.New(rf.Config{Method: "ntk", Depth: depth, Dim: *dim, Seed: *seed}, X.RawMatrix().Cols); err != nil {
-						return nil, err
-					}
-					maps[depth] = f
-				}
-				return krr.FitFeatures(f, X, y, o)
-			}})
+			cands = append(cands, pipeline.Config{Preprocess: c.prep, Features: rf.Config{Method: "ntk", Depth: c.depth, Dim: *dim, Seed: *seed}})
 		}
 		pred, err := cvPredict(ds, folds, cands)
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
-	"ntkrf/core/krr"
+	"ntkrf/core/pipeline"
 )
 
 // cvTol is the agreement required of two predictions computed from the
@@ -43,10 +43,8 @@ func TestCVPredictUsesTrainingFoldsOnly(t *testing.T) {
 	ds := func(X *mat.Dense, y []float64) *data.Dataset {
 		return &data.Dataset{X: X, Y: y, Task: data.Regression, Groups: groups}
 	}
-	fit := func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
-		return krr.FitKernel(kernel.Spec{Name: "ntk", Depth: 1}, X, y, o)
-	}
-	cands := []cvCandidate{{data.Prep{}, fit}, {data.Prep{UnitNorm: true}, fit}}
+	k := &kernel.Spec{Name: "ntk", Depth: 1}
+	cands := []pipeline.Config{{Kernel: k}, {Kernel: k, Preprocess: data.Prep{UnitNorm: true}}}
 	folds, err := data.KFold(n, 4, 7)
 	if err != nil {
 		t.Fatal(err)

@@ -52,6 +52,7 @@ import (
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/metrics"
+	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 )
 
@@ -115,15 +116,6 @@ func subsample(n, k int, seed uint64) []int {
 	idx := rand.New(rand.NewPCG(seed, 0x5eed5ab5)).Perm(n)[:k]
 	slices.Sort(idx)
 	return idx
-}
-
-// prepare fits the preprocessing on X and applies it.
-func prepare(X *mat.Dense, groups []data.Group, p data.Prep) (*mat.Dense, error) {
-	s, err := data.Fit(X, groups, p)
-	if err != nil {
-		return nil, err
-	}
-	return s.Apply(nil, X)
 }
 
 // table is a result table, printed with aligned columns and written as CSV.
@@ -239,7 +231,7 @@ func reproFig1(args []string) error {
 			return err
 		}
 		rows, _ := ds.X.Dims()
-		X, err := prepare(data.Rows(ds.X, subsample(rows, *n, *seed)), ds.Groups, data.Prep{UnitNorm: true})
+		X, err := data.Prepare(data.Rows(ds.X, subsample(rows, *n, *seed)), ds.Groups, data.Prep{UnitNorm: true})
 		if err != nil {
 			return fmt.Errorf("repro fig1: %s: %v", file, err)
 		}
@@ -327,7 +319,7 @@ func reproFig2(args []string) error {
 	if err != nil {
 		return err
 	}
-	if X, err = prepare(X, nil, data.Prep{Raw: true, UnitNorm: true}); err != nil {
+	if X, err = data.Prepare(X, nil, data.Prep{Raw: true, UnitNorm: true}); err != nil {
 		return err
 	}
 	_, d := X.Dims()
@@ -395,60 +387,37 @@ func reproTable2(args []string) error {
 	gammas := []float64{0.25, 1, 4}
 	type method struct {
 		name  string
-		cands func(d int) []cvCandidate
+		cands func(d int) []pipeline.Config
 	}
-	loo := func(opt krr.Options) krr.Options { opt.Criterion = krr.LOO; return opt }
+	loo := krr.Options{Criterion: krr.LOO}
 	methods := []method{
-		{"exact NTK", func(d int) []cvCandidate {
-			var c []cvCandidate
+		{"exact NTK", func(d int) []pipeline.Config {
+			var c []pipeline.Config
 			for L := 1; L <= 5; L++ {
-				k := kernel.Spec{Name: "ntk", Depth: L}
-				fit := func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
-					return krr.FitKernel(k, X, y, loo(o))
-				}
-				c = append(c, cvCandidate{std, fit}, cvCandidate{unit, fit})
+				k := &kernel.Spec{Name: "ntk", Depth: L}
+				c = append(c, pipeline.Config{Preprocess: std, Kernel: k, Ridge: loo}, pipeline.Config{Preprocess: unit, Kernel: k, Ridge: loo})
 			}
 			return c
 		}},
-		{"NTK RF", func(d int) []cvCandidate {
-			var c []cvCandidate
+		{"NTK RF", func(d int) []pipeline.Config {
+			var c []pipeline.Config
 			for L := 1; L <= 5; L++ {
-				// Drawn lazily, once per data set: the map depends on the depth and d only.
-				var f *rf.Map
-				fit := func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
-					if f == nil {
-						var err error
-						if f, err = rf.New(rf.Config{Method: "ntk", Depth: L, Dim: *dim, Sampler: *sampler, Seed: *seed}, d); err != nil {
-							return nil, err
-						}
-					}
-					return krr.FitFeatures(f, X, y, o)
-				}
-				c = append(c, cvCandidate{std, fit}, cvCandidate{unit, fit})
+				f := rf.Config{Method: "ntk", Depth: L, Dim: *dim, Sampler: *sampler, Seed: *seed}
+				c = append(c, pipeline.Config{Preprocess: std, Features: f}, pipeline.Config{Preprocess: unit, Features: f})
 			}
 			return c
 		}},
-		{"RFF", func(d int) []cvCandidate {
-			var c []cvCandidate
+		{"RFF", func(d int) []pipeline.Config {
+			var c []pipeline.Config
 			for _, g := range gammas {
-				f, err := rf.New(rf.Config{Method: "rff", Dim: *dim, Gamma: g / float64(d), Seed: *seed}, d)
-				fit := func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
-					if err != nil {
-						return nil, err
-					}
-					return krr.FitFeatures(f, X, y, o)
-				}
-				c = append(c, cvCandidate{std, fit})
+				c = append(c, pipeline.Config{Preprocess: std, Features: rf.Config{Method: "rff", Dim: *dim, Gamma: g / float64(d), Seed: *seed}})
 			}
 			return c
 		}},
-		{"exact RBF", func(d int) []cvCandidate {
-			var c []cvCandidate
+		{"exact RBF", func(d int) []pipeline.Config {
+			var c []pipeline.Config
 			for _, g := range gammas {
-				k := kernel.Spec{Name: "rbf", Gamma: g / float64(d)}
-				c = append(c, cvCandidate{std, func(X *mat.Dense, y []float64, o krr.Options) (*krr.Model, error) {
-					return krr.FitKernel(k, X, y, loo(o))
-				}})
+				c = append(c, pipeline.Config{Preprocess: std, Kernel: &kernel.Spec{Name: "rbf", Gamma: g / float64(d)}, Ridge: loo})
 			}
 			return c
 		}},

@@ -141,6 +141,17 @@ func Fit(X *mat.Dense, groups []Group, p Prep) (*Scaler, error) {
 	return s, nil
 }
 
+// Prepare fits p on the rows of X and applies it to them: the
+// preprocessing a fit on X would apply, for showing or comparing the data
+// a model sees.
+func Prepare(X *mat.Dense, groups []Group, p Prep) (*mat.Dense, error) {
+	s, err := Fit(X, groups, p)
+	if err != nil {
+		return nil, err
+	}
+	return s.Apply(nil, X)
+}
+
 func checkInf(X *mat.Dense) error {
 	n, c := X.Dims()
 	for i := range n {

@@ -21,6 +21,9 @@ type Config struct {
 	// Preprocess is fitted on the training rows after imputation (zero:
 	// standardize).
 	Preprocess data.Prep
+	// Groups are the one-hot blocks of X (Dataset.Groups), imputed as a
+	// whole; nil treats every column as numeric. FitDataset sets them.
+	Groups []data.Group
 	// Features are the random features of a primal fit (ignored when
 	// Kernel is set).
 	Features rf.Config
@@ -81,7 +84,7 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data
 	if X == nil || X.IsEmpty() {
 		return nil, check.New(check.Shape, "", "pipeline: X is empty; it needs at least one row and one column")
 	}
-	var groups []data.Group
+	groups := cfg.Groups
 	if input != nil {
 		groups = input.Groups
 	}
