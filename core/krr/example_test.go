@@ -33,7 +33,7 @@ func (poly) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 func ExampleFitFeatures() {
 	X := mat.NewDense(5, 1, []float64{-2, -1, 0, 1, 2})
 	y := []float64{5, 2, 1, 2, 5} // 1 + x²
-	m, err := krr.FitFeatures(poly{}, X, y, krr.Options{Lambda: 1e-6})
+	m, err := krr.FitFeatures(poly{}, X, y, krr.Options{Lambda: 1e-6, Task: krr.Regression})
 	if err != nil {
 		panic(err)
 	}

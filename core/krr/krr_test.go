@@ -524,7 +524,7 @@ func TestErrors(t *testing.T) {
 		{"primal memory", func() error { _, err := NewAccumulator(1<<20, Options{}); return err }, "random features with a smaller dimension"},
 		{"featurizer shape", func() error { _, err := FitFeatures(hugeMap{identity{3}}, X, y, Options{}); return err }, "must return rows×Dim()"},
 		{"dual memory", func() error {
-			_, err := FitKernel(kernel.Spec{Name: "ntk", Depth: 1}, bigX, make([]float64, 50000), Options{})
+			_, err := FitKernel(kernel.Spec{Name: "ntk", Depth: 1}, bigX, make([]float64, 50000), Options{Task: Regression})
 			return err
 		}, "50000×50000 kernel matrix"},
 		{"bad kernel", func() error { _, err := FitKernel(kernel.Spec{Name: "poly"}, X, y, Options{}); return err }, `unknown kernel "poly"`},

@@ -270,7 +270,7 @@ func TestBadFiles(t *testing.T) {
 		{"trailing", string(good) + "{}", check.Type, "after its JSON object"},
 	}
 	// A map that would not fit in memory: 1000 inputs × 2²⁴ features.
-	wide, _ := Fit(context.Background(), mat.NewDense(3, 1000, nil), []float64{1, 2, 3}, Config{Preprocess: data.Prep{Raw: true}, Features: rf.Config{Dim: 4}, Ridge: krr.Options{Lambda: 1}})
+	wide, _ := Fit(context.Background(), mat.NewDense(3, 1000, nil), []float64{1, 2, 3}, Config{Preprocess: data.Prep{Raw: true}, Features: rf.Config{Dim: 4}, Ridge: krr.Options{Lambda: 1, Task: krr.Regression}})
 	wb, _ := json.Marshal(wide)
 	var wm map[string]any
 	json.Unmarshal(wb, &wm)

@@ -8,14 +8,14 @@ import (
 )
 
 // The codes and their classes are written here once; the package's
-// index.d.ts tables them and index.js maps them to classes. This test ties
+// index.d.ts tables them and errors.js (the package) maps them to classes. This test ties
 // the three together.
 func TestCodesMatchThePackage(t *testing.T) {
 	dts, err := os.ReadFile("../../www/pkg/index.d.ts")
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := os.ReadFile("../../www/pkg/index.js")
+	js, err := os.ReadFile("../../www/pkg/errors.js")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestCodesMatchThePackage(t *testing.T) {
 			continue // a DOMException named AbortError, made by abortError()
 		}
 		if seen[c] != c.Class() {
-			t.Errorf("index.js CLASS_OF maps %s to %q; Go says %s", c, seen[c], c.Class())
+			t.Errorf("errors.js CLASS_OF maps %s to %q; Go says %s", c, seen[c], c.Class())
 		}
 	}
 }
