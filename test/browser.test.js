@@ -381,10 +381,31 @@ test('a file chosen while the engine starts is loaded, and the default data set 
     prepare: (ctx) => ctx.route('**/ntkrf.wasm', async (route) => { requested(); await held; await route.continue(); }),
   });
   await asked;
+  // The controls come from the engine's option table: until it has started they say so and cannot be used.
+  await page.waitForFunction(() => document.getElementById('stage').textContent === 'starting…');
+  for (const id of ['#method', '#sampler', '#sketch', '#depth', '#dim', '#seed', '#eval']) assert.equal(await page.isDisabled(id), true, `${id} waits for the engine`);
+  assert.deepEqual(await page.$$eval('#method option', (o) => o.map((x) => x.textContent)), ['loading…']);
+  assert.equal(await page.isVisible('#kernel-panel .pending-note'), true);
+  await page.screenshot({ path: path.join(shots, '13-engine-loading.png') });
   await page.setInputFiles('#file', quick);
   await page.waitForTimeout(500); // a choice that sat for a while before the engine came up
   release();
   await page.waitForSelector('body[data-ready="1"]', { timeout: TIMEOUT });
+  assert.equal(await page.isVisible('#kernel-panel .pending-note'), false);
+  assert.equal(await page.isDisabled('#method'), false);
+  const schema = await page.evaluate(async (url) => {
+    const { createEngine } = await import(url);
+    const eng = await createEngine({ workers: 1 });
+    const s = eng.schema;
+    eng.close();
+    return s;
+  }, `${base}/ntkrf/index.js`);
+  const enumOf = (name) => schema.features.find((o) => o.name === name).enum;
+  assert.deepEqual(await page.$$eval('#method option', (o) => o.map((x) => x.value)), enumOf('method').filter((v) => v !== 'arccos0'), 'the engine\'s methods (less arccos0, which has no exact kernel to compare with)');
+  assert.deepEqual(await page.$$eval('#sampler option', (o) => o.map((x) => x.value)), enumOf('sampler'));
+  assert.deepEqual(await page.$$eval('#sketch option', (o) => o.map((x) => x.value)), enumOf('sketch'));
+  assert.equal(await page.inputValue('#method'), schema.features.find((o) => o.name === 'method').default);
+  assert.deepEqual(await page.$eval('#depth', (d) => [d.min, d.max]), ['1', '5']);
   await page.waitForFunction(() => /early\.csv/.test(document.getElementById('source').textContent) || !document.getElementById('alert').hidden, null, { timeout: TIMEOUT });
   await noAlert(page);
   await idle(page);

@@ -1,20 +1,39 @@
-// The lab's pure modules under Node: CSV export round-trips doubles and
+// The lab's DOM-free modules under Node: CSV export round-trips doubles and
 // neutralises formulas, the heatmap sample and the preprocessing follow
-// their definitions, the URL hash is validated and rejected values are
-// reported, and engine errors are worded with the page's controls. The page
-// itself is tested in browser.test.js.
-import { test } from 'node:test';
+// their definitions, the lab's vocabulary comes from the engine's schema and
+// narrows it only inside its limits, the URL hash is validated and rejected
+// values are reported, engine errors are worded with the page's controls,
+// jobs end with an outcome that says how, the cost model and the
+// experiments (training, the sweep) do what the page shows. The page itself
+// is tested in browser.test.js. Needs the built package (./build.sh).
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { root, rng, parseCSV } from './helpers.js';
+import { readFile } from 'node:fs/promises';
+import { root, pkg, rng, parseCSV } from './helpers.js';
 
 const lab = (name) => import(pathToFileURL(path.join(root, 'www', 'lab', name)).href);
 const { sampleRows, prepare, takeRows, summarizeList } = await lab('data.js');
 const { toCSV, csvField } = await lab('csv.js');
-const { explain, linkNotice, controlFor } = await lab('messages.js');
+const { explain, linkNotice, controlFor, NO_CONTROL } = await lab('messages.js');
 const { topConfusions } = await lab('charts.js');
 const { short } = await lab('heatmap.js');
+const { vocabulary, optionAt, SETTINGS, METHODS, EXCLUDED, WORDS, OTHER_OPTIONS } = await lab('vocab.js');
+const { Jobs } = await lab('jobs.js');
+const { estimate, trainWork, trainRows, EXACT_MAX } = await lab('cost.js');
+const { featureOptions, targetKernel, folds, pictureScales, metric, trainingPlan, trainAndTest, dim } = await lab('experiments.js');
+const { sweep, sweepSeries, SWEEP_METHODS, SWEEP_DIMS, SWEEP_STEPS } = await lab('sweep.js');
+const { predictionsCSV, comparisonsCSV, featuresCSV, baseName } = await lab('downloads.js');
+
+let eng, schema, vocab;
+before(async () => {
+  const { createEngine } = await import(pathToFileURL(pkg).href);
+  eng = await createEngine({ workers: 1 });
+  schema = eng.schema;
+  vocab = vocabulary(schema);
+});
+after(() => eng?.close());
 
 test('toCSV writes doubles that parse back to the same bits, negative ones as numbers', () => {
   const r = rng(7);
@@ -106,27 +125,29 @@ test('the URL hash: defaults omitted, valid values restored, rejected values rep
   let hash = '';
   globalThis.location = { get hash() { return hash; }, pathname: '/', search: '' };
   globalThis.history = { replaceState: (_s, _t, url) => { hash = url.startsWith('#') ? url : ''; } };
-  const { readHash, writeHash, defaults, valid } = await lab('state.js');
-  writeHash(defaults());
+  const { hashTable, readHash, writeHash, defaults, valid } = await lab('state.js');
+  const table = hashTable(vocab);
+  writeHash(table, defaults(table));
   assert.equal(hash, '', 'defaults need no hash');
-  writeHash({ ...defaults(), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false });
-  assert.deepEqual(readHash(), { state: { ...defaults(), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false }, rejected: [] });
-  hash = '#depth=9&logm=12&method=svm&seed=-1&std=yes&bogus=1&test=33&constructor=1&__proto__=x';
-  const { state, rejected } = readHash();
+  writeHash(table, { ...defaults(table), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false });
+  assert.deepEqual(readHash(table), { state: { ...defaults(table), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false }, rejected: [] });
+  hash = '#depth=9&logm=12&method=svm&seed=-1&std=yes&bogus=1&test=33&constructor=1&__proto__=x&method=arccos0';
+  const { state, rejected } = readHash(table);
   assert.equal(state.logm, 12);
-  assert.equal(state.depth, defaults().depth);
+  assert.equal(state.depth, defaults(table).depth);
   assert.deepEqual(rejected.map((r) => [r.key, r.value, r.known]), [
     ['depth', '9', true], ['method', 'svm', true], ['seed', '-1', true], ['std', 'yes', true],
-    ['bogus', '1', false], ['test', '33', true], ['constructor', '1', false], ['__proto__', 'x', false],
+    ['bogus', '1', false], ['test', '33', true], ['constructor', '1', false], ['__proto__', 'x', false], ['method', 'arccos0', true],
   ]);
   assert.equal(rejected[0].expected, 'a whole number from 1 to 5');
   assert.equal(rejected[5].expected, 'a multiple of 5 from 10 to 50', 'the test share moves in the slider\'s steps');
-  assert.equal(valid('depth', 5), true);
-  assert.equal(valid('depth', 6), false);
-  assert.equal(valid('seed', 1.5), false);
-  assert.equal(valid('test', 35), true);
-  assert.equal(valid('test', 33), false);
-  assert.equal(valid('constructor', 1), false);
+  assert.match(rejected[1].expected, /^one of ntk, nngp, arccos1, naive, grad, rff$/, 'the methods of the menu: the schema\'s, less the excluded');
+  assert.equal(valid(table, 'depth', 5), true);
+  assert.equal(valid(table, 'depth', 6), false);
+  assert.equal(valid(table, 'seed', 1.5), false);
+  assert.equal(valid(table, 'test', 35), true);
+  assert.equal(valid(table, 'test', 33), false);
+  assert.equal(valid(table, 'constructor', 1), false);
 
   const notice = linkNotice(rejected, state);
   assert.match(notice, /depth=“9” is not a whole number from 1 to 5; using “1”/);
@@ -137,23 +158,26 @@ test('the URL hash: defaults omitted, valid values restored, rejected values rep
 });
 
 test('engine errors name the page control to change, and drop advice the page cannot follow', () => {
+  const { controls } = vocab;
   const err = (Class, message, code, option) => Object.assign(new Class(message), code ? { code } : {}, option ? { option } : {});
-  const dim = explain(err(RangeError, 'fitRidge: features.dim must be an integer in 1…16777216, got 0', 'ERR_OPTION', 'features.dim'));
+  const dim = explain(err(RangeError, 'fitRidge: features.dim must be an integer in 1…16777216, got 0', 'ERR_OPTION', 'features.dim'), { controls });
   assert.equal(dim.text, 'Features m must be an integer in 1…16777216, got 0; change Features m');
   assert.equal(dim.control.id, 'dim');
-  for (const [option, id] of [['target', 'target'], ['features.depth', 'depth'], ['kernel.depth', 'depth'], ['features.seed', 'seed'], ['testFraction', 'testfrac'], ['k', 'kfolds'], ['preprocess.unitNorm', 'unitnorm'], ['features.sampler', 'sampler']]) {
-    assert.equal(controlFor(option)?.id, id, option);
+  for (const [option, id] of [['target', 'target'], ['features.depth', 'depth'], ['kernel.depth', 'depth'], ['features.seed', 'seed'], ['testFraction', 'testfrac'], ['k', 'kfolds'], ['preprocess.unitNorm', 'unitnorm'], ['features.sampler', 'sampler'], ['dim', 'dim']]) {
+    assert.equal(controlFor(option, controls)?.id, id, option);
   }
-  assert.equal(controlFor('groups'), null, 'groups come from the file');
-  const classes = explain(err(RangeError, 'fitRidge: classes must be an integer in 2…10000, got 1', 'ERR_OPTION', 'classes'));
+  assert.equal(controlFor('groups', controls), null, 'groups come from the file');
+  assert.equal(controlFor('constructor', controls), null);
+  assert.equal(controlFor('features.dim', null), null, 'no control before the engine has told its options');
+  const classes = explain(err(RangeError, 'fitRidge: classes must be an integer in 2…10000, got 1', 'ERR_OPTION', 'classes'), { controls });
   assert.equal(classes.text, 'classes must be an integer in 2…10000, got 1; change Target', 'the page counts the classes of its Target');
 
-  const lambda = explain(err(RangeError, 'fitRidge: lambda must be a positive finite number or "auto", got -1', 'ERR_OPTION', 'lambda'));
+  const lambda = explain(err(RangeError, 'fitRidge: lambda must be a positive finite number or "auto", got -1', 'ERR_OPTION', 'lambda'), { controls });
   assert.match(lambda.text, /λ is chosen automatically here/);
   assert.doesNotMatch(explain(err(Error, 'krr: no λ in the grid gave a finite score; use a grid of larger λ or set Lambda')).text, /Lambda|grid of/, 'advice about options the page lacks is dropped');
   assert.equal(explain(err(Error, 'krr: no λ in the grid gave a finite score; use a grid of larger λ or set Lambda'), { fallback: 'try Standardize columns' }).text,
     'no λ in the grid gave a finite score; try Standardize columns', 'and replaced by advice the page can follow');
-  const big = explain(err(RangeError, 'parseCSV: the input is 300 MB, over the 256 MB limit; raise maxBytes or use a sample of the rows', 'ERR_TOO_LARGE', 'maxBytes'), { where: 'load' });
+  const big = explain(err(RangeError, 'parseCSV: the input is 300 MB, over the 256 MB limit; raise maxBytes or use a sample of the rows', 'ERR_TOO_LARGE', 'maxBytes'), { where: 'load', controls });
   assert.doesNotMatch(big.text, /maxBytes/);
   assert.match(big.text, /smaller file/);
   const id = 'parseCSV: column 1 ("id") has 300 distinct text values in 300 rows: an identifier or free text, which one-hot encoding cannot use; remove the column or choose it as the target';
@@ -166,6 +190,219 @@ test('engine errors name the page control to change, and drop advice the page ca
   assert.equal(explain(new DOMException('stopped', 'AbortError')), null, 'aborts are not errors');
   assert.equal(explain(err(Error, 'x', 'ERR_ABORTED')), null);
   assert.match(explain(err(Error, 'fitRidge: the WebAssembly instance ran out of memory during this call and was restarted; use fewer rows or a smaller dim', 'ERR_INSTANCE')).text, /restarted; a smaller Features m or a smaller file/);
+});
+
+/** Every option path of the schema whose last name is name. */
+function pathsNamed(schema, name) {
+  const out = [];
+  const walk = (prefix, list) => {
+    for (const o of list ?? []) {
+      const p = `${prefix}.${o.name}`;
+      if (o.name === name) out.push(p);
+      walk(p, o.fields);
+    }
+  };
+  for (const [method, list] of Object.entries(schema)) walk(method, list);
+  return out;
+}
+
+test('the lab\'s vocabulary is the engine\'s schema: menus, defaults, and narrowed ranges that lie inside it', () => {
+  assert.deepEqual(vocab.problems, [], 'the lab and the engine agree');
+  const features = schema.features;
+  const entry = (name) => features.find((o) => o.name === name);
+  // Menus: the engine's values in the engine's order; the method menu less what the lab leaves out on purpose.
+  assert.deepEqual(vocab.menus.method.map((o) => o.value), entry('method').enum.filter((v) => !Object.hasOwn(EXCLUDED, v)));
+  assert.deepEqual(vocab.menus.sketch.map((o) => o.value), entry('sketch').enum);
+  assert.deepEqual(vocab.menus.sampler.map((o) => o.value), entry('sampler').enum);
+  for (const v of Object.keys(EXCLUDED)) assert.ok(entry('method').enum.includes(v), `${v}, left out of the menu, is an engine method`);
+  // Defaults: the engine's, unless the lab keeps its own (then inside its range).
+  for (const key of ['method', 'sketch', 'sampler']) assert.equal(vocab.settings[key].def, entry(key).default, `${key} defaults to the engine's default`);
+  assert.equal(vocab.settings.std.def, optionAt(schema, 'fitRidge.preprocess.standardize').default);
+  assert.equal(vocab.settings.unit.def, optionAt(schema, 'fitRidge.preprocess.unitNorm').default);
+  assert.equal(vocab.settings.depth.def, entry('depth').default);
+
+  // Every narrowing, written once in vocab.js SETTINGS, lies inside the engine's range.
+  const narrowed = Object.entries(SETTINGS).filter(([, s]) => s.narrow);
+  assert.deepEqual(narrowed.map(([k]) => k).sort(), ['depth', 'k', 'logm', 'seed', 'test']);
+  const toEngine = (scale, v) => (scale === 'log2' ? 2 ** v : scale === 'percent' ? v / 100 : v);
+  for (const [key, s] of narrowed) {
+    const o = optionAt(schema, s.option);
+    assert.ok(o, `${key}: ${s.option} is an engine option`);
+    assert.ok(['int', 'number'].includes(o.kind), `${key}: ${s.option} is numeric`);
+    const { min, max, step = 1 } = s.narrow;
+    for (const x of [min, max]) {
+      const v = toEngine(s.scale, x);
+      assert.ok(v >= o.min && !(o.minExclusive && v === o.min), `${key}: ${x} (${s.option} = ${v}) ≥ the engine's ${o.min}`);
+      assert.ok(v <= o.max && !(o.maxExclusive && v === o.max), `${key}: ${x} (${s.option} = ${v}) ≤ the engine's ${o.max}`);
+      if (o.kind === 'int') assert.ok(Number.isInteger(v), `${key}: ${v} is an integer, as ${s.option} must be`);
+    }
+    assert.deepEqual([vocab.settings[key].min, vocab.settings[key].max, vocab.settings[key].step], [min, max, step], `${key}: the control's range is the narrowing`);
+    const def = vocab.settings[key].def;
+    assert.ok(def >= min && def <= max && (def - min) % step === 0, `${key}: the default ${def} is a value of the control`);
+  }
+
+  // What the lab adds names only what the engine has.
+  for (const [name, m] of Object.entries(METHODS)) {
+    assert.ok(entry('method').enum.includes(name), `${name} is an engine method`);
+    assert.ok(optionAt(schema, 'kernel.kernel').enum.includes(m.kernel), `${name} is compared with the engine's ${m.kernel} kernel`);
+    for (const u of m.uses) assert.ok(entry(u), `${name} uses ${u}, a feature option`);
+    if (m.depth !== undefined) assert.ok(m.depth >= optionAt(schema, 'kernel.depth').min && m.depth <= optionAt(schema, 'kernel.depth').max);
+  }
+  for (const [key, words] of Object.entries(WORDS)) {
+    if (key === 'eval') continue;
+    for (const v of Object.keys(words)) assert.ok(entry(key).enum.includes(v), `${key} ${v} is an engine value`);
+  }
+  for (const v of SETTINGS.eval.values) assert.ok(Array.isArray(schema[v]), `evaluation ${v} is an engine method`);
+  for (const path of Object.keys(OTHER_OPTIONS)) assert.ok(optionAt(schema, path), `${path} is an engine option`);
+  for (const name of Object.keys(NO_CONTROL)) assert.ok(pathsNamed(schema, name).length > 0, `${name}, which the page words without a control, is an engine option`);
+  // Every control's option exists, so an error about it names the control.
+  for (const [key, s] of Object.entries(SETTINGS)) if (s.option) assert.ok(optionAt(schema, s.option), `${key}: ${s.option}`);
+});
+
+test('a schema the lab does not match is reported, and the page still gets settings it can use', () => {
+  const copy = structuredClone(schema);
+  const features = copy.features;
+  const entry = (name) => features.find((o) => o.name === name);
+  entry('depth').max = 3; // the lab's slider goes to 5
+  entry('method').enum.push('arccos2'); // a method the lab does not know
+  entry('sampler').enum = entry('sampler').enum.filter((v) => v !== 'gibbs');
+  copy.split = copy.split.filter((o) => o.name !== 'testFraction');
+  const v = vocabulary(copy);
+  assert.ok(v.problems.some((p) => /depth: the lab's 5 is outside/.test(p)), v.problems.join('\n'));
+  assert.ok(v.problems.some((p) => /arccos2 is neither in METHODS nor in EXCLUDED/.test(p)));
+  assert.ok(v.problems.some((p) => /sampler: gibbs is not an engine value/.test(p)));
+  assert.ok(v.problems.some((p) => /no option split.testFraction/.test(p)));
+  assert.ok(!v.menus.method.some((o) => o.value === 'arccos2'), 'an unknown method stays out of the menu');
+  assert.ok(!v.menus.sampler.some((o) => o.value === 'gibbs'), 'the menu offers what the engine has');
+  assert.deepEqual([v.settings.test.min, v.settings.test.max, v.settings.test.def], [10, 50, 30], 'without the option, the lab\'s own range');
+  assert.deepEqual(vocabulary(null).settings.method.values, Object.keys(METHODS), 'no schema at all: the lab\'s own names');
+});
+
+test('jobs: a new job replaces its lane\'s, Cancel stops all, a failure carries its error, progress spans the steps', async () => {
+  let changes = 0;
+  const jobs = new Jobs(() => changes++);
+  const never = (ctl, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('stop', 'AbortError'))));
+  const first = jobs.run('first', 'train', never);
+  assert.equal(jobs.busy('train'), true);
+  const pics = jobs.run('pictures', 'pictures', never);
+  assert.equal(jobs.shown.label, 'first', 'the bar follows the user\'s run, not the automatic pictures');
+  let seen = [];
+  const second = jobs.run('second', 'train', async (ctl) => {
+    const { onProgress } = ctl(1, 4);
+    onProgress({ done: 1, total: 2, stage: 'fit' });
+    seen = [jobs.shown.fraction, jobs.shown.stage];
+    return 42;
+  });
+  assert.deepEqual(await first, { ok: false, why: 'replaced' });
+  assert.deepEqual(await second, { ok: true, value: 42 });
+  assert.deepEqual(seen, [(1 + 0.5) / 4, 'fit'], 'step 1 of 4, half done');
+  assert.deepEqual(jobs.stopAll('cancelled'), ['pictures']);
+  assert.deepEqual(await pics, { ok: false, why: 'cancelled' });
+  const boom = new Error('boom');
+  assert.deepEqual(await jobs.run('x', 'sweep', async () => { throw boom; }), { ok: false, why: 'failed', error: boom });
+  const engineAbort = Object.assign(new Error('aborted'), { code: 'ERR_ABORTED' });
+  assert.deepEqual(await jobs.run('x', 'sweep', async () => { throw engineAbort; }), { ok: false, why: 'cancelled' });
+  // Stopped just as its last step finished: no say any more.
+  const late = jobs.run('late', 'load', async () => { jobs.stopAll('new data'); return 1; });
+  assert.deepEqual(await late, { ok: false, why: 'new data' });
+  assert.equal(jobs.list.length, 0);
+  assert.ok(changes > 0);
+});
+
+test('the cost model: work of a fit, training rows per evaluation, the estimate and the exact-kernel limit', () => {
+  assert.equal(trainWork(100, 4, 64, 0), 100 * 64 * 4 + 100 * 64 * 64 + 9 * 64 ** 3);
+  assert.equal(trainWork(100, 4, 64, 2) - trainWork(100, 4, 64, 0), 2 * 100 * 64 * 64 / 2, 'each further layer: n·m²/2');
+  assert.equal(trainRows(150, { eval: 'split', test: 30, k: 5 }), 105);
+  assert.equal(trainRows(150, { eval: 'kfold', test: 30, k: 5 }), 120);
+  const e = estimate({ n: 150, d: 4, m: 512, layers: 0, settings: { eval: 'split', test: 30, k: 5 }, speed: 1e9, workers: 2 });
+  assert.equal(e.bytes, 150 * 512 * 8);
+  assert.ok(Math.abs(e.ms - (1000 * trainWork(105, 4, 512, 0)) / 2e9) < 1e-9);
+  assert.match(e.text, /^Φ for all 150 rows: 150 × 512 × 8 bytes = 600 KB; training ≈ \d+ ms \(rough\)\.$/);
+  assert.equal(e.exactOK, true);
+  const big = estimate({ n: 100_000, d: 50, m: 8192, layers: 4, settings: { eval: 'kfold', test: 30, k: 10 }, speed: 1e9, workers: 1 });
+  assert.equal(big.slow, true);
+  assert.match(big.text, /a smaller Features m is much faster/);
+  assert.equal(big.exactOK, false, `${big.trainRows} training rows > ${EXACT_MAX}`);
+});
+
+test('experiments: each method gets only the options it uses and the exact kernel it approximates; folds of either shape', () => {
+  const settings = { ...Object.fromEntries(Object.entries(vocab.settings).map(([k, s]) => [k, s.def])), depth: 3, sketch: 'tensorsrht', sampler: 'orthogonal', seed: 9 };
+  assert.deepEqual(featureOptions(settings, 'ntk', 64), { method: 'ntk', dim: 64, seed: 9, depth: 3, sketch: 'tensorsrht', sampler: 'orthogonal' });
+  assert.deepEqual(featureOptions(settings, 'rff', 64), { method: 'rff', dim: 64, seed: 9 });
+  assert.deepEqual(featureOptions(settings, 'grad', 64), { method: 'grad', dim: 64, seed: 9, depth: 3 });
+  assert.deepEqual(featureOptions(settings, 'arccos1', 64), { method: 'arccos1', dim: 64, seed: 9, sampler: 'orthogonal' });
+  assert.equal(dim(settings), 512);
+  assert.deepEqual(targetKernel(settings, 'nngp'), { kernel: 'nngp', depth: 3 });
+  assert.deepEqual(targetKernel(settings, 'arccos1'), { kernel: 'nngp', depth: 1 });
+  assert.deepEqual(targetKernel(settings, 'rff'), { kernel: 'rbf' });
+  assert.deepEqual(targetKernel(settings, 'naive'), { kernel: 'ntk', depth: 3 });
+  assert.deepEqual(folds([[0, 3], [1, 2]], 4), [{ test: [0, 3], train: [1, 2] }, { test: [1, 2], train: [0, 3] }]);
+  assert.deepEqual(folds([{ train: [1, 2], test: [0, 3] }], 4), [{ train: [1, 2], test: [0, 3] }]);
+
+  const K = { rows: 2, cols: 2, data: Float64Array.from([4, 1, 1, 2]) };
+  const A = { rows: 2, cols: 2, data: Float64Array.from([4.5, 0.5, 1, 2]) };
+  const p = pictureScales(K, A, true);
+  assert.deepEqual(Array.from(p.diff.data), [0.5, -0.5, 0, 0]);
+  assert.equal(p.s, 0.5, 'magnified: ± the largest difference');
+  assert.equal(pictureScales(K, A, false).s, Math.max(Math.abs(p.lo), Math.abs(p.hi)), 'else ± the kernel scale');
+  assert.equal(pictureScales(K, null, false).diff, null);
+
+  const reg = { task: 'regression', targetName: 'y' };
+  assert.equal(metric(reg, { r2: 0.5 }, [1, 2]).text, '0.500');
+  assert.equal(metric(reg, { r2: 0 }, [3, 3]).text, '—', 'R² of a flat target is undefined');
+  assert.equal(metric({ task: 'classification' }, { accuracy: 0.9666 }, [0, 1]).text, '96.7%');
+});
+
+test('experiments: training iris on a split scores as the page shows it; predictions export round-trips', { timeout: 60_000 }, async () => {
+  const ds = await eng.parseCSV(await readFile(path.join(root, 'testdata', 'iris.csv')));
+  const settings = Object.fromEntries(Object.entries(vocab.settings).map(([k, s]) => [k, s.def]));
+  const plan = trainingPlan(settings, ds);
+  assert.deepEqual(plan.features, { method: 'ntk', dim: 512, seed: 1, depth: 1, sketch: 'tensorsketch', sampler: 'exact' });
+  const ctl = () => ({});
+  const r = await trainAndTest(eng, ds, plan, ctl, new AbortController().signal);
+  assert.equal(r.rows.length, 45, '30 % of 150 rows held out');
+  assert.equal(r.withExact, true);
+  assert.ok(r.scores.accuracy >= 0.85, `accuracy ${r.scores.accuracy}`);
+  assert.ok(r.exactScores.accuracy >= 0.85, `exact accuracy ${r.exactScores.accuracy}`);
+  assert.equal(r.curve.criterion, 'loo', '105 training rows ≤ m = 512: leave-one-out');
+  assert.match(r.how, /^45 held-out test rows$/);
+  const { text, rows } = predictionsCSV({ ...r, ds });
+  const table = parseCSV(text);
+  assert.equal(rows, 45);
+  assert.deepEqual(table[0], ['row', 'fold', 'true target', 'predicted', 'predicted (exact kernel)']);
+  assert.ok(table.slice(1).every((row) => ds.classes.includes(row[3])), 'class names, not indices');
+  assert.equal(baseName('my data (1).csv.gz'), 'my_data_1_');
+});
+
+test('the sweep compares every method at every size, each with its own exact kernel', async () => {
+  const calls = [];
+  const fake = { compare: async (X, o) => { calls.push(o); return { relFrobenius: 1 / o.features.dim, spectral: 2, mse: 0, lambda: 0, seconds: { exact: 0.1, features: 0.01 } }; } };
+  const settings = { depth: 2, seed: 3, sketch: 'tensorsketch', sampler: 'exact', logm: 9 };
+  let updates = 0;
+  const rows = await sweep(fake, { rows: 1, cols: 1, data: new Float64Array(1) }, settings, () => ({}), new AbortController().signal, () => updates++);
+  assert.equal(rows.length, SWEEP_STEPS);
+  assert.equal(updates, SWEEP_STEPS);
+  assert.deepEqual(calls.map((c) => [c.features.method, c.features.dim]), SWEEP_METHODS.flatMap((m) => SWEEP_DIMS.map((d) => [m, d])));
+  assert.deepEqual(calls.find((c) => c.features.method === 'rff').kernel, { kernel: 'rbf' });
+  const series = sweepSeries(rows, 'relFrobenius');
+  assert.deepEqual(series.map((s) => s.name), SWEEP_METHODS.map((m) => METHODS[m].name));
+  assert.deepEqual(series[0].points[0], [64, 1 / 64]);
+  assert.equal(parseCSV(comparisonsCSV(rows).text).length, 1 + SWEEP_STEPS);
+});
+
+test('the features export writes every row with its target, in slices', async () => {
+  const P = { rows: 2500, cols: 2, data: Float64Array.from({ length: 5000 }, (_, i) => i - 0.5) };
+  const ds = { task: 'classification', classes: ['=a', 'b'], y: Float64Array.from({ length: 2500 }, (_, i) => i % 2), targetName: 'label' };
+  const progress = [];
+  const parts = await featuresCSV(P, ds, new AbortController().signal, (p) => progress.push(p.done));
+  const rows = parseCSV(parts.join(''));
+  assert.equal(rows.length, 2501);
+  assert.deepEqual(rows[0], ['phi1', 'phi2', 'label']);
+  assert.deepEqual(rows[1], ['-0.5', '0.5', "'=a"]);
+  assert.deepEqual(progress, [0, 1000, 2000]);
+  const stop = new AbortController();
+  stop.abort();
+  await assert.rejects(featuresCSV(P, ds, stop.signal), { name: 'AbortError' });
 });
 
 test('summaries stay short for many classes', () => {

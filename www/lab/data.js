@@ -9,6 +9,9 @@ export const BUNDLED = {
   BostonHousing: { file: 'BostonHousing.csv', title: 'Boston house prices (506 × 13)' },
 };
 
+/** Ids of the bundled data sets, in menu order. */
+export const DATASETS = Object.keys(BUNDLED);
+
 /** Largest file the page reads (the engine accepts more; a tab has less). */
 export const MAX_FILE_BYTES = 128 << 20;
 

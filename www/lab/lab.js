@@ -1,53 +1,60 @@
-// The lab page: the only module that wires DOM events. Work runs in the
-// engine's WebAssembly workers; this module keeps the page state, starts and
-// cancels runs, and draws their results.
+// The lab page: the only module that wires DOM events. What a run computes
+// lives in DOM-free modules (experiments.js, sweep.js, cost.js, jobs.js,
+// downloads.js, vocab.js, state.js, messages.js); this module keeps the
+// page's one state object, starts and cancels runs, and draws their results.
 import { createEngine } from './ntkrf/index.js';
-import { DATASETS, readHash, writeHash } from './state.js';
-import { BUNDLED, fetchBundled, readFile, formatBytes, sampleRows, takeRows, takeValues, prepare, renderPreview, summarizeList } from './data.js';
+import { vocabulary } from './vocab.js';
+import { hashTable, readHash, writeHash } from './state.js';
+import { BUNDLED, DATASETS, fetchBundled, readFile, formatBytes, sampleRows, prepare, renderPreview, summarizeList } from './data.js';
 import { drawHeatmap, clearHeatmap, drawLegend, SEQUENTIAL, DIVERGING, short } from './heatmap.js';
 import { lineChart, scatterChart, confusionChart, clearChart, topConfusions, MAX_SVG_CLASSES } from './charts.js';
-import { toCSV, csvLine } from './csv.js';
 import { explain, linkNotice, quote } from './messages.js';
+import { Jobs, check } from './jobs.js';
+import { EXACT_MAX, INITIAL_SPEED, estimate, measuredSpeed } from './cost.js';
+import { SAMPLE, dim, uses, extraLayers, featureOptions, targetKernel, kernelName, compareOn, comparisonRow, pictureScales, CRITERIA, trainingPlan, untrainable, trainAndTest, metric } from './experiments.js';
+import { sweep, sweepSeries, exactTimes, SWEEP_METHODS, SWEEP_STEPS } from './sweep.js';
+import { MAX_EXPORT_VALUES, baseName, predictionsCSV, comparisonsCSV, featuresCSV } from './downloads.js';
+import { shortName, capital, count, seconds } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Rows in the kernel pictures (an n×n exact kernel is cheap at this size). */
-const SAMPLE = 200;
-/** Largest training set offered exact kernel ridge regression. */
-const EXACT_MAX = 2000;
-/** Feature counts of the error-vs-m sweep. */
-const SWEEP_DIMS = [64, 128, 256, 512, 1024, 2048, 4096];
-/** Methods of the sweep, each against its own exact kernel. */
-const SWEEP_METHODS = ['ntk', 'naive', 'arccos1', 'rff'];
-/** Largest features export (text is ~20 bytes a number). */
-const MAX_EXPORT_VALUES = 10_000_000;
+/** Controls whose values, ranges and menus come from the engine's schema: usable once it has started. */
+const SETTING_CONTROLS = ['standardize', 'unitnorm', 'depth', 'dim', 'method', 'sketch', 'sampler', 'seed', 'eval', 'testfrac', 'kfolds', 'exact', 'magnify'];
 
-const METHOD = {
-  ntk: { name: 'NTK RF', help: 'Arc-cosine features joined layer by layer with TensorSketch; approximates the NTK of depth L.' },
-  nngp: { name: 'NNGP RF', help: 'The ReLU part of the same construction; approximates the NNGP kernel (last layer only trained).' },
-  arccos1: { name: 'arc-cos', help: 'One layer of ReLU features; approximates the one-layer NNGP (arc-cosine) kernel. Ignores L.' },
-  naive: { name: 'naive', help: 'Explicit tensor products without sketching; the same kernel as NTK RF, fewer effective features.' },
-  grad: { name: 'grad', help: 'Gradient of one random finite-width ReLU network; approximates the NTK of depth L.' },
-  rff: { name: 'RFF', help: 'Random Fourier features of the RBF kernel exp(−γ‖x−z‖²), γ = 1/columns. Ignores L.' },
+/** Everything the page knows and changes. */
+const app = {
+  /** The engine once it has started. */
+  engine: null,
+  /** Resolves to the engine once it has started (and the settings are read), or to null if it cannot start; loads wait for it. */
+  engineReady: null,
+  engineStarted: null,
+  /** The lab's vocabulary (vocab.js) from the engine's schema, and the URL hash table built from it. */
+  vocab: null,
+  table: null,
+  /** The settings (state.js), null until the engine has started. */
+  settings: null,
+  /** The loaded data set: id (a serial number), name, bytes, bundled id, preview, parsed dataset, sample for the pictures. */
+  current: null,
+  /** Data sets loaded so far (the id of the next), and loads started (the default data set is loaded only if the user has not chosen one). */
+  datasetSerial: 0,
+  loadsStarted: 0,
+  /** The last pictures (for redrawing the difference and for export). */
+  pictures: null,
+  /** Comparison rows for export. */
+  comparisons: [],
+  /** The last training run, for export. */
+  lastRun: null,
+  /** Measured throughput of training (work units per second per worker), refined after each run. */
+  speed: INITIAL_SPEED,
+  /** Runs in progress. */
+  jobs: new Jobs(() => renderJobs()),
+  /** Alerts shown so far, and the one showing: { seq, lane }, so that a later success can clear it. */
+  alertSeq: 0,
+  alertShown: null,
+  /** The pending redraw of the pictures. */
+  picturesTimer: 0,
 };
-
-let engine = null;
-/** Resolves to the engine once it has started, or to null if it cannot start; loads wait for it. */
-let engineStarted;
-const engineReady = new Promise((resolve) => { engineStarted = resolve; });
-let state;
-/** The loaded data set: id (a serial number), name, bytes, parsed dataset, sample for the pictures. */
-let current = null;
-/** Loads started so far (the default data set is loaded only if the user has not chosen one). */
-let loadsStarted = 0;
-/** The last pictures (for redrawing the difference and for export). */
-let pictures = null;
-/** Comparison rows for export. */
-let comparisons = [];
-/** The last training run, for export. */
-let lastRun = null;
-/** Measured throughput of training (work units per second), refined after each run. */
-let speed = 1e9;
+app.engineReady = new Promise((resolve) => { app.engineStarted = resolve; });
 
 // ---------------------------------------------------------------- messages
 
@@ -55,21 +62,17 @@ function say(text) {
   $('status').textContent = text;
 }
 
-/** Alerts shown so far, and the one showing: { seq, lane }, so that a later success can clear it. */
-let alertSeq = 0;
-let alertShown = null;
-
 /** Shows an error; control, the page control the user should change, is outlined until the alert goes. */
 function showError(text, { lane = 'page', control = null } = {}) {
   $('alert-text').textContent = text;
   $('alert').hidden = false;
-  alertShown = { seq: ++alertSeq, lane };
+  app.alertShown = { seq: ++app.alertSeq, lane };
   markControl(control);
 }
 
 function hideError() {
   $('alert').hidden = true;
-  alertShown = null;
+  app.alertShown = null;
   markControl(null);
 }
 
@@ -86,8 +89,8 @@ function markControl(control) {
  */
 function clearOldError(lane, seq) {
   // The automatic pictures prove nothing about what the user ran.
-  const older = lane !== 'pictures' && alertShown?.seq <= seq;
-  if (alertShown && (alertShown.lane === lane || older)) hideError();
+  const older = lane !== 'pictures' && app.alertShown?.seq <= seq;
+  if (app.alertShown && (app.alertShown.lane === lane || older)) hideError();
 }
 
 /** Shows a notice (not an error): settings of a link that could not be used. Empty text hides it. */
@@ -98,208 +101,133 @@ function notify(text, { append = false } = {}) {
   $('notice').hidden = box.childElementCount === 0;
 }
 
-/** A file name short enough for the progress line (the status shows it in full). */
-const shortName = (name) => (name.length > 24 ? `${name.slice(0, 23)}…` : name);
-const capital = (s) => s[0].toUpperCase() + s.slice(1);
-const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** The page's wording of an engine error, naming the page's controls once the vocabulary is known. */
+const wording = (e, opts = {}) => explain(e, { ...opts, controls: app.vocab?.controls });
 
-function seconds(ms) {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 120_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
-  return `${(ms / 3_600_000).toFixed(1)} h`;
+function line(text, cls) {
+  const p = document.createElement('p');
+  p.textContent = text;
+  if (cls) p.className = cls;
+  return p;
 }
-const has = (op) => typeof engine?.[op] === 'function';
 
 // ---------------------------------------------------------------- runs
 
-/** Runs in progress: {label, lane, controller, fraction, stage, why}. */
-const jobs = new Set();
-
 function renderJobs() {
-  const list = [...jobs];
-  // The bar follows the newest job the user started; automatic picture updates come last.
-  const job = list.findLast((j) => j.lane !== 'pictures') ?? list[list.length - 1];
+  const job = app.jobs.shown;
   $('cancel').disabled = !job;
   $('progress').value = job ? job.fraction : 0;
-  $('stage').textContent = job ? `${job.label}${job.stage ? ` · ${job.stage}` : ''} ${Math.round(job.fraction * 100)}%` : 'idle';
-  for (const lane of ['train', 'sweep']) {
-    const busy = list.some((j) => j.lane === lane);
-    $(lane === 'train' ? 'train' : 'run-sweep').disabled = busy || !current;
-  }
-  $('export-features').disabled = !current || list.some((j) => j.lane === 'export');
-  document.body.classList.toggle('busy', list.length > 0);
-}
-
-/** Stops a job; why ('cancelled', 'replaced', 'new data') is what its run reports. */
-function stop(job, why) {
-  job.why ??= why;
-  job.controller.abort();
+  $('stage').textContent = job ? `${job.label}${job.stage ? ` · ${job.stage}` : ''} ${Math.round(job.fraction * 100)}%` : app.settings ? 'idle' : 'starting…';
+  $('train').disabled = app.jobs.busy('train') || !app.current;
+  $('run-sweep').disabled = app.jobs.busy('sweep') || !app.current;
+  $('export-features').disabled = !app.current || app.jobs.busy('export');
+  document.body.classList.toggle('busy', app.jobs.list.length > 0);
 }
 
 /**
- * Runs fn(ctl, signal) as a cancellable job. A new job in the same lane
- * replaces the old one. ctl(i, n) gives the {signal, onProgress} of step i
- * of n, so the progress bar covers the whole job. Every run ends in a state
- * that says what happened: on success the alerts it outdates are cleared
- * and fn says what it did; on failure the error is shown (worded by
- * failText) and the status says so; a stopped run was stopped by Cancel,
+ * Runs fn(ctl, signal) as a cancellable job (jobs.js). Every run ends in a
+ * state that says what happened: on success the alerts it outdates are
+ * cleared and fn says what it did; on failure the error is shown (worded
+ * by failText) and the status says so; a stopped run was stopped by Cancel,
  * a newer run or new data, which say so themselves.
  *
  * Returns { ok: true, value } or { ok: false, why } with why 'failed',
  * 'cancelled', 'replaced' or 'new data'.
  */
 async function run(label, lane, fn, { failText = (text) => `${capital(label)} failed: ${text}.`, failStatus = () => `${capital(label)} failed.`, where = 'run', fallback = '' } = {}) {
-  for (const j of jobs) if (j.lane === lane) stop(j, 'replaced');
-  const job = { label, lane, controller: new AbortController(), fraction: 0, stage: '', why: null };
-  const seq = alertSeq;
-  jobs.add(job);
-  renderJobs();
-  const signal = job.controller.signal;
-  const ctl = (i, n) => ({
-    signal,
-    onProgress: (p) => {
-      job.fraction = (i + (p.total > 0 ? p.done / p.total : 0)) / n;
-      job.stage = p.stage;
-      renderJobs();
-    },
-  });
-  try {
-    const value = await fn(ctl, signal);
-    // A run stopped just as its last step finished has no say any more.
-    check(signal);
-    clearOldError(lane, seq);
-    return { ok: true, value };
-  } catch (e) {
-    const ex = signal.aborted ? null : explain(e, { where, fallback });
-    if (!ex) return { ok: false, why: job.why ?? 'cancelled' };
+  const seq = app.alertSeq;
+  const outcome = await app.jobs.run(label, lane, fn);
+  if (outcome.ok) clearOldError(lane, seq);
+  else if (outcome.why === 'failed') {
+    const ex = wording(outcome.error, { where, fallback });
     showError(failText(ex.text), { lane, control: ex.control });
     say(failStatus());
-    return { ok: false, why: 'failed' };
-  } finally {
-    jobs.delete(job);
-    renderJobs();
   }
-}
-
-/** Throws an AbortError when signal is aborted (between engine calls). */
-function check(signal) {
-  if (signal.aborted) throw new DOMException('cancelled', 'AbortError');
+  return outcome;
 }
 
 // ---------------------------------------------------------------- settings
 
-const dim = () => 2 ** state.logm;
-
-function featureOptions(method = state.method, m = dim()) {
-  const o = { method, dim: m, seed: state.seed };
-  if (!['arccos1', 'rff'].includes(method)) o.depth = state.depth;
-  if (method === 'ntk') o.sketch = state.sketch;
-  if (['ntk', 'nngp', 'arccos1', 'naive'].includes(method)) o.sampler = state.sampler;
-  return o;
-}
-
-/** The exact kernel a method's features approximate. */
-function targetKernel(method = state.method) {
-  switch (method) {
-    case 'nngp': return { kernel: 'nngp', depth: state.depth };
-    case 'arccos1': return { kernel: 'nngp', depth: 1 };
-    case 'rff': return { kernel: 'rbf' };
-    default: return { kernel: 'ntk', depth: state.depth };
-  }
-}
-
-function kernelName(spec) {
-  return spec.kernel === 'rbf' ? 'RBF kernel' : `${spec.kernel.toUpperCase()}, L = ${spec.depth}`;
-}
-
 function save() {
-  writeHash(state);
+  writeHash(app.table, app.settings);
 }
 
-/** Puts the state into the controls. */
+/** Fills the menus and the ranges of the controls from the vocabulary, and makes them usable. */
+function buildControls(vocab) {
+  for (const key of ['method', 'sketch', 'sampler', 'eval']) {
+    $(key).replaceChildren(...vocab.menus[key].map((o) => new Option(o.label, o.value)));
+  }
+  const range = (id, s) => Object.assign($(id), { min: s.min, max: s.max, step: s.step });
+  range('depth', vocab.settings.depth);
+  range('dim', vocab.settings.logm);
+  range('seed', vocab.settings.seed);
+  range('testfrac', vocab.settings.test);
+  range('kfolds', vocab.settings.k);
+  $('exact-help').textContent = `Exact kernel ridge regression needs an n×n matrix; offered up to ${EXACT_MAX} training rows.`;
+  for (const id of SETTING_CONTROLS) $(id).disabled = false;
+  for (const el of document.querySelectorAll('[aria-busy]')) el.removeAttribute('aria-busy');
+}
+
+/** Puts the settings into the controls. */
 function showSettings() {
-  $('standardize').checked = state.std;
-  $('unitnorm').checked = state.unit;
-  $('depth').value = state.depth;
-  $('dim').value = state.logm;
-  $('method').value = state.method;
-  $('sketch').value = state.sketch;
-  $('sampler').value = state.sampler;
-  $('seed').value = state.seed;
-  $('eval').value = state.eval;
-  $('testfrac').value = state.test;
-  $('kfolds').value = state.k;
-  $('exact').checked = state.exact;
-  $('magnify').checked = state.magnify;
+  const s = app.settings;
+  $('standardize').checked = s.std;
+  $('unitnorm').checked = s.unit;
+  $('depth').value = s.depth;
+  $('dim').value = s.logm;
+  $('method').value = s.method;
+  $('sketch').value = s.sketch;
+  $('sampler').value = s.sampler;
+  $('seed').value = s.seed;
+  $('eval').value = s.eval;
+  $('testfrac').value = s.test;
+  $('kfolds').value = s.k;
+  $('exact').checked = s.exact;
+  $('magnify').checked = s.magnify;
   showDerived();
 }
 
 /** Labels that follow from the settings: slider values, cost, which controls apply. */
 function showDerived() {
-  $('depth-out').textContent = `= ${state.depth}`;
-  $('dim-out').textContent = `= ${dim()}`;
-  $('testfrac-out').textContent = `= ${state.test}%`;
-  $('method-help').textContent = METHOD[state.method].help;
-  const depthUsed = !['arccos1', 'rff'].includes(state.method);
-  $('depth').closest('.row').classList.toggle('unused', !depthUsed);
-  $('sketch').disabled = state.method !== 'ntk';
-  $('sampler').disabled = !['ntk', 'nngp', 'arccos1', 'naive'].includes(state.method);
-  $('row-test').hidden = state.eval !== 'split';
-  $('row-k').hidden = state.eval !== 'kfold';
+  const s = app.settings;
+  $('depth-out').textContent = `= ${s.depth}`;
+  $('dim-out').textContent = `= ${dim(s)}`;
+  $('testfrac-out').textContent = `= ${s.test}%`;
+  $('method-help').textContent = app.vocab.methods[s.method].help;
+  $('depth').closest('.row').classList.toggle('unused', !uses(s.method, 'depth'));
+  $('sketch').disabled = !uses(s.method, 'sketch');
+  $('sampler').disabled = !uses(s.method, 'sampler');
+  $('row-test').hidden = s.eval !== 'split';
+  $('row-k').hidden = s.eval !== 'kfold';
   showCost();
 }
 
 /** Memory of Φ and a rough training time, before running. */
 function showCost() {
-  if (!current) return;
-  const n = current.ds.X.rows, d = current.ds.X.cols, m = dim();
-  const bytes = n * m * 8;
-  const trainRows = state.eval === 'split' ? Math.round(n * (1 - state.test / 100)) : Math.round((n * (state.k - 1)) / state.k);
-  const work = (state.eval === 'split' ? 1 : state.k) * trainWork(trainRows, d, m);
-  const workers = engine?.workers ?? 1;
-  const ms = (1000 * work) / (speed * workers);
-  $('cost').textContent = `Φ for all ${n} rows: ${n} × ${m} × 8 bytes = ${formatBytes(bytes)}; training ≈ ${seconds(ms)} (rough)${ms > 30_000 ? ': a smaller Features m is much faster' : ''}.`;
-  $('cost').classList.toggle('warn', ms > 30_000);
-  const exactOK = trainRows <= EXACT_MAX;
-  $('exact').disabled = !exactOK;
-  $('exact').closest('.check').classList.toggle('unused', !exactOK);
-}
-
-/**
- * Work units of one fit: the first layer (n·m·d), each further layer's
- * projection of m/2 inputs to m outputs (n·m²/2), the Gram ΦᵀΦ (n·m²) and
- * the eigendecomposition behind the automatic λ (about 9·m³).
- */
-function trainWork(n, d, m) {
-  const layers = ['arccos1', 'rff'].includes(state.method) ? 0 : state.depth - 1;
-  return n * m * d + (layers * n * m * m) / 2 + n * m * m + 9 * m ** 3;
+  if (!app.current || !app.settings) return;
+  const { X } = app.current.ds;
+  const e = estimate({ n: X.rows, d: X.cols, m: dim(app.settings), layers: extraLayers(app.settings), settings: app.settings, speed: app.speed, workers: app.engine?.workers ?? 1 });
+  $('cost').textContent = e.text;
+  $('cost').classList.toggle('warn', e.slow);
+  $('exact').disabled = !e.exactOK;
+  $('exact').closest('.check').classList.toggle('unused', !e.exactOK);
 }
 
 // ---------------------------------------------------------------- data
 
 function datasetOptions(fileName) {
   const sel = $('dataset');
-  sel.replaceChildren();
-  for (const id of DATASETS) {
-    const o = new Option(BUNDLED[id].title, id);
-    sel.append(o);
-  }
-  if (fileName) {
-    const o = new Option(`your file: ${fileName}`, 'file');
-    sel.append(o);
-  }
-  sel.value = fileName ? 'file' : state.data;
+  sel.replaceChildren(...DATASETS.map((id) => new Option(BUNDLED[id].title, id)));
+  if (fileName) sel.append(new Option(`your file: ${fileName}`, 'file'));
+  sel.value = fileName ? 'file' : app.settings?.data ?? DATASETS[0];
 }
 
 /** Puts the data controls back to the loaded data set (after a load that did not finish). */
 function showCurrentChoice() {
-  if (!current) return;
-  datasetOptions(current.bundled ? null : current.name);
-  $('target').value = String(current.ds.target);
+  if (!app.current) return;
+  datasetOptions(app.current.bundled ? null : app.current.name);
+  $('target').value = String(app.current.ds.target);
 }
-
-let datasetSerial = 0;
 
 /**
  * Loads a data set as the current one; source(signal) gives its bytes. The
@@ -314,14 +242,14 @@ let datasetSerial = 0;
  * Target.
  */
 async function load(name, source, { bundled = null, target = '', where = 'load' } = {}) {
-  loadsStarted++;
+  app.loadsStarted++;
   say(`Reading ${name}…`);
-  const still = () => (current ? ` ${current.name} is still loaded.` : '');
+  const still = () => (app.current ? ` ${app.current.name} is still loaded.` : '');
   const outcome = await run(`reading ${shortName(name)}`, 'load', async (ctl, signal) => {
     const bytes = await source(signal);
     check(signal);
-    if (!engine) say(`Reading ${name}: waiting for the engine to start…`);
-    const eng = await engineReady;
+    if (!app.engine) say(`Reading ${name}: waiting for the engine to start…`);
+    const eng = await app.engineReady;
     check(signal);
     // The alert already says why the engine did not start.
     if (!eng) throw new DOMException('no engine', 'AbortError');
@@ -335,11 +263,10 @@ async function load(name, source, { bundled = null, target = '', where = 'load' 
     check(signal);
     if (ds.X.rows < 2) throw new Error(`it has ${ds.X.rows} usable row${ds.X.rows === 1 ? '' : 's'}; at least 2 are needed`);
     // Runs on the previous data would report on the wrong one.
-    for (const j of jobs) if (j.lane !== 'load') stop(j, 'new data');
-    current = { id: ++datasetSerial, name, bytes, bundled, preview, ds };
-    current.sample = sampleRows(ds.y, SAMPLE);
-    state.data = bundled ?? 'file';
-    state.target = ds.targetName === preview.names[preview.names.length - 1] ? '' : ds.targetName;
+    app.jobs.stopAll('new data', (j) => j.lane === 'load');
+    app.current = { id: ++app.datasetSerial, name, bytes, bundled, preview, ds, sample: sampleRows(ds.y, SAMPLE) };
+    app.settings.data = bundled ?? 'file';
+    app.settings.target = ds.targetName === preview.names[preview.names.length - 1] ? '' : ds.targetName;
     save();
     datasetOptions(bundled ? null : name);
     showData();
@@ -367,7 +294,7 @@ function loadFile(file) {
 
 /** Facts about the data set and what preprocessing will do. */
 function showData() {
-  const { ds, preview, name } = current;
+  const { ds, preview, name } = app.current;
   $('source').textContent = `Loaded: ${name}`;
   const sel = $('target');
   sel.replaceChildren(...ds.columns.map((c, i) => new Option(c.name, String(i))));
@@ -395,19 +322,19 @@ function showData() {
 }
 
 function showPrep() {
-  if (!current) return;
-  const { ds } = current;
+  if (!app.current) return;
+  const { ds } = app.current;
   const steps = [];
   if (ds.missingCells) steps.push(`fill ${ds.missingCells} missing cells with training means (or most frequent category)`);
-  steps.push(state.std ? 'centre and scale each column' : 'keep columns as they are');
-  if (state.unit) steps.push('scale rows to unit length');
+  steps.push(app.settings.std ? 'centre and scale each column' : 'keep columns as they are');
+  if (app.settings.unit) steps.push('scale rows to unit length');
   $('prep-note').textContent = `Before learning: ${steps.join(', then ')}.`;
 }
 
 function clearResults() {
-  pictures = null;
-  comparisons = [];
-  lastRun = null;
+  app.pictures = null;
+  app.comparisons = [];
+  app.lastRun = null;
   for (const id of ['map-exact', 'map-approx', 'map-diff']) clearHeatmap($(id));
   for (const id of ['sweep-chart', 'cond-chart', 'time-chart', 'train-chart', 'lambda-chart']) clearChart($(id));
   $('compare-numbers').textContent = '';
@@ -422,79 +349,59 @@ function clearResults() {
 
 /** The sample rows, preprocessed as fitRidge would. */
 function sampleMatrix() {
-  return prepare(current.ds.X, { standardize: state.std, unitNorm: state.unit }, current.sample);
+  return prepare(app.current.ds.X, { standardize: app.settings.std, unitNorm: app.settings.unit }, app.current.sample);
 }
 
-/** Compares method's features with the exact kernel it approximates, on X. */
-function compareOn(X, method, m, control, matrices) {
-  return engine.compare(X, { features: featureOptions(method, m), kernel: targetKernel(method), matrices, ...control });
-}
-
-let picturesTimer = 0;
 /** Recomputes the heatmaps soon (settings moving fast replace each other). */
 function refreshPicturesSoon() {
-  clearTimeout(picturesTimer);
-  picturesTimer = setTimeout(refreshPictures, 150);
+  clearTimeout(app.picturesTimer);
+  app.picturesTimer = setTimeout(refreshPictures, 150);
 }
 
 async function refreshPictures() {
-  if (!current) return;
+  if (!app.current) return;
+  const { engine, settings, current } = app;
   const X = sampleMatrix();
-  const method = state.method, m = dim();
-  const spec = targetKernel(method);
+  const method = settings.method, m = dim(settings);
+  const spec = targetKernel(settings, method);
+  const name = app.vocab.methods[method].name;
   $('sample-note').textContent = `${X.rows} of ${current.ds.X.rows} rows, sorted by target; exact kernel: ${kernelName(spec)}.`;
   $('cap-exact').textContent = `exact kernel K (${kernelName(spec)})`;
   const outcome = await run('kernel pictures', 'pictures', async (ctl, signal) => {
     // A new exact kernel is drawn first, as immediate feedback; when only
     // the features change, the old pictures stay until the new ones are in.
     // The key names the data set by its serial: two files may share a name.
-    const key = JSON.stringify([current.id, state.std, state.unit, spec]);
-    if (pictures?.key !== key) {
+    const key = JSON.stringify([current.id, settings.std, settings.unit, spec]);
+    if (app.pictures?.key !== key) {
       const K = await engine.kernel(X, null, { ...spec, ...ctl(0, 2) });
       check(signal);
-      pictures = { key, K, approx: null };
+      app.pictures = { key, K, approx: null };
       drawPictures();
     }
-    const c = await compareOn(X, method, m, ctl(1, 2), true);
+    const c = await compareOn(engine, X, settings, method, m, ctl(1, 2), true);
     check(signal);
-    pictures = { key, K: c.K, approx: c.approx };
-    comparisons = comparisons.filter((r) => r.kind !== 'current');
-    comparisons.push(comparisonRow('current', method, m, c));
+    app.pictures = { key, K: c.K, approx: c.approx };
+    app.comparisons = app.comparisons.filter((r) => r.kind !== 'current');
+    app.comparisons.push(comparisonRow('current', method, m, c));
     $('export-compare').disabled = false;
     drawPictures();
     const spectral = Number.isFinite(c.spectral) ? `, spectral condition number ${short(c.spectral)} (1 is perfect)` : '';
     $('compare-numbers').dataset.rel = String(c.relFrobenius);
     $('compare-numbers').textContent =
-      `${METHOD[method].name}, m = ${m}: relative error ‖ΦΦᵀ − K‖/‖K‖ = ${short(c.relFrobenius)}${spectral}. ` +
+      `${name}, m = ${m}: relative error ‖ΦΦᵀ − K‖/‖K‖ = ${short(c.relFrobenius)}${spectral}. ` +
       `Time: exact kernel ${seconds(c.seconds.exact * 1000)}, features ${seconds(c.seconds.features * 1000)}.`;
   }, { fallback: 'try a smaller Features m or another Method' });
   if (!outcome.ok && outcome.why === 'failed') {
     // The numbers of earlier settings would pass for these ones.
     delete $('compare-numbers').dataset.rel;
-    $('compare-numbers').textContent = `No comparison for ${METHOD[method].name}, m = ${m}: it failed (the message at the top says why).`;
+    $('compare-numbers').textContent = `No comparison for ${name}, m = ${m}: it failed (the message at the top says why).`;
   }
 }
 
-function comparisonRow(kind, method, m, c) {
-  return { kind, method, m, relFrobenius: c.relFrobenius, spectral: c.spectral, mse: c.mse, lambda: c.lambda, exactSeconds: c.seconds.exact, featureSeconds: c.seconds.features };
-}
-
-/** The q-quantile of values (sorted copy; n ≤ SAMPLE², cheap). */
-function quantile(sorted, q) {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-
 function drawPictures() {
-  if (!pictures) return;
-  const { K, approx } = pictures;
-  // A few large entries (long rows, the diagonal) would leave the rest of
-  // the picture in one colour: the scale spans the 1st to 99th percentile
-  // of both matrices and the legend says that values beyond are clipped.
-  const all = new Float64Array(approx ? 2 * K.data.length : K.data.length);
-  all.set(K.data);
-  if (approx) all.set(approx.data, K.data.length);
-  all.sort();
-  const lo = quantile(all, 0.01), hi = quantile(all, 0.99);
+  if (!app.pictures) return;
+  const { K, approx } = app.pictures;
+  const { lo, hi, diff, s } = pictureScales(K, approx, app.settings.magnify);
   drawHeatmap($('map-exact'), K, SEQUENTIAL, lo, hi);
   drawLegend($('legend-seq'), $('ticks-seq'), SEQUENTIAL, lo, hi);
   $('note-seq').textContent = 'K and ΦΦᵀ: 1st to 99th percentile, beyond clipped';
@@ -504,25 +411,21 @@ function drawPictures() {
     return;
   }
   drawHeatmap($('map-approx'), approx, SEQUENTIAL, lo, hi);
-  const diff = { rows: K.rows, cols: K.cols, data: approx.data.map((v, i) => v - K.data[i]) };
-  let s = 0;
-  if (state.magnify) for (const v of diff.data) s = Math.max(s, Math.abs(v));
-  else s = Math.max(Math.abs(lo), Math.abs(hi));
   drawHeatmap($('map-diff'), diff, DIVERGING, -s, s);
   drawLegend($('legend-div'), $('ticks-div'), DIVERGING, -s, s);
-  $('note-div').textContent = state.magnify ? 'difference: ± its largest value' : 'difference: ± the kernel scale';
+  $('note-div').textContent = app.settings.magnify ? 'difference: ± its largest value' : 'difference: ± the kernel scale';
 }
 
 /** Shows the entries under the pointer: rows i and j of the sample, K, ΦΦᵀ and their difference. */
 function showEntry(e) {
-  if (!pictures) return;
-  const { K, approx } = pictures;
+  if (!app.pictures) return;
+  const { K, approx } = app.pictures;
   const box = e.currentTarget.getBoundingClientRect();
   const j = Math.floor(((e.clientX - box.left) / box.width) * K.cols);
   const i = Math.floor(((e.clientY - box.top) / box.height) * K.rows);
   if (i < 0 || j < 0 || i >= K.rows || j >= K.cols) return;
   const k = K.data[i * K.cols + j];
-  const rows = `rows ${current.sample[i] + 1} and ${current.sample[j] + 1}`;
+  const rows = `rows ${app.current.sample[i] + 1} and ${app.current.sample[j] + 1}`;
   $('hover').textContent = approx
     ? `${rows}: K = ${short(k)}, ΦΦᵀ = ${short(approx.data[i * K.cols + j])}, difference ${short(approx.data[i * K.cols + j] - k)}`
     : `${rows}: K = ${short(k)}`;
@@ -530,37 +433,23 @@ function showEntry(e) {
 
 // ---------------------------------------------------------------- error vs m
 
-async function sweep() {
-  if (!current) return;
+async function runSweep() {
+  if (!app.current) return;
   const X = sampleMatrix();
-  const steps = SWEEP_METHODS.length * SWEEP_DIMS.length;
   const t0 = performance.now();
   let done = 0;
-  const outcome = await run('error vs m', 'sweep', async (ctl, signal) => {
-    const out = [];
-    for (const method of SWEEP_METHODS) {
-      for (const m of SWEEP_DIMS) {
-        const c = await compareOn(X, method, m, ctl(done, steps), false);
-        check(signal);
-        out.push(comparisonRow('sweep', method, m, c));
-        done++;
-        drawSweep(out);
-      }
-    }
-    return out;
-  }, { failStatus: () => `Error vs m failed after ${done} of ${steps} comparisons; the charts show those.` });
+  const outcome = await run('error vs m', 'sweep', (ctl, signal) => sweep(app.engine, X, app.settings, ctl, signal, (rows) => {
+    done = rows.length;
+    drawSweep(rows);
+  }), { failStatus: () => `Error vs m failed after ${done} of ${SWEEP_STEPS} comparisons; the charts show those.` });
   if (!outcome.ok) return;
   const rows = outcome.value;
-  comparisons = comparisons.filter((r) => r.kind !== 'sweep').concat(rows);
+  app.comparisons = app.comparisons.filter((r) => r.kind !== 'sweep').concat(rows);
   $('export-compare').disabled = false;
   say(`Error vs m: ${rows.length} comparisons on ${X.rows} rows in ${seconds(performance.now() - t0)}.`);
 }
 
 function drawSweep(rows) {
-  const series = (key) => SWEEP_METHODS.map((method) => ({
-    name: METHOD[method].name,
-    points: rows.filter((r) => r.method === method).map((r) => [r.m, r[key]]),
-  }));
   const x = { label: 'features m', log: true, ticks: [64, 256, 1024, 4096] };
   const size = [280, 210];
   const key = (names) => names.map((name, i) => {
@@ -570,14 +459,13 @@ function drawSweep(rows) {
     item.append(swatch, name);
     return item;
   });
-  $('sweep-key').replaceChildren(...key([...SWEEP_METHODS.map((mth) => METHOD[mth].name), 'exact kernel (time only)']));
-  lineChart($('sweep-chart'), { series: series('relFrobenius'), x, y: { label: 'relative error', log: true }, size, key: false });
+  $('sweep-key').replaceChildren(...key([...SWEEP_METHODS.map((mth) => app.vocab.methods[mth]?.name ?? mth), 'exact kernel (time only)']));
+  lineChart($('sweep-chart'), { series: sweepSeries(rows, 'relFrobenius'), x, y: { label: 'relative error', log: true }, size, key: false });
   if (rows.some((r) => Number.isFinite(r.spectral))) {
-    lineChart($('cond-chart'), { series: series('spectral'), x, y: { label: 'condition number', log: true }, size, key: false });
+    lineChart($('cond-chart'), { series: sweepSeries(rows, 'spectral'), x, y: { label: 'condition number', log: true }, size, key: false });
   }
-  const exact = rows.filter((r) => r.method === 'ntk');
   lineChart($('time-chart'), {
-    series: [...series('featureSeconds'), { name: 'exact kernel', points: exact.map((r) => [r.m, r.exactSeconds]) }],
+    series: [...sweepSeries(rows, 'featureSeconds'), { name: 'exact kernel', points: exactTimes(rows) }],
     x,
     y: { label: 'seconds', log: true },
     key: false,
@@ -587,97 +475,25 @@ function drawSweep(rows) {
 
 // ---------------------------------------------------------------- training
 
-/** How λ is chosen: exact leave-one-out while the training rows are no more than the features (the fit then runs on the n×n side), GCV beyond. */
-const lambdaCriterion = (rows, m) => (rows <= m ? 'loo' : 'gcv');
-const CRITERIA = { loo: 'leave-one-out', gcv: 'GCV' };
-
-function complement(test, n) {
-  const out = new Uint8Array(n);
-  for (const i of test) out[i] = 1;
-  const train = [];
-  for (let i = 0; i < n; i++) if (!out[i]) train.push(i);
-  return train;
-}
-
 async function train() {
-  if (!current) return;
-  const { ds, name } = current;
-  if (ds.task === 'classification' && ds.classes.length < 2) {
+  if (!app.current) return;
+  const { ds, name } = app.current;
+  if (untrainable(ds)) {
     showError(`${ds.targetName} has one class only (${quote(ds.classes[0] ?? '')}): there is nothing to tell apart; choose another Target.`, { lane: 'train', control: { id: 'target' } });
     say('Not trained.');
     return;
   }
-  const n = ds.X.rows;
-  const classification = ds.task === 'classification';
-  const fitBase = {
-    task: ds.task,
-    preprocess: { standardize: state.std, unitNorm: state.unit },
-    groups: ds.groups,
-  };
-  if (classification) fitBase.classes = ds.classes.length;
   // The settings of this run: the controls may move while it runs.
-  const method = state.method, m = dim(), kernel = targetKernel(method);
-  const { eval: evaluation, test: testShare, k, seed, exact: exactWanted } = state;
+  const plan = trainingPlan(app.settings, ds);
   // The previous run's charts would pass for this run's until it ends.
-  lastRun = null;
+  app.lastRun = null;
   $('export-pred').disabled = true;
   clearChart($('train-chart'));
   clearChart($('lambda-chart'));
   $('train-result').replaceChildren(line('Training…'));
   say(`Training on ${name}…`);
-  const outcome = await run('training', 'train', async (ctl, signal) => {
-    let folds;
-    if (evaluation === 'split') {
-      const s = await engine.split(n, { testFraction: testShare / 100, seed, signal });
-      folds = [s];
-    } else {
-      const tests = await engine.kfold(n, { k, seed, signal });
-      folds = tests.map((test) => ({ test, train: complement(test, n) }));
-    }
-    const maxTrain = Math.max(...folds.map((f) => f.train.length));
-    const withExact = exactWanted && maxTrain <= EXACT_MAX;
-    const steps = folds.length * (withExact ? 4 : 2);
-    let step = 0;
-    const out = { rows: [], pred: [], exactPred: [], fold: [], curve: null, lambda: [], exactLambda: [], rfMs: 0, exactMs: 0, withExact, maxTrain };
-    out.exactSkipped = exactWanted && !withExact;
-    for (const [f, { train: tr, test }] of folds.entries()) {
-      check(signal);
-      const Xtr = takeRows(ds.X, tr), ytr = takeValues(ds.y, tr), Xte = takeRows(ds.X, test);
-      let t = performance.now();
-      // Named, not left to the engine's default, so that the page can say which error chose λ.
-      const criterion = lambdaCriterion(tr.length, m);
-      const model = await engine.fitRidge(Xtr, ytr, { ...fitBase, features: featureOptions(method, m), criterion, ...ctl(step++, steps) });
-      try {
-        const p = await model.predict(Xte, ctl(step++, steps));
-        out.rfMs += performance.now() - t;
-        // Loops, not push(...a): arrays of test rows can exceed the argument limit.
-        test.forEach((row, i) => { out.rows.push(row); out.pred.push(p[i]); out.fold.push(f + 1); });
-        out.lambda.push(model.lambda);
-        if (f === 0) out.curve = { points: model.curve, lambda: model.lambda, criterion };
-      } finally {
-        model.dispose();
-      }
-      if (withExact) {
-        t = performance.now();
-        const exact = await engine.fitRidge(Xtr, ytr, { ...fitBase, kernel, ...ctl(step++, steps) });
-        try {
-          for (const v of await exact.predict(Xte, ctl(step++, steps))) out.exactPred.push(v);
-          out.exactMs += performance.now() - t;
-          out.exactLambda.push(exact.lambda);
-        } finally {
-          exact.dispose();
-        }
-      }
-    }
-    const yTrue = takeValues(ds.y, out.rows);
-    const opts = { task: ds.task, ...(classification ? { classes: ds.classes.length } : {}) };
-    out.scores = await engine.score(yTrue, Float64Array.from(out.pred), { ...opts, signal });
-    if (withExact) out.exactScores = await engine.score(yTrue, Float64Array.from(out.exactPred), { ...opts, signal });
-    out.yTrue = yTrue;
-    out.work = folds.reduce((a, f) => a + trainWork(f.train.length, ds.X.cols, m), 0);
-    out.how = evaluation === 'split' ? count(out.rows.length, 'held-out test row') : `${folds.length}-fold cross-validation (${count(out.rows.length, 'row')})`;
-    return out;
-  }, { fallback: 'try Standardize columns, a smaller Features m or another Method' });
+  const outcome = await run('training', 'train', (ctl, signal) => trainAndTest(app.engine, ds, plan, ctl, signal),
+    { fallback: 'try Standardize columns, a smaller Features m or another Method' });
   if (!outcome.ok) {
     const why = {
       failed: 'No result: training failed (the message at the top says why).',
@@ -689,30 +505,11 @@ async function train() {
     return;
   }
   const result = outcome.value;
-  speed = result.work / Math.max(1e-3, result.rfMs / 1000) / engine.workers;
-  lastRun = { ...result, ds, name, method, m, kernel };
-  showTraining(lastRun);
+  app.speed = measuredSpeed(result.work, result.rfMs, app.engine.workers);
+  app.lastRun = { ...result, ds, name, method: plan.method, m: plan.m, kernel: plan.kernel };
+  showTraining(app.lastRun);
   showCost();
   $('export-pred').disabled = false;
-}
-
-function line(text, cls) {
-  const p = document.createElement('p');
-  p.textContent = text;
-  if (cls) p.className = cls;
-  return p;
-}
-
-/**
- * The headline score. R² of test targets that do not vary (one test row,
- * say) is undefined, whatever number the engine gives: a dash, not 0.000.
- */
-function metric(ds, s, yTrue) {
-  const name = ds.task === 'classification' ? 'accuracy' : 'R²';
-  const value = ds.task === 'classification' ? s.accuracy : s.r2;
-  const flat = ds.task === 'regression' && yTrue.every((v) => v === yTrue[0]);
-  if (flat || typeof value !== 'number' || !Number.isFinite(value)) return { name, value: NaN, text: '—', note: `${name} is undefined here: the test rows' ${ds.targetName} does not vary.` };
-  return { name, value, text: ds.task === 'classification' ? `${(100 * value).toFixed(1)}%` : value.toFixed(3) };
 }
 
 function showTraining(r) {
@@ -732,7 +529,7 @@ function showTraining(r) {
   if (main.note) box.append(line(main.note));
   const by = r.curve ? ` (by ${CRITERIA[r.curve.criterion]} error)` : '';
   const lambda = r.lambda.length > 1 ? `λ = ${short(Math.min(...r.lambda))} … ${short(Math.max(...r.lambda))} over the folds${by}` : `λ = ${short(r.lambda[0])}${by}`;
-  box.append(line(`${METHOD[r.method].name}, m = ${r.m}, on ${r.how}; ${lambda}; fit and predict ${seconds(r.rfMs)}.`));
+  box.append(line(`${app.vocab.methods[r.method].name}, m = ${r.m}, on ${r.how}; ${lambda}; fit and predict ${seconds(r.rfMs)}.`));
   if (ds.task === 'regression') box.append(line(`test MSE ${short(scores.mse)}`));
   if (r.withExact) {
     const e = metric(ds, r.exactScores, r.yTrue);
@@ -774,14 +571,14 @@ function showTraining(r) {
   } else {
     clearChart($('lambda-chart'));
   }
-  say(`Trained on ${current.name}: ${main.name} ${main.text}.`);
+  say(`Trained on ${app.current.name}: ${main.name} ${main.text}.`);
 }
 
 // ---------------------------------------------------------------- export
 
-/** Saves text (a string or Blob parts) as a file. */
-function download(fileName, parts) {
-  const url = URL.createObjectURL(new Blob(Array.isArray(parts) ? parts : [parts], { type: 'text/csv' }));
+/** Saves text (a string or Blob parts) as a file of type. */
+function download(fileName, parts, type = 'text/csv') {
+  const url = URL.createObjectURL(new Blob(Array.isArray(parts) ? parts : [parts], { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;
@@ -793,63 +590,34 @@ function download(fileName, parts) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-const baseName = () => current.name.replace(/\.(csv|tsv|txt)(\.gz)?$/i, '').replace(/[^\w.-]+/g, '_');
-
 function exportPredictions() {
-  const r = lastRun;
-  if (!r) return;
-  const cls = r.ds.task === 'classification';
-  const label = (v) => (cls ? r.ds.classes[v] : v);
-  const header = ['row', 'fold', `true ${r.ds.targetName}`, 'predicted'];
-  if (r.withExact) header.push('predicted (exact kernel)');
-  const rows = r.rows.map((row, i) => {
-    const out = [row + 1, r.fold[i], label(r.yTrue[i]), label(r.pred[i])];
-    if (r.withExact) out.push(label(r.exactPred[i]));
-    return out;
-  });
-  download(`${baseName()}-predictions.csv`, toCSV(header, rows));
-  say(`Exported ${rows.length} predictions.`);
+  if (!app.lastRun) return;
+  const { text, rows } = predictionsCSV(app.lastRun);
+  download(`${baseName(app.current.name)}-predictions.csv`, text);
+  say(`Exported ${rows} predictions.`);
 }
 
 function exportComparison() {
-  const header = ['kind', 'method', 'm', 'relative Frobenius error', 'spectral condition number', 'mse', 'lambda', 'exact seconds', 'feature seconds'];
-  const rows = comparisons.map((c) => [c.kind, c.method, c.m, c.relFrobenius, c.spectral, c.mse, c.lambda ?? '', c.exactSeconds, c.featureSeconds]);
-  download(`${baseName()}-comparison.csv`, toCSV(header, rows));
-  say(`Exported ${rows.length} comparison rows.`);
+  const { text, rows } = comparisonsCSV(app.comparisons);
+  download(`${baseName(app.current.name)}-comparison.csv`, text);
+  say(`Exported ${rows} comparison rows.`);
 }
 
-/** Rows of the features export written per slice, between which the page handles events (Cancel). */
-const EXPORT_SLICE_ROWS = 1000;
-
 async function exportFeatures() {
-  if (!current) return;
-  const { ds } = current;
-  const m = dim(), method = state.method, file = `${baseName()}-features-${method}-m${m}.csv`;
+  if (!app.current) return;
+  const { ds, name } = app.current;
+  const m = dim(app.settings), method = app.settings.method, file = `${baseName(name)}-features-${method}-m${m}.csv`;
   if (ds.X.rows * m > MAX_EXPORT_VALUES) {
     showError(`Exporting ${ds.X.rows} × ${m} features would make a CSV of about ${formatBytes(ds.X.rows * m * 20)}; choose a smaller Features m (at most ${MAX_EXPORT_VALUES.toLocaleString('en')} numbers in all).`, { control: { id: 'dim' } });
     say('The features were not exported.');
     return;
   }
-  const X = prepare(ds.X, { standardize: state.std, unitNorm: state.unit });
+  const X = prepare(ds.X, { standardize: app.settings.std, unitNorm: app.settings.unit });
+  const options = featureOptions(app.settings, method, m);
   const outcome = await run('features export', 'export', async (ctl, signal) => {
-    const P = await engine.features(X, { ...featureOptions(method, m), ...ctl(0, 2) });
+    const P = await app.engine.features(X, { ...options, ...ctl(0, 2) });
     check(signal);
-    // Millions of numbers take seconds to write: slices keep the page responsive.
-    const parts = [csvLine([...Array.from({ length: P.cols }, (_, j) => `phi${j + 1}`), ds.targetName])];
-    const progress = ctl(1, 2).onProgress;
-    for (let start = 0; start < P.rows; start += EXPORT_SLICE_ROWS) {
-      let text = '';
-      for (let i = start; i < Math.min(P.rows, start + EXPORT_SLICE_ROWS); i++) {
-        const r = Array.from(P.data.subarray(i * P.cols, (i + 1) * P.cols));
-        r.push(ds.task === 'classification' ? ds.classes[ds.y[i]] : ds.y[i]);
-        text += csvLine(r);
-      }
-      parts.push(text);
-      progress({ done: start, total: P.rows, stage: 'writing' });
-      await new Promise((resolve) => setTimeout(resolve));
-      check(signal);
-    }
-    return { parts, rows: P.rows, cols: P.cols };
+    return { parts: await featuresCSV(P, ds, signal, ctl(1, 2).onProgress), rows: P.rows, cols: P.cols };
   });
   if (!outcome.ok) return;
   download(file, outcome.value.parts);
@@ -877,25 +645,28 @@ function bind() {
     loadFile(e.dataTransfer?.files[0]);
   });
   $('target').addEventListener('change', (e) => {
-    const { name, bytes, bundled, ds } = current;
+    const { name, bytes, bundled, ds } = app.current;
     load(name, () => bytes, { bundled, target: ds.columns[+e.target.value].name, where: 'run' });
   });
 
   const setting = (id, key, read, after) => {
     $(id).addEventListener(id === 'seed' || id === 'kfolds' ? 'change' : 'input', () => {
+      if (!app.settings) return;
       const v = read($(id));
       if (v === undefined) return;
-      state[key] = v;
+      app.settings[key] = v;
       save();
       showDerived();
       after?.();
     });
   };
-  const intIn = (min, max) => (el) => {
+  // A whole number in the setting's range, or the value stays and the status says why.
+  const intIn = (key, what) => (el) => {
+    const { min, max } = app.vocab.settings[key];
     const v = Number(el.value);
     if (Number.isInteger(v) && v >= min && v <= max) return v;
-    el.value = state[el.id === 'seed' ? 'seed' : 'k'];
-    say(`${el.id === 'seed' ? 'Seed' : 'Folds k'} must be a whole number from ${min} to ${max}; it stays ${el.value}.`);
+    el.value = app.settings[key];
+    say(`${what} must be a whole number from ${min} to ${max}; it stays ${el.value}.`);
     return undefined;
   };
   setting('standardize', 'std', (el) => el.checked, () => { showPrep(); refreshPicturesSoon(); });
@@ -905,36 +676,37 @@ function bind() {
   setting('method', 'method', (el) => el.value, refreshPicturesSoon);
   setting('sketch', 'sketch', (el) => el.value, refreshPicturesSoon);
   setting('sampler', 'sampler', (el) => el.value, refreshPicturesSoon);
-  setting('seed', 'seed', intIn(0, 999999999), refreshPicturesSoon);
+  setting('seed', 'seed', intIn('seed', 'Seed'), refreshPicturesSoon);
   setting('eval', 'eval', (el) => el.value);
   setting('testfrac', 'test', (el) => +el.value);
-  setting('kfolds', 'k', intIn(3, 10));
+  setting('kfolds', 'k', intIn('k', 'Folds k'));
   setting('exact', 'exact', (el) => el.checked);
   setting('magnify', 'magnify', (el) => el.checked, drawPictures);
 
-  // A link pasted into the address bar of an open page changes only the hash.
+  // A link pasted into the address bar of an open page changes only the hash
+  // (before the engine has started, the hash is read when it has).
   window.addEventListener('hashchange', () => {
-    const { state: next, rejected } = readHash();
+    if (!app.settings) return;
+    const { state: next, rejected } = readHash(app.table);
     const notes = [linkNotice(rejected, next)];
     // A link cannot carry a file: the data loaded now stays.
     if (next.data === 'file') {
-      if (current && current.bundled) notes.push(`The link names your own file, which links cannot carry; ${current.name} stays loaded.`);
-      next.data = state.data;
-      next.target = state.target;
+      if (app.current && app.current.bundled) notes.push(`The link names your own file, which links cannot carry; ${app.current.name} stays loaded.`);
+      next.data = app.settings.data;
+      next.target = app.settings.target;
     }
-    const reload = next.data !== state.data || next.target !== state.target;
-    state = next;
+    const reload = next.data !== app.settings.data || next.target !== app.settings.target;
+    app.settings = next;
     showSettings();
     notify(notes.filter(Boolean).join(' '));
     if (reload) loadBundled(next.data, next.target);
     else refreshPicturesSoon();
   });
   for (const id of ['map-exact', 'map-approx', 'map-diff']) $(id).addEventListener('pointermove', showEntry);
-  $('run-sweep').addEventListener('click', sweep);
+  $('run-sweep').addEventListener('click', runSweep);
   $('train').addEventListener('click', train);
   $('cancel').addEventListener('click', () => {
-    const labels = [...jobs].map((j) => j.label);
-    for (const j of jobs) stop(j, 'cancelled');
+    const labels = app.jobs.stopAll('cancelled');
     if (labels.length) say(`Cancelled ${labels.join(' and ')}. You can start again.`);
   });
   $('alert-close').addEventListener('click', hideError);
@@ -945,28 +717,36 @@ function bind() {
 }
 
 async function main() {
-  const { state: s, rejected } = readHash();
-  state = s;
   datasetOptions(null);
-  showSettings();
   bind();
   renderJobs();
-  notify(linkNotice(rejected, state));
   // A file chosen before this module ran is in the input already.
   if ($('file').files[0]) $('file').dispatchEvent(new Event('change'));
   try {
-    engine = await createEngine();
+    app.engine = await createEngine();
   } catch (e) {
-    engineStarted(null);
-    showError(`The WebAssembly engine did not start: ${explain(e)?.text ?? e}. This page needs a browser with WebAssembly and module workers.`);
+    app.engineStarted(null);
+    showError(`The WebAssembly engine did not start: ${wording(e)?.text ?? e}. This page needs a browser with WebAssembly and module workers.`);
     say('Engine not available.');
+    $('stage').textContent = 'no engine';
     return;
   }
-  engineStarted(engine);
+  const has = (op) => typeof app.engine[op] === 'function';
   const missing = ['features', 'parseCSV', 'previewCSV', 'fitRidge', 'compare', 'split', 'kfold', 'score'].filter((op) => !has(op));
   if (missing.length) showError(`This build of ntkrf lacks ${missing.join(', ')}; the parts of the page that need them will fail.`);
+  // The menus, ranges and defaults come from the engine's own option table.
+  app.vocab = vocabulary(app.engine.schema);
+  app.table = hashTable(app.vocab);
+  const { state, rejected } = readHash(app.table);
+  app.settings = state;
+  buildControls(app.vocab);
+  datasetOptions(app.current && !app.current.bundled ? app.current.name : null);
+  showSettings();
+  renderJobs();
+  notify(linkNotice(rejected, state), { append: true });
+  app.engineStarted(app.engine);
   // The link's data set, unless the user chose data while the engine started.
-  if (loadsStarted === 0) {
+  if (app.loadsStarted === 0) {
     if (state.data === 'file') notify('The link names your own file, which links cannot carry: iris.csv is loaded instead.', { append: true });
     await loadBundled(state.data === 'file' ? 'iris' : state.data, state.target);
   }

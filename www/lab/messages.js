@@ -1,26 +1,11 @@
 // What the page says when something goes wrong: engine errors reworded to
 // name the page's own controls, and notices about links whose settings could
-// not be used. No DOM: lab.js shows the text.
-
-/** The page control for each engine option the page sets, by the option's last name. */
-export const CONTROLS = {
-  target: { id: 'target', label: 'Target' },
-  dim: { id: 'dim', label: 'Features m' },
-  depth: { id: 'depth', label: 'Depth L' },
-  method: { id: 'method', label: 'Method' },
-  sketch: { id: 'sketch', label: 'Sketch' },
-  sampler: { id: 'sampler', label: 'Sampler' },
-  seed: { id: 'seed', label: 'Seed' },
-  testFraction: { id: 'testfrac', label: 'Test share' },
-  k: { id: 'kfolds', label: 'Folds k' },
-  standardize: { id: 'standardize', label: 'Standardize columns' },
-  unitNorm: { id: 'unitnorm', label: 'Unit-norm rows' },
-  // The page counts the classes of the target column: another target is the remedy.
-  classes: { id: 'target', label: 'Target', other: true },
-};
+// not be used. Which control sets which engine option comes from the lab's
+// vocabulary (vocab.js, read from the engine's schema). No DOM: lab.js shows
+// the text.
 
 /** Options the engine takes that the page sets without a control, and what the user can do instead. */
-const NO_CONTROL = {
+export const NO_CONTROL = {
   lambda: 'λ is chosen automatically here: try Standardize columns, a smaller Features m or another Method',
   grid: 'λ is chosen automatically here: try Standardize columns, a smaller Features m or another Method',
   maxBytes: 'use a smaller file, or a sample of its rows',
@@ -39,9 +24,12 @@ const ADVICE = /^(use|raise|set|give|pass|encode|lower|reduce|increase|choose|re
 /** "features.dim" → "dim", "grid[2]" → "grid". */
 const lastName = (option) => String(option).replace(/\[\d+\]/g, '').split('.').pop();
 
-/** The page control behind an engine option, if the page has one. */
-export function controlFor(option) {
-  return option ? CONTROLS[lastName(option)] ?? null : null;
+/**
+ * The page control behind an engine option, if the page has one: controls
+ * is vocabulary(schema).controls (option name → {id, label, other?}).
+ */
+export function controlFor(option, controls) {
+  return option && controls && Object.hasOwn(controls, lastName(option)) ? controls[lastName(option)] : null;
 }
 
 /**
@@ -52,9 +40,11 @@ export function controlFor(option) {
  *
  * where: 'load' (a new file: only the file can change), or 'run' (settings
  * can change). fallback: advice when the engine's advice names only options
- * the page lacks. Works without codes and options: the message alone then.
+ * the page lacks. controls: vocabulary(schema).controls; without them (the
+ * engine did not start) no control is named. Works without codes and
+ * options: the message alone then.
  */
-export function explain(e, { where = 'run', fallback = '' } = {}) {
+export function explain(e, { where = 'run', fallback = '', controls = null } = {}) {
   if (e?.name === 'AbortError' || e?.code === 'ERR_ABORTED') return null;
   const message = String(e?.message ?? e ?? 'unknown error').trim().replace(/\.$/, '');
   // "fitRidge: krr: …" → "…": the page's user called no method.
@@ -65,11 +55,11 @@ export function explain(e, { where = 'run', fallback = '' } = {}) {
     what = text.slice(0, cut);
     advice = text.slice(cut + 2);
   }
-  const control = where === 'load' ? null : controlFor(e?.option);
+  const control = where === 'load' ? null : controlFor(e?.option, controls);
   // "features.dim must be …" → "Features m must be …": the user sees the control, not the option.
   if (control) return { text: `${control.other ? what : what.replaceAll(e.option, control.label)}; change ${control.label}`, control };
   const option = e?.option ? lastName(e.option) : '';
-  if (NO_CONTROL[option]) return { text: `${what}; ${NO_CONTROL[option]}`, control: null };
+  if (Object.hasOwn(NO_CONTROL, option)) return { text: `${what}; ${NO_CONTROL[option]}`, control: null };
   switch (e?.code) {
     case 'ERR_INSTANCE':
       // "…ran out of memory during this call and was restarted": say what needs less.

@@ -1,45 +1,35 @@
 // Settings ↔ URL hash. One table drives reading, validation and writing, so
-// a link (seed included) replays a run. The only module that touches
-// location.hash.
+// a link (seed included) replays a run. The table is the lab's vocabulary
+// (vocab.js: the engine's schema, narrowed where the lab says so). The only
+// module that touches location.hash.
 import { describeExpected } from './messages.js';
 
-/** Bundled data sets, by id (file names in data/). */
-export const DATASETS = ['iris', 'wine', 'Glass', 'BostonHousing'];
-
-// Each type parses a hash value (undefined when invalid) and describes what it accepts, for notices.
-const int = (min, max, step = 1) => ({ parse: (s) => (/^\d+$/.test(s) && +s >= min && +s <= max && (+s - min) % step === 0 ? +s : undefined), min, max, step });
-const oneOf = (...values) => ({ parse: (s) => (values.includes(s) ? s : undefined), values });
-const bool = { parse: (s) => (s === '1' ? true : s === '0' ? false : undefined), bool: true };
-// Room for long column names: a target longer than this would silently drop out of links.
-const text = { parse: (s) => (s.length <= 1000 ? s : undefined), maxLength: 1000 };
-
-/** Every setting: its hash key, type and default. */
-const PROPS = {
-  data: { ...oneOf(...DATASETS, 'file'), def: 'iris' },
-  target: { ...text, def: '' }, // '' = the last column
-  std: { ...bool, def: true },
-  unit: { ...bool, def: false },
-  depth: { ...int(1, 5), def: 1 },
-  logm: { ...int(6, 13), def: 9 }, // m = 2^logm
-  method: { ...oneOf('ntk', 'nngp', 'arccos1', 'naive', 'grad', 'rff'), def: 'ntk' },
-  sketch: { ...oneOf('tensorsketch', 'tensorsrht'), def: 'tensorsketch' },
-  sampler: { ...oneOf('exact', 'gibbs', 'orthogonal', 'gaussian', 'hadamard'), def: 'exact' },
-  seed: { ...int(0, 999999999), def: 1 },
-  eval: { ...oneOf('split', 'kfold'), def: 'split' },
-  test: { ...int(10, 50, 5), def: 30 }, // test share in percent, in the slider's steps
-  k: { ...int(3, 10), def: 5 },
-  exact: { ...bool, def: true },
-  magnify: { ...bool, def: false },
-};
+/**
+ * The hash properties of a vocabulary's settings: each parses a hash value
+ * (undefined when invalid), keeps what it accepts (for notices) and its
+ * default.
+ */
+export function hashTable(vocab) {
+  const table = {};
+  for (const [key, s] of Object.entries(vocab.settings)) {
+    let parse;
+    if (s.values) parse = (v) => (s.values.includes(v) ? v : undefined);
+    else if (s.bool) parse = (v) => (v === '1' ? true : v === '0' ? false : undefined);
+    else if (s.maxLength !== undefined) parse = (v) => (v.length <= s.maxLength ? v : undefined);
+    else parse = (v) => (/^\d+$/.test(v) && +v >= s.min && +v <= s.max && (+v - s.min) % s.step === 0 ? +v : undefined);
+    table[key] = { ...s, parse };
+  }
+  return table;
+}
 
 /** The default settings. */
-export function defaults() {
-  return Object.fromEntries(Object.entries(PROPS).map(([k, p]) => [k, p.def]));
+export function defaults(table) {
+  return Object.fromEntries(Object.entries(table).map(([k, p]) => [k, p.def]));
 }
 
 /** Whether value is valid for setting key. */
-export function valid(key, value) {
-  return Object.hasOwn(PROPS, key) && PROPS[key].parse(format(value)) === value;
+export function valid(table, key, value) {
+  return Object.hasOwn(table, key) && table[key].parse(format(value)) === value;
 }
 
 function format(v) {
@@ -52,12 +42,12 @@ function format(v) {
  * listed in `rejected` as { key, value, known, expected }, so the page can
  * say what it did instead.
  */
-export function readHash() {
-  const state = defaults();
+export function readHash(table) {
+  const state = defaults(table);
   const rejected = [];
   const params = new URLSearchParams(location.hash.replace(/^#/, ''));
   for (const [key, raw] of params) {
-    const p = Object.hasOwn(PROPS, key) ? PROPS[key] : undefined;
+    const p = Object.hasOwn(table, key) ? table[key] : undefined;
     const v = p?.parse(raw);
     if (v === undefined) rejected.push({ key, value: raw, known: !!p, expected: p ? describeExpected(p) : '' });
     else state[key] = v;
@@ -66,10 +56,10 @@ export function readHash() {
 }
 
 /** Writes the settings that differ from the defaults into the hash, without a history entry. */
-export function writeHash(state) {
+export function writeHash(table, state) {
   const params = new URLSearchParams();
-  for (const [key, p] of Object.entries(PROPS)) {
-    if (state[key] !== p.def && valid(key, state[key])) params.set(key, format(state[key]));
+  for (const [key, p] of Object.entries(table)) {
+    if (state[key] !== p.def && valid(table, key, state[key])) params.set(key, format(state[key]));
   }
   const hash = params.toString();
   history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);

@@ -1,0 +1,201 @@
+// What the lab runs on the engine: the feature and kernel options a setting
+// means, the comparison of features with the exact kernel they approximate,
+// and training with held-out rows (a split or k folds), with the exact
+// kernel alongside. No DOM: lab.js starts these as jobs and draws results.
+import { METHODS } from './vocab.js';
+import { check } from './jobs.js';
+import { trainWork, EXACT_MAX } from './cost.js';
+import { count } from './format.js';
+import { takeRows, takeValues } from './data.js';
+
+/** Rows in the kernel pictures (an n×n exact kernel is cheap at this size). */
+export const SAMPLE = 200;
+
+/** The number of features m of the settings. */
+export const dim = (settings) => 2 ** settings.logm;
+
+/** Whether method uses the option name ('depth', 'sketch', 'sampler'). */
+export const uses = (method, name) => METHODS[method]?.uses.includes(name) ?? false;
+
+/** Layers after the first that method computes (the cost model's count). */
+export const extraLayers = (settings, method = settings.method) => (uses(method, 'depth') ? settings.depth - 1 : 0);
+
+/** The feature options of the settings for method and m: only those the method uses. */
+export function featureOptions(settings, method = settings.method, m = dim(settings)) {
+  const o = { method, dim: m, seed: settings.seed };
+  if (uses(method, 'depth')) o.depth = settings.depth;
+  if (uses(method, 'sketch')) o.sketch = settings.sketch;
+  if (uses(method, 'sampler')) o.sampler = settings.sampler;
+  return o;
+}
+
+/** The exact kernel a method's features approximate. */
+export function targetKernel(settings, method = settings.method) {
+  const { kernel, depth } = METHODS[method];
+  return kernel === 'rbf' ? { kernel } : { kernel, depth: depth ?? settings.depth };
+}
+
+export function kernelName(spec) {
+  return spec.kernel === 'rbf' ? 'RBF kernel' : `${spec.kernel.toUpperCase()}, L = ${spec.depth}`;
+}
+
+/** Compares method's m features with the exact kernel they approximate, on X. */
+export function compareOn(engine, X, settings, method, m, control, matrices) {
+  return engine.compare(X, { features: featureOptions(settings, method, m), kernel: targetKernel(settings, method), matrices, ...control });
+}
+
+/** A comparison as a row of the comparison export. */
+export function comparisonRow(kind, method, m, c) {
+  return { kind, method, m, relFrobenius: c.relFrobenius, spectral: c.spectral, mse: c.mse, lambda: c.lambda, exactSeconds: c.seconds.exact, featureSeconds: c.seconds.features };
+}
+
+/** The q-quantile of sorted values. */
+export function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+/**
+ * The colour scales of the kernel pictures. A few large entries (long rows,
+ * the diagonal) would leave the rest of a picture in one colour, so K and
+ * ΦΦᵀ share a scale from the 1st to the 99th percentile of both (values
+ * beyond are clipped); the difference ΦΦᵀ − K spans ± the kernel scale, or
+ * ± its own largest value when magnify is set. approx may be null.
+ * Returns { lo, hi, diff, s } (diff null without approx).
+ */
+export function pictureScales(K, approx, magnify) {
+  const all = new Float64Array(approx ? 2 * K.data.length : K.data.length);
+  all.set(K.data);
+  if (approx) all.set(approx.data, K.data.length);
+  all.sort();
+  const lo = quantile(all, 0.01), hi = quantile(all, 0.99);
+  if (!approx) return { lo, hi, diff: null, s: 0 };
+  const diff = { rows: K.rows, cols: K.cols, data: approx.data.map((v, i) => v - K.data[i]) };
+  let s = 0;
+  if (magnify) for (const v of diff.data) s = Math.max(s, Math.abs(v));
+  else s = Math.max(Math.abs(lo), Math.abs(hi));
+  return { lo, hi, diff, s };
+}
+
+/** How λ is chosen: exact leave-one-out while the training rows are no more than the features (the fit then runs on the n×n side), GCV beyond. */
+export const lambdaCriterion = (rows, m) => (rows <= m ? 'loo' : 'gcv');
+export const CRITERIA = { loo: 'leave-one-out', gcv: 'GCV' };
+
+/** The rows of 0…n−1 not in test. */
+export function complement(test, n) {
+  const out = new Uint8Array(n);
+  for (const i of test) out[i] = 1;
+  const train = [];
+  for (let i = 0; i < n; i++) if (!out[i]) train.push(i);
+  return train;
+}
+
+/** Folds as {train, test}, from kfold's result: {train, test} per fold, or (older engines) the test rows of each. */
+export function folds(result, n) {
+  return result.map((f) => (Array.isArray(f) || ArrayBuffer.isView(f) ? { test: Array.from(f), train: complement(f, n) } : f));
+}
+
+/**
+ * The plan of a training run, fixed when it starts (the controls may move
+ * while it runs): the settings and the data set's task.
+ */
+export function trainingPlan(settings, ds) {
+  const method = settings.method, m = dim(settings);
+  const base = {
+    task: ds.task,
+    preprocess: { standardize: settings.std, unitNorm: settings.unit },
+    groups: ds.groups,
+  };
+  if (ds.task === 'classification') base.classes = ds.classes.length;
+  return {
+    method, m, base,
+    features: featureOptions(settings, method, m),
+    kernel: targetKernel(settings, method),
+    layers: extraLayers(settings, method),
+    evaluation: settings.eval, testShare: settings.test, k: settings.k, seed: settings.seed, exactWanted: settings.exact,
+  };
+}
+
+/** Why a data set cannot be trained on, or '' (one class: nothing to tell apart). */
+export function untrainable(ds) {
+  if (ds.task === 'classification' && ds.classes.length < 2) return 'one class';
+  return '';
+}
+
+/**
+ * Trains random-feature ridge regression on ds as plan says, on every fold,
+ * and predicts the held-out rows; with the exact kernel too when asked and
+ * the training rows are at most EXACT_MAX. ctl(i, n) and signal come from
+ * the job (jobs.js). keep(model, fold) may keep a fitted model (return
+ * true); the others are disposed.
+ *
+ * Returns { rows, pred, exactPred, fold, curve, lambda, exactLambda, rfMs,
+ * exactMs, withExact, exactSkipped, maxTrain, scores, exactScores?, yTrue,
+ * work, how }: rows are the held-out rows in the order of pred.
+ */
+export async function trainAndTest(engine, ds, plan, ctl, signal, { keep = () => false } = {}) {
+  const n = ds.X.rows;
+  const classification = ds.task === 'classification';
+  let parts;
+  if (plan.evaluation === 'split') {
+    parts = [await engine.split(n, { testFraction: plan.testShare / 100, seed: plan.seed, signal })];
+  } else {
+    parts = folds(await engine.kfold(n, { k: plan.k, seed: plan.seed, signal }), n);
+  }
+  const maxTrain = Math.max(...parts.map((f) => f.train.length));
+  const withExact = plan.exactWanted && maxTrain <= EXACT_MAX;
+  const steps = parts.length * (withExact ? 4 : 2);
+  let step = 0;
+  const out = { rows: [], pred: [], exactPred: [], fold: [], curve: null, lambda: [], exactLambda: [], rfMs: 0, exactMs: 0, withExact, maxTrain };
+  out.exactSkipped = plan.exactWanted && !withExact;
+  for (const [f, { train: tr, test }] of parts.entries()) {
+    check(signal);
+    const Xtr = takeRows(ds.X, tr), ytr = takeValues(ds.y, tr), Xte = takeRows(ds.X, test);
+    let t = performance.now();
+    // Named, not left to the engine's default, so that the page can say which error chose λ.
+    const criterion = lambdaCriterion(tr.length, plan.m);
+    const model = await engine.fitRidge(Xtr, ytr, { ...plan.base, features: plan.features, criterion, ...ctl(step++, steps) });
+    let kept = false;
+    try {
+      const p = await model.predict(Xte, ctl(step++, steps));
+      out.rfMs += performance.now() - t;
+      // Loops, not push(...a): arrays of test rows can exceed the argument limit.
+      test.forEach((row, i) => { out.rows.push(row); out.pred.push(p[i]); out.fold.push(f + 1); });
+      out.lambda.push(model.lambda);
+      if (f === 0) out.curve = { points: model.curve, lambda: model.lambda, criterion };
+      kept = keep(model, f);
+    } finally {
+      if (!kept) model.dispose();
+    }
+    if (withExact) {
+      t = performance.now();
+      const exact = await engine.fitRidge(Xtr, ytr, { ...plan.base, kernel: plan.kernel, ...ctl(step++, steps) });
+      try {
+        for (const v of await exact.predict(Xte, ctl(step++, steps))) out.exactPred.push(v);
+        out.exactMs += performance.now() - t;
+        out.exactLambda.push(exact.lambda);
+      } finally {
+        exact.dispose();
+      }
+    }
+  }
+  const yTrue = takeValues(ds.y, out.rows);
+  const opts = { task: ds.task, ...(classification ? { classes: ds.classes.length } : {}) };
+  out.scores = await engine.score(yTrue, Float64Array.from(out.pred), { ...opts, signal });
+  if (withExact) out.exactScores = await engine.score(yTrue, Float64Array.from(out.exactPred), { ...opts, signal });
+  out.yTrue = yTrue;
+  out.work = parts.reduce((a, f) => a + trainWork(f.train.length, ds.X.cols, plan.m, plan.layers), 0);
+  out.how = plan.evaluation === 'split' ? count(out.rows.length, 'held-out test row') : `${parts.length}-fold cross-validation (${count(out.rows.length, 'row')})`;
+  return out;
+}
+
+/**
+ * The headline score. R² of test targets that do not vary (one test row,
+ * say) is undefined, whatever number the engine gives: a dash, not 0.000.
+ */
+export function metric(ds, s, yTrue) {
+  const name = ds.task === 'classification' ? 'accuracy' : 'R²';
+  const value = ds.task === 'classification' ? s.accuracy : s.r2;
+  const flat = ds.task === 'regression' && yTrue.every((v) => v === yTrue[0]);
+  if (flat || typeof value !== 'number' || !Number.isFinite(value)) return { name, value: NaN, text: '—', note: `${name} is undefined here: the test rows' ${ds.targetName} does not vary.` };
+  return { name, value, text: ds.task === 'classification' ? `${(100 * value).toFixed(1)}%` : value.toFixed(3) };
+}

@@ -1,0 +1,187 @@
+// The lab's vocabulary: the menus, their defaults, the ranges of the
+// controls and the engine option behind each control, read from the
+// engine's option table (eng.schema, declared once in Go: jsbridge/schema.go).
+// This module writes down only what the lab adds to it: words for the menus,
+// which options each method uses, and where a control deliberately narrows
+// the engine's range or keeps a default of its own. No DOM.
+import { DATASETS } from './data.js';
+
+/**
+ * Every setting of the page, in the order of the URL hash.
+ *
+ * option: the engine option the setting sets, as "method.path" in eng.schema
+ * ("fitRidge.preprocess.standardize"); the setting takes its kind, enum,
+ * range and default from there. control: the page control ({id, label})
+ * that error messages about that option point to.
+ * narrow: the lab's range, which must lie inside the engine's (checked by
+ * problems() and a Node test). def: a default of the lab's own, kept
+ * because links without the key were made with it (a link replays a run).
+ * scale: how the setting maps to the option: 'log2' (logm → m = 2^logm),
+ * 'percent' (test → testFraction = test/100).
+ * Settings without option are the lab's own (values, bool or text).
+ */
+export const SETTINGS = {
+  data: { values: [...DATASETS, 'file'], def: 'iris' },
+  // '' = the last column. Room for long column names: a longer target would silently drop out of links.
+  target: { text: 1000, def: '', option: 'parseCSV.target', control: { id: 'target', label: 'Target' } },
+  std: { option: 'fitRidge.preprocess.standardize', control: { id: 'standardize', label: 'Standardize columns' } },
+  unit: { option: 'fitRidge.preprocess.unitNorm', control: { id: 'unitnorm', label: 'Unit-norm rows' } },
+  // A slider of five steps: deeper NTKs of the bundled sets look alike, and every layer costs n·m²/2.
+  depth: { option: 'features.depth', narrow: { min: 1, max: 5 }, control: { id: 'depth', label: 'Depth L' } },
+  // m = 64 … 8192 in powers of two; 512 fits every bundled set in about a second.
+  logm: { option: 'features.dim', scale: 'log2', narrow: { min: 6, max: 13 }, def: 9, control: { id: 'dim', label: 'Features m' } },
+  method: { option: 'features.method', control: { id: 'method', label: 'Method' } },
+  sketch: { option: 'features.sketch', control: { id: 'sketch', label: 'Sketch' } },
+  sampler: { option: 'features.sampler', control: { id: 'sampler', label: 'Sampler' } },
+  // Nine digits fit the number box; links made so far default to seed 1.
+  seed: { option: 'features.seed', narrow: { min: 0, max: 999_999_999 }, def: 1, control: { id: 'seed', label: 'Seed' } },
+  // The engine methods that hold rows out: split and kfold.
+  eval: { values: ['split', 'kfold'], def: 'split', engineMethods: true },
+  // Percent in the slider's steps; links made so far default to 30 %.
+  test: { option: 'split.testFraction', scale: 'percent', narrow: { min: 10, max: 50, step: 5 }, def: 30, control: { id: 'testfrac', label: 'Test share' } },
+  // Fewer than 3 folds test on half the rows; more than 10 only repeat the fit. Links default to 5.
+  k: { option: 'kfold.k', narrow: { min: 3, max: 10 }, def: 5, control: { id: 'kfolds', label: 'Folds k' } },
+  exact: { bool: true, def: true },
+  magnify: { bool: true, def: false },
+};
+
+/**
+ * Engine options the page sets from another control: the page counts the
+ * classes of the target column, so another Target is the remedy.
+ */
+export const OTHER_OPTIONS = {
+  'fitRidge.classes': { id: 'target', label: 'Target', other: true },
+};
+
+/**
+ * What the lab knows of each feature method: words for the menu, the
+ * options it uses (the others are not sent, and their controls are greyed),
+ * and the exact kernel it approximates, for the pictures and the sweep.
+ * Methods of the schema that are not here are left out of the menu (and
+ * listed by problems()); EXCLUDED names those left out on purpose.
+ */
+export const METHODS = {
+  ntk: { label: 'NTK RF (the paper)', name: 'NTK RF', uses: ['depth', 'sketch', 'sampler'], kernel: 'ntk',
+    help: 'Arc-cosine features joined layer by layer with TensorSketch; approximates the NTK of depth L.' },
+  nngp: { label: 'NNGP RF', name: 'NNGP RF', uses: ['depth', 'sampler'], kernel: 'nngp',
+    help: 'The ReLU part of the same construction; approximates the NNGP kernel (last layer only trained).' },
+  arccos1: { label: 'arc-cosine, one layer', name: 'arc-cos', uses: ['sampler'], kernel: 'nngp', depth: 1,
+    help: 'One layer of ReLU features; approximates the one-layer NNGP (arc-cosine) kernel. Ignores L.' },
+  naive: { label: 'naive tensor products', name: 'naive', uses: ['depth', 'sampler'], kernel: 'ntk',
+    help: 'Explicit tensor products without sketching; the same kernel as NTK RF, fewer effective features.' },
+  grad: { label: 'gradient features', name: 'grad', uses: ['depth'], kernel: 'ntk',
+    help: 'Gradient of one random finite-width ReLU network; approximates the NTK of depth L.' },
+  rff: { label: 'random Fourier (RBF)', name: 'RFF', uses: [], kernel: 'rbf',
+    help: 'Random Fourier features of the RBF kernel exp(−γ‖x−z‖²), γ = 1/columns. Ignores L.' },
+};
+
+/** Methods of the engine the lab leaves out, and why. */
+export const EXCLUDED = {
+  arccos0: 'its order-0 arc-cosine kernel is not one of the exact kernels the engine computes, so there is nothing to compare it with',
+};
+
+/** Words for the other menus' values; a value missing here shows as itself. */
+export const WORDS = {
+  sketch: { tensorsketch: 'TensorSketch (FFT)', tensorsrht: 'TensorSRHT (Hadamard)' },
+  sampler: {
+    exact: 'exact importance',
+    gibbs: 'Gibbs (as in the paper)',
+    orthogonal: 'orthogonal blocks',
+    gaussian: 'plain Gaussian',
+    hadamard: 'Hadamard (fast, structured)',
+  },
+  eval: { split: 'train/test split', kfold: 'k-fold cross-validation' },
+};
+
+/** The schema entry at "method.path" ("fitRidge.preprocess.standardize"), or undefined. */
+export function optionAt(schema, path) {
+  const [method, ...names] = path.split('.');
+  let list = schema?.[method];
+  let entry;
+  for (const name of names) {
+    entry = list?.find((o) => o.name === name);
+    list = entry?.fields;
+  }
+  return names.length ? entry : undefined;
+}
+
+/** The option's range in the setting's units: log2 of m, percent of rows. */
+function scaled(scale, o) {
+  const min = o.min, max = o.max;
+  switch (scale) {
+    case 'log2': return { min: min === undefined ? undefined : Math.log2(min), max: max === undefined ? undefined : Math.log2(max) };
+    case 'percent': return { min: min === undefined ? undefined : 100 * min, max: max === undefined ? undefined : 100 * max, minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
+    default: return { min, max, minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
+  }
+}
+
+const toSetting = (scale, v) => (scale === 'log2' ? Math.log2(v) : scale === 'percent' ? 100 * v : v);
+
+/** Whether x lies in the range r (min, max, exclusive ends). */
+const inside = (r, x) => !(r.min !== undefined && (x < r.min || (r.minExclusive && x === r.min)))
+  && !(r.max !== undefined && (x > r.max || (r.maxExclusive && x === r.max)));
+
+/**
+ * The lab's vocabulary from the engine's schema:
+ * - settings: key → { values } | { min, max, step } | { bool } | { maxLength },
+ *   each with def (what state.js validates the URL hash with);
+ * - menus: key → [{ value, label, help? }] for the selects;
+ * - methods: the METHODS entries of the methods in the menu, by name;
+ * - controls: option name → the control that sets it (for messages.js);
+ * - problems: where the lab and the engine disagree (empty when they agree).
+ * Disagreements never stop the page: a setting whose option is missing keeps
+ * the lab's own values, so the problems are for the tests to catch.
+ */
+export function vocabulary(schema) {
+  const problems = [];
+  const settings = {};
+  const menus = {};
+  const controls = {};
+  for (const [key, s] of Object.entries(SETTINGS)) {
+    const o = s.option ? optionAt(schema, s.option) : undefined;
+    if (s.option && !o) problems.push(`${key}: the engine has no option ${s.option}`);
+    if (s.control && s.option) controls[s.option.split('.').pop()] = s.control;
+    if (s.engineMethods) for (const v of s.values) if (!schema?.[v]) problems.push(`${key}: ${v} is not an engine method`);
+    // Words the lab has for an enum's values (METHODS for the method).
+    const known = key === 'method' ? METHODS : WORDS[key];
+    // Without the option (an engine that lacks it) the lab's own values keep the page working.
+    const kind = s.values ? 'values' : s.text ? 'text' : s.bool ? 'bool' : o?.kind ?? (known ? 'enum' : 'int');
+    if (o && !['bool', 'enum', 'int', 'number', 'nameOrIndex'].includes(o.kind)) problems.push(`${key}: ${s.option} is a ${o.kind}, which the lab cannot offer`);
+    if (kind === 'values') settings[key] = { values: s.values, def: s.def };
+    else if (kind === 'text' || kind === 'nameOrIndex') settings[key] = { maxLength: s.text, def: s.def };
+    else if (kind === 'bool') settings[key] = { bool: true, def: s.def ?? o?.default ?? false };
+    else if (kind === 'enum') {
+      const all = o?.enum ?? Object.keys(known ?? {});
+      const values = all.filter((v) => key !== 'method' || (METHODS[v] && !EXCLUDED[v]));
+      if (key === 'method') {
+        for (const v of all) if (!METHODS[v] && !EXCLUDED[v]) problems.push(`method: the engine's ${v} is neither in METHODS nor in EXCLUDED`);
+        for (const v of Object.keys(METHODS)) if (!all.includes(v)) problems.push(`method: ${v} is not an engine method`);
+      } else {
+        for (const v of Object.keys(known ?? {})) if (!all.includes(v)) problems.push(`${key}: ${v} is not an engine value`);
+      }
+      const def = s.def ?? o?.default;
+      if (!values.includes(def)) problems.push(`${key}: the default ${def} is not offered`);
+      settings[key] = { values, def: values.includes(def) ? def : values[0] };
+      menus[key] = values.map((v) => ({ value: v, label: (key === 'method' ? METHODS[v]?.label : known?.[v]) ?? v }));
+    } else {
+      const r = { step: 1, ...s.narrow };
+      if (o) {
+        const engine = scaled(s.scale, o);
+        for (const x of [r.min, r.max]) if (!inside(engine, x)) problems.push(`${key}: the lab's ${x} is outside the engine's range of ${s.option}`);
+      }
+      const def = s.def ?? (o?.default === undefined ? r.min : toSetting(s.scale, o.default));
+      if (!(Number.isInteger(def) && def >= r.min && def <= r.max && (def - r.min) % r.step === 0)) problems.push(`${key}: the default ${def} is outside the lab's range ${r.min}…${r.max}`);
+      settings[key] = { min: r.min, max: r.max, step: r.step, def };
+    }
+  }
+  for (const [path, control] of Object.entries(OTHER_OPTIONS)) {
+    if (!optionAt(schema, path)) problems.push(`the engine has no option ${path}`);
+    controls[path.split('.').pop()] = control;
+  }
+  for (const m of Object.values(METHODS)) {
+    if (!optionAt(schema, 'kernel.kernel')?.enum?.includes(m.kernel)) problems.push(`the engine has no exact kernel ${m.kernel}`);
+  }
+  menus.eval = SETTINGS.eval.values.map((v) => ({ value: v, label: WORDS.eval[v] }));
+  const methods = Object.fromEntries(settings.method.values.map((v) => [v, METHODS[v]]));
+  return { settings, menus, methods, controls, problems, schema };
+}
