@@ -74,7 +74,8 @@ test('split, kfold and score', async () => {
   assert.deepEqual([...train, ...held].sort((a, b) => a - b), Array.from({ length: 100 }, (_, i) => i));
   assert.deepEqual(await eng.split(100, { testFraction: 0.2, seed: 4 }), { train, test: held });
   const folds = await eng.kfold(10, { k: 3, seed: 1 });
-  assert.deepEqual(folds.map((f) => f.length).sort(), [3, 3, 4]);
+  assert.deepEqual(folds.map((f) => f.test.length).sort(), [3, 3, 4]);
+  assert.deepEqual(folds.map((f) => f.train.length).sort(), [6, 7, 7]);
   const s = await eng.score(Float64Array.from([0, 1, 2, 2]), Float64Array.from([0, 1, 1, 2]), { task: 'classification' });
   assert.equal(s.accuracy, 0.75);
   assert.deepEqual(s.confusion, [[1, 0, 0], [0, 1, 0], [0, 1, 1]]);

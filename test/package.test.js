@@ -48,11 +48,11 @@ test('inputs are not modified or detached', async () => {
 test('bad calls reject with clear errors, then a good call works', async () => {
   const X = refX();
   const cases = [
-    [() => eng.kernel(X, null, { depth: -1 }), RangeError, 'ERR_OPTION', /kernel: depth must be an integer in 0…64, got -1/],
-    [() => eng.kernel(X, null, { depth: 65 }), RangeError, 'ERR_OPTION', /depth must be an integer in 0…64, got 65/],
-    [() => eng.kernel(X, null, { kernel: 'poly' }), RangeError, 'ERR_OPTION', /kernel must be one of "ntk", "nngp", "rbf", got "poly"/],
+    [() => eng.kernel(X, null, { depth: -1 }), RangeError, 'ERR_OPTION', /kernel: depth must be an integer in 1…64, got -1/],
+    [() => eng.kernel(X, null, { depth: 65 }), RangeError, 'ERR_OPTION', /depth must be an integer in 1…64, got 65/],
+    [() => eng.kernel(X, null, { kernel: 'poly' }), RangeError, 'ERR_OPTION', /kernel must be one of "ntk", "nngp", "rbf", "linear", got "poly"/],
     [() => eng.kernel(X, null, { dpeth: 2 }), TypeError, 'ERR_UNKNOWN_OPTION', /unknown option "dpeth"; known options: kernel, depth, gamma, signal, onProgress/],
-    [() => eng.kernel(X, null, { depth: '2' }), TypeError, 'ERR_TYPE', /depth must be an integer in 0…64, got "2"/],
+    [() => eng.kernel(X, null, { depth: '2' }), TypeError, 'ERR_TYPE', /depth must be an integer in 1…64, got "2"/],
     [() => eng.kernel({ rows: 3, cols: 3, data: [1, 2, 3, 4, 5, 6, 7, 8, 9] }), TypeError, 'ERR_TYPE', /Float64Array\.from/],
     [() => eng.kernel({ rows: 3, cols: 3, data: new Int32Array(9) }), TypeError, 'ERR_TYPE', /got a Int32Array/],
     [() => eng.kernel({ rows: 2, cols: 3, data: new Float64Array(9) }), RangeError, 'ERR_SHAPE', /has 9 values but rows×cols = 2×3 = 6/],

@@ -2,7 +2,7 @@
 // one worker fitting everything (the dual, a kernel, or a small problem) or
 // every worker accumulating ΦᵀΦ and Φᵀy over chunks of rows, merged and
 // solved in one.
-import { ntkrfError } from './errors.js';
+import { ntkrfError, typeError, describe } from './errors.js';
 import { splitControl, matrixData, vectorData, optionOf } from './options.js';
 import { Model } from './model.js';
 import { rowBlocks, overRows, chunkRows, copyRange } from './rows.js';
@@ -24,22 +24,45 @@ function fitTask(where, opts, y) {
   return 'regression';
 }
 
-/**
- * The number of feature columns, for planning the chunks of a fit: dim,
- * or m1 + sketchDim when both are given (rf refuses the two together when
- * they disagree with dim).
- */
-function featureDim(f, cols) {
-  if (f.depth === 0 && ['ntk', 'nngp'].includes(f.method ?? 'ntk')) return cols;
-  if (f.dim !== undefined) return f.dim;
-  if (f.m1 !== undefined && f.sketchDim !== undefined) return f.m1 + f.sketchDim;
-  return optionOf('features', 'dim').default;
-}
+/** A Dataset (parseCSV's result) rather than a matrix: it has X and y, and no rows. */
+const isDataset = (v) => v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && 'X' in v && 'y' in v && !('rows' in v);
 
-/** Engine.fitRidge(X, y, options) on the engine's pool. */
-export async function fitRidge(pool, X, y, options) {
+/** The dataset schema a model keeps to read new rows (predictCSV), copied from a Dataset. */
+const INPUT_KEYS = ['columns', 'target', 'targetName', 'groups', 'classes', 'task', 'delimiter', 'header'];
+
+/**
+ * Engine.fitRidge(X, y, options), or Engine.fitRidge(dataset, options):
+ * a Dataset brings its task, class names and one-hot groups, and the model
+ * keeps its schema (input) to read CSV rows later.
+ */
+export async function fitRidge(pool, ...args) {
   const where = 'fitRidge';
+  const fromDataset = isDataset(args[0]);
+  const [X, y, options] = fromDataset ? [args[0].X, args[0].y, args[1]] : args;
+  if (fromDataset && args.length > 2) {
+    throw typeError(`${where}: a dataset carries its own y: call fitRidge(dataset, options)`, 'y');
+  }
   const [opts, control] = splitControl(where, options);
+  let input;
+  if (fromDataset) {
+    const ds = args[0];
+    for (const k of ['task', 'classes', 'groups']) {
+      if (opts[k] !== undefined) {
+        throw ntkrfError('ERR_OPTION', `${where}: ${k} comes from the dataset; parse the file again (parseCSV options) to change it`, k);
+      }
+    }
+    if (ds.task !== 'classification' && ds.task !== 'regression') {
+      throw typeError(`${where}: dataset.task must be "classification" or "regression", got ${describe(ds.task)}`, 'task');
+    }
+    if (ds.task === 'classification' && !(Array.isArray(ds.classes) && ds.classes.every((c) => typeof c === 'string'))) {
+      throw typeError(`${where}: dataset.classes must be the class names (an array of strings), got ${describe(ds.classes)}`, 'classes');
+    }
+    opts.task = ds.task;
+    // One class is refused by the fit itself, as for y alone (ERR_DATA).
+    if (ds.task === 'classification' && ds.classes.length >= 2) opts.classes = ds.classes.length;
+    opts.groups = ds.groups;
+    input = Object.fromEntries(INPUT_KEYS.map((k) => [k, ds[k]]));
+  }
   if (opts.features && opts.kernel) throw ntkrfError('ERR_OPTION', `${where}: give features (primal) or kernel (dual), not both`, 'kernel');
   const data = matrixData(where, 'X', X);
   const yd = vectorData(where, 'y', y);
@@ -60,6 +83,21 @@ export async function fitRidge(pool, X, y, options) {
   const ridge = { lambda: opts.lambda, criterion: opts.criterion, grid: opts.grid, task, classes };
   const Xref = (rows) => ({ rows, cols: X.cols, array: 0 });
   const call = (op, args, arrays, ctl, extra = {}) => pool.call(op, args, arrays, ctl, { where, ...extra });
+  const features = opts.features ?? {};
+  // Go plans a fit on features (jsbridge plan, krr), before anything is
+  // copied: the feature dimension, and whether the fit must run in one
+  // worker (the dual on ΦΦᵀ when there are no more rows than features, or
+  // exact leave-one-out). A fit of one chunk runs in one worker too. A
+  // chunk holds at most CHUNK_BYTES of X but at least 4m² numbers, so that
+  // the partial sums waiting for the solve (an m×m ΦᵀΦ per chunk) add up to
+  // at most a quarter of X.
+  let oneWorker = true;
+  let maxRows = Infinity;
+  if (!opts.kernel) {
+    const plan = await call('plan', { rows: X.rows, cols: X.cols, features, criterion: opts.criterion, lambda: opts.lambda }, [], { signal: control.signal });
+    maxRows = Math.max(chunkRows(X.cols), Math.ceil((4 * plan.dim * plan.dim) / X.cols));
+    oneWorker = plan.oneWorker || rowBlocks(X.rows, pool.slots.length, maxRows).length === 1;
+  }
   // Every stage reports: the scaler, the features (in rows, over the
   // workers) and the solve with its λ search.
   const stage = (name) => control.onProgress && ((p) => control.onProgress({ ...p, stage: p.stage || name }));
@@ -71,33 +109,23 @@ export async function fitRidge(pool, X, y, options) {
     { signal: control.signal, onProgress: stage('preprocess') }, { slot: first, transfer: true });
   let model;
   if (opts.kernel) {
-    model = await call('fitKernel', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, kernel: opts.kernel }, [data, yd], control);
+    model = await call('fitKernel', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, kernel: opts.kernel, input }, [data, yd], control);
+  } else if (oneWorker) {
+    model = await call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features, input }, [data, yd], control);
   } else {
-    const features = opts.features ?? {};
-    // With no more rows than features the fit runs in the dual on ΦΦᵀ
-    // (smaller than ΦᵀΦ) in one worker, and so does a fit of one chunk.
-    // A chunk holds at most CHUNK_BYTES of X but at least 4m² numbers, so
-    // that the partial sums waiting for the solve (an m×m ΦᵀΦ per chunk)
-    // add up to at most a quarter of X.
-    const dim = featureDim(features, X.cols);
-    const maxRows = Math.max(chunkRows(X.cols), Math.ceil((4 * dim * dim) / X.cols));
-    if (rowBlocks(X.rows, pool.slots.length, maxRows).length === 1 || opts.criterion === 'loo' || X.rows <= dim) {
-      model = await call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features }, [data, yd], control);
-    } else {
-      // The bridge collects the copy of X that fitScaler left in the first
-      // worker before returning, so the chunks reuse that memory.
-      // The workers featurize chunks of rows and accumulate each chunk's
-      // ΦᵀΦ and Φᵀy; one worker merges the parts in row order and solves.
-      const parts = await overRows(pool, X.rows, control, (lo, hi, ctl, spare) => call('accumulate',
-        { X: Xref(hi - lo), y: { array: 1 }, scaler, features, task, classes },
-        [copyRange(data, lo * X.cols, hi * X.cols, spare.x), copyRange(yd, lo, hi, spare.y)], ctl,
-        { transfer: true, onInputs: ([x, yb]) => { spare.x = x; spare.y = yb; } }), maxRows);
-      const arrays = [];
-      const ref = (a) => { arrays.push(a); return { array: arrays.length - 1 }; };
-      const partRefs = parts.map((p) => ({ rows: p.rows, mu: ref(p.mu), ybar: ref(p.ybar), C: ref(p.C), D: ref(p.D), E: ref(p.E) }));
-      model = await call('solve', { ...ridge, parts: partRefs, dim: parts[0].mu.length, features, scaler },
-        arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true });
-    }
+    // The bridge collects the copy of X that fitScaler left in the first
+    // worker before returning, so the chunks reuse that memory.
+    // The workers featurize chunks of rows and accumulate each chunk's
+    // ΦᵀΦ and Φᵀy; one worker merges the parts in row order and solves.
+    const parts = await overRows(pool, X.rows, control, (lo, hi, ctl, spare) => call('accumulate',
+      { X: Xref(hi - lo), y: { array: 1 }, scaler, features, task, classes },
+      [copyRange(data, lo * X.cols, hi * X.cols, spare.x), copyRange(yd, lo, hi, spare.y)], ctl,
+      { transfer: true, onInputs: ([x, yb]) => { spare.x = x; spare.y = yb; } }), maxRows);
+    const arrays = [];
+    const ref = (a) => { arrays.push(a); return { array: arrays.length - 1 }; };
+    const partRefs = parts.map((p) => ({ rows: p.rows, mu: ref(p.mu), ybar: ref(p.ybar), C: ref(p.C), D: ref(p.D), E: ref(p.E) }));
+    model = await call('solve', { ...ridge, parts: partRefs, dim: parts[0].mu.length, features, scaler, input },
+      arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true });
   }
-  return new Model(pool, model, task === 'classification' ? classes : 0);
+  return new Model(pool, model);
 }

@@ -87,9 +87,9 @@ export interface OptionSchema {
 }
 
 export interface KernelOptions extends CallControl {
-  /** "ntk" (default): Neural Tangent Kernel of a ReLU network; "nngp": its NNGP kernel; "rbf": exp(−γ‖x−z‖²). */
-  kernel?: 'ntk' | 'nngp' | 'rbf';
-  /** Network depth L for ntk and nngp, 0 ≤ L ≤ 64. Default 1. */
+  /** "ntk" (default): Neural Tangent Kernel of a ReLU network; "nngp": its NNGP kernel; "rbf": exp(−γ‖x−z‖²); "linear": xᵀz (what depth 0 of the NTK was). */
+  kernel?: 'ntk' | 'nngp' | 'rbf' | 'linear';
+  /** Network depth L for ntk and nngp, 1 ≤ L ≤ 64. Default 1. */
   depth?: number;
   /** RBF scale γ > 0. Default 1 / cols. */
   gamma?: number;
@@ -105,7 +105,7 @@ export interface FeatureOptions {
    * "rff": random Fourier features of the RBF kernel exp(−γ‖x−z‖²).
    */
   method?: 'ntk' | 'nngp' | 'arccos0' | 'arccos1' | 'naive' | 'grad' | 'rff';
-  /** Network depth L, 0…64 (default 1); ignored by arccos0, arccos1 and rff. */
+  /** Network depth L, 1…64 (default 1); ignored by arccos0, arccos1 and rff. */
   depth?: number;
   /** Output dimension m, 1…2^24 (default 1024). For ntk, m0 = m1 = ⌊m/2⌋, sketchDim = m − m1, and Φ has exactly m columns. */
   dim?: number;
@@ -140,7 +140,7 @@ export interface FeatureOptions {
 
 /** An exact kernel for the dual (exact) ridge regression and for comparisons. */
 export interface KernelSpec {
-  kernel?: 'ntk' | 'nngp' | 'rbf';
+  kernel?: 'ntk' | 'nngp' | 'rbf' | 'linear';
   depth?: number;
   gamma?: number;
 }
@@ -275,20 +275,103 @@ export interface KFoldOptions extends CallControl {
   seed?: number;
 }
 
+/**
+ * What a model keeps of the Dataset it was fitted from, to read new rows
+ * of the same kind of file (Model.predictCSV): the Dataset's fields of the
+ * same names.
+ */
+export interface InputSchema {
+  columns: Column[];
+  target: number;
+  targetName: string;
+  groups: Dataset['groups'];
+  classes: string[];
+  task: 'classification' | 'regression';
+  delimiter: string;
+  header: boolean;
+}
+
+/** A matrix in a model file: row-major numbers. */
+export interface FileMatrix {
+  rows: number;
+  cols: number;
+  data: number[];
+}
+
+/**
+ * A model file: what JSON.stringify(model) writes and Engine.loadModel
+ * reads, in Node, browsers and native Go alike. Numbers are written as the
+ * shortest text that reads back to the same bits, so a loaded model
+ * predicts exactly as the saved one. Treat the fields as opaque: the engine
+ * checks every one on load.
+ */
+export interface ModelFile {
+  format: 'ntkrf-model';
+  version: 1;
+  task: 'classification' | 'regression';
+  /** Class names, label i ↔ classes[i] (classification), or null. */
+  classes: string[] | null;
+  lambda: number;
+  curve: CurvePoint[];
+  /** The dataset schema (a model fitted from a Dataset), or null. */
+  input: InputSchema | null;
+  /** The fitted preprocessing (opaque). */
+  preprocess: unknown;
+  /** The feature map by its options and seed (features models). */
+  features?: FeatureOptions;
+  /** The exact kernel (kernel models). */
+  kernel?: KernelSpec;
+  /** The ridge coefficients: feature dimension (or training rows) × outputs. */
+  coef: FileMatrix;
+  bias: number[];
+  /** The preprocessed training rows (kernel models only). */
+  train?: FileMatrix;
+}
+
 export interface Model {
   readonly kind: 'features' | 'kernel';
   readonly task: 'classification' | 'regression';
-  readonly classes: number;
+  /**
+   * Class names, label i ↔ classes[i] (classification): the Dataset's
+   * for a model fitted from one, "0", "1", … for labels given as numbers.
+   * null for regression.
+   */
+  readonly classes: string[] | null;
   /** The λ used. */
   readonly lambda: number;
   /** The λ curve searched (empty when λ was fixed). */
   readonly curve: CurvePoint[];
+  /** The schema of the Dataset the model was fitted from (what predictCSV reads), or null. */
+  readonly input: InputSchema | null;
   /** Class indices (classification) or values (regression), one per row. */
   predict(X: Matrix, options?: CallControl): Promise<Float64Array>;
   /** Raw scores: one column per class, or one for regression. */
   predictScores(X: Matrix, options?: CallControl): Promise<Matrix64>;
+  /**
+   * Predicts the rows of a CSV file (text or bytes, gzip or not), read
+   * through the model's input schema: the columns by name, the target
+   * column optional. Class names for classification, values for
+   * regression, one per data row. Needs a model fitted from a Dataset.
+   */
+  predictCSV(input: string | Uint8Array | ArrayBuffer, options?: PredictCSVOptions): Promise<string[] | Float64Array>;
+  /** The model file; JSON.stringify(model) calls it. Throws ERR_CLOSED after dispose(). */
+  toJSON(): ModelFile;
   /** Frees the model's arrays; later predictions reject. */
   dispose(): void;
+}
+
+export interface PredictCSVOptions extends CallControl {
+  /** Largest (decompressed) input accepted, in bytes (default 256 MB). */
+  maxBytes?: number;
+}
+
+/** FitOptions for fitRidge(dataset, options): the dataset brings task, classes and groups. */
+export type DatasetFitOptions = Omit<FitOptions, 'task' | 'classes' | 'groups'>;
+
+export interface PreprocessOptions extends CallControl {
+  preprocess?: Preprocess;
+  /** One-hot groups from parseCSV, so categorical missing values are imputed by the most frequent category. */
+  groups?: Dataset['groups'];
 }
 
 export interface CompareOptions extends CallControl {
@@ -347,7 +430,7 @@ export interface Engine {
   /** Number of WebAssembly workers. */
   readonly workers: number;
   /** Every method's options (name, kind, limits, default, doc), as the engine checks them. */
-  readonly schema: Record<'kernel' | 'features' | 'fitRidge' | 'compare' | 'selectActive' | 'score' | 'parseCSV' | 'previewCSV' | 'split' | 'kfold' | 'predict', OptionSchema[]>;
+  readonly schema: Record<'kernel' | 'features' | 'fitRidge' | 'compare' | 'selectActive' | 'score' | 'parseCSV' | 'previewCSV' | 'split' | 'kfold' | 'predict' | 'loadModel' | 'predictCSV' | 'preprocess', OptionSchema[]>;
   /**
    * Exact kernel matrix between the rows of X and the rows of Z
    * (X.rows × Z.rows), or of X with itself when Z is null (symmetric, with
@@ -376,14 +459,37 @@ export interface Engine {
    * chunk plus O(m²).
    */
   fitRidge(X: Matrix, y: Float64Array, options?: FitOptions): Promise<Model>;
+  /**
+   * Kernel ridge regression on a parsed file: the Dataset's X and y with
+   * its task, class names and one-hot groups (giving task, classes or groups
+   * as options is refused). The model keeps the Dataset's schema
+   * (model.input), so model.predictCSV reads new rows of the same file
+   * format.
+   */
+  fitRidge(dataset: Dataset, options?: DatasetFitOptions): Promise<Model>;
+  /**
+   * Reads a model file (its JSON text, or the parsed object) as
+   * JSON.stringify(model) wrote it, in this or another host. Rejects with
+   * ERR_TYPE (not a model file: malformed or truncated JSON, unknown fields),
+   * ERR_VALUE (another format or version, inconsistent fields), ERR_SHAPE
+   * (matrices that do not fit the model), ERR_NONFINITE (NaN, ±Inf or null
+   * numbers) or ERR_TOO_LARGE (a model that would not fit in memory).
+   */
+  loadModel(file: string | ModelFile, options?: CallControl): Promise<Model>;
+  /**
+   * X preprocessed exactly as fitRidge would preprocess it (missing cells
+   * imputed, then standardized, then rows scaled to unit norm, as asked),
+   * fitted on X itself.
+   */
+  preprocess(X: Matrix, options?: PreprocessOptions): Promise<Matrix64>;
   /** How well random features approximate the exact kernel on the rows of X. */
   compare(X: Matrix, options?: CompareOptions): Promise<Comparison>;
   /** Greedy experimental design: k rows to label that minimize the paper's criterion on random features. */
   selectActive(X: Matrix, options: SelectOptions): Promise<number[]>;
   /** Seeded shuffle split into train and test row indices. */
   split(n: number, options?: SplitOptions): Promise<{ train: number[]; test: number[] }>;
-  /** Seeded k-fold split: the test indices of each fold. */
-  kfold(n: number, options?: KFoldOptions): Promise<number[][]>;
+  /** Seeded k-fold split: per fold, the held-out rows (test) and the rest (train); the test parts partition 0…n−1. */
+  kfold(n: number, options?: KFoldOptions): Promise<{ train: number[]; test: number[] }[]>;
   /** Accuracy, confusion matrix (classification), MSE and R². */
   score(yTrue: Float64Array, yPred: Float64Array, options?: ScoreOptions): Promise<Scores>;
   /**

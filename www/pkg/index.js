@@ -6,15 +6,16 @@
 //   errors.js   the error grammar (codes, classes, messages)
 //   options.js  validation against the engine's schema, matrices, vectors, bytes
 //   pool.js     loading ntkrf.wasm, the workers (worker.js) and their queue
-//   rows.js     splitting rows over the workers, and joining the results
-//   fit.js      the distributed ridge fit
-//   model.js    the fitted Model
+//   rows.js     splitting rows over the workers, joining the results; take
+//   fit.js      the distributed ridge fit, planned by Go (the plan op)
+//   model.js    the fitted Model, and its file (toJSON, loadModel)
 //   index.js    the Engine and createEngine (this file)
 import { ntkrfError, typeError, closedError, describe } from './errors.js';
 import { SCHEMA, checkKeys, splitControl, matrixData, vectorData, inputBytes, checkCount } from './options.js';
 import { isNode, loadModule, Pool } from './pool.js';
 import { overRows, concat, take } from './rows.js';
 import { fitRidge } from './fit.js';
+import { loadModel } from './model.js';
 
 const MAX_WORKERS = 8;
 
@@ -58,9 +59,25 @@ class Engine {
     return { rows: X.rows, cols: parts[0].cols, data: concat(parts.map((p) => p.data)) };
   }
 
-  async fitRidge(X, y, options = {}) {
+  /** fitRidge(X, y, options), or fitRidge(dataset, options) with a parseCSV result. */
+  async fitRidge(...args) {
     guard(this.#pool, 'fitRidge');
-    return fitRidge(this.#pool, X, y, options);
+    return fitRidge(this.#pool, ...args);
+  }
+
+  /** A model file (JSON text or its parsed object, as JSON.stringify(model) writes it) → a Model, checked by Go. */
+  async loadModel(file, options = {}) {
+    guard(this.#pool, 'loadModel');
+    return loadModel(this.#pool, file, options);
+  }
+
+  /** X preprocessed exactly as a fit would preprocess it, fitted on X itself. */
+  async preprocess(X, options = {}) {
+    const where = 'preprocess';
+    guard(this.#pool, where);
+    const [opts, control] = splitControl(where, options);
+    const data = matrixData(where, 'X', X);
+    return this.#pool.call(where, { ...opts, X: { rows: X.rows, cols: X.cols, array: 0 } }, [data], control);
   }
 
   async compare(X, options = {}) {

@@ -1,40 +1,70 @@
 // A fitted ridge model. Its numbers live in JavaScript, so any worker can
-// predict with it; predictions are split over the workers by rows.
-import { ntkrfError } from './errors.js';
-import { splitControl, matrixData } from './options.js';
+// predict with it; predictions are split over the workers by rows. The
+// model file (toJSON, Engine.loadModel) is Go's: JavaScript passes every
+// field through untouched except the two big matrices, which cross the
+// bridge as typed arrays (coef, and train for kernel models).
+import { ntkrfError, typeError, describe } from './errors.js';
+import { splitControl, matrixData, inputBytes } from './options.js';
 import { overRows, chunkRows, concat } from './rows.js';
+
+/** Writes NaN and ±Inf as the bridge does ({"$num": …}, jsbridge/encode.go): JSON cannot hold them. */
+function finite(value) {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : { $num: String(value) };
+  if (Array.isArray(value)) return value.map(finite);
+  if (value === null || typeof value !== 'object') return value;
+  const out = {};
+  for (const k of Object.keys(value)) out[k] = finite(value[k]);
+  return out;
+}
 
 /** A fitted ridge model; its numbers live in JavaScript, so any worker can predict. */
 export class Model {
   #pool;
   #model;
+  #coef;
+  #train;
 
-  constructor(pool, model, classes) {
+  /** From what a fitting op or loadModel returns: {model, coef, train?} with coef and train as {rows, cols, data}. */
+  constructor(pool, { model, coef, train }) {
     this.#pool = pool;
-    this.#model = model;
-    this.kind = model.kind;
+    // Kept as the bridge encodes it, to send back and to save as it came.
+    this.#model = finite(model);
+    this.#coef = coef;
+    this.#train = train ?? null;
+    /** "kernel" (dual, exact kernel) or "features" (primal, random features). */
+    this.kind = model.kind ?? (model.kernel ? 'kernel' : 'features');
     this.task = model.task;
-    this.classes = classes;
+    /** Class names (classification), label i ↔ classes[i]; null for regression. */
+    this.classes = model.task === 'classification' ? model.classes : null;
     this.lambda = model.lambda;
     this.curve = model.curve;
+    /** The dataset schema of a model fitted from a Dataset (what predictCSV reads), or null. */
+    this.input = model.input ?? null;
+  }
+
+  /** The arguments that hand the model to an op: its JSON and references to its two matrices, stored from index `at` on. */
+  #args(arrays) {
+    const ref = (M) => { arrays.push(M.data); return { rows: M.rows, cols: M.cols, array: arrays.length - 1 }; };
+    const args = { model: this.#model, coef: ref(this.#coef) };
+    if (this.#train) args.train = ref(this.#train);
+    return args;
+  }
+
+  #alive(where) {
+    if (!this.#model) throw ntkrfError('ERR_CLOSED', `${where}: this model was disposed`);
   }
 
   async #run(X, options, scores) {
     const where = scores ? 'predictScores' : 'predict';
     const [, control] = splitControl(where, options, 'predict');
-    if (!this.#model) throw ntkrfError('ERR_CLOSED', `${where}: this model was disposed`);
+    this.#alive(where);
     const data = matrixData(where, 'X', X, 'predict');
-    const m = this.#model;
-    const arrays = [null, m.coef.data];
-    const model = { ...m, coef: { rows: m.coef.rows, cols: m.coef.cols, array: 1 } };
-    if (m.train) {
-      arrays.push(m.train.data);
-      model.train = { rows: m.train.rows, cols: m.train.cols, array: 2 };
-    }
+    const arrays = [null];
+    const model = this.#args(arrays);
     const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl) => {
       const a = [...arrays];
       a[0] = data.slice(lo * X.cols, hi * X.cols);
-      return this.#pool.call('predict', { X: { rows: hi - lo, cols: X.cols, array: 0 }, model, scores }, a, ctl, { where });
+      return this.#pool.call('predict', { X: { rows: hi - lo, cols: X.cols, array: 0 }, ...model, scores }, a, ctl, { where });
     }, chunkRows(X.cols));
     if (!scores) return concat(parts.map((p) => p.labels));
     const cols = parts[0].scores.cols;
@@ -45,5 +75,97 @@ export class Model {
 
   predictScores(X, options = {}) { return this.#run(X, options, true); }
 
-  dispose() { this.#model = null; }
+  /**
+   * Predicts the rows of a CSV file (text, or bytes, gzip or not) read
+   * through the model's dataset schema (model.input): class names for
+   * classification, a Float64Array of values for regression. The target
+   * column may be absent.
+   */
+  async predictCSV(input, options = {}) {
+    const where = 'predictCSV';
+    const [opts, control] = splitControl(where, options);
+    this.#alive(where);
+    const bytes = inputBytes(where, input, opts.maxBytes);
+    const arrays = [];
+    const r = await this.#pool.call(where, { ...opts, ...this.#args(arrays) }, arrays, control, { bytes });
+    return this.task === 'classification' ? Array.from(r.labels, (i) => r.classes[i]) : r.labels;
+  }
+
+  /** The model file (JSON.stringify(model) calls this); Engine.loadModel reads it back. */
+  toJSON() {
+    this.#alive('toJSON');
+    const matrix = (M) => ({ rows: M.rows, cols: M.cols, data: Array.from(M.data) });
+    const file = { ...this.#model, coef: matrix(this.#coef) };
+    if (this.#train) file.train = matrix(this.#train);
+    return file;
+  }
+
+  dispose() {
+    this.#model = null;
+    this.#coef = null;
+    this.#train = null;
+  }
+}
+
+/**
+ * Checks a model file's matrix ({rows, cols, data: number[]}) and returns
+ * it with its data as a Float64Array. Go checks everything else.
+ */
+function fileMatrix(where, name, M) {
+  if (M === null || typeof M !== 'object' || Array.isArray(M)) {
+    throw typeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}`, name);
+  }
+  const { rows, cols, data } = M;
+  if (!Number.isInteger(rows) || !Number.isInteger(cols) || rows < 0 || cols < 0) {
+    throw typeError(`${where}: ${name}.rows and ${name}.cols must be integers ≥ 0, got ${describe(rows)} and ${describe(cols)}`, name);
+  }
+  if (!Array.isArray(data) && !(data instanceof Float64Array)) {
+    throw typeError(`${where}: ${name}.data must be an array of numbers, got ${describe(data)}`, name);
+  }
+  if (data.length !== rows * cols) {
+    throw ntkrfError('ERR_SHAPE', `${where}: ${name}.data has ${data.length} values but rows×cols = ${rows}×${cols} = ${rows * cols}`, name);
+  }
+  const out = new Float64Array(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    if (typeof v !== 'number') {
+      // JSON.stringify writes NaN and ±Inf as null.
+      if (v === null) throw ntkrfError('ERR_NONFINITE', `${where}: ${name}.data[${i}] is null (JSON's form of NaN or ±Inf): the file holds a non-finite number`, name);
+      throw typeError(`${where}: ${name}.data[${i}] must be a number, got ${describe(v)}`, name);
+    }
+    if (!Number.isFinite(v)) throw ntkrfError('ERR_NONFINITE', `${where}: ${name}.data[${i}] is ${v}`, name);
+    out[i] = v;
+  }
+  return { rows, cols, data: out };
+}
+
+/**
+ * Engine.loadModel: a model file (its JSON text, or the parsed object) →
+ * a Model, once Go has checked and normalized it.
+ */
+export async function loadModel(pool, file, options) {
+  const where = 'loadModel';
+  const [, control] = splitControl(where, options);
+  let obj = file;
+  if (typeof file === 'string') {
+    try {
+      obj = JSON.parse(file);
+    } catch (e) {
+      throw typeError(`${where}: the model file is not valid JSON (${e.message}); was it cut short?`);
+    }
+  }
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj) || ArrayBuffer.isView(obj)) {
+    throw typeError(`${where}: a model must be the JSON text of a model file or its parsed object, got ${describe(obj)}`);
+  }
+  const { coef, train, ...model } = obj;
+  const c = fileMatrix(where, 'coef', coef);
+  const t = train === undefined || train === null ? null : fileMatrix(where, 'train', train);
+  const arrays = [c.data];
+  const args = { model, coef: { rows: c.rows, cols: c.cols, array: 0 } };
+  if (t) {
+    arrays.push(t.data);
+    args.train = { rows: t.rows, cols: t.cols, array: 1 };
+  }
+  const r = await pool.call(where, args, arrays, control);
+  return new Model(pool, { model: r.model, coef: c, train: t });
 }

@@ -204,7 +204,7 @@ export const optionOf = (method, name) => SCHEMA[method].find((o) => o.name === 
  * made with the Uint8Array constructor.) The size is checked first.
  */
 export function inputBytes(where, input, maxBytes) {
-  const limit = maxBytes ?? optionOf('parseCSV', 'maxBytes').default;
+  const limit = maxBytes ?? optionOf(where, 'maxBytes').default;
   if (!(typeof input === 'string' || input instanceof ArrayBuffer || input instanceof Uint8Array)) {
     throw typeError(`${where}: input must be a string, Uint8Array or ArrayBuffer, got ${describe(input)}`, 'input');
   }

@@ -122,7 +122,8 @@ export class Slot {
   run(job) {
     this.job = job;
     if (isNode) this.worker.ref();
-    const transfer = job.transfer ? [...job.arrays.map((a) => a.buffer), ...(job.bytes ? [job.bytes.buffer] : [])] : [];
+    // bytes are always the call's own copy (inputBytes): moved, never copied again.
+    const transfer = [...(job.transfer ? job.arrays.map((a) => a.buffer) : []), ...(job.bytes ? [job.bytes.buffer] : [])];
     this.worker.postMessage({ type: 'call', id: job.id, op: job.op, json: job.json, arrays: job.arrays, bytes: job.bytes, giveBack: !!job.onInputs }, transfer);
   }
 
@@ -174,9 +175,10 @@ export class Pool {
   }
 
   /**
-   * Runs op on the first free worker, or on `slot` when given. With
-   * transfer set, the arrays (and bytes) are copies made for this call and
-   * are moved, not copied again; onInputs then gets them back after a
+   * Runs op on the first free worker, or on `slot` when given. bytes (a
+   * file's, from inputBytes) are always a copy made for this call and are
+   * moved to the worker, not copied again. With transfer set, so are the
+   * arrays; onInputs then gets them back after a
    * successful call, for the next call to refill. where names the engine
    * method in errors.
    */

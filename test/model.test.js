@@ -1,0 +1,292 @@
+// Models as files (issue 14): a fitted model saved with JSON.stringify and
+// read back with loadModel predicts the same bits; a model fitted from a
+// Dataset reads new CSV rows through its schema; bad model files are
+// refused with the documented codes and never take the engine down. Also
+// preprocess, the {train, test} folds and the fit planned by Go.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { pkg, root, randomMatrix, refX } from './helpers.js';
+
+const { createEngine } = await import(pkg);
+const text = (name) => readFileSync(path.join(root, 'testdata', name), 'utf8');
+let eng;
+before(async () => { eng = await createEngine({ workers: 2 }); });
+after(() => eng?.close());
+
+/** The bytes of a Float64Array, to compare bit for bit (deepEqual on numbers equates 0 and −0). */
+const bits = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex');
+
+const isError = (Class, code, pattern) => (e) => {
+  assert.ok(e instanceof Class, `want ${Class.name}, got ${e?.name}: ${e?.message}`);
+  assert.equal(e.code, code, e.message);
+  if (pattern) assert.match(e.message, pattern);
+  return true;
+};
+
+/** The CSV text without one column (by name), as a file for prediction would come. */
+function dropColumn(csv, name) {
+  const lines = csv.trimEnd().split(/\r?\n/);
+  const at = lines[0].split(',').map((h) => h.replace(/^"(.*)"$/, '$1')).indexOf(name);
+  assert.ok(at >= 0, `no column ${name}`);
+  return lines.map((l) => l.split(',').filter((_, j) => j !== at).join(',')).join('\n') + '\n';
+}
+
+let iris; // { ds, model, file } shared by the tests below
+
+test('a model fitted from a Dataset saves with JSON.stringify and loads back predicting the same bits', async () => {
+  const ds = await eng.parseCSV(text('iris.csv'));
+  const model = await eng.fitRidge(ds, { features: { dim: 256, depth: 2, seed: 7 } });
+  assert.equal(model.task, 'classification');
+  assert.equal(model.kind, 'features');
+  assert.deepEqual(model.classes, ds.classes);
+  assert.equal(model.input.targetName, ds.targetName);
+  const file = JSON.stringify(model);
+  const saved = JSON.parse(file);
+  assert.equal(saved.format, 'ntkrf-model');
+  assert.equal(saved.version, 1);
+  assert.equal(saved.coef.data.length, saved.coef.rows * saved.coef.cols);
+  assert.equal(saved.train, undefined, 'a features model keeps no training rows');
+
+  for (const source of [file, saved]) {
+    const loaded = await eng.loadModel(source);
+    assert.deepEqual(loaded.classes, ds.classes);
+    assert.equal(loaded.lambda, model.lambda);
+    assert.deepEqual(loaded.curve, model.curve);
+    assert.equal(bits(await loaded.predict(ds.X)), bits(await model.predict(ds.X)));
+    assert.equal(bits((await loaded.predictScores(ds.X)).data), bits((await model.predictScores(ds.X)).data));
+    // Saving again writes the same file.
+    assert.equal(JSON.stringify(loaded), file);
+  }
+  iris = { ds, model, file };
+});
+
+test('cross-host: the Node model, its CSV and its predictions for native Go; the native model predicts here as it did there', async (t) => {
+  const { model, file } = iris;
+  // core/pipeline TestCrossHost loads this model natively, predicts the CSV
+  // and compares with these names, then saves the model again and compares files.
+  const csv = 'testdata/iris.csv';
+  const predictions = await model.predictCSV(text('iris.csv'));
+  mkdirSync(path.join(root, 'dist', 'test'), { recursive: true });
+  writeFileSync(path.join(root, 'dist', 'test', 'model-node.json'), JSON.stringify({ model: JSON.parse(file), csv, predictions }));
+  // The model TestCrossHost saved natively (go test runs before the Node tests in ./build.sh test).
+  let native;
+  try {
+    native = JSON.parse(readFileSync(path.join(root, 'dist', 'test', 'model-native.json'), 'utf8'));
+  } catch (e) {
+    t.skip(`no native model yet (go test -run TestCrossHost ./core/pipeline writes it): ${e.message}`);
+    return;
+  }
+  const loaded = await eng.loadModel(native.model);
+  const got = await loaded.predictCSV(text(path.basename(native.csv)));
+  assert.equal(got.length, native.predictions.length);
+  got.forEach((name, i) => assert.equal(name, native.predictions[i], `row ${i}: Node predicts ${name}, native Go predicted ${native.predictions[i]}`));
+  // Saved again here, the file is the one native Go wrote (numbers compared as numbers).
+  assert.deepEqual(JSON.parse(JSON.stringify(loaded)), native.model);
+});
+
+test('a kernel model saves its training rows and loads back predicting the same bits', async () => {
+  const X = randomMatrix(60, 3, 11);
+  const y = Float64Array.from({ length: 60 }, (_, i) => Math.sin(2 * X.data[3 * i]) + X.data[3 * i + 2]);
+  const model = await eng.fitRidge(X, y, { kernel: { kernel: 'ntk', depth: 2 }, preprocess: { unitNorm: true } });
+  assert.equal(model.kind, 'kernel');
+  assert.equal(model.classes, null);
+  assert.equal(model.input, null);
+  const saved = JSON.parse(JSON.stringify(model));
+  assert.equal(saved.train.rows, 60);
+  assert.equal(saved.train.cols, 3);
+  const loaded = await eng.loadModel(JSON.stringify(model));
+  assert.equal(loaded.kind, 'kernel');
+  const Xt = randomMatrix(25, 3, 12);
+  assert.equal(bits(await loaded.predict(Xt)), bits(await model.predict(Xt)));
+});
+
+test('predictCSV reads rows through the saved schema: class names, with or without the target column', async () => {
+  const { ds, model, file } = iris;
+  const want = Array.from(await model.predict(ds.X), (i) => ds.classes[i]);
+  const got = await model.predictCSV(text('iris.csv'));
+  assert.equal(got.length, 150);
+  assert.deepEqual(got, want);
+  assert.ok(got.every((c) => ds.classes.includes(c)));
+  // A file of new rows has no target column.
+  const features = dropColumn(text('iris.csv'), ds.targetName);
+  assert.deepEqual(await model.predictCSV(features), want);
+  // Bytes too, and a loaded model reads the same way.
+  const loaded = await eng.loadModel(file);
+  assert.deepEqual(await loaded.predictCSV(new TextEncoder().encode(features)), want);
+  // A model fitted on a matrix has no schema to read a file with.
+  const plain = await eng.fitRidge(ds.X, ds.y, { task: 'classification', features: { dim: 32 } });
+  await assert.rejects(plain.predictCSV(features), (e) => /^predictCSV: /.test(e.message) && typeof e.code === 'string');
+  await assert.rejects(model.predictCSV(42), isError(TypeError, 'ERR_TYPE', /input must be a string, Uint8Array or ArrayBuffer/));
+  await assert.rejects(model.predictCSV(features, { signal: AbortSignal.abort() }), (e) => e.name === 'AbortError');
+  await assert.rejects(model.predictCSV(features, { rows: 3 }), isError(TypeError, 'ERR_UNKNOWN_OPTION'));
+});
+
+test('a regression model fitted from a Dataset predicts a CSV without its target column', async () => {
+  const csv = text('BostonHousing.csv');
+  const ds = await eng.parseCSV(csv, { target: 'medv' });
+  const model = await eng.fitRidge(ds, { features: { dim: 128, seed: 3 } });
+  assert.equal(model.task, 'regression');
+  assert.equal(model.classes, null);
+  assert.equal(model.input.targetName, 'medv');
+  const got = await model.predictCSV(dropColumn(csv, 'medv'));
+  assert.ok(got instanceof Float64Array);
+  assert.equal(bits(got), bits(await model.predict(ds.X)));
+  const loaded = await eng.loadModel(JSON.stringify(model));
+  assert.equal(bits(await loaded.predictCSV(csv)), bits(got));
+});
+
+test('fitRidge(dataset, options): the dataset brings task, classes and groups; misuse is refused by name', async () => {
+  const ds = iris.ds;
+  await assert.rejects(eng.fitRidge(ds, { task: 'regression' }), isError(RangeError, 'ERR_OPTION', /task comes from the dataset/));
+  await assert.rejects(eng.fitRidge(ds, { groups: [] }), isError(RangeError, 'ERR_OPTION', /groups comes from the dataset/));
+  await assert.rejects(eng.fitRidge(ds, ds.y, {}), isError(TypeError, 'ERR_TYPE', /fitRidge\(dataset, options\)/));
+  await assert.rejects(eng.fitRidge(ds, { dims: 3 }), isError(TypeError, 'ERR_UNKNOWN_OPTION'));
+  await assert.rejects(eng.fitRidge({ ...ds, task: 'poetry' }), isError(TypeError, 'ERR_TYPE', /dataset.task/));
+});
+
+/** Breaks a copy of the saved iris model. */
+function tampered(change) {
+  const f = JSON.parse(iris.file);
+  change(f);
+  return f;
+}
+
+test('bad model files are refused with the documented codes, and the engine answers afterwards', async () => {
+  const f = iris.file;
+  const cases = [
+    ['truncated JSON', f.slice(0, f.length >> 1), TypeError, 'ERR_TYPE', /not valid JSON.*cut short/],
+    ['a number', '42', TypeError, 'ERR_TYPE', /got 42/],
+    ['an array', [], TypeError, 'ERR_TYPE', /got an array/],
+    ['null', null, TypeError, 'ERR_TYPE', /got null/],
+    ['a Float64Array', new Float64Array(3), TypeError, 'ERR_TYPE', /got a Float64Array/],
+    ['no coef', tampered((m) => { delete m.coef; }), TypeError, 'ERR_TYPE', /coef must be a matrix/],
+    ['another format', tampered((m) => { m.format = 'onnx'; }), RangeError, 'ERR_VALUE', /format/],
+    ['version 99', tampered((m) => { m.version = 99; }), RangeError, 'ERR_VALUE', /version 99/],
+    ['coef with a value missing', tampered((m) => { m.coef.data.pop(); }), RangeError, 'ERR_SHAPE', /coef.data has/],
+    ['coef with a class too many', tampered((m) => { m.coef.cols += 1; m.coef.data.push(...m.coef.data.slice(0, m.coef.rows)); }), RangeError, 'ERR_SHAPE', /coef has 4 columns and bias 3 values, but the model has 3 outputs/],
+    ['coef with rows the features do not make', tampered((m) => { m.coef.rows -= 1; m.coef.data.length -= m.coef.cols; }), RangeError, 'ERR_SHAPE', /256 features but W has 255 rows/],
+    ['a null bias', JSON.stringify(tampered((m) => { m.bias[0] = NaN; })), RangeError, 'ERR_NONFINITE', /bias/],
+    ['a null coefficient (JSON of NaN)', JSON.stringify(tampered((m) => { m.coef.data[5] = NaN; })), RangeError, 'ERR_NONFINITE', /coef.data\[5\] is null/],
+    ['a NaN coefficient', tampered((m) => { m.coef.data[5] = NaN; }), RangeError, 'ERR_NONFINITE', /coef.data\[5\] is NaN/],
+    ['a text coefficient', tampered((m) => { m.coef.data[0] = '1'; }), TypeError, 'ERR_TYPE', /coef.data\[0\] must be a number/],
+    ['an unknown field', tampered((m) => { m.weights = [1]; }), TypeError, 'ERR_TYPE', /^loadModel: not a model file: unknown field "weights"/],
+    ['a preprocess that is no scaler', tampered((m) => { m.preprocess = 5; }), TypeError, 'ERR_TYPE', /not a model file/],
+    ['a negative λ', tampered((m) => { m.lambda = -1; }), RangeError, 'ERR_VALUE', /lambda -1/],
+    ['classes that are not the schema\'s', tampered((m) => { m.classes = ['a', 'b', 'c']; }), RangeError, 'ERR_VALUE', /classes differ/],
+    ['neither features nor kernel', tampered((m) => { delete m.features; }), RangeError, 'ERR_VALUE', /features, or a kernel/],
+    ['a feature map wider than any', tampered((m) => { m.features.m1 = 2 ** 24; m.features.sketchDim = 2 ** 24; m.features.dim = 2 ** 25; }), RangeError, 'ERR_VALUE', /dim 33554432 is out of range/],
+  ];
+  for (const [what, file, Class, code, pattern] of cases) {
+    await assert.rejects(eng.loadModel(file), isError(Class, code, pattern), what);
+    // The engine still answers, in every worker.
+    const answers = await Promise.all([1, 2].map((depth) => eng.kernel(refX(), null, { depth })));
+    assert.equal(answers.length, 2, what);
+  }
+  const again = await eng.loadModel(f);
+  assert.deepEqual(await again.predictCSV(text('iris.csv')), await iris.model.predictCSV(text('iris.csv')));
+});
+
+/** The widest features there are, on iris's 4 columns: layer 2's 2^23 × 2^24 weights would take 1.1 PB. */
+const tooWide = () => tampered((m) => { m.features = { ...m.features, dim: 2 ** 24, m0: 2 ** 23, m1: 2 ** 23, sketchDim: 2 ** 23 }; });
+
+test('a model file whose feature map would take too much memory is refused with ERR_TOO_LARGE; the engine answers', async () => {
+  // The coefficients are left as they were: the map is checked first.
+  await assert.rejects(eng.loadModel(tooWide()), isError(RangeError, 'ERR_TOO_LARGE', /^loadModel: the 8388608×16777216 random-feature weight matrix needs .* over the .* limit/));
+  const K = await eng.kernel(refX(), null, { depth: 1 });
+  assert.equal(K.data[0], 10);
+});
+
+test('a model file whose feature map would take too much memory is refused before anything is allocated', {
+  todo: 'Go builds layer 1 (4 × 2^24 weights, 512 MB, drawn in ~5 s) before finding layer 2 too large: the worker grows to 1.1 GB',
+}, async () => {
+  const e = await createEngine({ workers: 1 });
+  try {
+    const t0 = performance.now();
+    await assert.rejects(e.loadModel(tooWide()), isError(RangeError, 'ERR_TOO_LARGE'));
+    const s = await e.stats();
+    assert.ok(s.sysBytes < 64e6, `memory after: ${(s.sysBytes / 1e6).toFixed(0)} MB`);
+    assert.ok(performance.now() - t0 < 1000, `refused after ${(performance.now() - t0).toFixed(0)} ms`);
+  } finally {
+    e.close();
+  }
+});
+
+test('toJSON of a disposed model throws; loadModel on a closed engine rejects', async () => {
+  const m = await eng.loadModel(iris.file);
+  m.dispose();
+  assert.throws(() => JSON.stringify(m), isError(Error, 'ERR_CLOSED', /disposed/));
+  const e = await createEngine({ workers: 1 });
+  e.close();
+  await assert.rejects(e.loadModel(iris.file), isError(Error, 'ERR_CLOSED'));
+});
+
+test('kfold returns {train, test} folds that partition the rows', async () => {
+  for (const [n, k] of [[10, 3], [150, 5], [7, 7]]) {
+    const folds = await eng.kfold(n, { k, seed: 3 });
+    assert.equal(folds.length, k);
+    const all = Array.from({ length: n }, (_, i) => i);
+    const tests = folds.flatMap((f) => f.test).sort((a, b) => a - b);
+    assert.deepEqual(tests, all, 'every row is in exactly one test part');
+    for (const { train, test: held } of folds) {
+      assert.ok(held.length === Math.floor(n / k) || held.length === Math.ceil(n / k));
+      assert.deepEqual([...train, ...held].sort((a, b) => a - b), all, 'train is the rest');
+    }
+    assert.deepEqual(await eng.kfold(n, { k, seed: 3 }), folds, 'seeded');
+  }
+});
+
+test('preprocess gives X as a fit sees it: standardized columns, imputed cells, unit rows', async () => {
+  const X = { rows: 4, cols: 2, data: Float64Array.from([1, 10, 2, NaN, 3, 30, 6, 20]) };
+  const Z = await eng.preprocess(X);
+  assert.equal(Z.rows, 4);
+  assert.equal(Z.cols, 2);
+  for (let j = 0; j < 2; j++) {
+    const col = [0, 1, 2, 3].map((i) => Z.data[2 * i + j]);
+    const mean = col.reduce((a, b) => a + b) / 4;
+    assert.ok(Math.abs(mean) < 1e-12, `column ${j} mean ${mean}`);
+    assert.ok(col.every(Number.isFinite), 'the missing cell is imputed');
+  }
+  const U = await eng.preprocess(X, { preprocess: { standardize: false, unitNorm: true } });
+  for (let i = 0; i < 4; i++) assert.ok(Math.abs(Math.hypot(U.data[2 * i], U.data[2 * i + 1]) - 1) < 1e-12);
+  // The imputed cell is the column mean of the others: (10 + 30 + 20) / 3 = 20, so row 1 is (2, 20)/‖·‖.
+  assert.ok(Math.abs(U.data[3] - 20 / Math.hypot(2, 20)) < 1e-12);
+  await assert.rejects(eng.preprocess(X, { preprocess: { scale: true } }), isError(TypeError, 'ERR_UNKNOWN_OPTION'));
+  await assert.rejects(eng.preprocess({ rows: 1, cols: 2, data: new Float64Array(3) }), isError(RangeError, 'ERR_SHAPE'));
+});
+
+test('depth 0 is refused everywhere: the schema says depth ≥ 1', async () => {
+  for (const method of ['kernel', 'features']) assert.equal(eng.schema[method].find((o) => o.name === 'depth').min, 1, method);
+  await assert.rejects(eng.kernel(refX(), null, { depth: 0 }), isError(RangeError, 'ERR_OPTION', /depth must be an integer in 1…64, got 0/));
+  await assert.rejects(eng.features(refX(), { depth: 0 }), isError(RangeError, 'ERR_OPTION'));
+  await assert.rejects(eng.fitRidge(refX(), Float64Array.of(0.5, 1.5, 2.5), { features: { depth: 0 } }), (e) => e.code === 'ERR_OPTION' && e.option === 'features.depth');
+});
+
+test('the fit is planned by Go (the plan op): the feature width, and when the fit must run in one worker', async () => {
+  // The raw bridge, loaded here in the main thread: what fitRidge asks before it splits rows.
+  await import(path.join(root, 'dist', 'npm', 'wasm_exec.js'));
+  const go = new globalThis.Go();
+  const { instance } = await WebAssembly.instantiate(readFileSync(path.join(root, 'dist', 'npm', 'ntkrf.wasm')), go.importObject);
+  go.run(instance);
+  const plan = async (args) => JSON.parse((await globalThis.ntkrf.call('plan', JSON.stringify(args), [])).json);
+  assert.deepEqual(await plan({ rows: 700, cols: 4, features: { dim: 64 } }), { dim: 64, oneWorker: false });
+  // No more rows than features: the dual, in one worker.
+  assert.deepEqual(await plan({ rows: 700, cols: 4, features: { dim: 1024 } }), { dim: 1024, oneWorker: true });
+  assert.deepEqual(await plan({ rows: 700, cols: 4, features: {} }), { dim: eng.schema.features.find((o) => o.name === 'dim').default, oneWorker: true });
+  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { m1: 100, sketchDim: 28 } }), { dim: 128, oneWorker: false });
+  // Exact leave-one-out needs every row at once, unless λ is fixed.
+  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { dim: 64 }, criterion: 'loo' }), { dim: 64, oneWorker: true });
+  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { dim: 64 }, criterion: 'loo', lambda: 0.5 }), { dim: 64, oneWorker: false });
+
+  // Through the package: every path gives a model that predicts.
+  const X = randomMatrix(700, 4, 5);
+  const y = Float64Array.from({ length: 700 }, (_, i) => X.data[4 * i] - 2 * X.data[4 * i + 3] + 0.25);
+  for (const opts of [{ features: { dim: 64, seed: 1 } }, { features: { dim: 1024, seed: 1 } }, { features: { dim: 64, seed: 1 }, criterion: 'loo' }]) {
+    const m = await eng.fitRidge(X, y, opts);
+    const r2 = (await eng.score(y, await m.predict(X))).r2;
+    assert.ok(r2 > 0.9, `${JSON.stringify(opts)}: R² ${r2}`);
+  }
+  // Bad feature options are refused by the plan, before any rows are copied.
+  await assert.rejects(eng.fitRidge(X, y, { features: { dim: 8, sketchDim: 99 } }), (e) => e.code === 'ERR_OPTION' && e.option === 'features.sketchDim');
+});
