@@ -43,11 +43,12 @@ func FuzzKernel(f *testing.F) {
 	f.Add(seed(math.NaN(), math.Inf(1)), uint8(1), uint8(2), uint8(1), uint8(0), 0.0)
 	f.Fuzz(func(t *testing.T, b []byte, rows, cols, depth, kind uint8, gamma float64) {
 		X := matrixFrom(b, int(rows%9), int(cols%9))
-		k := Spec{Name: []string{"ntk", "nngp", "rbf"}[kind%3], Depth: int(depth % 70), Gamma: gamma}
+		k := Spec{Name: Names[int(kind)%len(Names)], Depth: int(depth % 70), Gamma: gamma}
 		K, err := k.Gram(X, nil)
 		if err != nil {
 			return
 		}
+		k, _ = k.Filled(X.RawMatrix().Cols) // the depth the kernel used: 0 means the default
 		n, _ := K.Dims()
 		for i := 0; i < n && k.Name != "rbf"; i++ {
 			var sq float64

@@ -63,6 +63,42 @@ func matrixOf(M *mat.Dense) *Matrix {
 	return out
 }
 
+// curve is the λ curve in the JSON form. A λ whose criterion could not be
+// evaluated scores +Inf (lower is better); JSON has no Inf, so it is
+// written as null — what JSON.stringify writes too — and read back as +Inf.
+type curve []krr.CurvePoint
+
+type curvePoint struct {
+	Lambda float64  `json:"lambda"`
+	Score  *float64 `json:"score"`
+}
+
+func (c curve) MarshalJSON() ([]byte, error) {
+	out := make([]curvePoint, len(c))
+	for i, p := range c {
+		out[i].Lambda = p.Lambda
+		if !math.IsInf(p.Score, 0) && !math.IsNaN(p.Score) {
+			out[i].Score = &c[i].Score
+		}
+	}
+	return json.Marshal(out)
+}
+
+func (c *curve) UnmarshalJSON(b []byte) error {
+	var in []curvePoint
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*c = make(curve, len(in))
+	for i, p := range in {
+		(*c)[i] = krr.CurvePoint{Lambda: p.Lambda, Score: math.Inf(1)}
+		if p.Score != nil {
+			(*c)[i].Score = *p.Score
+		}
+	}
+	return nil
+}
+
 // file is the JSON form. The feature map is stored by its configuration
 // and seed — its directions are redrawn bit for bit on load — never by
 // its weights.
@@ -72,7 +108,7 @@ type file struct {
 	Task       string           `json:"task"`
 	Classes    []string         `json:"classes"`
 	Lambda     float64          `json:"lambda"`
-	Curve      []krr.CurvePoint `json:"curve"`
+	Curve      curve            `json:"curve"`
 	Input      *data.Schema     `json:"input"`
 	Preprocess *data.Scaler     `json:"preprocess"`
 	Features   *rf.Config       `json:"features,omitempty"`
@@ -85,7 +121,7 @@ type file struct {
 // form returns the JSON form, with coef and train when matrices is set.
 func (p *Pipeline) form(matrices bool) file {
 	f := file{Format: Format, Version: Version, Task: p.Task(), Classes: p.classes, Lambda: p.Lambda(),
-		Curve: p.Curve(), Input: p.input, Preprocess: p.scaler, Features: p.Features(), Kernel: p.kern}
+		Curve: curve(p.Curve()), Input: p.input, Preprocess: p.scaler, Features: p.Features(), Kernel: p.kern}
 	_, f.Bias = p.model.Coefficients()
 	if matrices {
 		coef, _ := p.model.Coefficients()
@@ -95,7 +131,7 @@ func (p *Pipeline) form(matrices bool) file {
 		}
 	}
 	if f.Curve == nil {
-		f.Curve = []krr.CurvePoint{}
+		f.Curve = curve{}
 	}
 	return f
 }
@@ -162,8 +198,8 @@ func (f *file) pipeline() (*Pipeline, error) {
 		return nil, bad(check.Value, "lambda %v; a fitted λ is positive and finite", f.Lambda)
 	}
 	for _, c := range f.Curve {
-		if math.IsNaN(c.Lambda) || math.IsNaN(c.Score) {
-			return nil, bad(check.NonFinite, "the λ curve holds NaN")
+		if !(c.Lambda > 0) {
+			return nil, bad(check.Value, "the λ curve holds λ = %v; every λ tried is positive", c.Lambda)
 		}
 	}
 	if f.Preprocess == nil {

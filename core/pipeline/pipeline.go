@@ -164,7 +164,7 @@ func Assemble(parts Parts) (*Pipeline, error) {
 		return nil, check.New(check.Type, "", "pipeline: parts need a model, a scaler, and a feature map or a kernel")
 	}
 	m := parts.Model
-	f.Task, f.Lambda, f.Curve = m.Task(), m.Lambda(), m.Curve()
+	f.Task, f.Lambda, f.Curve = m.Task(), m.Lambda(), curve(m.Curve())
 	coef, bias := m.Coefficients()
 	f.Coef, f.Bias = matrixOf(coef), numbers(bias)
 	if parts.Map != nil {

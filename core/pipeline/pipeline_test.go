@@ -299,6 +299,24 @@ func codeOf(err error) check.Code {
 	return ""
 }
 
+// TestInfiniteScore: a λ whose criterion is +Inf (leave-one-out at a λ so
+// small that a residual weight vanishes) saves as null and loads as +Inf.
+func TestInfiniteScore(t *testing.T) {
+	t.Parallel()
+	X := mat.NewDense(4, 2, []float64{1, 2, 1, 2, 3, 1, 0.5, 0.2})
+	p, err := Fit(context.Background(), X, []float64{0.5, 0.7, 1.5, 2.5}, Config{Features: rf.Config{Dim: 64}, Ridge: krr.Options{Grid: []float64{1e-300, 1}, Task: krr.Regression}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsInf(p.Curve()[0].Score, 1) {
+		t.Fatalf("the criterion at λ = 1e-300 is %v, not the +Inf this test needs", p.Curve()[0].Score)
+	}
+	q := roundTrip(t, p, X)
+	if c := q.Curve(); !math.IsInf(c[0].Score, 1) || c[1] != p.Curve()[1] {
+		t.Errorf("curve after a round trip: %v, want %v", c, p.Curve())
+	}
+}
+
 // TestSplitDecode: the form hosts use (matrices apart) rebuilds the same
 // pipeline.
 func TestSplitDecode(t *testing.T) {
