@@ -312,7 +312,8 @@ export interface ModelFile {
   /** Class names, label i ↔ classes[i] (classification), or null. */
   classes: string[] | null;
   lambda: number;
-  curve: CurvePoint[];
+  /** The λ curve; a score of +Inf (criterion undefined) is written as null. */
+  curve: { lambda: number; score: number | null }[];
   /** The dataset schema (a model fitted from a Dataset), or null. */
   input: InputSchema | null;
   /** The fitted preprocessing (opaque). */

@@ -7,16 +7,6 @@ import { ntkrfError, typeError, describe } from './errors.js';
 import { splitControl, matrixData, inputBytes } from './options.js';
 import { overRows, chunkRows, concat } from './rows.js';
 
-/** Writes NaN and ±Inf as the bridge does ({"$num": …}, jsbridge/encode.go): JSON cannot hold them. */
-function finite(value) {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : { $num: String(value) };
-  if (Array.isArray(value)) return value.map(finite);
-  if (value === null || typeof value !== 'object') return value;
-  const out = {};
-  for (const k of Object.keys(value)) out[k] = finite(value[k]);
-  return out;
-}
-
 /** A fitted ridge model; its numbers live in JavaScript, so any worker can predict. */
 export class Model {
   #pool;
@@ -27,8 +17,9 @@ export class Model {
   /** From what a fitting op or loadModel returns: {model, coef, train?} with coef and train as {rows, cols, data}. */
   constructor(pool, { model, coef, train }) {
     this.#pool = pool;
-    // Kept as the bridge encodes it, to send back and to save as it came.
-    this.#model = finite(model);
+    // Go's header, passed through untouched: sent back with every
+    // prediction, saved by toJSON.
+    this.#model = model;
     this.#coef = coef;
     this.#train = train ?? null;
     /** "kernel" (dual, exact kernel) or "features" (primal, random features). */
@@ -37,7 +28,9 @@ export class Model {
     /** Class names (classification), label i ↔ classes[i]; null for regression. */
     this.classes = model.task === 'classification' ? model.classes : null;
     this.lambda = model.lambda;
-    this.curve = model.curve;
+    // A λ whose criterion could not be evaluated scores +Inf, which JSON
+    // (the file, the bridge) writes as null.
+    this.curve = model.curve.map(({ lambda, score }) => ({ lambda, score: score ?? Infinity }));
     /** The dataset schema of a model fitted from a Dataset (what predictCSV reads), or null. */
     this.input = model.input ?? null;
   }
