@@ -62,7 +62,14 @@ type benchResult struct {
 	ExactSeconds   float64 `json:"exactSeconds,omitempty"`
 	ExactAccuracy  float64 `json:"exactAccuracy,omitempty"`
 	PeakMB         float64 `json:"peakMB"`
-	AnchorTotal    float64 `json:"anchorTotalSeconds"`
+	// Each stage's share of the machine's limit, measured in the same run:
+	// its flops over the time it took, divided by PeakGFLOPS (AddAtA on a
+	// warm buffer); the prediction, a pass over the test features, in bytes
+	// over CopyGBs (a streaming copy).
+	PeakGFLOPS  float64            `json:"peakGFLOPS"`
+	CopyGBs     float64            `json:"copyGBs"`
+	Share       map[string]float64 `json:"shareOfPeak"`
+	AnchorTotal float64            `json:"anchorTotalSeconds"`
 }
 
 // runBench is the standard job of the performance issue: Fashion-MNIST,
@@ -109,6 +116,8 @@ func runBench(args []string) error {
 		return err
 	}
 	fmt.Printf("Fashion-MNIST: %d train, %d test rows, d = %d, m = %d, sampler %s, float32 Gram %v, GOMAXPROCS %d\n", *n, *nTest, d, *m, *sampler, *gram32 && linalg.Float32(), runtimeProcs())
+	peak, bw := measurePeaks()
+	fmt.Printf("measured limits: AddAtA on a warm buffer %.1f GFLOP/s (n·m·(m+1) flops), streaming copy %.1f GB/s\n", peak, bw)
 	fmt.Printf("%-6s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s %10s\n", "depth", "sampling", "features", "gram", "GFLOP/s", "solve", "predict", "total", "acc", "anchor", "ratio", "λ search")
 	var lines []benchResult
 	for _, L := range ds {
@@ -124,6 +133,9 @@ func runBench(args []string) error {
 			return err
 		}
 		buf := mat.NewDense(min(*block, *n), f.Dim(), nil)
+		// Fault the block buffer in before any stage is timed: the first
+		// Transform would otherwise pay for it.
+		clear(buf.RawMatrix().Data)
 		for lo := 0; lo < *n; lo += *block {
 			hi := min(lo+*block, *n)
 			phi := buf.Slice(0, hi-lo, 0, f.Dim()).(*mat.Dense)
@@ -204,6 +216,8 @@ func runBench(args []string) error {
 			}
 		}
 		r.PeakMB = peakMB()
+		r.PeakGFLOPS, r.CopyGBs = peak, bw
+		r.Share = stageShares(r, f.Config(), d, peak, bw)
 		a := anchors[L]
 		fmt.Printf("%-6d %9.2f %9.2f %9.2f %9.1f %9.2f %9.2f %9.2f %8.4f %9.1f %9.2f %10.2f\n", L, r.Sampling, r.Features, r.Gram, r.GramGFLOPS, r.Solve, r.Predict, r.Total, r.Accuracy, a.total, r.Total/a.total, r.LambdaSearch)
 		fmt.Printf("       with the λ search: %.2f s (%.2f of the anchor)\n", r.TotalSearch, r.TotalSearch/a.total)
@@ -213,6 +227,8 @@ func runBench(args []string) error {
 		if *exact {
 			fmt.Printf("       exact-NTK KRR on the same rows: %.1f s, accuracy %.4f; random features are %.1f× faster\n", r.ExactSeconds, r.ExactAccuracy, r.ExactSeconds/r.Total)
 		}
+		fmt.Printf("       share of the measured limit: features %.0f %%, gram %.0f %%, λ search %.0f %%, solve %.0f %%, predict %.0f %% (of the copy bandwidth)\n",
+			100*r.Share["features"], 100*r.Share["gram"], 100*r.Share["lambdaSearch"], 100*r.Share["solve"], 100*r.Share["predict"])
 		lines = append(lines, r)
 	}
 	fmt.Printf("peak memory %.0f MB (VmHWM)\n", peakMB())
@@ -309,4 +325,80 @@ func peakMB() float64 {
 		}
 	}
 	return 0
+}
+
+// measurePeaks returns the float64 rate of AddAtA on warm buffers (GFLOP/s,
+// counting the n·m·(m+1) flops of the upper triangle) and the bandwidth of
+// a streaming copy (GB/s, bytes read plus written), each the best of a few
+// repetitions: the limits each stage's share is measured against.
+func measurePeaks() (gflops, gbs float64) {
+	const n, m = 2048, 1024
+	a := make([]float64, n*m)
+	for i := range a {
+		a[i] = float64(i%7) - 3
+	}
+	g := make([]float64, m*m)
+	linalg.AddAtA(g, a, n, m) // warm
+	best := math.Inf(1)
+	for range 3 {
+		t := time.Now()
+		linalg.AddAtA(g, a, n, m)
+		best = min(best, since(t))
+	}
+	gflops = float64(n) * float64(m) * float64(m+1) / best / 1e9
+	const words = 32 << 20 // 256 MiB each way
+	src, dst := make([]float64, words), make([]float64, words)
+	copy(dst, src) // fault both in
+	best = math.Inf(1)
+	for range 3 {
+		t := time.Now()
+		copyParallel(dst, src)
+		best = min(best, since(t))
+	}
+	return gflops, 2 * 8 * words / best / 1e9
+}
+
+// copyParallel copies src to dst in one chunk per core.
+func copyParallel(dst, src []float64) {
+	w := runtimeProcs()
+	done := make(chan struct{}, w)
+	for k := range w {
+		go func() {
+			lo, hi := len(src)*k/w, len(src)*(k+1)/w
+			copy(dst[lo:hi], src[lo:hi])
+			done <- struct{}{}
+		}()
+	}
+	for range w {
+		<-done
+	}
+}
+
+// stageShares returns each timed stage's flops per second over the peak
+// (the prediction's bytes per second over the copy bandwidth). Flops:
+// features 2·rows·Σ din·(m0+m1) for the projections (the sketches are left
+// out); Gram n·m·(m+1); λ search 4/3·m³ (the reduction to tridiagonal
+// form); solve m³/3 (Cholesky).
+func stageShares(r benchResult, cfg rf.Config, d int, peak, bw float64) map[string]float64 {
+	rows := float64(r.N + r.NTest)
+	m := float64(r.Dim)
+	proj := 0.0
+	din := float64(d)
+	for range cfg.Depth {
+		proj += 2 * din * float64(cfg.M0+cfg.M1)
+		din = float64(cfg.M1)
+	}
+	rate := func(flops, secs float64) float64 {
+		if secs <= 0 {
+			return 0
+		}
+		return flops / secs / 1e9 / peak
+	}
+	return map[string]float64{
+		"features":     rate(rows*proj, r.Features),
+		"gram":         rate(float64(r.N)*m*(m+1), r.Gram),
+		"lambdaSearch": rate(4.0/3*m*m*m, r.LambdaSearch),
+		"solve":        rate(m*m*m/3, r.Solve),
+		"predict":      float64(r.NTest) * m * 8 / max(r.Predict, 1e-9) / 1e9 / bw,
+	}
 }

@@ -19,9 +19,21 @@ var errNoConvergence = errors.New("eigenvalue iteration did not converge")
 // from the reflectors, and the plane rotations of tql act on its rows,
 // which are contiguous. When only VᵀR is needed (GCV), l is the number of
 // outputs and the reduction to tridiagonal form (4/3·m³) is all that
-// remains of the O(m³) cost. Both paths share the reduction, so they give
-// the same eigenvalues to the bit.
+// remains of the O(m³) cost. Below twoStageMin both paths share the
+// one-stage reduction, so they give the same eigenvalues to the bit; from
+// there on the VᵀR path reduces in two stages (eigTwoStage: a band by
+// matrix products, then bulge chasing), which gives the eigenvalues to
+// about 1e-14 of the largest and is 2× faster at m = 4096.
 func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (vals, w []float64, err error) {
+	if rhs != nil && m >= twoStageMin && twoStage {
+		w = append([]float64(nil), rhs[:m*l]...)
+		d, err := eigTwoStage(a, m, bandWidth, w, l, progress)
+		if err != nil {
+			return nil, nil, err
+		}
+		sortEig(d, w, l)
+		return d, w, nil
+	}
 	d := make([]float64, m)
 	e := make([]float64, m) // e[m-1] = 0 ends the off-diagonal
 	tau := make([]float64, max(m-1, 1))
@@ -38,7 +50,14 @@ func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total 
 	if err := tql(d, e, w, l); err != nil {
 		return nil, nil, err
 	}
-	// Sort ascending, moving the rows of W along.
+	sortEig(d, w, l)
+	return d, w, nil
+}
+
+// sortEig sorts the eigenvalues d ascending, moving the rows of the
+// m×l matrix w along.
+func sortEig(d, w []float64, l int) {
+	m := len(d)
 	for i := 0; i < m-1; i++ {
 		k := i
 		for j := i + 1; j < m; j++ {
@@ -54,7 +73,6 @@ func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total 
 			}
 		}
 	}
-	return d, w, nil
 }
 
 // tql finds the eigenvalues of the symmetric tridiagonal matrix with

@@ -113,14 +113,26 @@ func benchEigSym(b *testing.B, m int, gcv bool) {
 		rhs = nil
 	}
 	work := make([]float64, m*m)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		copy(work, c)
-		vals, _, err := EigSym(work, m, rhs, l, nil)
-		if err != nil {
-			b.Fatal(err)
+	run := func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(work, c)
+			vals, _, err := EigSym(work, m, rhs, l, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sinkVals = vals
 		}
-		sinkVals = vals
 	}
+	if !gcv || m < twoStageMin {
+		run(b)
+		return
+	}
+	// The GCV path both ways, side by side.
+	b.Run("twostage", run)
+	b.Run("onestage", func(b *testing.B) {
+		twoStage = false
+		defer func() { twoStage = true }()
+		run(b)
+	})
 }

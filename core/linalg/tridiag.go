@@ -266,6 +266,14 @@ const reflectBlock = 32
 // time in compact WY form: Hₖ₊ᵦ₋₁⋯Hₖ = I − VTᵀVᵀ (LAPACK dlarft, forward),
 // so the work is two matrix products per block on Mul.
 func applyQt(a []float64, m int, tau, r []float64, l int) {
+	applyQtOff(a, m, 1, tau, r, l)
+}
+
+// applyQtOff is applyQt for reflectors that start off columns right of the
+// diagonal: reflector i, for i < m−off−1, is in row i of a from column
+// i+off on (1 there) and acts on rows i+off … m−1 of r. tridiag leaves
+// off = 1, sy2sb the half-bandwidth.
+func applyQtOff(a []float64, m, off int, tau, r []float64, l int) {
 	const nb = reflectBlock
 	const zRows = 256 // rows of V·Y formed at a time
 	vt := make([]float64, nb*m)
@@ -275,15 +283,16 @@ func applyQt(a []float64, m int, tau, r []float64, l int) {
 	x := make([]float64, nb*l)
 	y := make([]float64, nb*l)
 	z := make([]float64, zRows*l)
-	for k0 := 0; k0 < m-1; k0 += nb {
-		b := min(nb, m-1-k0)
-		n1 := m - k0 - 1
-		// Vᵀ (b×n1): reflector k0+j starts at column k0+1+j.
+	nr := m - off // reflectors, the last ones possibly empty
+	for k0 := 0; k0 < nr; k0 += nb {
+		b := min(nb, nr-k0)
+		n1 := m - k0 - off
+		// Vᵀ (b×n1): reflector k0+j starts at column k0+off+j.
 		for j := 0; j < b; j++ {
 			i := k0 + j
 			row := vt[j*n1 : (j+1)*n1]
 			clear(row[:j])
-			copy(row[j:], a[i*m+i+1:(i+1)*m])
+			copy(row[j:], a[i*m+i+off:(i+1)*m])
 		}
 		// T, upper triangular: T[0:j, j] = −τⱼ·T[0:j, 0:j]·V[:, 0:j]ᵀvⱼ.
 		for j := 0; j < b; j++ {
@@ -302,7 +311,7 @@ func applyQt(a []float64, m int, tau, r []float64, l int) {
 			tm[j*nb+j] = tj
 		}
 		// X = VᵀR, Y = TᵀX, R −= VY on rows k0+1 … m−1.
-		rs := r[(k0+1)*l : m*l]
+		rs := r[(k0+off)*l : m*l]
 		Mul(x[:b*l], vt[:b*n1], rs, b, n1, l)
 		for j := 0; j < b; j++ {
 			yj := y[j*l : (j+1)*l]

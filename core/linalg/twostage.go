@@ -1,0 +1,343 @@
+package linalg
+
+import (
+	"math"
+
+	lapack "gonum.org/v1/gonum/lapack/gonum"
+)
+
+// Two-stage reduction to tridiagonal form (LAPACK's dsytrd_2stage: dsytrd_sy2sb,
+// then dsytrd_sb2st). The one-stage reduction (tridiag) reads the whole
+// trailing matrix once per reflector in a symmetric matrix–vector product,
+// so its time is set by memory bandwidth. Reducing first to a band of
+// half-width bandWidth needs one pass over the trailing matrix per panel
+// of bandWidth reflectors, with matrix products (gemm) doing the work; the
+// band, 2·bandWidth·m values, then stays in cache while bulge chasing
+// brings it to tridiagonal form.
+
+// bandWidth is the half-bandwidth of the intermediate band matrix. Wider
+// bands make the products of the first stage more efficient and the bulge
+// chasing of the second stage slower (its cost is 6·bandWidth·m² flops in
+// short vector loops).
+const bandWidth = 64
+
+// twoStageMin is the order from which EigSym uses the two-stage reduction
+// when only VᵀR is wanted.
+const twoStageMin = 512
+
+// eigTwoStage is EigSym's GCV path for large m, through a band of
+// half-width nb: it returns the eigenvalues (unsorted) and overwrites the
+// m×l matrix R in w with SᵀQ₂ᵀQ₁ᵀR.
+func eigTwoStage(a []float64, m, nb int, w []float64, l int, progress func(done, total int)) ([]float64, error) {
+	ld := 2 * nb
+	tau := make([]float64, m)
+	band := make([]float64, m*ld)
+	sy2sb(a, m, nb, tau, band, ld, progress)
+	if m-nb-1 > 0 {
+		applyQtOff(a, m, nb, tau, w, l)
+	}
+	d := make([]float64, m)
+	e := make([]float64, m)
+	sb2st(band, ld, m, nb, d, e, w, l)
+	if progress != nil {
+		progress(m, m)
+	}
+	if err := tql(d, e, w, l); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// sy2sb reduces the symmetric m×m matrix whose upper triangle is in a
+// to the band matrix B = Q₁ᵀAQ₁ of half-bandwidth nb, written in upper-row
+// storage to band (entry (r, r+t) at band[r·ld+t], t < ld, the rest zero).
+// Q₁ = H₀H₁⋯ with Hᵢ = I − τᵢvᵢvᵢᵀ; on return row i of a holds vᵢ from
+// column i+nb on (vᵢ[i+nb] = 1, zero before) and tau[i] = τᵢ.
+//
+// Panel by panel (nb rows at p), the rows' part right of the band is
+// factored A[p:p+nb, q:] = L·Q̃ᵀ (q = p+nb) by Householder reflectors
+// along the rows, and the trailing matrix A₂₂ = A[q:, q:] becomes
+// (I − VTᵀVᵀ)A₂₂(I − VTVᵀ) = A₂₂ − VWᵀ − WVᵀ with X = A₂₂VT and
+// W = X − ½V(TᵀVᵀX). Only the upper triangle of a is read and updated: the
+// products run on gemm, the rank-2nb update on the Gram kernel.
+func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(done, total int)) {
+	impl := lapack.Implementation{}
+	nmax := max(m-nb, 1)
+	vt := make([]float64, nb*nmax)     // Vᵀ, explicit
+	xt := make([]float64, nb*nmax)     // (VᵀA₂₂)
+	wt := make([]float64, nb*nmax)     // Xᵀ, then Wᵀ
+	left := make([]float64, nmax*2*nb) // V, row-major
+	right := make([]float64, nb*nmax)  // balanced V ± W
+	sw := new(symmWork)
+	tt := make([]float64, nb*nb) // Tᵀ
+	tm := make([]float64, nb*nb) // T
+	g := make([]float64, nb*nb)  // VᵀV, then VᵀA₂₂V
+	s := make([]float64, nb*nb)  // −½·TᵀVᵀA₂₂VT
+	tmp := make([]float64, nb*nb)
+	beta := make([]float64, m)
+	p := 0
+	for ; m-p > nb+1; p += nb {
+		q := p + nb
+		n := m - q
+		kr := min(nb, n)
+		// LQ of the panel's rows right of the band.
+		for j := 0; j < kr; j++ {
+			r := p + j
+			x := a[r*m+q+j : (r+1)*m]
+			bt, t := impl.Dlarfg(len(x), x[0], x[1:], 1)
+			beta[r], tau[r] = bt, t
+			x[0] = 1
+			if t == 0 {
+				continue
+			}
+			split(nb-j-1, len(x), func(i0, i1 int) {
+				for i := j + 1 + i0; i < j+1+i1; i++ {
+					y := a[(p+i)*m+q+j : (p+i+1)*m]
+					axpyFast(y, x, -t*dotFast(y, x))
+				}
+			})
+		}
+		// Band: the diagonal block and L.
+		for j := 0; j < nb; j++ {
+			r := p + j
+			copy(band[r*ld:r*ld+nb-j], a[r*m+r:r*m+q])
+			for c := 0; c <= j && c < n; c++ {
+				v := a[r*m+q+c]
+				if c == j {
+					v = beta[r]
+				}
+				band[r*ld+nb-j+c] = v
+			}
+		}
+		if progress != nil {
+			progress(q/2, m)
+		}
+		// Vᵀ and V.
+		for j := 0; j < nb; j++ {
+			row := vt[j*n : (j+1)*n]
+			clear(row)
+			if j < kr {
+				copy(row[j:], a[(p+j)*m+q+j:(p+j+1)*m])
+			}
+		}
+		for c := 0; c < n; c++ {
+			lr := left[c*2*nb : c*2*nb+nb]
+			for j := range nb {
+				lr[j] = vt[j*n+c]
+			}
+		}
+		// T (dlarft, forward, columnwise) from G = VᵀV.
+		gemm(g, nb, vt, n, left, 2*nb, nb, n, nb, false)
+		clear(tm)
+		for j := 0; j < nb; j++ {
+			tj := tau[p+j]
+			if j >= kr {
+				tj = 0
+			}
+			for i := 0; i < j; i++ {
+				sum := 0.0
+				for k := i; k < j; k++ {
+					sum += tm[i*nb+k] * g[k*nb+j]
+				}
+				tm[i*nb+j] = -tj * sum
+			}
+			tm[j*nb+j] = tj
+		}
+		for i := range nb {
+			for j := range nb {
+				tt[j*nb+i] = tm[i*nb+j]
+			}
+		}
+		a22 := a[q*m+q:]
+		symmLeft(xt, vt, a22, m, n, nb, left, 2*nb, sw)  // VᵀA₂₂
+		gemm(g, nb, xt, n, left, 2*nb, nb, n, nb, false) // VᵀA₂₂V
+		gemm(wt, n, tt, nb, xt, n, nb, nb, n, false)     // Xᵀ = TᵀVᵀA₂₂
+		gemm(tmp, nb, tt, nb, g, nb, nb, nb, nb, false)  // TᵀVᵀA₂₂V
+		gemm(s, nb, tmp, nb, tm, nb, nb, nb, nb, false)  // ·T
+		for i := range s {
+			s[i] *= -0.5
+		}
+		gemm(wt, n, s, nb, vt, n, nb, nb, n, true) // Wᵀ = Xᵀ − ½SVᵀ
+		rank2k(a22, m, vt, wt, nb, n, right)
+	}
+	// The last block is inside the band.
+	for r := p; r < m; r++ {
+		copy(band[r*ld:r*ld+m-r], a[r*m+r:(r+1)*m])
+	}
+}
+
+// sb2st reduces the symmetric band matrix of half-bandwidth nb in band
+// (upper-row storage, ld ≥ 2nb: the bulge needs the room) to tridiagonal
+// form by Householder bulge chasing (LAPACK dsb2st_kernels): sweep s
+// annihilates row s beyond the superdiagonal and chases the bulge it
+// creates down the band, annihilating one row of it per block. Every
+// reflector is also applied to the rows of the m×l matrix r. The diagonal
+// goes to d, the off-diagonal to e (e[m−1] = 0).
+func sb2st(band []float64, ld, m, nb int, d, e, r []float64, l int) {
+	impl := lapack.Implementation{}
+	v := make([]float64, nb)
+	g := make([]float64, nb)
+	y := make([]float64, nb)
+	z := make([]float64, max(nb, l))
+	for s := 0; s < m-2; s++ {
+		n1 := min(nb, m-1-s)
+		x := band[s*ld+1 : s*ld+1+n1]
+		beta, tau := impl.Dlarfg(n1, x[0], x[1:], 1)
+		v[0] = 1
+		copy(v[1:n1], x[1:])
+		x[0] = beta
+		clear(x[1:])
+		i0, nI := s+1, n1
+		for {
+			if tau != 0 {
+				symReflect(band, ld, i0, nI, v[:nI], tau, y)
+				reflectRows(r, l, l, i0, nI, v[:nI], tau, z)
+			}
+			j0 := i0 + nI
+			nJ := min(nb, m-j0)
+			if nJ <= 0 {
+				break
+			}
+			// C = A[I, J] ← H·C, then the reflector that annihilates its
+			// first row past the band, applied from the right.
+			if tau != 0 {
+				reflectRows(band[i0*ld+nI:], ld-1, nJ, 0, nI, v[:nI], tau, z)
+			}
+			c0 := band[i0*ld+nI : i0*ld+nI+nJ]
+			beta, t2 := impl.Dlarfg(nJ, c0[0], c0[1:], 1)
+			g[0] = 1
+			copy(g[1:nJ], c0[1:])
+			c0[0] = beta
+			clear(c0[1:])
+			if t2 != 0 {
+				gj := g[:nJ]
+				for q := 1; q < nI; q++ {
+					row := band[(i0+q)*ld+nI-q : (i0+q)*ld+nI-q+nJ]
+					axpyFast(row, gj, -t2*dotFast(row, gj))
+				}
+			}
+			v, g = g, v
+			tau = t2
+			i0, nI = j0, nJ
+		}
+	}
+	for i := range m {
+		d[i] = band[i*ld]
+		e[i] = 0
+		if i+1 < m {
+			e[i] = band[i*ld+1]
+		}
+	}
+}
+
+// symReflect applies H = I − τvvᵀ on both sides of the symmetric n×n block
+// of band (upper-row storage) whose diagonal starts at row i0:
+// D ← HDH = D − vwᵀ − wvᵀ with w = τDv − ½τ²(vᵀDv)v. y is scratch.
+func symReflect(band []float64, ld, i0, n int, v []float64, tau float64, y []float64) {
+	y = y[:n]
+	clear(y)
+	for q := range n {
+		row := band[(i0+q)*ld : (i0+q)*ld+n-q]
+		y[q] += row[0]*v[q] + dotAxpy(y[q+1:], row[1:], v[q+1:], v[q])
+	}
+	for q := range y {
+		y[q] *= tau
+	}
+	alpha := -0.5 * tau * dot(y, v)
+	for q := range y {
+		y[q] += alpha * v[q]
+	}
+	for q := range n {
+		row := band[(i0+q)*ld : (i0+q)*ld+n-q]
+		sub2(row, v[q:], y[q:], y[q], v[q])
+	}
+}
+
+// reflectRows applies H = I − τvvᵀ from the left to rows i0 … i0+n−1 of
+// the matrix c with row stride ldc, on its first cols columns:
+// C ← C − τv(vᵀC). z is scratch of length ≥ cols.
+func reflectRows(c []float64, ldc, cols, i0, n int, v []float64, tau float64, z []float64) {
+	z = z[:cols]
+	clear(z)
+	for q := range n {
+		axpyFast(z, c[(i0+q)*ldc:(i0+q)*ldc+cols], v[q])
+	}
+	for q := range n {
+		axpyFast(c[(i0+q)*ldc:(i0+q)*ldc+cols], z, -tau*v[q])
+	}
+}
+
+// twoStage switches EigSym's GCV path to the two-stage reduction for
+// m ≥ twoStageMin (tests turn it off to compare with the one-stage path).
+var twoStage = true
+
+// symmBlock is the width of the column blocks of symmLeft.
+const symmBlock = 256
+
+// symmWork is symmLeft's scratch.
+type symmWork struct{ d, t []float64 }
+
+// symmLeft sets xt (b×n) = vt·S for the b×n matrix vt and the symmetric
+// n×n matrix S whose upper triangle is in s (stride lds); v (n×b, stride
+// ldv) is vtᵀ. Column block J of the result is vt[:, <J]·S[<J, J] +
+// vt[:, J]·S[J, J] + (S[J, >J]·v[>J, :])ᵀ: three products that read only
+// the upper triangle, the diagonal block through a symmetrized copy.
+func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmWork) {
+	bs := symmBlock
+	w.d = grow(w.d, bs*bs)
+	w.t = grow(w.t, bs*b)
+	for j0 := 0; j0 < n; j0 += bs {
+		j1 := min(j0+bs, n)
+		nw := j1 - j0
+		gemm(xt[j0:], n, vt, n, s[j0:], lds, b, j0, nw, false)
+		d := w.d[:nw*nw]
+		for i := range nw {
+			row := s[(j0+i)*lds+j0 : (j0+i)*lds+j1]
+			for j := i; j < nw; j++ {
+				d[i*nw+j] = row[j]
+				d[j*nw+i] = row[j]
+			}
+		}
+		gemm(xt[j0:], n, vt[j0:], n, d, nw, b, nw, nw, true)
+		if j1 < n {
+			t := w.t[:nw*b]
+			gemm(t, b, s[j0*lds+j1:], lds, v[j1*ldv:], ldv, nw, n-j1, b, false)
+			for i := range nw {
+				for k := range b {
+					xt[k*n+j0+i] += t[i*b+k]
+				}
+			}
+		}
+	}
+}
+
+// rank2k subtracts VWᵀ + WVᵀ from the upper triangle of the n×n matrix s
+// (stride lds), for the rows of vt and wt (b×n): with each pair balanced to
+// ‖fv‖ = ‖gw‖ and 2fg = 1, VWᵀ + WVᵀ = PᵀP − MᵀM for the rows P = fv + gw,
+// M = fv − gw, so both halves run in place on the Gram kernel (as in
+// tridiag's update). pk is scratch of b·n values.
+func rank2k(s []float64, lds int, vt, wt []float64, b, n int, pk []float64) {
+	pk = pk[:b*n]
+	for _, sign := range [2]float64{1, -1} {
+		for j := 0; j < b; j++ {
+			vj := vt[j*n : (j+1)*n]
+			wj := wt[j*n : (j+1)*n]
+			pj := pk[j*n : (j+1)*n]
+			nv, nw := math.Sqrt(dotFast(vj, vj)), math.Sqrt(dotFast(wj, wj))
+			if nv == 0 || nw == 0 {
+				clear(pj)
+				continue
+			}
+			f := math.Sqrt(nw/nv) / math.Sqrt2
+			g := sign / (2 * f)
+			for c := range pj {
+				pj[c] = f*vj[c] + g*wj[c]
+			}
+		}
+		if sign > 0 {
+			SubAtAStride(s, lds, pk, b, n)
+		} else {
+			AddAtAStride(s, lds, pk, b, n)
+		}
+	}
+}

@@ -1,0 +1,95 @@
+//go:build amd64 && !noasm
+
+#include "textflag.h"
+
+// func dotAVX2(n int, a, x *float64) float64
+// Returns Σ a[i]·x[i] for i < n, n a multiple of 4 (FMA, four partial sums).
+TEXT ·dotAVX2(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ x+16(FP), DI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+dloop16:
+	CMPQ CX, $16
+	JLT  dloop4
+	VMOVUPD 0(SI), Y4
+	VMOVUPD 32(SI), Y5
+	VMOVUPD 64(SI), Y6
+	VMOVUPD 96(SI), Y7
+	VFMADD231PD 0(DI), Y4, Y0
+	VFMADD231PD 32(DI), Y5, Y1
+	VFMADD231PD 64(DI), Y6, Y2
+	VFMADD231PD 96(DI), Y7, Y3
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP  dloop16
+
+dloop4:
+	CMPQ CX, $4
+	JLT  ddone
+	VMOVUPD 0(SI), Y4
+	VFMADD231PD 0(DI), Y4, Y0
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP  dloop4
+
+ddone:
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VZEROUPPER
+	MOVSD X0, ret+24(FP)
+	RET
+
+// func axpyAVX2(n int, y, x *float64, s float64)
+// y[i] += s·x[i] for i < n, n a multiple of 4 (FMA).
+TEXT ·axpyAVX2(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), CX
+	MOVQ y+8(FP), DX
+	MOVQ x+16(FP), SI
+	VBROADCASTSD s+24(FP), Y15
+
+aloop16:
+	CMPQ CX, $16
+	JLT  aloop4
+	VMOVUPD 0(DX), Y8
+	VMOVUPD 32(DX), Y9
+	VMOVUPD 64(DX), Y10
+	VMOVUPD 96(DX), Y11
+	VFMADD231PD 0(SI), Y15, Y8
+	VFMADD231PD 32(SI), Y15, Y9
+	VFMADD231PD 64(SI), Y15, Y10
+	VFMADD231PD 96(SI), Y15, Y11
+	VMOVUPD Y8, 0(DX)
+	VMOVUPD Y9, 32(DX)
+	VMOVUPD Y10, 64(DX)
+	VMOVUPD Y11, 96(DX)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	SUBQ $16, CX
+	JMP  aloop16
+
+aloop4:
+	CMPQ CX, $4
+	JLT  adone
+	VMOVUPD 0(DX), Y8
+	VFMADD231PD 0(SI), Y15, Y8
+	VMOVUPD Y8, 0(DX)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	SUBQ $4, CX
+	JMP  aloop4
+
+adone:
+	VZEROUPPER
+	RET
