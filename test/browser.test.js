@@ -186,6 +186,17 @@ test('upload a CSV, pick a regression target, train, export predictions that rou
   }
   await page.screenshot({ path: path.join(shots, '03-upload-regression.png'), fullPage: true });
 
+  // The trained model predicts a file: a number per row, written at full precision.
+  const saved = await downloaded(page, '#download-model');
+  assert.equal(saved.name, 'ntkrf-Glass-ntk.json');
+  assert.equal(JSON.parse(saved.text).task, 'regression');
+  await page.setInputFiles('#predict-file', testdata('Glass.csv'));
+  await predicted(page, 214);
+  const values = parseCSV((await downloaded(page, '#export-model-pred')).text);
+  assert.deepEqual(values[0], ['row', 'predicted RI']);
+  assert.equal(values.length, 1 + 214);
+  for (const r of values.slice(1)) assert.ok(Number.isFinite(Number(r[1])) && String(Number(r[1])) === r[1], `${r[1]} round-trips`);
+
   await page.focus('#dim');
   await page.keyboard.press('Home'); // m = 64
   const features = await downloaded(page, '#export-features');
@@ -594,4 +605,89 @@ test('a Target that cannot be used leaves the loaded target selected, and the me
   await idle(page);
   check();
   await context.close();
+});
+
+/** A screenshot of the whole page, its sticky header left at the top (else it shows mid-page). */
+async function fullShot(page, name) {
+  await page.evaluate(() => { document.querySelector('.top').style.position = 'static'; });
+  await page.screenshot({ path: path.join(shots, name), fullPage: true });
+  await page.evaluate(() => { document.querySelector('.top').style.position = ''; });
+}
+
+/** Waits until the model panel shows n predictions; an alert fails at once with its text. */
+async function predicted(page, n) {
+  await page.waitForFunction((n) => document.getElementById('predict-result').dataset.rows === String(n) || !document.getElementById('alert').hidden, n, { timeout: TIMEOUT });
+  await noAlert(page);
+}
+
+test('a trained model downloads as JSON, loads in a fresh page and predicts a CSV exactly as the trained one did', { timeout: 3 * TIMEOUT }, async () => {
+  const first = await open();
+  let { page } = first;
+  await sourceIs(page, 'iris.csv');
+  await idle(page);
+  assert.equal(await page.isDisabled('#download-model'), true, 'nothing to download before training');
+  assert.equal(await page.isDisabled('#predict-file'), true, 'nothing to predict with');
+  assert.match(await page.textContent('#model-info'), /No model yet/);
+  await page.click('#train');
+  await trained(page);
+  await idle(page);
+  const saved = await downloaded(page, '#download-model');
+  assert.equal(saved.name, 'ntkrf-iris-ntk.json');
+  const model = JSON.parse(saved.text);
+  assert.equal(model.format, 'ntkrf-model');
+  assert.equal(model.task, 'classification');
+  assert.deepEqual([model.features.method, model.features.dim, model.features.seed], ['ntk', 512, 1], 'the settings of the run');
+  assert.equal(model.input.targetName, 'target', 'the columns it reads');
+  assert.match(await page.textContent('#model-info'), /In use: NTK RF, m = 512, L = 1, seed 1.*Trained on iris\.csv, its 105 training rows/);
+
+  await page.setInputFiles('#predict-file', testdata('iris.csv'));
+  await predicted(page, 150);
+  const exported = await downloaded(page, '#export-model-pred');
+  assert.equal(exported.name, 'iris-predicted.csv');
+  const before = parseCSV(exported.text);
+  assert.deepEqual(before[0], ['row', 'predicted target']);
+  assert.equal(before.length, 1 + 150, 'one line per row of the file');
+  assert.ok(before.slice(1).every((r, i) => r[0] === String(i + 1) && ['0', '1', '2'].includes(r[1])), 'row numbers and class names');
+  assert.equal(await page.$$eval('#predict-table tbody tr', (r) => r.length), 10, 'the first rows are shown, the export has all');
+  await fullShot(page, '14-model-trained-predicted.png');
+  first.check();
+  await first.context.close();
+
+  // For core/pipeline TestCrossHost: native Go loads this model, predicts the CSV and compares the names.
+  const file = path.join(tmp, saved.name);
+  await writeFile(file, saved.text);
+  await mkdir(path.join(root, 'dist', 'test'), { recursive: true });
+  await writeFile(path.join(root, 'dist', 'test', 'model-chromium.json'), JSON.stringify({ model, csv: 'testdata/iris.csv', predictions: before.slice(1).map((r) => r[1]) }));
+
+  const second = await open();
+  page = second.page;
+  await sourceIs(page, 'iris.csv');
+  await page.setInputFiles('#model-file', file);
+  await page.waitForFunction(() => document.getElementById('model-info').dataset.model === 'ntkrf-iris-ntk.json' || !document.getElementById('alert').hidden, null, { timeout: TIMEOUT });
+  await noAlert(page);
+  assert.match(await page.textContent('#model-info'), /In use: NTK RF, m = 512, L = 1, seed 1.*Loaded from ntkrf-iris-ntk\.json.*Reads 4 columns/);
+  assert.equal(await page.isDisabled('#download-model'), true, 'this page trained nothing');
+  await page.setInputFiles('#predict-file', testdata('iris.csv'));
+  await predicted(page, 150);
+  const after = parseCSV((await downloaded(page, '#export-model-pred')).text);
+  assert.deepEqual(after, before, 'the loaded model predicts what the trained one did');
+  await idle(page);
+  await fullShot(page, '15-model-loaded-predicted.png');
+
+  // Not a model: the message names the file, the model in use stays.
+  await page.setInputFiles('#model-file', testdata('iris.csv'));
+  await page.waitForSelector('#alert:not([hidden])', { timeout: TIMEOUT });
+  assert.match(await page.textContent('#alert-text'), /^Could not load the model iris\.csv: .*The model in use stays: ntkrf-iris-ntk\.json\.$/);
+  assert.equal(await page.getAttribute('#model-info', 'data-model'), 'ntkrf-iris-ntk.json');
+  await page.click('#alert-close');
+  // A file without the model's columns: the message says so, the last predictions stay.
+  const other = await csvFile('other-columns.csv', ['u', 'v'], 5, (i) => [i, i + 1]);
+  await page.setInputFiles('#predict-file', other);
+  await page.waitForSelector('#alert:not([hidden])', { timeout: TIMEOUT });
+  assert.match(await page.textContent('#alert-text'), /^Could not predict other-columns\.csv with ntkrf-iris-ntk\.json: /);
+  assert.equal(await page.getAttribute('#predict-result', 'data-rows'), '150');
+  await idle(page);
+  await page.screenshot({ path: path.join(shots, '16-model-wrong-file.png') });
+  second.check();
+  await second.context.close();
 });

@@ -1,10 +1,11 @@
 // The lab's DOM-free modules under Node: CSV export round-trips doubles and
-// neutralises formulas, the heatmap sample and the preprocessing follow
-// their definitions, the lab's vocabulary comes from the engine's schema and
+// neutralises formulas, the heatmap sample follows its definition, the
+// pictures' preprocessing is the engine's, the lab's vocabulary comes from the engine's schema and
 // narrows it only inside its limits, the URL hash is validated and rejected
 // values are reported, engine errors are worded with the page's controls,
 // jobs end with an outcome that says how, the cost model and the
-// experiments (training, the sweep) do what the page shows. The page itself
+// experiments (training, the sweep) do what the page shows, and a trained
+// model saved and loaded back predicts a file alike. The page itself
 // is tested in browser.test.js. Needs the built package (./build.sh).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { root, pkg, rng, parseCSV } from './helpers.js';
 
 const lab = (name) => import(pathToFileURL(path.join(root, 'www', 'lab', name)).href);
-const { sampleRows, prepare, takeRows, summarizeList } = await lab('data.js');
+const { sampleRows, summarizeList } = await lab('data.js');
 const { toCSV, csvField } = await lab('csv.js');
 const { explain, linkNotice, controlFor, NO_CONTROL } = await lab('messages.js');
 const { topConfusions } = await lab('charts.js');
@@ -22,7 +23,8 @@ const { short } = await lab('heatmap.js');
 const { vocabulary, optionAt, SETTINGS, METHODS, EXCLUDED, WORDS, OTHER_OPTIONS } = await lab('vocab.js');
 const { Jobs } = await lab('jobs.js');
 const { estimate, trainWork, trainRows, EXACT_MAX } = await lab('cost.js');
-const { featureOptions, targetKernel, folds, pictureScales, metric, trainingPlan, trainAndTest, dim } = await lab('experiments.js');
+const { featureOptions, targetKernel, folds, pictureScales, metric, trainingPlan, trainAndTest, dim, preprocessed } = await lab('experiments.js');
+const { modelFileName, describeModel, predictionCSV, predictionFileName } = await lab('models.js');
 const { sweep, sweepSeries, SWEEP_METHODS, SWEEP_DIMS, SWEEP_STEPS } = await lab('sweep.js');
 const { predictionsCSV, comparisonsCSV, featuresCSV, baseName } = await lab('downloads.js');
 
@@ -74,51 +76,6 @@ test('sampleRows keeps all rows up to the limit, sorted by target, evenly spread
   for (let i = 1; i < s.length; i++) assert.ok(big[s[i - 1]] <= big[s[i]], 'sorted by target');
   // Classes are equally frequent, so each gets a third of the sample (±1 from rounding).
   for (const c of [0, 1, 2]) assert.ok(Math.abs(s.filter((i) => big[i] === c).length - 200 / 3) <= 1);
-});
-
-test('prepare imputes means, standardizes with the population deviation, scales rows to unit norm', () => {
-  const X = { rows: 4, cols: 3, data: Float64Array.from([1, 5, 2, 3, NaN, 2, 5, 7, 2, 7, 6, 2]) };
-  const copy = Float64Array.from(X.data);
-  const P = prepare(X, { standardize: false, unitNorm: false });
-  assert.deepEqual(Array.from(P.data), [1, 5, 2, 3, 6, 2, 5, 7, 2, 7, 6, 2], 'NaN becomes the column mean (5+7+6)/3');
-  assert.deepEqual(X.data, copy, 'input not modified');
-
-  const S = prepare(X, { standardize: true, unitNorm: false });
-  const tol = 1e-15; // a few roundings of values of order 1
-  for (let j = 0; j < 2; j++) {
-    const col = [0, 1, 2, 3].map((i) => S.data[i * 3 + j]);
-    const mean = col.reduce((a, b) => a + b) / 4;
-    const variance = col.reduce((a, b) => a + (b - mean) ** 2, 0) / 4;
-    assert.ok(Math.abs(mean) < tol && Math.abs(variance - 1) < 4 * tol, `column ${j}: mean ${mean}, variance ${variance}`);
-  }
-  assert.deepEqual([0, 1, 2, 3].map((i) => S.data[i * 3 + 2]), [0, 0, 0, 0], 'a constant column is centred, not divided');
-
-  const U = prepare(X, { standardize: true, unitNorm: true });
-  for (let i = 0; i < 4; i++) {
-    const norm = Math.hypot(...U.data.subarray(i * 3, i * 3 + 3));
-    assert.ok(Math.abs(norm - 1) < 4 * tol, `row ${i} norm ${norm}`);
-  }
-  assert.deepEqual(Array.from(takeRows(P, [3, 0]).data), [7, 6, 2, 1, 5, 2]);
-  assert.deepEqual(prepare(X, { standardize: true, unitNorm: true }, [3, 0]), takeRows(U, [3, 0]), 'rows idx with the statistics of all rows');
-});
-
-test('prepare standardizes values near 1e200 without overflowing', () => {
-  // Σ(v − mean)² of such values is +Inf in floating point: every column would become 0.
-  const X = { rows: 4, cols: 2, data: Float64Array.from([1e200, 1, 3e200, 2, 5e200, 3, 7e200, 4]) };
-  const S = prepare(X, { standardize: true, unitNorm: false });
-  const z = [-3, -1, 1, 3].map((v) => v / Math.sqrt(5)); // (x − 4)/√5 for x = 1, 3, 5, 7
-  const tol = 1e-15;
-  [0, 1].forEach((j) => z.forEach((v, i) => assert.ok(Math.abs(S.data[i * 2 + j] - v) < tol, `column ${j} row ${i}: ${S.data[i * 2 + j]} ≠ ${v}`)));
-  const U = prepare({ rows: 1, cols: 2, data: Float64Array.from([3e300, 4e300]) }, { standardize: false, unitNorm: true });
-  assert.deepEqual(Array.from(U.data), [0.6, 0.8]);
-});
-
-test('prepare scales a row wider than a call takes arguments', () => {
-  // Math.hypot(...row) throws "Maximum call stack size exceeded" at this width.
-  const cols = 300_000;
-  const X = { rows: 1, cols, data: new Float64Array(cols).fill(2) };
-  const U = prepare(X, { standardize: false, unitNorm: true });
-  assert.ok(Math.abs(U.data[0] - 1 / Math.sqrt(cols)) < 1e-15);
 });
 
 test('the URL hash: defaults omitted, valid values restored, rejected values reported with what was expected', async () => {
@@ -353,11 +310,13 @@ test('experiments: each method gets only the options it uses and the exact kerne
   assert.equal(metric({ task: 'classification' }, { accuracy: 0.9666 }, [0, 1]).text, '96.7%');
 });
 
-test('experiments: training iris on a split scores as the page shows it; predictions export round-trips', { timeout: 60_000 }, async () => {
-  const ds = await eng.parseCSV(await readFile(path.join(root, 'testdata', 'iris.csv')));
+test('experiments: training iris on a split scores as the page shows it; its model, saved and loaded, predicts the file alike', { timeout: 60_000 }, async () => {
+  const bytes = await readFile(path.join(root, 'testdata', 'iris.csv'));
+  const ds = await eng.parseCSV(bytes);
   const settings = Object.fromEntries(Object.entries(vocab.settings).map(([k, s]) => [k, s.def]));
   const plan = trainingPlan(settings, ds);
   assert.deepEqual(plan.features, { method: 'ntk', dim: 512, seed: 1, depth: 1, sketch: 'tensorsketch', sampler: 'exact' });
+  assert.deepEqual(plan.preprocess, { standardize: true, unitNorm: false });
   const ctl = () => ({});
   const r = await trainAndTest(eng, ds, plan, ctl, new AbortController().signal);
   assert.equal(r.rows.length, 45, '30 % of 150 rows held out');
@@ -372,6 +331,49 @@ test('experiments: training iris on a split scores as the page shows it; predict
   assert.deepEqual(table[0], ['row', 'fold', 'true target', 'predicted', 'predicted (exact kernel)']);
   assert.ok(table.slice(1).every((row) => ds.classes.includes(row[3])), 'class names, not indices');
   assert.equal(baseName('my data (1).csv.gz'), 'my_data_1_');
+
+  // The model kept is the one evaluated: it predicts the held-out rows as the run did.
+  assert.equal(r.modelRows, 105);
+  const again = await r.model.predict(eng.take(ds.X, r.rows));
+  assert.deepEqual(Array.from(again), r.pred);
+  assert.equal(modelFileName('iris.csv', 'ntk'), 'ntkrf-iris-ntk.json');
+  const file = r.model.toJSON();
+  const about = describeModel(file, r.model);
+  assert.equal(about.title, 'NTK RF, m = 512, L = 1, seed 1');
+  assert.deepEqual(describeModel({ features: plan.features }, r.model), about, 'the page describes a trained model by the options it sent');
+  assert.equal(about.readsCSV, true);
+  assert.match(about.lines.join(' '), /^Classification of target into 3 classes \(0, 1, 2\); λ = .*Reads 4 columns .*, by name; a target column, if present, is ignored\.$/);
+  const loaded = await eng.loadModel(JSON.stringify(file));
+  const a = await r.model.predictCSV(bytes), b = await loaded.predictCSV(bytes);
+  assert.equal(a.length, 150);
+  assert.deepEqual(b, a, 'the loaded model predicts the file as the trained one');
+  assert.deepEqual(a.slice(0, 3), ['0', '0', '0'], 'class names');
+  const csv = parseCSV(predictionCSV(a, 'target'));
+  assert.deepEqual(csv[0], ['row', 'predicted target']);
+  assert.deepEqual(csv.slice(1).map((row) => row[1]), a);
+  assert.equal(predictionFileName('new rows.csv.gz'), 'new_rows-predicted.csv');
+  assert.deepEqual(parseCSV(predictionCSV(['=1+1', 'ok'], 'x')).slice(1).map((row) => row[1]), ["'=1+1", 'ok'], 'formulas in class names are neutralised');
+
+  // With k folds the folds only measure; the model kept is fitted on every row.
+  const kf = await trainAndTest(eng, ds, { ...plan, evaluation: 'kfold', k: 3, exactWanted: false }, ctl, new AbortController().signal);
+  assert.equal(kf.rows.length, 150);
+  assert.equal(kf.modelRows, 150);
+  assert.equal(kf.curve.criterion, 'loo');
+  assert.match(kf.how, /^3-fold cross-validation \(150 rows\)$/);
+});
+
+test('the pictures\' preprocessing is the engine\'s: a missing category becomes the most frequent one, not the mean of the one-hot columns', async () => {
+  const text = 'colour,size,y\nred,1,a\nred,2,b\nblue,3,a\n,4,b\nred,5,a\n';
+  const ds = await eng.parseCSV(text);
+  const P = await preprocessed(eng, ds, { std: false, unit: false }, null);
+  const g = ds.groups.find((x) => x.categorical);
+  const row = (i) => Array.from(P.data.subarray(i * P.cols + g.start, i * P.cols + g.start + g.width));
+  const red = ds.columns[g.column].categories.indexOf('red');
+  assert.deepEqual(row(3), row(0), 'the blank colour is imputed as red, the most frequent');
+  assert.equal(row(3)[red], 1);
+  const S = await preprocessed(eng, ds, { std: true, unit: true }, [4, 0]);
+  assert.equal(S.rows, 2);
+  for (let i = 0; i < 2; i++) assert.ok(Math.abs(Math.hypot(...S.data.subarray(i * S.cols, (i + 1) * S.cols)) - 1) < 1e-12, 'unit-norm rows');
 });
 
 test('the sweep compares every method at every size, each with its own exact kernel', async () => {

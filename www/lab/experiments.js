@@ -1,12 +1,13 @@
 // What the lab runs on the engine: the feature and kernel options a setting
-// means, the comparison of features with the exact kernel they approximate,
-// and training with held-out rows (a split or k folds), with the exact
-// kernel alongside. No DOM: lab.js starts these as jobs and draws results.
+// means, the rows preprocessed as a fit would (by the engine), the
+// comparison of features with the exact kernel they approximate, training
+// with held-out rows (a split or k folds) with the exact kernel alongside,
+// and the model kept to download and to predict files with. No DOM: lab.js
+// starts these as jobs and draws results.
 import { METHODS } from './vocab.js';
 import { check } from './jobs.js';
 import { trainWork, EXACT_MAX } from './cost.js';
 import { count } from './format.js';
-import { takeRows, takeValues } from './data.js';
 
 /** Rows in the kernel pictures (an n×n exact kernel is cheap at this size). */
 export const SAMPLE = 200;
@@ -37,6 +38,20 @@ export function targetKernel(settings, method = settings.method) {
 
 export function kernelName(spec) {
   return spec.kernel === 'rbf' ? 'RBF kernel' : `${spec.kernel.toUpperCase()}, L = ${spec.depth}`;
+}
+
+/** The preprocessing of the settings, as the engine's options name it. */
+export const preprocessOf = (settings) => ({ standardize: settings.std, unitNorm: settings.unit });
+
+/**
+ * The rows idx of ds.X (all rows when idx is null) preprocessed exactly as
+ * a fit would: the engine imputes missing cells (the mean of a numeric
+ * column, the most frequent category of a one-hot group), standardizes and
+ * scales rows to unit norm, with statistics of every row of ds.X.
+ */
+export async function preprocessed(engine, ds, settings, idx, control = {}) {
+  const P = await engine.preprocess(ds.X, { preprocess: preprocessOf(settings), groups: ds.groups, ...control });
+  return idx ? engine.take(P, idx) : P;
 }
 
 /** Compares method's m features with the exact kernel they approximate, on X. */
@@ -100,20 +115,20 @@ export function folds(result, n) {
  */
 export function trainingPlan(settings, ds) {
   const method = settings.method, m = dim(settings);
-  const base = {
-    task: ds.task,
-    preprocess: { standardize: settings.std, unitNorm: settings.unit },
-    groups: ds.groups,
-  };
-  if (ds.task === 'classification') base.classes = ds.classes.length;
   return {
-    method, m, base,
+    method, m,
+    // The task, the classes and the one-hot groups come with the data set.
+    preprocess: preprocessOf(settings),
     features: featureOptions(settings, method, m),
     kernel: targetKernel(settings, method),
     layers: extraLayers(settings, method),
     evaluation: settings.eval, testShare: settings.test, k: settings.k, seed: settings.seed, exactWanted: settings.exact,
+    rows: ds.X.rows,
   };
 }
+
+/** The rows idx of a data set, as a data set (fitRidge reads its task, classes, groups and columns). */
+export const subset = (engine, ds, idx) => ({ ...ds, X: engine.take(ds.X, idx), y: engine.take(ds.y, idx) });
 
 /** Why a data set cannot be trained on, or '' (one class: nothing to tell apart). */
 export function untrainable(ds) {
@@ -125,14 +140,19 @@ export function untrainable(ds) {
  * Trains random-feature ridge regression on ds as plan says, on every fold,
  * and predicts the held-out rows; with the exact kernel too when asked and
  * the training rows are at most EXACT_MAX. ctl(i, n) and signal come from
- * the job (jobs.js). keep(model, fold) may keep a fitted model (return
- * true); the others are disposed.
+ * the job (jobs.js).
+ *
+ * The model it returns is the one to download and to predict files with:
+ * on a split, the model evaluated (fitted on the training rows); with k
+ * folds, a model fitted on every row afterwards (the folds only measure).
+ * It is fitted from the data set, so it reads CSV files by its columns.
  *
  * Returns { rows, pred, exactPred, fold, curve, lambda, exactLambda, rfMs,
  * exactMs, withExact, exactSkipped, maxTrain, scores, exactScores?, yTrue,
- * work, how }: rows are the held-out rows in the order of pred.
+ * work, how, model, modelRows }: rows are the held-out rows in the order
+ * of pred.
  */
-export async function trainAndTest(engine, ds, plan, ctl, signal, { keep = () => false } = {}) {
+export async function trainAndTest(engine, ds, plan, ctl, signal) {
   const n = ds.X.rows;
   const classification = ds.task === 'classification';
   let parts;
@@ -143,46 +163,53 @@ export async function trainAndTest(engine, ds, plan, ctl, signal, { keep = () =>
   }
   const maxTrain = Math.max(...parts.map((f) => f.train.length));
   const withExact = plan.exactWanted && maxTrain <= EXACT_MAX;
-  const steps = parts.length * (withExact ? 4 : 2);
+  const final = plan.evaluation !== 'split';
+  const steps = parts.length * (withExact ? 4 : 2) + (final ? 1 : 0);
   let step = 0;
-  const out = { rows: [], pred: [], exactPred: [], fold: [], curve: null, lambda: [], exactLambda: [], rfMs: 0, exactMs: 0, withExact, maxTrain };
+  const out = { rows: [], pred: [], exactPred: [], fold: [], curve: null, lambda: [], exactLambda: [], rfMs: 0, exactMs: 0, withExact, maxTrain, model: null, modelRows: 0 };
   out.exactSkipped = plan.exactWanted && !withExact;
-  for (const [f, { train: tr, test }] of parts.entries()) {
-    check(signal);
-    const Xtr = takeRows(ds.X, tr), ytr = takeValues(ds.y, tr), Xte = takeRows(ds.X, test);
-    let t = performance.now();
-    // Named, not left to the engine's default, so that the page can say which error chose λ.
-    const criterion = lambdaCriterion(tr.length, plan.m);
-    const model = await engine.fitRidge(Xtr, ytr, { ...plan.base, features: plan.features, criterion, ...ctl(step++, steps) });
-    let kept = false;
-    try {
-      const p = await model.predict(Xte, ctl(step++, steps));
-      out.rfMs += performance.now() - t;
-      // Loops, not push(...a): arrays of test rows can exceed the argument limit.
-      test.forEach((row, i) => { out.rows.push(row); out.pred.push(p[i]); out.fold.push(f + 1); });
-      out.lambda.push(model.lambda);
-      if (f === 0) out.curve = { points: model.curve, lambda: model.lambda, criterion };
-      kept = keep(model, f);
-    } finally {
-      if (!kept) model.dispose();
-    }
-    if (withExact) {
-      t = performance.now();
-      const exact = await engine.fitRidge(Xtr, ytr, { ...plan.base, kernel: plan.kernel, ...ctl(step++, steps) });
+  const fit = (data, rows, more) => engine.fitRidge(data, { preprocess: plan.preprocess, ...more, criterion: lambdaCriterion(rows, plan.m), ...ctl(step++, steps) });
+  try {
+    for (const [f, { train: tr, test }] of parts.entries()) {
+      check(signal);
+      const train = subset(engine, ds, tr), Xte = engine.take(ds.X, test);
+      let t = performance.now();
+      // The criterion is named, not left to the engine's default, so that the page can say which error chose λ.
+      const model = await fit(train, tr.length, { features: plan.features });
+      let kept = false;
       try {
-        for (const v of await exact.predict(Xte, ctl(step++, steps))) out.exactPred.push(v);
-        out.exactMs += performance.now() - t;
-        out.exactLambda.push(exact.lambda);
+        const p = await model.predict(Xte, ctl(step++, steps));
+        out.rfMs += performance.now() - t;
+        // Loops, not push(...a): arrays of test rows can exceed the argument limit.
+        test.forEach((row, i) => { out.rows.push(row); out.pred.push(p[i]); out.fold.push(f + 1); });
+        out.lambda.push(model.lambda);
+        if (f === 0) out.curve = { points: model.curve, lambda: model.lambda, criterion: lambdaCriterion(tr.length, plan.m) };
+        if (!final) [out.model, out.modelRows, kept] = [model, tr.length, true];
       } finally {
-        exact.dispose();
+        if (!kept) model.dispose();
+      }
+      if (withExact) {
+        t = performance.now();
+        const exact = await fit(train, tr.length, { kernel: plan.kernel });
+        try {
+          for (const v of await exact.predict(Xte, ctl(step++, steps))) out.exactPred.push(v);
+          out.exactMs += performance.now() - t;
+          out.exactLambda.push(exact.lambda);
+        } finally {
+          exact.dispose();
+        }
       }
     }
+    if (final) [out.model, out.modelRows] = [await fit(ds, n, { features: plan.features }), n];
+    const yTrue = engine.take(ds.y, out.rows);
+    const opts = { task: ds.task, ...(classification ? { classes: ds.classes.length } : {}) };
+    out.scores = await engine.score(yTrue, Float64Array.from(out.pred), { ...opts, signal });
+    if (withExact) out.exactScores = await engine.score(yTrue, Float64Array.from(out.exactPred), { ...opts, signal });
+    out.yTrue = yTrue;
+  } catch (e) {
+    out.model?.dispose();
+    throw e;
   }
-  const yTrue = takeValues(ds.y, out.rows);
-  const opts = { task: ds.task, ...(classification ? { classes: ds.classes.length } : {}) };
-  out.scores = await engine.score(yTrue, Float64Array.from(out.pred), { ...opts, signal });
-  if (withExact) out.exactScores = await engine.score(yTrue, Float64Array.from(out.exactPred), { ...opts, signal });
-  out.yTrue = yTrue;
   out.work = parts.reduce((a, f) => a + trainWork(f.train.length, ds.X.cols, plan.m, plan.layers), 0);
   out.how = plan.evaluation === 'split' ? count(out.rows.length, 'held-out test row') : `${parts.length}-fold cross-validation (${count(out.rows.length, 'row')})`;
   return out;

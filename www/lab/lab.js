@@ -1,20 +1,22 @@
 // The lab page: the only module that wires DOM events. What a run computes
 // lives in DOM-free modules (experiments.js, sweep.js, cost.js, jobs.js,
-// downloads.js, vocab.js, state.js, messages.js); this module keeps the
-// page's one state object, starts and cancels runs, and draws their results.
+// downloads.js, models.js, vocab.js, state.js, messages.js); this module
+// keeps the page's one state object, starts and cancels runs, and draws
+// their results.
 import { createEngine } from './ntkrf/index.js';
 import { vocabulary } from './vocab.js';
 import { hashTable, readHash, writeHash } from './state.js';
-import { BUNDLED, DATASETS, fetchBundled, readFile, formatBytes, sampleRows, prepare, renderPreview, summarizeList } from './data.js';
+import { BUNDLED, DATASETS, fetchBundled, readFile, formatBytes, sampleRows, renderPreview, summarizeList } from './data.js';
 import { drawHeatmap, clearHeatmap, drawLegend, SEQUENTIAL, DIVERGING, short } from './heatmap.js';
 import { lineChart, scatterChart, confusionChart, clearChart, topConfusions, MAX_SVG_CLASSES } from './charts.js';
 import { explain, linkNotice, quote } from './messages.js';
 import { Jobs, check } from './jobs.js';
 import { EXACT_MAX, INITIAL_SPEED, estimate, measuredSpeed } from './cost.js';
-import { SAMPLE, dim, uses, extraLayers, featureOptions, targetKernel, kernelName, compareOn, comparisonRow, pictureScales, CRITERIA, trainingPlan, untrainable, trainAndTest, metric } from './experiments.js';
+import { SAMPLE, dim, uses, extraLayers, featureOptions, targetKernel, kernelName, preprocessed, compareOn, comparisonRow, pictureScales, CRITERIA, trainingPlan, untrainable, trainAndTest, metric } from './experiments.js';
 import { sweep, sweepSeries, exactTimes, SWEEP_METHODS, SWEEP_STEPS } from './sweep.js';
 import { MAX_EXPORT_VALUES, baseName, predictionsCSV, comparisonsCSV, featuresCSV } from './downloads.js';
 import { shortName, capital, count, seconds } from './format.js';
+import { MAX_MODEL_BYTES, SHOWN_PREDICTIONS, modelFileName, describeModel, predictionTable, predictionCSV, predictionFileName } from './models.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -38,12 +40,24 @@ const app = {
   /** Data sets loaded so far (the id of the next), and loads started (the default data set is loaded only if the user has not chosen one). */
   datasetSerial: 0,
   loadsStarted: 0,
+  /** The sample rows preprocessed by the engine: { key, X } (key: data set and preprocessing). */
+  sample: null,
   /** The last pictures (for redrawing the difference and for export). */
   pictures: null,
   /** Comparison rows for export. */
   comparisons: [],
   /** The last training run, for export. */
   lastRun: null,
+  /**
+   * Models: trained (the last training's, to download) and loaded (from a
+   * file), each { model, fileName, origin, about (models.js describeModel) };
+   * inUse is the newest of the two, which predicts files. predicted: the
+   * last file's predictions { values, fileName, targetName }.
+   */
+  trained: null,
+  loaded: null,
+  inUse: null,
+  predicted: null,
   /** Measured throughput of training (work units per second per worker), refined after each run. */
   speed: INITIAL_SPEED,
   /** Runs in progress. */
@@ -121,6 +135,10 @@ function renderJobs() {
   $('train').disabled = app.jobs.busy('train') || !app.current;
   $('run-sweep').disabled = app.jobs.busy('sweep') || !app.current;
   $('export-features').disabled = !app.current || app.jobs.busy('export');
+  $('download-model').disabled = !app.trained;
+  $('model-file').disabled = !app.settings;
+  $('predict-file').disabled = !app.inUse?.about.readsCSV || app.jobs.busy('model');
+  $('export-model-pred').disabled = !app.predicted;
   document.body.classList.toggle('busy', app.jobs.list.length > 0);
 }
 
@@ -347,9 +365,15 @@ function clearResults() {
 
 // ---------------------------------------------------------------- pictures
 
-/** The sample rows, preprocessed as fitRidge would. */
-function sampleMatrix() {
-  return prepare(app.current.ds.X, { standardize: app.settings.std, unitNorm: app.settings.unit }, app.current.sample);
+/**
+ * The sample rows of current preprocessed as a fit would (by the engine,
+ * with statistics of all rows), computed once per data set and
+ * preprocessing.
+ */
+async function sampleMatrix(current, settings, control) {
+  const key = JSON.stringify([current.id, settings.std, settings.unit]);
+  if (app.sample?.key !== key) app.sample = { key, X: await preprocessed(app.engine, current.ds, settings, current.sample, control) };
+  return app.sample.X;
 }
 
 /** Recomputes the heatmaps soon (settings moving fast replace each other). */
@@ -360,25 +384,28 @@ function refreshPicturesSoon() {
 
 async function refreshPictures() {
   if (!app.current) return;
-  const { engine, settings, current } = app;
-  const X = sampleMatrix();
+  const { engine, current } = app;
+  // The settings of this run: the controls may move while it runs.
+  const settings = { ...app.settings };
   const method = settings.method, m = dim(settings);
   const spec = targetKernel(settings, method);
   const name = app.vocab.methods[method].name;
-  $('sample-note').textContent = `${X.rows} of ${current.ds.X.rows} rows, sorted by target; exact kernel: ${kernelName(spec)}.`;
+  $('sample-note').textContent = `${current.sample.length} of ${current.ds.X.rows} rows, sorted by target; exact kernel: ${kernelName(spec)}.`;
   $('cap-exact').textContent = `exact kernel K (${kernelName(spec)})`;
   const outcome = await run('kernel pictures', 'pictures', async (ctl, signal) => {
+    const X = await sampleMatrix(current, settings, ctl(0, 3));
+    check(signal);
     // A new exact kernel is drawn first, as immediate feedback; when only
     // the features change, the old pictures stay until the new ones are in.
     // The key names the data set by its serial: two files may share a name.
     const key = JSON.stringify([current.id, settings.std, settings.unit, spec]);
     if (app.pictures?.key !== key) {
-      const K = await engine.kernel(X, null, { ...spec, ...ctl(0, 2) });
+      const K = await engine.kernel(X, null, { ...spec, ...ctl(1, 3) });
       check(signal);
       app.pictures = { key, K, approx: null };
       drawPictures();
     }
-    const c = await compareOn(engine, X, settings, method, m, ctl(1, 2), true);
+    const c = await compareOn(engine, X, settings, method, m, ctl(2, 3), true);
     check(signal);
     app.pictures = { key, K: c.K, approx: c.approx };
     app.comparisons = app.comparisons.filter((r) => r.kind !== 'current');
@@ -435,18 +462,22 @@ function showEntry(e) {
 
 async function runSweep() {
   if (!app.current) return;
-  const X = sampleMatrix();
+  const current = app.current, settings = { ...app.settings };
   const t0 = performance.now();
   let done = 0;
-  const outcome = await run('error vs m', 'sweep', (ctl, signal) => sweep(app.engine, X, app.settings, ctl, signal, (rows) => {
-    done = rows.length;
-    drawSweep(rows);
-  }), { failStatus: () => `Error vs m failed after ${done} of ${SWEEP_STEPS} comparisons; the charts show those.` });
+  const outcome = await run('error vs m', 'sweep', async (ctl, signal) => {
+    const X = await sampleMatrix(current, settings, { signal });
+    check(signal);
+    return sweep(app.engine, X, settings, ctl, signal, (rows) => {
+      done = rows.length;
+      drawSweep(rows);
+    });
+  }, { failStatus: () => `Error vs m failed after ${done} of ${SWEEP_STEPS} comparisons; the charts show those.` });
   if (!outcome.ok) return;
   const rows = outcome.value;
   app.comparisons = app.comparisons.filter((r) => r.kind !== 'sweep').concat(rows);
   $('export-compare').disabled = false;
-  say(`Error vs m: ${rows.length} comparisons on ${X.rows} rows in ${seconds(performance.now() - t0)}.`);
+  say(`Error vs m: ${rows.length} comparisons on ${current.sample.length} rows in ${seconds(performance.now() - t0)}.`);
 }
 
 function drawSweep(rows) {
@@ -485,8 +516,9 @@ async function train() {
   }
   // The settings of this run: the controls may move while it runs.
   const plan = trainingPlan(app.settings, ds);
-  // The previous run's charts would pass for this run's until it ends.
+  // The previous run's charts and model would pass for this run's until it ends.
   app.lastRun = null;
+  dropModel('trained');
   $('export-pred').disabled = true;
   clearChart($('train-chart'));
   clearChart($('lambda-chart'));
@@ -507,6 +539,8 @@ async function train() {
   const result = outcome.value;
   app.speed = measuredSpeed(result.work, result.rfMs, app.engine.workers);
   app.lastRun = { ...result, ds, name, method: plan.method, m: plan.m, kernel: plan.kernel };
+  const rows = plan.evaluation === 'split' ? `its ${count(result.modelRows, 'training row')}` : `all ${count(result.modelRows, 'row')} (the folds only measure)`;
+  setModel('trained', result.model, modelFileName(name, plan.method), `Trained on ${name}, ${rows}.`, { features: plan.features });
   showTraining(app.lastRun);
   showCost();
   $('export-pred').disabled = false;
@@ -574,6 +608,134 @@ function showTraining(r) {
   say(`Trained on ${app.current.name}: ${main.name} ${main.text}.`);
 }
 
+// ---------------------------------------------------------------- models
+
+/**
+ * Makes model the trained or loaded one (kind) and the one in use: origin
+ * says where it comes from, spec holds the features or kernel options of
+ * its file. The model it replaces is disposed.
+ */
+function setModel(kind, model, fileName, origin, spec) {
+  dropModel(kind);
+  app[kind] = { model, fileName, origin, about: describeModel(spec, model) };
+  app.inUse = app[kind];
+  showModel();
+}
+
+/** Forgets the trained or loaded model; the other one, if any, is then in use. */
+function dropModel(kind) {
+  const old = app[kind];
+  if (!old) return;
+  old.model.dispose();
+  app[kind] = null;
+  if (app.inUse === old) app.inUse = app.loaded ?? app.trained;
+  showModel();
+}
+
+function showModel() {
+  const box = $('model-info');
+  const use = app.inUse;
+  if (!use) {
+    box.replaceChildren(line('No model yet: train one above, or load a model file.'));
+  } else {
+    const title = document.createElement('p');
+    const strong = document.createElement('strong');
+    strong.textContent = use.about.title;
+    title.append('In use: ', strong);
+    box.replaceChildren(title, line(use.origin), ...use.about.lines.map((t) => line(t)));
+  }
+  box.dataset.model = use ? use.fileName : '';
+  renderJobs();
+}
+
+async function loadModelFile(file) {
+  if (!file) return;
+  const name = file.name;
+  say(`Reading the model ${name}…`);
+  const outcome = await run(`reading ${shortName(name)}`, 'model', async (ctl, signal) => {
+    if (file.size > MAX_MODEL_BYTES) throw new Error(`it is ${formatBytes(file.size)}, and this page reads model files up to ${formatBytes(MAX_MODEL_BYTES)}`);
+    const text = await file.text();
+    check(signal);
+    let obj;
+    try {
+      obj = JSON.parse(text);
+    } catch {
+      obj = text; // the engine says what is wrong with it
+    }
+    const model = await app.engine.loadModel(obj, ctl(0, 1));
+    return { model, spec: { features: obj.features, kernel: obj.kernel } };
+  }, {
+    where: 'load',
+    failText: (text) => `Could not load the model ${name}: ${text}.${app.inUse ? ` The model in use stays: ${app.inUse.fileName}.` : ''}`,
+    failStatus: () => `The model ${name} was not loaded.`,
+  });
+  if (!outcome.ok) return;
+  setModel('loaded', outcome.value.model, name, `Loaded from ${name}.`, outcome.value.spec);
+  showPredictions(null);
+  say(`Loaded the model ${name}: ${app.loaded.about.title}.${app.loaded.about.readsCSV ? ' Choose a CSV file to predict.' : ''}`);
+}
+
+async function predictFile(file) {
+  if (!file || !app.inUse) return;
+  const use = app.inUse, name = file.name;
+  say(`Predicting ${name}…`);
+  const outcome = await run(`predicting ${shortName(name)}`, 'model', async (ctl, signal) => {
+    const bytes = await readFile(file);
+    check(signal);
+    return use.model.predictCSV(bytes, ctl(0, 1));
+  }, {
+    where: 'load',
+    failText: (text) => `Could not predict ${name} with ${use.fileName}: ${text}.`,
+    failStatus: () => `${name} was not predicted.`,
+  });
+  if (!outcome.ok) return;
+  showPredictions({ values: outcome.value, fileName: name, targetName: use.model.input?.targetName ?? '', model: use.fileName });
+  say(`Predicted ${count(outcome.value.length, 'row')} of ${name} with ${use.fileName}.`);
+}
+
+/** Shows the first predictions of a file (p), or none (null). */
+function showPredictions(p) {
+  app.predicted = p;
+  const box = $('predict-result');
+  const table = $('predict-table');
+  table.replaceChildren();
+  box.dataset.rows = p ? String(p.values.length) : '';
+  if (!p) {
+    $('predict-note').textContent = '';
+    renderJobs();
+    return;
+  }
+  const { header, rows } = predictionTable(p.values.slice(0, SHOWN_PREDICTIONS), p.targetName);
+  const head = table.createTHead().insertRow();
+  for (const h of header) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = h;
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const r of rows) {
+    const tr = body.insertRow();
+    for (const v of r) tr.insertCell().textContent = typeof v === 'number' && !Number.isInteger(v) ? short(v) : String(v);
+  }
+  const more = p.values.length - rows.length;
+  $('predict-note').textContent = `${count(p.values.length, 'prediction')} for ${p.fileName} by ${p.model}${more > 0 ? `; the first ${rows.length} are shown, the export has all` : ''}.`;
+  renderJobs();
+}
+
+function downloadModel() {
+  if (!app.trained) return;
+  download(app.trained.fileName, JSON.stringify(app.trained.model), 'application/json');
+  say(`Downloaded the model as ${app.trained.fileName}.`);
+}
+
+function exportModelPredictions() {
+  const p = app.predicted;
+  if (!p) return;
+  download(predictionFileName(p.fileName), predictionCSV(p.values, p.targetName));
+  say(`Exported ${count(p.values.length, 'prediction')}.`);
+}
+
 // ---------------------------------------------------------------- export
 
 /** Saves text (a string or Blob parts) as a file of type. */
@@ -612,12 +774,14 @@ async function exportFeatures() {
     say('The features were not exported.');
     return;
   }
-  const X = prepare(ds.X, { standardize: app.settings.std, unitNorm: app.settings.unit });
-  const options = featureOptions(app.settings, method, m);
+  const settings = { ...app.settings };
+  const options = featureOptions(settings, method, m);
   const outcome = await run('features export', 'export', async (ctl, signal) => {
-    const P = await app.engine.features(X, { ...options, ...ctl(0, 2) });
+    const X = await preprocessed(app.engine, ds, settings, null, ctl(0, 3));
     check(signal);
-    return { parts: await featuresCSV(P, ds, signal, ctl(1, 2).onProgress), rows: P.rows, cols: P.cols };
+    const P = await app.engine.features(X, { ...options, ...ctl(1, 3) });
+    check(signal);
+    return { parts: await featuresCSV(P, ds, signal, ctl(2, 3).onProgress), rows: P.rows, cols: P.cols };
   });
   if (!outcome.ok) return;
   download(file, outcome.value.parts);
@@ -635,14 +799,17 @@ function bind() {
     e.target.value = ''; // so that choosing the same file again reloads it
     loadFile(file);
   });
-  // A file dropped anywhere is loaded (instead of the browser opening it).
+  // A file dropped anywhere is loaded (instead of the browser opening it):
+  // a model file as the model, any other as data.
   const drop = $('drop');
   document.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
   document.addEventListener('dragleave', (e) => { if (!e.relatedTarget) drop.classList.remove('over'); });
   document.addEventListener('drop', (e) => {
     e.preventDefault();
     drop.classList.remove('over');
-    loadFile(e.dataTransfer?.files[0]);
+    const file = e.dataTransfer?.files[0];
+    if (file && /\.json$/i.test(file.name) && app.settings) loadModelFile(file);
+    else loadFile(file);
   });
   $('target').addEventListener('change', (e) => {
     const { name, bytes, bundled, ds } = app.current;
@@ -714,6 +881,15 @@ function bind() {
   $('export-pred').addEventListener('click', exportPredictions);
   $('export-compare').addEventListener('click', exportComparison);
   $('export-features').addEventListener('click', exportFeatures);
+  $('download-model').addEventListener('click', downloadModel);
+  for (const [id, handle] of [['model-file', loadModelFile], ['predict-file', predictFile]]) {
+    $(id).addEventListener('change', (e) => {
+      const file = e.target.files[0];
+      e.target.value = ''; // so that choosing the same file again reads it again
+      handle(file);
+    });
+  }
+  $('export-model-pred').addEventListener('click', exportModelPredictions);
 }
 
 async function main() {
@@ -732,7 +908,7 @@ async function main() {
     return;
   }
   const has = (op) => typeof app.engine[op] === 'function';
-  const missing = ['features', 'parseCSV', 'previewCSV', 'fitRidge', 'compare', 'split', 'kfold', 'score'].filter((op) => !has(op));
+  const missing = ['features', 'parseCSV', 'previewCSV', 'fitRidge', 'compare', 'split', 'kfold', 'score', 'preprocess', 'take', 'loadModel'].filter((op) => !has(op));
   if (missing.length) showError(`This build of ntkrf lacks ${missing.join(', ')}; the parts of the page that need them will fail.`);
   // The menus, ranges and defaults come from the engine's own option table.
   app.vocab = vocabulary(app.engine.schema);
@@ -742,7 +918,7 @@ async function main() {
   buildControls(app.vocab);
   datasetOptions(app.current && !app.current.bundled ? app.current.name : null);
   showSettings();
-  renderJobs();
+  showModel();
   notify(linkNotice(rejected, state), { append: true });
   app.engineStarted(app.engine);
   // The link's data set, unless the user chose data while the engine started.

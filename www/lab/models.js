@@ -1,0 +1,74 @@
+// The saved model: its file name, what the page says about it, and the
+// predictions of a file as a table and as CSV text. The model file itself
+// is the engine's (model.toJSON, eng.loadModel); nothing here reads its
+// numbers. No DOM.
+import { toCSV } from './csv.js';
+import { baseName } from './downloads.js';
+import { METHODS } from './vocab.js';
+import { summarizeList } from './data.js';
+import { short } from './heatmap.js';
+
+/** Largest model file the page reads (a model of random features is small; one of an exact kernel holds its training rows). */
+export const MAX_MODEL_BYTES = 256 << 20;
+
+/** Rows of predictions the page shows (the export has them all). */
+export const SHOWN_PREDICTIONS = 10;
+
+/** The download name of a model trained on dataName with method: ntkrf-<data set>-<method>.json. */
+export const modelFileName = (dataName, method) => `ntkrf-${baseName(dataName)}-${baseName(method)}.json`;
+
+/**
+ * What the page says about a model: spec holds the features or kernel
+ * options of its file ({ features } or { kernel }, as model.toJSON() has
+ * them), model the Model. Returns { title, lines, readsCSV }: readsCSV is
+ * false for a model fitted from a matrix (it has no columns to read a file
+ * by).
+ */
+export function describeModel(spec, model) {
+  const f = spec.features, k = spec.kernel;
+  let title;
+  if (f) {
+    const name = METHODS[f.method]?.name ?? f.method;
+    const depth = f.depth && METHODS[f.method]?.uses.includes('depth') ? `, L = ${f.depth}` : '';
+    title = `${name}, m = ${f.dim}${depth}, seed ${f.seed ?? 0}`;
+  } else if (k) {
+    title = `exact ${k.kernel === 'rbf' || k.kernel === 'linear' ? `${k.kernel} kernel` : `${String(k.kernel).toUpperCase()}, L = ${k.depth}`}`;
+  } else {
+    title = 'ridge model';
+  }
+  const lines = [];
+  const input = model.input;
+  const what = model.task === 'classification'
+    ? `classification of ${input?.targetName ?? 'the target'} into ${model.classes ? `${model.classes.length} classes (${summarizeList(model.classes, 6)})` : 'classes'}`
+    : `regression of ${input?.targetName ?? 'the target'}`;
+  lines.push(`${capitalize(what)}; λ = ${short(model.lambda)}.`);
+  if (input) {
+    const names = input.columns.filter((_, i) => i !== input.target).map((c) => c.name);
+    lines.push(`Reads ${names.length === 1 ? 'the column' : `${names.length} columns`} ${summarizeList(names, 8)}${input.header ? ', by name' : ', by position'}; a ${input.targetName} column, if present, is ignored.`);
+  } else {
+    lines.push('Fitted from a matrix, not a file: it has no columns to read a CSV file by.');
+  }
+  return { title, lines, readsCSV: !!input };
+}
+
+const capitalize = (s) => s[0].toUpperCase() + s.slice(1);
+
+/**
+ * The predictions of a file, one per data row: class names (an array of
+ * strings) or values (numbers). targetName heads the column. Returns
+ * { header, rows } with rows [row number, prediction].
+ */
+export function predictionTable(predictions, targetName) {
+  const header = ['row', `predicted ${targetName || 'value'}`];
+  const rows = Array.from(predictions, (v, i) => [i + 1, v]);
+  return { header, rows };
+}
+
+/** The predictions of a file as CSV text (csv.js: formulas in class names neutralised). */
+export function predictionCSV(predictions, targetName) {
+  const { header, rows } = predictionTable(predictions, targetName);
+  return toCSV(header, rows);
+}
+
+/** The export name of the predictions of a file. */
+export const predictionFileName = (fileName) => `${baseName(fileName)}-predicted.csv`;
