@@ -225,6 +225,12 @@ test('a model whose λ curve holds +Inf saves it as null and loads it back as +I
   assert.equal(bits(await loaded.predict(X)), bits(await m.predict(X)));
 });
 
+test('a model file whose features.depth is 0 is refused, not read as the default depth', {
+  todo: 'Go reads depth 0 in a file as "the default" (1): a depth-2 model tampered to 0 loads and predicts other scores',
+}, async () => {
+  await assert.rejects(eng.loadModel(tampered((m) => { m.features.depth = 0; })), isError(RangeError, 'ERR_VALUE', /depth/));
+});
+
 test('toJSON of a disposed model throws; loadModel on a closed engine rejects', async () => {
   const m = await eng.loadModel(iris.file);
   m.dispose();
