@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -103,19 +104,19 @@ func (c *curve) UnmarshalJSON(b []byte) error {
 // and seed — its directions are redrawn bit for bit on load — never by
 // its weights.
 type file struct {
-	Format     string           `json:"format"`
-	Version    int              `json:"version"`
-	Task       string           `json:"task"`
-	Classes    []string         `json:"classes"`
-	Lambda     float64          `json:"lambda"`
-	Curve      curve            `json:"curve"`
-	Input      *data.Schema     `json:"input"`
-	Preprocess *data.Scaler     `json:"preprocess"`
-	Features   *rf.Config       `json:"features,omitempty"`
-	Kernel     *kernel.Spec     `json:"kernel,omitempty"`
-	Coef       *Matrix          `json:"coef"`
-	Bias       numbers          `json:"bias"`
-	Train      *Matrix          `json:"train,omitempty"` // kernel: the preprocessed training rows
+	Format     string       `json:"format"`
+	Version    int          `json:"version"`
+	Task       string       `json:"task"`
+	Classes    []string     `json:"classes"`
+	Lambda     float64      `json:"lambda"`
+	Curve      curve        `json:"curve"`
+	Input      *data.Schema `json:"input"`
+	Preprocess *data.Scaler `json:"preprocess"`
+	Features   *rf.Config   `json:"features,omitempty"`
+	Kernel     *kernel.Spec `json:"kernel,omitempty"`
+	Coef       *Matrix      `json:"coef"`
+	Bias       numbers      `json:"bias"`
+	Train      *Matrix      `json:"train,omitempty"` // kernel: the preprocessed training rows
 }
 
 // form returns the JSON form, with coef and train when matrices is set.
@@ -245,6 +246,11 @@ func (f *file) pipeline() (*Pipeline, error) {
 		if p.fmap, err = rf.New(*f.Features, d); err != nil {
 			return nil, coded(err, check.Value)
 		}
+		// A saved configuration has every default written out; one that
+		// fills in differently was not written by ntkrf.
+		if got := p.fmap.Config(); got != *f.Features {
+			return nil, bad(check.Value, "%s", configDiff(*f.Features, got))
+		}
 		if p.model, err = krr.NewFeatureModel(p.fmap, coef, f.Bias, f.Task, f.Lambda, f.Curve); err != nil {
 			return nil, bad(check.Shape, "%v", err)
 		}
@@ -325,4 +331,25 @@ func coded(err error, fallback check.Code) error {
 		return err
 	}
 	return &check.Error{Code: fallback, Msg: err.Error()}
+}
+
+// configDiff names the first field where a file's feature configuration
+// differs from the one it fills in to.
+func configDiff(file, filled rf.Config) string {
+	var a, b map[string]any
+	ja, _ := json.Marshal(file)
+	jb, _ := json.Marshal(filled)
+	json.Unmarshal(ja, &a)
+	json.Unmarshal(jb, &b)
+	keys := make([]string, 0, len(a))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if a[k] != b[k] {
+			return fmt.Sprintf("features.%s is %v, but a saved configuration has %v there (every default written out): the file was edited or not written by ntkrf", k, a[k], b[k])
+		}
+	}
+	return "the features are not a saved configuration"
 }

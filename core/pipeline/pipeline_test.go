@@ -268,6 +268,7 @@ func TestBadFiles(t *testing.T) {
 		{"schema", edit(func(m map[string]any) { m["input"].(map[string]any)["target"] = 7 }), check.Value, "target 7"},
 		{"depth", edit(func(m map[string]any) { m["features"].(map[string]any)["depth"] = 999 }), check.Value, "Depth 999"},
 		{"trailing", string(good) + "{}", check.Type, "after its JSON object"},
+		{"depth 0", edit(func(m map[string]any) { m["features"].(map[string]any)["depth"] = 0 }), check.Value, "features.depth is 0, but a saved configuration has 1"},
 	}
 	// A map that would not fit in memory: 1000 inputs × 2²⁴ features.
 	wide, _ := Fit(context.Background(), mat.NewDense(3, 1000, nil), []float64{1, 2, 3}, Config{Preprocess: data.Prep{Raw: true}, Features: rf.Config{Dim: 4}, Ridge: krr.Options{Lambda: 1, Task: krr.Regression}})

@@ -298,6 +298,13 @@ func (f *Map) buildNTK() error {
 	if f.dim > MaxDim {
 		return fmt.Errorf("rf: Config.M1 + Config.SketchDim = %d is too large; use at most %d", f.dim, MaxDim)
 	}
+	if c.Sampler != "hadamard" {
+		// Every layer's weights at once, before drawing any: a map too
+		// large for memory is refused before it takes any.
+		if err := check.Alloc("random-feature weight matrix (all layers)", d+(c.Depth-1)*m1, m0+m1); err != nil {
+			return err
+		}
+	}
 	din, phiDim := d, d
 	for l := 1; l <= c.Depth; l++ {
 		ly, err := f.newLayer(l, din, m0, m1)
