@@ -193,7 +193,7 @@ const tooWide = () => tampered((m) => { m.features = { ...m.features, dim: 2 ** 
 
 test('a model file whose feature map would take too much memory is refused with ERR_TOO_LARGE; the engine answers', async () => {
   // The coefficients are left as they were: the map is checked first.
-  await assert.rejects(eng.loadModel(tooWide()), isError(RangeError, 'ERR_TOO_LARGE', /^loadModel: the 8388608×16777216 random-feature weight matrix needs .* over the .* limit/));
+  await assert.rejects(eng.loadModel(tooWide()), isError(RangeError, 'ERR_TOO_LARGE', /^loadModel: the 8388612×16777216 random-feature weight matrix \(all layers\) needs .* over the .* limit/));
   const K = await eng.kernel(refX(), null, { depth: 1 });
   assert.equal(K.data[0], 10);
 });
