@@ -690,4 +690,22 @@ test('a trained model downloads as JSON, loads in a fresh page and predicts a CS
   await page.screenshot({ path: path.join(shots, '16-model-wrong-file.png') });
   second.check();
   await second.context.close();
+
+  // A model saved natively (core/pipeline TestCrossHost, which ./build.sh test runs before these
+  // tests) loads here and predicts the names native Go predicted.
+  const native = JSON.parse(await readFile(path.join(root, 'dist', 'test', 'model-native.json'), 'utf8'));
+  const nativeFile = path.join(tmp, 'ntkrf-native.json');
+  await writeFile(nativeFile, JSON.stringify(native.model));
+  const third = await open();
+  page = third.page;
+  await sourceIs(page, 'iris.csv');
+  await page.setInputFiles('#model-file', nativeFile);
+  await page.waitForFunction(() => document.getElementById('model-info').dataset.model === 'ntkrf-native.json' || !document.getElementById('alert').hidden, null, { timeout: TIMEOUT });
+  await noAlert(page);
+  await page.setInputFiles('#predict-file', testdata(path.basename(native.csv)));
+  await predicted(page, native.predictions.length);
+  const names = parseCSV((await downloaded(page, '#export-model-pred')).text).slice(1).map((r) => r[1]);
+  assert.deepEqual(names, native.predictions, 'the native model predicts in Chromium what it predicted natively');
+  third.check();
+  await third.context.close();
 });
