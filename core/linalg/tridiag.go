@@ -133,37 +133,10 @@ func split(n, per int, f func(lo, hi int)) {
 }
 
 // update subtracts VWᵀ + WVᵀ from the trailing matrix (rows and columns
-// from p+b on) after the panel at p. With each pair balanced to
-// ‖fv‖ = ‖gw‖ and 2fg = 1, VWᵀ + WVᵀ = PᵀP − MᵀM for the rows P = fv + gw,
-// M = fv − gw, so both halves run in place on the Gram kernel; the
-// cancellation then costs ε·‖v‖·‖w‖ per pair, the size of the rounding of
-// vwᵀ itself.
+// from p+b on) after the panel at p (see rank2k).
 func (t *tridiagWork) update(a []float64, m, p, b int) {
 	q := p + b
-	nt := m - q
-	pk := t.pm[:b*nt]
-	for _, sign := range [2]float64{1, -1} {
-		for j := 0; j < b; j++ {
-			vj := a[(p+j)*m+q : (p+j+1)*m]
-			wj := t.w[j*m+q : (j+1)*m]
-			pj := pk[j*nt : (j+1)*nt]
-			nv, nw := math.Sqrt(dot(vj, vj)), math.Sqrt(dot(wj, wj))
-			if nv == 0 || nw == 0 {
-				clear(pj)
-				continue
-			}
-			f := math.Sqrt(nw/nv) / math.Sqrt2
-			g := sign / (2 * f)
-			for c := range pj {
-				pj[c] = f*vj[c] + g*wj[c]
-			}
-		}
-		if sign > 0 {
-			SubAtAStride(a[q*m+q:], m, pk, b, nt)
-		} else {
-			AddAtAStride(a[q*m+q:], m, pk, b, nt)
-		}
-	}
+	rank2k(a[q*m+q:], m, a[p*m+q:], m, t.w[q:], m, b, m-q, t.pm, dot)
 }
 
 // symvChunks is the number of row ranges a large symmetric

@@ -158,7 +158,7 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 			s[i] *= -0.5
 		}
 		gemm(wt, n, s, nb, vt, n, nb, nb, n, true) // Wᵀ = Xᵀ − ½SVᵀ
-		rank2k(a22, m, vt, wt, nb, n, right)
+		rank2k(a22, m, vt, n, wt, n, nb, n, right, dotFast)
 	}
 	// The last block is inside the band.
 	for r := p; r < m; r++ {
@@ -312,18 +312,21 @@ func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmW
 }
 
 // rank2k subtracts VWᵀ + WVᵀ from the upper triangle of the n×n matrix s
-// (stride lds), for the rows of vt and wt (b×n): with each pair balanced to
-// ‖fv‖ = ‖gw‖ and 2fg = 1, VWᵀ + WVᵀ = PᵀP − MᵀM for the rows P = fv + gw,
-// M = fv − gw, so both halves run in place on the Gram kernel (as in
-// tridiag's update). pk is scratch of b·n values.
-func rank2k(s []float64, lds int, vt, wt []float64, b, n int, pk []float64) {
+// (stride lds), for the b rows of v and w (n values each, row strides ldv
+// and ldw): with each pair balanced to ‖fv‖ = ‖gw‖ and 2fg = 1,
+// VWᵀ + WVᵀ = PᵀP − MᵀM for the rows P = fv + gw, M = fv − gw, so both
+// halves run in place on the Gram kernel; the cancellation then costs
+// ε·‖v‖·‖w‖ per pair, the size of the rounding of vwᵀ itself. dot computes
+// the norms (each reduction keeps its own, for its bits). pk is scratch of
+// b·n values.
+func rank2k(s []float64, lds int, v []float64, ldv int, w []float64, ldw, b, n int, pk []float64, dot func(x, y []float64) float64) {
 	pk = pk[:b*n]
 	for _, sign := range [2]float64{1, -1} {
 		for j := 0; j < b; j++ {
-			vj := vt[j*n : (j+1)*n]
-			wj := wt[j*n : (j+1)*n]
+			vj := v[j*ldv : j*ldv+n]
+			wj := w[j*ldw : j*ldw+n]
 			pj := pk[j*n : (j+1)*n]
-			nv, nw := math.Sqrt(dotFast(vj, vj)), math.Sqrt(dotFast(wj, wj))
+			nv, nw := math.Sqrt(dot(vj, vj)), math.Sqrt(dot(wj, wj))
 			if nv == 0 || nw == 0 {
 				clear(pj)
 				continue
