@@ -424,6 +424,16 @@ func listNames(names []string) string {
 	return b.String()
 }
 
+// fullText decompresses all of b (within o.MaxBytes) and checks that its
+// cells will fit in memory as numbers.
+func fullText(b []byte, o options) ([]byte, error) {
+	text, _, err := decode(b, o.MaxBytes, 0)
+	if err != nil {
+		return nil, err
+	}
+	return text, checkParseMemory(len(b), text, check.MaxAllocBytes)
+}
+
 // Parse reads a delimited text file (plain, or gzip detected by its magic
 // bytes 1f 8b) into a Dataset. See the package doc for the rules.
 func Parse(b []byte, opt Options) (*Dataset, error) {
@@ -431,11 +441,8 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, _, err := decode(b, o.MaxBytes, 0)
+	text, err := fullText(b, o)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkParseMemory(len(b), text, check.MaxAllocBytes); err != nil {
 		return nil, err
 	}
 	t, err := split(text, o, 0, false)

@@ -133,15 +133,11 @@ func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, _, err := decode(b, o.MaxBytes, 0)
+	text, err := fullText(b, o)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkParseMemory(len(b), text, check.MaxAllocBytes); err != nil {
-		return nil, err
-	}
-	o.delim = s.Delimiter[0]
-	t, err := tokenize(text, o.delim, 0, false)
+	t, err := tokenize(text, s.Delimiter[0], 0, false)
 	if err != nil {
 		return nil, err
 	}
