@@ -110,7 +110,6 @@ func (c *call) xy(in fitInput) (*mat.Dense, []float64, *data.Scaler, error) {
 		if err := check.Matrix("X", X); err != nil {
 			return nil, nil, nil, err
 		}
-		in.Scaler = []byte("null")
 		s, err := data.Fit(X, nil, data.Prep{Raw: true})
 		return X, y, s, err
 	}
@@ -173,6 +172,7 @@ var decoded struct {
 	vals []*pipeline.Pipeline
 }
 
+// bitsHash is FNV-1a over the little-endian IEEE bits of the values.
 func bitsHash(v []float64) uint64 {
 	h := fnv.New64a()
 	var b [8]byte
@@ -212,14 +212,7 @@ func (c *call) pipelineOf(r modelRefs) (*pipeline.Pipeline, error) {
 			return decoded.vals[i], nil
 		}
 	}
-	asMatrix := func(M *mat.Dense) *pipeline.Matrix {
-		if M == nil {
-			return nil
-		}
-		raw := M.RawMatrix()
-		return &pipeline.Matrix{Rows: raw.Rows, Cols: raw.Cols, Data: raw.Data}
-	}
-	p, err := pipeline.Decode(r.Model, asMatrix(coef), asMatrix(train))
+	p, err := pipeline.Decode(r.Model, coef, train)
 	if err != nil {
 		return nil, err
 	}
@@ -252,11 +245,7 @@ func (c *call) predicted(p *pipeline.Pipeline, X *mat.Dense, scores bool) (any, 
 
 func init() {
 	ops["fitScaler"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			X          *MatrixRef   `json:"X"`
-			Preprocess *data.Prep   `json:"preprocess"`
-			Groups     []data.Group `json:"groups"`
-		}
+		var a prepArgs
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
@@ -265,7 +254,7 @@ func init() {
 			return nil, err
 		}
 		c.progress(0, 1, "preprocess")
-		s, err := fitScaler(X, a.Groups, a.Preprocess)
+		s, err := data.Fit(X, a.Groups, a.prep())
 		if err != nil {
 			return nil, err
 		}
@@ -274,11 +263,7 @@ func init() {
 	}
 
 	ops["preprocess"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			X          *MatrixRef   `json:"X"`
-			Preprocess *data.Prep   `json:"preprocess"`
-			Groups     []data.Group `json:"groups"`
-		}
+		var a prepArgs
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
@@ -286,10 +271,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if a.Preprocess == nil {
-			a.Preprocess = &data.Prep{}
-		}
-		if X, err = data.Prepare(X, a.Groups, *a.Preprocess); err != nil {
+		if X, err = data.Prepare(X, a.Groups, a.prep()); err != nil {
 			return nil, err
 		}
 		return c.putMatrix(X), nil

@@ -118,7 +118,7 @@ func checkCoefficients(W *mat.Dense, bias []float64, task string, lambda float64
 	}
 	for _, b := range bias {
 		if math.IsNaN(b) || math.IsInf(b, 0) {
-			return fmt.Errorf("krr: bias %v is not finite", b)
+			return check.New(check.NonFinite, "", "krr: bias %v is not finite", b)
 		}
 	}
 	if !(lambda > 0) || math.IsInf(lambda, 0) {

@@ -56,9 +56,12 @@ func matrixOf(M *mat.Dense) *Matrix {
 	if M == nil {
 		return nil
 	}
-	r, c := M.Dims()
-	out := &Matrix{Rows: r, Cols: c, Data: make([]float64, 0, r*c)}
-	for i := range r {
+	raw := M.RawMatrix()
+	if raw.Stride == raw.Cols {
+		return &Matrix{Rows: raw.Rows, Cols: raw.Cols, Data: raw.Data[:raw.Rows*raw.Cols]}
+	}
+	out := &Matrix{Rows: raw.Rows, Cols: raw.Cols, Data: make([]float64, 0, raw.Rows*raw.Cols)}
+	for i := range raw.Rows {
 		out.Data = append(out.Data, M.RawRowView(i)...)
 	}
 	return out
@@ -165,7 +168,7 @@ func Load(r io.Reader) (*Pipeline, error) {
 	if dec.More() {
 		return nil, check.New(check.Type, "", "pipeline: the model file has data after its JSON object")
 	}
-	return f.pipeline()
+	return f.pipeline(nil)
 }
 
 // loadErr turns a JSON decoding error into the error grammar.
@@ -181,8 +184,9 @@ func loadErr(err error) error {
 	return check.New(check.Type, "", "pipeline: not a model file: %s", msg)
 }
 
-// pipeline checks a decoded file and builds the pipeline.
-func (f *file) pipeline() (*Pipeline, error) {
+// pipeline checks a decoded file and builds the pipeline; drawn, when not
+// nil, is the feature map the file's features may already have made.
+func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 	bad := func(code check.Code, format string, a ...any) error {
 		return check.New(code, "", "pipeline: model file: "+format, a...)
 	}
@@ -237,14 +241,15 @@ func (f *file) pipeline() (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := finite("bias", f.Bias); err != nil {
-		return nil, err
-	}
 	p := &Pipeline{input: f.Input, classes: f.Classes, scaler: f.Preprocess}
 	switch {
 	case f.Features != nil && f.Kernel == nil && f.Train == nil:
-		if p.fmap, err = rf.New(*f.Features, d); err != nil {
-			return nil, coded(err, check.Value)
+		// A map drawn from the same configuration for the same inputs is
+		// the same map, bit for bit: Assemble passes the one it fitted with.
+		if p.fmap = drawn; drawn == nil || drawn.InputDim() != d || drawn.Config() != *f.Features {
+			if p.fmap, err = rf.New(*f.Features, d); err != nil {
+				return nil, coded(err, check.Value)
+			}
 		}
 		// A saved configuration has every default written out; one that
 		// fills in differently was not written by ntkrf.
@@ -252,7 +257,7 @@ func (f *file) pipeline() (*Pipeline, error) {
 			return nil, bad(check.Value, "%s", configDiff(*f.Features, got))
 		}
 		if p.model, err = krr.NewFeatureModel(p.fmap, coef, f.Bias, f.Task, f.Lambda, f.Curve); err != nil {
-			return nil, bad(check.Shape, "%v", err)
+			return nil, fileErr(err)
 		}
 	case f.Kernel != nil && f.Features == nil && f.Train != nil:
 		ks, err := f.Kernel.Filled(d)
@@ -268,7 +273,7 @@ func (f *file) pipeline() (*Pipeline, error) {
 			return nil, err
 		}
 		if p.model, err = krr.NewKernelModel(ks, train, coef, f.Bias, f.Task, f.Lambda, f.Curve); err != nil {
-			return nil, bad(check.Shape, "%v", err)
+			return nil, fileErr(err)
 		}
 	default:
 		return nil, bad(check.Value, "a model has features, or a kernel with its training rows (train), not both")
@@ -281,25 +286,28 @@ func (m *Matrix) dense(name string) (*mat.Dense, error) {
 	if m.Rows <= 0 || m.Cols <= 0 || len(m.Data)/m.Cols != m.Rows || len(m.Data)%m.Cols != 0 {
 		return nil, check.New(check.Shape, "", "pipeline: model file: %s is %d×%d but holds %d numbers", name, m.Rows, m.Cols, len(m.Data))
 	}
-	if err := finite(name, m.Data); err != nil {
-		return nil, err
+	M := mat.NewDense(m.Rows, m.Cols, m.Data)
+	if err := check.Matrix(name, M); err != nil {
+		return nil, check.Wrap("pipeline: model file", err)
 	}
-	return mat.NewDense(m.Rows, m.Cols, m.Data), nil
+	return M, nil
 }
 
-func finite(name string, v []float64) error {
-	for i, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return check.New(check.NonFinite, "", "pipeline: model file: %s[%d] is %v", name, i, x)
-		}
+// fileErr is an error of krr's checks of the coefficients, as a fault of
+// the file: its code when it has one (ERR_NONFINITE), else ERR_SHAPE.
+func fileErr(err error) error {
+	var e *check.Error
+	code := check.Shape
+	if errors.As(err, &e) {
+		code = e.Code
 	}
-	return nil
+	return check.New(code, "", "pipeline: model file: %v", err)
 }
 
 // Decode reads the JSON form without its coef and train matrices, which a
 // host moves separately (as typed arrays), and checks the whole once they
 // are given. Hosts use it with Split.
-func Decode(header []byte, coef, train *Matrix) (*Pipeline, error) {
+func Decode(header []byte, coef, train *mat.Dense) (*Pipeline, error) {
 	dec := json.NewDecoder(bytes.NewReader(header))
 	dec.DisallowUnknownFields()
 	var f file
@@ -309,8 +317,8 @@ func Decode(header []byte, coef, train *Matrix) (*Pipeline, error) {
 	if f.Coef != nil || f.Train != nil {
 		return nil, check.New(check.Type, "", "pipeline: the model header must not hold coef or train; they travel separately")
 	}
-	f.Coef, f.Train = coef, train
-	return f.pipeline()
+	f.Coef, f.Train = matrixOf(coef), matrixOf(train)
+	return f.pipeline(nil)
 }
 
 // Split returns the JSON form without its coef and train matrices (they

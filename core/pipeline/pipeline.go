@@ -177,7 +177,7 @@ func Assemble(parts Parts) (*Pipeline, error) {
 	if f.Classes == nil && f.Task == krr.Classification {
 		f.Classes = indexNames(m.Outputs())
 	}
-	return f.pipeline()
+	return f.pipeline(parts.Map)
 }
 
 // Task is krr.Classification or krr.Regression.

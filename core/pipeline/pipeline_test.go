@@ -332,13 +332,30 @@ func TestSplitDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, err := Decode(h, matrixOf(coef), matrixOf(train))
+		q, err := Decode(h, coef, train)
 		if err != nil {
 			t.Fatal(err)
 		}
 		a, _ := p.Predict(X)
 		b, _ := q.Predict(X)
 		sameBits(t, "split/decode", a, b)
+		// Matrices from a host (typed arrays) may hold NaN; JSON cannot.
+		bad := mat.DenseCopyOf(coef)
+		bad.Set(0, 0, math.NaN())
+		if _, err := Decode(h, bad, train); codeOf(err) != check.NonFinite {
+			t.Errorf("a NaN coefficient: %v, want %s", err, check.NonFinite)
+		}
+	}
+	// Assemble keeps the map it is given instead of drawing it again.
+	f, _ := rf.New(rf.Config{Dim: 16}, 4)
+	m, err := krr.FitFeatures(f, X, y, krr.Options{Task: krr.Regression})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := data.Fit(X, nil, data.Prep{Raw: true})
+	p, err := Assemble(Parts{Scaler: s, Map: f, Model: m})
+	if err != nil || p.fmap != f {
+		t.Errorf("Assemble: %v; the map was drawn again: %v", err, p.fmap != f)
 	}
 }
 
