@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"hash/fnv"
-	"math"
 	"os"
 	"testing"
 )
@@ -24,19 +22,9 @@ func checksumX(rows, cols int) []float64 {
 	return x
 }
 
-// fnv64a is FNV-1a over the little-endian IEEE bits of the values.
-func fnv64a(v []float64) string {
-	h := fnv.New64a()
-	var b [8]byte
-	for _, f := range v {
-		u := math.Float64bits(f)
-		for k := range b {
-			b[k] = byte(u >> (8 * k))
-		}
-		h.Write(b[:])
-	}
-	return fmt.Sprintf("%016x", h.Sum64())
-}
+// fnv64a is FNV-1a over the little-endian IEEE bits of the values, as
+// the model cache keys them.
+func fnv64a(v []float64) string { return fmt.Sprintf("%016x", bitsHash(v)) }
 
 type goldenFile struct {
 	About   string `json:"about"`

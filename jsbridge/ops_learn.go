@@ -13,25 +13,29 @@ import (
 	"ntkrf/internal/check"
 )
 
-// fitScaler fits preprocessing on X (nil p: the default); groups come
-// from parseCSV.
-func fitScaler(X *mat.Dense, groups []data.Group, p *data.Prep) (*data.Scaler, error) {
-	if p == nil {
-		p = &data.Prep{}
-	}
-	return data.Fit(X, groups, *p)
+// prepArgs are the rows and the preprocessing options of a call
+// (index.d.ts Preprocess, and a Dataset's groups).
+type prepArgs struct {
+	X          *MatrixRef   `json:"X"`
+	Preprocess *data.Prep   `json:"preprocess"`
+	Groups     []data.Group `json:"groups"`
 }
 
-// preprocessed fits preprocessing on X and applies it, when asked for;
-// otherwise X is returned as it is.
-func preprocessed(X *mat.Dense, groups []data.Group, p *data.Prep) (*mat.Dense, error) {
-	if p == nil && groups == nil {
+// prep is the preprocessing asked for; none given means the default.
+func (a prepArgs) prep() data.Prep {
+	if a.Preprocess == nil {
+		return data.Prep{}
+	}
+	return *a.Preprocess
+}
+
+// preprocessed fits the preprocessing on X and applies it when any was
+// asked for; otherwise X is returned as it is.
+func (a prepArgs) preprocessed(X *mat.Dense) (*mat.Dense, error) {
+	if a.Preprocess == nil && a.Groups == nil {
 		return X, nil
 	}
-	if p == nil {
-		p = &data.Prep{}
-	}
-	return data.Prepare(X, groups, *p)
+	return data.Prepare(X, a.Groups, a.prep())
 }
 
 func seconds(t time.Time) float64 { return time.Since(t).Seconds() }
@@ -39,13 +43,11 @@ func seconds(t time.Time) float64 { return time.Since(t).Seconds() }
 func init() {
 	ops["compare"] = func(c *call, args []byte) (any, error) {
 		var a struct {
-			X          *MatrixRef   `json:"X"`
-			Features   featureArgs  `json:"features"`
-			Kernel     *kernelArgs  `json:"kernel"`
-			Lambda     float64      `json:"lambda"`
-			Matrices   bool         `json:"matrices"`
-			Preprocess *data.Prep   `json:"preprocess"`
-			Groups     []data.Group `json:"groups"`
+			prepArgs
+			Features featureArgs `json:"features"`
+			Kernel   *kernelArgs `json:"kernel"`
+			Lambda   float64     `json:"lambda"`
+			Matrices bool        `json:"matrices"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
@@ -61,7 +63,7 @@ func init() {
 		if err := check.Alloc("kernel matrix", n, n); err != nil {
 			return nil, err
 		}
-		if X, err = preprocessed(X, a.Groups, a.Preprocess); err != nil {
+		if X, err = a.preprocessed(X); err != nil {
 			return nil, err
 		}
 		ka, _ := a.Features.Kernel()
@@ -196,12 +198,10 @@ func init() {
 
 	ops["selectActive"] = func(c *call, args []byte) (any, error) {
 		var a struct {
-			X          *MatrixRef   `json:"X"`
-			Features   featureArgs  `json:"features"`
-			K          int          `json:"k"`
-			Lambda     *float64     `json:"lambda"`
-			Preprocess *data.Prep   `json:"preprocess"`
-			Groups     []data.Group `json:"groups"`
+			prepArgs
+			Features featureArgs `json:"features"`
+			K        int         `json:"k"`
+			Lambda   *float64    `json:"lambda"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
@@ -214,7 +214,7 @@ func init() {
 		if a.K < 1 || a.K > n {
 			return nil, optErr("k", "%s: k must be an integer in 1…%d (the number of rows), got %d", c.op, n, a.K)
 		}
-		if X, err = preprocessed(X, a.Groups, a.Preprocess); err != nil {
+		if X, err = a.preprocessed(X); err != nil {
 			return nil, err
 		}
 		f, err := newMap(c.op, a.Features, d)
