@@ -614,6 +614,13 @@ async function fullShot(page, name) {
   await page.evaluate(() => { document.querySelector('.top').style.position = ''; });
 }
 
+/** Loads a model file in the model panel and waits until it is in use; an alert fails at once. */
+async function loadModelFile(page, file) {
+  await page.setInputFiles('#model-file', file);
+  await page.waitForFunction((name) => document.getElementById('model-info').dataset.model === name || !document.getElementById('alert').hidden, path.basename(file), { timeout: TIMEOUT });
+  await noAlert(page);
+}
+
 /** Waits until the model panel shows n predictions; an alert fails at once with its text. */
 async function predicted(page, n) {
   await page.waitForFunction((n) => document.getElementById('predict-result').dataset.rows === String(n) || !document.getElementById('alert').hidden, n, { timeout: TIMEOUT });
@@ -662,9 +669,7 @@ test('a trained model downloads as JSON, loads in a fresh page and predicts a CS
   const second = await open();
   page = second.page;
   await sourceIs(page, 'iris.csv');
-  await page.setInputFiles('#model-file', file);
-  await page.waitForFunction(() => document.getElementById('model-info').dataset.model === 'ntkrf-iris-ntk.json' || !document.getElementById('alert').hidden, null, { timeout: TIMEOUT });
-  await noAlert(page);
+  await loadModelFile(page, file);
   assert.match(await page.textContent('#model-info'), /In use: NTK RF, m = 512, L = 1, seed 1.*Loaded from ntkrf-iris-ntk\.json.*Reads 4 columns/);
   assert.equal(await page.isDisabled('#download-model'), true, 'this page trained nothing');
   await page.setInputFiles('#predict-file', testdata('iris.csv'));
@@ -699,9 +704,7 @@ test('a trained model downloads as JSON, loads in a fresh page and predicts a CS
   const third = await open();
   page = third.page;
   await sourceIs(page, 'iris.csv');
-  await page.setInputFiles('#model-file', nativeFile);
-  await page.waitForFunction(() => document.getElementById('model-info').dataset.model === 'ntkrf-native.json' || !document.getElementById('alert').hidden, null, { timeout: TIMEOUT });
-  await noAlert(page);
+  await loadModelFile(page, nativeFile);
   await page.setInputFiles('#predict-file', testdata(path.basename(native.csv)));
   await predicted(page, native.predictions.length);
   const names = parseCSV((await downloaded(page, '#export-model-pred')).text).slice(1).map((r) => r[1]);
