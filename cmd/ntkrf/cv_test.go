@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,6 +13,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
 )
 
 // cvTol is the agreement required of two predictions computed from the
@@ -19,8 +22,9 @@ import (
 const cvTol = 1e-12
 
 // TestCVPredictUsesTrainingFoldsOnly: cvPredict (behind the README's
-// accuracy table) must fit the scaler, the model and the choice between
-// candidates on the training folds alone. Then the prediction of a test
+// accuracy table) must fit the scaler, the model, the pipeline's 'auto'
+// search (depth, preprocessing, λ) and the choice between candidates on
+// the training folds alone. Then the prediction of a test
 // row depends only on that row and the other folds: replacing the other
 // rows of its fold by wild values, and the fold's labels by others, leaves
 // it unchanged. A scaler fitted on all rows (or on the test fold) would
@@ -43,13 +47,15 @@ func TestCVPredictUsesTrainingFoldsOnly(t *testing.T) {
 	ds := func(X *mat.Dense, y []float64) *data.Dataset {
 		return &data.Dataset{X: X, Y: y, Task: data.Regression, Groups: groups}
 	}
-	k := &kernel.Spec{Name: "ntk", Depth: 1}
-	cands := []pipeline.Config{{Kernel: k}, {Kernel: k, Preprocess: data.Prep{UnitNorm: true}}}
+	cands := []pipeline.Config{
+		{Kernel: &kernel.Spec{Name: "ntk"}},                                        // depth and preprocessing 'auto'
+		{Features: rf.Config{Dim: 64, Seed: 3}, Search: pipeline.Search{Rows: 20}}, // the search on a sample
+	}
 	folds, err := data.KFold(n, 4, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := cvPredict(ds(X, y), folds, cands)
+	want, wantChosen, err := cvPredict(ds(X, y), folds, cands)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,9 +71,14 @@ func TestCVPredictUsesTrainingFoldsOnly(t *testing.T) {
 				Xw.Set(i, j, 1e6*r.NormFloat64())
 			}
 		}
-		got, err := cvPredict(ds(Xw, yw), folds, cands)
+		got, chosen, err := cvPredict(ds(Xw, yw), folds, cands)
 		if err != nil {
 			t.Fatal(err)
+		}
+		a, _ := json.Marshal(chosen[0].Selection())
+		b, _ := json.Marshal(wantChosen[0].Selection())
+		if chosen[0].Selection() == nil || !bytes.Equal(a, b) || chosen[0].Lambda() != wantChosen[0].Lambda() {
+			t.Errorf("fold 0: the selection changed with its test rows:\n%s\n%s", a, b)
 		}
 		if math.Abs(got[keep]-want[keep]) > cvTol*math.Abs(want[keep]) {
 			t.Errorf("row %d: predicted %.15g, but %.15g once the rest of its test fold changed", keep, want[keep], got[keep])

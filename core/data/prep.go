@@ -54,6 +54,9 @@ type Scaler struct {
 	div, mu, inv []float64
 }
 
+// Prep returns the preprocessing the scaler was fitted for.
+func (s *Scaler) Prep() Prep { return s.prep }
+
 // Fit learns imputation values and, unless p.Raw, column statistics
 // from the rows of X. NaN marks a missing value; ±Inf is an error. groups
 // (Dataset.Groups) says which columns form one-hot blocks; nil treats every

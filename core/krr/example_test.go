@@ -123,10 +123,7 @@ func ExampleSpectrum_LOOSums() {
 	s, _ := acc.Spectrum()
 	part1, _ := s.LOOSums(phi.Slice(0, 3, 0, 2).(*mat.Dense), y[:3])
 	part2, _ := s.LOOSums(phi.Slice(3, 6, 0, 2).(*mat.Dense), y[3:])
-	for i := range part1 {
-		part1[i] += part2[i]
-	}
-	curve, _ := s.LOOCurve(part1)
+	curve, _ := s.LOOCurve(krr.AddSums(part1, part2))
 	m, _ := s.Solve(curve)
 	fmt.Println("λ =", m.Lambda())
 	// Output:

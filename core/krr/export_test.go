@@ -35,7 +35,9 @@ func TestPartsAcrossProcesses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	merged, err := acc.Solve()
+	held := HoldoutRows(300)
+	phiHeld, _ := f.Transform(nil, rowsOf(X, held))
+	merged, err := acc.SolveHoldout(phiHeld, pick(y, held))
 	if err != nil {
 		t.Fatal(err)
 	}

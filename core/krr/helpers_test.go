@@ -18,15 +18,6 @@ func (f identity) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	return dst, nil
 }
 
-func rowsOf(X *mat.Dense, idx []int) *mat.Dense {
-	_, d := X.Dims()
-	out := mat.NewDense(len(idx), d, nil)
-	for i, r := range idx {
-		out.SetRow(i, X.RawRowView(r))
-	}
-	return out
-}
-
 func pick(y []float64, idx []int) []float64 {
 	out := make([]float64, len(idx))
 	for i, r := range idx {

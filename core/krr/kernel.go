@@ -64,54 +64,21 @@ func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []f
 	n, _ := K.Dims()
 	const stages = 3
 	progress(opt, 1, stages, "kernel")
-	// Center K in place: Kc = K − 1cᵀ − c1ᵀ + ḡ, c the column means.
 	kd := K.RawMatrix().Data
-	cm := make([]float64, n)
-	for i := 0; i < n; i++ {
-		for j, v := range kd[i*n : (i+1)*n] {
-			cm[j] += v
-		}
-	}
-	g := 0.0
-	for j := range cm {
-		cm[j] /= float64(n)
-		g += cm[j]
-	}
-	g /= float64(n)
-	for i := 0; i < n; i++ {
-		row := kd[i*n : (i+1)*n]
-		for j := range row {
-			row[j] += g - cm[i] - cm[j]
-		}
-	}
-	kout := opt.outputs()
-	ybar := make([]float64, kout)
-	yc := mat.NewDense(n, kout, nil)
-	for i, v := range y {
-		row := yc.RawRowView(i)
-		encodeRow(row, v, opt.Task)
-		for o, t := range row {
-			ybar[o] += t
-		}
-	}
-	for o := range ybar {
-		ybar[o] /= float64(n)
-	}
-	for i := 0; i < n; i++ {
-		row := yc.RawRowView(i)
-		for o := range row {
-			row[o] -= ybar[o]
-		}
-	}
+	cm, ybar, yc := centerDual(K, y, opt)
+	kout := len(ybar)
 	kc := mat.NewSymDense(n, kd)
 	lambda = opt.Lambda
 	if lambda == 0 {
-		if curve, err = dualCurve(kc, yc, opt); err != nil {
+		criterion := dualCriterion(opt)
+		if curve, err = dualCurve(kc, yc, y, opt, criterion); err != nil {
 			return nil, nil, 0, nil, err
 		}
-		if lambda, err = argmin(curve); err != nil {
+		i, err := Best(curve, opt.byAccuracy(criterion))
+		if err != nil {
 			return nil, nil, 0, nil, err
 		}
+		lambda = curve[i].Lambda
 	}
 	progress(opt, 2, stages, "eigen")
 	for i := 0; i < n; i++ {
@@ -135,6 +102,88 @@ func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []f
 	return alpha, bias, lambda, curve, nil
 }
 
+// dualCriterion is the criterion of a dual fit: Holdout, a primal device,
+// is exact leave-one-out here, which is as cheap and uses every row.
+func dualCriterion(opt Options) string {
+	if c := opt.criterion(true); c != Holdout {
+		return c
+	}
+	return LOO
+}
+
+// centerDual centers K in place (Kc = K − 1cᵀ − c1ᵀ + ḡ, c the column
+// means) and encodes and centers the targets: it returns c, ȳ and Yc.
+func centerDual(K *mat.Dense, y []float64, opt Options) (cm, ybar []float64, yc *mat.Dense) {
+	n, _ := K.Dims()
+	kd := K.RawMatrix().Data
+	cm = make([]float64, n)
+	for i := 0; i < n; i++ {
+		for j, v := range kd[i*n : (i+1)*n] {
+			cm[j] += v
+		}
+	}
+	g := 0.0
+	for j := range cm {
+		cm[j] /= float64(n)
+		g += cm[j]
+	}
+	g /= float64(n)
+	for i := 0; i < n; i++ {
+		row := kd[i*n : (i+1)*n]
+		for j := range row {
+			row[j] += g - cm[i] - cm[j]
+		}
+	}
+	kout := opt.outputs()
+	ybar = make([]float64, kout)
+	yc = mat.NewDense(n, kout, nil)
+	for i, v := range y {
+		row := yc.RawRowView(i)
+		encodeRow(row, v, opt.Task)
+		for o, t := range row {
+			ybar[o] += t
+		}
+	}
+	for o := range ybar {
+		ybar[o] /= float64(n)
+	}
+	for i := 0; i < n; i++ {
+		row := yc.RawRowView(i)
+		for o := range row {
+			row[o] -= ybar[o]
+		}
+	}
+	return cm, ybar, yc
+}
+
+// KernelCurve scores every λ of the grid for the dual problem on the n×n
+// kernel matrix K of n rows with targets y, without solving it: the
+// curve a FitKernel on these rows would choose from (exact LOO unless
+// opt.Criterion is GCV; with accuracy for classification). K is
+// overwritten. Model selection scores many kernels this way, one
+// eigendecomposition each.
+func KernelCurve(K *mat.Dense, y []float64, opt Options) ([]CurvePoint, error) {
+	opt, err := opt.checked(y, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := check.Matrix("K", K); err != nil {
+		return nil, wrap(err)
+	}
+	n, c := K.Dims()
+	if n != c || n != len(y) {
+		return nil, check.New(check.Shape, "", "krr: K is %d×%d for %d targets; give the square kernel matrix of the rows of y", n, c, len(y))
+	}
+	if n < 3 {
+		return nil, check.New(check.Shape, "", "krr: %d rows; leave-one-out needs at least 3", n)
+	}
+	if err := checkTargets(y, opt, 0); err != nil {
+		return nil, err
+	}
+	_, _, yc := centerDual(K, y, opt)
+	return dualCurve(mat.NewSymDense(n, K.RawMatrix().Data), yc, y, opt, dualCriterion(opt))
+}
+
 // dualCurve scores the grid from Kc = UΛUᵀ and B = UᵀYc. The residuals at
 // λ are Yc − HcYc = U·diag(λ/(λⱼ+λ))·B and Pᵢᵢ = 1/n + Σⱼ Uᵢⱼ²λⱼ/(λⱼ+λ):
 //
@@ -143,9 +192,12 @@ func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []f
 //
 // LOO is exact (the shortcut holds for any penalized least squares with an
 // unpenalized intercept) and costs O(n²·k) per λ.
-func dualCurve(kc *mat.SymDense, yc *mat.Dense, opt Options) ([]CurvePoint, error) {
+//
+// For classification LOO also counts the rows whose left-out scores
+// yᵢ − eᵢ/(1 − Pᵢᵢ) are largest at their own class (Accuracy).
+func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criterion string) ([]CurvePoint, error) {
 	n, k := yc.Dims()
-	loo := opt.Criterion == LOO
+	loo := criterion == LOO
 	var rhs []float64
 	if !loo {
 		rhs = yc.RawMatrix().Data
@@ -186,7 +238,7 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, opt Options) ([]CurvePoint, erro
 			if den > 0 {
 				score = rss / nk / (den * den)
 			}
-			curve[t] = CurvePoint{lam, score}
+			curve[t] = CurvePoint{Lambda: lam, Score: score}
 		}
 		return curve, nil
 	}
@@ -219,7 +271,9 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, opt Options) ([]CurvePoint, erro
 		blas64.General{Rows: n, Cols: T, Stride: T, Data: q},
 		0, blas64.General{Rows: n, Cols: T, Stride: T, Data: lev})
 	sums := make([]float64, T)
+	hits := make([]int, T)
 	invn := 1 / float64(n)
+	class := opt.Task == Classification
 	for i := 0; i < n; i++ {
 		for t := 0; t < T; t++ {
 			den := 1 - invn - lev[i*T+t]
@@ -227,14 +281,34 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, opt Options) ([]CurvePoint, erro
 				sums[t] = math.Inf(1)
 				continue
 			}
-			for _, e := range res[(i*T+t)*k : (i*T+t+1)*k] {
-				r := e / den
+			e := res[(i*T+t)*k : (i*T+t+1)*k]
+			for _, v := range e {
+				r := v / den
 				sums[t] += r * r
+			}
+			if class && looHit(e, den, int(y[i])) {
+				hits[t]++
 			}
 		}
 	}
 	for t, lam := range grid {
-		curve[t] = CurvePoint{lam, sums[t] / nk}
+		curve[t] = CurvePoint{Lambda: lam, Score: sums[t] / nk}
+		if class {
+			curve[t].Accuracy = float64(hits[t]) / float64(n)
+		}
 	}
 	return curve, nil
+}
+
+// looHit reports whether the left-out scores of a row of class c, whose
+// one-hot target is eᶜ and whose residuals at its own fit are e, are
+// largest at c: score_o = [o = c] − e_o/den (ties count as misses).
+func looHit(e []float64, den float64, c int) bool {
+	own := 1 - e[c]/den
+	for o, v := range e {
+		if o != c && -v/den >= own {
+			return false
+		}
+	}
+	return true
 }

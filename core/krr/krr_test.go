@@ -5,6 +5,7 @@ import (
 	"ntkrf/core/kernel"
 	"ntkrf/core/metrics"
 	"ntkrf/internal/fixture"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,11 +30,13 @@ func dualFit(k kernel.Spec) fitFunc {
 }
 
 // bruteLOO refits without each row in turn and returns the mean squared
-// leave-one-out error per output at each λ.
-func bruteLOO(t *testing.T, fit fitFunc, X *mat.Dense, y []float64, opt Options, grid []float64) []float64 {
+// leave-one-out error per output at each λ, and the leave-one-out accuracy
+// (classification).
+func bruteLOO(t *testing.T, fit fitFunc, X *mat.Dense, y []float64, opt Options, grid []float64) (mse, acc []float64) {
 	t.Helper()
 	n, _ := X.Dims()
 	out := make([]float64, len(grid))
+	acc = make([]float64, len(grid))
 	for g, lam := range grid {
 		o := opt
 		o.Lambda, o.Grid, o.Criterion = lam, nil, ""
@@ -61,10 +64,13 @@ func bruteLOO(t *testing.T, fit fitFunc, X *mat.Dense, y []float64, opt Options,
 				d := target[c] - s.At(0, c)
 				sum += d * d
 			}
+			if m.task == Classification && m.Labels(s)[0] == y[i] {
+				acc[g] += 1 / float64(n)
+			}
 		}
 		out[g] = sum / float64(n*k)
 	}
-	return out
+	return out, acc
 }
 
 // directGCV forms the hat matrix P = 11ᵀ/n + Hc explicitly from the
@@ -151,6 +157,7 @@ func criterionCases() []criterionCase {
 	}
 	return []criterionCase{
 		{"primal regression m<n", primalFit(relu), feat(relu), 20, 4, 0},
+		{"primal classes m<n", primalFit(relu), feat(relu), 40, 4, 3},
 		{"primal classes m>n", primalFit(wide), feat(wide), 20, 4, 3},
 		{"dual ntk regression", dualFit(ntk), kern(ntk), 18, 4, 0},
 		{"dual rbf classes", dualFit(rbf), kern(rbf), 18, 4, 3},
@@ -170,11 +177,17 @@ func TestLOOMatchesRefits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := bruteLOO(t, tc.fit, X, y, opt, grid)
+			want, acc := bruteLOO(t, tc.fit, X, y, opt, grid)
 			for g, p := range m.Curve() {
 				if math.Abs(p.Score-want[g]) > exactTol*want[g] {
 					t.Errorf("λ=%g: LOO %.15g, refits give %.15g", p.Lambda, p.Score, want[g])
 				}
+				if math.Abs(p.Accuracy-acc[g]) > 1e-12 {
+					t.Errorf("λ=%g: LOO accuracy %g, refits give %g", p.Lambda, p.Accuracy, acc[g])
+				}
+			}
+			if tc.k > 0 && !slices.ContainsFunc(acc, func(a float64) bool { return a > 0.5 }) {
+				t.Errorf("no λ classifies more than half the left-out rows (%v): the check is too weak", acc)
 			}
 		})
 	}
@@ -292,7 +305,10 @@ func TestAccumulatorSplits(t *testing.T) {
 	if total.Rows() != 97 {
 		t.Fatalf("merged %d rows, want 97", total.Rows())
 	}
-	m, err := total.Solve()
+	// FitFeatures' default for classification in the primal is Holdout; a
+	// host that splits the rows passes the same held-out rows.
+	held := HoldoutRows(97)
+	m, err := total.SolveHoldout(rowsOf(phi, held), pick(y, held))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,15 +328,13 @@ func TestAccumulatorSplits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sums := make([]float64, len(s.Grid()))
+	var sums []CurvePoint
 	for _, r := range [][2]int{{0, 40}, {40, 97}} {
 		part, err := s.LOOSums(phi.Slice(r[0], r[1], 0, 30).(*mat.Dense), y[r[0]:r[1]])
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, v := range part {
-			sums[i] += v
-		}
+		sums = AddSums(sums, part)
 	}
 	curve, err := s.LOOCurve(sums)
 	if err != nil {
@@ -333,6 +347,9 @@ func TestAccumulatorSplits(t *testing.T) {
 	for i, p := range loo.Curve() {
 		if math.Abs(p.Score-curve[i].Score) > splitTol*p.Score {
 			t.Errorf("λ=%g: LOO from pieces %g, from FitFeatures %g", p.Lambda, curve[i].Score, p.Score)
+		}
+		if p.Accuracy != curve[i].Accuracy || p.Accuracy == 0 {
+			t.Errorf("λ=%g: LOO accuracy from pieces %g, from FitFeatures %g", p.Lambda, curve[i].Accuracy, p.Accuracy)
 		}
 	}
 }

@@ -60,7 +60,6 @@ func (m *Model) SetFeaturizer(f Featurizer) error {
 // Cholesky. The cost is O(n·m² + m³) time and O(m² + BlockRows·m) memory;
 // criterion LOO featurizes the rows a second time.
 func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, error) {
-	criterion := opt.Criterion
 	opt, err := opt.checked(y, true)
 	if err != nil {
 		return nil, err
@@ -74,11 +73,9 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	}
 	m := f.Dim()
 	if Dual(n, m) {
-		if criterion == "" {
-			opt.Criterion = LOO
-		}
 		return fitFeaturesDual(f, X, y, opt)
 	}
+	criterion := opt.criterion(false)
 	acc, err := NewAccumulator(m, opt)
 	if err != nil {
 		return nil, err
@@ -88,7 +85,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	}
 	blocks := (n + opt.BlockRows - 1) / opt.BlockRows
 	passes := 1
-	if opt.Lambda == 0 && opt.Criterion == LOO {
+	if opt.Lambda == 0 && criterion == LOO {
 		passes = 2
 	}
 	total := blocks*passes + 2
@@ -140,23 +137,36 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 		return nil, err
 	}
 	var model *Model
-	if opt.Lambda > 0 {
+	switch {
+	case opt.Lambda > 0:
 		model, err = acc.solve(opt.Lambda, nil)
-	} else {
+	case criterion == Holdout:
+		rows := HoldoutRows(n)
+		var phi *mat.Dense
+		if phi, err = f.Transform(nil, rowsOf(X, rows)); err != nil {
+			return nil, fmt.Errorf("krr: featurizing the held-out rows: %w", err)
+		}
+		progress(opt, blocks+1, total, "holdout")
+		yb := make([]float64, len(rows))
+		for i, r := range rows {
+			yb[i] = y[r]
+		}
+		model, err = acc.SolveHoldout(phi, yb)
+	default:
 		var s *Spectrum
-		if s, err = acc.spectrum(opt.Criterion == LOO); err != nil {
+		if s, err = acc.spectrum(criterion == LOO); err != nil {
 			return nil, err
 		}
 		progress(opt, blocks+1, total, "eigen")
 		var curve []CurvePoint
-		if opt.Criterion == GCV {
+		if criterion == GCV {
 			curve = s.GCV()
 		} else {
-			sums := make([]float64, len(s.grid))
+			var sums []CurvePoint
 			err = forBlocks("loo", blocks+1, func(phi *mat.Dense, yb []float64, _ bool) error {
 				part, err := s.LOOSums(phi, yb)
-				for t, v := range part {
-					sums[t] += v
+				if err == nil {
+					sums = AddSums(sums, part)
 				}
 				return err
 			})
@@ -175,6 +185,16 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	progress(opt, total, total, "solve")
 	model.f = f
 	return model, nil
+}
+
+// rowsOf returns the rows idx of X as a new matrix.
+func rowsOf(X *mat.Dense, idx []int) *mat.Dense {
+	_, d := X.Dims()
+	out := mat.NewDense(len(idx), d, nil)
+	for i, r := range idx {
+		copy(out.RawRowView(i), X.RawRowView(r))
+	}
+	return out
 }
 
 // firstNonFinite returns the row, column and value of the first NaN or ±Inf

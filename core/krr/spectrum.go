@@ -3,6 +3,7 @@ package krr
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -13,10 +14,13 @@ import (
 )
 
 // CurvePoint is one λ of the searched grid with its criterion score (an
-// estimate of the mean squared error per output; lower is better).
+// estimate of the mean squared error per output; lower is better) and, for
+// classification by LOO or Holdout, the validated accuracy (the fraction
+// of rows whose left-out prediction names their class; 0 otherwise).
 type CurvePoint struct {
-	Lambda float64 `json:"lambda"`
-	Score  float64 `json:"score"`
+	Lambda   float64 `json:"lambda"`
+	Score    float64 `json:"score"`
+	Accuracy float64 `json:"accuracy,omitempty"`
 }
 
 // Spectrum is the eigendecomposition C = VΛVᵀ of an accumulator's centered
@@ -122,21 +126,23 @@ func (s *Spectrum) GCV() []CurvePoint {
 		if den > 0 {
 			score = math.Max(rss, 0) / (n * float64(k)) / (den * den)
 		}
-		curve[t] = CurvePoint{lam, score}
+		curve[t] = CurvePoint{Lambda: lam, Score: score}
 	}
 	return curve
 }
 
 // LOOSums returns, for each λ of the grid, the sum over the given rows of
-// the squared exact leave-one-out residuals. Call it on every row block
-// (the features Phi and targets y of the rows that were added) and add the
-// parts; LOOCurve turns the total into scores.
+// the squared exact leave-one-out residuals (Score) and, for
+// classification, the number of rows whose left-out prediction names their
+// class (Accuracy). Call it on every row block (the features Phi and
+// targets y of the rows that were added) and add the parts with AddSums;
+// LOOCurve turns the total into scores.
 //
 // For a ridge with unpenalized intercept the leave-one-out residual is
 // eᵢ/(1 − Pᵢᵢ) exactly, with Pᵢᵢ = 1/n + Σⱼ zᵢⱼ²/(λⱼ+λ), z = Vᵀ(φᵢ − μ), and
 // eᵢ = yᵢ − ȳ − Σⱼ zᵢⱼBⱼ/(λⱼ+λ). A block costs O(rows·m²), a second pass as
 // expensive as the accumulation.
-func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]float64, error) {
+func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]CurvePoint, error) {
 	a := s.acc
 	if s.vt == nil {
 		panic("krr: LOOSums on a spectrum without eigenvectors")
@@ -194,61 +200,99 @@ func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]float64, error) {
 		blas64.General{Rows: r, Cols: m, Stride: m, Data: z},
 		blas64.General{Rows: m, Cols: T * k, Stride: T * k, Data: qb},
 		0, blas64.General{Rows: r, Cols: T * k, Stride: T * k, Data: pred})
-	sums := make([]float64, T)
+	sums := make([]CurvePoint, T)
+	for t, lam := range s.grid {
+		sums[t].Lambda = lam
+	}
 	yr := make([]float64, k)
+	e := make([]float64, k)
 	invn := 1 / float64(a.n)
+	class := a.opt.Task == Classification
 	for i, v := range y {
 		encodeRow(yr, v, a.opt.Task)
 		for t := 0; t < T; t++ {
 			den := 1 - invn - lev[i*T+t]
 			if !(den > 0) {
-				sums[t] = math.Inf(1)
+				sums[t].Score = math.Inf(1)
 				continue
 			}
 			p := pred[(i*T+t)*k : (i*T+t+1)*k]
 			for o := 0; o < k; o++ {
-				res := (yr[o] - a.ybar[o] - p[o]) / den
-				sums[t] += res * res
+				e[o] = yr[o] - a.ybar[o] - p[o]
+				res := e[o] / den
+				sums[t].Score += res * res
+			}
+			if class && looHit(e, den, int(v)) {
+				sums[t].Accuracy++
 			}
 		}
 	}
 	return sums, nil
 }
 
+// AddSums adds the LOO sums of another row block to total (allocated when
+// nil) and returns it.
+func AddSums(total, part []CurvePoint) []CurvePoint {
+	if total == nil {
+		return append([]CurvePoint(nil), part...)
+	}
+	for t := range total {
+		total[t].Score += part[t].Score
+		total[t].Accuracy += part[t].Accuracy
+	}
+	return total
+}
+
 // LOOCurve turns LOO sums over all rows into mean squared errors per
-// output.
-func (s *Spectrum) LOOCurve(sums []float64) ([]CurvePoint, error) {
+// output and accuracies.
+func (s *Spectrum) LOOCurve(sums []CurvePoint) ([]CurvePoint, error) {
 	if len(sums) != len(s.grid) {
 		return nil, fmt.Errorf("krr: %d LOO sums for a grid of %d λ; pass the sums from LOOSums", len(sums), len(s.grid))
 	}
 	curve := make([]CurvePoint, len(sums))
-	norm := float64(s.acc.n) * float64(s.acc.k)
+	n := float64(s.acc.n)
 	for t, v := range sums {
-		curve[t] = CurvePoint{s.grid[t], v / norm}
+		curve[t] = CurvePoint{Lambda: s.grid[t], Score: v.Score / (n * float64(s.acc.k)), Accuracy: v.Accuracy / n}
 	}
 	return curve, nil
 }
 
-// Solve picks the λ of lowest score on curve and solves the ridge problem
-// at that λ by Cholesky. The model keeps the curve.
+// Solve picks the λ of lowest score on curve (of highest accuracy first,
+// when the curve has any) and solves the ridge problem at that λ by
+// Cholesky. The model keeps the curve.
 func (s *Spectrum) Solve(curve []CurvePoint) (*Model, error) {
-	lam, err := argmin(curve)
+	byAcc := slices.ContainsFunc(curve, func(p CurvePoint) bool { return p.Accuracy > 0 })
+	i, err := Best(curve, byAcc)
 	if err != nil {
 		return nil, err
 	}
-	return s.acc.solve(lam, append([]CurvePoint(nil), curve...))
+	return s.acc.solve(curve[i].Lambda, append([]CurvePoint(nil), curve...))
 }
 
-// argmin returns the λ of lowest finite score (the smaller λ on ties).
-func argmin(curve []CurvePoint) (float64, error) {
-	best, lam := math.Inf(1), 0.0
-	for _, p := range curve {
-		if p.Score < best {
-			best, lam = p.Score, p.Lambda
+// Best returns the index of the best point of a curve: the lowest finite
+// score, or with byAccuracy the highest accuracy among finite scores, the
+// lowest score breaking ties; the smaller λ on full ties.
+func Best(curve []CurvePoint, byAccuracy bool) (int, error) {
+	best := -1
+	for i, p := range curve {
+		if math.IsInf(p.Score, 0) || math.IsNaN(p.Score) {
+			continue
+		}
+		if best < 0 || Better(p, curve[best], byAccuracy) {
+			best = i
 		}
 	}
-	if math.IsInf(best, 1) {
+	if best < 0 {
 		return 0, fmt.Errorf("krr: no λ in the grid gave a finite score; use a grid of larger λ or set Lambda")
 	}
-	return lam, nil
+	return best, nil
+}
+
+// Better reports whether p beats q: a higher accuracy (byAccuracy), else
+// a lower score; a tie keeps q.
+func Better(p, q CurvePoint, byAccuracy bool) bool {
+	if byAccuracy && p.Accuracy != q.Accuracy {
+		return p.Accuracy > q.Accuracy
+	}
+	return p.Score < q.Score
 }

@@ -21,9 +21,11 @@ import (
 
 // Format and Version identify the JSON form of a pipeline. A reader refuses
 // other formats and versions with an error that says which it reads.
+// Version 2 added the selection and the curve's accuracy; version 1 files
+// are read as they are.
 const (
 	Format  = "ntkrf-model"
-	Version = 1
+	Version = 2
 )
 
 // Matrix is a matrix in the JSON form: row-major data.
@@ -73,14 +75,15 @@ func matrixOf(M *mat.Dense) *Matrix {
 type curve []krr.CurvePoint
 
 type curvePoint struct {
-	Lambda float64  `json:"lambda"`
-	Score  *float64 `json:"score"`
+	Lambda   float64  `json:"lambda"`
+	Score    *float64 `json:"score"`
+	Accuracy float64  `json:"accuracy,omitempty"`
 }
 
 func (c curve) MarshalJSON() ([]byte, error) {
 	out := make([]curvePoint, len(c))
 	for i, p := range c {
-		out[i].Lambda = p.Lambda
+		out[i].Lambda, out[i].Accuracy = p.Lambda, p.Accuracy
 		if !math.IsInf(p.Score, 0) && !math.IsNaN(p.Score) {
 			out[i].Score = &c[i].Score
 		}
@@ -95,7 +98,7 @@ func (c *curve) UnmarshalJSON(b []byte) error {
 	}
 	*c = make(curve, len(in))
 	for i, p := range in {
-		(*c)[i] = krr.CurvePoint{Lambda: p.Lambda, Score: math.Inf(1)}
+		(*c)[i] = krr.CurvePoint{Lambda: p.Lambda, Score: math.Inf(1), Accuracy: p.Accuracy}
 		if p.Score != nil {
 			(*c)[i].Score = *p.Score
 		}
@@ -120,12 +123,14 @@ type file struct {
 	Coef       *Matrix      `json:"coef"`
 	Bias       numbers      `json:"bias"`
 	Train      *Matrix      `json:"train,omitempty"` // kernel: the preprocessed training rows
+	Selection  *Selection   `json:"selection,omitempty"`
 }
 
 // form returns the JSON form, with coef and train when matrices is set.
 func (p *Pipeline) form(matrices bool) file {
 	f := file{Format: Format, Version: Version, Task: p.Task(), Classes: p.classes, Lambda: p.Lambda(),
-		Curve: curve(p.Curve()), Input: p.input, Preprocess: p.scaler, Features: p.Features(), Kernel: p.kern}
+		Curve: curve(p.Curve()), Input: p.input, Preprocess: p.scaler, Features: p.Features(), Kernel: p.kern,
+		Selection: p.selection}
 	_, f.Bias = p.model.Coefficients()
 	if matrices {
 		coef, _ := p.model.Coefficients()
@@ -193,8 +198,14 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 	if f.Format != Format {
 		return nil, bad(check.Value, "format %q; an ntkrf model has format %q", f.Format, Format)
 	}
-	if f.Version != Version {
-		return nil, bad(check.Value, "version %d; this ntkrf reads version %d (save the model again with this version)", f.Version, Version)
+	if f.Version < 1 || f.Version > Version {
+		return nil, bad(check.Value, "version %d; this ntkrf reads versions 1 … %d (save the model again with this version)", f.Version, Version)
+	}
+	if f.Version == 1 && (f.Selection != nil || slices.ContainsFunc(f.Curve, func(c krr.CurvePoint) bool { return c.Accuracy != 0 })) {
+		return nil, bad(check.Value, "a version 1 file has no selection and no accuracy in its curve")
+	}
+	if err := f.Selection.check(); err != nil {
+		return nil, err
 	}
 	if !slices.Contains(krr.Tasks, f.Task) {
 		return nil, bad(check.Value, "task %q; use one of %q", f.Task, krr.Tasks)
@@ -241,7 +252,7 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pipeline{input: f.Input, classes: f.Classes, scaler: f.Preprocess}
+	p := &Pipeline{input: f.Input, classes: f.Classes, scaler: f.Preprocess, selection: f.Selection}
 	switch {
 	case f.Features != nil && f.Kernel == nil && f.Train == nil:
 		// A map drawn from the same configuration for the same inputs is
@@ -360,4 +371,23 @@ func configDiff(file, filled rf.Config) string {
 		}
 	}
 	return "the features are not a saved configuration"
+}
+
+// check validates a selection read from a file (nil is none).
+func (s *Selection) check() error {
+	if s == nil {
+		return nil
+	}
+	bad := func(format string, a ...any) error {
+		return check.New(check.Value, "", "pipeline: model file: selection: "+format, a...)
+	}
+	if s.Rows < 1 || s.Criterion == "" || len(s.Candidates) == 0 || s.Chosen < 0 || s.Chosen >= len(s.Candidates) {
+		return bad("rows %d, criterion %q, %d candidates, chosen %d: a selection scores at least one candidate on at least one row and chooses one of them", s.Rows, s.Criterion, len(s.Candidates), s.Chosen)
+	}
+	for _, c := range s.Candidates {
+		if c.Depth < 0 || c.Depth > kernel.MaxDepth || !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || math.IsNaN(c.Score) || c.Accuracy < 0 || c.Accuracy > 1 {
+			return bad("a candidate holds depth %d, λ %v, score %v, accuracy %v", c.Depth, c.Lambda, c.Score, c.Accuracy)
+		}
+	}
+	return nil
 }

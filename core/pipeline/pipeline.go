@@ -15,37 +15,45 @@ import (
 )
 
 // Config selects a pipeline. The zero value is the documented default of
-// every host: standardized columns, NTK random features of depth 1 with
-// rf.DefaultDim columns and seed 0, λ chosen automatically.
+// every host: NTK random features with rf.DefaultDim columns and seed 0,
+// whose depth, preprocessing and λ are chosen for the data ("auto"): the
+// depth and preprocessing among Search's candidates by exact leave-one-out
+// with the exact NTK on a sample of the rows, then λ by the task's
+// criterion on all rows (krr.Criterion). Fixing a setting skips its search.
 type Config struct {
-	// Preprocess is fitted on the training rows after imputation (zero:
-	// standardize).
-	Preprocess data.Prep
+	// Preprocess, when set, is fitted on the training rows after
+	// imputation (&data.Prep{}: standardize); nil chooses among
+	// Search.Preprocess.
+	Preprocess *data.Prep
 	// Groups are the one-hot blocks of X (Dataset.Groups), imputed as a
 	// whole; nil treats every column as numeric. FitDataset sets them.
 	Groups []data.Group
-	// Features are the random features of a primal fit (ignored when
-	// Kernel is set).
+	// Features are the random features (ignored when Kernel is set). A
+	// Depth of 0 is chosen among Search.Depths for the methods that have
+	// one (ntk, nngp, naive, grad).
 	Features rf.Config
 	// Kernel, when not nil, fits an exact kernel in the dual instead:
-	// O(n²) memory, O(n³) time.
+	// O(n²) memory, O(n³) time. A Depth of 0 (ntk, nngp) is chosen.
 	Kernel *kernel.Spec
-	// Ridge sets λ, its criterion and grid, the task and the classes.
-	// Context and Progress are taken from Fit's arguments and Ridge's own
-	// Progress.
+	// Ridge sets λ (0: chosen), its criterion and grid, the task and the
+	// classes. Context and Progress are taken from Fit's arguments and
+	// Ridge's own Progress.
 	Ridge krr.Options
+	// Search holds the candidates of the settings left open.
+	Search Search
 }
 
 // Pipeline is a fitted model: the preprocessing, the feature map (by its
 // configuration and seed) or the exact kernel, and the ridge solution; with
 // the input schema and class names when it was fitted from a Dataset.
 type Pipeline struct {
-	input   *data.Schema // nil when fitted from a matrix
-	classes []string     // class names, one per output (classification)
-	scaler  *data.Scaler
-	fmap    *rf.Map      // primal
-	kern    *kernel.Spec // dual, filled
-	model   *krr.Model
+	input     *data.Schema // nil when fitted from a matrix
+	classes   []string     // class names, one per output (classification)
+	scaler    *data.Scaler
+	fmap      *rf.Map      // primal
+	kern      *kernel.Spec // dual, filled
+	model     *krr.Model
+	selection *Selection // nil when nothing was chosen
 }
 
 // Fit fits a pipeline on the rows of X and targets y (class indices 0…k−1
@@ -88,10 +96,29 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data
 	if input != nil {
 		groups = input.Groups
 	}
-	opt := cfg.Ridge
+	opt, err := cfg.Ridge.Resolve(y)
+	if err != nil {
+		return nil, err
+	}
 	opt.Context = ctx
+	if err := checkTargets(X, y); err != nil {
+		return nil, err
+	}
+	ch, err := choose(ctx, X, y, groups, cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	if ch.depth > 0 {
+		if cfg.Kernel != nil {
+			k := *cfg.Kernel
+			k.Depth = ch.depth
+			cfg.Kernel = &k
+		} else {
+			cfg.Features.Depth = ch.depth
+		}
+	}
 	progress(opt, 0, 1, "preprocess")
-	scaler, err := data.Fit(X, groups, cfg.Preprocess)
+	scaler, err := data.Fit(X, groups, ch.prep)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +131,7 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data
 		return nil, err
 	}
 	_, d := Xs.Dims()
-	p := &Pipeline{input: input, scaler: scaler}
+	p := &Pipeline{input: input, scaler: scaler, selection: ch.sel}
 	if cfg.Kernel != nil {
 		k, err := cfg.Kernel.Filled(d)
 		if err != nil {
@@ -126,6 +153,15 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data
 		p.classes = indexNames(p.model.Outputs())
 	}
 	return p, nil
+}
+
+// checkTargets checks what the search reads before krr would: one target
+// per row.
+func checkTargets(X *mat.Dense, y []float64) error {
+	if n, _ := X.Dims(); n != len(y) {
+		return check.New(check.Shape, "", "pipeline: X has %d rows but y has %d values; give one target per row", n, len(y))
+	}
+	return nil
 }
 
 // progress reports a stage of the pipeline through the ridge options.
@@ -195,6 +231,13 @@ func (p *Pipeline) Lambda() float64 { return p.model.Lambda() }
 
 // Curve is the score of every λ tried (empty when λ was fixed).
 func (p *Pipeline) Curve() []krr.CurvePoint { return p.model.Curve() }
+
+// Preprocess is the preprocessing fitted (fixed or chosen).
+func (p *Pipeline) Preprocess() data.Prep { return p.scaler.Prep() }
+
+// Selection reports the depth and preprocessing search, or nil when both
+// were fixed. The λ search on all rows is Curve.
+func (p *Pipeline) Selection() *Selection { return p.selection }
 
 // Features returns the feature map's configuration with its defaults filled
 // in, or nil for an exact-kernel pipeline.

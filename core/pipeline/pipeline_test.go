@@ -96,8 +96,8 @@ func TestRoundTripEveryMethod(t *testing.T) {
 		{Features: rf.Config{Method: "naive", Depth: 2, Dim: 200}},
 		{Features: rf.Config{Method: "grad", Depth: 2, Dim: 200}},
 		{Kernel: &kernel.Spec{}},
-		{Kernel: &kernel.Spec{Name: "rbf"}, Preprocess: data.Prep{UnitNorm: true}},
-		{Kernel: &kernel.Spec{Name: "linear"}, Preprocess: data.Prep{Raw: true}},
+		{Kernel: &kernel.Spec{Name: "rbf"}, Preprocess: &data.Prep{UnitNorm: true}},
+		{Kernel: &kernel.Spec{Name: "linear"}, Preprocess: &data.Prep{Raw: true}},
 	}
 	for _, cfg := range cases {
 		cfg.Ridge = krr.Options{Task: krr.Classification}
@@ -118,13 +118,21 @@ func TestZeroConfigIsTheDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := p.Features()
-	if f.Method != "ntk" || f.Depth != kernel.DefaultDepth || f.Dim != rf.DefaultDim {
-		t.Errorf("zero config: features %+v", *f)
+	// Depth and preprocessing 'auto': every default candidate is scored
+	// and the chosen one is the pipeline's.
+	f, s := p.Features(), p.Selection()
+	if f.Method != "ntk" || f.Dim != rf.DefaultDim || s == nil || len(s.Candidates) != len(DefaultDepths)*len(DefaultPreprocess) {
+		t.Fatalf("zero config: features %+v, selection %+v", *f, s)
 	}
-	b, _ := json.Marshal(p)
-	if !bytes.Contains(b, []byte(`"standardize":true`)) {
-		t.Errorf("zero config does not standardize: %s", b[:200])
+	c := s.Candidates[s.Chosen]
+	if f.Depth != c.Depth {
+		t.Errorf("zero config: depth %d, chosen %d", f.Depth, c.Depth)
+	}
+	if p.Preprocess() != c.Preprocess || c.Preprocess.Raw {
+		t.Errorf("zero config preprocesses with %+v, chose %+v", p.Preprocess(), c.Preprocess)
+	}
+	if len(p.Curve()) == 0 {
+		t.Error("zero config: λ was not searched")
 	}
 }
 
@@ -218,7 +226,7 @@ func TestCancel(t *testing.T) {
 	// Cancelled mid-way, between row blocks.
 	ctx, cancel = context.WithCancel(context.Background())
 	blocks := 0
-	_, err = Fit(ctx, X, y, Config{Features: rf.Config{Dim: 64}, Ridge: krr.Options{BlockRows: 100, Progress: func(done, total int, stage string) {
+	_, err = Fit(ctx, X, y, Config{Features: rf.Config{Dim: 64}, Search: Search{Rows: 50}, Ridge: krr.Options{BlockRows: 100, Progress: func(done, total int, stage string) {
 		if stage == "features" {
 			if blocks++; blocks == 3 {
 				cancel()
@@ -227,6 +235,18 @@ func TestCancel(t *testing.T) {
 	}}})
 	if !errors.Is(err, context.Canceled) || blocks != 3 {
 		t.Errorf("cancelled after 3 blocks: %v after %d blocks", err, blocks)
+	}
+	// Cancelled during the depth and preprocessing search.
+	ctx, cancel = context.WithCancel(context.Background())
+	scored := 0
+	_, err = Fit(ctx, X, y, Config{Features: rf.Config{Dim: 64}, Search: Search{Rows: 50}, Ridge: krr.Options{Progress: func(done, total int, stage string) {
+		if stage == "select" && done == 2 {
+			scored = done
+			cancel()
+		}
+	}}})
+	if !errors.Is(err, context.Canceled) || scored != 2 {
+		t.Errorf("cancelled after 2 candidates: %v", err)
 	}
 }
 
@@ -255,7 +275,7 @@ func TestBadFiles(t *testing.T) {
 		{"truncated", string(good[:len(good)/2]), check.Type, "truncated"},
 		{"not JSON", "hello", check.Type, "not a model file"},
 		{"array", "[1,2]", check.Type, "not a model file"},
-		{"version", edit(func(m map[string]any) { m["version"] = 99 }), check.Value, "version 99; this ntkrf reads version 1"},
+		{"version", edit(func(m map[string]any) { m["version"] = 99 }), check.Value, "version 99; this ntkrf reads versions 1 … 2"},
 		{"format", edit(func(m map[string]any) { m["format"] = "other" }), check.Value, `format "other"`},
 		{"unknown field", edit(func(m map[string]any) { m["extra"] = 1 }), check.Type, `unknown field "extra"`},
 		{"coef shape", edit(func(m map[string]any) { m["coef"].(map[string]any)["rows"] = 3 }), check.Shape, "coef is 3×3"},
@@ -271,7 +291,7 @@ func TestBadFiles(t *testing.T) {
 		{"depth 0", edit(func(m map[string]any) { m["features"].(map[string]any)["depth"] = 0 }), check.Value, "features.depth is 0, but a saved configuration has 1"},
 	}
 	// A map that would not fit in memory: 1000 inputs × 2²⁴ features.
-	wide, _ := Fit(context.Background(), mat.NewDense(3, 1000, nil), []float64{1, 2, 3}, Config{Preprocess: data.Prep{Raw: true}, Features: rf.Config{Dim: 4}, Ridge: krr.Options{Lambda: 1, Task: krr.Regression}})
+	wide, _ := Fit(context.Background(), mat.NewDense(3, 1000, nil), []float64{1, 2, 3}, Config{Preprocess: &data.Prep{Raw: true}, Features: rf.Config{Dim: 4}, Ridge: krr.Options{Lambda: 1, Task: krr.Regression}})
 	wb, _ := json.Marshal(wide)
 	var wm map[string]any
 	json.Unmarshal(wb, &wm)

@@ -1,0 +1,180 @@
+package krr
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"ntkrf/core/kernel"
+	"ntkrf/internal/fixture"
+)
+
+func TestHoldoutRows(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 4, 5, 97, 10000, 20000, 50000} {
+		rows := HoldoutRows(n)
+		want := min(n/5, MaxHoldoutRows)
+		if len(rows) != want {
+			t.Errorf("n=%d: %d rows, want %d", n, len(rows), want)
+		}
+		if !slices.IsSorted(rows) || len(slices.Compact(slices.Clone(rows))) != len(rows) {
+			t.Errorf("n=%d: rows not sorted and distinct", n)
+		}
+		if len(rows) > 0 && (rows[0] < 0 || rows[len(rows)-1] >= n) {
+			t.Errorf("n=%d: rows out of range", n)
+		}
+		if !slices.Equal(rows, HoldoutRows(n)) {
+			t.Errorf("n=%d: not deterministic", n)
+		}
+	}
+	// Rows sorted by class (three blocks, as iris is) are sampled evenly:
+	// each block's share is binomial around a third; 6 standard deviations.
+	n := 3000
+	rows := HoldoutRows(n)
+	v := float64(len(rows))
+	sd := math.Sqrt(v / 3 * 2 / 3)
+	for b := 0; b < 3; b++ {
+		c := 0
+		for _, r := range rows {
+			if r/(n/3) == b {
+				c++
+			}
+		}
+		if math.Abs(float64(c)-v/3) > 6*sd {
+			t.Errorf("block %d holds %d of %v held-out rows", b, c, v)
+		}
+	}
+}
+
+// TestHoldoutMatchesRefits checks the held-out curve against fits on the
+// kept rows at each λ, scored on the held-out rows by Predict, and the
+// final model against a fit on all rows at the chosen λ.
+func TestHoldoutMatchesRefits(t *testing.T) {
+	t.Parallel()
+	for _, k := range []int{0, 3} {
+		f := fixture.NewReLU(5, 12, 3) // m < n: primal
+		X, y := fixture.Data(90, 5, k, 8)
+		m, err := FitFeatures(f, X, y, Options{Classes: k, Task: map[bool]string{true: Classification, false: Regression}[k > 0], Criterion: Holdout, BlockRows: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		held := HoldoutRows(90)
+		var kept []int
+		for i := range 90 {
+			if !slices.Contains(held, i) {
+				kept = append(kept, i)
+			}
+		}
+		curve := m.Curve()
+		if len(curve) < len(holdoutSteps) {
+			t.Fatalf("k=%d: %d curve points, want at least %d", k, len(curve), len(holdoutSteps))
+		}
+		for _, p := range curve {
+			r, err := FitFeatures(f, rowsOf(X, kept), pick(y, kept), Options{Classes: k, Task: m.Task(), Lambda: p.Lambda})
+			if err != nil {
+				t.Fatal(err)
+			}
+			S, _ := r.Predict(rowsOf(X, held))
+			sse, hits := 0.0, 0
+			labels := r.Labels(S)
+			for i, v := range pick(y, held) {
+				row := make([]float64, r.Outputs())
+				encodeRow(row, v, m.Task())
+				for o, t := range row {
+					sse += (t - S.At(i, o)) * (t - S.At(i, o))
+				}
+				if labels[i] == v {
+					hits++
+				}
+			}
+			mse := sse / float64(len(held)*r.Outputs())
+			if math.Abs(p.Score-mse) > exactTol*mse {
+				t.Errorf("k=%d λ=%g: held-out error %.15g, refit gives %.15g", k, p.Lambda, p.Score, mse)
+			}
+			if k > 0 && p.Accuracy != float64(hits)/float64(len(held)) {
+				t.Errorf("k=%d λ=%g: held-out accuracy %g, refit gives %g", k, p.Lambda, p.Accuracy, float64(hits)/float64(len(held)))
+			}
+		}
+		i, _ := Best(curve, k > 0)
+		if m.Lambda() != curve[i].Lambda {
+			t.Errorf("k=%d: model λ %g, best of the curve %g", k, m.Lambda(), curve[i].Lambda)
+		}
+		all, _ := FitFeatures(f, X, y, Options{Classes: k, Task: m.Task(), Lambda: m.Lambda()})
+		a, _ := all.Predict(X)
+		b, _ := m.Predict(X)
+		if r := fixture.RelDiff(a, b); r > splitTol {
+			t.Errorf("k=%d: the final model is not the fit on all rows at λ (%g relative)", k, r)
+		}
+	}
+}
+
+// TestDefaultCriterion: classification in the primal is chosen by
+// held-out accuracy, in the dual by LOO accuracy; regression by GCV and
+// LOO squared error.
+func TestDefaultCriterion(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		task string
+		dual bool
+		want string
+	}{
+		{Classification, false, Holdout}, {Classification, true, LOO},
+		{Regression, false, GCV}, {Regression, true, LOO},
+	} {
+		if got := Criterion(tc.task, tc.dual); got != tc.want {
+			t.Errorf("Criterion(%s, dual %v) = %s, want %s", tc.task, tc.dual, got, tc.want)
+		}
+	}
+	f := fixture.NewReLU(5, 12, 3)
+	X, y := fixture.Data(90, 5, 3, 9)
+	m, _ := FitFeatures(f, X, y, Options{Classes: 3})
+	h, _ := FitFeatures(f, X, y, Options{Classes: 3, Criterion: Holdout})
+	if m.Lambda() != h.Lambda() || m.Curve()[0].Accuracy == 0 {
+		t.Errorf("default primal classification: λ %g, Holdout λ %g", m.Lambda(), h.Lambda())
+	}
+}
+
+func TestKernelCurveIsFitKernelCurve(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(30, 4, 3, 10)
+	k := kernel.Spec{Name: "ntk", Depth: 3}
+	m, err := FitKernel(k, X, y, Options{Classes: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	K, _ := k.Gram(X, nil)
+	c, err := KernelCurve(K, y, Options{Classes: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(c, m.Curve()) {
+		t.Errorf("KernelCurve %v\nFitKernel curve %v", c, m.Curve())
+	}
+	if _, err := KernelCurve(K, y[:5], Options{Classes: 3}); err == nil {
+		t.Error("KernelCurve took a kernel of 30 rows with 5 targets")
+	}
+}
+
+func TestBest(t *testing.T) {
+	t.Parallel()
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		name  string
+		curve []CurvePoint
+		byAcc bool
+		want  int
+	}{
+		{"lowest score", []CurvePoint{{1, 3, 0}, {2, 1, 0}, {3, 2, 0}}, false, 1},
+		{"smaller λ on ties", []CurvePoint{{1, 1, 0}, {2, 1, 0}}, false, 0},
+		{"accuracy first", []CurvePoint{{1, 1, 0.8}, {2, 2, 0.9}}, true, 1},
+		{"score breaks accuracy ties", []CurvePoint{{1, 2, 0.9}, {2, 1, 0.9}}, true, 1},
+		{"infinite scores never win", []CurvePoint{{1, inf, 1}, {2, 5, 0.5}}, true, 1},
+	} {
+		if got, err := Best(tc.curve, tc.byAcc); err != nil || got != tc.want {
+			t.Errorf("%s: Best = %d, %v; want %d", tc.name, got, err, tc.want)
+		}
+	}
+	if _, err := Best([]CurvePoint{{1, inf, 0}}, false); err == nil {
+		t.Error("Best found a point in an all-infinite curve")
+	}
+}

@@ -1,0 +1,231 @@
+package pipeline
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/internal/check"
+)
+
+// DefaultDepths are the depths searched when the depth is left to the
+// pipeline: deeper ReLU kernels flatten towards a constant off the
+// diagonal, and on the shared data sets no depth beyond 5 won.
+var DefaultDepths = []int{1, 2, 3, 4, 5}
+
+// DefaultPreprocess are the preprocessings searched when it is left to the
+// pipeline: standardized columns, and standardized columns with every row
+// then scaled to unit norm (the NTK of unit-norm rows depends on angles
+// only; it wins on image-like data, loses where row norms carry signal).
+var DefaultPreprocess = []data.Prep{{}, {UnitNorm: true}}
+
+// DefaultSearchRows is the number of training rows (a seeded sample when
+// there are more) on which the depth and preprocessing are chosen: each
+// candidate costs one eigendecomposition of a kernel matrix of this size
+// with its eigenvectors, about 0.7 s at 1,000 rows natively.
+const DefaultSearchRows = 1000
+
+// MaxSearchRows bounds Search.Rows: the candidates' kernel matrices and
+// their eigenvectors are dense (rows² each).
+const MaxSearchRows = 8000
+
+// Search says which candidates model selection scores when a setting is
+// left to the pipeline. Its zero value means the defaults.
+type Search struct {
+	// Depths are the candidate depths when the depth is 0 (nil:
+	// DefaultDepths). Kernels without a depth ignore them.
+	Depths []int `json:"depths,omitempty"`
+	// Preprocess are the candidates when Config.Preprocess is nil (nil:
+	// DefaultPreprocess).
+	Preprocess []data.Prep `json:"preprocess,omitempty"`
+	// Rows is the number of training rows the candidates are scored on,
+	// a sample drawn with the features' seed when there are more (0:
+	// DefaultSearchRows).
+	Rows int `json:"rows,omitempty"`
+}
+
+// Selection reports a model selection: every candidate with its best λ
+// and validation scores on the rows searched, and the one chosen.
+type Selection struct {
+	// Rows is the number of training rows the candidates were scored on.
+	Rows int `json:"rows"`
+	// Criterion is how they were scored: "loo", exact leave-one-out of
+	// ridge regression with the exact kernel on those rows.
+	Criterion  string      `json:"criterion"`
+	Candidates []Candidate `json:"candidates"`
+	// Chosen is the index of the chosen candidate.
+	Chosen int `json:"chosen"`
+}
+
+// Candidate is one setting scored by model selection, at its best λ.
+type Candidate struct {
+	// Depth is the network depth, or 0 for kernels without one.
+	Depth      int       `json:"depth"`
+	Preprocess data.Prep `json:"preprocess"`
+	// Lambda is the candidate's best λ on the rows searched.
+	Lambda float64 `json:"lambda"`
+	// Score is its validated mean squared error per output, Accuracy its
+	// validated accuracy (classification).
+	Score    float64 `json:"score"`
+	Accuracy float64 `json:"accuracy,omitempty"`
+}
+
+// choice is what a selection settles: the depth (0: as configured) and
+// the preprocessing.
+type choice struct {
+	depth int
+	prep  data.Prep
+	sel   *Selection
+}
+
+// sampleStream separates the search's sample from the other draws of a
+// seed.
+const sampleStream = 0x5e1ec7
+
+// choose scores the candidates of cfg.Search that cfg leaves open (a nil
+// Preprocess, a depth of 0) with the exact kernel on a sample of the rows,
+// by exact leave-one-out over the λ grid: one eigendecomposition per
+// candidate. It returns the fixed settings unchanged when nothing is open.
+func choose(ctx context.Context, X *mat.Dense, y []float64, groups []data.Group, cfg Config, opt krr.Options) (choice, error) {
+	spec, hasKernel := cfg.kernelSpec()
+	depths := []int{0}
+	if hasKernel && depthOpen(spec) {
+		depths = cfg.Search.Depths
+		if depths == nil {
+			depths = DefaultDepths
+		}
+	}
+	preps := cfg.Search.Preprocess
+	if cfg.Preprocess != nil {
+		preps = []data.Prep{*cfg.Preprocess}
+	} else if preps == nil {
+		preps = DefaultPreprocess
+	}
+	if err := cfg.Search.check(); err != nil {
+		return choice{}, err
+	}
+	if !hasKernel || len(depths)*len(preps) == 1 {
+		// Nothing to choose, or no exact kernel to choose with (arccos0):
+		// the first candidate.
+		return choice{depth: depths[0], prep: preps[0]}, nil
+	}
+	n, _ := X.Dims()
+	rows := cfg.Search.Rows
+	if rows == 0 {
+		rows = DefaultSearchRows
+	}
+	idx := sample(n, rows, cfg.Features.Seed)
+	ys := make([]float64, len(idx))
+	for i, r := range idx {
+		ys[i] = y[r]
+	}
+	Xsub := data.Rows(X, idx)
+	sel := &Selection{Rows: len(idx), Criterion: krr.LOO}
+	o := opt
+	o.Criterion, o.Progress, o.Lambda = krr.LOO, nil, 0
+	if opt.Lambda > 0 {
+		o.Grid = []float64{opt.Lambda} // a fixed λ is not searched
+	}
+	byAcc := opt.Task == krr.Classification
+	total := len(depths) * len(preps)
+	for _, p := range preps {
+		// The scaler is fitted on every training row, as the final fit's is.
+		scaler, err := data.Fit(X, groups, p)
+		if err != nil {
+			return choice{}, err
+		}
+		Xs, err := scaler.Apply(nil, Xsub)
+		if err != nil {
+			return choice{}, err
+		}
+		for _, depth := range depths {
+			if err := ctx.Err(); err != nil {
+				return choice{}, err
+			}
+			progress(opt, len(sel.Candidates), total, "select")
+			k := spec
+			if depth > 0 {
+				k.Depth = depth
+			}
+			K, err := k.Gram(Xs, nil)
+			if err != nil {
+				return choice{}, err
+			}
+			curve, err := krr.KernelCurve(K, ys, o)
+			if err != nil {
+				return choice{}, err
+			}
+			best, err := krr.Best(curve, byAcc)
+			if err != nil {
+				return choice{}, err
+			}
+			b := curve[best]
+			sel.Candidates = append(sel.Candidates, Candidate{Depth: depth, Preprocess: p, Lambda: b.Lambda, Score: b.Score, Accuracy: b.Accuracy})
+		}
+	}
+	progress(opt, total, total, "select")
+	points := make([]krr.CurvePoint, len(sel.Candidates))
+	for i, c := range sel.Candidates {
+		points[i] = krr.CurvePoint{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy}
+	}
+	best, err := krr.Best(points, byAcc)
+	if err != nil {
+		return choice{}, err
+	}
+	sel.Chosen = best
+	c := sel.Candidates[best]
+	return choice{depth: c.Depth, prep: c.Preprocess, sel: sel}, nil
+}
+
+// kernelSpec is the exact kernel the pipeline fits or its features
+// approximate, if there is one.
+func (cfg Config) kernelSpec() (kernel.Spec, bool) {
+	if cfg.Kernel != nil {
+		return *cfg.Kernel, true
+	}
+	return cfg.Features.Kernel()
+}
+
+// depthOpen reports whether the kernel has a depth and leaves it open.
+func depthOpen(k kernel.Spec) bool {
+	return (k.Name == "" || k.Name == "ntk" || k.Name == "nngp") && k.Depth == 0
+}
+
+// check validates the candidates, whether or not they are used.
+func (s Search) check() error {
+	if s.Depths != nil && len(s.Depths) == 0 {
+		return check.New(check.Option, "depths", "pipeline: the search has no depth to try; give at least one, or leave it unset for %v", DefaultDepths)
+	}
+	if s.Preprocess != nil && len(s.Preprocess) == 0 {
+		return check.New(check.Option, "preprocess", "pipeline: the search has no preprocessing to try; give at least one, or leave it unset")
+	}
+	for _, d := range s.Depths {
+		if d < 1 || d > kernel.MaxDepth {
+			return check.New(check.Option, "depths", "pipeline: search depth %d is out of range; use 1 … %d", d, kernel.MaxDepth)
+		}
+	}
+	if s.Rows < 0 || s.Rows == 1 || s.Rows == 2 || s.Rows > MaxSearchRows {
+		return check.New(check.Option, "rows", "pipeline: search rows %d is out of range; use 3 … %d, or 0 for %d", s.Rows, MaxSearchRows, DefaultSearchRows)
+	}
+	return nil
+}
+
+// sample returns min(n, k) of the rows 0…n−1, sorted: all of them, or a
+// sample drawn with the seed.
+func sample(n, k int, seed uint64) []int {
+	if k >= n {
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx
+	}
+	idx := rand.New(rand.NewPCG(seed, sampleStream)).Perm(n)[:k]
+	slices.Sort(idx)
+	return idx
+}

@@ -1,0 +1,178 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/rf"
+	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
+)
+
+var class = krr.Options{Task: krr.Classification}
+
+// TestSelectionIsKernelLOO ties every candidate to the exact-kernel fit it
+// stands for: FitKernel on the searched rows (preprocessed by a scaler
+// fitted on all rows) with exact LOO finds the same best λ, score and
+// accuracy; and the chosen candidate is the best of them.
+func TestSelectionIsKernelLOO(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(120, 4, 3, 21)
+	cfg := Config{Features: rf.Config{Dim: 256, Seed: 4}, Search: Search{Rows: 60, Depths: []int{1, 3}}, Ridge: class}
+	p, err := Fit(context.Background(), X, y, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Selection()
+	if s == nil || s.Rows != 60 || len(s.Candidates) != 4 || s.Criterion != krr.LOO {
+		t.Fatalf("selection %+v", s)
+	}
+	idx := sample(120, 60, 4)
+	var points []krr.CurvePoint
+	for _, c := range s.Candidates {
+		sc, _ := data.Fit(X, nil, c.Preprocess)
+		Xs, _ := sc.Apply(nil, data.Rows(X, idx))
+		m, err := krr.FitKernel(kernel.Spec{Name: "ntk", Depth: c.Depth}, Xs, data.Take(y, idx), krr.Options{Classes: 3, Criterion: krr.LOO})
+		if err != nil {
+			t.Fatal(err)
+		}
+		curve := m.Curve()
+		i, _ := krr.Best(curve, true)
+		if b := curve[i]; b.Lambda != c.Lambda || b.Score != c.Score || b.Accuracy != c.Accuracy {
+			t.Errorf("candidate %+v: FitKernel's best point is %+v", c, b)
+		}
+		points = append(points, krr.CurvePoint{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy})
+	}
+	if i, _ := krr.Best(points, true); i != s.Chosen {
+		t.Errorf("chose %d, the best candidate is %d", s.Chosen, i)
+	}
+	c := s.Candidates[s.Chosen]
+	if p.Features().Depth != c.Depth || p.Preprocess() != c.Preprocess {
+		t.Errorf("fitted depth %d and %+v, chose %+v", p.Features().Depth, p.Preprocess(), c)
+	}
+	// The final λ is searched on all rows by held-out... here n ≤ m: LOO
+	// accuracy over the grid.
+	if cv := p.Curve(); len(cv) == 0 || cv[0].Accuracy == 0 {
+		t.Errorf("final λ curve %v has no validated accuracy", cv)
+	}
+	// The same seed gives the same selection; the search is reproducible.
+	q, _ := Fit(context.Background(), X, y, cfg)
+	if !reflect.DeepEqual(q.Selection(), s) {
+		t.Error("the same config selected differently")
+	}
+}
+
+// TestFixedSettingsAreNotSearched: what the user fixes is not searched.
+func TestFixedSettingsAreNotSearched(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(50, 3, 2, 22)
+	unit := &data.Prep{UnitNorm: true}
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		n    int // candidates; 0: no selection
+	}{
+		{"depth and preprocessing fixed", Config{Preprocess: unit, Features: rf.Config{Depth: 2, Dim: 64}}, 0},
+		{"depth open", Config{Preprocess: unit, Features: rf.Config{Dim: 64}}, len(DefaultDepths)},
+		{"preprocessing open", Config{Features: rf.Config{Depth: 2, Dim: 64}}, len(DefaultPreprocess)},
+		{"kernel depth open", Config{Kernel: &kernel.Spec{Name: "nngp"}, Preprocess: unit}, len(DefaultDepths)},
+		{"rbf has no depth", Config{Kernel: &kernel.Spec{Name: "rbf"}}, len(DefaultPreprocess)},
+		{"rff has no depth", Config{Features: rf.Config{Method: "rff", Dim: 64}, Preprocess: unit}, 0},
+	} {
+		tc.cfg.Ridge = class
+		p, err := Fit(context.Background(), X, y, tc.cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		s := p.Selection()
+		if got := 0; s != nil {
+			got = len(s.Candidates)
+			if got != tc.n {
+				t.Errorf("%s: %d candidates, want %d", tc.name, got, tc.n)
+			}
+			for _, c := range s.Candidates {
+				if tc.cfg.Preprocess != nil && c.Preprocess != *tc.cfg.Preprocess {
+					t.Errorf("%s: a candidate preprocesses with %+v, fixed %+v", tc.name, c.Preprocess, *tc.cfg.Preprocess)
+				}
+			}
+		} else if tc.n != 0 {
+			t.Errorf("%s: no selection, want %d candidates", tc.name, tc.n)
+		}
+		if k := p.Kernel(); k != nil && k.Name == "nngp" && k.Depth != s.Candidates[s.Chosen].Depth {
+			t.Errorf("%s: kernel depth %d, chose %d", tc.name, k.Depth, s.Candidates[s.Chosen].Depth)
+		}
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(30, 3, 2, 23)
+	for _, tc := range []struct {
+		search Search
+		want   string
+	}{
+		{Search{Depths: []int{0}}, "depth 0 is out of range"},
+		{Search{Depths: []int{1, 99}}, "depth 99 is out of range"},
+		{Search{Depths: []int{}}, "no depth to try"},
+		{Search{Preprocess: []data.Prep{}}, "no preprocessing to try"},
+		{Search{Rows: 2}, "rows 2 is out of range"},
+		{Search{Rows: MaxSearchRows + 1}, "out of range"},
+	} {
+		_, err := Fit(context.Background(), X, y, Config{Features: rf.Config{Dim: 32}, Search: tc.search, Ridge: class})
+		var e *check.Error
+		if !errors.As(err, &e) || e.Code != check.Option || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want ERR_OPTION containing %q", tc.search, err, tc.want)
+		}
+	}
+}
+
+// TestSelectionInFile: the selection and the curve's accuracy travel with
+// the model; a version 1 file (before them) still loads, but cannot carry
+// them.
+func TestSelectionInFile(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(60, 3, 3, 24)
+	p, err := Fit(context.Background(), X, y, Config{Features: rf.Config{Dim: 64}, Search: Search{Depths: []int{1, 2}}, Ridge: class})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(p)
+	q, err := Load(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(q.Selection(), p.Selection()) || !reflect.DeepEqual(q.Curve(), p.Curve()) {
+		t.Errorf("selection or curve changed on the way through the file")
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	m["version"] = 1
+	v1, _ := json.Marshal(m)
+	if _, err := Load(bytes.NewReader(v1)); err == nil || !strings.Contains(err.Error(), "version 1 file has no selection") {
+		t.Errorf("version 1 with a selection: %v", err)
+	}
+	fixed, _ := Fit(context.Background(), X, y, Config{Preprocess: &data.Prep{}, Features: rf.Config{Depth: 1, Dim: 64}, Ridge: krr.Options{Lambda: 0.5, Task: krr.Classification}})
+	b, _ = json.Marshal(fixed)
+	m = nil
+	json.Unmarshal(b, &m)
+	m["version"] = 1
+	v1, _ = json.Marshal(m)
+	if _, err := Load(bytes.NewReader(v1)); err != nil {
+		t.Errorf("a version 1 file: %v", err)
+	}
+	m = nil
+	json.Unmarshal(b, &m)
+	m["selection"] = map[string]any{"rows": 3, "criterion": "loo", "candidates": []any{}, "chosen": 0}
+	bad, _ := json.Marshal(m)
+	if _, err := Load(bytes.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "selection") {
+		t.Errorf("a selection without candidates: %v", err)
+	}
+}
