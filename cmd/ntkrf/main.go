@@ -4,7 +4,7 @@
 //	ntkrf quality  [flags]   kernel approximation error on Fashion-MNIST vs the authors' code
 //	ntkrf accuracy [flags]   4-fold accuracy of NTK random features on ../shared/data vs the exact NTK
 //	ntkrf bench    [flags]   the standard Fashion-MNIST job, stage by stage, vs the authors' PyTorch figures
-//	ntkrf repro fig1|fig2|table2|table3 [flags]   the paper's experiments on the data here (tables and CSV)
+//	ntkrf repro fig1|fig2|fig3|table2|table3 [flags]   the paper's experiments on the data here (tables and CSV)
 //	ntkrf predict MODEL.json DATA.csv   one prediction per data row, with a model saved by any host
 //
 // Run "ntkrf <command> -h" for the flags of each.

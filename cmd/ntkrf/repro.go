@@ -59,6 +59,7 @@ import (
 var reproCommands = map[string]func(args []string) error{
 	"fig1":   reproFig1,
 	"fig2":   reproFig2,
+	"fig3":   reproFig3,
 	"table2": reproTable2,
 	"table3": reproTable3,
 }
@@ -66,7 +67,7 @@ var reproCommands = map[string]func(args []string) error{
 // runRepro dispatches to one experiment.
 func runRepro(args []string) error {
 	if len(args) == 0 || reproCommands[args[0]] == nil {
-		return fmt.Errorf("repro: name an experiment: ntkrf repro fig1|fig2|table2|table3 [flags]")
+		return fmt.Errorf("repro: name an experiment: ntkrf repro fig1|fig2|fig3|table2|table3 [flags]")
 	}
 	t0 := time.Now()
 	fmt.Printf("# ntkrf repro %s (GOMAXPROCS %d, started %s)\n", strings.Join(args, " "), runtimeProcs(), t0.UTC().Format(time.RFC3339))
