@@ -9,6 +9,8 @@
 //	ntkrf repro fig2    entry MSE and relative Frobenius error of NTK features vs m on
 //	                    Fashion-MNIST unit rows, depths 1, 2, 4: NTK RF (TensorSketch,
 //	                    TensorSRHT) vs the naive (Bietti) and gradient baselines
+//	ntkrf repro fig3    active learning on Fashion-MNIST: greedy designs on NTK random features
+//	                    vs random designs, test accuracy of exact-NTK KRR against design size
 //	ntkrf repro table2  4-fold CV accuracy on the small classification sets: exact NTK,
 //	                    NTK RF, RFF and exact RBF, with the paper's P90, P95 and PMA rows
 //	ntkrf repro table3  time and test error of exact-NTK KRR vs NTK RF KRR on diamonds,
