@@ -90,6 +90,8 @@ type fitInput struct {
 	// Input is the schema of the Dataset the rows come from (fitRidge of
 	// a Dataset), saved with the model for predictCSV.
 	Input *data.Schema `json:"input"`
+	// Selection is what the select op chose, saved with the model.
+	Selection *pipeline.Selection `json:"selection"`
 }
 
 // xy reads the rows and targets of a fit and applies the scaler.
@@ -152,7 +154,7 @@ func (c *call) putPipeline(p *pipeline.Pipeline) (any, error) {
 
 // assemble makes a fitted model a pipeline and returns it as it crosses.
 func (c *call) assemble(in fitInput, s *data.Scaler, f *rf.Map, k *kernel.Spec, m *krr.Model) (any, error) {
-	parts := pipeline.Parts{Input: in.Input, Scaler: s, Map: f, Kernel: k, Model: m}
+	parts := pipeline.Parts{Input: in.Input, Scaler: s, Map: f, Kernel: k, Model: m, Selection: in.Selection}
 	if in.Input != nil {
 		parts.Classes = in.Input.Classes
 	}
@@ -284,6 +286,7 @@ func init() {
 			Features  featureArgs `json:"features"`
 			Criterion string      `json:"criterion"`
 			Lambda    any         `json:"lambda"`
+			Task      string      `json:"task"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
@@ -296,10 +299,20 @@ func init() {
 			return nil, err
 		}
 		_, fixed := a.Lambda.(float64)
-		return struct {
-			Dim       int  `json:"dim"`
-			OneWorker bool `json:"oneWorker"`
-		}{f.Dim(), krr.Dual(a.Rows, f.Dim()) || (a.Criterion == krr.LOO && !fixed)}, nil
+		dual := krr.Dual(a.Rows, f.Dim())
+		criterion := a.Criterion
+		if criterion == "" {
+			criterion = krr.Criterion(a.Task, dual)
+		}
+		out := struct {
+			Dim       int   `json:"dim"`
+			OneWorker bool  `json:"oneWorker"`
+			Holdout   []int `json:"holdout,omitempty"` // rows solve needs back (criterion holdout)
+		}{Dim: f.Dim(), OneWorker: dual || (criterion == krr.LOO && !fixed)}
+		if !out.OneWorker && !fixed && criterion == krr.Holdout {
+			out.Holdout = krr.HoldoutRows(a.Rows)
+		}
+		return out, nil
 	}
 
 	ops["accumulate"] = func(c *call, args []byte) (any, error) {
@@ -354,6 +367,9 @@ func init() {
 			Dim      int             `json:"dim"`
 			Scaler   json.RawMessage `json:"scaler"`
 			Input    *data.Schema    `json:"input"`
+			// Holdout holds the raw rows plan named (criterion holdout).
+			Holdout   *fitInput           `json:"holdout"`
+			Selection *pipeline.Selection `json:"selection"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
@@ -361,6 +377,10 @@ func init() {
 		opt := a.options(c)
 		if opt.Criterion == krr.LOO && opt.Lambda == 0 {
 			return nil, optErr("criterion", "%s: criterion \"loo\" needs a second pass over the rows; use fitFeatures", c.op)
+		}
+		holdout := opt.Lambda == 0 && (opt.Criterion == krr.Holdout || (opt.Criterion == "" && krr.Criterion(opt.Task, false) == krr.Holdout))
+		if holdout && a.Holdout == nil {
+			return nil, optErr("criterion", "%s: criterion \"holdout\" needs the held-out rows (plan's holdout) in holdout {X, y}", c.op)
 		}
 		s, err := scalerOf(c.op, a.Scaler)
 		if err != nil {
@@ -390,7 +410,22 @@ func init() {
 			}
 		}
 		c.progress(0, 1, "solve")
-		m, err := acc.Solve()
+		var m *krr.Model
+		if holdout {
+			in := *a.Holdout
+			in.Scaler = a.Scaler
+			Xh, yh, _, err := c.xy(in)
+			if err != nil {
+				return nil, err
+			}
+			phi, err := f.Transform(nil, Xh)
+			if err != nil {
+				return nil, err
+			}
+			m, err = acc.SolveHoldout(phi, yh)
+		} else {
+			m, err = acc.Solve()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -398,7 +433,7 @@ func init() {
 			return nil, err
 		}
 		c.progress(1, 1, "solve")
-		return c.assemble(fitInput{Input: a.Input}, s, f, nil, m)
+		return c.assemble(fitInput{Input: a.Input, Selection: a.Selection}, s, f, nil, m)
 	}
 
 	ops["fitFeatures"] = func(c *call, args []byte) (any, error) {

@@ -13,6 +13,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
@@ -25,10 +26,12 @@ import (
 type Opt struct {
 	Name string `json:"name"`
 	// Kind is "int", "number", "bool", "string", "enum", "char" (one
-	// character), "object" (Fields), "array" (of Items), "numberOrAuto"
-	// (a number or "auto"), "nameOrIndex" (a string, or an integer index)
-	// or "any" (checked by the operation).
-	Kind   string   `json:"kind"`
+	// character), "object" (Fields), "array" (of Items), "nameOrIndex" (a
+	// string, or an integer index) or "any" (checked by the operation).
+	Kind string `json:"kind"`
+	// Auto: the string "auto" is accepted too (the setting is chosen for
+	// the data).
+	Auto   bool     `json:"auto,omitempty"`
 	Enum   []string `json:"enum,omitempty"`
 	Min    *float64 `json:"min,omitempty"`
 	Max    *float64 `json:"max,omitempty"`
@@ -81,6 +84,12 @@ var (
 		optDepth,
 		optGamma,
 	}
+	// A fit chooses what is "auto" (pipeline.Select): the depth among
+	// search.depths, the preprocessing among search.preprocess.
+	optDepthAuto = Opt{Name: "depth", Kind: "int", Auto: true, Min: f(1), Max: f(kernel.MaxDepth), Default: "auto",
+		Doc: "network depth L, or \"auto\": chosen among search.depths by exact leave-one-out with the exact kernel on search.rows rows"}
+	fitFeatureOpts = withDepthAuto(featureOpts)
+	fitKernelOpts  = withDepthAuto(kernelOpts)
 	prepOpts = []Opt{
 		{Name: "standardize", Kind: "bool", Default: true, Doc: "centre and scale every column on the training rows"},
 		{Name: "unitNorm", Kind: "bool", Default: false, Doc: "then scale every row to unit norm"},
@@ -103,17 +112,26 @@ var Schema = map[string][]Opt{
 	"kernel":   kernelOpts,
 	"features": featureOpts,
 	"fitRidge": {
-		{Name: "features", Kind: "object", Fields: featureOpts, Doc: "random features (primal fit); the default"},
-		{Name: "kernel", Kind: "object", Fields: kernelOpts, Doc: "an exact kernel instead (dual fit)"},
-		{Name: "lambda", Kind: "numberOrAuto", Min: f(0), MinGT: true, Default: "auto",
+		{Name: "features", Kind: "object", Fields: fitFeatureOpts, Doc: "random features (primal fit); the default"},
+		{Name: "kernel", Kind: "object", Fields: fitKernelOpts, Doc: "an exact kernel instead (dual fit)"},
+		{Name: "lambda", Kind: "number", Auto: true, Min: f(0), MinGT: true, Default: "auto",
 			Doc: "ridge λ > 0, or \"auto\" (chosen by the criterion over the grid)"},
 		{Name: "criterion", Kind: "enum", Enum: krr.Criteria,
-			Doc: "how \"auto\" chooses λ: gcv (the default) or loo (exact leave-one-out; the default for features when rows ≤ dim)"},
+			Doc: "how \"auto\" chooses λ (default by the task: classification by validated accuracy — loo when rows ≤ dim or with a kernel, else holdout on a fifth of the rows up to 2000; regression by squared error — loo, else gcv)"},
 		{Name: "grid", Kind: "array", Items: &Opt{Name: "λ", Kind: "number", Min: f(0), MinGT: true}, Max: f(10000),
 			Doc: "candidate λ values for \"auto\" (default: 30 values log-spaced over [1e-6, 100]·trace/m)"},
 		taskOpt,
 		classesOpt,
-		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing fitted on the training rows"},
+		{Name: "preprocess", Kind: "object", Auto: true, Fields: prepOpts, Default: "auto",
+			Doc: "preprocessing fitted on the training rows, or \"auto\": chosen among search.preprocess with the depth"},
+		{Name: "search", Kind: "object", Fields: []Opt{
+			{Name: "depths", Kind: "array", Items: &Opt{Name: "depth", Kind: "int", Min: f(1), Max: f(kernel.MaxDepth)}, Max: f(kernel.MaxDepth),
+				Default: pipeline.DefaultDepths, Doc: "depths tried when depth is \"auto\""},
+			{Name: "preprocess", Kind: "array", Items: &Opt{Name: "preprocessing", Kind: "object", Fields: prepOpts}, Max: f(16),
+				Default: pipeline.DefaultPreprocess, Doc: "preprocessings tried when preprocess is \"auto\""},
+			{Name: "rows", Kind: "int", Min: f(3), Max: f(pipeline.MaxSearchRows), Default: pipeline.DefaultSearchRows,
+				Doc: "training rows (a seeded sample) the candidates are scored on; each costs one eigendecomposition of that size"},
+		}, Doc: "candidates of the \"auto\" settings"},
 		groupOpt,
 	},
 	"compare": {
@@ -176,7 +194,7 @@ var opSchema = map[string]string{
 	"kernel": "kernel", "features": "features", "compare": "compare", "selectActive": "selectActive",
 	"score": "score", "parseCSV": "parseCSV", "previewCSV": "previewCSV", "split": "split", "kfold": "kfold",
 	"fitScaler": "fitRidge", "accumulate": "fitRidge", "solve": "fitRidge", "fitFeatures": "fitRidge",
-	"fitKernel": "fitRidge", "plan": "fitRidge", "predict": "predict", "loadModel": "loadModel",
+	"fitKernel": "fitRidge", "plan": "fitRidge", "select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
 	"predictCSV": "predictCSV", "preprocess": "preprocess",
 }
 
@@ -229,6 +247,12 @@ func checkOpt(op, path string, o Opt, v any) error {
 	bad := func(code check.Code) error {
 		return check.New(code, path, "%s: %s must be %s, got %s", op, path, Expect(o), show(v))
 	}
+	if s, ok := v.(string); ok && o.Auto {
+		if s != "auto" {
+			return bad(check.Option)
+		}
+		return nil
+	}
 	switch o.Kind {
 	case "any":
 		return nil
@@ -263,20 +287,6 @@ func checkOpt(op, path string, o Opt, v any) error {
 		}
 		x, err := strconv.ParseFloat(string(n), 64)
 		if err != nil || !inRange(o, x) || (o.Kind == "int" && x != math.Trunc(x)) {
-			return bad(check.Option)
-		}
-	case "numberOrAuto":
-		if s, ok := v.(string); ok {
-			if s != "auto" {
-				return bad(check.Option)
-			}
-			return nil
-		}
-		n, ok := v.(json.Number)
-		if !ok {
-			return bad(check.Type)
-		}
-		if x, err := strconv.ParseFloat(string(n), 64); err != nil || !inRange(o, x) {
 			return bad(check.Option)
 		}
 	case "nameOrIndex":
@@ -346,6 +356,11 @@ func inRange(o Opt, x float64) bool {
 // Expect says in words what an option accepts: "an integer in 0…64".
 // index.js words it the same way (expect()); a test compares them.
 func Expect(o Opt) string {
+	if o.Auto {
+		b := o
+		b.Auto = false
+		return "\"auto\" or " + Expect(b)
+	}
 	switch o.Kind {
 	case "bool":
 		return "true or false"
@@ -363,8 +378,6 @@ func Expect(o Opt) string {
 		return "an integer " + span(o)
 	case "number":
 		return "a finite number " + span(o)
-	case "numberOrAuto":
-		return "\"auto\" or a finite number " + span(o)
 	case "nameOrIndex":
 		return "a column name or an integer index " + span(o)
 	case "object":
@@ -430,4 +443,16 @@ func show(v any) string {
 		return "an object"
 	}
 	return fmt.Sprint(v)
+}
+
+// withDepthAuto is opts with its depth "auto" by default, as fitRidge
+// takes it.
+func withDepthAuto(opts []Opt) []Opt {
+	out := slices.Clone(opts)
+	for i, o := range out {
+		if o.Name == "depth" {
+			out[i] = optDepthAuto
+		}
+	}
+	return out
 }

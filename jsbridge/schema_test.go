@@ -23,7 +23,7 @@ func sample(o Opt) any {
 		return o.Enum[0]
 	case "char":
 		return ";"
-	case "int", "number", "numberOrAuto", "nameOrIndex":
+	case "int", "number", "nameOrIndex":
 		if o.Min != nil {
 			return *o.Min + 1
 		}

@@ -86,7 +86,7 @@ test('every non-finite or out-of-range number option is a RangeError naming it, 
     for (const o of opts) {
       const at = (v) => wrap({ [o.name]: v });
       if (o.kind === 'object') cases.push(...walk(method, o.fields, (v) => at(v)));
-      if (['int', 'number', 'numberOrAuto', 'nameOrIndex'].includes(o.kind)) {
+      if (['int', 'number', 'nameOrIndex'].includes(o.kind)) {
         const bad = [NaN, Infinity, -Infinity];
         if (o.min !== undefined) bad.push(o.min - 1);
         if (o.max !== undefined) bad.push(o.max * 2 + 1);
@@ -234,7 +234,7 @@ test('one grammar: the same cause gives the same error in every method', async (
   await assert.rejects(eng.fitRidge(refX(), y, { features: { dimm: 3 } }),
     isError(TypeError, 'ERR_UNKNOWN_OPTION', 'features.dimm', /features takes method, depth, dim, sketchDim/));
   await assert.rejects(eng.fitRidge(refX(), y, { lamda: 1 }),
-    isError(TypeError, 'ERR_UNKNOWN_OPTION', 'lamda', /known options: features, kernel, lambda, criterion, grid, task, classes, preprocess, groups, signal, onProgress/));
+    isError(TypeError, 'ERR_UNKNOWN_OPTION', 'lamda', /known options: features, kernel, lambda, criterion, grid, task, classes, preprocess, search, groups, signal, onProgress/));
   // previewCSV suggests maxBytes, and takes it.
   await assert.rejects(eng.previewCSV('a,b\n1,2\n', { maxBytes: 4 }), isError(RangeError, 'ERR_TOO_LARGE', 'maxBytes', /raise maxBytes/));
   // Internal operation names do not leak into messages.
@@ -323,14 +323,14 @@ test('the option checks in JavaScript and in Go agree on every option (class, co
     parseCSV: (o) => eng.parseCSV('a,b\n1,2\n', o), previewCSV: (o) => eng.previewCSV('a,b\n1,2\n', o),
     split: (o) => eng.split(10, o), kfold: (o) => eng.kfold(10, o),
   };
-  const badValues = (o) => {
+  const badValues = (o) => [...(o.auto ? ['best'] : []), ...badOf(o)];
+  const badOf = (o) => {
     switch (o.kind) {
       case 'bool': return ['yes', 1];
       case 'enum': return [5, 'nope'];
       case 'char': return [',,', 7];
       case 'int': return ['3', o.min - 1, (o.min ?? 0) + 0.5, o.max === undefined ? undefined : o.max + 1].filter((v) => v !== undefined);
       case 'number': return [true, ...(o.min !== undefined ? [o.min - 1] : []), ...(o.max !== undefined ? [o.max + 1] : [])];
-      case 'numberOrAuto': return ['best', -1, false];
       case 'nameOrIndex': return [true, -1, 0.5];
       case 'array': return ['x', [0]];
       case 'object': return [3, { nope: 1 }];

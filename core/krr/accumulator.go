@@ -227,10 +227,12 @@ func (a *Accumulator) Merge(b *Accumulator) error {
 	return nil
 }
 
-// Solve chooses λ (unless Options.Lambda fixes it) and solves the ridge
-// problem on the rows added. Criterion LOO needs a second pass over the
-// rows and is not available here: use Spectrum, LOOSums and
-// Spectrum.Solve. The model predicts from features; attach the map with
+// Solve chooses λ (unless Options.Lambda fixes it) by GCV and solves the
+// ridge problem on the rows added. Criterion LOO needs a second pass over
+// the rows (use Spectrum, LOOSums and Spectrum.Solve) and Holdout the
+// held-out rows (SolveHoldout); an empty criterion means GCV here, so a
+// host that splits a classification fit calls SolveHoldout to choose as
+// FitFeatures does. The model predicts from features; attach the map with
 // Model.SetFeaturizer to predict from inputs.
 func (a *Accumulator) Solve() (*Model, error) {
 	if err := a.checkSolvable(); err != nil {
@@ -239,8 +241,11 @@ func (a *Accumulator) Solve() (*Model, error) {
 	if a.opt.Lambda > 0 {
 		return a.solve(a.opt.Lambda, nil)
 	}
-	if a.opt.Criterion == LOO {
+	switch a.opt.Criterion {
+	case LOO:
 		return nil, fmt.Errorf("krr: criterion %q needs a second pass over the rows; use Spectrum and LOOSums, or criterion %q", LOO, GCV)
+	case Holdout:
+		return nil, fmt.Errorf("krr: criterion %q needs the held-out rows; use SolveHoldout", Holdout)
 	}
 	s, err := a.spectrum(false)
 	if err != nil {

@@ -96,29 +96,18 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data
 	if input != nil {
 		groups = input.Groups
 	}
+	cfg.Groups = groups
+	cfg, sel, err := Select(ctx, X, y, cfg)
+	if err != nil {
+		return nil, err
+	}
 	opt, err := cfg.Ridge.Resolve(y)
 	if err != nil {
 		return nil, err
 	}
 	opt.Context = ctx
-	if err := checkTargets(X, y); err != nil {
-		return nil, err
-	}
-	ch, err := choose(ctx, X, y, groups, cfg, opt)
-	if err != nil {
-		return nil, err
-	}
-	if ch.depth > 0 {
-		if cfg.Kernel != nil {
-			k := *cfg.Kernel
-			k.Depth = ch.depth
-			cfg.Kernel = &k
-		} else {
-			cfg.Features.Depth = ch.depth
-		}
-	}
 	progress(opt, 0, 1, "preprocess")
-	scaler, err := data.Fit(X, groups, ch.prep)
+	scaler, err := data.Fit(X, groups, *cfg.Preprocess)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +120,7 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data
 		return nil, err
 	}
 	_, d := Xs.Dims()
-	p := &Pipeline{input: input, scaler: scaler, selection: ch.sel}
+	p := &Pipeline{input: input, scaler: scaler, selection: sel}
 	if cfg.Kernel != nil {
 		k, err := cfg.Kernel.Filled(d)
 		if err != nil {
@@ -183,18 +172,20 @@ func indexNames(k int) []string {
 // Parts are the pieces of a pipeline fitted elsewhere, e.g. by workers
 // that featurize rows in parallel and solve with a krr.Accumulator.
 type Parts struct {
-	Input   *data.Schema // nil: fitted from a matrix
-	Classes []string     // nil: "0"…"k−1"
-	Scaler  *data.Scaler
-	Map     *rf.Map      // primal
-	Kernel  *kernel.Spec // dual
-	Model   *krr.Model
+	Input     *data.Schema // nil: fitted from a matrix
+	Classes   []string     // nil: "0"…"k−1"
+	Scaler    *data.Scaler
+	Map       *rf.Map      // primal
+	Kernel    *kernel.Spec // dual
+	Model     *krr.Model
+	Selection *Selection // nil: nothing was chosen (from Select)
 }
 
 // Assemble checks that parts fit together and makes them a pipeline.
 func Assemble(parts Parts) (*Pipeline, error) {
 	f := file{
 		Format: Format, Version: Version, Input: parts.Input, Classes: parts.Classes, Preprocess: parts.Scaler,
+		Selection: parts.Selection,
 	}
 	if parts.Model == nil || parts.Scaler == nil || (parts.Map == nil) == (parts.Kernel == nil) {
 		return nil, check.New(check.Type, "", "pipeline: parts need a model, a scaler, and a feature map or a kernel")

@@ -75,6 +75,40 @@ type Candidate struct {
 	Accuracy float64 `json:"accuracy,omitempty"`
 }
 
+// Select settles the settings cfg leaves open (a nil Preprocess, a depth
+// of 0; see Config) on the rows of X and targets y: it returns cfg with
+// them fixed to the chosen values, and the selection (nil when nothing was
+// open). Fit calls it first; hosts that split a fit over workers call it
+// once, then fit the returned Config. λ is left to the fit.
+func Select(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (Config, *Selection, error) {
+	if X == nil || X.IsEmpty() {
+		return cfg, nil, check.New(check.Shape, "", "pipeline: X is empty; it needs at least one row and one column")
+	}
+	if err := checkTargets(X, y); err != nil {
+		return cfg, nil, err
+	}
+	opt, err := cfg.Ridge.Resolve(y)
+	if err != nil {
+		return cfg, nil, err
+	}
+	ch, err := choose(ctx, X, y, cfg.Groups, cfg, opt)
+	if err != nil {
+		return cfg, nil, err
+	}
+	if ch.depth > 0 {
+		if cfg.Kernel != nil {
+			k := *cfg.Kernel
+			k.Depth = ch.depth
+			cfg.Kernel = &k
+		} else {
+			cfg.Features.Depth = ch.depth
+		}
+	}
+	prep := ch.prep
+	cfg.Preprocess = &prep
+	return cfg, ch.sel, nil
+}
+
 // choice is what a selection settles: the depth (0: as configured) and
 // the preprocessing.
 type choice struct {

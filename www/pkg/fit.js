@@ -83,7 +83,24 @@ export async function fitRidge(pool, ...args) {
   const ridge = { lambda: opts.lambda, criterion: opts.criterion, grid: opts.grid, task, classes };
   const Xref = (rows) => ({ rows, cols: X.cols, array: 0 });
   const call = (op, args, arrays, ctl, extra = {}) => pool.call(op, args, arrays, ctl, { where, ...extra });
-  const features = opts.features ?? {};
+  const stage = (name) => control.onProgress && ((p) => control.onProgress({ ...p, stage: p.stage || name }));
+  const first = pool.slots[0];
+  // The 'auto' depth and preprocessing are settled first, in one worker
+  // (Go's pipeline.Select, as a native Fit does); the rest of the fit runs
+  // with them fixed. Nothing is open when both are given.
+  let features = opts.features ?? {};
+  let kernel = opts.kernel;
+  let preprocess = opts.preprocess;
+  let selection = null;
+  const depthOpen = (o) => o.depth === undefined || o.depth === 'auto';
+  if (preprocess === undefined || preprocess === 'auto' || depthOpen(kernel ?? features)) {
+    const chosen = await call('select', { ...ridge, X: Xref(X.rows), y: { array: 1 }, features: kernel ? undefined : features, kernel, preprocess, search: opts.search, groups: opts.groups },
+      [data.slice(), yd.slice()], { signal: control.signal, onProgress: stage('select') }, { slot: first, transfer: true });
+    ({ preprocess, selection } = chosen);
+    // A kernel or method without a depth (rbf, rff, …) leaves it unset.
+    const depth = chosen.depth === undefined ? {} : { depth: chosen.depth };
+    if (kernel) kernel = { ...kernel, ...depth }; else features = { ...features, ...depth };
+  }
   // Go plans a fit on features (jsbridge plan, krr), before anything is
   // copied: the feature dimension, and whether the fit must run in one
   // worker (the dual on ΦΦᵀ when there are no more rows than features, or
@@ -93,25 +110,24 @@ export async function fitRidge(pool, ...args) {
   // at most a quarter of X.
   let oneWorker = true;
   let maxRows = Infinity;
-  if (!opts.kernel) {
-    const plan = await call('plan', { rows: X.rows, cols: X.cols, features, criterion: opts.criterion, lambda: opts.lambda }, [], { signal: control.signal });
+  let plan = {};
+  if (!kernel) {
+    plan = await call('plan', { rows: X.rows, cols: X.cols, features, criterion: opts.criterion, lambda: opts.lambda, task }, [], { signal: control.signal });
     maxRows = Math.max(chunkRows(X.cols), Math.ceil((4 * plan.dim * plan.dim) / X.cols));
     oneWorker = plan.oneWorker || rowBlocks(X.rows, pool.slots.length, maxRows).length === 1;
   }
-  // Every stage reports: the scaler, the features (in rows, over the
-  // workers) and the solve with its λ search.
-  const stage = (name) => control.onProgress && ((p) => control.onProgress({ ...p, stage: p.stage || name }));
+  // Every stage reports: the search, the scaler, the features (in rows,
+  // over the workers) and the solve with its λ search.
   // The scaler needs every row in one worker: the first, see below. A
   // copy moved there peaks lower than posting X, which serializes it
   // into a buffer first.
-  const first = pool.slots[0];
-  const scaler = await call('fitScaler', { X: Xref(X.rows), preprocess: opts.preprocess, groups: opts.groups }, [data.slice()],
+  const scaler = await call('fitScaler', { X: Xref(X.rows), preprocess, groups: opts.groups }, [data.slice()],
     { signal: control.signal, onProgress: stage('preprocess') }, { slot: first, transfer: true });
   let model;
-  if (opts.kernel) {
-    model = await call('fitKernel', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, kernel: opts.kernel, input }, [data, yd], control);
+  if (kernel) {
+    model = await call('fitKernel', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, kernel, input, selection }, [data, yd], control);
   } else if (oneWorker) {
-    model = await call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features, input }, [data, yd], control);
+    model = await call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features, input, selection }, [data, yd], control);
   } else {
     // The bridge collects the copy of X that fitScaler left in the first
     // worker before returning, so the chunks reuse that memory.
@@ -124,7 +140,16 @@ export async function fitRidge(pool, ...args) {
     const arrays = [];
     const ref = (a) => { arrays.push(a); return { array: arrays.length - 1 }; };
     const partRefs = parts.map((p) => ({ rows: p.rows, mu: ref(p.mu), ybar: ref(p.ybar), C: ref(p.C), D: ref(p.D), E: ref(p.E) }));
-    model = await call('solve', { ...ridge, parts: partRefs, dim: parts[0].mu.length, features, scaler, input },
+    // The held-out rows of criterion holdout (classification): Go named
+    // them in plan; the solving worker featurizes them again.
+    let holdout;
+    if (plan.holdout) {
+      const hx = new Float64Array(plan.holdout.length * X.cols);
+      const hy = new Float64Array(plan.holdout.length);
+      plan.holdout.forEach((r, i) => { hx.set(data.subarray(r * X.cols, (r + 1) * X.cols), i * X.cols); hy[i] = yd[r]; });
+      holdout = { X: { rows: plan.holdout.length, cols: X.cols, array: ref(hx).array }, y: ref(hy) };
+    }
+    model = await call('solve', { ...ridge, parts: partRefs, dim: parts[0].mu.length, features, scaler, input, holdout, selection },
       arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true });
   }
   return new Model(pool, model);

@@ -74,7 +74,9 @@ export interface NtkrfError extends Error {
 /** One option of the schema (Engine.schema). */
 export interface OptionSchema {
   name: string;
-  kind: 'int' | 'number' | 'bool' | 'string' | 'enum' | 'char' | 'object' | 'array' | 'numberOrAuto' | 'nameOrIndex' | 'any';
+  kind: 'int' | 'number' | 'bool' | 'string' | 'enum' | 'char' | 'object' | 'array' | 'nameOrIndex' | 'any';
+  /** The string "auto" is accepted too: the setting is chosen for the data. */
+  auto?: boolean;
   enum?: string[];
   min?: number;
   max?: number;
@@ -208,33 +210,71 @@ export interface Preview {
 }
 
 export interface FitOptions extends CallControl {
-  /** Random features (primal ridge, the default: {} = NTK features with defaults). */
-  features?: FeatureOptions;
-  /** Or an exact kernel (dual ridge: needs an n×n matrix). */
-  kernel?: KernelSpec;
-  /** A fixed λ > 0, or 'auto' (default): chosen from `grid` by `criterion`, from one eigendecomposition. */
+  /**
+   * Random features (primal ridge, the default: {} = NTK features with
+   * defaults). depth 'auto' (the default) is chosen with the preprocessing:
+   * see `search`.
+   */
+  features?: Omit<FeatureOptions, 'depth'> & { depth?: number | 'auto' };
+  /** Or an exact kernel (dual ridge: needs an n×n matrix); depth 'auto' by default. */
+  kernel?: Omit<KernelSpec, 'depth'> & { depth?: number | 'auto' };
+  /** A fixed λ > 0, or 'auto' (default): chosen over `grid` by `criterion`. */
   lambda?: number | 'auto';
   /**
-   * How 'auto' chooses λ: "gcv" (generalized cross-validation; the default)
-   * or "loo" (exact leave-one-out; the default for features when rows ≤ dim,
-   * where the fit runs in the dual).
+   * How 'auto' chooses λ. Default by the task: classification by validated
+   * accuracy (squared error breaking ties) — "loo", exact leave-one-out, when
+   * rows ≤ dim or with a kernel, else "holdout" (a fifth of the rows, at most
+   * 2000, held out and scored at λ around the GCV choice, then the fit on all
+   * rows); regression by squared error — "loo", else "gcv".
    */
-  criterion?: 'gcv' | 'loo';
+  criterion?: 'gcv' | 'loo' | 'holdout';
   /** Candidate λ values for 'auto', each > 0, at most 10000 (default: 30 values log-spaced over [1e-6, 100]·trace/m). */
   grid?: number[];
   /** Required when y holds only whole numbers (labels or values?); otherwise regression. */
   task?: 'classification' | 'regression';
   /** Number of classes, 2…10000 (default: max(y)+1). */
   classes?: number;
-  preprocess?: Preprocess;
+  /**
+   * The preprocessing fitted on the training rows, or 'auto' (default):
+   * chosen with the depth among `search.preprocess`.
+   */
+  preprocess?: Preprocess | 'auto';
+  /**
+   * Candidates of the 'auto' depth and preprocessing. They are scored by
+   * exact leave-one-out ridge regression with the exact kernel (the one the
+   * features approximate) on `rows` training rows, each at its best λ: one
+   * eigendecomposition of rows×rows per candidate (about 0.7 s at 1000 rows
+   * natively, 10 candidates by default).
+   */
+  search?: {
+    /** Default [1, 2, 3, 4, 5]. */
+    depths?: number[];
+    /** Default [{standardize: true}, {standardize: true, unitNorm: true}]. */
+    preprocess?: Preprocess[];
+    /** Rows scored, a seeded sample when there are more (3…8000, default 1000). */
+    rows?: number;
+  };
   /** One-hot groups from parseCSV, so categorical missing values are imputed by the most frequent category. */
   groups?: Dataset['groups'];
 }
 
+/** What 'auto' chose (Model.selection): every candidate at its best λ, and the one chosen. */
+export interface Selection {
+  /** Training rows the candidates were scored on. */
+  rows: number;
+  /** "loo": exact leave-one-out with the exact kernel. */
+  criterion: string;
+  candidates: { depth: number; preprocess: Preprocess; lambda: number; score: number; accuracy?: number }[];
+  /** Index of the chosen candidate. */
+  chosen: number;
+}
+
 export interface CurvePoint {
   lambda: number;
-  /** GCV or LOO mean squared error at this λ (lower is better; Infinity where the criterion is undefined). */
+  /** GCV, LOO or held-out mean squared error at this λ (lower is better; Infinity where the criterion is undefined). */
   score: number;
+  /** Validated accuracy at this λ (classification by loo or holdout). */
+  accuracy?: number;
 }
 
 export interface SelectOptions extends CallControl {
@@ -307,13 +347,16 @@ export interface FileMatrix {
  */
 export interface ModelFile {
   format: 'ntkrf-model';
-  version: 1;
+  /** 2 (version 1 files, without selection and accuracy, are read too). */
+  version: 1 | 2;
   task: 'classification' | 'regression';
   /** Class names, label i ↔ classes[i] (classification), or null. */
   classes: string[] | null;
   lambda: number;
   /** The λ curve; a score of +Inf (criterion undefined) is written as null. */
-  curve: { lambda: number; score: number | null }[];
+  curve: { lambda: number; score: number | null; accuracy?: number }[];
+  /** What 'auto' chose, or absent when depth and preprocessing were fixed. */
+  selection?: Selection;
   /** The dataset schema (a model fitted from a Dataset), or null. */
   input: InputSchema | null;
   /** The fitted preprocessing (opaque). */
@@ -342,6 +385,8 @@ export interface Model {
   readonly lambda: number;
   /** The λ curve searched (empty when λ was fixed). */
   readonly curve: CurvePoint[];
+  /** What 'auto' chose for depth and preprocessing, or null when both were fixed. */
+  readonly selection: Selection | null;
   /** The schema of the Dataset the model was fitted from (what predictCSV reads), or null. */
   readonly input: InputSchema | null;
   /** Class indices (classification) or values (regression), one per row. */

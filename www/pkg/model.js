@@ -30,7 +30,9 @@ export class Model {
     this.lambda = model.lambda;
     // A λ whose criterion could not be evaluated scores +Inf, which JSON
     // (the file, the bridge) writes as null.
-    this.curve = model.curve.map(({ lambda, score }) => ({ lambda, score: score ?? Infinity }));
+    this.curve = model.curve.map(({ lambda, score, accuracy }) => ({ lambda, score: score ?? Infinity, ...(accuracy !== undefined && { accuracy }) }));
+    /** What 'auto' chose for depth and preprocessing (every candidate's scores), or null when both were fixed. */
+    this.selection = model.selection ?? null;
     /** The dataset schema of a model fitted from a Dataset (what predictCSV reads), or null. */
     this.input = model.input ?? null;
   }

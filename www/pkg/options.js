@@ -37,6 +37,7 @@ export function checkKeys(where, obj, known) {
 
 /** Words an option's accepted values as Go's Expect does (a test compares them). */
 export function expect(o) {
+  if (o.auto) return `"auto" or ${expect({ ...o, auto: false })}`;
   switch (o.kind) {
     case 'bool': return 'true or false';
     case 'string': return 'a string';
@@ -44,7 +45,6 @@ export function expect(o) {
     case 'enum': return `one of ${o.enum.map((e) => JSON.stringify(e)).join(', ')}`;
     case 'int': return `an integer ${span(o)}`;
     case 'number': return `a finite number ${span(o)}`;
-    case 'numberOrAuto': return `"auto" or a finite number ${span(o)}`;
     case 'nameOrIndex': return `a column name or an integer index ${span(o)}`;
     case 'object': return 'an object';
     case 'array': return o.items ? `an array of ${expect(o.items).replace(/^an? /, '')}s` : 'an array';
@@ -71,6 +71,10 @@ const inRange = (o, x) => Number.isFinite(x)
 /** Checks one option value against its schema entry; path names it in errors. */
 export function checkValue(where, path, o, v) {
   const bad = (code) => ntkrfError(code, `${where}: ${path} must be ${expect(o)}, got ${describe(v)}`, path);
+  if (o.auto && typeof v === 'string') {
+    if (v !== 'auto') throw bad('ERR_OPTION');
+    return;
+  }
   switch (o.kind) {
     case 'any': return;
     case 'bool': if (typeof v !== 'boolean') throw bad('ERR_TYPE'); return;
@@ -86,11 +90,6 @@ export function checkValue(where, path, o, v) {
     case 'int': case 'number':
       if (typeof v !== 'number') throw bad('ERR_TYPE');
       if (!inRange(o, v) || (o.kind === 'int' && !Number.isInteger(v))) throw bad('ERR_OPTION');
-      return;
-    case 'numberOrAuto':
-      if (typeof v === 'string') { if (v !== 'auto') throw bad('ERR_OPTION'); return; }
-      if (typeof v !== 'number') throw bad('ERR_TYPE');
-      if (!inRange(o, v)) throw bad('ERR_OPTION');
       return;
     case 'nameOrIndex':
       if (typeof v === 'string') return;

@@ -1,0 +1,94 @@
+package jsbridge
+
+import (
+	"context"
+	"encoding/json"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
+)
+
+// autoDepth decodes features or kernel options whose depth may be "auto"
+// (pipeline.Select's depth 0) into dst.
+func autoDepth(c *call, raw json.RawMessage, dst any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if err := c.decode(raw, &m); err != nil {
+		return err
+	}
+	if string(m["depth"]) == `"auto"` {
+		delete(m, "depth")
+	}
+	b, _ := json.Marshal(m)
+	return c.decode(b, dst)
+}
+
+func init() {
+	// select settles the "auto" depth and preprocessing of a fit on one
+	// worker (pipeline.Select), so that the rest of the fit, split over
+	// workers or not, runs with them fixed, as Fit does natively.
+	ops["select"] = func(c *call, args []byte) (any, error) {
+		var a struct {
+			fitInput
+			ridgeArgs
+			Features   json.RawMessage `json:"features"`
+			Kernel     json.RawMessage `json:"kernel"`
+			Preprocess json.RawMessage `json:"preprocess"`
+			Search     pipeline.Search `json:"search"`
+			Groups     []data.Group    `json:"groups"`
+		}
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		cfg := pipeline.Config{Groups: a.Groups, Search: a.Search, Ridge: a.options(c)}
+		if err := autoDepth(c, a.Features, &cfg.Features); err != nil {
+			return nil, err
+		}
+		if len(a.Kernel) > 0 && string(a.Kernel) != "null" {
+			cfg.Kernel = &kernel.Spec{}
+			if err := autoDepth(c, a.Kernel, cfg.Kernel); err != nil {
+				return nil, err
+			}
+		}
+		switch string(a.Preprocess) {
+		case "", "null", `"auto"`:
+		default:
+			cfg.Preprocess = &data.Prep{}
+			if err := c.decode(a.Preprocess, cfg.Preprocess); err != nil {
+				return nil, err
+			}
+		}
+		X, err := c.matrix("X", a.X)
+		if err != nil {
+			return nil, err
+		}
+		y, err := c.array("y", a.Y)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Kernel == nil {
+			if _, err := rf.New(cfg.Features, max(X.RawMatrix().Cols, 1)); err != nil {
+				return nil, optionErr(c.op, err, "features")
+			}
+		}
+		cfg, sel, err := pipeline.Select(context.Background(), X, y, cfg)
+		if err != nil {
+			return nil, err
+		}
+		// What was settled, for the caller to write into its options: the
+		// depth (absent for kernels without one) and the preprocessing.
+		out := struct {
+			Depth      int                 `json:"depth,omitempty"`
+			Preprocess data.Prep           `json:"preprocess"`
+			Selection  *pipeline.Selection `json:"selection"`
+		}{Depth: cfg.Features.Depth, Preprocess: *cfg.Preprocess, Selection: sel}
+		if cfg.Kernel != nil {
+			out.Depth = cfg.Kernel.Depth
+		}
+		return out, nil
+	}
+}
