@@ -84,6 +84,20 @@ test('cross-host: the Node model, its CSV and its predictions for native Go; the
   got.forEach((name, i) => assert.equal(name, native.predictions[i], `row ${i}: Node predicts ${name}, native Go predicted ${native.predictions[i]}`));
   // Saved again here, the file is the one native Go wrote (numbers compared as numbers).
   assert.deepEqual(JSON.parse(JSON.stringify(loaded)), native.model);
+  // The same fit here ('auto' depth, preprocessing and λ, as TestCrossHost
+  // fits it) makes the same choices: candidates, scores, chosen, λ.
+  const ds = await eng.parseCSV(text('iris.csv'));
+  const here = await eng.fitRidge(ds, { features: { dim: 512, seed: 11 } });
+  const sel = native.model.selection;
+  assert.ok(sel && sel.candidates.length === 10, 'the native model carries its selection');
+  assert.equal(here.selection.chosen, sel.chosen);
+  here.selection.candidates.forEach((c, i) => {
+    const n = sel.candidates[i];
+    assert.deepEqual([c.depth, c.preprocess, c.accuracy ?? 0], [n.depth, n.preprocess, n.accuracy ?? 0], `candidate ${i}`);
+    assert.ok(Math.abs(c.score - n.score) <= 1e-9 * n.score && Math.abs(c.lambda - n.lambda) <= 1e-12 * n.lambda, `candidate ${i}: ${c.score} vs ${n.score}`);
+  });
+  assert.ok(Math.abs(here.lambda - native.model.lambda) <= 1e-12 * native.model.lambda, `λ ${here.lambda} here, ${native.model.lambda} natively`);
+  assert.deepEqual(await here.predictCSV(text('iris.csv')), native.predictions);
 });
 
 test('a kernel model saves its training rows and loads back predicting the same bits', async () => {
