@@ -315,15 +315,20 @@ test('experiments: training iris on a split scores as the page shows it; its mod
   const ds = await eng.parseCSV(bytes);
   const settings = Object.fromEntries(Object.entries(vocab.settings).map(([k, s]) => [k, s.def]));
   const plan = trainingPlan(settings, ds);
-  assert.deepEqual(plan.features, { method: 'ntk', dim: 512, seed: 1, depth: 1, sketch: 'tensorsketch', sampler: 'exact' });
-  assert.deepEqual(plan.preprocess, { standardize: true, unitNorm: false });
+  // Training leaves depth and preprocessing to the engine ('auto', its default).
+  assert.deepEqual(plan.features, { method: 'ntk', dim: 512, seed: 1, depth: 'auto', sketch: 'tensorsketch', sampler: 'exact' });
+  assert.equal(plan.preprocess, 'auto');
+  assert.deepEqual(trainingPlan({ ...settings, auto: false }, ds).preprocess, { standardize: true, unitNorm: false });
+  assert.equal(trainingPlan({ ...settings, auto: false }, ds).features.depth, 1);
   const ctl = () => ({});
   const r = await trainAndTest(eng, ds, plan, ctl, new AbortController().signal);
   assert.equal(r.rows.length, 45, '30 % of 150 rows held out');
   assert.equal(r.withExact, true);
   assert.ok(r.scores.accuracy >= 0.85, `accuracy ${r.scores.accuracy}`);
   assert.ok(r.exactScores.accuracy >= 0.85, `exact accuracy ${r.exactScores.accuracy}`);
-  assert.equal(r.curve.criterion, 'loo', '105 training rows ≤ m = 512: leave-one-out');
+  assert.equal(r.curve.accuracy, true, 'classification: λ by validated (leave-one-out) accuracy');
+  assert.equal(r.selection.candidates.length, 10, 'depths 1–5 × two preprocessings');
+  assert.ok(r.selection.chosen >= 0 && r.selection.chosen < 10);
   assert.match(r.how, /^45 held-out test rows$/);
   const { text, rows } = predictionsCSV({ ...r, ds });
   const table = parseCSV(text);
@@ -339,8 +344,9 @@ test('experiments: training iris on a split scores as the page shows it; its mod
   assert.equal(modelFileName('iris.csv', 'ntk'), 'ntkrf-iris-ntk.json');
   const file = r.model.toJSON();
   const about = describeModel(file, r.model);
-  assert.equal(about.title, 'NTK RF, m = 512, L = 1, seed 1');
-  assert.deepEqual(describeModel({ features: plan.features }, r.model), about, 'the page describes a trained model by the options it sent');
+  const chosen = r.selection.candidates[r.selection.chosen].depth;
+  assert.equal(about.title, `NTK RF, m = 512, L = ${chosen}, seed 1`, 'the trained model names the depth auto chose');
+  assert.deepEqual(describeModel({ features: { ...plan.features, depth: chosen } }, r.model), about, 'the page describes a trained model by its options, with what auto chose');
   assert.equal(about.readsCSV, true);
   assert.match(about.lines.join(' '), /^Classification of target into 3 classes \(0, 1, 2\); λ = .*Reads 4 columns .*, by name; a target column, if present, is ignored\.$/);
   const loaded = await eng.loadModel(JSON.stringify(file));
@@ -358,7 +364,7 @@ test('experiments: training iris on a split scores as the page shows it; its mod
   const kf = await trainAndTest(eng, ds, { ...plan, evaluation: 'kfold', k: 3, exactWanted: false }, ctl, new AbortController().signal);
   assert.equal(kf.rows.length, 150);
   assert.equal(kf.modelRows, 150);
-  assert.equal(kf.curve.criterion, 'loo');
+  assert.equal(kf.curve.accuracy, true);
   assert.match(kf.how, /^3-fold cross-validation \(150 rows\)$/);
 });
 

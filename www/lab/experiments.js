@@ -91,9 +91,8 @@ export function pictureScales(K, approx, magnify) {
   return { lo, hi, diff, s };
 }
 
-/** How λ is chosen: exact leave-one-out while the training rows are no more than the features (the fit then runs on the n×n side), GCV beyond. */
-export const lambdaCriterion = (rows, m) => (rows <= m ? 'loo' : 'gcv');
-export const CRITERIA = { loo: 'leave-one-out', gcv: 'GCV' };
+/** What chose λ, from the curve the engine returns: validated accuracy (classification) or squared error. */
+export const curveByAccuracy = (points) => points.some((p) => p.accuracy !== undefined);
 
 /** The rows of 0…n−1 not in test. */
 export function complement(test, n) {
@@ -118,14 +117,20 @@ export function trainingPlan(settings, ds) {
   return {
     method, m,
     // The task, the classes and the one-hot groups come with the data set.
-    preprocess: preprocessOf(settings),
-    features: featureOptions(settings, method, m),
-    kernel: targetKernel(settings, method),
+    // 'auto' (the engine's default) chooses the depth and preprocessing on
+    // the training rows; the sliders then shape only the kernel pictures.
+    auto: settings.auto,
+    preprocess: settings.auto ? 'auto' : preprocessOf(settings),
+    features: autoDepth(featureOptions(settings, method, m), settings.auto),
+    kernel: autoDepth(targetKernel(settings, method), settings.auto && !METHODS[method].depth),
     layers: extraLayers(settings, method),
     evaluation: settings.eval, testShare: settings.test, k: settings.k, seed: settings.seed, exactWanted: settings.exact,
     rows: ds.X.rows,
   };
 }
+
+/** options with depth 'auto' when auto is set and they have a depth. */
+const autoDepth = (options, auto) => (auto && options.depth !== undefined ? { ...options, depth: 'auto' } : options);
 
 /** The rows idx of a data set, as a data set (fitRidge reads its task, classes, groups and columns). */
 export const subset = (engine, ds, idx) => ({ ...ds, X: engine.take(ds.X, idx), y: engine.take(ds.y, idx) });
@@ -166,16 +171,16 @@ export async function trainAndTest(engine, ds, plan, ctl, signal) {
   const final = plan.evaluation !== 'split';
   const steps = parts.length * (withExact ? 4 : 2) + (final ? 1 : 0);
   let step = 0;
-  const out = { rows: [], pred: [], exactPred: [], fold: [], curve: null, lambda: [], exactLambda: [], rfMs: 0, exactMs: 0, withExact, maxTrain, model: null, modelRows: 0 };
+  const out = { rows: [], pred: [], exactPred: [], fold: [], curve: null, selection: null, lambda: [], exactLambda: [], rfMs: 0, exactMs: 0, withExact, maxTrain, model: null, modelRows: 0 };
   out.exactSkipped = plan.exactWanted && !withExact;
-  const fit = (data, rows, more) => engine.fitRidge(data, { preprocess: plan.preprocess, ...more, criterion: lambdaCriterion(rows, plan.m), ...ctl(step++, steps) });
+  const fit = (data, more) => engine.fitRidge(data, { preprocess: plan.preprocess, ...more, ...ctl(step++, steps) });
   try {
     for (const [f, { train: tr, test }] of parts.entries()) {
       check(signal);
       const train = subset(engine, ds, tr), Xte = engine.take(ds.X, test);
       let t = performance.now();
-      // The criterion is named, not left to the engine's default, so that the page can say which error chose λ.
-      const model = await fit(train, tr.length, { features: plan.features });
+      // λ by the engine's default criterion; the curve says what it scored.
+      const model = await fit(train, { features: plan.features });
       let kept = false;
       try {
         const p = await model.predict(Xte, ctl(step++, steps));
@@ -183,14 +188,17 @@ export async function trainAndTest(engine, ds, plan, ctl, signal) {
         // Loops, not push(...a): arrays of test rows can exceed the argument limit.
         test.forEach((row, i) => { out.rows.push(row); out.pred.push(p[i]); out.fold.push(f + 1); });
         out.lambda.push(model.lambda);
-        if (f === 0) out.curve = { points: model.curve, lambda: model.lambda, criterion: lambdaCriterion(tr.length, plan.m) };
+        if (f === 0) {
+          out.curve = { points: model.curve, lambda: model.lambda, accuracy: curveByAccuracy(model.curve) };
+          out.selection = model.selection;
+        }
         if (!final) [out.model, out.modelRows, kept] = [model, tr.length, true];
       } finally {
         if (!kept) model.dispose();
       }
       if (withExact) {
         t = performance.now();
-        const exact = await fit(train, tr.length, { kernel: plan.kernel });
+        const exact = await fit(train, { kernel: plan.kernel });
         try {
           for (const v of await exact.predict(Xte, ctl(step++, steps))) out.exactPred.push(v);
           out.exactMs += performance.now() - t;
@@ -200,7 +208,7 @@ export async function trainAndTest(engine, ds, plan, ctl, signal) {
         }
       }
     }
-    if (final) [out.model, out.modelRows] = [await fit(ds, n, { features: plan.features }), n];
+    if (final) [out.model, out.modelRows] = [await fit(ds, { features: plan.features }), n];
     const yTrue = engine.take(ds.y, out.rows);
     const opts = { task: ds.task, ...(classification ? { classes: ds.classes.length } : {}) };
     out.scores = await engine.score(yTrue, Float64Array.from(out.pred), { ...opts, signal });

@@ -12,7 +12,7 @@ import { lineChart, scatterChart, confusionChart, clearChart, topConfusions, MAX
 import { explain, linkNotice, quote } from './messages.js';
 import { Jobs, check } from './jobs.js';
 import { EXACT_MAX, INITIAL_SPEED, estimate, measuredSpeed } from './cost.js';
-import { SAMPLE, dim, uses, extraLayers, featureOptions, targetKernel, kernelName, preprocessed, compareOn, comparisonRow, pictureScales, CRITERIA, trainingPlan, untrainable, trainAndTest, metric } from './experiments.js';
+import { SAMPLE, dim, uses, extraLayers, featureOptions, targetKernel, kernelName, preprocessed, compareOn, comparisonRow, pictureScales, trainingPlan, untrainable, trainAndTest, metric } from './experiments.js';
 import { sweep, sweepSeries, exactTimes, SWEEP_METHODS, SWEEP_STEPS } from './sweep.js';
 import { MAX_EXPORT_VALUES, baseName, predictionsCSV, comparisonsCSV, featuresCSV } from './downloads.js';
 import { shortName, capital, count, seconds } from './format.js';
@@ -21,7 +21,7 @@ import { MAX_MODEL_BYTES, SHOWN_PREDICTIONS, modelFileName, describeModel, predi
 const $ = (id) => document.getElementById(id);
 
 /** Controls whose values, ranges and menus come from the engine's schema: usable once it has started. */
-const SETTING_CONTROLS = ['standardize', 'unitnorm', 'depth', 'dim', 'method', 'sketch', 'sampler', 'seed', 'eval', 'testfrac', 'kfolds', 'exact', 'magnify'];
+const SETTING_CONTROLS = ['standardize', 'unitnorm', 'depth', 'dim', 'method', 'sketch', 'sampler', 'seed', 'eval', 'testfrac', 'kfolds', 'auto', 'exact', 'magnify'];
 
 /** Everything the page knows and changes. */
 const app = {
@@ -200,6 +200,7 @@ function showSettings() {
   $('eval').value = s.eval;
   $('testfrac').value = s.test;
   $('kfolds').value = s.k;
+  $('auto').checked = s.auto;
   $('exact').checked = s.exact;
   $('magnify').checked = s.magnify;
   showDerived();
@@ -308,6 +309,17 @@ function loadBundled(id, target = '') {
 function loadFile(file) {
   if (!file) return;
   load(file.name, () => readFile(file));
+}
+
+/** What 'auto' chose (the first fold's model), in a sentence with the runners-up. */
+function selectionText(sel) {
+  const prep = (p) => (p.unitNorm ? 'unit-norm rows' : 'standardized columns');
+  const score = (c) => (c.accuracy !== undefined ? `${(100 * c.accuracy).toFixed(1)}%` : `MSE ${short(c.score)}`);
+  const c = sel.candidates[sel.chosen];
+  const others = sel.candidates.filter((_, i) => i !== sel.chosen)
+    .sort((a, b) => (b.accuracy ?? -b.score) - (a.accuracy ?? -a.score)).slice(0, 3)
+    .map((o) => `${o.depth ? `L = ${o.depth}, ` : ''}${prep(o.preprocess)} ${score(o)}`);
+  return `auto chose ${c.depth ? `depth L = ${c.depth} with ` : ''}${prep(c.preprocess)} (leave-one-out ${score(c)} on ${sel.rows} training rows) among ${sel.candidates.length} candidates; next: ${others.join('; ')}.`;
 }
 
 /** Facts about the data set and what preprocessing will do. */
@@ -540,7 +552,8 @@ async function train() {
   app.speed = measuredSpeed(result.work, result.rfMs, app.engine.workers);
   app.lastRun = { ...result, ds, name, method: plan.method, m: plan.m, kernel: plan.kernel };
   const rows = plan.evaluation === 'split' ? `its ${count(result.modelRows, 'training row')}` : `all ${count(result.modelRows, 'row')} (the folds only measure)`;
-  setModel('trained', result.model, modelFileName(name, plan.method), `Trained on ${name}, ${rows}.`, { features: plan.features });
+  // Described by its file: the depth 'auto' chose, not the 'auto' sent.
+  setModel('trained', result.model, modelFileName(name, plan.method), `Trained on ${name}, ${rows}.`, { features: result.model.toJSON().features });
   showTraining(app.lastRun);
   showCost();
   $('export-pred').disabled = false;
@@ -561,9 +574,10 @@ function showTraining(r) {
   big.append(label, value);
   box.append(big);
   if (main.note) box.append(line(main.note));
-  const by = r.curve ? ` (by ${CRITERIA[r.curve.criterion]} error)` : '';
+  const by = r.curve ? ` (by validated ${r.curve.accuracy ? 'accuracy' : 'squared error'})` : '';
   const lambda = r.lambda.length > 1 ? `λ = ${short(Math.min(...r.lambda))} … ${short(Math.max(...r.lambda))} over the folds${by}` : `λ = ${short(r.lambda[0])}${by}`;
   box.append(line(`${app.vocab.methods[r.method].name}, m = ${r.m}, on ${r.how}; ${lambda}; fit and predict ${seconds(r.rfMs)}.`));
+  if (r.selection) box.append(line(selectionText(r.selection), 'selection'));
   if (ds.task === 'regression') box.append(line(`test MSE ${short(scores.mse)}`));
   if (r.withExact) {
     const e = metric(ds, r.exactScores, r.yTrue);
@@ -596,11 +610,13 @@ function showTraining(r) {
   }
   if (r.curve?.points.length) {
     const best = r.curve.points.find((p) => p.lambda === r.curve.lambda);
+    const acc = r.curve.accuracy;
+    const value = (p) => (acc ? p.accuracy : p.score);
     lineChart($('lambda-chart'), {
-      series: [{ name: `${CRITERIA[r.curve.criterion]} error`, points: r.curve.points.map((p) => [p.lambda, p.score]) }],
+      series: [{ name: acc ? 'validated accuracy' : 'validated squared error', points: r.curve.points.map((p) => [p.lambda, value(p)]) }],
       x: { label: 'λ (log)', log: true },
-      y: { label: 'validation MSE (log)', log: true },
-      marks: best ? [{ x: best.lambda, y: best.score, label: 'chosen' }] : [],
+      y: acc ? { label: 'validated accuracy' } : { label: 'validation MSE (log)', log: true },
+      marks: best ? [{ x: best.lambda, y: value(best), label: 'chosen' }] : [],
     });
   } else {
     clearChart($('lambda-chart'));
@@ -847,6 +863,7 @@ function bind() {
   setting('eval', 'eval', (el) => el.value);
   setting('testfrac', 'test', (el) => +el.value);
   setting('kfolds', 'k', intIn('k', 'Folds k'));
+  setting('auto', 'auto', (el) => el.checked);
   setting('exact', 'exact', (el) => el.checked);
   setting('magnify', 'magnify', (el) => el.checked, drawPictures);
 

@@ -41,6 +41,8 @@ export const SETTINGS = {
   test: { option: 'split.testFraction', scale: 'percent', narrow: { min: 10, max: 50, step: 5 }, def: 30, control: { id: 'testfrac', label: 'Test share' } },
   // Fewer than 3 folds test on half the rows; more than 10 only repeat the fit. Links default to 5.
   k: { option: 'kfold.k', narrow: { min: 3, max: 10 }, def: 5, control: { id: 'kfolds', label: 'Folds k' } },
+  // Training chooses depth and preprocessing ('auto', the engine's default); links made before default to it too.
+  auto: { bool: true, def: true },
   exact: { bool: true, def: true },
   magnify: { bool: true, def: false },
 };
