@@ -130,7 +130,7 @@ var Schema = map[string][]Opt{
 			{Name: "preprocess", Kind: "array", Items: &Opt{Name: "preprocessing", Kind: "object", Fields: prepOpts}, Max: f(16),
 				Default: pipeline.DefaultPreprocess, Doc: "preprocessings tried when preprocess is \"auto\""},
 			{Name: "rows", Kind: "int", Min: f(3), Max: f(pipeline.MaxSearchRows), Default: pipeline.DefaultSearchRows,
-				Doc: "training rows (a seeded sample) the candidates are scored on; each costs one eigendecomposition of that size"},
+				Doc: "training rows (a seeded sample) the candidates are scored on; each costs one eigendecomposition of that size (default 1000, fewer with hundreds of classes)"},
 		}, Doc: "candidates of the \"auto\" settings"},
 		groupOpt,
 	},

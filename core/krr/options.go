@@ -107,6 +107,9 @@ type Options struct {
 	Progress func(done, total int, stage string)
 }
 
+// GridPoints is the size of the default λ grid.
+const GridPoints = gridPoints
+
 const (
 	defaultBlockRows = 1024
 	gridPoints       = 30

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -30,6 +31,26 @@ var DefaultPreprocess = []data.Prep{{}, {UnitNorm: true}}
 // with its eigenvectors, about 0.7 s at 1,000 rows natively.
 const DefaultSearchRows = 1000
 
+// searchFlops bounds the leave-one-out work of one candidate by default:
+// its predictions for every row, output and λ cost rows²·outputs·λs, which
+// with many classes outweighs the eigendecomposition (1,000 classes at
+// 1,000 rows: 3·10¹⁰ flops per candidate).
+const searchFlops = 1e9
+
+// defaultRows is DefaultSearchRows, fewer when there are so many classes
+// that a candidate's leave-one-out would exceed searchFlops (1,000 classes:
+// 182 rows), and never below 50.
+func defaultRows(opt krr.Options) int {
+	k, T := 1, len(opt.Grid)
+	if opt.Task == krr.Classification {
+		k = opt.Classes
+	}
+	if T == 0 {
+		T = krr.GridPoints
+	}
+	return max(min(DefaultSearchRows, int(math.Sqrt(searchFlops/float64(k*T)))), 50)
+}
+
 // MaxSearchRows bounds Search.Rows: the candidates' kernel matrices and
 // their eigenvectors are dense (rows² each).
 const MaxSearchRows = 8000
@@ -45,7 +66,7 @@ type Search struct {
 	Preprocess []data.Prep `json:"preprocess,omitempty"`
 	// Rows is the number of training rows the candidates are scored on,
 	// a sample drawn with the features' seed when there are more (0:
-	// DefaultSearchRows).
+	// DefaultSearchRows, fewer with hundreds of classes: see defaultRows).
 	Rows int `json:"rows,omitempty"`
 }
 
@@ -151,7 +172,7 @@ func choose(ctx context.Context, X *mat.Dense, y []float64, groups []data.Group,
 	n, _ := X.Dims()
 	rows := cfg.Search.Rows
 	if rows == 0 {
-		rows = DefaultSearchRows
+		rows = defaultRows(opt)
 	}
 	idx := sample(n, rows, cfg.Features.Seed)
 	ys := make([]float64, len(idx))

@@ -176,3 +176,18 @@ func TestSelectionInFile(t *testing.T) {
 		t.Errorf("a selection without candidates: %v", err)
 	}
 }
+
+// TestSearchRowsWithManyClasses: the default sample shrinks when a
+// candidate's leave-one-out over every class would be heavy.
+func TestSearchRowsWithManyClasses(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ classes, want int }{{0, DefaultSearchRows}, {10, DefaultSearchRows}, {1000, 182}, {100000, 50}} {
+		opt := krr.Options{Task: krr.Regression}
+		if tc.classes > 0 {
+			opt = krr.Options{Task: krr.Classification, Classes: tc.classes}
+		}
+		if got := defaultRows(opt); got != tc.want {
+			t.Errorf("%d classes: %d rows, want %d", tc.classes, got, tc.want)
+		}
+	}
+}

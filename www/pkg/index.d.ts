@@ -251,7 +251,7 @@ export interface FitOptions extends CallControl {
     depths?: number[];
     /** Default [{standardize: true}, {standardize: true, unitNorm: true}]. */
     preprocess?: Preprocess[];
-    /** Rows scored, a seeded sample when there are more (3…8000, default 1000). */
+    /** Rows scored, a seeded sample when there are more (3…8000; default 1000, fewer with hundreds of classes). */
     rows?: number;
   };
   /** One-hot groups from parseCSV, so categorical missing values are imputed by the most frequent category. */
