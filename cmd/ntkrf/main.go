@@ -3,6 +3,7 @@
 //
 //	ntkrf quality  [flags]   kernel approximation error on Fashion-MNIST vs the authors' code
 //	ntkrf accuracy [flags]   4-fold accuracy of NTK random features on ../shared/data vs the exact NTK
+//	ntkrf defaults [flags]   error and time of every sampler, sketch and m_cs split on ../shared/data (issue #15)
 //	ntkrf bench    [flags]   the standard Fashion-MNIST job, stage by stage, vs the authors' PyTorch figures
 //	ntkrf repro fig1|fig2|fig3|table2|table3 [flags]   the paper's experiments on the data here (tables and CSV)
 //	ntkrf predict MODEL.json DATA.csv   one prediction per data row, with a model saved by any host
@@ -19,6 +20,7 @@ import (
 var commands = map[string]func(args []string) error{
 	"quality":  runQuality,
 	"accuracy": runAccuracy,
+	"defaults": runDefaults,
 	"bench":    runBench,
 	"repro":    runRepro,
 	"predict":  runPredict,
@@ -26,7 +28,7 @@ var commands = map[string]func(args []string) error{
 
 func main() {
 	if len(os.Args) < 2 || commands[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: ntkrf quality|accuracy|bench|repro|predict [flags]")
+		fmt.Fprintln(os.Stderr, "usage: ntkrf quality|accuracy|defaults|bench|repro|predict [flags]")
 		os.Exit(2)
 	}
 	if err := commands[os.Args[1]](os.Args[2:]); err != nil {
