@@ -3,6 +3,7 @@ package jsbridge
 import (
 	"context"
 	"encoding/json"
+	"runtime/debug"
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
@@ -70,6 +71,11 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		// The search's kernel matrices are garbage within milliseconds, but
+		// with X live the collector (GOGC 100) lets them pile up to X's size,
+		// and a worker's memory never shrinks: keep the heap near X instead.
+		r, cols := X.Dims()
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(8*(r*cols+len(y))) + 8<<20))
 		if cfg.Kernel == nil {
 			if _, err := rf.New(cfg.Features, max(X.RawMatrix().Cols, 1)); err != nil {
 				return nil, optionErr(c.op, err, "features")
@@ -79,13 +85,22 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		// The scaler of the chosen preprocessing, fitted here so that the
+		// rows are copied into one worker once (fitScaler is skipped).
+		c.progress(0, 1, "preprocess")
+		scaler, err := data.Fit(X, cfg.Groups, *cfg.Preprocess)
+		if err != nil {
+			return nil, err
+		}
+		c.progress(1, 1, "preprocess")
 		// What was settled, for the caller to write into its options: the
 		// depth (absent for kernels without one) and the preprocessing.
 		out := struct {
 			Depth      int                 `json:"depth,omitempty"`
 			Preprocess data.Prep           `json:"preprocess"`
 			Selection  *pipeline.Selection `json:"selection"`
-		}{Depth: cfg.Features.Depth, Preprocess: *cfg.Preprocess, Selection: sel}
+			Scaler     *data.Scaler        `json:"scaler"`
+		}{Depth: cfg.Features.Depth, Preprocess: *cfg.Preprocess, Selection: sel, Scaler: scaler}
 		if cfg.Kernel != nil {
 			out.Depth = cfg.Kernel.Depth
 		}

@@ -92,11 +92,12 @@ export async function fitRidge(pool, ...args) {
   let kernel = opts.kernel;
   let preprocess = opts.preprocess;
   let selection = null;
+  let scaler;
   const depthOpen = (o) => o.depth === undefined || o.depth === 'auto';
   if (preprocess === undefined || preprocess === 'auto' || depthOpen(kernel ?? features)) {
     const chosen = await call('select', { ...ridge, X: Xref(X.rows), y: { array: 1 }, features: kernel ? undefined : features, kernel, preprocess, search: opts.search, groups: opts.groups },
       [data.slice(), yd.slice()], { signal: control.signal, onProgress: stage('select') }, { slot: first, transfer: true });
-    ({ preprocess, selection } = chosen);
+    ({ preprocess, selection, scaler } = chosen);
     // A kernel or method without a depth (rbf, rff, …) leaves it unset.
     const depth = chosen.depth === undefined ? {} : { depth: chosen.depth };
     if (kernel) kernel = { ...kernel, ...depth }; else features = { ...features, ...depth };
@@ -121,7 +122,8 @@ export async function fitRidge(pool, ...args) {
   // The scaler needs every row in one worker: the first, see below. A
   // copy moved there peaks lower than posting X, which serializes it
   // into a buffer first.
-  const scaler = await call('fitScaler', { X: Xref(X.rows), preprocess, groups: opts.groups }, [data.slice()],
+  // (select has fitted it already when it ran: one copy of X, not two.)
+  scaler ??= await call('fitScaler', { X: Xref(X.rows), preprocess, groups: opts.groups }, [data.slice()],
     { signal: control.signal, onProgress: stage('preprocess') }, { slot: first, transfer: true });
   let model;
   if (kernel) {
