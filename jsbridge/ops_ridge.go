@@ -300,10 +300,7 @@ func init() {
 		}
 		_, fixed := a.Lambda.(float64)
 		dual := krr.Dual(a.Rows, f.Dim())
-		criterion := a.Criterion
-		if criterion == "" {
-			criterion = krr.Criterion(a.Task, dual)
-		}
+		criterion := krr.Options{Criterion: a.Criterion, Task: a.Task}.CriterionFor(dual)
 		out := struct {
 			Dim       int   `json:"dim"`
 			OneWorker bool  `json:"oneWorker"`
@@ -378,7 +375,7 @@ func init() {
 		if opt.Criterion == krr.LOO && opt.Lambda == 0 {
 			return nil, optErr("criterion", "%s: criterion \"loo\" needs a second pass over the rows; use fitFeatures", c.op)
 		}
-		holdout := opt.Lambda == 0 && (opt.Criterion == krr.Holdout || (opt.Criterion == "" && krr.Criterion(opt.Task, false) == krr.Holdout))
+		holdout := opt.Lambda == 0 && opt.CriterionFor(false) == krr.Holdout
 		if holdout && a.Holdout == nil {
 			return nil, optErr("criterion", "%s: criterion \"holdout\" needs the held-out rows (plan's holdout) in holdout {X, y}", c.op)
 		}

@@ -90,7 +90,7 @@ var (
 		Doc: "network depth L, or \"auto\": chosen among search.depths by exact leave-one-out with the exact kernel on search.rows rows"}
 	fitFeatureOpts = withDepthAuto(featureOpts)
 	fitKernelOpts  = withDepthAuto(kernelOpts)
-	prepOpts = []Opt{
+	prepOpts       = []Opt{
 		{Name: "standardize", Kind: "bool", Default: true, Doc: "centre and scale every column on the training rows"},
 		{Name: "unitNorm", Kind: "bool", Default: false, Doc: "then scale every row to unit norm"},
 	}

@@ -159,7 +159,7 @@ func runBench(args []string) error {
 		// comparable total leaves the search out.
 		t := time.Now()
 		var model *krr.Model
-		if krr.Criterion(krr.Classification, false) == krr.Holdout && *criterion == "" {
+		if (krr.Options{Task: krr.Classification, Criterion: *criterion}).CriterionFor(false) == krr.Holdout {
 			rows := krr.HoldoutRows(*n)
 			phiH, err := f.Transform(nil, data.Rows(X, rows))
 			if err != nil {

@@ -293,22 +293,31 @@ func (a *Accumulator) centered() []float64 {
 	return a.work
 }
 
-// solve factors C + λI by Cholesky and returns the model with
-// W = (C + λI)⁻¹D and intercept ȳ − μᵀW.
-func (a *Accumulator) solve(lambda float64, curve []CurvePoint) (*Model, error) {
+// coefficients factors C + λI by Cholesky and returns W = (C + λI)⁻¹D
+// and the intercept ȳ − μᵀW; ok is false when C + λI is not numerically
+// positive definite.
+func (a *Accumulator) coefficients(lambda float64) (W *mat.Dense, bias []float64, ok bool) {
 	s := a.centered()
 	for i := 0; i < a.m; i++ {
 		s[i*a.m+i] += lambda
 	}
-	W, ok := linalg.CholSolve(s, a.m, a.d, a.k)
+	if W, ok = linalg.CholSolve(s, a.m, a.d, a.k); !ok {
+		return nil, nil, false
+	}
+	bias = append([]float64(nil), a.ybar...)
+	for j := 0; j < a.m; j++ {
+		for o, w := range W.RawRowView(j) {
+			bias[o] -= a.mu[j] * w
+		}
+	}
+	return W, bias, true
+}
+
+// solve returns the model at λ (see coefficients).
+func (a *Accumulator) solve(lambda float64, curve []CurvePoint) (*Model, error) {
+	W, bias, ok := a.coefficients(lambda)
 	if !ok {
 		return nil, fmt.Errorf("krr: ΦᵀΦ + λI is not numerically positive definite at λ = %g; use a larger λ", lambda)
-	}
-	bias := append([]float64(nil), a.ybar...)
-	for j := 0; j < a.m; j++ {
-		for o := 0; o < a.k; o++ {
-			bias[o] -= a.mu[j] * W.At(j, o)
-		}
 	}
 	if err := checkFitted(W, bias, lambda); err != nil {
 		return nil, err

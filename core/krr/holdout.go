@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core/linalg"
 	"ntkrf/internal/check"
 )
 
@@ -176,12 +175,8 @@ func (a *Accumulator) without(b *Accumulator) *Accumulator {
 // scoreRows solves at λ and scores the rows Phi, y: the mean squared
 // error per output and, for classification, the accuracy.
 func (a *Accumulator) scoreRows(lam float64, Phi *mat.Dense, y []float64) (CurvePoint, error) {
-	s := a.centered()
-	for i := 0; i < a.m; i++ {
-		s[i*a.m+i] += lam
-	}
 	p := CurvePoint{Lambda: lam, Score: math.Inf(1)}
-	W, ok := linalg.CholSolve(s, a.m, a.d, a.k)
+	W, bias, ok := a.coefficients(lam)
 	if !ok {
 		return p, nil // not positive definite at this λ: it cannot win
 	}
@@ -191,13 +186,6 @@ func (a *Accumulator) scoreRows(lam float64, Phi *mat.Dense, y []float64) (Curve
 	raw := Phi.RawMatrix()
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, raw, W.RawMatrix(),
 		0, blas64.General{Rows: r, Cols: k, Stride: k, Data: pred})
-	// The intercept ȳ − μᵀW, added row by row.
-	bias := append([]float64(nil), a.ybar...)
-	for j := 0; j < a.m; j++ {
-		for o, w := range W.RawRowView(j) {
-			bias[o] -= a.mu[j] * w
-		}
-	}
 	yr := make([]float64, k)
 	sse, hits := 0.0, 0
 	for i, v := range y {
@@ -209,7 +197,7 @@ func (a *Accumulator) scoreRows(lam float64, Phi *mat.Dense, y []float64) (Curve
 		for o, t := range yr {
 			sse += (t - row[o]) * (t - row[o])
 		}
-		if a.opt.Task == Classification && argmax(row) == int(v) {
+		if a.opt.Task == Classification && classOf(row) == v {
 			hits++
 		}
 	}
@@ -218,16 +206,4 @@ func (a *Accumulator) scoreRows(lam float64, Phi *mat.Dense, y []float64) (Curve
 		p.Accuracy = float64(hits) / float64(r)
 	}
 	return p, nil
-}
-
-// argmax returns the index of the largest value (the first on ties), as
-// Model.Labels does.
-func argmax(v []float64) int {
-	best := 0
-	for i, x := range v {
-		if x > v[best] {
-			best = i
-		}
-	}
-	return best
 }

@@ -74,7 +74,7 @@ func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []f
 		if curve, err = dualCurve(kc, yc, y, opt, criterion); err != nil {
 			return nil, nil, 0, nil, err
 		}
-		i, err := Best(curve, opt.byAccuracy(criterion))
+		i, err := Best(curve, opt.Task == Classification) // a GCV curve has no accuracy: ties, decided by score
 		if err != nil {
 			return nil, nil, 0, nil, err
 		}
@@ -105,7 +105,7 @@ func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []f
 // dualCriterion is the criterion of a dual fit: Holdout, a primal device,
 // is exact leave-one-out here, which is as cheap and uses every row.
 func dualCriterion(opt Options) string {
-	if c := opt.criterion(true); c != Holdout {
+	if c := opt.CriterionFor(true); c != Holdout {
 		return c
 	}
 	return LOO

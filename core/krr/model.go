@@ -75,7 +75,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	if Dual(n, m) {
 		return fitFeaturesDual(f, X, y, opt)
 	}
-	criterion := opt.criterion(false)
+	criterion := opt.CriterionFor(false)
 	acc, err := NewAccumulator(m, opt)
 	if err != nil {
 		return nil, err
@@ -335,22 +335,24 @@ func (m *Model) Labels(scores *mat.Dense) []float64 {
 			labels[i] = row[0]
 			continue
 		}
-		best := 0
-		for o, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				best = -1
-				break
-			}
-			if v > row[best] {
-				best = o
-			}
-		}
-		labels[i] = float64(best)
-		if best < 0 {
-			labels[i] = math.NaN()
-		}
+		labels[i] = classOf(row)
 	}
 	return labels
+}
+
+// classOf is the class of a row of scores: the index of the largest (the
+// first on ties), or NaN when a score is NaN or ±Inf.
+func classOf(row []float64) float64 {
+	best := 0
+	for o, v := range row {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return math.NaN()
+		}
+		if v > row[best] {
+			best = o
+		}
+	}
+	return float64(best)
 }
 
 // checkFitted returns an error unless the fitted coefficients and biases

@@ -204,18 +204,14 @@ func Criterion(task string, dual bool) string {
 	return GCV
 }
 
-// criterion is opt's criterion with the default filled in.
-func (opt Options) criterion(dual bool) string {
+// CriterionFor is the criterion a fit solved in the dual (or the primal)
+// uses: Options.Criterion, or Criterion's default for the task when it is
+// empty.
+func (opt Options) CriterionFor(dual bool) string {
 	if opt.Criterion != "" {
 		return opt.Criterion
 	}
 	return Criterion(opt.Task, dual)
-}
-
-// byAccuracy reports whether a curve of this criterion carries validated
-// accuracy to choose by.
-func (opt Options) byAccuracy(criterion string) bool {
-	return opt.Task == Classification && (criterion == LOO || criterion == Holdout)
 }
 
 // outputs is the number of target columns: one per class, or one.

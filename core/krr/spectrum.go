@@ -3,7 +3,6 @@ package krr
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -258,11 +257,10 @@ func (s *Spectrum) LOOCurve(sums []CurvePoint) ([]CurvePoint, error) {
 }
 
 // Solve picks the λ of lowest score on curve (of highest accuracy first,
-// when the curve has any) and solves the ridge problem at that λ by
-// Cholesky. The model keeps the curve.
+// for classification; a GCV curve has none) and solves the ridge problem
+// at that λ by Cholesky. The model keeps the curve.
 func (s *Spectrum) Solve(curve []CurvePoint) (*Model, error) {
-	byAcc := slices.ContainsFunc(curve, func(p CurvePoint) bool { return p.Accuracy > 0 })
-	i, err := Best(curve, byAcc)
+	i, err := Best(curve, s.acc.opt.Task == Classification)
 	if err != nil {
 		return nil, err
 	}

@@ -89,22 +89,16 @@ func FitDataset(ctx context.Context, ds *data.Dataset, cfg Config) (*Pipeline, e
 }
 
 func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data.Schema, classes []string) (*Pipeline, error) {
-	if X == nil || X.IsEmpty() {
-		return nil, check.New(check.Shape, "", "pipeline: X is empty; it needs at least one row and one column")
-	}
 	groups := cfg.Groups
 	if input != nil {
 		groups = input.Groups
 	}
 	cfg.Groups = groups
-	cfg, sel, err := Select(ctx, X, y, cfg)
+	cfg, sel, err := Select(ctx, X, y, cfg) // checks X and y, resolves the task
 	if err != nil {
 		return nil, err
 	}
-	opt, err := cfg.Ridge.Resolve(y)
-	if err != nil {
-		return nil, err
-	}
+	opt := cfg.Ridge
 	opt.Context = ctx
 	progress(opt, 0, 1, "preprocess")
 	scaler, err := data.Fit(X, groups, *cfg.Preprocess)

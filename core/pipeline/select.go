@@ -100,7 +100,8 @@ type Candidate struct {
 // of 0; see Config) on the rows of X and targets y: it returns cfg with
 // them fixed to the chosen values, and the selection (nil when nothing was
 // open). Fit calls it first; hosts that split a fit over workers call it
-// once, then fit the returned Config. λ is left to the fit.
+// once, then fit the returned Config. λ is left to the fit; the task and
+// the number of classes are resolved from y.
 func Select(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (Config, *Selection, error) {
 	if X == nil || X.IsEmpty() {
 		return cfg, nil, check.New(check.Shape, "", "pipeline: X is empty; it needs at least one row and one column")
@@ -116,6 +117,7 @@ func Select(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (Config,
 	if err != nil {
 		return cfg, nil, err
 	}
+	cfg.Ridge.Task, cfg.Ridge.Classes = opt.Task, opt.Classes
 	if ch.depth > 0 {
 		if cfg.Kernel != nil {
 			k := *cfg.Kernel
