@@ -4,7 +4,7 @@
 // keeps the page's one state object, starts and cancels runs, and draws
 // their results.
 import { createEngine } from './ntkrf/index.js';
-import { vocabulary } from './vocab.js';
+import { vocabulary, optionAt } from './vocab.js';
 import { hashTable, readHash, writeHash } from './state.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, formatBytes, sampleRows, renderPreview, summarizeList } from './data.js';
 import { drawHeatmap, clearHeatmap, drawLegend, SEQUENTIAL, DIVERGING, short } from './heatmap.js';
@@ -309,6 +309,14 @@ function loadBundled(id, target = '') {
 function loadFile(file) {
   if (!file) return;
   load(file.name, () => readFile(file));
+}
+
+/** The 'auto' checkbox's help, with the engine's own candidates and sample size. */
+function showAutoHelp(schema) {
+  const def = (name) => optionAt(schema, `fitRidge.search.${name}`)?.default;
+  const depths = def('depths'), rows = def('rows');
+  if (!Array.isArray(depths) || !rows) return;
+  $('auto-help').textContent = `Tries depths ${depths[0]}–${depths[depths.length - 1]}, with and without unit-norm rows, by leave-one-out with the exact kernel on up to ${rows} training rows, and keeps the best; the depth and preprocessing controls above then shape only the pictures.`;
 }
 
 /** What 'auto' chose (the first fold's model), in a sentence with the runners-up. */
@@ -933,6 +941,7 @@ async function main() {
   const { state, rejected } = readHash(app.table);
   app.settings = state;
   buildControls(app.vocab);
+  showAutoHelp(app.engine.schema);
   datasetOptions(app.current && !app.current.bundled ? app.current.name : null);
   showSettings();
   showModel();
