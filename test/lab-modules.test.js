@@ -85,9 +85,10 @@ test('the URL hash: defaults omitted, valid values restored, rejected values rep
   const { hashTable, readHash, writeHash, defaults, valid } = await lab('state.js');
   const table = hashTable(vocab);
   writeHash(table, defaults(table));
-  assert.equal(hash, '', 'defaults need no hash');
-  writeHash(table, { ...defaults(table), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false });
-  assert.deepEqual(readHash(table), { state: { ...defaults(table), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false }, rejected: [] });
+  assert.equal(hash, '#data=iris', 'defaults need no more than the data set, which every link names (a bare address shows the spiral)');
+  writeHash(table, { ...defaults(table), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false, lam: -8, data: 'moons' });
+  assert.deepEqual(readHash(table), { state: { ...defaults(table), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false, lam: -8, data: 'moons' }, rejected: [] });
+  assert.match(hash, /lam=-8/, 'λ = 1e-4 in half decades: a negative whole number');
   hash = '#depth=9&logm=12&method=svm&seed=-1&std=yes&bogus=1&test=33&constructor=1&__proto__=x&method=arccos0';
   const { state, rejected } = readHash(table);
   assert.equal(state.logm, 12);
@@ -178,19 +179,20 @@ test('the lab\'s vocabulary is the engine\'s schema: menus, defaults, and narrow
   assert.equal(vocab.settings.unit.def, optionAt(schema, 'fitRidge.preprocess.unitNorm').default);
   assert.equal(vocab.settings.depth.def, entry('depth').default);
 
-  // Every narrowing, written once in vocab.js SETTINGS, lies inside the engine's range.
-  const narrowed = Object.entries(SETTINGS).filter(([, s]) => s.narrow);
-  assert.deepEqual(narrowed.map(([k]) => k).sort(), ['depth', 'k', 'logm', 'seed', 'test']);
-  const toEngine = (scale, v) => (scale === 'log2' ? 2 ** v : scale === 'percent' ? v / 100 : v);
+  // Every narrowing of an engine option, written once in vocab.js SETTINGS, lies inside the engine's range.
+  const narrowed = Object.entries(SETTINGS).filter(([, s]) => s.narrow && s.option);
+  assert.deepEqual(narrowed.map(([k]) => k).sort(), ['depth', 'k', 'labels', 'lam', 'logm', 'seed', 'test']);
+  assert.deepEqual(Object.entries(SETTINGS).filter(([, s]) => s.narrow && !s.option).map(([k]) => k).sort(), ['dseed', 'noise', 'points'], 'the generated sets\' own settings');
+  const toEngine = (scale, v) => (scale === 'log2' ? 2 ** v : scale === 'percent' ? v / 100 : scale === 'halfDecades' ? 10 ** (v / 2) : v);
   for (const [key, s] of narrowed) {
     const o = optionAt(schema, s.option);
     assert.ok(o, `${key}: ${s.option} is an engine option`);
-    assert.ok(['int', 'number'].includes(o.kind), `${key}: ${s.option} is numeric`);
+    assert.ok(['int', 'number', 'numberOrAuto'].includes(o.kind), `${key}: ${s.option} is numeric`);
     const { min, max, step = 1 } = s.narrow;
     for (const x of [min, max]) {
       const v = toEngine(s.scale, x);
-      assert.ok(v >= o.min && !(o.minExclusive && v === o.min), `${key}: ${x} (${s.option} = ${v}) ≥ the engine's ${o.min}`);
-      assert.ok(v <= o.max && !(o.maxExclusive && v === o.max), `${key}: ${x} (${s.option} = ${v}) ≤ the engine's ${o.max}`);
+      assert.ok(o.min === undefined || (v >= o.min && !(o.minExclusive && v === o.min)), `${key}: ${x} (${s.option} = ${v}) ≥ the engine's ${o.min}`);
+      assert.ok(o.max === undefined || (v <= o.max && !(o.maxExclusive && v === o.max)), `${key}: ${x} (${s.option} = ${v}) ≤ the engine's ${o.max}`);
       if (o.kind === 'int') assert.ok(Number.isInteger(v), `${key}: ${v} is an integer, as ${s.option} must be`);
     }
     assert.deepEqual([vocab.settings[key].min, vocab.settings[key].max, vocab.settings[key].step], [min, max, step], `${key}: the control's range is the narrowing`);
