@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { root, parseCSV } from './helpers.js';
-import { startSite } from './site.js';
+import { startSite, openLab, colours, idle, TIMEOUT } from './site.js';
 
 const shots = path.join(root, 'test-results');
 const testdata = (name) => path.join(root, 'testdata', name);
@@ -16,7 +16,6 @@ const testdata = (name) => path.join(root, 'testdata', name);
 const IRIS_ACCURACY_FLOOR = 0.85;
 /** Glass: refractive index from the oxides is nearly linear (R² ≈ 0.9 with ridge); 0.5 catches a broken pipeline. */
 const GLASS_RI_R2_FLOOR = 0.5;
-const TIMEOUT = 60_000;
 
 let site, base, browser, tmp;
 
@@ -31,46 +30,10 @@ after(async () => {
   await site?.close();
 });
 
-/**
- * Opens the lab in a fresh context that can reach only the local server and
- * records every request, console error, page error and dialog. check()
- * asserts that none of them went wrong. ready: wait until the page has
- * started; prepare(context) runs before the page opens (to hold a request).
- */
-async function open({ viewport = { width: 1280, height: 800 }, hash = '', ready = true, prepare } = {}) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (r) => r.abort());
-  await prepare?.(context);
-  const page = await context.newPage();
-  const seen = { requests: [], errors: [], dialogs: [] };
-  page.on('request', (r) => seen.requests.push(r.url()));
-  page.on('console', (m) => { if (m.type() === 'error') seen.errors.push(`console: ${m.text()}`); });
-  page.on('pageerror', (e) => seen.errors.push(`page: ${e.message}`));
-  page.on('dialog', (d) => { seen.dialogs.push(d.message()); d.dismiss(); });
-  await page.goto(`${base}/${hash}`);
-  if (ready) await page.waitForSelector('body[data-ready="1"]', { timeout: 30_000 });
-  const check = () => {
-    assert.deepEqual(seen.errors, [], 'no console or page errors');
-    assert.deepEqual(seen.dialogs, [], 'no dialogs');
-    const outside = seen.requests.filter((u) => !u.startsWith(`${base}/`));
-    assert.deepEqual(outside, [], 'every request goes to the local server');
-  };
-  return { page, context, seen, check };
-}
-
-/** Distinct colours in a canvas (0 when it is still the 1×1 placeholder). */
-function colours(page, id) {
-  return page.evaluate((id) => {
-    const c = document.getElementById(id);
-    if (c.width < 2) return 0;
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    const set = new Set();
-    for (let i = 0; i < d.length; i += 4) set.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    return set.size;
-  }, id);
-}
-
-const idle = (page) => page.waitForFunction(() => !document.body.classList.contains('busy'), null, { timeout: TIMEOUT });
+/** Opens the lab (site.js openLab). */
+const open = (options) => openLab(site, options);
+/** A link to iris (opened without a link, the page shows the playground's spiral). */
+const IRIS = '#data=iris';
 
 /** Waits for a training result; a failure shown in the alert region fails at once with its text. */
 async function trained(page) {
@@ -113,7 +76,7 @@ async function downloaded(page, button) {
 }
 
 test('loads offline with iris and draws the exact NTK heatmap', { timeout: TIMEOUT }, async () => {
-  const { page, context, check } = await open();
+  const { page, context, check } = await open({ hash: IRIS });
   await page.waitForFunction(() => document.getElementById('map-exact').width > 1, null, { timeout: TIMEOUT });
   assert.match(await page.textContent('#source'), /iris\.csv/);
   assert.match(await page.textContent('#facts'), /150/);
@@ -127,7 +90,7 @@ test('loads offline with iris and draws the exact NTK heatmap', { timeout: TIMEO
 });
 
 test('iris: compare, error vs m, train above the accuracy floor, export comparison', { timeout: 2 * TIMEOUT }, async () => {
-  const { page, context, check } = await open();
+  const { page, context, check } = await open({ hash: IRIS });
   await page.waitForFunction(() => document.getElementById('map-approx').width > 1, null, { timeout: TIMEOUT });
   assert.ok(await colours(page, 'map-approx') >= 20, 'random-feature heatmap drawn');
   assert.ok(await colours(page, 'map-diff') >= 5, 'difference heatmap drawn');
@@ -253,7 +216,7 @@ test('cancel the sweep and a long training run, then a new run succeeds', { time
 });
 
 test('a malformed CSV shows a clear message and keeps iris; an XSS header renders as text', { timeout: TIMEOUT }, async () => {
-  const { page, context, seen, check } = await open();
+  const { page, context, seen, check } = await open({ hash: IRIS });
   await page.waitForFunction(() => document.getElementById('map-exact').width > 1, null, { timeout: TIMEOUT });
   await page.setInputFiles('#file', testdata('bad-ragged.csv'));
   await page.waitForSelector('#alert:not([hidden])', { timeout: TIMEOUT });
@@ -628,7 +591,7 @@ async function predicted(page, n) {
 }
 
 test('a trained model downloads as JSON, loads in a fresh page and predicts a CSV exactly as the trained one did', { timeout: 3 * TIMEOUT }, async () => {
-  const first = await open();
+  const first = await open({ hash: IRIS });
   let { page } = first;
   await sourceIs(page, 'iris.csv');
   await idle(page);
@@ -666,7 +629,7 @@ test('a trained model downloads as JSON, loads in a fresh page and predicts a CS
   await mkdir(path.join(root, 'dist', 'test'), { recursive: true });
   await writeFile(path.join(root, 'dist', 'test', 'model-chromium.json'), JSON.stringify({ model, csv: 'testdata/iris.csv', predictions: before.slice(1).map((r) => r[1]) }));
 
-  const second = await open();
+  const second = await open({ hash: IRIS });
   page = second.page;
   await sourceIs(page, 'iris.csv');
   await loadModelFile(page, file);
@@ -701,7 +664,7 @@ test('a trained model downloads as JSON, loads in a fresh page and predicts a CS
   const native = JSON.parse(await readFile(path.join(root, 'dist', 'test', 'model-native.json'), 'utf8'));
   const nativeFile = path.join(tmp, 'ntkrf-native.json');
   await writeFile(nativeFile, JSON.stringify(native.model));
-  const third = await open();
+  const third = await open({ hash: IRIS });
   page = third.page;
   await sourceIs(page, 'iris.csv');
   await loadModelFile(page, nativeFile);

@@ -20,7 +20,7 @@ const { toCSV, csvField } = await lab('csv.js');
 const { explain, linkNotice, controlFor, NO_CONTROL } = await lab('messages.js');
 const { topConfusions } = await lab('charts.js');
 const { short } = await lab('heatmap.js');
-const { vocabulary, optionAt, SETTINGS, METHODS, EXCLUDED, WORDS, OTHER_OPTIONS } = await lab('vocab.js');
+const { vocabulary, optionAt, toOption, SETTINGS, METHODS, EXCLUDED, WORDS, OTHER_OPTIONS } = await lab('vocab.js');
 const { Jobs } = await lab('jobs.js');
 const { estimate, trainWork, trainRows, EXACT_MAX } = await lab('cost.js');
 const { featureOptions, targetKernel, folds, pictureScales, metric, trainingPlan, trainAndTest, dim, preprocessed } = await lab('experiments.js');
@@ -85,9 +85,10 @@ test('the URL hash: defaults omitted, valid values restored, rejected values rep
   const { hashTable, readHash, writeHash, defaults, valid } = await lab('state.js');
   const table = hashTable(vocab);
   writeHash(table, defaults(table));
-  assert.equal(hash, '', 'defaults need no hash');
-  writeHash(table, { ...defaults(table), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false });
-  assert.deepEqual(readHash(table), { state: { ...defaults(table), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false }, rejected: [] });
+  assert.equal(hash, '#data=iris', 'defaults need no more than the data set, which every link names (a bare address shows the spiral)');
+  writeHash(table, { ...defaults(table), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false, lam: -8, data: 'moons' });
+  assert.deepEqual(readHash(table), { state: { ...defaults(table), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false, lam: -8, data: 'moons' }, rejected: [] });
+  assert.match(hash, /lam=-8/, 'λ = 1e-4 in half decades: a negative whole number');
   hash = '#depth=9&logm=12&method=svm&seed=-1&std=yes&bogus=1&test=33&constructor=1&__proto__=x&method=arccos0';
   const { state, rejected } = readHash(table);
   assert.equal(state.logm, 12);
@@ -178,19 +179,20 @@ test('the lab\'s vocabulary is the engine\'s schema: menus, defaults, and narrow
   assert.equal(vocab.settings.unit.def, optionAt(schema, 'fitRidge.preprocess.unitNorm').default);
   assert.equal(vocab.settings.depth.def, entry('depth').default);
 
-  // Every narrowing, written once in vocab.js SETTINGS, lies inside the engine's range.
-  const narrowed = Object.entries(SETTINGS).filter(([, s]) => s.narrow);
-  assert.deepEqual(narrowed.map(([k]) => k).sort(), ['depth', 'k', 'logm', 'seed', 'test']);
-  const toEngine = (scale, v) => (scale === 'log2' ? 2 ** v : scale === 'percent' ? v / 100 : v);
+  // Every narrowing of an engine option, written once in vocab.js SETTINGS, lies inside the engine's range.
+  const narrowed = Object.entries(SETTINGS).filter(([, s]) => s.narrow && s.option);
+  assert.deepEqual(narrowed.map(([k]) => k).sort(), ['depth', 'k', 'labels', 'lam', 'logm', 'seed', 'test']);
+  assert.deepEqual(Object.entries(SETTINGS).filter(([, s]) => s.narrow && !s.option).map(([k]) => k).sort(), ['dseed', 'noise', 'points'], 'the generated sets\' own settings');
+  assert.deepEqual([toOption('log2', 12), toOption('percent', 25), toOption('halfDecades', -4), toOption('halfDecades', 1)], [4096, 0.25, 0.01, Math.sqrt(10)], 'the scales');
   for (const [key, s] of narrowed) {
     const o = optionAt(schema, s.option);
     assert.ok(o, `${key}: ${s.option} is an engine option`);
     assert.ok(['int', 'number'].includes(o.kind), `${key}: ${s.option} is numeric`);
     const { min, max, step = 1 } = s.narrow;
     for (const x of [min, max]) {
-      const v = toEngine(s.scale, x);
-      assert.ok(v >= o.min && !(o.minExclusive && v === o.min), `${key}: ${x} (${s.option} = ${v}) ≥ the engine's ${o.min}`);
-      assert.ok(v <= o.max && !(o.maxExclusive && v === o.max), `${key}: ${x} (${s.option} = ${v}) ≤ the engine's ${o.max}`);
+      const v = toOption(s.scale, x);
+      assert.ok(o.min === undefined || (v >= o.min && !(o.minExclusive && v === o.min)), `${key}: ${x} (${s.option} = ${v}) ≥ the engine's ${o.min}`);
+      assert.ok(o.max === undefined || (v <= o.max && !(o.maxExclusive && v === o.max)), `${key}: ${x} (${s.option} = ${v}) ≤ the engine's ${o.max}`);
       if (o.kind === 'int') assert.ok(Number.isInteger(v), `${key}: ${v} is an integer, as ${s.option} must be`);
     }
     assert.deepEqual([vocab.settings[key].min, vocab.settings[key].max, vocab.settings[key].step], [min, max, step], `${key}: the control's range is the narrowing`);

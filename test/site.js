@@ -1,9 +1,14 @@
 // Serves dist/www with the project's server and starts Debian's Chromium,
-// for the browser tests.
+// for the browser tests; opens the lab in a context that can reach only
+// that server and records what went wrong.
 import { spawn } from 'node:child_process';
+import assert from 'node:assert/strict';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { root } from './helpers.js';
+
+/** How long the browser tests wait for a step of the page. */
+export const TIMEOUT = 60_000;
 
 /**
  * Starts the server on a free port and a headless Chromium. Resolves to
@@ -33,3 +38,46 @@ export async function startSite() {
     },
   };
 }
+
+/**
+ * Opens the lab of site (startSite) in a fresh context that can reach only
+ * the local server and records every request, console error, page error
+ * and dialog. check() asserts that none of them went wrong. ready: wait
+ * until the page has started; prepare(context) runs before the page opens
+ * (to hold a request).
+ */
+export async function openLab({ base, browser }, { viewport = { width: 1280, height: 800 }, hash = '', ready = true, prepare } = {}) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (r) => r.abort());
+  await prepare?.(context);
+  const page = await context.newPage();
+  const seen = { requests: [], errors: [], dialogs: [] };
+  page.on('request', (r) => seen.requests.push(r.url()));
+  page.on('console', (m) => { if (m.type() === 'error') seen.errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => seen.errors.push(`page: ${e.message}`));
+  page.on('dialog', (d) => { seen.dialogs.push(d.message()); d.dismiss(); });
+  await page.goto(`${base}/${hash}`);
+  if (ready) await page.waitForSelector('body[data-ready="1"]', { timeout: 30_000 });
+  const check = () => {
+    assert.deepEqual(seen.errors, [], 'no console or page errors');
+    assert.deepEqual(seen.dialogs, [], 'no dialogs');
+    const outside = seen.requests.filter((u) => !u.startsWith(`${base}/`));
+    assert.deepEqual(outside, [], 'every request goes to the local server');
+  };
+  return { page, context, seen, check };
+}
+
+/** Distinct colours in a canvas (0 when it is still the 1×1 placeholder). */
+export function colours(page, id) {
+  return page.evaluate((id) => {
+    const c = document.getElementById(id);
+    if (c.width < 2) return 0;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const set = new Set();
+    for (let i = 0; i < d.length; i += 4) set.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return set.size;
+  }, id);
+}
+
+/** Waits until no run is in progress. */
+export const idle = (page, timeout = TIMEOUT) => page.waitForFunction(() => !document.body.classList.contains('busy'), null, { timeout });

@@ -117,7 +117,8 @@ function axes(svg, [W, H], x, y, sx, sy, xTicks, yTicks) {
 
 /**
  * Line chart. series: [{name, points: [[x, y], …]}]; x, y: {label, log,
- * ticks?}; marks: [{x, y, label}] ringed points (e.g. the chosen λ); key:
+ * ticks?, domain?: [lo, hi] (the axis's range; default: the data's)};
+ * marks: [{x, y, label}] ringed points (e.g. the chosen λ); key:
  * 'right', 'left' or false: the top corner for the series names, or none
  * (when the page shows one key for several charts); size: the
  * viewBox [width, height], about the displayed size so text stays legible.
@@ -126,8 +127,8 @@ function axes(svg, [W, H], x, y, sx, sy, xTicks, yTicks) {
 export function lineChart(svg, { series, x, y, marks = [], key = 'right', size = [360, 220] }) {
   const [W, H] = size;
   reset(svg, W, H);
-  const xs = extent(series.flatMap((s) => s.points.map((p) => p[0])), x.log);
-  const ys = extent(series.flatMap((s) => s.points.map((p) => p[1])), y.log);
+  const xs = x.domain ?? extent(series.flatMap((s) => s.points.map((p) => p[0])), x.log);
+  const ys = y.domain ?? extent(series.flatMap((s) => s.points.map((p) => p[1])), y.log);
   if (!xs || !ys) return;
   const sx = scale(xs[0], xs[1], PAD.left, W - PAD.right, x.log);
   const sy = scale(ys[0], ys[1], H - PAD.bottom, PAD.top, y.log);

@@ -4,7 +4,7 @@
 // with held-out rows (a split or k folds) with the exact kernel alongside,
 // and the model kept to download and to predict files with. No DOM: lab.js
 // starts these as jobs and draws results.
-import { METHODS } from './vocab.js';
+import { METHODS, SETTINGS, toOption } from './vocab.js';
 import { check } from './jobs.js';
 import { trainWork, EXACT_MAX } from './cost.js';
 import { count } from './format.js';
@@ -13,7 +13,10 @@ import { count } from './format.js';
 export const SAMPLE = 200;
 
 /** The number of features m of the settings. */
-export const dim = (settings) => 2 ** settings.logm;
+export const dim = (settings) => toOption(SETTINGS.logm.scale, settings.logm);
+
+/** The ridge λ of the settings (the playground's and active learning's; training chooses its own). */
+export const lambdaOf = (settings) => toOption(SETTINGS.lam.scale, settings.lam);
 
 /** Whether method uses the option name ('depth', 'sketch', 'sampler'). */
 export const uses = (method, name) => METHODS[method]?.uses.includes(name) ?? false;

@@ -1,12 +1,16 @@
-// Runs as cancellable jobs in lanes ('load', 'pictures', 'train', 'sweep',
-// 'export', 'model'): a new job replaces the one in its lane, every job
-// reports progress over all its steps, and every run ends with an outcome
-// that says how it ended. No DOM: lab.js draws the jobs and the messages.
+// Runs as cancellable jobs in lanes ('load', 'pictures', 'playground',
+// 'active', 'train', 'sweep', 'export', 'model'): a new job replaces the
+// one in its lane, every job reports progress over all its steps, and every
+// run ends with an outcome that says how it ended. No DOM: lab.js draws
+// the jobs and the messages.
 
 /** Throws an AbortError when signal is aborted (between engine calls). */
 export function check(signal) {
   if (signal.aborted) throw new DOMException('cancelled', 'AbortError');
 }
+
+/** Lanes of the runs the page starts by itself when settings move (pictures and surfaces), not by a button. */
+export const AUTOMATIC = new Set(['pictures', 'playground']);
 
 /** Whether e is a stop rather than a failure (the engine's or the page's). */
 export const isAbort = (e) => e?.name === 'AbortError' || e?.code === 'ERR_ABORTED';
@@ -26,10 +30,10 @@ export class Jobs {
     return [...this.#jobs];
   }
 
-  /** The job the progress bar follows: the newest the user started; automatic picture updates come last. */
+  /** The job the progress bar follows: the newest the user started; automatic updates (AUTOMATIC) come last. */
   get shown() {
     const list = this.list;
-    return list.findLast((j) => j.lane !== 'pictures') ?? list.at(-1) ?? null;
+    return list.findLast((j) => !AUTOMATIC.has(j.lane)) ?? list.at(-1) ?? null;
   }
 
   busy(lane) {

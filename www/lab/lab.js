@@ -1,27 +1,30 @@
-// The lab page: the only module that wires DOM events. What a run computes
-// lives in DOM-free modules (experiments.js, sweep.js, cost.js, jobs.js,
-// downloads.js, models.js, vocab.js, state.js, messages.js); this module
-// keeps the page's one state object, starts and cancels runs, and draws
-// their results.
+// The lab page: it keeps the page's one state object, starts and cancels
+// runs, and draws their results. What a run computes lives in DOM-free
+// modules (experiments.js, sweep.js, cost.js, jobs.js, downloads.js,
+// models.js, vocab.js, state.js, messages.js, toy.js, surface.js,
+// active.js); the playground's two panels are wired by playground.js, which
+// works on the same state.
 import { createEngine } from './ntkrf/index.js';
-import { vocabulary, optionAt } from './vocab.js';
-import { hashTable, readHash, writeHash } from './state.js';
+import { vocabulary, optionAt, LANDING } from './vocab.js';
+import { hashTable, readHash, writeHash, linked } from './state.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, formatBytes, sampleRows, renderPreview, summarizeList } from './data.js';
 import { drawHeatmap, clearHeatmap, drawLegend, SEQUENTIAL, DIVERGING, short } from './heatmap.js';
 import { lineChart, scatterChart, confusionChart, clearChart, topConfusions, MAX_SVG_CLASSES } from './charts.js';
 import { explain, linkNotice, quote } from './messages.js';
-import { Jobs, check } from './jobs.js';
+import { Jobs, check, AUTOMATIC } from './jobs.js';
 import { EXACT_MAX, INITIAL_SPEED, estimate, measuredSpeed } from './cost.js';
-import { SAMPLE, dim, uses, extraLayers, featureOptions, targetKernel, kernelName, preprocessed, compareOn, comparisonRow, pictureScales, trainingPlan, untrainable, trainAndTest, metric } from './experiments.js';
+import { SAMPLE, dim, lambdaOf, uses, extraLayers, featureOptions, targetKernel, kernelName, preprocessed, compareOn, comparisonRow, pictureScales, trainingPlan, untrainable, trainAndTest, metric } from './experiments.js';
 import { sweep, sweepSeries, exactTimes, SWEEP_METHODS, SWEEP_STEPS } from './sweep.js';
 import { MAX_EXPORT_VALUES, baseName, predictionsCSV, comparisonsCSV, featuresCSV } from './downloads.js';
 import { shortName, capital, count, seconds } from './format.js';
 import { MAX_MODEL_BYTES, SHOWN_PREDICTIONS, modelFileName, describeModel, predictionTable, predictionCSV, predictionFileName } from './models.js';
+import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV } from './toy.js';
+import { createPlayground } from './playground.js';
 
 const $ = (id) => document.getElementById(id);
 
 /** Controls whose values, ranges and menus come from the engine's schema: usable once it has started. */
-const SETTING_CONTROLS = ['standardize', 'unitnorm', 'depth', 'dim', 'method', 'sketch', 'sampler', 'seed', 'eval', 'testfrac', 'kfolds', 'auto', 'exact', 'magnify'];
+const SETTING_CONTROLS = ['standardize', 'unitnorm', 'depth', 'dim', 'lambda', 'lambda-auto', 'method', 'sketch', 'sampler', 'seed', 'eval', 'testfrac', 'kfolds', 'auto', 'exact', 'magnify', 'noise', 'points', 'dseed', 'resample', 'labels'];
 
 /** Everything the page knows and changes. */
 const app = {
@@ -35,8 +38,15 @@ const app = {
   table: null,
   /** The settings (state.js), null until the engine has started. */
   settings: null,
-  /** The loaded data set: id (a serial number), name, bytes, bundled id, preview, parsed dataset, sample for the pictures. */
+  /**
+   * The loaded data set: id (a serial number), name, bytes, bundled id
+   * (a menu id: a bundled file or a generated set), preview, parsed
+   * dataset, sample for the pictures; for a generated set also toy: its
+   * training points (with those added by clicks), its test points.
+   */
   current: null,
+  /** Points added by clicks on a generated set: { id, x: [x1, x2, …], y: [class, …] } (dropped with another set). */
+  added: { id: '', x: [], y: [] },
   /** Data sets loaded so far (the id of the next), and loads started (the default data set is loaded only if the user has not chosen one). */
   datasetSerial: 0,
   loadsStarted: 0,
@@ -65,8 +75,9 @@ const app = {
   /** Alerts shown so far, and the one showing: { seq, lane }, so that a later success can clear it. */
   alertSeq: 0,
   alertShown: null,
-  /** The pending redraw of the pictures. */
+  /** The pending redraw of the pictures, and of a generated set. */
   picturesTimer: 0,
+  toyTimer: 0,
 };
 app.engineReady = new Promise((resolve) => { app.engineStarted = resolve; });
 
@@ -102,8 +113,8 @@ function markControl(control) {
  * something else stays.
  */
 function clearOldError(lane, seq) {
-  // The automatic pictures prove nothing about what the user ran.
-  const older = lane !== 'pictures' && app.alertShown?.seq <= seq;
+  // The automatic pictures and surfaces prove nothing about what the user ran.
+  const older = !AUTOMATIC.has(lane) && app.alertShown?.seq <= seq;
   if (app.alertShown && (app.alertShown.lane === lane || older)) hideError();
 }
 
@@ -139,6 +150,7 @@ function renderJobs() {
   $('model-file').disabled = !app.settings;
   $('predict-file').disabled = !app.inUse?.about.readsCSV || app.jobs.busy('model');
   $('export-model-pred').disabled = !app.predicted;
+  play.renderJobs();
   document.body.classList.toggle('busy', app.jobs.list.length > 0);
 }
 
@@ -178,9 +190,14 @@ function buildControls(vocab) {
   const range = (id, s) => Object.assign($(id), { min: s.min, max: s.max, step: s.step });
   range('depth', vocab.settings.depth);
   range('dim', vocab.settings.logm);
+  range('lambda', vocab.settings.lam);
   range('seed', vocab.settings.seed);
   range('testfrac', vocab.settings.test);
   range('kfolds', vocab.settings.k);
+  range('noise', vocab.settings.noise);
+  range('points', vocab.settings.points);
+  range('dseed', vocab.settings.dseed);
+  range('labels', vocab.settings.labels);
   $('exact-help').textContent = `Exact kernel ridge regression needs an n×n matrix; offered up to ${EXACT_MAX} training rows.`;
   for (const id of SETTING_CONTROLS) $(id).disabled = false;
   for (const el of document.querySelectorAll('[aria-busy]')) el.removeAttribute('aria-busy');
@@ -193,6 +210,12 @@ function showSettings() {
   $('unitnorm').checked = s.unit;
   $('depth').value = s.depth;
   $('dim').value = s.logm;
+  $('lambda').value = s.lam;
+  $('lambda-auto').checked = s.lamauto;
+  $('noise').value = s.noise;
+  $('points').value = s.points;
+  $('dseed').value = s.dseed;
+  $('labels').value = s.labels;
   $('method').value = s.method;
   $('sketch').value = s.sketch;
   $('sampler').value = s.sampler;
@@ -211,6 +234,10 @@ function showDerived() {
   const s = app.settings;
   $('depth-out').textContent = `= ${s.depth}`;
   $('dim-out').textContent = `= ${dim(s)}`;
+  $('lambda-out').textContent = `= ${short(lambdaOf(s))}`;
+  $('noise-out').textContent = `= ${s.noise}%`;
+  $('points-out').textContent = `= ${s.points}`;
+  $('labels-out').textContent = `= ${s.labels}`;
   $('testfrac-out').textContent = `= ${s.test}%`;
   $('method-help').textContent = app.vocab.methods[s.method].help;
   $('depth').closest('.row').classList.toggle('unused', !uses(s.method, 'depth'));
@@ -236,9 +263,16 @@ function showCost() {
 
 function datasetOptions(fileName) {
   const sel = $('dataset');
-  sel.replaceChildren(...DATASETS.map((id) => new Option(BUNDLED[id].title, id)));
-  if (fileName) sel.append(new Option(`your file: ${fileName}`, 'file'));
-  sel.value = fileName ? 'file' : app.settings?.data ?? DATASETS[0];
+  const group = (label, options) => {
+    const g = document.createElement('optgroup');
+    g.label = label;
+    g.append(...options);
+    return g;
+  };
+  const tables = group('Tables (CSV)', DATASETS.map((id) => new Option(BUNDLED[id].title, id)));
+  sel.replaceChildren(group('2-D playground (generated)', TOY_IDS.map((id) => new Option(TOYS[id].title, id))), tables);
+  if (fileName) tables.append(new Option(`your file: ${fileName}`, 'file'));
+  sel.value = fileName ? 'file' : app.current?.bundled ?? app.settings?.data ?? LANDING;
 }
 
 /** Puts the data controls back to the loaded data set (after a load that did not finish). */
@@ -258,9 +292,9 @@ function showCurrentChoice() {
  * target: a column name from a link; if the file has no such column, a
  * notice says so and the last column is the target. where: 'load' for new
  * data (only the file can change), 'run' for the loaded data with another
- * Target.
+ * Target. toy: the points of a generated set (their CSV text is source's).
  */
-async function load(name, source, { bundled = null, target = '', where = 'load' } = {}) {
+async function load(name, source, { bundled = null, target = '', where = 'load', toy = null } = {}) {
   app.loadsStarted++;
   say(`Reading ${name}…`);
   const still = () => (app.current ? ` ${app.current.name} is still loaded.` : '');
@@ -283,7 +317,7 @@ async function load(name, source, { bundled = null, target = '', where = 'load' 
     if (ds.X.rows < 2) throw new Error(`it has ${ds.X.rows} usable row${ds.X.rows === 1 ? '' : 's'}; at least 2 are needed`);
     // Runs on the previous data would report on the wrong one.
     app.jobs.stopAll('new data', (j) => j.lane === 'load');
-    app.current = { id: ++app.datasetSerial, name, bytes, bundled, preview, ds, sample: sampleRows(ds.y, SAMPLE) };
+    app.current = { id: ++app.datasetSerial, name, bytes, bundled, preview, ds, sample: sampleRows(ds.y, SAMPLE), toy };
     app.settings.data = bundled ?? 'file';
     app.settings.target = ds.targetName === preview.names[preview.names.length - 1] ? '' : ds.targetName;
     save();
@@ -297,13 +331,56 @@ async function load(name, source, { bundled = null, target = '', where = 'load' 
     failText: (text) => `Could not load ${name}: ${text}.${still()}`,
     failStatus: () => `${name} was not loaded.${still()}`,
   });
-  if (outcome.ok) refreshPictures();
-  else if (outcome.why !== 'replaced') showCurrentChoice();
+  if (outcome.ok) {
+    refreshPictures();
+    play.dataChanged();
+  } else if (outcome.why !== 'replaced') showCurrentChoice();
   return outcome.ok;
 }
 
+/** Loads a bundled file or a generated set by its menu id. */
 function loadBundled(id, target = '') {
+  if (isToy(id)) return loadToy(id);
   return load(BUNDLED[id].file, (signal) => fetchBundled(id, signal), { bundled: id, target });
+}
+
+/**
+ * Generates the set id with the settings' noise, size and data seed, adds
+ * the points added by clicks (dropped when the set changes), and loads the
+ * training points as a CSV file would be: the panels below treat it as a
+ * table, the playground draws it.
+ */
+function loadToy(id) {
+  if (app.added.id !== id) app.added = { id, x: [], y: [] };
+  const s = app.settings;
+  const set = toySet(id, { n: s.points, noisePercent: s.noise, seed: s.dseed });
+  const added = { x: Float64Array.from(app.added.x), y: Float64Array.from(app.added.y) };
+  const toy = { id, train: withPoints(set.train, added), test: set.test, added: added.y.length };
+  const bytes = new TextEncoder().encode(toyCSV(toy.train));
+  return load(`${id}.csv`, () => bytes, { bundled: id, toy });
+}
+
+/** Generates the current set again soon (its sliders move fast) with the settings and added points. */
+function reloadToySoon() {
+  clearTimeout(app.toyTimer);
+  app.toyTimer = setTimeout(() => {
+    if (app.current?.toy) loadToy(app.current.toy.id);
+  }, 150);
+}
+
+/** Adds a point of class c at (x1, x2) to the generated set shown, and refits. */
+function addPoint(x1, x2, c) {
+  if (!app.current?.toy) return;
+  app.added.x.push(x1, x2);
+  app.added.y.push(c);
+  reloadToySoon();
+}
+
+/** Removes the points added by clicks. */
+function clearAdded() {
+  if (!app.added.y.length) return;
+  app.added = { id: app.added.id, x: [], y: [] };
+  reloadToySoon();
 }
 
 function loadFile(file) {
@@ -332,11 +409,19 @@ function selectionText(sel) {
 
 /** Facts about the data set and what preprocessing will do. */
 function showData() {
-  const { ds, preview, name } = app.current;
+  const { ds, preview, name, toy } = app.current;
   $('source').textContent = `Loaded: ${name}`;
+  $('toy-controls').hidden = !toy;
+  if (toy) {
+    const added = toy.added ? `, ${count(toy.added, 'point')} added by you` : '';
+    $('toy-what').textContent = `${TOYS[toy.id].title}: ${TOYS[toy.id].what}. ${count(toy.train.y.length, 'training point')}${added}; ${toy.test.y.length} test points.`;
+    $('clear-added').disabled = !toy.added;
+  }
   const sel = $('target');
   sel.replaceChildren(...ds.columns.map((c, i) => new Option(c.name, String(i))));
   sel.value = String(ds.target);
+  // A generated set's target is its class: the playground draws classes.
+  sel.disabled = !!toy;
   renderPreview($('preview'), preview);
   const categorical = ds.columns.filter((c, i) => i !== ds.target && c.kind === 'categorical').length;
   const facts = [
@@ -841,7 +926,8 @@ function bind() {
   });
 
   const setting = (id, key, read, after) => {
-    $(id).addEventListener(id === 'seed' || id === 'kfolds' ? 'change' : 'input', () => {
+    // Number boxes take a value when it is complete; sliders as they move.
+    $(id).addEventListener($(id).type === 'number' ? 'change' : 'input', () => {
       if (!app.settings) return;
       const v = read($(id));
       if (v === undefined) return;
@@ -862,12 +948,20 @@ function bind() {
   };
   setting('standardize', 'std', (el) => el.checked, () => { showPrep(); refreshPicturesSoon(); });
   setting('unitnorm', 'unit', (el) => el.checked, () => { showPrep(); refreshPicturesSoon(); });
-  setting('depth', 'depth', (el) => +el.value, refreshPicturesSoon);
-  setting('dim', 'logm', (el) => +el.value, refreshPicturesSoon);
+  // Settings of the features redraw the kernel pictures and the surfaces.
+  const both = () => { refreshPicturesSoon(); play.redrawSoon(); };
+  setting('depth', 'depth', (el) => +el.value, both);
+  setting('dim', 'logm', (el) => +el.value, both);
+  setting('lambda', 'lam', (el) => +el.value, play.redrawSoon);
+  setting('lambda-auto', 'lamauto', (el) => el.checked, play.redrawSoon);
   setting('method', 'method', (el) => el.value, refreshPicturesSoon);
-  setting('sketch', 'sketch', (el) => el.value, refreshPicturesSoon);
-  setting('sampler', 'sampler', (el) => el.value, refreshPicturesSoon);
-  setting('seed', 'seed', intIn('seed', 'Seed'), refreshPicturesSoon);
+  setting('sketch', 'sketch', (el) => el.value, both);
+  setting('sampler', 'sampler', (el) => el.value, both);
+  setting('seed', 'seed', intIn('seed', 'Seed'), both);
+  setting('noise', 'noise', (el) => +el.value, reloadToySoon);
+  setting('points', 'points', (el) => +el.value, reloadToySoon);
+  setting('dseed', 'dseed', intIn('dseed', 'Data seed'), reloadToySoon);
+  setting('labels', 'labels', (el) => +el.value);
   setting('eval', 'eval', (el) => el.value);
   setting('testfrac', 'test', (el) => +el.value);
   setting('kfolds', 'k', intIn('k', 'Folds k'));
@@ -887,14 +981,27 @@ function bind() {
       next.data = app.settings.data;
       next.target = app.settings.target;
     }
-    const reload = next.data !== app.settings.data || next.target !== app.settings.target;
+    // A generated set is drawn again from its size, noise and seed.
+    const regenerate = isToy(next.data) && ['noise', 'points', 'dseed'].some((k) => next[k] !== app.settings[k]);
+    const reload = next.data !== app.settings.data || next.target !== app.settings.target || regenerate;
     app.settings = next;
     showSettings();
     notify(notes.filter(Boolean).join(' '));
     if (reload) loadBundled(next.data, next.target);
-    else refreshPicturesSoon();
+    else {
+      refreshPicturesSoon();
+      play.redrawSoon();
+    }
   });
   for (const id of ['map-exact', 'map-approx', 'map-diff']) $(id).addEventListener('pointermove', showEntry);
+  $('resample').addEventListener('click', () => {
+    const { max } = app.vocab.settings.dseed;
+    app.settings.dseed = app.settings.dseed >= max ? 0 : app.settings.dseed + 1;
+    $('dseed').value = app.settings.dseed;
+    save();
+    reloadToySoon();
+  });
+  $('clear-added').addEventListener('click', clearAdded);
   $('run-sweep').addEventListener('click', runSweep);
   $('train').addEventListener('click', train);
   $('cancel').addEventListener('click', () => {
@@ -933,12 +1040,15 @@ async function main() {
     return;
   }
   const has = (op) => typeof app.engine[op] === 'function';
-  const missing = ['features', 'parseCSV', 'previewCSV', 'fitRidge', 'compare', 'split', 'kfold', 'score', 'preprocess', 'take', 'loadModel'].filter((op) => !has(op));
+  const missing = ['features', 'parseCSV', 'previewCSV', 'fitRidge', 'compare', 'split', 'kfold', 'score', 'preprocess', 'take', 'loadModel', 'selectActive'].filter((op) => !has(op));
   if (missing.length) showError(`This build of ntkrf lacks ${missing.join(', ')}; the parts of the page that need them will fail.`);
   // The menus, ranges and defaults come from the engine's own option table.
   app.vocab = vocabulary(app.engine.schema);
   app.table = hashTable(app.vocab);
+  // Opened without a link, the page shows the playground's spiral.
+  const landing = !linked();
   const { state, rejected } = readHash(app.table);
+  if (landing) state.data = LANDING;
   app.settings = state;
   buildControls(app.vocab);
   showAutoHelp(app.engine.schema);
@@ -954,5 +1064,7 @@ async function main() {
   }
   document.body.dataset.ready = '1';
 }
+
+const play = createPlayground({ app, run, say, addPoint });
 
 main();

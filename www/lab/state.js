@@ -16,7 +16,7 @@ export function hashTable(vocab) {
     if (s.values) parse = (v) => (s.values.includes(v) ? v : undefined);
     else if (s.bool) parse = (v) => (v === '1' ? true : v === '0' ? false : undefined);
     else if (s.maxLength !== undefined) parse = (v) => (v.length <= s.maxLength ? v : undefined);
-    else parse = (v) => (/^\d+$/.test(v) && +v >= s.min && +v <= s.max && (+v - s.min) % s.step === 0 ? +v : undefined);
+    else parse = (v) => (/^-?\d+$/.test(v) && +v >= s.min && +v <= s.max && (+v - s.min) % s.step === 0 ? +v : undefined);
     table[key] = { ...s, parse };
   }
   return table;
@@ -55,11 +55,16 @@ export function readHash(table) {
   return { state, rejected };
 }
 
-/** Writes the settings that differ from the defaults into the hash, without a history entry. */
+/** Whether the page was opened with settings in its hash (a link), rather than bare. */
+export function linked() {
+  return location.hash.replace(/^#/, '') !== '';
+}
+
+/** Writes the settings that differ from the defaults (and those always written) into the hash, without a history entry. */
 export function writeHash(table, state) {
   const params = new URLSearchParams();
   for (const [key, p] of Object.entries(table)) {
-    if (state[key] !== p.def && valid(table, key, state[key])) params.set(key, format(state[key]));
+    if ((state[key] !== p.def || p.always) && valid(table, key, state[key])) params.set(key, format(state[key]));
   }
   const hash = params.toString();
   history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);

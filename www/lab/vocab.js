@@ -5,6 +5,8 @@
 // which options each method uses, and where a control deliberately narrows
 // the engine's range or keeps a default of its own. No DOM.
 import { DATASETS } from './data.js';
+import { TOY_IDS } from './toy.js';
+import { SURFACES, TASK } from './surface.js';
 
 /**
  * Every setting of the page, in the order of the URL hash.
@@ -16,12 +18,18 @@ import { DATASETS } from './data.js';
  * narrow: the lab's range, which must lie inside the engine's (checked by
  * problems() and a Node test). def: a default of the lab's own, kept
  * because links without the key were made with it (a link replays a run).
+ * always: written into every link, even at its default.
  * scale: how the setting maps to the option: 'log2' (logm → m = 2^logm),
- * 'percent' (test → testFraction = test/100).
- * Settings without option are the lab's own (values, bool or text).
+ * 'percent' (test → testFraction = test/100), 'halfDecades' (lam → λ =
+ * 10^(lam/2)).
+ * Settings without option are the lab's own (values, bool, text or a
+ * range).
  */
 export const SETTINGS = {
-  data: { values: [...DATASETS, 'file'], def: 'iris' },
+  // Links without a data set were made when iris was the only default; a
+  // page opened without any link shows the spiral (LANDING), so every link
+  // names its data set (always).
+  data: { values: [...TOY_IDS, ...DATASETS, 'file'], def: 'iris', always: true },
   // '' = the last column. Room for long column names: a longer target would silently drop out of links.
   target: { text: 1000, def: '', option: 'parseCSV.target', control: { id: 'target', label: 'Target' } },
   std: { option: 'fitRidge.preprocess.standardize', control: { id: 'standardize', label: 'Standardize columns' } },
@@ -45,7 +53,24 @@ export const SETTINGS = {
   auto: { bool: true, def: true },
   exact: { bool: true, def: true },
   magnify: { bool: true, def: false },
+  // The ridge λ of the playground's surfaces and of active learning (Train
+  // chooses its own): 1e-5 … 10 in half decades; 0.01 fits the generated
+  // sets without smoothing their shapes away.
+  lam: { option: 'fitRidge.lambda', scale: 'halfDecades', narrow: { min: -10, max: 2 }, def: -4 },
+  // The surfaces may choose λ themselves instead (fitRidge's lambda: 'auto').
+  lamauto: { bool: true, def: false },
+  // The generated 2-D sets (toy.js): noise in percent, training points
+  // (as many test points again), and the seed of the points.
+  noise: { narrow: { min: 0, max: 50, step: 5 }, def: 10 },
+  points: { narrow: { min: 50, max: 400, step: 50 }, def: 200 },
+  dseed: { narrow: { min: 0, max: 999_999_999 }, def: 1 },
+  // Rows active learning labels: enough to see the curves part, few enough
+  // that every step refits in a blink.
+  labels: { option: 'selectActive.k', narrow: { min: 10, max: 80, step: 10 }, def: 40 },
 };
+
+/** The data set shown when the page is opened without a link. */
+export const LANDING = 'spiral';
 
 /**
  * Engine options the page sets from another control: the page counts the
@@ -113,11 +138,15 @@ function scaled(scale, o) {
   switch (scale) {
     case 'log2': return { min: min === undefined ? undefined : Math.log2(min), max: max === undefined ? undefined : Math.log2(max) };
     case 'percent': return { min: min === undefined ? undefined : 100 * min, max: max === undefined ? undefined : 100 * max, minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
+    case 'halfDecades': return { min: min === undefined ? undefined : 2 * Math.log10(min), max: max === undefined ? undefined : 2 * Math.log10(max), minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
     default: return { min, max, minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
   }
 }
 
-const toSetting = (scale, v) => (scale === 'log2' ? Math.log2(v) : scale === 'percent' ? 100 * v : v);
+const toSetting = (scale, v) => (scale === 'log2' ? Math.log2(v) : scale === 'percent' ? 100 * v : scale === 'halfDecades' ? 2 * Math.log10(v) : v);
+
+/** The engine's value of a setting's value: m of logm, testFraction of test, λ of lam. */
+export const toOption = (scale, v) => (scale === 'log2' ? 2 ** v : scale === 'percent' ? v / 100 : scale === 'halfDecades' ? 10 ** (v / 2) : v);
 
 /** Whether x lies in the range r (min, max, exclusive ends). */
 const inside = (r, x) => !(r.min !== undefined && (x < r.min || (r.minExclusive && x === r.min)))
@@ -126,7 +155,8 @@ const inside = (r, x) => !(r.min !== undefined && (x < r.min || (r.minExclusive 
 /**
  * The lab's vocabulary from the engine's schema:
  * - settings: key → { values } | { min, max, step } | { bool } | { maxLength },
- *   each with def (what state.js validates the URL hash with);
+ *   each with def and maybe always (what state.js validates and writes the
+ *   URL hash with);
  * - menus: key → [{ value, label, help? }] for the selects;
  * - methods: the METHODS entries of the methods in the menu, by name;
  * - controls: option name → the control that sets it (for messages.js);
@@ -149,7 +179,7 @@ export function vocabulary(schema) {
     // Without the option (an engine that lacks it) the lab's own values keep the page working.
     const kind = s.values ? 'values' : s.text ? 'text' : s.bool ? 'bool' : o?.kind ?? (known ? 'enum' : 'int');
     if (o && !['bool', 'enum', 'int', 'number', 'nameOrIndex'].includes(o.kind)) problems.push(`${key}: ${s.option} is a ${o.kind}, which the lab cannot offer`);
-    if (kind === 'values') settings[key] = { values: s.values, def: s.def };
+    if (kind === 'values') settings[key] = { values: s.values, def: s.def, ...(s.always ? { always: true } : {}) };
     else if (kind === 'text' || kind === 'nameOrIndex') settings[key] = { maxLength: s.text, def: s.def };
     else if (kind === 'bool') settings[key] = { bool: true, def: s.def ?? o?.default ?? false };
     else if (kind === 'enum') {
@@ -171,7 +201,7 @@ export function vocabulary(schema) {
         const engine = scaled(s.scale, o);
         for (const x of [r.min, r.max]) if (!inside(engine, x)) problems.push(`${key}: the lab's ${x} is outside the engine's range of ${s.option}`);
       }
-      const def = s.def ?? (o?.default === undefined ? r.min : toSetting(s.scale, o.default));
+      const def = s.def ?? (typeof o?.default === 'number' ? toSetting(s.scale, o.default) : r.min);
       if (!(Number.isInteger(def) && def >= r.min && def <= r.max && (def - r.min) % r.step === 0)) problems.push(`${key}: the default ${def} is outside the lab's range ${r.min}…${r.max}`);
       settings[key] = { min: r.min, max: r.max, step: r.step, def };
     }
@@ -182,6 +212,14 @@ export function vocabulary(schema) {
   }
   for (const m of Object.values(METHODS)) {
     if (!optionAt(schema, 'kernel.kernel')?.enum?.includes(m.kernel)) problems.push(`the engine has no exact kernel ${m.kernel}`);
+  }
+  // The playground's pictures: kernels, method, γ and task the engine has.
+  const gamma = optionAt(schema, 'fitRidge.kernel.gamma');
+  if (!optionAt(schema, 'fitRidge.task')?.enum?.includes(TASK)) problems.push(`the engine has no task ${TASK}`);
+  for (const sf of SURFACES) {
+    if (sf.kernel && !optionAt(schema, 'fitRidge.kernel.kernel')?.enum?.includes(sf.kernel)) problems.push(`surface ${sf.id}: the engine has no exact kernel ${sf.kernel}`);
+    if (sf.method && !optionAt(schema, 'fitRidge.features.method')?.enum?.includes(sf.method)) problems.push(`surface ${sf.id}: the engine has no feature method ${sf.method}`);
+    if (sf.gamma !== undefined && !(gamma && inside(gamma, sf.gamma))) problems.push(`surface ${sf.id}: γ = ${sf.gamma} is outside the engine's range of fitRidge.kernel.gamma`);
   }
   menus.eval = SETTINGS.eval.values.map((v) => ({ value: v, label: WORDS.eval[v] }));
   const methods = Object.fromEntries(settings.method.values.map((v) => [v, METHODS[v]]));

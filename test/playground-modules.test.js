@@ -1,0 +1,293 @@
+// The playground's DOM-free modules under Node: the generated 2-D sets
+// (toy.js: seeded, shaped, balanced, read by the engine bit for bit), the
+// decision surfaces (surface.js: the grid, batched evaluation that stops
+// between batches, colours) and active learning (active.js: schedule,
+// random orders, scores, the experiment against the engine). The page
+// itself is tested in playground.test.js. Needs the built package
+// (./build.sh).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { root, pkg } from './helpers.js';
+
+const lab = (name) => import(pathToFileURL(path.join(root, 'www', 'lab', name)).href);
+const { TOYS, TOY_IDS, EXTENT, STREAMS, CLASS_NAMES, generate, toySet, withPoints, toyCSV, streamSeed, rng, isToy } = await lab('toy.js');
+const {
+  GRID, BATCH, BIAS, SURFACES, SURFACE, SURE, RBF_GAMMA, RAW, CLASS_COLOURS,
+  lift, gridPoints, toPlane, toPixel, batches, decision, evaluate, accuracy, agreement, surfacePixels, surfaceOptions,
+} = await lab('surface.js');
+const { schedule, randomOrder, scoreOf, toyProblem, tableProblem, activeLearning, RANDOM_ORDERS, CURVE_POINTS } = await lab('active.js');
+const { vocabulary, optionAt, SETTINGS, LANDING } = await lab('vocab.js');
+const { featureOptions } = await lab('experiments.js');
+
+let eng, vocab;
+before(async () => {
+  const { createEngine } = await import(pathToFileURL(pkg).href);
+  eng = await createEngine({ workers: 2 });
+  vocab = vocabulary(eng.schema);
+});
+after(() => eng?.close());
+
+/** The page's default settings (vocab.js), with overrides. */
+const settingsWith = (over = {}) => ({ ...Object.fromEntries(Object.entries(vocab.settings).map(([k, s]) => [k, s.def])), ...over });
+const bits = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex');
+const radius = (x, i) => Math.hypot(x[2 * i], x[2 * i + 1]);
+
+test('the generated sets: the five of the playground, each with words for the menu; the spiral is the landing view', () => {
+  assert.deepEqual(TOY_IDS, ['spiral', 'circles', 'xor', 'moons', 'gauss']);
+  for (const id of TOY_IDS) {
+    assert.ok(TOYS[id].title && TOYS[id].what, `${id} has a title and a line`);
+    assert.ok(isToy(id));
+  }
+  assert.equal(isToy('iris'), false);
+  assert.equal(isToy('constructor'), false, 'no inherited names');
+  assert.equal(LANDING, 'spiral');
+  assert.ok(SETTINGS.data.values.includes(LANDING));
+  for (const id of TOY_IDS) assert.ok(vocab.settings.data.values.includes(id), `${id} is a value of the data setting (links)`);
+});
+
+test('generate: seeded reproducibility, shapes, balanced alternating classes; seeds and streams give other points', () => {
+  for (const id of TOY_IDS) {
+    const a = generate(id, { n: 100, noise: 0.2, seed: 7 });
+    const b = generate(id, { n: 100, noise: 0.2, seed: 7 });
+    assert.equal(a.x.length, 200, `${id}: two coordinates a point`);
+    assert.equal(a.y.length, 100);
+    assert.equal(bits(a.x), bits(b.x), `${id}: the same seed gives the same bits`);
+    assert.deepEqual(Array.from(a.y), Array.from({ length: 100 }, (_, i) => i % 2), `${id}: classes alternate, so every even prefix is balanced`);
+    assert.notEqual(bits(generate(id, { n: 100, noise: 0.2, seed: 8 }).x), bits(a.x), `${id}: another seed, other points`);
+    assert.notEqual(bits(generate(id, { n: 100, noise: 0.2, seed: 7, stream: 2 }).x), bits(a.x), `${id}: another stream, other points`);
+    assert.ok(a.x.every(Number.isFinite));
+    // Without noise every set lies inside the square the playground shows.
+    const clean = generate(id, { n: 400, noise: 0, seed: 3 });
+    assert.ok(clean.x.every((v) => Math.abs(v) < EXTENT), `${id}: inside ±${EXTENT}`);
+  }
+  assert.throws(() => generate('spiral', { n: 7, noise: 0, seed: 1 }), RangeError, 'an odd n cannot be balanced');
+  assert.throws(() => generate('spiral', { n: 10, noise: 1.5, seed: 1 }), RangeError);
+  assert.throws(() => generate('nosuch', { n: 10, noise: 0, seed: 1 }), RangeError);
+  // Seeds above 2^32 are seeds of their own (the page's seeds go to 999,999,999; links may carry more).
+  assert.notEqual(streamSeed(2 ** 32 + 5, 1), streamSeed(5, 1));
+  assert.notEqual(streamSeed(5, 1), streamSeed(5, 2));
+  const u = rng(1);
+  const draws = Array.from({ length: 1000 }, u);
+  assert.ok(draws.every((v) => v >= 0 && v < 1));
+  assert.ok(Math.abs(draws.reduce((s, v) => s + v, 0) / 1000 - 0.5) < 0.05, 'uniform on [0, 1)');
+});
+
+test('generate: each set has its shape (no noise)', () => {
+  const n = 400;
+  const c = generate('circles', { n, noise: 0, seed: 2 });
+  for (let i = 0; i < n; i++) {
+    const r = radius(c.x, i);
+    if (c.y[i] === 0) assert.ok(r <= 0.5 + 1e-12, `circles: inner point at ${r}`);
+    else assert.ok(r >= 0.75 && r <= 1.05 + 1e-12, `circles: ring point at ${r}`);
+  }
+  const x = generate('xor', { n, noise: 0, seed: 2 });
+  for (let i = 0; i < n; i++) assert.equal(x.x[2 * i] * x.x[2 * i + 1] > 0, x.y[i] === 0, 'xor: class 0 in the quadrants where x₁x₂ > 0');
+  const s = generate('spiral', { n, noise: 0, seed: 2 });
+  for (let i = 2; i < n; i++) assert.ok(radius(s.x, i) >= radius(s.x, i - 2), 'spiral: each arm winds outwards');
+  for (let i = 0; i < n; i += 2) assert.ok(Math.abs(radius(s.x, i) - radius(s.x, i + 1)) < 1e-12, 'spiral: the arms are the same curve turned by π');
+  const g0 = generate('gauss', { n: 2000, noise: 0, seed: 2 }), g1 = generate('gauss', { n: 2000, noise: 0.5, seed: 2 });
+  const spread = (g) => {
+    let s2 = 0;
+    for (let i = 0; i < g.y.length; i++) s2 += (g.x[2 * i] - (g.y[i] ? 0.45 : -0.45)) ** 2;
+    return Math.sqrt(s2 / g.y.length);
+  };
+  assert.ok(Math.abs(spread(g0) - 0.12) < 0.01, `gauss: spread ${spread(g0)} at no noise`);
+  assert.ok(Math.abs(spread(g1) - 0.37) < 0.03, `gauss: spread ${spread(g1)} at 50 % noise`);
+  const m = generate('moons', { n, noise: 0, seed: 2 });
+  let mean0 = 0, mean1 = 0;
+  for (let i = 0; i < n; i++) (m.y[i] ? (mean1 += m.x[2 * i + 1] / (n / 2)) : (mean0 += m.x[2 * i + 1] / (n / 2)));
+  assert.ok(mean0 > mean1, 'moons: the blue moon is the upper one');
+});
+
+test('toySet: training and test points from two streams; withPoints appends; the CSV reads back bit for bit', async () => {
+  const set = toySet('moons', { n: 50, noisePercent: 20, seed: 4 });
+  assert.equal(bits(set.train.x), bits(generate('moons', { n: 50, noise: 0.2, seed: 4, stream: STREAMS.train }).x));
+  assert.equal(bits(set.test.x), bits(generate('moons', { n: 50, noise: 0.2, seed: 4, stream: STREAMS.test }).x));
+  assert.notEqual(bits(set.train.x), bits(set.test.x));
+  const more = withPoints(set.train, { x: Float64Array.from([0.5, -0.25]), y: Float64Array.from([1]) });
+  assert.equal(more.y.length, 51);
+  assert.deepEqual([more.x[100], more.x[101], more.y[50]], [0.5, -0.25, 1]);
+  assert.equal(withPoints(set.train, { x: new Float64Array(0), y: new Float64Array(0) }), set.train, 'nothing to add: the same points');
+  const ds = await eng.parseCSV(toyCSV(more));
+  assert.deepEqual(ds.featureNames, ['x1', 'x2']);
+  assert.equal(ds.task, 'classification');
+  assert.deepEqual(ds.classes, CLASS_NAMES);
+  assert.equal(bits(ds.X.data), bits(more.x), 'every digit is written');
+  assert.deepEqual(Array.from(ds.y), Array.from(more.y));
+});
+
+test('the grid: cell centres row by row from the top left, pixels ↔ plane, rows with the bias input, batches', () => {
+  const g = 4, e = 2;
+  const x = gridPoints(g, e);
+  assert.equal(x.length, 2 * g * g);
+  assert.deepEqual([x[0], x[1]], [-1.5, 1.5], 'the top-left cell');
+  assert.deepEqual([x[2], x[3]], [-0.5, 1.5], 'then rightwards');
+  assert.deepEqual([x[2 * g], x[2 * g + 1]], [-1.5, 0.5], 'then the next row down');
+  assert.deepEqual([x.at(-2), x.at(-1)], [1.5, -1.5], 'the bottom-right cell');
+  // A cell centre is at the centre of its pixels when the grid is drawn on side×side pixels.
+  const side = 400;
+  for (let k = 0; k < g * g; k++) {
+    const [px, py] = toPixel(x[2 * k], x[2 * k + 1], side, e);
+    assert.ok(Math.abs(px - ((k % g) + 0.5) * (side / g)) < 1e-9 && Math.abs(py - (Math.floor(k / g) + 0.5) * (side / g)) < 1e-9);
+    const [a, b] = toPlane(px, py, side, e);
+    assert.ok(Math.abs(a - x[2 * k]) < 1e-12 && Math.abs(b - x[2 * k + 1]) < 1e-12, 'toPlane inverts toPixel');
+  }
+  const L = lift(Float64Array.from([1, 2, -3, 4]));
+  assert.deepEqual([L.rows, L.cols, Array.from(L.data)], [2, 3, [1, 2, BIAS, -3, 4, BIAS]]);
+  assert.deepEqual(batches(5, 2), [[0, 2], [2, 4], [4, 5]]);
+  assert.deepEqual(batches(4, 2), [[0, 2], [2, 4]]);
+  assert.deepEqual(batches(0), []);
+  assert.equal(batches(GRID * GRID).length, Math.ceil((GRID * GRID) / BATCH));
+});
+
+test('decision values, colours, accuracy and agreement', () => {
+  const two = { rows: 2, cols: 2, data: Float64Array.from([0.9, 0.1, -0.2, 0.6]) };
+  assert.deepEqual(Array.from(decision(two)).map((v) => +v.toFixed(12)), [-0.8, 0.8]);
+  assert.deepEqual(Array.from(decision({ rows: 1, cols: 1, data: Float64Array.from([0.3]) })), [0.3]);
+  const three = { rows: 2, cols: 3, data: Float64Array.from([0.1, 0.7, 0.2, 0.6, 0.1, 0.5]) };
+  assert.deepEqual(Array.from(decision(three)).map((v) => +v.toFixed(12)), [0.5, -0.1], 'winner less runner-up, positive when class 1 wins');
+
+  const px = surfacePixels(Float64Array.from([-SURE, 0, SURE, -5, 5, NaN]));
+  const rgb = (k) => Array.from(px.subarray(4 * k, 4 * k + 3));
+  assert.deepEqual(rgb(0), Array.from(SURFACE.subarray(0, 3)), '−SURE: the blue end');
+  assert.deepEqual(rgb(2), Array.from(SURFACE.subarray(765, 768)), '+SURE: the orange end');
+  assert.deepEqual(rgb(3), rgb(0), 'beyond ±SURE: clamped');
+  assert.deepEqual(rgb(4), rgb(2));
+  assert.deepEqual(rgb(5), rgb(1), 'undefined: undecided');
+  assert.ok(rgb(1).every((c) => c > 230), `undecided is near white: ${rgb(1)}`);
+  assert.ok(rgb(0)[2] > rgb(0)[0] && rgb(2)[0] > rgb(2)[2], 'blue for class 0, orange for class 1');
+  for (let k = 0; k < 6; k++) assert.equal(px[4 * k + 3], 255, 'opaque');
+  // The classes' colours differ in lightness too (told apart without hue).
+  const lum = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  assert.ok(Math.abs(lum(CLASS_COLOURS[0]) - lum(CLASS_COLOURS[1])) > 20);
+
+  assert.equal(accuracy(Float64Array.from([0.5, -0.1, 0.2]), Float64Array.from([1, 0, 0])), 2 / 3);
+  assert.equal(agreement(Float64Array.from([1, -1, 2]), Float64Array.from([3, 1, 1])), 2 / 3);
+});
+
+test('evaluate predicts the grid in batches of lifted rows, reports each, and stops between batches once aborted', async () => {
+  const calls = [];
+  const fake = {
+    predictScores: async (X) => {
+      calls.push(X);
+      const data = new Float64Array(2 * X.rows);
+      for (let i = 0; i < X.rows; i++) [data[2 * i], data[2 * i + 1]] = [0, X.data[3 * i] + X.data[3 * i + 1]];
+      return { rows: X.rows, cols: 2, data };
+    },
+  };
+  const x = gridPoints(40, EXTENT); // 1600 points: two batches
+  const seen = [];
+  const v = await evaluate(fake, x, { onBatch: (done, total) => seen.push([done, total]) });
+  assert.deepEqual(seen, [[BATCH, 1600], [1600, 1600]]);
+  assert.deepEqual(calls.map((X) => [X.rows, X.cols]), [[BATCH, 3], [1600 - BATCH, 3]]);
+  assert.ok(calls.every((X) => X.data.filter((_, i) => i % 3 === 2).every((b) => b === BIAS)), 'every row carries the bias input');
+  for (let k = 0; k < 1600; k++) assert.equal(v[k], x[2 * k] + x[2 * k + 1]);
+  const stop = new AbortController();
+  calls.length = 0;
+  await assert.rejects(evaluate(fake, x, { signal: stop.signal, onBatch: () => stop.abort() }), { name: 'AbortError' });
+  assert.equal(calls.length, 1, 'no batch after the abort');
+});
+
+test('the three surfaces fit with the engine: options it takes, batched predictions equal one call, the exact NTK separates the spiral, more features agree more', { timeout: 120_000 }, async () => {
+  assert.deepEqual(SURFACES.map((s) => s.id), ['exact', 'rf', 'rbf']);
+  assert.equal(SURFACES[2].gamma, RBF_GAMMA);
+  const { train, test } = toySet('spiral', { n: 200, noisePercent: 10, seed: 1 });
+  const X = lift(train.x);
+  const grid = gridPoints(GRID, EXTENT);
+  const s = settingsWith();
+  const values = {};
+  for (const sf of SURFACES) {
+    const opts = surfaceOptions(sf, { depth: 2, features: featureOptions(s, 'ntk', 512), lambda: 0.01 });
+    assert.deepEqual(opts.preprocess, RAW, 'the bias input is kept as it is');
+    const model = await eng.fitRidge(X, train.y, opts);
+    values[sf.id] = await evaluate(model, grid);
+    if (sf.id === 'exact') {
+      const whole = decision(await model.predictScores(lift(grid)));
+      assert.equal(bits(values.exact), bits(whole), 'batches give the bits of one call');
+      assert.ok(accuracy(await evaluate(model, test.x), test.y) >= 0.9);
+    }
+    model.dispose();
+  }
+  const agreeAt = async (m) => {
+    const model = await eng.fitRidge(X, train.y, surfaceOptions(SURFACES[1], { depth: 2, features: featureOptions(s, 'ntk', m), lambda: 0.01 }));
+    const a = agreement(await evaluate(model, grid), values.exact);
+    model.dispose();
+    return a;
+  };
+  const [few, many] = [await agreeAt(64), await agreeAt(2048)];
+  assert.ok(many > few && many > 0.9, `random features converge to the exact NTK's surface: ${few} at m = 64, ${many} at m = 2048`);
+  // The RBF kernel is local: far from the points (the corners) it is undecided; the NTK is not.
+  const corner = 0; // the top-left cell
+  assert.ok(Math.abs(values.rbf[corner]) < 0.1, `RBF in the corner: ${values.rbf[corner]}`);
+  assert.ok(Math.abs(values.exact[corner]) > 0.3, `NTK in the corner: ${values.exact[corner]}`);
+});
+
+test('the playground\'s kernels and γ are the engine\'s, checked by vocab.js', () => {
+  assert.deepEqual(vocab.problems, []);
+  const gamma = optionAt(eng.schema, 'fitRidge.kernel.gamma');
+  assert.ok(RBF_GAMMA > gamma.min && (gamma.max === undefined || RBF_GAMMA <= gamma.max));
+  const copy = structuredClone(eng.schema);
+  const k = optionAt(copy, 'fitRidge.kernel.kernel');
+  k.enum = k.enum.filter((v) => v !== 'rbf');
+  optionAt(copy, 'fitRidge.kernel.gamma').min = 100;
+  const problems = vocabulary(copy).problems;
+  assert.ok(problems.some((p) => /surface rbf: the engine has no exact kernel rbf/.test(p)), problems.join('\n'));
+  assert.ok(problems.some((p) => /surface rbf: γ = 10 is outside/.test(p)));
+  // λ in half decades, as the URL carries it.
+  assert.equal(vocab.settings.lam.def, -4);
+  assert.deepEqual([vocab.settings.lam.min, vocab.settings.lam.max], [-10, 2]);
+});
+
+test('active learning: schedule, random orders, scores', () => {
+  assert.deepEqual(schedule(40), [4, 8, 12, 16, 20, 24, 28, 32, 36, 40]);
+  assert.deepEqual(schedule(10), [2, 3, 4, 5, 6, 7, 8, 9, 10], 'at least two labels, no count twice');
+  assert.deepEqual(schedule(3), [2, 3]);
+  for (const k of [10, 33, 80]) {
+    const c = schedule(k);
+    assert.ok(c.length <= CURVE_POINTS && c.at(-1) === k && c.every((v, i) => i === 0 || v > c[i - 1]));
+  }
+  const o = randomOrder(50, 3, 100);
+  assert.deepEqual([...o].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i), 'a permutation');
+  assert.deepEqual(randomOrder(50, 3, 100), o, 'seeded');
+  assert.notDeepEqual(randomOrder(50, 3, 101), o, 'another stream, another order');
+  assert.equal(scoreOf('classification', Float64Array.from([1, 0, 2]), Float64Array.from([1, 1, 2])), 2 / 3);
+  assert.equal(scoreOf('regression', Float64Array.from([1, 2, 3]), Float64Array.from([1, 2, 3])), 1);
+  assert.equal(scoreOf('regression', Float64Array.from([2, 2, 2]), Float64Array.from([1, 2, 3])), 0, 'the mean predicts R² = 0');
+  assert.ok(Number.isNaN(scoreOf('regression', Float64Array.from([1, 1]), Float64Array.from([2, 2]))), 'R² of a flat target is undefined');
+});
+
+test('active learning on the spiral: the design beats random picks; on iris it scores held-out rows; a stop rejects', { timeout: 120_000 }, async () => {
+  const s = settingsWith({ dseed: 1 });
+  const set = toySet('spiral', { n: 200, noisePercent: 10, seed: 1 });
+  const p = toyProblem(set, s);
+  assert.deepEqual([p.pool.rows, p.pool.cols, p.test.rows, p.task, p.classes], [200, 3, 200, 'classification', 2]);
+  assert.deepEqual(p.kernel, { kernel: 'ntk', depth: s.depth });
+  assert.equal(p.lambda, 0.01);
+  let steps = 0, partials = 0;
+  const ctl = () => ({ onProgress: () => steps++ });
+  const r = await activeLearning(eng, p, 40, ctl, new AbortController().signal, () => partials++);
+  assert.equal(r.picks.length, 40);
+  assert.equal(new Set(r.picks).size, 40, 'no row twice');
+  assert.ok(r.picks.every((i) => Number.isInteger(i) && i >= 0 && i < 200));
+  assert.deepEqual(r.counts, schedule(40));
+  assert.equal(partials, r.counts.length);
+  assert.equal(r.design.length, r.counts.length);
+  assert.equal(r.random.length, r.counts.length);
+  assert.ok([...r.design, ...r.random].every(([c, v]) => r.counts.includes(c) && v >= 0 && v <= 1));
+  assert.equal(r.testRows, 200);
+  const [, d] = r.design.at(-1), [, rnd] = r.random.at(-1);
+  assert.ok(d > rnd, `with 40 labels the design (${d}) beats the mean of ${RANDOM_ORDERS} random orders (${rnd})`);
+
+  const ds = await eng.parseCSV(await import('node:fs/promises').then((f) => f.readFile(path.join(root, 'testdata', 'iris.csv'))));
+  const t = await tableProblem(eng, ds, s, undefined);
+  assert.deepEqual([t.pool.rows, t.test.rows], [105, 45], 'the Test share of the page (30 %)');
+  assert.deepEqual(t.preprocess, { standardize: s.std, unitNorm: s.unit });
+  const ri = await activeLearning(eng, t, 20, () => ({}), new AbortController().signal);
+  assert.equal(ri.metric, 'accuracy');
+  assert.ok(ri.design.at(-1)[1] > 0.8, `iris with 20 designed labels: ${ri.design.at(-1)[1]}`);
+
+  const stop = new AbortController();
+  await assert.rejects(activeLearning(eng, p, 40, () => ({ signal: stop.signal }), stop.signal, () => stop.abort()), { name: 'AbortError' });
+});

@@ -1,0 +1,330 @@
+// The lab's playground in Chromium (dist/www served by dist/bin/serve, its
+// strict CSP): the spiral and its surfaces on a bare address, every
+// generated set drawn with many colours, redraws when m, depth, λ or the
+// data move (stale runs dropped), points added by clicks, active learning
+// with both curves, its cancel mid-run, and the same on a table. No console
+// errors, no request off the local server. Screenshots of every state go to
+// test-results/playground-*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { root } from './helpers.js';
+import { startSite, openLab, colours, idle, TIMEOUT } from './site.js';
+
+const shots = path.join(root, 'test-results');
+const shot = (page, name, options = {}) => page.screenshot({ path: path.join(shots, `playground-${name}.png`), ...options });
+const SURFACE_IDS = ['exact', 'rf', 'rbf'];
+const TOYS = ['spiral', 'circles', 'xor', 'moons', 'gauss'];
+/**
+ * A drawn surface has a smooth colour ramp through many values (a blank or
+ * flat canvas has a handful: background, axes, points).
+ */
+const MANY_COLOURS = 200;
+/** Exact NTK ridge regression at the defaults separates every generated set at 10 % noise on its test points (0.97–1.0 measured). */
+const EXACT_ACCURACY_FLOOR = 0.9;
+/** A bare page shows its surfaces within this time on this 2-core machine (about 4 s measured). */
+const LANDING_MS = 30_000;
+
+let site;
+before(async () => {
+  await mkdir(shots, { recursive: true });
+  site = await startSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+/** The run numbers of the three surfaces (data-run), as drawn now. */
+const runs = (page) => page.evaluate((ids) => ids.map((id) => document.getElementById(`surface-${id}`).dataset.run ?? ''), SURFACE_IDS);
+
+/**
+ * Waits until all three surfaces are drawn by a run newer than `after`
+ * (their run numbers), and no surface run is in progress; an alert fails at
+ * once with its text.
+ */
+async function surfaces(page, after = ['', '', ''], timeout = TIMEOUT) {
+  await page.waitForFunction(({ ids, after }) => {
+    if (!document.getElementById('alert').hidden) return true;
+    return ids.every((id, i) => {
+      const c = document.getElementById(`surface-${id}`);
+      return c.dataset.state === 'done' && c.dataset.run !== after[i];
+    });
+  }, { ids: SURFACE_IDS, after }, { timeout });
+  if (await page.isVisible('#alert')) assert.fail(`the page shows an error: ${await page.textContent('#alert-text')}`);
+}
+
+/** A hash of a canvas's pixels, to tell whether it was painted again differently. */
+const pixels = (page, id) => page.evaluate((id) => {
+  const c = document.getElementById(id);
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let h = 2166136261;
+  for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i], 16777619);
+  return `${c.width}:${h >>> 0}`;
+}, id);
+
+const dataset = (page, id) => page.evaluate((id) => ({ ...document.getElementById(id).dataset }), id);
+
+/** Whether the element is wholly inside the window, unscrolled (the first screen). */
+const onFirstScreen = (page, selector) => page.evaluate((sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+}, selector);
+
+/** Moves a slider by keys (its input events fire as a user's would). */
+async function slide(page, id, key, times = 1) {
+  await page.focus(`#${id}`);
+  for (let i = 0; i < times; i++) await page.keyboard.press(key);
+}
+
+test('a bare address shows the spiral and its three surfaces within seconds, with help beside the two sliders', { timeout: 2 * TIMEOUT }, async () => {
+  const t0 = Date.now();
+  const { page, context, check } = await openLab(site, { ready: false });
+  await surfaces(page, undefined, LANDING_MS);
+  const ms = Date.now() - t0;
+  assert.ok(ms < LANDING_MS, `surfaces after ${ms} ms`);
+  assert.equal(await page.inputValue('#dataset'), 'spiral');
+  assert.match(page.url(), /#data=spiral$/, 'the link names the data set');
+  assert.match(await page.textContent('#source'), /spiral\.csv/);
+  for (const id of SURFACE_IDS) {
+    const n = await colours(page, `surface-${id}`);
+    assert.ok(n >= MANY_COLOURS, `${id}: ${n} colours`);
+  }
+  assert.ok(Number((await dataset(page, 'surface-exact')).accuracy) >= EXACT_ACCURACY_FLOOR);
+  // The first screen says what to do, and the two sliders say what to look for.
+  assert.ok(await page.locator('#play-panel .intro').isVisible());
+  assert.match(await page.textContent('#play-panel .intro'), /Start here/);
+  for (const id of ['depth-hint', 'dim-hint']) assert.ok(await onFirstScreen(page, `#${id}`), `${id} is on the first screen`);
+  assert.match(await page.textContent('#depth-hint'), /What does depth do\?/);
+  assert.match(await page.textContent('#dim-hint'), /How many features are enough\?/);
+  for (const id of SURFACE_IDS) assert.ok(await onFirstScreen(page, `#surface-${id}`), `surface ${id} is on the first screen`);
+  await idle(page);
+  await shot(page, '01-landing');
+  check();
+  await context.close();
+});
+
+test('every generated set trains and draws three surfaces with many colours', { timeout: 4 * TIMEOUT }, async () => {
+  const { page, context, check } = await openLab(site, { hash: '#data=spiral' });
+  await surfaces(page);
+  for (const id of TOYS) {
+    const before = id === 'spiral' ? ['', '', ''] : await runs(page);
+    if (id !== 'spiral') await page.selectOption('#dataset', id);
+    await surfaces(page, before);
+    assert.match(await page.textContent('#source'), new RegExp(`${id}\\.csv`));
+    assert.match(await page.textContent('#facts'), /classification, 2 classes/, 'the rest of the lab reads the set as a table');
+    for (const s of SURFACE_IDS) {
+      const n = await colours(page, `surface-${s}`);
+      assert.ok(n >= MANY_COLOURS, `${id}, ${s}: ${n} colours`);
+    }
+    const exact = await dataset(page, 'surface-exact');
+    assert.ok(Number(exact.accuracy) >= EXACT_ACCURACY_FLOOR, `${id}: exact NTK test accuracy ${exact.accuracy}`);
+    const agree = Number((await dataset(page, 'surface-rf')).agreement);
+    assert.ok(agree > 0.5 && agree <= 1, `${id}: random features agree with the exact NTK on ${agree} of the plane`);
+    await idle(page);
+    await page.locator('#play-panel').screenshot({ path: path.join(shots, `playground-02-${id}.png`) });
+  }
+  check();
+  await context.close();
+});
+
+test('moving m, depth and λ redraws at once; a run overtaken by a newer move is dropped; more features agree more', { timeout: 4 * TIMEOUT }, async () => {
+  const { page, context, check } = await openLab(site, { hash: '#data=spiral&logm=6' });
+  await surfaces(page);
+  await idle(page);
+  const at64 = Number((await dataset(page, 'surface-rf')).agreement);
+  const rf64 = await pixels(page, 'surface-rf');
+  const exact1 = await pixels(page, 'surface-exact');
+  await shot(page, '03-m64');
+
+  // Five quick moves: one redraw for the last, whose numbers the captions show.
+  let before = await runs(page);
+  await slide(page, 'dim', 'ArrowRight', 5); // m = 2048
+  assert.match(await page.textContent('#dim-out'), /2048/);
+  await surfaces(page, before);
+  assert.match(await page.textContent('#title-rf'), /m = 2048/);
+  const drawn = await runs(page);
+  assert.ok(Number(drawn[1]) - Number(before[1]) <= 2, `one or two redraws for five quick moves (runs ${before[1]} → ${drawn[1]})`);
+  assert.notEqual(await pixels(page, 'surface-rf'), rf64, 'the random-feature surface is painted anew');
+  const at2048 = Number((await dataset(page, 'surface-rf')).agreement);
+  assert.ok(at2048 > at64, `2048 features agree with the exact NTK more than 64: ${at2048} vs ${at64}`);
+  await idle(page);
+  assert.match(page.url(), /logm=11/, 'the link follows the slider');
+  await shot(page, '04-m2048');
+
+  before = await runs(page);
+  await slide(page, 'depth', 'ArrowRight', 2); // L = 3
+  await surfaces(page, before);
+  assert.match(await page.textContent('#title-exact'), /depth L = 3/);
+  assert.notEqual(await pixels(page, 'surface-exact'), exact1, 'the exact NTK of depth 3 is another surface');
+  await idle(page);
+  await shot(page, '05-depth3');
+
+  before = await runs(page);
+  const rbf = await pixels(page, 'surface-rbf');
+  await slide(page, 'lambda', 'End'); // λ = 10: flat, unsure surfaces
+  assert.match(await page.textContent('#lambda-out'), /= 10$/);
+  await surfaces(page, before);
+  assert.notEqual(await pixels(page, 'surface-rbf'), rbf, 'a larger λ paints the RBF surface anew');
+  await idle(page);
+  await shot(page, '06-lambda10');
+
+  // λ auto: each picture picks its own by leave-one-out, and says which; the link keeps it.
+  before = await runs(page);
+  await page.check('#lambda-auto');
+  await surfaces(page, before);
+  await page.waitForFunction(() => /λ auto: three fits/.test(document.getElementById('play-status').textContent), null, { timeout: TIMEOUT });
+  for (const id of ['surface-exact', 'surface-rf', 'surface-rbf']) {
+    const chosen = Number((await dataset(page, id)).lambda);
+    assert.ok(chosen > 0 && chosen < 10, `${id}: auto chose λ = ${chosen}, sharper than the slider's 10 on these clean spirals`);
+  }
+  assert.match(await page.textContent('#note-exact'), /chose λ = /);
+  await idle(page);
+  assert.match(page.url(), /lamauto=1/, 'the link keeps auto');
+  await shot(page, '06-lambda-auto');
+  await page.uncheck('#lambda-auto');
+
+  // A move while a redraw runs: the older run is dropped, and only the newest settings are drawn.
+  await slide(page, 'lambda', 'Home');
+  await slide(page, 'dim', 'Home'); // m = 64
+  await page.waitForFunction(() => document.getElementById('surface-rf').dataset.state === 'busy');
+  await slide(page, 'dim', 'ArrowRight'); // m = 128
+  await page.waitForFunction(() => /m = 128, .*three fits/.test(document.getElementById('play-status').textContent), null, { timeout: TIMEOUT });
+  assert.match(await page.textContent('#title-rf'), /m = 128/);
+  const last = await runs(page);
+  assert.ok(last.every((r) => r === last[0]), `the three surfaces come from the same, newest run: ${last}`);
+  await idle(page);
+  check();
+  await context.close();
+});
+
+test('a click adds a point of the chosen class; noise, size and seed draw the set again; a link replays it', { timeout: 4 * TIMEOUT }, async () => {
+  const { page, context, check } = await openLab(site, { hash: '#data=circles' });
+  await surfaces(page);
+  await idle(page);
+  // Blue points where the circles' surface is orange.
+  await page.check('input[name="paint"][value="1"]');
+  await page.check('input[name="paint"][value="0"]');
+  const box = await page.locator('#surface-exact').boundingBox();
+  // The far top-left corner, empty of points.
+  let before = await runs(page);
+  await page.mouse.click(box.x + box.width * 0.08, box.y + box.height * 0.08);
+  await page.mouse.click(box.x + box.width * 0.14, box.y + box.height * 0.1);
+  await surfaces(page, before);
+  await page.waitForFunction(() => /2 points added by you/.test(document.getElementById('toy-what').textContent), null, { timeout: TIMEOUT });
+  assert.match(await page.textContent('#facts'), /rows\s*202(?!\d)/, 'the added points are rows of the data set');
+  assert.equal(await page.isDisabled('#clear-added'), false);
+  // The clicked pixel shows the new point, in its class's colour.
+  const corner = await page.evaluate(() => {
+    const c = document.getElementById('surface-exact');
+    const [r, g, b] = c.getContext('2d').getImageData(Math.round(c.width * 0.08), Math.round(c.height * 0.08), 1, 1).data;
+    return { r, g, b };
+  });
+  assert.ok(corner.b > corner.r + 80, `the clicked corner shows a blue point: rgb(${corner.r}, ${corner.g}, ${corner.b})`);
+  await idle(page);
+  await shot(page, '07-points-added');
+  before = await runs(page);
+  await page.click('#clear-added');
+  await page.waitForFunction(() => /200 training points;/.test(document.getElementById('toy-what').textContent), null, { timeout: TIMEOUT });
+  await surfaces(page, before);
+
+  before = await runs(page);
+  await slide(page, 'noise', 'ArrowRight', 4); // 30 %
+  await slide(page, 'points', 'ArrowLeft', 2); // 100 points
+  await surfaces(page, before);
+  assert.match(await page.textContent('#facts'), /rows\s*100(?!\d)/);
+  before = await runs(page);
+  await page.click('#resample');
+  await surfaces(page, before);
+  await idle(page);
+  const url = page.url();
+  assert.match(url, /noise=30/);
+  assert.match(url, /points=100/);
+  assert.match(url, /dseed=2/);
+  const drawn = await pixels(page, 'surface-exact');
+  await shot(page, '08-noise-size-seed');
+  check();
+  await context.close();
+
+  // The link replays the same points and the same surfaces, bit for bit.
+  const again = await openLab(site, { hash: url.slice(url.indexOf('#')) });
+  await surfaces(again.page);
+  await idle(again.page);
+  assert.equal(await pixels(again.page, 'surface-exact'), drawn, 'the same surface from the link');
+  again.check();
+  await again.context.close();
+});
+
+test('active learning on a generated set: both curves, the picks numbered on the plane; cancel stops a run mid-way', { timeout: 4 * TIMEOUT }, async () => {
+  const { page, context, check } = await openLab(site, { hash: '#data=spiral' });
+  await surfaces(page);
+  await idle(page);
+  const button = page.getByRole('button', { name: /active learning/i }).first();
+  assert.equal(await button.getAttribute('id'), 'run-active');
+  await button.click();
+  await page.waitForFunction(() => document.getElementById('active-result').dataset.done === '1' || !document.getElementById('alert').hidden, null, { timeout: 2 * TIMEOUT });
+  if (await page.isVisible('#alert')) assert.fail(await page.textContent('#alert-text'));
+  const lines = await page.$$eval('#active-chart polyline', (ps) => ps.map((p) => p.getAttribute('points').split(' ').length));
+  assert.deepEqual(lines, [10, 10], 'two curves (design and random), ten label counts each');
+  assert.ok(await page.$$eval('#active-chart .key text', (t) => t.map((x) => x.textContent).join(' ')).then((k) => /design/.test(k) && /random/.test(k)), 'the key names both');
+  assert.ok(await colours(page, 'active-plane') >= MANY_COLOURS, 'the plane shows the surface the picks give');
+  assert.match(await page.textContent('#active-result'), /With 40 labels: the design reaches accuracy \d+\.\d%, random picks \d+\.\d%/);
+  await idle(page);
+  await page.locator('#active-panel').screenshot({ path: path.join(shots, 'playground-09-active.png') });
+
+  // 80 labels among 400 points: the design alone takes seconds (about 3 s measured), long enough to cancel mid-way.
+  await slide(page, 'points', 'End');
+  await page.waitForFunction(() => /400 training points/.test(document.getElementById('toy-what').textContent), null, { timeout: TIMEOUT });
+  await slide(page, 'labels', 'End');
+  assert.match(await page.textContent('#labels-out'), /80/);
+  await idle(page);
+  await page.click('#run-active');
+  // Cancel as soon as the run is under way: the design's selection alone takes seconds.
+  await page.waitForFunction(() => !document.getElementById('cancel-active').disabled, null, { timeout: TIMEOUT });
+  assert.equal(await page.isDisabled('#run-active'), true, 'one run at a time');
+  assert.match(await page.textContent('#stage'), /active learning/, 'the page\'s progress line follows the run');
+  await page.locator('#active-panel').screenshot({ path: path.join(shots, 'playground-10-active-running.png') });
+  const t = Date.now();
+  await page.click('#cancel-active');
+  await page.waitForFunction(() => /^Cancelled/.test(document.getElementById('active-result').textContent), null, { timeout: 10_000 });
+  assert.ok(Date.now() - t < 2000, `stopped ${Date.now() - t} ms after the click`);
+  assert.equal(await page.getAttribute('#active-result', 'data-done'), null, 'no result from the cancelled run');
+  assert.equal(await page.isDisabled('#run-active'), false, 'it can start again');
+  assert.equal(await page.isDisabled('#cancel-active'), true);
+  assert.equal(await page.isVisible('#alert'), false, 'a cancel is not an error');
+  await idle(page);
+  await page.locator('#active-panel').screenshot({ path: path.join(shots, 'playground-11-active-cancelled.png') });
+  check();
+  await context.close();
+});
+
+test('on a table the playground says where the surfaces are, and active learning scores held-out rows', { timeout: 3 * TIMEOUT }, async () => {
+  const { page, context, check } = await openLab(site, { hash: '#data=iris' });
+  await page.waitForFunction(() => /iris\.csv/.test(document.getElementById('source').textContent), null, { timeout: TIMEOUT });
+  assert.equal(await page.isVisible('#play-surfaces'), false);
+  assert.match(await page.textContent('#play-table-note'), /generated 2-D sets/);
+  assert.equal(await page.isVisible('#toy-controls'), false, 'noise, size and seed are for generated sets');
+  await idle(page);
+  await page.click('#run-active');
+  await page.waitForFunction(() => document.getElementById('active-result').dataset.done === '1' || !document.getElementById('alert').hidden, null, { timeout: 2 * TIMEOUT });
+  if (await page.isVisible('#alert')) assert.fail(await page.textContent('#alert-text'));
+  assert.equal(await page.$$eval('#active-chart polyline', (p) => p.length), 2);
+  assert.match(await page.textContent('#active-result'), /on 45 held-out rows/, '30 % of 150 rows held out');
+  assert.equal(await page.isVisible('#active-plane'), false, 'no plane for a table');
+  await idle(page);
+  await shot(page, '12-table', { fullPage: true });
+  check();
+  await context.close();
+});
+
+test('at 400 px the playground fits the window and comes first', { timeout: 2 * TIMEOUT }, async () => {
+  const { page, context, check } = await openLab(site, { viewport: { width: 400, height: 800 }, hash: '#data=moons' });
+  await surfaces(page);
+  await idle(page);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 400, `page width ${width} px`);
+  assert.ok(await onFirstScreen(page, '#surface-exact'), 'the first surface is on the first screen');
+  await shot(page, '13-narrow', { fullPage: true });
+  check();
+  await context.close();
+});

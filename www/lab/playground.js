@@ -1,0 +1,357 @@
+// The playground's two panels, wired to the page's state (lab.js's app):
+// the decision surfaces of a generated 2-D set, redrawn as the settings
+// move, with clicks that add points; and the active-learning panel. What
+// they compute lives in surface.js and active.js; this module paints
+// canvases and charts and handles their events.
+import { SURFACES, EXACT, FEATURES, GRID, surfaceOptions, gridPoints, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, lift, CLASS_COLOURS, SURFACE } from './surface.js';
+import { EXTENT, CLASS_NAMES, TOYS, TOY_IDS } from './toy.js';
+import { featureOptions, dim, lambdaOf } from './experiments.js';
+import { activeLearning, toyProblem, tableProblem, RANDOM_ORDERS } from './active.js';
+import { lineChart, clearChart } from './charts.js';
+import { check } from './jobs.js';
+import { short } from './heatmap.js';
+import { count, seconds } from './format.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** Cells per side of the quick first picture of the slow (random-feature) surface. */
+const COARSE = 16;
+const GRID_X = gridPoints(GRID, EXTENT);
+const COARSE_X = gridPoints(COARSE, EXTENT);
+/** The pause after the last move of a control before the surfaces are computed again. */
+const DEBOUNCE_MS = 120;
+/** Surfaces expected to take longer than this get a word on why and what is faster. */
+const SLOW_SURFACE_MS = 5000;
+/** Radius of a point, in CSS pixels. */
+const DOT = 3;
+
+const css = ([r, g, b], a = 1) => `rgba(${r},${g},${b},${a})`;
+
+/** A g×g canvas holding a surface's colours (scaled up, smoothly, when painted). */
+function surfaceImage(values, g) {
+  const c = document.createElement('canvas');
+  c.width = g;
+  c.height = g;
+  c.getContext('2d').putImageData(new ImageData(surfacePixels(values), g, g), 0, 0);
+  return c;
+}
+
+/**
+ * Paints canvas: the surface image (or a blank plane), the axes, then the
+ * points: test points as rings, training points filled, points added by
+ * clicks with a dark edge. marks: numbered points ({x1, x2, c, label}) on
+ * top. Returns the side in canvas pixels.
+ */
+function paint(canvas, image, { test = null, train = null, added = 0, pending = null, faint = false, marks = [] } = {}) {
+  const dpr = globalThis.devicePixelRatio || 1;
+  const side = Math.round((canvas.clientWidth || 240) * dpr);
+  if (canvas.width !== side) {
+    canvas.width = side;
+    canvas.height = side;
+  }
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#f6f6f6';
+  ctx.fillRect(0, 0, side, side);
+  if (image) {
+    ctx.imageSmoothingEnabled = true;
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(image, 0, 0, side, side);
+  }
+  ctx.strokeStyle = 'rgba(27,31,36,0.25)';
+  ctx.lineWidth = dpr;
+  ctx.beginPath();
+  ctx.moveTo(side / 2, 0);
+  ctx.lineTo(side / 2, side);
+  ctx.moveTo(0, side / 2);
+  ctx.lineTo(side, side / 2);
+  ctx.stroke();
+  const r = DOT * dpr;
+  const dot = (x1, x2, c, { ring = false, edge = 'white', width = 1, radius = r, alpha = 1 } = {}) => {
+    const [px, py] = toPixel(x1, x2, side, EXTENT);
+    ctx.beginPath();
+    ctx.arc(px, py, radius, 0, 2 * Math.PI);
+    if (ring) {
+      ctx.fillStyle = 'rgba(255,255,255,0.7)';
+      ctx.fill();
+      ctx.strokeStyle = css(CLASS_COLOURS[c], alpha);
+      ctx.lineWidth = 1.6 * dpr;
+      ctx.stroke();
+      return;
+    }
+    ctx.fillStyle = css(CLASS_COLOURS[c], alpha);
+    ctx.fill();
+    ctx.strokeStyle = edge;
+    ctx.lineWidth = width * dpr;
+    ctx.stroke();
+  };
+  if (test) for (let i = 0; i < test.y.length; i++) dot(test.x[2 * i], test.x[2 * i + 1], test.y[i], { ring: true });
+  if (train) {
+    const own = train.y.length - added;
+    for (let i = 0; i < train.y.length; i++) {
+      const mine = i >= own;
+      dot(train.x[2 * i], train.x[2 * i + 1], train.y[i], faint ? { radius: r * 0.7, alpha: 0.45, edge: 'rgba(255,255,255,0.5)' } : mine ? { edge: '#1b1f24', width: 2, radius: r * 1.25 } : {});
+    }
+  }
+  if (pending) for (let i = 0; i < pending.y.length; i++) dot(pending.x[2 * i], pending.x[2 * i + 1], pending.y[i], { edge: '#1b1f24', width: 2, radius: r * 1.25 });
+  ctx.font = `600 ${Math.round(10 * dpr)}px system-ui, sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  for (const m of marks) {
+    dot(m.x1, m.x2, m.c, { edge: '#1b1f24', width: 1.5, radius: r * 1.9 });
+    const [px, py] = toPixel(m.x1, m.x2, side, EXTENT);
+    ctx.fillStyle = '#fff';
+    ctx.fillText(m.label, px, py + 0.5 * dpr);
+  }
+  return side;
+}
+
+/**
+ * The playground on the page's state: app (lab.js), run (a job with its
+ * outcome handled), say (the status line), addPoint(x1, x2, class) (lab.js
+ * reloads the set with it). Returns the hooks lab.js calls.
+ */
+export function createPlayground({ app, run, say, addPoint }) {
+  const views = SURFACES.map((sf) => ({ sf, canvas: $(`surface-${sf.id}`), title: $(`title-${sf.id}`), note: $(`note-${sf.id}`), image: null }));
+  // The slow surface (random features) is computed last, after the exact NTK it is compared with.
+  const order = [...views].sort((a, b) => Number(!!a.sf.method) - Number(!!b.sf.method));
+  let timer = 0;
+  let serial = 0;
+  /** The last active-learning picks on a generated set: { image, marks } (the surface they give, the picks numbered). */
+  let plane = null;
+
+  /** The points shown: the set's (with those added before its load), and clicks not yet loaded. */
+  function points() {
+    const toy = app.current?.toy;
+    if (!toy) return null;
+    const loaded = toy.added;
+    const more = app.added.id === toy.id ? app.added.y.length - loaded : 0;
+    const pending = more > 0 ? { x: app.added.x.slice(2 * loaded), y: app.added.y.slice(loaded) } : null;
+    return { train: toy.train, test: toy.test, added: loaded, pending };
+  }
+
+  function paintView(v) {
+    paint(v.canvas, v.image, points() ?? {});
+  }
+
+  function paintAll() {
+    for (const v of views) paintView(v);
+  }
+
+  function titles(s) {
+    for (const v of views) {
+      const { sf } = v;
+      v.title.textContent = `${sf.title}, ${sf.caption({ depth: s.depth, m: dim(s) })}`;
+    }
+  }
+
+  /**
+   * Rough milliseconds of m random features of depth L for n rows of three
+   * inputs: cost.js's model of the features alone (n·m·d for the first
+   * layer, n·m²/2 for each further one), at the page's measured speed.
+   */
+  function featureMs(n, m, depth) {
+    return (1000 * n * (m * 3 + ((depth - 1) * m * m) / 2)) / (app.speed * app.engine.workers);
+  }
+
+  function redrawSoon() {
+    clearTimeout(timer);
+    timer = setTimeout(redraw, DEBOUNCE_MS);
+  }
+
+  /** Fits the three models on the current set and paints their surfaces; a newer redraw stops this one. */
+  async function redraw() {
+    clearTimeout(timer);
+    const cur = app.current;
+    if (!cur?.toy || !app.settings || !app.engine) return;
+    const s = { ...app.settings };
+    const depth = s.depth, m = dim(s), lambda = s.lamauto ? 'auto' : lambdaOf(s);
+    const lam = s.lamauto ? 'λ auto' : `λ = ${short(lambda)}`;
+    const features = featureOptions(s, FEATURES.method, m);
+    const mine = ++serial;
+    const { train, test } = cur.toy;
+    titles(s);
+    for (const v of views) v.canvas.dataset.state = 'busy';
+    const ms = featureMs(train.y.length + test.y.length + COARSE * COARSE + GRID * GRID, m, depth);
+    const slow = ms > SLOW_SURFACE_MS ? ` The random features take about ${seconds(ms)} (rough): fewer features or a smaller depth are much faster.` : '';
+    $('play-status').textContent = `Computing the surfaces for L = ${depth}, m = ${m}, ${lam}…${slow}`;
+    const t0 = performance.now();
+    const outcome = await run('decision surfaces', 'playground', async (ctl, signal) => {
+      const X = lift(train.x);
+      let exact = null;
+      for (const [step, v] of order.entries()) {
+        const { onProgress } = ctl(step, order.length);
+        const model = await app.engine.fitRidge(X, train.y, { ...surfaceOptions(v.sf, { depth, features, lambda }), signal });
+        try {
+          const acc = accuracy(await evaluate(model, test.x, { signal }), test.y);
+          if (v.sf.method) {
+            // A quick coarse picture first: many features at a large depth take seconds.
+            const coarse = await evaluate(model, COARSE_X, { signal });
+            check(signal);
+            v.image = surfaceImage(coarse, COARSE);
+            paintView(v);
+          }
+          const values = await evaluate(model, GRID_X, { signal, onBatch: (done, total) => onProgress({ done, total, stage: v.sf.title }) });
+          check(signal);
+          v.image = surfaceImage(values, GRID);
+          const agree = v.sf.method && exact ? agreement(values, exact) : NaN;
+          if (v.sf === EXACT) exact = values;
+          Object.assign(v.canvas.dataset, { state: 'done', run: String(mine), accuracy: String(acc), agreement: Number.isNaN(agree) ? '' : String(agree), lambda: String(model.lambda) });
+          const chose = s.lamauto ? ` · chose λ = ${short(model.lambda)}` : '';
+          v.note.textContent = `test accuracy ${(100 * acc).toFixed(1)}%${Number.isNaN(agree) ? '' : ` · same class as the exact NTK on ${(100 * agree).toFixed(1)}% of the plane`}${chose}`;
+          paintView(v);
+        } finally {
+          model.dispose();
+        }
+      }
+    }, { fallback: 'try a larger λ or a smaller Features m' });
+    if (outcome.ok) {
+      $('play-status').textContent = `L = ${depth}, m = ${m}, ${lam}: three fits on ${count(train.y.length, 'point')} and ${count(3 * GRID * GRID, 'prediction')} in ${seconds(performance.now() - t0)}.`;
+    } else if (outcome.why === 'failed' || outcome.why === 'cancelled') {
+      const failed = outcome.why === 'failed';
+      for (const v of views) if (v.canvas.dataset.state === 'busy') v.canvas.dataset.state = failed ? 'failed' : 'stopped';
+      $('play-status').textContent = failed
+        ? 'The surfaces could not be computed (the message at the top says why).'
+        : 'Stopped by Cancel: the pictures are of earlier settings. Move a control to draw them again.';
+    }
+  }
+
+  /** After a load: the surfaces of a generated set, or a note for a table; old active-learning results go. */
+  function dataChanged() {
+    const toy = app.current?.toy;
+    $('play-surfaces').hidden = !toy;
+    $('play-table-note').hidden = !!toy;
+    const names = TOY_IDS.map((id) => TOYS[id].title);
+    $('play-table-note').textContent = `Decision surfaces are drawn for the generated 2-D sets: choose ${names.slice(0, -1).join(', ')} or ${names.at(-1)} in Dataset. Active learning below works on any data set.`;
+    clearActive();
+    if (toy) {
+      paintAll();
+      redraw();
+    } else {
+      $('play-status').textContent = '';
+    }
+  }
+
+  // ------------------------------------------------------------ active learning
+
+  function clearActive() {
+    plane = null;
+    clearChart($('active-chart'));
+    $('active-result').textContent = '';
+    delete $('active-result').dataset.done;
+    $('active-plane-figure').hidden = !app.current?.toy;
+    paintPlane();
+  }
+
+  function paintPlane() {
+    const p = points();
+    paint($('active-plane'), plane?.image ?? null, p ? { train: p.train, added: 0, faint: true, marks: plane?.marks ?? [] } : {});
+  }
+
+  function drawCurves(r) {
+    const accuracy = r.metric === 'accuracy';
+    // Accuracy from chance (or below) to 1, so that runs compare at a glance; R² as it comes.
+    let low = Infinity;
+    for (const [, v] of [...r.design, ...r.random]) if (v < low) low = v;
+    lineChart($('active-chart'), {
+      series: [{ name: 'greedy design', points: r.design }, { name: `random (mean of ${RANDOM_ORDERS})`, points: r.random }],
+      x: { label: 'labelled rows', domain: [0, r.k] },
+      y: { label: accuracy ? 'test accuracy' : 'test R²', domain: accuracy ? [Math.min(0.5, Math.floor(low * 10) / 10), 1] : undefined },
+      key: 'left',
+      size: [380, 240],
+    });
+  }
+
+  async function runActive() {
+    const cur = app.current;
+    if (!cur) return;
+    const s = { ...app.settings };
+    clearActive();
+    const result = $('active-result');
+    let last = null;
+    const t0 = performance.now();
+    const outcome = await run('active learning', 'active', async (ctl, signal) => {
+      const p = cur.toy ? toyProblem(cur.toy, s) : await tableProblem(app.engine, cur.ds, s, signal);
+      check(signal);
+      const r = await activeLearning(app.engine, p, s.labels, ctl, signal, (partial) => {
+        last = partial;
+        drawCurves(partial);
+      });
+      if (cur.toy) {
+        // The surface the design's labels give, with the picks numbered in order.
+        const idx = r.picks;
+        const model = await app.engine.fitRidge(app.engine.take(p.pool, idx), app.engine.take(p.poolY, idx), { kernel: p.kernel, lambda: p.lambda, task: p.task, classes: p.classes, preprocess: p.preprocess, signal });
+        try {
+          const values = await evaluate(model, GRID_X, { signal });
+          check(signal);
+          const { x, y } = cur.toy.train;
+          plane = { image: surfaceImage(values, GRID), marks: idx.map((i, j) => ({ x1: x[2 * i], x2: x[2 * i + 1], c: y[i], label: String(j + 1) })) };
+        } finally {
+          model.dispose();
+        }
+      }
+      return r;
+    }, { fallback: 'try a larger λ or a smaller Features m' });
+    if (outcome.ok) {
+      const r = outcome.value;
+      const [c, d] = r.design.at(-1), [, rnd] = r.random.at(-1);
+      const fmt = (v) => (r.metric === 'accuracy' ? `${(100 * v).toFixed(1)}%` : short(v));
+      result.textContent = `With ${count(c, 'label')}${r.k < s.labels ? ` (all ${r.k} rows of the pool)` : ''}: the design reaches ${r.metric} ${fmt(d)}, random picks ${fmt(rnd)}, on ${count(r.testRows, 'held-out row')}. ${seconds(performance.now() - t0)}.`;
+      result.dataset.done = '1';
+      paintPlane();
+      say(`Active learning on ${cur.name}: done.`);
+    } else {
+      const why = {
+        failed: 'No result: active learning failed (the message at the top says why).',
+        cancelled: `Cancelled ${last ? `after ${count(last.random.length, 'label count')} of ${last.counts.length}; the chart shows those` : 'while the design picked its rows'}. Run it again to start over.`,
+        'new data': 'No result: other data was loaded meanwhile.',
+      }[outcome.why];
+      if (why) result.textContent = why;
+      if (outcome.why === 'cancelled') say('Cancelled active learning. You can start it again.');
+    }
+  }
+
+  function renderJobs() {
+    const job = app.jobs.list.find((j) => j.lane === 'active');
+    $('run-active').disabled = !!job || !app.current;
+    $('cancel-active').disabled = !job;
+    $('active-progress').value = job ? job.fraction : 0;
+    if (job) $('active-result').textContent = `Running: ${/labels$/.test(job.stage) ? `scoring both strategies with ${job.stage}` : 'the design picks its rows (one step, the longest)'}… ${Math.round(100 * job.fraction)}%`;
+  }
+
+  // ------------------------------------------------------------ events
+
+  const paintClass = () => Number(document.querySelector('input[name="paint"]:checked')?.value ?? 0);
+  for (const v of views) {
+    v.canvas.addEventListener('click', (e) => {
+      if (!app.current?.toy) return;
+      const box = v.canvas.getBoundingClientRect();
+      const [x1, x2] = toPlane(e.clientX - box.left, e.clientY - box.top, box.width, EXTENT);
+      addPoint(x1, x2, paintClass());
+      paintAll();
+      say(`Added a ${CLASS_NAMES[paintClass()]} point at (${x1.toFixed(2)}, ${x2.toFixed(2)}); refitting…`);
+    });
+  }
+  $('run-active').addEventListener('click', runActive);
+  $('cancel-active').addEventListener('click', () => app.jobs.stopAll('cancelled', (j) => j.lane !== 'active'));
+  // Canvases follow the layout's width (their pixels are their CSS size × the device's ratio).
+  const resized = new ResizeObserver(() => {
+    paintAll();
+    paintPlane();
+  });
+  resized.observe($('play-surfaces'));
+  resized.observe($('active-plane'));
+
+  drawLegend();
+
+  return { redrawSoon, dataChanged, renderJobs };
+}
+
+/** The surface's colour bar. */
+function drawLegend() {
+  const c = $('surface-legend');
+  c.width = 256;
+  c.height = 1;
+  const img = new ImageData(256, 1);
+  for (let i = 0; i < 256; i++) img.data.set([SURFACE[3 * i], SURFACE[3 * i + 1], SURFACE[3 * i + 2], 255], 4 * i);
+  c.getContext('2d').putImageData(img, 0, 0);
+}

@@ -1,0 +1,200 @@
+// Decision surfaces of the playground: the grid of points covering the
+// plane, the inputs the models see (each point with a constant bias input),
+// the three models drawn side by side, their predictions over the grid in
+// batches (so that a stale run stops between batches), and the colours of
+// a surface. No DOM: playground.js paints the pixels this module computes.
+import { check } from './jobs.js';
+import { CLASS_NAMES } from './toy.js';
+
+/** Cells per side of a surface's grid: 64² = 4096 predictions, drawn smoothly scaled up. */
+export const GRID = 64;
+/** Grid rows predicted per engine call: progress and a stop between calls. */
+export const BATCH = 1024;
+
+/**
+ * The constant input added to every point. A ReLU network without biases is
+ * positively homogeneous, and so is its NTK: K(x, z) = ‖x‖‖z‖·k(angle), and
+ * the sign of every prediction would depend on the angle of x alone (wedges
+ * from the origin). A network with biases is one whose inputs carry a
+ * constant: (x₁, x₂, BIAS).
+ */
+export const BIAS = 1;
+
+/**
+ * The RBF kernel's γ in the contrast: a length scale 1/√(2γ) ≈ 0.22, a
+ * fifth of the points' spread, so it fits every generated set.
+ */
+export const RBF_GAMMA = 10;
+
+/**
+ * The three pictures side by side, each a kernel ridge regression on the
+ * same points with the same λ (or each its own, lambda 'auto'): the exact
+ * NTK of depth L (dual), NTK random features at m (primal: what the lab
+ * approximates), and the RBF kernel for contrast. kernel / method: the
+ * engine's names (vocab.js checks them against the schema);
+ * caption({ depth, m }): what the picture's title adds.
+ */
+export const EXACT = { id: 'exact', title: 'Exact NTK', kernel: 'ntk', caption: ({ depth }) => `depth L = ${depth}` };
+export const FEATURES = { id: 'rf', title: 'NTK random features', method: 'ntk', caption: ({ m }) => `m = ${m}` };
+export const CONTRAST = { id: 'rbf', title: 'RBF kernel (contrast)', kernel: 'rbf', gamma: RBF_GAMMA, caption: () => `γ = ${RBF_GAMMA}` };
+export const SURFACES = [EXACT, FEATURES, CONTRAST];
+
+/** The task of every playground fit: the engine's name for it (vocab.js checks it). */
+export const TASK = 'classification';
+
+/** The playground's points are used as they are: standardizing would zero the bias input. */
+export const RAW = { standardize: false, unitNorm: false };
+
+/**
+ * fitRidge's options for a surface: depth L, features (the feature options
+ * of the settings for method ntk: dim, depth, seed, sketch, sampler) and λ.
+ */
+export function surfaceOptions(surface, { depth, features, lambda }) {
+  const fit = surface.method
+    ? { features }
+    : { kernel: surface.gamma === undefined ? { kernel: surface.kernel, depth } : { kernel: surface.kernel, gamma: surface.gamma } };
+  return { ...fit, lambda, task: TASK, classes: CLASS_NAMES.length, preprocess: RAW };
+}
+
+/** n points ({x: n·2 coordinates}) as the rows the models see: (x₁, x₂, BIAS). */
+export function lift(x) {
+  const n = x.length / 2;
+  const data = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    data[3 * i] = x[2 * i];
+    data[3 * i + 1] = x[2 * i + 1];
+    data[3 * i + 2] = BIAS;
+  }
+  return { rows: n, cols: 3, data };
+}
+
+/**
+ * The centres of a g×g grid over the square ±extent, row by row from the
+ * top (largest x₂) and left (smallest x₁), as the canvas draws them:
+ * coordinates (n·2 values).
+ */
+export function gridPoints(g, extent) {
+  const x = new Float64Array(2 * g * g);
+  for (let r = 0; r < g; r++) {
+    for (let c = 0; c < g; c++) {
+      const k = r * g + c;
+      x[2 * k] = -extent + ((c + 0.5) * 2 * extent) / g;
+      x[2 * k + 1] = extent - ((r + 0.5) * 2 * extent) / g;
+    }
+  }
+  return x;
+}
+
+/** Pixel (px, py) of a side×side picture → the point of the plane, and back. */
+export const toPlane = (px, py, side, extent) => [-extent + (px / side) * 2 * extent, extent - (py / side) * 2 * extent];
+export const toPixel = (x1, x2, side, extent) => [((x1 + extent) / (2 * extent)) * side, ((extent - x2) / (2 * extent)) * side];
+
+/**
+ * [lo, hi) row ranges of n rows in batches of at most size rows.
+ */
+export function batches(n, size = BATCH) {
+  const out = [];
+  for (let lo = 0; lo < n; lo += size) out.push([lo, Math.min(n, lo + size)]);
+  return out;
+}
+
+/**
+ * The decision value of each row of class scores (rows × k, from
+ * model.predictScores): for two classes the score of class 1 less that of
+ * class 0 (ridge regression on one-hot targets: −1 … 1 where it is sure);
+ * for more, the winning score less the runner-up, signed by whether class 1
+ * wins. Returns a Float64Array.
+ */
+export function decision(S) {
+  const out = new Float64Array(S.rows);
+  for (let i = 0; i < S.rows; i++) {
+    const row = S.data.subarray(i * S.cols, (i + 1) * S.cols);
+    if (S.cols === 2) out[i] = row[1] - row[0];
+    else if (S.cols === 1) out[i] = row[0];
+    else {
+      let best = 0;
+      for (let j = 1; j < row.length; j++) if (row[j] > row[best]) best = j;
+      let second = -Infinity;
+      for (let j = 0; j < row.length; j++) if (j !== best && row[j] > second) second = row[j];
+      out[i] = (best === 1 ? 1 : -1) * (row[best] - second);
+    }
+  }
+  return out;
+}
+
+/**
+ * Predicts the decision value of every point of the plane (x: n·2
+ * coordinates) with model, BATCH rows per call; onBatch(done, total) after
+ * each. Stops with an AbortError between batches once signal is aborted.
+ */
+export async function evaluate(model, x, { signal, onBatch = () => {} } = {}) {
+  const n = x.length / 2;
+  const out = new Float64Array(n);
+  for (const [lo, hi] of batches(n)) {
+    if (signal) check(signal);
+    const S = await model.predictScores(lift(x.subarray(2 * lo, 2 * hi)), signal ? { signal } : {});
+    out.set(decision(S), lo);
+    onBatch(hi, n);
+  }
+  return out;
+}
+
+/** The share of decision values on the side of their class (class 1 above 0). */
+export function accuracy(values, y) {
+  let right = 0;
+  for (let i = 0; i < y.length; i++) if ((values[i] > 0 ? 1 : 0) === y[i]) right++;
+  return y.length ? right / y.length : NaN;
+}
+
+/**
+ * A 256-entry RGB lookup table between anchor colours, as heatmap.js
+ * builds its palettes.
+ */
+function lut(anchors) {
+  const t = new Uint8ClampedArray(256 * 3);
+  const segs = anchors.length - 1;
+  for (let i = 0; i < 256; i++) {
+    const x = (i / 255) * segs;
+    const k = Math.min(segs - 1, Math.floor(x));
+    const f = x - k;
+    for (let c = 0; c < 3; c++) t[i * 3 + c] = anchors[k][c] + f * (anchors[k + 1][c] - anchors[k][c]);
+  }
+  return t;
+}
+
+/**
+ * The classes' colours (blue, orange: told apart by every common colour
+ * vision deficiency), as the points show them, and the surface's diverging
+ * palette from blue (class 0 sure) through white (undecided) to orange
+ * (class 1 sure), kept light so that the points stand out on it.
+ */
+export const CLASS_COLOURS = [[8, 119, 189], [232, 125, 20]];
+export const SURFACE = lut([[94, 164, 214], [190, 218, 238], [246, 246, 246], [251, 209, 158], [244, 160, 72]]);
+
+/** Decision values this far from 0 get the palette's ends. */
+export const SURE = 1;
+
+/**
+ * The RGBA pixels of a g×g surface (values row by row as gridPoints orders
+ * them), through palette over [−SURE, SURE].
+ */
+export function surfacePixels(values, palette = SURFACE, sure = SURE) {
+  const px = new Uint8ClampedArray(values.length * 4);
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k];
+    const f = Number.isFinite(v) ? (Math.max(-sure, Math.min(sure, v)) + sure) / (2 * sure) : 0.5;
+    const i = Math.round(f * 255) * 3;
+    px[4 * k] = palette[i];
+    px[4 * k + 1] = palette[i + 1];
+    px[4 * k + 2] = palette[i + 2];
+    px[4 * k + 3] = 255;
+  }
+  return px;
+}
+
+/** The share of grid cells on which two surfaces decide alike (same sign). */
+export function agreement(a, b) {
+  let same = 0;
+  for (let i = 0; i < a.length; i++) if ((a[i] > 0) === (b[i] > 0)) same++;
+  return a.length ? same / a.length : NaN;
+}
