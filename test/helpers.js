@@ -1,6 +1,10 @@
 // Shared helpers for the Node tests of the built package (dist/npm).
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+// A seeded uniform generator for test data: the lab's (mulberry32).
+import { rng } from '../www/lab/toy.js';
+
+export { rng };
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const pkg = path.join(root, 'dist', 'npm', 'index.js');
@@ -22,17 +26,6 @@ export const reference = {
   },
 };
 
-/** A seeded uniform generator (mulberry32) for test data. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function randomMatrix(rows, cols, seed = 1) {
   const r = rng(seed);

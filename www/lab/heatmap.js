@@ -1,8 +1,8 @@
 // Heatmaps: one canvas pixel per matrix entry, scaled up by CSS, coloured
 // through a 256-entry lookup table (no per-pixel colour parsing).
 
-/** Builds a 256×RGB lookup table by linear interpolation between anchor colours. */
-function lut(anchors) {
+/** Builds a 256×RGB lookup table by linear interpolation between anchor colours (the heatmaps' and the surfaces' palettes). */
+export function lut(anchors) {
   const t = new Uint8ClampedArray(256 * 3);
   const segs = anchors.length - 1;
   for (let i = 0; i < 256; i++) {

@@ -5,6 +5,7 @@
 // a surface. No DOM: playground.js paints the pixels this module computes.
 import { check } from './jobs.js';
 import { CLASS_NAMES } from './toy.js';
+import { lut } from './heatmap.js';
 
 /** Cells per side of a surface's grid: 64² = 4096 predictions, drawn smoothly scaled up. */
 export const GRID = 64;
@@ -144,22 +145,6 @@ export function accuracy(values, y) {
   let right = 0;
   for (let i = 0; i < y.length; i++) if ((values[i] > 0 ? 1 : 0) === y[i]) right++;
   return y.length ? right / y.length : NaN;
-}
-
-/**
- * A 256-entry RGB lookup table between anchor colours, as heatmap.js
- * builds its palettes.
- */
-function lut(anchors) {
-  const t = new Uint8ClampedArray(256 * 3);
-  const segs = anchors.length - 1;
-  for (let i = 0; i < 256; i++) {
-    const x = (i / 255) * segs;
-    const k = Math.min(segs - 1, Math.floor(x));
-    const f = x - k;
-    for (let c = 0; c < 3; c++) t[i * 3 + c] = anchors[k][c] + f * (anchors[k + 1][c] - anchors[k][c]);
-  }
-  return t;
 }
 
 /**
