@@ -23,7 +23,7 @@ const { short } = await lab('heatmap.js');
 const { vocabulary, optionAt, toOption, SETTINGS, METHODS, EXCLUDED, WORDS, OTHER_OPTIONS } = await lab('vocab.js');
 const { Jobs } = await lab('jobs.js');
 const { estimate, trainWork, trainRows, EXACT_MAX } = await lab('cost.js');
-const { featureOptions, targetKernel, folds, pictureScales, metric, trainingPlan, trainAndTest, dim, preprocessed } = await lab('experiments.js');
+const { featureOptions, targetKernel, folds, pictureScales, metric, trainingPlan, trainAndTest, dim, preprocessed, autoSearch } = await lab('experiments.js');
 const { modelFileName, describeModel, predictionCSV, predictionFileName } = await lab('models.js');
 const { sweep, sweepSeries, SWEEP_METHODS, SWEEP_DIMS, SWEEP_STEPS } = await lab('sweep.js');
 const { predictionsCSV, comparisonsCSV, featuresCSV, baseName } = await lab('downloads.js');
@@ -269,8 +269,12 @@ test('jobs: a new job replaces its lane\'s, Cancel stops all, a failure carries 
 });
 
 test('the cost model: work of a fit, training rows per evaluation, the estimate and the exact-kernel limit', () => {
-  assert.equal(trainWork(100, 4, 64, 0), 100 * 64 * 4 + 100 * 64 * 64 + 9 * 64 ** 3);
+  assert.equal(trainWork(100, 4, 64, 0), 100 * 64 * 4 + 100 * 64 * 64 + 9 * 64 ** 3, 'primal: ΦᵀΦ and an m×m eigendecomposition');
   assert.equal(trainWork(100, 4, 64, 2) - trainWork(100, 4, 64, 0), 2 * 100 * 64 * 64 / 2, 'each further layer: n·m²/2');
+  assert.equal(trainWork(100, 4, 512, 0), 100 * 512 * 4 + 100 * 512 * 100 + 9 * 100 ** 3, 'fewer rows than features: the dual, ΦΦᵀ and an n×n eigendecomposition');
+  const search = { candidates: 10, rows: 1000 };
+  assert.equal(trainWork(100, 4, 512, 0, search) - trainWork(100, 4, 512, 0), 10 * (100 * 100 * 4 + 9 * 100 ** 3), "'auto': each candidate an exact kernel and its eigendecomposition on every row");
+  assert.equal(trainWork(5000, 4, 512, 0, search) - trainWork(5000, 4, 512, 0), 10 * (1000 * 1000 * 4 + 9 * 1000 ** 3), '… on the sampled rows only');
   assert.equal(trainRows(150, { eval: 'split', test: 30, k: 5 }), 105);
   assert.equal(trainRows(150, { eval: 'kfold', test: 30, k: 5 }), 120);
   const e = estimate({ n: 150, d: 4, m: 512, layers: 0, settings: { eval: 'split', test: 30, k: 5 }, speed: 1e9, workers: 2 });
@@ -316,7 +320,14 @@ test('experiments: training iris on a split scores as the page shows it; its mod
   const bytes = await readFile(path.join(root, 'testdata', 'iris.csv'));
   const ds = await eng.parseCSV(bytes);
   const settings = Object.fromEntries(Object.entries(vocab.settings).map(([k, s]) => [k, s.def]));
-  const plan = trainingPlan(settings, ds);
+  // The search the cost model counts is the engine's: its depths, preprocessings and sample size.
+  const search = autoSearch(schema);
+  assert.deepEqual(search, { depths: optionAt(schema, 'fitRidge.search.depths').default, preprocessings: optionAt(schema, 'fitRidge.search.preprocess').default.length, rows: optionAt(schema, 'fitRidge.search.rows').default });
+  assert.ok(search.depths.length > 1 && search.preprocessings > 1 && search.rows > 0);
+  const plan = trainingPlan(settings, ds, search);
+  assert.deepEqual(plan.search, { candidates: search.depths.length * search.preprocessings, rows: search.rows });
+  assert.deepEqual(trainingPlan({ ...settings, method: 'rff' }, ds, search).search, { candidates: search.preprocessings, rows: search.rows }, 'RFF has no depth to search');
+  assert.equal(trainingPlan({ ...settings, auto: false }, ds, search).search, null);
   // Training leaves depth and preprocessing to the engine ('auto', its default).
   assert.deepEqual(plan.features, { method: 'ntk', dim: 512, seed: 1, depth: 'auto', sketch: 'tensorsketch', sampler: 'exact' });
   assert.equal(plan.preprocess, 'auto');

@@ -4,7 +4,7 @@
 // with held-out rows (a split or k folds) with the exact kernel alongside,
 // and the model kept to download and to predict files with. No DOM: lab.js
 // starts these as jobs and draws results.
-import { METHODS, SETTINGS, toOption } from './vocab.js';
+import { METHODS, SETTINGS, toOption, optionAt } from './vocab.js';
 import { check } from './jobs.js';
 import { trainWork, EXACT_MAX } from './cost.js';
 import { count } from './format.js';
@@ -115,9 +115,10 @@ export function folds(result, n) {
  * The plan of a training run, fixed when it starts (the controls may move
  * while it runs): the settings and the data set's task.
  */
-export function trainingPlan(settings, ds) {
+export function trainingPlan(settings, ds, search = null) {
   const method = settings.method, m = dim(settings);
   return {
+    search: searchOf(settings, search),
     method, m,
     // The task, the classes and the one-hot groups come with the data set.
     // 'auto' (the engine's default) chooses the depth and preprocessing on
@@ -130,6 +131,29 @@ export function trainingPlan(settings, ds) {
     evaluation: settings.eval, testShare: settings.test, k: settings.k, seed: settings.seed, exactWanted: settings.exact,
     rows: ds.X.rows,
   };
+}
+
+/**
+ * The 'auto' search a training run with these settings does, for the cost
+ * model: { candidates, rows } from the engine's search (autoSearch), depths
+ * only for a method that has one; null with auto off.
+ */
+export function searchOf(settings, search) {
+  if (!settings.auto || !search) return null;
+  const method = settings.method;
+  const depths = featureOptions(settings, method).depth !== undefined || targetKernel(settings, method).depth !== undefined ? search.depths.length : 1;
+  return { candidates: depths * search.preprocessings, rows: search.rows };
+}
+
+/**
+ * The engine's defaults of the 'auto' search (fitRidge's search option):
+ * { depths, preprocessings (how many), rows }, or null if it has none.
+ */
+export function autoSearch(schema) {
+  const def = (name) => optionAt(schema, `fitRidge.search.${name}`)?.default;
+  const depths = def('depths'), preprocess = def('preprocess'), rows = def('rows');
+  if (!Array.isArray(depths) || !Array.isArray(preprocess) || !Number.isInteger(rows)) return null;
+  return { depths, preprocessings: preprocess.length, rows };
 }
 
 /** options with depth 'auto' when auto is set and they have a depth. */
@@ -221,7 +245,7 @@ export async function trainAndTest(engine, ds, plan, ctl, signal) {
     out.model?.dispose();
     throw e;
   }
-  out.work = parts.reduce((a, f) => a + trainWork(f.train.length, ds.X.cols, plan.m, plan.layers), 0);
+  out.work = parts.reduce((a, f) => a + trainWork(f.train.length, ds.X.cols, plan.m, plan.layers, plan.search), 0);
   out.how = plan.evaluation === 'split' ? count(out.rows.length, 'held-out test row') : `${parts.length}-fold cross-validation (${count(out.rows.length, 'row')})`;
   return out;
 }

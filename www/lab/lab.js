@@ -5,7 +5,7 @@
 // active.js); the playground's two panels are wired by playground.js, which
 // works on the same state.
 import { createEngine } from './ntkrf/index.js';
-import { vocabulary, optionAt, LANDING } from './vocab.js';
+import { vocabulary, LANDING } from './vocab.js';
 import { hashTable, readHash, writeHash, linked } from './state.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, formatBytes, sampleRows, renderPreview, summarizeList } from './data.js';
 import { drawHeatmap, clearHeatmap, drawLegend, SEQUENTIAL, DIVERGING, short } from './heatmap.js';
@@ -13,7 +13,7 @@ import { lineChart, scatterChart, confusionChart, clearChart, topConfusions, MAX
 import { explain, linkNotice, quote } from './messages.js';
 import { Jobs, check, AUTOMATIC } from './jobs.js';
 import { EXACT_MAX, INITIAL_SPEED, estimate, measuredSpeed } from './cost.js';
-import { SAMPLE, dim, lambdaOf, uses, extraLayers, featureOptions, targetKernel, kernelName, preprocessed, compareOn, comparisonRow, pictureScales, trainingPlan, untrainable, trainAndTest, metric } from './experiments.js';
+import { SAMPLE, dim, lambdaOf, uses, extraLayers, featureOptions, targetKernel, kernelName, preprocessed, compareOn, comparisonRow, pictureScales, trainingPlan, searchOf, autoSearch, untrainable, trainAndTest, metric } from './experiments.js';
 import { sweep, sweepSeries, exactTimes, SWEEP_METHODS, SWEEP_STEPS } from './sweep.js';
 import { MAX_EXPORT_VALUES, baseName, predictionsCSV, comparisonsCSV, featuresCSV } from './downloads.js';
 import { shortName, capital, count, seconds } from './format.js';
@@ -38,6 +38,8 @@ const app = {
   table: null,
   /** The settings (state.js), null until the engine has started. */
   settings: null,
+  /** The engine's 'auto' search (experiments.js autoSearch), for its help and the cost estimate. */
+  search: null,
   /**
    * The loaded data set: id (a serial number), name, bytes, bundled id
    * (a menu id: a bundled file or a generated set), preview, parsed
@@ -252,7 +254,8 @@ function showDerived() {
 function showCost() {
   if (!app.current || !app.settings) return;
   const { X } = app.current.ds;
-  const e = estimate({ n: X.rows, d: X.cols, m: dim(app.settings), layers: extraLayers(app.settings), settings: app.settings, speed: app.speed, workers: app.engine?.workers ?? 1 });
+  const search = searchOf(app.settings, app.search);
+  const e = estimate({ n: X.rows, d: X.cols, m: dim(app.settings), layers: extraLayers(app.settings), search, settings: app.settings, speed: app.speed, workers: app.engine?.workers ?? 1 });
   $('cost').textContent = e.text;
   $('cost').classList.toggle('warn', e.slow);
   $('exact').disabled = !e.exactOK;
@@ -389,10 +392,9 @@ function loadFile(file) {
 }
 
 /** The 'auto' checkbox's help, with the engine's own candidates and sample size. */
-function showAutoHelp(schema) {
-  const def = (name) => optionAt(schema, `fitRidge.search.${name}`)?.default;
-  const depths = def('depths'), rows = def('rows');
-  if (!Array.isArray(depths) || !rows) return;
+function showAutoHelp(search) {
+  if (!search) return;
+  const { depths, rows } = search;
   $('auto-help').textContent = `Tries depths ${depths[0]}–${depths[depths.length - 1]}, with and without unit-norm rows, by leave-one-out with the exact kernel on up to ${rows} training rows, and keeps the best; the depth and preprocessing controls above then shape only the pictures.`;
 }
 
@@ -620,7 +622,7 @@ async function train() {
     return;
   }
   // The settings of this run: the controls may move while it runs.
-  const plan = trainingPlan(app.settings, ds);
+  const plan = trainingPlan(app.settings, ds, app.search);
   // The previous run's charts and model would pass for this run's until it ends.
   app.lastRun = null;
   dropModel('trained');
@@ -1051,7 +1053,8 @@ async function main() {
   if (landing) state.data = LANDING;
   app.settings = state;
   buildControls(app.vocab);
-  showAutoHelp(app.engine.schema);
+  app.search = autoSearch(app.engine.schema);
+  showAutoHelp(app.search);
   datasetOptions(app.current && !app.current.bundled ? app.current.name : null);
   showSettings();
   showModel();
