@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/internal/fixture"
 )
@@ -66,18 +67,29 @@ func TestHoldoutMatchesRefits(t *testing.T) {
 			}
 		}
 		curve := m.Curve()
-		if len(curve) < len(holdoutSteps) {
-			t.Fatalf("k=%d: %d curve points, want at least %d", k, len(curve), len(holdoutSteps))
+		if len(curve) < len(holdoutCoarse)+2 {
+			t.Fatalf("k=%d: %d curve points, want at least %d", k, len(curve), len(holdoutCoarse)+2)
+		}
+		// Coarse to fine: a winner inside the curve had its half-decade
+		// neighbours scored.
+		j, _ := Best(curve, k > 0)
+		has := func(l float64) bool {
+			return slices.ContainsFunc(curve, func(p CurvePoint) bool { return math.Abs(p.Lambda/l-1) < 1e-9 })
+		}
+		for _, f := range []float64{math.Pow(10, -0.5), math.Pow(10, 0.5)} {
+			if j > 0 && j < len(curve)-1 && !has(curve[j].Lambda*f) {
+				t.Errorf("k=%d: best λ %g, but λ×%.3g was not scored: %v", k, curve[j].Lambda, f, curve)
+			}
 		}
 		for _, p := range curve {
-			r, err := FitFeatures(f, rowsOf(X, kept), pick(y, kept), Options{Classes: k, Task: m.Task(), Lambda: p.Lambda})
+			r, err := FitFeatures(f, data.Rows(X, kept), data.Take(y, kept), Options{Classes: k, Task: m.Task(), Lambda: p.Lambda})
 			if err != nil {
 				t.Fatal(err)
 			}
-			S, _ := r.Predict(rowsOf(X, held))
+			S, _ := r.Predict(data.Rows(X, held))
 			sse, hits := 0.0, 0
 			labels := r.Labels(S)
-			for i, v := range pick(y, held) {
+			for i, v := range data.Take(y, held) {
 				row := make([]float64, r.Outputs())
 				encodeRow(row, v, m.Task())
 				for o, t := range row {
@@ -200,11 +212,11 @@ func TestKernelCurveLosses(t *testing.T) {
 						idx = append(idx, j)
 					}
 				}
-				m, err := FitKernel(k, rowsOf(X, idx), pick(tc.y, idx), o)
+				m, err := FitKernel(k, data.Rows(X, idx), data.Take(tc.y, idx), o)
 				if err != nil {
 					t.Fatal(err)
 				}
-				s, _ := m.Predict(rowsOf(X, []int{i}))
+				s, _ := m.Predict(data.Rows(X, []int{i}))
 				want := 0.0
 				if tc.opt.Task == Regression {
 					d := tc.y[i] - s.At(0, 0)
