@@ -23,7 +23,7 @@ var class = krr.Options{Task: krr.Classification}
 // TestSelectionIsKernelLOO ties every candidate to the exact-kernel fit it
 // stands for: FitKernel on the searched rows (preprocessed by a scaler
 // fitted on all rows) with exact LOO finds the same best λ, score and
-// accuracy; and the chosen candidate is the best of them.
+// accuracy; and the chosen candidate follows the one-standard-error rule.
 func TestSelectionIsKernelLOO(t *testing.T) {
 	t.Parallel()
 	X, y := fixture.Data(120, 4, 3, 21)
