@@ -93,7 +93,7 @@ test('cross-host: the Node model, its CSV and its predictions for native Go; the
   assert.equal(here.selection.chosen, sel.chosen);
   here.selection.candidates.forEach((c, i) => {
     const n = sel.candidates[i];
-    assert.deepEqual([c.depth, c.preprocess, c.accuracy ?? 0], [n.depth, n.preprocess, n.accuracy ?? 0], `candidate ${i}`);
+    assert.deepEqual([c.depth, c.preprocess, c.accuracy ?? 0, c.stdErr ?? 0], [n.depth, n.preprocess, n.accuracy ?? 0, n.stdErr ?? 0], `candidate ${i}`);
     assert.ok(Math.abs(c.score - n.score) <= 1e-9 * n.score && Math.abs(c.lambda - n.lambda) <= 1e-12 * n.lambda, `candidate ${i}: ${c.score} vs ${n.score}`);
   });
   assert.ok(Math.abs(here.lambda - native.model.lambda) <= 1e-12 * native.model.lambda, `λ ${here.lambda} here, ${native.model.lambda} natively`);

@@ -2,6 +2,7 @@ package krr
 
 import (
 	"math"
+	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/internal/fixture"
 	"strings"
@@ -36,8 +37,8 @@ func TestPartsAcrossProcesses(t *testing.T) {
 		}
 	}
 	held := HoldoutRows(300)
-	phiHeld, _ := f.Transform(nil, rowsOf(X, held))
-	merged, err := acc.SolveHoldout(phiHeld, pick(y, held))
+	phiHeld, _ := f.Transform(nil, data.Rows(X, held))
+	merged, err := acc.SolveHoldout(phiHeld, data.Take(y, held))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,11 +17,3 @@ func (f identity) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	dst.Copy(X)
 	return dst, nil
 }
-
-func pick(y []float64, idx []int) []float64 {
-	out := make([]float64, len(idx))
-	for i, r := range idx {
-		out[i] = y[r]
-	}
-	return out
-}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/internal/fixture"
 )
@@ -66,18 +67,29 @@ func TestHoldoutMatchesRefits(t *testing.T) {
 			}
 		}
 		curve := m.Curve()
-		if len(curve) < len(holdoutSteps) {
-			t.Fatalf("k=%d: %d curve points, want at least %d", k, len(curve), len(holdoutSteps))
+		if len(curve) < len(holdoutCoarse)+2 {
+			t.Fatalf("k=%d: %d curve points, want at least %d", k, len(curve), len(holdoutCoarse)+2)
+		}
+		// Coarse to fine: a winner inside the curve had its half-decade
+		// neighbours scored.
+		j, _ := Best(curve, k > 0)
+		has := func(l float64) bool {
+			return slices.ContainsFunc(curve, func(p CurvePoint) bool { return math.Abs(p.Lambda/l-1) < 1e-9 })
+		}
+		for _, f := range []float64{math.Pow(10, -0.5), math.Pow(10, 0.5)} {
+			if j > 0 && j < len(curve)-1 && !has(curve[j].Lambda*f) {
+				t.Errorf("k=%d: best λ %g, but λ×%.3g was not scored: %v", k, curve[j].Lambda, f, curve)
+			}
 		}
 		for _, p := range curve {
-			r, err := FitFeatures(f, rowsOf(X, kept), pick(y, kept), Options{Classes: k, Task: m.Task(), Lambda: p.Lambda})
+			r, err := FitFeatures(f, data.Rows(X, kept), data.Take(y, kept), Options{Classes: k, Task: m.Task(), Lambda: p.Lambda})
 			if err != nil {
 				t.Fatal(err)
 			}
-			S, _ := r.Predict(rowsOf(X, held))
+			S, _ := r.Predict(data.Rows(X, held))
 			sse, hits := 0.0, 0
 			labels := r.Labels(S)
-			for i, v := range pick(y, held) {
+			for i, v := range data.Take(y, held) {
 				row := make([]float64, r.Outputs())
 				encodeRow(row, v, m.Task())
 				for o, t := range row {
@@ -143,15 +155,91 @@ func TestKernelCurveIsFitKernelCurve(t *testing.T) {
 		t.Fatal(err)
 	}
 	K, _ := k.Gram(X, nil)
-	c, err := KernelCurve(K, y, Options{Classes: 3})
+	c, _, err := KernelCurve(K, y, Options{Classes: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(c, m.Curve()) {
 		t.Errorf("KernelCurve %v\nFitKernel curve %v", c, m.Curve())
 	}
-	if _, err := KernelCurve(K, y[:5], Options{Classes: 3}); err == nil {
+	if _, _, err := KernelCurve(K, y[:5], Options{Classes: 3}); err == nil {
 		t.Error("KernelCurve took a kernel of 30 rows with 5 targets")
+	}
+	K, _ = k.Gram(X, nil)
+	if _, l, err := KernelCurve(K, y, Options{Classes: 3, Criterion: GCV}); err != nil || l != nil {
+		t.Errorf("GCV curve: losses %v, error %v; want none", l, err)
+	}
+}
+
+// TestKernelCurveLosses checks each row's leave-one-out loss against a
+// refit without that row: the miss indicator (classification) or the
+// squared error per output (regression), and their mean against the
+// curve's accuracy or score.
+func TestKernelCurveLosses(t *testing.T) {
+	t.Parallel()
+	X, yc := fixture.Data(25, 4, 3, 11)
+	yr := make([]float64, len(yc))
+	for i := range yr {
+		yr[i] = X.At(i, 0) - 0.5*X.At(i, 2)*X.At(i, 1)
+	}
+	k := kernel.Spec{Name: "ntk", Depth: 2}
+	grid := []float64{0.01, 0.3, 10}
+	for _, tc := range []struct {
+		name string
+		y    []float64
+		opt  Options
+	}{
+		{"classification", yc, Options{Classes: 3, Grid: grid}},
+		{"regression", yr, Options{Task: Regression, Grid: grid}},
+	} {
+		K, _ := k.Gram(X, nil)
+		curve, losses, err := KernelCurve(K, tc.y, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(losses) != len(grid) {
+			t.Fatalf("%s: %d loss rows for %d λ", tc.name, len(losses), len(grid))
+		}
+		n := len(tc.y)
+		for g, lam := range grid {
+			o := tc.opt
+			o.Lambda, o.Grid = lam, nil
+			mean := 0.0
+			for i := 0; i < n; i++ {
+				var idx []int
+				for j := range n {
+					if j != i {
+						idx = append(idx, j)
+					}
+				}
+				m, err := FitKernel(k, data.Rows(X, idx), data.Take(tc.y, idx), o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, _ := m.Predict(data.Rows(X, []int{i}))
+				want := 0.0
+				if tc.opt.Task == Regression {
+					d := tc.y[i] - s.At(0, 0)
+					want = d * d
+				} else if m.Labels(s)[0] != tc.y[i] {
+					want = 1
+				}
+				if got := losses[g][i]; math.Abs(got-want) > exactTol*(1+want) {
+					t.Errorf("%s λ=%g row %d: loss %v, refit %v", tc.name, lam, i, got, want)
+				}
+				mean += losses[g][i] / float64(n)
+			}
+			want := curve[g].Score
+			if tc.opt.Task != Regression {
+				want = 1 - curve[g].Accuracy
+			}
+			if math.Abs(mean-want) > exactTol {
+				t.Errorf("%s λ=%g: mean loss %v, curve says %v", tc.name, lam, mean, want)
+			}
+			if !(mean > 0) || (tc.opt.Task != Regression && !(mean < 1)) {
+				t.Errorf("%s λ=%g: mean loss %v; the check needs rows of both kinds", tc.name, lam, mean)
+			}
+		}
 	}
 }
 

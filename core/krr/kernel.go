@@ -71,7 +71,7 @@ func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []f
 	lambda = opt.Lambda
 	if lambda == 0 {
 		criterion := dualCriterion(opt)
-		if curve, err = dualCurve(kc, yc, y, opt, criterion); err != nil {
+		if curve, err = dualCurve(kc, yc, y, opt, criterion, nil); err != nil {
 			return nil, nil, 0, nil, err
 		}
 		i, err := Best(curve, opt.Task == Classification) // a GCV curve has no accuracy: ties, decided by score
@@ -162,26 +162,39 @@ func centerDual(K *mat.Dense, y []float64, opt Options) (cm, ybar []float64, yc 
 // opt.Criterion is GCV; with accuracy for classification). K is
 // overwritten. Model selection scores many kernels this way, one
 // eigendecomposition each.
-func KernelCurve(K *mat.Dense, y []float64, opt Options) ([]CurvePoint, error) {
-	opt, err := opt.checked(y, true)
+//
+// Under LOO it also returns every row's left-out loss at every λ:
+// losses[t][i] is 1 when row i's left-out prediction at the t-th λ misses
+// its class and 0 when it hits (classification: the mean over i is
+// 1 − Accuracy), or its squared error per output (regression: the mean is
+// Score). Two kernels compared row by row on the same rows give a paired
+// standard error of their difference. Under GCV losses is nil.
+func KernelCurve(K *mat.Dense, y []float64, opt Options) (curve []CurvePoint, losses [][]float64, err error) {
+	opt, err = opt.checked(y, true)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := check.Matrix("K", K); err != nil {
-		return nil, wrap(err)
+		return nil, nil, wrap(err)
 	}
 	n, c := K.Dims()
 	if n != c || n != len(y) {
-		return nil, check.New(check.Shape, "", "krr: K is %d×%d for %d targets; give the square kernel matrix of the rows of y", n, c, len(y))
+		return nil, nil, check.New(check.Shape, "", "krr: K is %d×%d for %d targets; give the square kernel matrix of the rows of y", n, c, len(y))
 	}
 	if n < 3 {
-		return nil, check.New(check.Shape, "", "krr: %d rows; leave-one-out needs at least 3", n)
+		return nil, nil, check.New(check.Shape, "", "krr: %d rows; leave-one-out needs at least 3", n)
 	}
 	if err := checkTargets(y, opt, 0); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	_, _, yc := centerDual(K, y, opt)
-	return dualCurve(mat.NewSymDense(n, K.RawMatrix().Data), yc, y, opt, dualCriterion(opt))
+	criterion := dualCriterion(opt)
+	var out *[][]float64
+	if criterion == LOO {
+		out = &losses
+	}
+	curve, err = dualCurve(mat.NewSymDense(n, K.RawMatrix().Data), yc, y, opt, criterion, out)
+	return curve, losses, err
 }
 
 // dualCurve scores the grid from Kc = UΛUᵀ and B = UᵀYc. The residuals at
@@ -195,7 +208,11 @@ func KernelCurve(K *mat.Dense, y []float64, opt Options) ([]CurvePoint, error) {
 //
 // For classification LOO also counts the rows whose left-out scores
 // yᵢ − eᵢ/(1 − Pᵢᵢ) are largest at their own class (Accuracy).
-func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criterion string) ([]CurvePoint, error) {
+//
+// When losses is not nil (LOO only), it receives each row's loss at each
+// λ, indexed [λ][row]: the miss indicator for classification, the squared
+// error per output for regression.
+func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criterion string, losses *[][]float64) ([]CurvePoint, error) {
 	n, k := yc.Dims()
 	loo := criterion == LOO
 	var rhs []float64
@@ -274,20 +291,43 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 	hits := make([]int, T)
 	invn := 1 / float64(n)
 	class := opt.Task == Classification
+	var rows [][]float64
+	if losses != nil {
+		rows = make([][]float64, T)
+		flat := make([]float64, T*n)
+		for t := range rows {
+			rows[t] = flat[t*n : (t+1)*n]
+		}
+		*losses = rows
+	}
 	for i := 0; i < n; i++ {
 		for t := 0; t < T; t++ {
 			den := 1 - invn - lev[i*T+t]
 			if !(den > 0) {
 				sums[t] = math.Inf(1)
+				if rows != nil {
+					rows[t][i] = math.Inf(1)
+				}
 				continue
 			}
 			e := res[(i*T+t)*k : (i*T+t+1)*k]
+			se := 0.0
 			for _, v := range e {
 				r := v / den
-				sums[t] += r * r
+				se += r * r
 			}
-			if class && looHit(e, den, int(y[i])) {
+			sums[t] += se
+			hit := class && looHit(e, den, int(y[i]))
+			if hit {
 				hits[t]++
+			}
+			if rows != nil {
+				switch {
+				case !class:
+					rows[t][i] = se / float64(k)
+				case !hit:
+					rows[t][i] = 1
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package krr
 
 import (
 	"math"
+	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/metrics"
 	"ntkrf/internal/fixture"
@@ -49,11 +50,11 @@ func bruteLOO(t *testing.T, fit fitFunc, X *mat.Dense, y []float64, opt Options,
 					idx = append(idx, j)
 				}
 			}
-			m, err := fit(rowsOf(X, idx), pick(y, idx), o)
+			m, err := fit(data.Rows(X, idx), data.Take(y, idx), o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := m.Predict(rowsOf(X, []int{i}))
+			s, err := m.Predict(data.Rows(X, []int{i}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -308,7 +309,7 @@ func TestAccumulatorSplits(t *testing.T) {
 	// FitFeatures' default for classification in the primal is Holdout; a
 	// host that splits the rows passes the same held-out rows.
 	held := HoldoutRows(97)
-	m, err := total.SolveHoldout(rowsOf(phi, held), pick(y, held))
+	m, err := total.SolveHoldout(data.Rows(phi, held), data.Take(y, held))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/linalg"
 	"ntkrf/internal/check"
@@ -143,7 +144,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	case criterion == Holdout:
 		rows := HoldoutRows(n)
 		var phi *mat.Dense
-		if phi, err = f.Transform(nil, rowsOf(X, rows)); err != nil {
+		if phi, err = f.Transform(nil, data.Rows(X, rows)); err != nil {
 			return nil, fmt.Errorf("krr: featurizing the held-out rows: %w", err)
 		}
 		progress(opt, blocks+1, total, "holdout")
@@ -185,16 +186,6 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	progress(opt, total, total, "solve")
 	model.f = f
 	return model, nil
-}
-
-// rowsOf returns the rows idx of X as a new matrix.
-func rowsOf(X *mat.Dense, idx []int) *mat.Dense {
-	_, d := X.Dims()
-	out := mat.NewDense(len(idx), d, nil)
-	for i, r := range idx {
-		copy(out.RawRowView(i), X.RawRowView(r))
-	}
-	return out
 }
 
 // firstNonFinite returns the row, column and value of the first NaN or ±Inf

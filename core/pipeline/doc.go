@@ -17,10 +17,17 @@
 // every depth of Search.Depths with every preprocessing of
 // Search.Preprocess by exact leave-one-out ridge regression with the exact
 // kernel on Search.Rows training rows (one eigendecomposition each, about
-// 0.7 s at the default 1,000 rows); the fit then chooses λ on all rows by
-// the task (krr.Criterion: validated accuracy for classification, squared
-// error for regression). Selection reports every candidate; it is saved
-// with the model.
+// 0.7 s at the default 1,000 rows), and keeps by the one-standard-error
+// rule (Simplest) the lowest depth whose validated accuracy (squared error
+// for regression) is within one paired standard error of the best
+// candidate's: a 1,000-row sample cannot rank candidates closer than its
+// noise, and shallower kernels are cheaper to featurize. On Fashion-MNIST
+// (n = 20,000, m = 4096) the best candidate on the sample was depth 3–4,
+// which tests at 0.8505–0.8535 against 0.8587–0.8602 for depth 1, the
+// rule's choice for each of three sample seeds. The fit then chooses λ on
+// all rows by the task (krr.Criterion: validated accuracy for
+// classification, squared error for regression). Selection reports every
+// candidate with its standard error; it is saved with the model.
 //
 // Errors follow ntkrf's error grammar (internal/check): a bad model file
 // is refused with ERR_TYPE (not a model file), ERR_VALUE (other format or

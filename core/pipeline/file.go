@@ -385,8 +385,8 @@ func (s *Selection) check() error {
 		return bad("rows %d, criterion %q, %d candidates, chosen %d: a selection scores at least one candidate on at least one row and chooses one of them", s.Rows, s.Criterion, len(s.Candidates), s.Chosen)
 	}
 	for _, c := range s.Candidates {
-		if c.Depth < 0 || c.Depth > kernel.MaxDepth || !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || math.IsNaN(c.Score) || c.Accuracy < 0 || c.Accuracy > 1 {
-			return bad("a candidate holds depth %d, λ %v, score %v, accuracy %v", c.Depth, c.Lambda, c.Score, c.Accuracy)
+		if c.Depth < 0 || c.Depth > kernel.MaxDepth || !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || math.IsNaN(c.Score) || c.Accuracy < 0 || c.Accuracy > 1 || !(c.StdErr >= 0) || math.IsInf(c.StdErr, 0) {
+			return bad("a candidate holds depth %d, λ %v, score %v, accuracy %v, standard error %v", c.Depth, c.Lambda, c.Score, c.Accuracy, c.StdErr)
 		}
 	}
 	return nil

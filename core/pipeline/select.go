@@ -79,7 +79,8 @@ type Selection struct {
 	// ridge regression with the exact kernel on those rows.
 	Criterion  string      `json:"criterion"`
 	Candidates []Candidate `json:"candidates"`
-	// Chosen is the index of the chosen candidate.
+	// Chosen is the index of the chosen candidate: the one-standard-error
+	// rule (see Simplest) applied to the candidates.
 	Chosen int `json:"chosen"`
 }
 
@@ -94,6 +95,10 @@ type Candidate struct {
 	// validated accuracy (classification).
 	Score    float64 `json:"score"`
 	Accuracy float64 `json:"accuracy,omitempty"`
+	// StdErr is the standard error of the candidate's validated loss
+	// minus the best candidate's, paired over the rows searched (0 for the
+	// best; see Simplest).
+	StdErr float64 `json:"stdErr,omitempty"`
 }
 
 // Select settles the settings cfg leaves open (a nil Preprocess, a depth
@@ -190,6 +195,7 @@ func choose(ctx context.Context, X *mat.Dense, y []float64, groups []data.Group,
 	}
 	byAcc := opt.Task == krr.Classification
 	total := len(depths) * len(preps)
+	var losses [][]float64 // each candidate's per-row loss at its λ
 	for _, p := range preps {
 		// The scaler is fitted on every training row, as the final fit's is.
 		scaler, err := data.Fit(X, groups, p)
@@ -213,7 +219,7 @@ func choose(ctx context.Context, X *mat.Dense, y []float64, groups []data.Group,
 			if err != nil {
 				return choice{}, err
 			}
-			curve, err := krr.KernelCurve(K, ys, o)
+			curve, rowLosses, err := krr.KernelCurve(K, ys, o)
 			if err != nil {
 				return choice{}, err
 			}
@@ -223,20 +229,95 @@ func choose(ctx context.Context, X *mat.Dense, y []float64, groups []data.Group,
 			}
 			b := curve[best]
 			sel.Candidates = append(sel.Candidates, Candidate{Depth: depth, Preprocess: p, Lambda: b.Lambda, Score: b.Score, Accuracy: b.Accuracy})
+			losses = append(losses, rowLosses[best])
 		}
 	}
 	progress(opt, total, total, "select")
-	points := make([]krr.CurvePoint, len(sel.Candidates))
-	for i, c := range sel.Candidates {
-		points[i] = krr.CurvePoint{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy}
-	}
-	best, err := krr.Best(points, byAcc)
+	chosen, err := Simplest(sel.Candidates, losses, byAcc)
 	if err != nil {
 		return choice{}, err
 	}
-	sel.Chosen = best
-	c := sel.Candidates[best]
+	sel.Chosen = chosen
+	c := sel.Candidates[chosen]
 	return choice{depth: c.Depth, prep: c.Preprocess, sel: sel}, nil
+}
+
+// Simplest is the one-standard-error rule by which a selection chooses
+// among candidates scored on the same rows, losses[c] holding candidate
+// c's validated loss on each row (krr.KernelCurve's losses at its λ):
+//
+//   - the best candidate b is the one krr.Best picks (the highest
+//     accuracy, the lowest score breaking ties; the lowest score for
+//     regression);
+//   - candidate c is within reach when its mean loss exceeds b's by at
+//     most one standard error of the paired differences (ties included)
+//     dᵢ = loss_c,i − loss_b,i, SE = sd(d)/√rows;
+//   - Simplest returns the candidate of lowest depth within reach, the
+//     better of them (krr.Better) when several share that depth.
+//
+// A sample of rows cannot rank candidates closer than its noise: the rule
+// takes the least complex (and cheapest to featurize) kernel the sample
+// cannot tell from the best. It sets each candidate's StdErr. When no
+// depth is searched (every depth equal), it returns b. It panics when the
+// losses are not one vector of at least two rows per candidate, all of the
+// same length.
+func Simplest(cands []Candidate, losses [][]float64, byAccuracy bool) (int, error) {
+	if len(cands) == 0 || len(losses) != len(cands) {
+		panic("pipeline: Simplest needs one loss vector per candidate")
+	}
+	points := make([]krr.CurvePoint, len(cands))
+	for i, c := range cands {
+		points[i] = krr.CurvePoint{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy}
+	}
+	b, err := krr.Best(points, byAccuracy)
+	if err != nil {
+		return 0, err
+	}
+	chosen := b
+	for c := range cands {
+		cands[c].StdErr = 0
+		if c == b {
+			continue
+		}
+		mean, se := pairedDiff(losses[c], losses[b])
+		cands[c].StdErr = se
+		if !(mean <= se*(1+reachTol)) {
+			continue // out of reach
+		}
+		if cands[c].Depth < cands[chosen].Depth ||
+			cands[c].Depth == cands[chosen].Depth && krr.Better(points[c], points[chosen], byAccuracy) {
+			chosen = c
+		}
+	}
+	return chosen, nil
+}
+
+// reachTol lets a mean difference equal to its standard error count as
+// within reach whatever the rounding: a candidate one row apart from the
+// best differs by exactly one standard error (1/rows) in exact arithmetic.
+const reachTol = 1e-9
+
+// pairedDiff returns the mean of a − b over the rows and its standard
+// error, sd/√n with the sample standard deviation (n − 1); a mean that is
+// not finite comes back as +Inf with a standard error of 0.
+func pairedDiff(a, b []float64) (mean, se float64) {
+	n := len(a)
+	if n != len(b) || n < 2 {
+		panic("pipeline: paired losses of different or too few rows")
+	}
+	for i := range a {
+		mean += a[i] - b[i]
+	}
+	mean /= float64(n)
+	if math.IsNaN(mean) || math.IsInf(mean, 0) {
+		return math.Inf(1), 0
+	}
+	ss := 0.0
+	for i := range a {
+		d := a[i] - b[i] - mean
+		ss += d * d
+	}
+	return mean, math.Sqrt(ss / float64(n-1) / float64(n))
 }
 
 // kernelSpec is the exact kernel the pipeline fits or its features

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ var class = krr.Options{Task: krr.Classification}
 // TestSelectionIsKernelLOO ties every candidate to the exact-kernel fit it
 // stands for: FitKernel on the searched rows (preprocessed by a scaler
 // fitted on all rows) with exact LOO finds the same best λ, score and
-// accuracy; and the chosen candidate is the best of them.
+// accuracy; and the chosen candidate follows the one-standard-error rule.
 func TestSelectionIsKernelLOO(t *testing.T) {
 	t.Parallel()
 	X, y := fixture.Data(120, 4, 3, 21)
@@ -51,10 +52,22 @@ func TestSelectionIsKernelLOO(t *testing.T) {
 		}
 		points = append(points, krr.CurvePoint{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy})
 	}
-	if i, _ := krr.Best(points, true); i != s.Chosen {
-		t.Errorf("chose %d, the best candidate is %d", s.Chosen, i)
-	}
+	// The one-standard-error rule: the chosen candidate is within its
+	// standard error of the best, no deeper, and no shallower candidate is
+	// within reach.
+	b, _ := krr.Best(points, true)
 	c := s.Candidates[s.Chosen]
+	if gap := s.Candidates[b].Accuracy - c.Accuracy; gap > c.StdErr || c.Depth > s.Candidates[b].Depth {
+		t.Errorf("chose %+v, %v below the best %+v", c, gap, s.Candidates[b])
+	}
+	for i, o := range s.Candidates {
+		if i != b && !(o.StdErr > 0) {
+			t.Errorf("candidate %d has standard error %v", i, o.StdErr)
+		}
+		if o.Depth < c.Depth && s.Candidates[b].Accuracy-o.Accuracy <= o.StdErr {
+			t.Errorf("candidate %+v is shallower than the chosen one and within reach of the best", o)
+		}
+	}
 	if p.Features().Depth != c.Depth || p.Preprocess() != c.Preprocess {
 		t.Errorf("fitted depth %d and %+v, chose %+v", p.Features().Depth, p.Preprocess(), c)
 	}
@@ -188,6 +201,76 @@ func TestSearchRowsWithManyClasses(t *testing.T) {
 		}
 		if got := defaultRows(opt); got != tc.want {
 			t.Errorf("%d classes: %d rows, want %d", tc.classes, got, tc.want)
+		}
+	}
+}
+
+// TestSimplest is the one-standard-error rule on hand-made losses. With
+// 20 rows, a candidate that misses rows {0, 2, 3} against the best's
+// {0, 1} differs by d = (0, −1, 1, 1, 0, …): mean 0.05, standard error
+// √((3 − 20·0.05²)/19/20) = 0.088, within reach; one that misses
+// {0, 2, 3, 4, 5, 6} differs by a mean of 0.2 with a standard error of
+// √((6 − 20·0.2²)/19/20) = 0.117, out of reach. A candidate one row
+// apart differs by a mean of exactly one standard error (1/rows), and
+// counts as within reach whatever the rounding.
+func TestSimplest(t *testing.T) {
+	t.Parallel()
+	const n = 20
+	type cand struct {
+		depth int
+		miss  []int // classification: rows missed
+		loss  []float64
+	}
+	classCand := func(depth int, miss ...int) cand { return cand{depth: depth, miss: miss} }
+	for _, tc := range []struct {
+		name   string
+		byAcc  bool
+		cands  []cand
+		chosen int
+		se     []float64 // expected StdErr, to 1e-3 (nil: not checked)
+	}{
+		{"a shallower candidate within reach", true, []cand{classCand(1, 0, 2, 3), classCand(3, 0, 1)}, 0, []float64{0.0884, 0}},
+		{"out of reach", true, []cand{classCand(1, 0, 2, 3, 4, 5, 6), classCand(3, 0, 1)}, 1, []float64{0.1170, 0}},
+		{"the better of the shallowest", true, []cand{classCand(1, 0, 2, 3), classCand(1, 0, 2), classCand(3, 0, 1)}, 1, nil},
+		{"the shallowest, not the closest", true, []cand{classCand(2, 0, 2, 4), classCand(1, 0, 2, 3), classCand(3, 0, 1)}, 1, nil},
+		{"one row apart is within reach (mean = SE = 1/rows)", true, []cand{classCand(1, 0, 1, 2), classCand(2, 0, 1)}, 0, []float64{0.05, 0}},
+		{"a deeper candidate does not win", true, []cand{classCand(1, 0, 1), classCand(4, 0, 2)}, 0, nil},
+		{"no depth searched: the best", true, []cand{classCand(0, 0, 2, 3), classCand(0, 0, 1)}, 1, nil},
+		{"the same rows missed", true, []cand{classCand(2, 0, 1), classCand(1, 0, 1)}, 1, []float64{0, 0}},
+		{"regression", false, []cand{
+			{depth: 1, loss: []float64{1.2, 0.9, 1.1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+			{depth: 2, loss: []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+			{depth: 3, loss: []float64{3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3}},
+		}, 0, []float64{0.0124, 0, 0}},
+	} {
+		cands := make([]Candidate, len(tc.cands))
+		losses := make([][]float64, len(tc.cands))
+		for i, c := range tc.cands {
+			l := c.loss
+			if tc.byAcc {
+				l = make([]float64, n)
+				for _, r := range c.miss {
+					l[r] = 1
+				}
+			}
+			mean := 0.0
+			for _, v := range l {
+				mean += v / float64(len(l))
+			}
+			cands[i] = Candidate{Depth: c.depth, Lambda: 1, Score: mean}
+			if tc.byAcc {
+				cands[i].Accuracy = 1 - mean
+			}
+			losses[i] = l
+		}
+		got, err := Simplest(cands, losses, tc.byAcc)
+		if err != nil || got != tc.chosen {
+			t.Errorf("%s: chose %d (%v), want %d", tc.name, got, err, tc.chosen)
+		}
+		for i, want := range tc.se {
+			if math.Abs(cands[i].StdErr-want) > 1e-3 {
+				t.Errorf("%s: candidate %d has standard error %.4f, want %.4f", tc.name, i, cands[i].StdErr, want)
+			}
 		}
 	}
 }

@@ -264,8 +264,9 @@ export interface Selection {
   rows: number;
   /** "loo": exact leave-one-out with the exact kernel. */
   criterion: string;
-  candidates: { depth: number; preprocess: Preprocess; lambda: number; score: number; accuracy?: number }[];
-  /** Index of the chosen candidate. */
+  /** stdErr: standard error of the candidate's validated loss minus the best candidate's, paired over the rows (absent for the best). */
+  candidates: { depth: number; preprocess: Preprocess; lambda: number; score: number; accuracy?: number; stdErr?: number }[];
+  /** Index of the chosen candidate: the lowest depth within one standard error of the best (the one-standard-error rule). */
   chosen: number;
 }
 
