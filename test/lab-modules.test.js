@@ -24,7 +24,7 @@ const { vocabulary, optionAt, toOption, SETTINGS, METHODS, EXCLUDED, WORDS, OTHE
 const { Jobs } = await lab('jobs.js');
 const { estimate, trainWork, trainRows, EXACT_MAX } = await lab('cost.js');
 const { featureOptions, targetKernel, folds, pictureScales, metric, trainingPlan, trainAndTest, dim, preprocessed, autoSearch } = await lab('experiments.js');
-const { modelFileName, describeModel, predictionCSV, predictionFileName } = await lab('models.js');
+const { modelFileName, describeModel, selectionText, predictionCSV, predictionFileName } = await lab('models.js');
 const { sweep, sweepSeries, SWEEP_METHODS, SWEEP_DIMS, SWEEP_STEPS } = await lab('sweep.js');
 const { predictionsCSV, comparisonsCSV, featuresCSV, baseName } = await lab('downloads.js');
 
@@ -444,4 +444,21 @@ test('labels of undefined values are a dash, not a crash', () => {
   assert.equal(short(NaN), '—');
   assert.equal(short(Infinity), '∞');
   assert.equal(short(-0.000123), '-1.2e-4');
+});
+
+test('the selection sentence names the chosen candidate, why (the best, or within one standard error of it), and the runners-up', () => {
+  const std = { standardize: true, unitNorm: false }, unit = { standardize: true, unitNorm: true };
+  const cands = [
+    { depth: 1, preprocess: std, lambda: 0.1, score: 0.2, accuracy: 0.95, stdErr: 0.02 },
+    { depth: 3, preprocess: std, lambda: 0.1, score: 0.18, accuracy: 0.96 },
+    { depth: 2, preprocess: unit, lambda: 0.1, score: 0.3, accuracy: 0.9, stdErr: 0.03 },
+  ];
+  assert.equal(selectionText({ rows: 105, criterion: 'loo', candidates: cands, chosen: 0 }),
+    'auto chose depth L = 1 with standardized columns (leave-one-out 95.0% on 105 training rows: within one standard error of the best, L = 3, standardized columns 96.0%, and simpler) among 3 candidates; next: L = 2, unit-norm rows 90.0%.');
+  assert.equal(selectionText({ rows: 105, criterion: 'loo', candidates: cands, chosen: 1 }),
+    'auto chose depth L = 3 with standardized columns (leave-one-out 96.0% on 105 training rows: the best) among 3 candidates; next: L = 1, standardized columns 95.0%; L = 2, unit-norm rows 90.0%.');
+  // Regression, no depth (RFF): squared error.
+  const reg = [{ depth: 0, preprocess: std, lambda: 1, score: 0.5 }, { depth: 0, preprocess: unit, lambda: 1, score: 0.7, stdErr: 0.1 }];
+  assert.equal(selectionText({ rows: 50, criterion: 'loo', candidates: reg, chosen: 0 }),
+    'auto chose standardized columns (leave-one-out MSE 0.5 on 50 training rows: the best) among 2 candidates; next: unit-norm rows MSE 0.7.');
 });

@@ -17,7 +17,7 @@ import { SAMPLE, dim, lambdaOf, uses, extraLayers, featureOptions, targetKernel,
 import { sweep, sweepSeries, exactTimes, SWEEP_METHODS, SWEEP_STEPS } from './sweep.js';
 import { MAX_EXPORT_VALUES, baseName, predictionsCSV, comparisonsCSV, featuresCSV } from './downloads.js';
 import { shortName, capital, count, seconds } from './format.js';
-import { MAX_MODEL_BYTES, SHOWN_PREDICTIONS, modelFileName, describeModel, predictionTable, predictionCSV, predictionFileName } from './models.js';
+import { MAX_MODEL_BYTES, SHOWN_PREDICTIONS, modelFileName, describeModel, selectionText, predictionTable, predictionCSV, predictionFileName } from './models.js';
 import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV } from './toy.js';
 import { createPlayground } from './playground.js';
 
@@ -395,18 +395,7 @@ function loadFile(file) {
 function showAutoHelp(search) {
   if (!search) return;
   const { depths, rows } = search;
-  $('auto-help').textContent = `Tries depths ${depths[0]}–${depths[depths.length - 1]}, with and without unit-norm rows, by leave-one-out with the exact kernel on up to ${rows} training rows, and keeps the best; the depth and preprocessing controls above then shape only the pictures.`;
-}
-
-/** What 'auto' chose (the first fold's model), in a sentence with the runners-up. */
-function selectionText(sel) {
-  const prep = (p) => (p.unitNorm ? 'unit-norm rows' : 'standardized columns');
-  const score = (c) => (c.accuracy !== undefined ? `${(100 * c.accuracy).toFixed(1)}%` : `MSE ${short(c.score)}`);
-  const c = sel.candidates[sel.chosen];
-  const others = sel.candidates.filter((_, i) => i !== sel.chosen)
-    .sort((a, b) => (b.accuracy ?? -b.score) - (a.accuracy ?? -a.score)).slice(0, 3)
-    .map((o) => `${o.depth ? `L = ${o.depth}, ` : ''}${prep(o.preprocess)} ${score(o)}`);
-  return `auto chose ${c.depth ? `depth L = ${c.depth} with ` : ''}${prep(c.preprocess)} (leave-one-out ${score(c)} on ${sel.rows} training rows) among ${sel.candidates.length} candidates; next: ${others.join('; ')}.`;
+  $('auto-help').textContent = `Tries depths ${depths[0]}–${depths[depths.length - 1]}, with and without unit-norm rows, by leave-one-out with the exact kernel on up to ${rows} training rows, and keeps the lowest depth within one standard error of the best (a sample cannot rank closer candidates, and lower depths are cheaper); the depth and preprocessing controls above then shape only the pictures.`;
 }
 
 /** Facts about the data set and what preprocessing will do. */
