@@ -4,7 +4,9 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -194,45 +196,92 @@ func choose(ctx context.Context, X *mat.Dense, y []float64, groups []data.Group,
 		o.Grid = []float64{opt.Lambda} // a fixed λ is not searched
 	}
 	byAcc := opt.Task == krr.Classification
-	total := len(depths) * len(preps)
-	var losses [][]float64 // each candidate's per-row loss at its λ
-	for _, p := range preps {
-		// The scaler is fitted on every training row, as the final fit's is.
+	// The scalers are fitted on every training row, as the final fit's is.
+	scaled := make([]*mat.Dense, len(preps))
+	for i, p := range preps {
 		scaler, err := data.Fit(X, groups, p)
 		if err != nil {
 			return choice{}, err
 		}
-		Xs, err := scaler.Apply(nil, Xsub)
-		if err != nil {
+		if scaled[i], err = scaler.Apply(nil, Xsub); err != nil {
 			return choice{}, err
 		}
+	}
+	type candidate struct {
+		prep, depth int
+		c           Candidate
+		losses      []float64 // the per-row loss at its λ
+		err         error
+	}
+	cands := make([]candidate, 0, len(depths)*len(preps))
+	for i := range preps {
 		for _, depth := range depths {
-			if err := ctx.Err(); err != nil {
-				return choice{}, err
-			}
-			progress(opt, len(sel.Candidates), total, "select")
-			k := spec
-			if depth > 0 {
-				k.Depth = depth
-			}
-			K, err := k.Gram(Xs, nil)
-			if err != nil {
-				return choice{}, err
-			}
-			curve, rowLosses, err := krr.KernelCurve(K, ys, o)
-			if err != nil {
-				return choice{}, err
-			}
-			best, err := krr.Best(curve, byAcc)
-			if err != nil {
-				return choice{}, err
-			}
-			b := curve[best]
-			sel.Candidates = append(sel.Candidates, Candidate{Depth: depth, Preprocess: p, Lambda: b.Lambda, Score: b.Score, Accuracy: b.Accuracy})
-			losses = append(losses, rowLosses[best])
+			cands = append(cands, candidate{prep: i, depth: depth})
 		}
 	}
+	// Candidates are independent: they are scored side by side on the
+	// cores (an n-row eigendecomposition barely uses a second one), each
+	// into its own slot, so the selection does not depend on the order.
+	score := func(c *candidate) {
+		k := spec
+		if c.depth > 0 {
+			k.Depth = c.depth
+		}
+		K, err := k.Gram(scaled[c.prep], nil)
+		if err != nil {
+			c.err = err
+			return
+		}
+		curve, rowLosses, err := krr.KernelCurve(K, ys, o)
+		if err != nil {
+			c.err = err
+			return
+		}
+		best, err := krr.Best(curve, byAcc)
+		if err != nil {
+			c.err = err
+			return
+		}
+		b := curve[best]
+		c.c = Candidate{Depth: c.depth, Preprocess: preps[c.prep], Lambda: b.Lambda, Score: b.Score, Accuracy: b.Accuracy}
+		c.losses = rowLosses[best]
+	}
+	total := len(cands)
+	var next atomic.Int64
+	var failed atomic.Bool
+	done := make(chan struct{}, total)
+	for range min(runtime.GOMAXPROCS(0), total) {
+		go func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= total {
+					return
+				}
+				if !failed.Load() && ctx.Err() == nil {
+					if score(&cands[i]); cands[i].err != nil {
+						failed.Store(true)
+					}
+				}
+				done <- struct{}{}
+			}
+		}()
+	}
+	for k := range total {
+		progress(opt, k, total, "select")
+		<-done
+	}
 	progress(opt, total, total, "select")
+	if err := ctx.Err(); err != nil {
+		return choice{}, err
+	}
+	var losses [][]float64
+	for _, c := range cands {
+		if c.err != nil {
+			return choice{}, c.err
+		}
+		sel.Candidates = append(sel.Candidates, c.c)
+		losses = append(losses, c.losses)
+	}
 	chosen, err := Simplest(sel.Candidates, losses, byAcc)
 	if err != nil {
 		return choice{}, err

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -122,6 +123,30 @@ func TestFixedSettingsAreNotSearched(t *testing.T) {
 		if k := p.Kernel(); k != nil && k.Name == "nngp" && k.Depth != s.Candidates[s.Chosen].Depth {
 			t.Errorf("%s: kernel depth %d, chose %d", tc.name, k.Depth, s.Candidates[s.Chosen].Depth)
 		}
+	}
+}
+
+// TestSelectionOnAnyCores: the candidates are scored side by side on the
+// cores; the selection (every candidate's λ, scores and standard error, and
+// the choice) is the same on one core as on several.
+func TestSelectionOnAnyCores(t *testing.T) {
+	X, y := fixture.Data(90, 4, 3, 29)
+	cfg := Config{Features: rf.Config{Dim: 64, Seed: 2}, Search: Search{Rows: 70}, Ridge: class}
+	var got []*Selection
+	for _, procs := range []int{1, 4} {
+		prev := runtime.GOMAXPROCS(procs)
+		_, s, err := Select(context.Background(), X, y, cfg)
+		runtime.GOMAXPROCS(prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, s)
+	}
+	if len(got[0].Candidates) != len(DefaultDepths)*len(DefaultPreprocess) {
+		t.Fatalf("%d candidates", len(got[0].Candidates))
+	}
+	if !reflect.DeepEqual(got[0], got[1]) {
+		t.Errorf("one core: %+v\nfour: %+v", got[0], got[1])
 	}
 }
 
