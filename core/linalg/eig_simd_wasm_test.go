@@ -30,15 +30,4 @@ func TestVectorLoopsSIMDBits(t *testing.T) {
 		sub2Portable(want, v, w, 0.3, -1.7)
 		sameBits(t, fmt.Sprintf("sub2 n=%d", n), got, want)
 	}
-	for _, l := range []int{1, 2, 3, 10, 11} {
-		const rows = 40
-		w := randFloats(r, rows*l)
-		cs, sn := randFloats(r, rows), randFloats(r, rows)
-		for _, span := range [][4]int{{0, rows - 1, 0, l}, {5, 30, 0, l}, {3, 4, l / 2, l}, {7, 7, 0, l}} {
-			got, want := append([]float64(nil), w...), append([]float64(nil), w...)
-			rotSweep(got, l, span[0], span[1], cs, sn, span[2], span[3])
-			rotSweepPortable(want, l, span[0], span[1], cs, sn, span[2], span[3])
-			sameBits(t, fmt.Sprintf("rotSweep l=%d %v", l, span), got, want)
-		}
-	}
 }

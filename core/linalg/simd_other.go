@@ -7,8 +7,3 @@ func dot(x, y []float64) float64 { return dotPortable(x, y) }
 
 // sub2 is the two-term update of this build: plain Go.
 func sub2(x, v, w []float64, f, g float64) { sub2Portable(x, v, w, f, g) }
-
-// rotSweep is the sweep of plane rotations of this build: plain Go.
-func rotSweep(w []float64, l, lo, hi int, cs, sn []float64, t0, t1 int) {
-	rotSweepPortable(w, l, lo, hi, cs, sn, t0, t1)
-}
