@@ -39,19 +39,7 @@ func runAutoCost(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	X, err := readIDXImages(fashionDir+"train-images-idx3-ubyte.gz", *n)
-	if err != nil {
-		return err
-	}
-	y, err := readIDXLabels(fashionDir+"train-labels-idx1-ubyte.gz", *n)
-	if err != nil {
-		return err
-	}
-	Xt, err := readIDXImages(fashionDir+"t10k-images-idx3-ubyte.gz", *nTest)
-	if err != nil {
-		return err
-	}
-	yt, err := readIDXLabels(fashionDir+"t10k-labels-idx1-ubyte.gz", *nTest)
+	X, y, Xt, yt, err := readFashion(fashionDir, *n, *nTest)
 	if err != nil {
 		return err
 	}

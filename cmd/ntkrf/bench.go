@@ -24,8 +24,6 @@ import (
 	"ntkrf/core/rf"
 )
 
-const fashionDir = "/usr/share/datasets/fashion-mnist/"
-
 // anchor is the authors' PyTorch figure for the same job (REFERENCE.md:
 // 2 CPU threads, float64, Gibbs sampling; λ picked on the test set).
 type anchor struct{ sampling, features, gram, solvePredict, total, accuracy float64 }
@@ -92,19 +90,7 @@ func runBench(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	X, err := readIDXImages(fashionDir+"train-images-idx3-ubyte.gz", *n)
-	if err != nil {
-		return err
-	}
-	y, err := readIDXLabels(fashionDir+"train-labels-idx1-ubyte.gz", *n)
-	if err != nil {
-		return err
-	}
-	Xt, err := readIDXImages(fashionDir+"t10k-images-idx3-ubyte.gz", *nTest)
-	if err != nil {
-		return err
-	}
-	yt, err := readIDXLabels(fashionDir+"t10k-labels-idx1-ubyte.gz", *nTest)
+	X, y, Xt, yt, err := readFashion(fashionDir, *n, *nTest)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -122,29 +120,14 @@ func reproFig3(args []string) error {
 // loadFashion reads the first pool training rows and nTest test rows of
 // Fashion-MNIST from dir, scaled to unit norm (as fig2 and bench do).
 func loadFashion(dir string, pool, nTest int) (Xp *mat.Dense, yp []float64, Xte *mat.Dense, yte []float64, err error) {
-	// One clear message for a missing package, instead of the first
-	// reader's error (which names another command's flag).
-	for _, f := range []string{"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			return nil, nil, nil, nil, fmt.Errorf("repro fig3: Fashion-MNIST not found: %v (install the Debian package dataset-fashion-mnist, or pass -fashion DIR)", err)
-		}
+	if Xp, yp, Xte, yte, err = readFashion(dir, pool, nTest); err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("repro fig3: %v (or pass -fashion DIR)", err)
 	}
-	read := func(images, labels string, n int) (*mat.Dense, []float64, error) {
-		X, err := readIDXImages(filepath.Join(dir, images), n)
-		if err != nil {
-			return nil, nil, fmt.Errorf("repro fig3: %v", err)
-		}
-		y, err := readIDXLabels(filepath.Join(dir, labels), n)
-		if err != nil {
-			return nil, nil, fmt.Errorf("repro fig3: %v", err)
-		}
-		X, err = data.Prepare(X, nil, data.Prep{Raw: true, UnitNorm: true})
-		return X, y, err
-	}
-	if Xp, yp, err = read("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", pool); err != nil {
+	unit := data.Prep{Raw: true, UnitNorm: true}
+	if Xp, err = data.Prepare(Xp, nil, unit); err != nil {
 		return
 	}
-	Xte, yte, err = read("t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz", nTest)
+	Xte, err = data.Prepare(Xte, nil, unit)
 	return
 }
 
