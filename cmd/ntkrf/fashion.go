@@ -18,7 +18,7 @@ func readFashion(dir string, n, nTest int) (X *mat.Dense, y []float64, Xt *mat.D
 	// reader's error.
 	for _, f := range []string{"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			return nil, nil, nil, nil, fmt.Errorf("Fashion-MNIST not found: %v (install the Debian package dataset-fashion-mnist)", err)
+			return nil, nil, nil, nil, fmt.Errorf("Fashion-MNIST not found (%v): install the Debian package dataset-fashion-mnist", err)
 		}
 	}
 	read := func(images, labels string, n int) (*mat.Dense, []float64, error) {

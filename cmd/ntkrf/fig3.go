@@ -121,7 +121,7 @@ func reproFig3(args []string) error {
 // Fashion-MNIST from dir, scaled to unit norm (as fig2 and bench do).
 func loadFashion(dir string, pool, nTest int) (Xp *mat.Dense, yp []float64, Xte *mat.Dense, yte []float64, err error) {
 	if Xp, yp, Xte, yte, err = readFashion(dir, pool, nTest); err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("repro fig3: %v (or pass -fashion DIR)", err)
+		return nil, nil, nil, nil, fmt.Errorf("repro fig3: %v, or pass -fashion DIR", err)
 	}
 	unit := data.Prep{Raw: true, UnitNorm: true}
 	if Xp, err = data.Prepare(Xp, nil, unit); err != nil {
