@@ -32,10 +32,11 @@
 // (min(n, 256)+3)·2⁻²⁴·Σ_k |a_ki·a_kj| per entry. Float32 reports whether
 // this build has such a kernel; without one AddAtA32 is AddAtA.
 //
-// AddAtAStride and SubAtAStride do the same as AddAtA on a block of a larger matrix
-// (a row stride), SubAtAStride subtracting by packing the left panels
-// negated: the in-place trailing updates of Cholesky and of the
-// tridiagonal reduction in package krr, with no m×m scratch matrix.
+// SubAtAStride subtracts AᵀA from a block of a larger matrix (a row
+// stride) by packing the left panels negated, in place, with no m×m
+// scratch matrix; the trailing updates of Cholesky and of the tridiagonal
+// reductions run on the same kernel, the latter as the two-operand
+// product [V; W]ᵀ[W; V] in one pass.
 //
 // # Cholesky, DotAxpy
 //

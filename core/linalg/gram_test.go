@@ -163,3 +163,48 @@ func TestMulPanics(t *testing.T) {
 	}()
 	Mul(make([]float64, 3), make([]float64, 4), make([]float64, 6), 2, 2, 3)
 }
+
+// TestAddAtB checks the two-operand product rank2k relies on, g ∓= AᵀB on
+// the upper triangle, for every kernel and shape, against a naive loop
+// with checkAddAtA's bound.
+func TestAddAtB(t *testing.T) {
+	t.Parallel()
+	for _, k := range kernels() {
+		for _, s := range shapes {
+			for _, sub := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/n=%d,m=%d,sub=%v", k.name, s.n, s.m, sub), func(t *testing.T) {
+					t.Parallel()
+					n, m := s.n, s.m
+					a, b := randSlice(n*m, uint64(n+1)), randSlice(n*m, uint64(m+2))
+					g0 := randSlice(m*m, 5)
+					g := append([]float64(nil), g0...)
+					if n > 0 && m > 0 {
+						addAtB(k.tile, g, m, a, b, n, m, sub)
+					}
+					sign := 1.0
+					if sub {
+						sign = -1
+					}
+					for i := range m {
+						for j := range m {
+							if j < i {
+								if g[i*m+j] != g0[i*m+j] {
+									t.Fatalf("lower triangle g[%d,%d] changed", i, j)
+								}
+								continue
+							}
+							want, abs := g0[i*m+j], math.Abs(g0[i*m+j])
+							for r := range n {
+								want += sign * a[r*m+i] * b[r*m+j]
+								abs += math.Abs(a[r*m+i] * b[r*m+j])
+							}
+							if d := math.Abs(g[i*m+j] - want); d > float64(n+2)*0x1p-52*abs {
+								t.Fatalf("g[%d,%d] = %v, want %v (off by %.3g)", i, j, g[i*m+j], want, d)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}

@@ -1,8 +1,6 @@
 package linalg
 
 import (
-	"math"
-
 	lapack "gonum.org/v1/gonum/lapack/gonum"
 )
 
@@ -25,10 +23,10 @@ const bandWidth = 64
 // when only VᵀR is wanted.
 const twoStageMin = 512
 
-// eigTwoStage is EigSym's GCV path for large m, through a band of
-// half-width nb: it returns the eigenvalues (unsorted) and overwrites the
-// m×l matrix R in w with SᵀQ₂ᵀQ₁ᵀR.
-func eigTwoStage(a []float64, m, nb int, w []float64, l int, progress func(done, total int)) ([]float64, error) {
+// twoStageReduce is Tridiagonalize for large m, through a band of
+// half-width nb: it returns T's diagonal and off-diagonal and overwrites
+// the m×l matrix R in w with Q₂ᵀQ₁ᵀR.
+func twoStageReduce(a []float64, m, nb int, w []float64, l int, progress func(done, total int)) (d, e []float64) {
 	ld := 2 * nb
 	tau := make([]float64, m)
 	band := make([]float64, m*ld)
@@ -36,16 +34,13 @@ func eigTwoStage(a []float64, m, nb int, w []float64, l int, progress func(done,
 	if m-nb-1 > 0 {
 		applyQtOff(a, m, nb, tau, w, l)
 	}
-	d := make([]float64, m)
-	e := make([]float64, m)
+	d = make([]float64, m)
+	e = make([]float64, m)
 	sb2st(band, ld, m, nb, d, e, w, l)
 	if progress != nil {
 		progress(m, m)
 	}
-	if err := tql(d, e, w, l); err != nil {
-		return nil, err
-	}
-	return d, nil
+	return d, e
 }
 
 // sy2sb reduces the symmetric m×m matrix whose upper triangle is in a
@@ -67,7 +62,7 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 	xt := make([]float64, nb*nmax)     // (VᵀA₂₂)
 	wt := make([]float64, nb*nmax)     // Xᵀ, then Wᵀ
 	left := make([]float64, nmax*2*nb) // V, row-major
-	right := make([]float64, nb*nmax)  // balanced V ± W
+	vwv := make([]float64, 3*nb*nmax)  // rows V, W, V
 	sw := new(symmWork)
 	tt := make([]float64, nb*nb) // Tᵀ
 	tm := make([]float64, nb*nb) // T
@@ -158,7 +153,7 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 			s[i] *= -0.5
 		}
 		gemm(wt, n, s, nb, vt, n, nb, nb, n, true) // Wᵀ = Xᵀ − ½SVᵀ
-		rank2k(a22, m, vt, n, wt, n, nb, n, right, dotFast)
+		rank2k(a22, m, vt, n, wt, n, nb, n, vwv)
 	}
 	// The last block is inside the band.
 	for r := p; r < m; r++ {
@@ -311,36 +306,18 @@ func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmW
 	}
 }
 
-// rank2k subtracts VWᵀ + WVᵀ from the upper triangle of the n×n matrix s
+// rank2k subtracts VᵀW + WᵀV from the upper triangle of the n×n matrix s
 // (stride lds), for the b rows of v and w (n values each, row strides ldv
-// and ldw): with each pair balanced to ‖fv‖ = ‖gw‖ and 2fg = 1,
-// VWᵀ + WVᵀ = PᵀP − MᵀM for the rows P = fv + gw, M = fv − gw, so both
-// halves run in place on the Gram kernel; the cancellation then costs
-// ε·‖v‖·‖w‖ per pair, the size of the rounding of vwᵀ itself. dot computes
-// the norms (each reduction keeps its own, for its bits). pk is scratch of
-// b·n values.
-func rank2k(s []float64, lds int, v []float64, ldv int, w []float64, ldw, b, n int, pk []float64, dot func(x, y []float64) float64) {
-	pk = pk[:b*n]
-	for _, sign := range [2]float64{1, -1} {
-		for j := 0; j < b; j++ {
-			vj := v[j*ldv : j*ldv+n]
-			wj := w[j*ldw : j*ldw+n]
-			pj := pk[j*n : (j+1)*n]
-			nv, nw := math.Sqrt(dot(vj, vj)), math.Sqrt(dot(wj, wj))
-			if nv == 0 || nw == 0 {
-				clear(pj)
-				continue
-			}
-			f := math.Sqrt(nw/nv) / math.Sqrt2
-			g := sign / (2 * f)
-			for c := range pj {
-				pj[c] = f*vj[c] + g*wj[c]
-			}
-		}
-		if sign > 0 {
-			SubAtAStride(s, lds, pk, b, n)
-		} else {
-			AddAtAStride(s, lds, pk, b, n)
-		}
+// and ldw), in one pass over s: it is [V; W]ᵀ[W; V], a symmetric product
+// of 2b inner terms on the Gram kernel. pk is scratch of 3·b·n values,
+// which holds the rows V, W, V so that both factors are views of it.
+func rank2k(s []float64, lds int, v []float64, ldv int, w []float64, ldw, b, n int, pk []float64) {
+	pk = pk[:3*b*n]
+	for j := range b {
+		vj, wj := v[j*ldv:j*ldv+n], w[j*ldw:j*ldw+n]
+		copy(pk[j*n:], vj)
+		copy(pk[(b+j)*n:], wj)
+		copy(pk[(2*b+j)*n:], vj)
 	}
+	addAtB(tile, s, lds, pk[:2*b*n], pk[b*n:], 2*b, n, true)
 }

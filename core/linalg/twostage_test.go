@@ -52,8 +52,8 @@ func TestTwoStage(t *testing.T) {
 			}
 			sortEig(d1, w1, l)
 			w2 := slices.Clone(rhs)
-			d2, err := eigTwoStage(slices.Clone(a), m, c.nb, w2, l, nil)
-			if err != nil {
+			d2, e2 := twoStageReduce(slices.Clone(a), m, c.nb, w2, l, nil)
+			if err := tql(d2, e2, w2, l); err != nil {
 				t.Fatal(err)
 			}
 			sortEig(d2, w2, l)
