@@ -208,3 +208,29 @@ func TestAddAtB(t *testing.T) {
 		}
 	}
 }
+
+// TestGemm checks gemm, with whatever kernels this build has and split
+// over the cores, bit for bit against gemmPortable (its documented order
+// of sums), for shapes that leave partial row groups and column strips,
+// inner lengths past one kernel block, and strides wider than the blocks.
+func TestGemm(t *testing.T) {
+	t.Parallel()
+	for _, s := range []struct{ n, k, m int }{
+		{1, 1, 1}, {4, 3, 4}, {5, 7, 9}, {8, 300, 36}, {13, 129, 67}, {64, 600, 256}, {300, 64, 70},
+	} {
+		for _, add := range []bool{false, true} {
+			lda, ldb, ldc := s.k+3, s.m+5, s.m+2
+			a := randSlice(s.n*lda, 1)
+			b := randSlice(s.k*ldb, 2)
+			c0 := randSlice(s.n*ldc, 3)
+			got, want := append([]float64(nil), c0...), append([]float64(nil), c0...)
+			gemm(got, ldc, a, lda, b, ldb, s.n, s.k, s.m, add)
+			gemmPortable(want, ldc, a, lda, b, ldb, 0, s.n, 0, s.m, s.k, add)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("n=%d k=%d m=%d add=%v: c[%d] = %v, portable %v", s.n, s.k, s.m, add, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -213,6 +213,15 @@ func sub2Portable(x, v, w []float64, f, g float64) {
 	}
 }
 
+// axpyPortable sets y[i] += s·x[i] over the length of y. axpy is this
+// function, or its SIMD twin in WebAssembly.
+func axpyPortable(y, x []float64, s float64) {
+	x = x[:len(y)]
+	for i, v := range x {
+		y[i] += s * v
+	}
+}
+
 // dotPortable returns Σ x[i]·y[i] over the length of x, in four partial
 // sums. dot is this function, or its SIMD twin in WebAssembly.
 func dotPortable(x, y []float64) float64 {
