@@ -114,3 +114,33 @@ func TestTranspose(t *testing.T) {
 		t.Fatalf("transpose twice = %v", back)
 	}
 }
+
+// TestCholeskyPanelBits factors with the panel's rows solved through gemm
+// in groups (Cholesky) and by plain loops only: the same bits, since gemm
+// adds the negated products in solveRows' order. Orders cover partial
+// groups, partial panels and several panels.
+func TestCholeskyPanelBits(t *testing.T) {
+	t.Parallel()
+	for _, m := range []int{5, 40, 257, 300, 700} {
+		r := rand.New(rand.NewPCG(uint64(m), 8))
+		n := m + 3
+		x := make([]float64, n*m)
+		for i := range x {
+			x[i] = r.NormFloat64()
+		}
+		a := make([]float64, m*m)
+		AddAtA(a, x, n, m)
+		got, want := append([]float64(nil), a...), append([]float64(nil), a...)
+		if err := Cholesky(got, m); err != nil {
+			t.Fatal(err)
+		}
+		if err := cholesky(want, m, choleskyBlock); err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("m=%d: entry %d is %v, %v by plain loops", m, i, got[i], want[i])
+			}
+		}
+	}
+}
