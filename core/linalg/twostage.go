@@ -2,6 +2,10 @@ package linalg
 
 import (
 	lapack "gonum.org/v1/gonum/lapack/gonum"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 )
 
 // Two-stage reduction to tridiagonal form (LAPACK's dsytrd_2stage: dsytrd_sy2sb,
@@ -36,7 +40,7 @@ func twoStageReduce(a []float64, m, nb int, w []float64, l int, progress func(do
 	}
 	d = make([]float64, m)
 	e = make([]float64, m)
-	sb2st(band, ld, m, nb, d, e, w, l)
+	sb2st(band, ld, m, nb, d, e, w, l, runtime.GOMAXPROCS(0))
 	if progress != nil {
 		progress(m, m)
 	}
@@ -168,53 +172,41 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 // creates down the band, annihilating one row of it per block. Every
 // reflector is also applied to the rows of the m×l matrix r. The diagonal
 // goes to d, the off-diagonal to e (e[m−1] = 0).
-func sb2st(band []float64, ld, m, nb int, d, e, r []float64, l int) {
-	impl := lapack.Implementation{}
-	v := make([]float64, nb)
-	g := make([]float64, nb)
-	y := make([]float64, nb)
-	z := make([]float64, max(nb, l))
-	for s := 0; s < m-2; s++ {
-		n1 := min(nb, m-1-s)
-		x := band[s*ld+1 : s*ld+1+n1]
-		beta, tau := impl.Dlarfg(n1, x[0], x[1:], 1)
-		v[0] = 1
-		copy(v[1:n1], x[1:])
-		x[0] = beta
-		clear(x[1:])
-		i0, nI := s+1, n1
-		for {
-			if tau != 0 {
-				symReflect(band, ld, i0, nI, v[:nI], tau, y)
-				reflectRows(r, l, l, i0, nI, v[:nI], tau, z)
-			}
-			j0 := i0 + nI
-			nJ := min(nb, m-j0)
-			if nJ <= 0 {
-				break
-			}
-			// C = A[I, J] ← H·C, then the reflector that annihilates its
-			// first row past the band, applied from the right.
-			if tau != 0 {
-				reflectRows(band[i0*ld+nI:], ld-1, nJ, 0, nI, v[:nI], tau, z)
-			}
-			c0 := band[i0*ld+nI : i0*ld+nI+nJ]
-			beta, t2 := impl.Dlarfg(nJ, c0[0], c0[1:], 1)
-			g[0] = 1
-			copy(g[1:nJ], c0[1:])
-			c0[0] = beta
-			clear(c0[1:])
-			if t2 != 0 {
-				gj := g[:nJ]
-				for q := 1; q < nI; q++ {
-					row := band[(i0+q)*ld+nI-q : (i0+q)*ld+nI-q+nJ]
-					axpyFast(row, gj, -t2*dotFast(row, gj))
-				}
-			}
-			v, g = g, v
-			tau = t2
-			i0, nI = j0, nJ
+//
+// Block j of sweep s (chaseBlock) reads and writes only the rows
+// s+1+j·nb … s+(j+1)·nb of band and r, so sweeps run concurrently on up to
+// workers goroutines, sweep s+1 waiting before each block j until sweep s
+// has finished block j+1 (LAPACK dsb2st's pipeline): every row then sees
+// the same reflectors in the same order as in one sweep after the other,
+// and the result has the same bits for any number of workers.
+func sb2st(band []float64, ld, m, nb int, d, e, r []float64, l int, workers int) {
+	sweeps := max(m-2, 0)
+	workers = max(1, min(workers, sweeps/2))
+	done := make([]paddedCount, sweeps) // blocks finished, per sweep
+	var ws waitSet
+	ws.cond.L = &ws.mu
+	run := func(w int) {
+		c := newChaser(band, ld, m, nb, r, l)
+		if workers > 1 {
+			c.ws = &ws
 		}
+		for s := w; s < sweeps; s += workers {
+			c.prev, c.done = nil, &done[s].Int64
+			if workers > 1 && s > 0 {
+				c.prev = &done[s-1].Int64
+			}
+			c.sweep(s)
+			c.publish(math.MaxInt64)
+		}
+	}
+	if workers == 1 {
+		run(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() { run(w) })
+		}
+		wg.Wait()
 	}
 	for i := range m {
 		d[i] = band[i*ld]
@@ -222,6 +214,125 @@ func sb2st(band []float64, ld, m, nb int, d, e, r []float64, l int) {
 		if i+1 < m {
 			e[i] = band[i*ld+1]
 		}
+	}
+}
+
+// paddedCount is a counter on a cache line of its own, so that the
+// goroutines of sb2st, each writing its sweep's, do not slow each other.
+type paddedCount struct {
+	atomic.Int64
+	_ [56]byte
+}
+
+// waitSet parks the goroutines of sb2st that caught up with the sweep
+// before theirs: spinning would take the core from that sweep's goroutine
+// when the machine is shared.
+type waitSet struct {
+	mu      sync.Mutex
+	cond    sync.Cond
+	waiting atomic.Int32
+}
+
+// chaser holds one goroutine's scratch and progress counters for sb2st.
+type chaser struct {
+	prev, done *atomic.Int64 // the previous sweep's count (nil: no wait) and this one's
+	ws         *waitSet
+	band       []float64
+	ld, m, nb  int
+	r          []float64
+	l          int
+	v, g, y, z []float64
+}
+
+func newChaser(band []float64, ld, m, nb int, r []float64, l int) *chaser {
+	return &chaser{band: band, ld: ld, m: m, nb: nb, r: r, l: l,
+		v: make([]float64, nb), g: make([]float64, nb), y: make([]float64, nb), z: make([]float64, max(nb, l))}
+}
+
+// publish sets this sweep's count of finished blocks and wakes the
+// goroutines waiting for it.
+func (c *chaser) publish(n int64) {
+	c.done.Store(n)
+	if ws := c.ws; ws != nil && ws.waiting.Load() > 0 {
+		ws.mu.Lock()
+		ws.cond.Broadcast()
+		ws.mu.Unlock()
+	}
+}
+
+// wait returns once the previous sweep has finished block j+1 (or all of
+// its blocks): a short spin, then parked until a publish.
+func (c *chaser) wait(j int) {
+	if c.prev == nil {
+		return
+	}
+	want := int64(j + 2)
+	for range 1 << 15 {
+		if c.prev.Load() >= want {
+			return
+		}
+	}
+	ws := c.ws
+	ws.waiting.Add(1)
+	ws.mu.Lock()
+	for c.prev.Load() < want {
+		ws.cond.Wait()
+	}
+	ws.mu.Unlock()
+	ws.waiting.Add(-1)
+}
+
+// sweep runs sweep s of sb2st block by block, publishing the count of
+// finished blocks; before block j it waits for block j+1 of the previous
+// sweep.
+func (c *chaser) sweep(s int) {
+	impl := lapack.Implementation{}
+	band, ld, m, nb := c.band, c.ld, c.m, c.nb
+	v, g := c.v, c.g
+	c.wait(0)
+	n1 := min(nb, m-1-s)
+	x := band[s*ld+1 : s*ld+1+n1]
+	beta, tau := impl.Dlarfg(n1, x[0], x[1:], 1)
+	v[0] = 1
+	copy(v[1:n1], x[1:])
+	x[0] = beta
+	clear(x[1:])
+	i0, nI := s+1, n1
+	for j := 0; ; j++ {
+		if j > 0 {
+			c.wait(j)
+		}
+		if tau != 0 {
+			symReflect(band, ld, i0, nI, v[:nI], tau, c.y)
+			reflectRows(c.r, c.l, c.l, i0, nI, v[:nI], tau, c.z)
+		}
+		j0 := i0 + nI
+		nJ := min(nb, m-j0)
+		if nJ <= 0 {
+			return
+		}
+		// C = A[I, J] ← H·C, then the reflector that annihilates its
+		// first row past the band, applied from the right.
+		if tau != 0 {
+			reflectRows(band[i0*ld+nI:], ld-1, nJ, 0, nI, v[:nI], tau, c.z)
+		}
+		c0 := band[i0*ld+nI : i0*ld+nI+nJ]
+		beta, t2 := impl.Dlarfg(nJ, c0[0], c0[1:], 1)
+		g[0] = 1
+		copy(g[1:nJ], c0[1:])
+		c0[0] = beta
+		clear(c0[1:])
+		if t2 != 0 {
+			gj := g[:nJ]
+			for q := 1; q < nI; q++ {
+				row := band[(i0+q)*ld+nI-q : (i0+q)*ld+nI-q+nJ]
+				axpyFast(row, gj, -t2*dotFast(row, gj))
+			}
+		}
+		v, g = g, v
+		tau = t2
+		i0, nI = j0, nJ
+		c.publish(int64(j + 1))
 	}
 }
 
