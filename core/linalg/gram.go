@@ -89,14 +89,19 @@ func addAtB(kern tileFunc, g []float64, ldg int, a, b []float64, n, m int, sub b
 	np := (m + panelW - 1) / panelW
 	// Two zero panels past the end let the last tile read three panels.
 	ng := np + 2
-	buf := make([]float64, ng*min(kc, n)*panelW)
+	// Every block packs all ng panels over whatever the buffers held.
+	sc := gramPool.Get().(*gramScratch)
+	defer gramPool.Put(sc)
+	sc.buf = grow(sc.buf, ng*min(kc, n)*panelW)
+	buf := sc.buf
 	same := b == nil
 	if same {
 		b = a
 	}
 	left := buf
 	if sub || !same {
-		left = make([]float64, len(buf))
+		sc.left = grow(sc.left, len(buf))
+		left = sc.left
 	}
 
 	items := upperItems(m, itemR, itemC)
@@ -152,6 +157,13 @@ func addAtB(kern tileFunc, g []float64, ldg int, a, b []float64, n, m int, sub b
 	}
 	eachBlock(n, np, workers, pack, run)
 }
+
+// gramScratch holds addAtB's packed panels between calls: the reductions
+// to tridiagonal form call it once per panel, and fresh buffers (8 MiB
+// each at m = 4096) kept the garbage collector busy.
+type gramScratch struct{ buf, left []float64 }
+
+var gramPool = sync.Pool{New: func() any { return new(gramScratch) }}
 
 // item is a block of G's rows and columns (from i0, j0) handed to one
 // worker.

@@ -397,22 +397,28 @@ func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmW
 		nw := j1 - j0
 		gemm(xt[j0:], n, vt, n, s[j0:], lds, b, j0, nw, false)
 		d := w.d[:nw*nw]
-		for i := range nw {
-			row := s[(j0+i)*lds+j0 : (j0+i)*lds+j1]
-			for j := i; j < nw; j++ {
-				d[i*nw+j] = row[j]
-				d[j*nw+i] = row[j]
+		// Row i writes d[i, i:] and d[i:, i]: disjoint across rows.
+		split(nw, nw/2, func(i0, i1 int) {
+			for i := i0; i < i1; i++ {
+				row := s[(j0+i)*lds+j0 : (j0+i)*lds+j1]
+				copy(d[i*nw+i:(i+1)*nw], row[i:])
+				for j := i + 1; j < nw; j++ {
+					d[j*nw+i] = row[j]
+				}
 			}
-		}
+		})
 		gemm(xt[j0:], n, vt[j0:], n, d, nw, b, nw, nw, true)
 		if j1 < n {
 			t := w.t[:nw*b]
 			gemm(t, b, s[j0*lds+j1:], lds, v[j1*ldv:], ldv, nw, n-j1, b, false)
-			for i := range nw {
-				for k := range b {
-					xt[k*n+j0+i] += t[i*b+k]
+			split(b, nw, func(k0, k1 int) {
+				for k := k0; k < k1; k++ {
+					row := xt[k*n+j0 : k*n+j0+nw]
+					for i := range row {
+						row[i] += t[i*b+k]
+					}
 				}
-			}
+			})
 		}
 	}
 }
