@@ -25,3 +25,13 @@ func pick(y []float64, idx []int) []float64 {
 	}
 	return out
 }
+
+// rowsOf returns the rows idx of X as a new matrix.
+func rowsOf(X *mat.Dense, idx []int) *mat.Dense {
+	_, d := X.Dims()
+	out := mat.NewDense(len(idx), d, nil)
+	for i, r := range idx {
+		copy(out.RawRowView(i), X.RawRowView(r))
+	}
+	return out
+}
