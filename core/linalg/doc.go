@@ -42,7 +42,17 @@
 //
 // Cholesky is a right-looking blocked factorization whose trailing updates
 // run on the AddAtA kernel and whose panels are solved in column chunks on
-// all cores. DotAxpy (y += s·a and a·x in one pass) is the memory-bound
+// all cores, through the product kernel in groups of 32 rows (the same
+// bits as plain loops). CholSolve's triangular solves run on the columns
+// of the right-hand side, an axpy or a dot per row of U.
+//
+// # EigSym, Tridiagonalize
+//
+// EigSym diagonalizes by a Householder reduction to tridiagonal form and
+// the implicit QL iteration. Tridiagonalize stops at T = QᵀCQ with QᵀR,
+// all that GCV needs; from m = 512 it reduces in two stages, to a band on
+// the product and Gram kernels, then by bulge chasing whose sweeps run
+// concurrently with the bits of one sweep after the other. DotAxpy (y += s·a and a·x in one pass) is the memory-bound
 // inner step of a symmetric matrix–vector product (AVX2 with FMA on amd64;
 // in SIMD WebAssembly, vectors with the portable bits).
 //
