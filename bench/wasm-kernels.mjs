@@ -34,7 +34,7 @@ const jobs = [
   ['./core/linalg', '^BenchmarkMul_N2000_K784_M2048$/^(simd|portable)$', [
     ['product Mul, 2000×784 · 784×2048', 'Mul_N2000_K784_M2048/portable', 'Mul_N2000_K784_M2048/simd'],
   ]],
-  ['./core/linalg', '^BenchmarkEigSym_M1024$', [['eigendecomposition (GCV path), m=1024', 'EigSym_M1024']]],
+  ['./core/linalg', '^BenchmarkGCVReduce_M1024$/^twostage$', [['reduction to tridiagonal (GCV path), m=1024', 'GCVReduce_M1024/twostage']]],
   ['./core/rf', '^Benchmark(FWHT_4096|TensorSketch_2048)$', [
     ['FWHT, 4096', 'FWHT_4096'],
     ['TensorSketch (FFT), 2048', 'TensorSketch_2048'],

@@ -318,6 +318,10 @@ func init() {
 			Features featureArgs `json:"features"`
 			Task     string      `json:"task"`
 			Classes  int         `json:"classes"`
+			// Keep lists rows of the chunk (ascending) whose features come
+			// back in phi: the held-out rows of criterion holdout, which the
+			// solving worker would otherwise featurize again on its own.
+			Keep []int `json:"keep"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
@@ -326,7 +330,12 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		_, d := X.Dims()
+		n, d := X.Dims()
+		for i, r := range a.Keep {
+			if r < 0 || r >= n || (i > 0 && r <= a.Keep[i-1]) {
+				return nil, optErr("keep", "%s: keep must list rows of the chunk (0 … %d) in increasing order; entry %d is %d", c.op, n-1, i, r)
+			}
+		}
 		f, err := cachedMap(c.op, a.Features, d)
 		if err != nil {
 			return nil, err
@@ -336,9 +345,10 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		n, _ := X.Dims()
 		c.progress(0, n, "features")
 		var buf *mat.Dense
+		kept := make([]float64, len(a.Keep)*f.Dim())
+		k := 0 // next entry of Keep
 		for lo := 0; lo < n; lo += progressRows {
 			hi := min(lo+progressRows, n)
 			if buf == nil || hi-lo != buf.RawMatrix().Rows {
@@ -347,13 +357,24 @@ func init() {
 			if _, err := f.Transform(buf, X.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
 				return nil, err
 			}
+			for ; k < len(a.Keep) && a.Keep[k] < hi; k++ {
+				copy(kept[k*f.Dim():(k+1)*f.Dim()], buf.RawRowView(a.Keep[k]-lo))
+			}
 			if err := acc.Add(buf, y[lo:hi]); err != nil {
 				return nil, err
 			}
 			c.progress(hi, n, "features")
 		}
 		p := acc.Parts()
-		return partsJSON{Rows: p.Rows, Mu: c.putArray(p.Mu), Ybar: c.putArray(p.Ybar), C: c.putArray(p.C), D: c.putArray(p.D), E: c.putArray(p.E)}, nil
+		out := struct {
+			partsJSON
+			Phi *ArrayRef `json:"phi,omitempty"`
+		}{partsJSON: partsJSON{Rows: p.Rows, Mu: c.putArray(p.Mu), Ybar: c.putArray(p.Ybar), C: c.putArray(p.C), D: c.putArray(p.D), E: c.putArray(p.E)}}
+		if len(a.Keep) > 0 {
+			ref := c.putArray(kept)
+			out.Phi = &ref
+		}
+		return out, nil
 	}
 
 	ops["solve"] = func(c *call, args []byte) (any, error) {
@@ -364,9 +385,12 @@ func init() {
 			Dim      int             `json:"dim"`
 			Scaler   json.RawMessage `json:"scaler"`
 			Input    *data.Schema    `json:"input"`
-			// Holdout holds the raw rows plan named (criterion holdout).
-			Holdout   *fitInput           `json:"holdout"`
-			Selection *pipeline.Selection `json:"selection"`
+			// Holdout holds the raw rows plan named (criterion holdout), or
+			// only their targets when HoldoutPhi holds their features
+			// (accumulate's phi, in the order of plan's holdout).
+			Holdout    *fitInput           `json:"holdout"`
+			HoldoutPhi *MatrixRef          `json:"holdoutPhi"`
+			Selection  *pipeline.Selection `json:"selection"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
@@ -377,7 +401,7 @@ func init() {
 		}
 		holdout := opt.Lambda == 0 && opt.CriterionFor(false) == krr.Holdout
 		if holdout && a.Holdout == nil {
-			return nil, optErr("criterion", "%s: criterion \"holdout\" needs the held-out rows (plan's holdout) in holdout {X, y}", c.op)
+			return nil, optErr("criterion", "%s: criterion \"holdout\" needs the held-out rows (plan's holdout) in holdout {X, y}, or their targets in holdout {y} and accumulate's phi in holdoutPhi", c.op)
 		}
 		s, err := scalerOf(c.op, a.Scaler)
 		if err != nil {
@@ -409,13 +433,7 @@ func init() {
 		c.progress(0, 1, "solve")
 		var m *krr.Model
 		if holdout {
-			in := *a.Holdout
-			in.Scaler = a.Scaler
-			Xh, yh, _, err := c.xy(in)
-			if err != nil {
-				return nil, err
-			}
-			phi, err := f.Transform(nil, Xh)
+			phi, yh, err := c.holdoutRows(*a.Holdout, a.HoldoutPhi, a.Scaler, f)
 			if err != nil {
 				return nil, err
 			}
@@ -550,4 +568,30 @@ type partsJSON struct {
 	C    ArrayRef `json:"C"`
 	D    ArrayRef `json:"D"`
 	E    ArrayRef `json:"E"`
+}
+
+// holdoutRows returns the features and targets of solve's held-out rows:
+// phi as given (accumulate featurized them) or in's rows featurized here.
+func (c *call) holdoutRows(in fitInput, phi *MatrixRef, scaler json.RawMessage, f *rf.Map) (*mat.Dense, []float64, error) {
+	if phi == nil {
+		in.Scaler = scaler
+		Xh, yh, _, err := c.xy(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		P, err := f.Transform(nil, Xh)
+		return P, yh, err
+	}
+	P, err := c.matrix("holdoutPhi", phi)
+	if err != nil {
+		return nil, nil, err
+	}
+	yh, err := c.array("holdout.y", in.Y)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r, k := P.Dims(); r != len(yh) || k != f.Dim() {
+		return nil, nil, shapeErr("%s: holdoutPhi is %d×%d; it needs one row of the %d features per held-out target (%d)", c.op, r, k, f.Dim(), len(yh))
+	}
+	return P, yh, nil
 }

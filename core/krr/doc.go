@@ -78,7 +78,8 @@
 // tridiagonal form followed by an implicit QL iteration
 // (EISPACK tql2), whose rotations act on contiguous rows and are split over
 // the cores; gonum's EigenSym walks columns of a row-major matrix and was
-// 9× slower on a 1024×1024 Gram matrix. FitKernel: O(n³) time, O(n²) memory. Buffers are
+// 9× slower on a 1024×1024 Gram matrix. GCV stops at the tridiagonal form
+// (linalg.Tridiagonalize): each λ is then a tridiagonal solve, O(m·k). FitKernel: O(n³) time, O(n²) memory. Buffers are
 // checked with check.Alloc before they are allocated; an error
 // suggests random features with a smaller dimension.
 //

@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/linalg"
 	"ntkrf/internal/check"
@@ -125,7 +124,22 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 		}
 		return nil
 	}
+	// The held-out rows' features are kept as the blocks pass, before
+	// they are centered in place: featurizing them again took as long as
+	// the rest of the held-out search's setup.
+	var held []int
+	var phiH *mat.Dense
+	if opt.Lambda == 0 && criterion == Holdout {
+		if held = HoldoutRows(n); len(held) > 0 {
+			phiH = mat.NewDense(len(held), m, nil)
+		}
+	}
+	at, k := 0, 0 // first row of the block, next held-out row
 	err = forBlocks("features", 0, func(phi *mat.Dense, yb []float64, owned bool) error {
+		for ; k < len(held) && held[k] < at+len(yb); k++ {
+			copy(phiH.RawRowView(k), phi.RawRowView(held[k]-at))
+		}
+		at += len(yb)
 		raw := phi.RawMatrix()
 		if owned && raw.Stride == m {
 			// Center in place rather than copy.
@@ -142,17 +156,16 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	case opt.Lambda > 0:
 		model, err = acc.solve(opt.Lambda, nil)
 	case criterion == Holdout:
-		rows := HoldoutRows(n)
-		var phi *mat.Dense
-		if phi, err = f.Transform(nil, data.Rows(X, rows)); err != nil {
-			return nil, fmt.Errorf("krr: featurizing the held-out rows: %w", err)
+		if phiH == nil {
+			// No row to hold out: SolveHoldout says so.
+			phiH = &mat.Dense{}
 		}
 		progress(opt, blocks+1, total, "holdout")
-		yb := make([]float64, len(rows))
-		for i, r := range rows {
+		yb := make([]float64, len(held))
+		for i, r := range held {
 			yb[i] = y[r]
 		}
-		model, err = acc.SolveHoldout(phi, yb)
+		model, err = acc.SolveHoldout(phiH, yb)
 	default:
 		var s *Spectrum
 		if s, err = acc.spectrum(criterion == LOO); err != nil {

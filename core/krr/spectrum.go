@@ -1,8 +1,10 @@
 package krr
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -23,13 +25,16 @@ type CurvePoint struct {
 }
 
 // Spectrum is the eigendecomposition C = VΛVᵀ of an accumulator's centered
-// Gram matrix, with B = VᵀD. Every λ of the grid is scored from it without
+// Gram matrix, with B = VᵀD, or for GCV alone its tridiagonal form
+// C = QTQᵀ with Z = QᵀD. Every λ of the grid is scored from it without
 // refitting.
 type Spectrum struct {
 	acc    *Accumulator
-	values []float64 // Λ, ascending, clamped at 0
+	values []float64 // Λ, ascending, clamped at 0; nil in tridiagonal form
 	vt     []float64 // Vᵀ, m×m; nil when only B was computed
 	b      []float64 // B = VᵀD, m×k
+	td, te []float64 // T's diagonal and off-diagonal, when values is nil
+	tz     []float64 // Z = QᵀD, m×k, when values is nil
 	grid   []float64
 }
 
@@ -37,8 +42,13 @@ type Spectrum struct {
 // with its eigenvectors, as LOOSums needs. It costs O(m³) once.
 func (a *Accumulator) Spectrum() (*Spectrum, error) { return a.spectrum(true) }
 
-// spectrum computes Λ and B, and V when vectors is set; GCV needs no V,
-// which saves most of the eigensolver's time.
+// spectrum computes Λ and B, and V when vectors is set. GCV needs neither
+// V nor Λ: without vectors it stops at the tridiagonal form, which saves
+// most of the eigensolver's time, and the tridiagonal QL iteration too
+// (each λ is then a tridiagonal solve, see GCV) unless T + λI is not
+// positive definite in floating point for the smallest λ of the grid
+// (rounding can leave eigenvalues of a PSD matrix slightly negative), in
+// which case it diagonalizes T.
 func (a *Accumulator) spectrum(vectors bool) (*Spectrum, error) {
 	if err := a.opt.cancelled(); err != nil {
 		return nil, err
@@ -48,19 +58,26 @@ func (a *Accumulator) spectrum(vectors bool) (*Spectrum, error) {
 	}
 	m, k := a.m, a.k
 	work := a.centered()
-	var rhs []float64
-	if !vectors {
-		rhs = a.d
-	}
-	vals, w, err := linalg.EigSym(work, m, rhs, k, stageProgress(a.opt, "eigen"))
-	if err != nil {
-		return nil, fmt.Errorf("krr: the eigendecomposition of ΦᵀΦ did not converge; check the features for extreme values")
-	}
+	progress := stageProgress(a.opt, "eigen")
+	s := &Spectrum{acc: a}
 	tr := 0.0
-	for i, l := range vals {
-		// Rounding leaves eigenvalues of a PSD matrix slightly negative.
-		vals[i] = math.Max(l, 0)
-		tr += vals[i]
+	if vectors {
+		vals, w, err := linalg.EigSym(work, m, nil, k, progress)
+		if err != nil {
+			return nil, errNoConvergence
+		}
+		s.values, s.vt = vals, w
+		s.b = make([]float64, m*k)
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+			blas64.General{Rows: m, Cols: m, Stride: m, Data: w},
+			blas64.General{Rows: m, Cols: k, Stride: k, Data: a.d},
+			0, blas64.General{Rows: m, Cols: k, Stride: k, Data: s.b})
+		tr = clampValues(vals)
+	} else {
+		s.td, s.te, s.tz = linalg.Tridiagonalize(work, m, a.d, k, progress)
+		for _, v := range s.td {
+			tr += v // tr T = tr C
+		}
 	}
 	grid := a.opt.Grid
 	if len(grid) == 0 {
@@ -69,18 +86,102 @@ func (a *Accumulator) spectrum(vectors bool) (*Spectrum, error) {
 		}
 		grid = defaultGrid(tr / float64(m))
 	}
-	s := &Spectrum{acc: a, values: vals, grid: append([]float64(nil), grid...)}
-	if vectors {
-		s.vt = w
-		s.b = make([]float64, m*k)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: m, Cols: m, Stride: m, Data: w},
-			blas64.General{Rows: m, Cols: k, Stride: k, Data: a.d},
-			0, blas64.General{Rows: m, Cols: k, Stride: k, Data: s.b})
-	} else {
-		s.b = w
+	s.grid = append([]float64(nil), grid...)
+	if s.td != nil {
+		if _, _, ok := s.tridiagFit(slices.Min(s.grid), nil); !ok {
+			d, e, w := s.td, s.te, s.tz
+			s.td, s.te, s.tz = nil, nil, nil
+			if err := linalg.TridiagEig(d, e, w, k); err != nil {
+				return nil, errNoConvergence
+			}
+			clampValues(d)
+			s.values, s.b = d, w
+		}
 	}
 	return s, nil
+}
+
+var errNoConvergence = errors.New("krr: the eigendecomposition of ΦᵀΦ did not converge; check the features for extreme values")
+
+// clampValues sets the eigenvalues below 0, which rounding leaves in a PSD
+// matrix, to 0 and returns their sum.
+func clampValues(vals []float64) float64 {
+	tr := 0.0
+	for i, l := range vals {
+		vals[i] = math.Max(l, 0)
+		tr += vals[i]
+	}
+	return tr
+}
+
+// tridiagFit returns, for the tridiagonal form, Σ_c z_cᵀ(T+λI)⁻¹z_c +
+// λ‖(T+λI)⁻¹z_c‖² over the columns of Z (= Σⱼ ‖Bⱼ‖²·(λⱼ+2λ)/(λⱼ+λ)², with
+// B = SᵀZ for T = SΛSᵀ) and tr (T+λI)⁻¹ (= Σⱼ 1/(λⱼ+λ)), from the
+// factorizations T+λI = LDLᵀ (pivots p, top down) and UD'Uᵀ (pivots q,
+// bottom up): the solves cost O(m·k), and the i-th diagonal entry of the
+// inverse is 1/γᵢ with γᵢ = pᵢ + qᵢ − (tᵢᵢ+λ). ok is false when a pivot is
+// not positive, that is when T+λI is not positive definite in floating
+// point. work is scratch (allocated when nil).
+func (s *Spectrum) tridiagFit(lam float64, work []float64) (fit, trInv float64, ok bool) {
+	d, e, z := s.td, s.te, s.tz
+	m, k := len(d), s.acc.k
+	if len(work) < 2*m+m*k {
+		work = make([]float64, 2*m+m*k)
+	}
+	p, q, x := work[:m], work[m:2*m], work[2*m:2*m+m*k]
+	for i := range m {
+		p[i] = d[i] + lam
+		if i > 0 {
+			p[i] -= e[i-1] * e[i-1] / p[i-1]
+		}
+		if !(p[i] > 0) {
+			return 0, 0, false
+		}
+	}
+	for i := m - 1; i >= 0; i-- {
+		q[i] = d[i] + lam
+		if i < m-1 {
+			q[i] -= e[i] * e[i] / q[i+1]
+		}
+		if !(q[i] > 0) {
+			return 0, 0, false
+		}
+	}
+	for i := range m {
+		g := p[i] + q[i] - (d[i] + lam)
+		if !(g > 0) {
+			return 0, 0, false
+		}
+		trInv += 1 / g
+	}
+	// L y = z, then D Lᵀ x = y, row by row over the k columns.
+	copy(x, z[:m*k])
+	for i := 1; i < m; i++ {
+		f := e[i-1] / p[i-1]
+		xi, xp := x[i*k:(i+1)*k], x[(i-1)*k:i*k]
+		for c := range xi {
+			xi[c] -= f * xp[c]
+		}
+	}
+	for i := m - 1; i >= 0; i-- {
+		xi := x[i*k : (i+1)*k]
+		inv := 1 / p[i]
+		if i == m-1 {
+			for c := range xi {
+				xi[c] *= inv
+			}
+			continue
+		}
+		f := e[i] / p[i]
+		xn := x[(i+1)*k : (i+2)*k]
+		for c := range xi {
+			xi[c] = xi[c]*inv - f*xn[c]
+		}
+	}
+	for i, v := range x[:m*k] {
+		fit += z[i]*v + lam*v*v
+	}
+	return fit, trInv, true
 }
 
 // Grid returns the λ values scored (a copy).
@@ -98,21 +199,40 @@ func (s *Spectrum) Grid() []float64 { return append([]float64(nil), s.grid...) }
 //	                = E − Σⱼ ‖Bⱼ‖²·(λⱼ+2λ)/(λⱼ+λ)²
 //	GCV(λ)          = RSS/(n·k) / (1 − tr P/n)²
 //
-// so each λ costs O(m·k) given Λ, B and E = ‖Yc‖².
+// so each λ costs O(m·k) given Λ, B and E = ‖Yc‖²; or, in tridiagonal
+// form, O(m·k) for the solves with T + λI (tridiagFit).
 func (s *Spectrum) GCV() []CurvePoint {
 	a := s.acc
 	n, m, k := float64(a.n), a.m, a.k
+	e := 0.0
+	for _, v := range a.e {
+		e += v
+	}
+	curve := make([]CurvePoint, len(s.grid))
+	score := func(rss, df float64) float64 {
+		den := 1 - df/n
+		if !(den > 0) {
+			return math.Inf(1)
+		}
+		return math.Max(rss, 0) / (n * float64(k)) / (den * den)
+	}
+	if s.values == nil {
+		// Σⱼ λⱼ/(λⱼ+λ) = m − λ·tr (T+λI)⁻¹.
+		work := make([]float64, 2*m+m*k)
+		for t, lam := range s.grid {
+			curve[t] = CurvePoint{Lambda: lam, Score: math.Inf(1)}
+			if fit, trInv, ok := s.tridiagFit(lam, work); ok {
+				curve[t].Score = score(e-fit, 1+float64(m)-lam*trInv)
+			}
+		}
+		return curve
+	}
 	bn := make([]float64, m) // ‖Bⱼ‖²
 	for j := range bn {
 		for _, v := range s.b[j*k : (j+1)*k] {
 			bn[j] += v * v
 		}
 	}
-	e := 0.0
-	for _, v := range a.e {
-		e += v
-	}
-	curve := make([]CurvePoint, len(s.grid))
 	for t, lam := range s.grid {
 		rss, df := e, 1.0
 		for j, l := range s.values {
@@ -120,12 +240,7 @@ func (s *Spectrum) GCV() []CurvePoint {
 			rss -= bn[j] * (l + 2*lam) / (d * d)
 			df += l / d
 		}
-		den := 1 - df/n
-		score := math.Inf(1)
-		if den > 0 {
-			score = math.Max(rss, 0) / (n * float64(k)) / (den * den)
-		}
-		curve[t] = CurvePoint{Lambda: lam, Score: score}
+		curve[t] = CurvePoint{Lambda: lam, Score: score(rss, df)}
 	}
 	return curve
 }

@@ -3,8 +3,6 @@ package linalg
 import (
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -13,19 +11,39 @@ import (
 // the m×k right-hand sides b; it returns X. The factorization runs on the
 // Gram kernel (Cholesky), several times faster than a generic one.
 // ok is false when A is not numerically positive definite.
+//
+// The two triangular solves (UᵀZ = B, then UX = Z) run on the columns of
+// B, each a contiguous vector: U's rows are contiguous, so the forward
+// solve is an axpy per row and the backward one a dot product per row,
+// reading U once per pass for all the columns of a core. gonum's Dtrsm
+// took 30 % of CholSolve natively and 23 % in WebAssembly at m = 2048–4096
+// with k = 10.
 func CholSolve(a []float64, m int, b []float64, k int) (x *mat.Dense, ok bool) {
 	if err := Cholesky(a, m); err != nil {
 		return nil, false
 	}
-	x = mat.NewDense(m, k, append([]float64(nil), b...))
-	u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: m, Stride: m, Data: a}
-	xs := blas64.General{Rows: m, Cols: k, Stride: k, Data: x.RawMatrix().Data}
-	blas64.Trsm(blas.Left, blas.Trans, 1, u, xs)   // Uᵀ Z = B
-	blas64.Trsm(blas.Left, blas.NoTrans, 1, u, xs) // U X = Z
-	for _, v := range xs.Data {
+	zt := Transpose(b, m, k) // column c of B is zt[c·m : (c+1)·m]
+	split(k, m*m, func(c0, c1 int) {
+		for i := range m {
+			u := a[i*m+i+1 : (i+1)*m]
+			for c := c0; c < c1; c++ {
+				z := zt[c*m : (c+1)*m]
+				z[i] /= a[i*m+i]
+				axpyFast(z[i+1:], u, -z[i])
+			}
+		}
+		for i := m - 1; i >= 0; i-- {
+			u := a[i*m+i+1 : (i+1)*m]
+			for c := c0; c < c1; c++ {
+				z := zt[c*m : (c+1)*m]
+				z[i] = (z[i] - dotFast(u, z[i+1:])) / a[i*m+i]
+			}
+		}
+	})
+	for _, v := range zt {
 		if math.IsNaN(v) || math.IsInf(v, 0) { // numerically singular
 			return nil, false
 		}
 	}
-	return x, true
+	return mat.NewDense(m, k, Transpose(zt, k, m)), true
 }

@@ -114,3 +114,81 @@ func TestTranspose(t *testing.T) {
 		t.Fatalf("transpose twice = %v", back)
 	}
 }
+
+// TestCholeskyPanelBits factors with the panel's rows solved through gemm
+// in groups (Cholesky) and by plain loops only: the same bits, since gemm
+// adds the negated products in solveRows' order. Orders cover partial
+// groups, partial panels and several panels.
+func TestCholeskyPanelBits(t *testing.T) {
+	t.Parallel()
+	for _, m := range []int{5, 40, 257, 300, 700} {
+		r := rand.New(rand.NewPCG(uint64(m), 8))
+		n := m + 3
+		x := make([]float64, n*m)
+		for i := range x {
+			x[i] = r.NormFloat64()
+		}
+		a := make([]float64, m*m)
+		AddAtA(a, x, n, m)
+		got, want := append([]float64(nil), a...), append([]float64(nil), a...)
+		if err := Cholesky(got, m); err != nil {
+			t.Fatal(err)
+		}
+		if err := cholesky(want, m, choleskyBlock); err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("m=%d: entry %d is %v, %v by plain loops", m, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestCholSolve solves A X = B against gonum's Cholesky solve, on sizes
+// with one and several panels and right-hand sides split over the cores,
+// and refuses a singular A.
+func TestCholSolve(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ m, k int }{{1, 1}, {7, 3}, {300, 10}, {600, 1}} {
+		r := rand.New(rand.NewPCG(uint64(c.m), 11))
+		n := c.m + 4
+		x := make([]float64, n*c.m)
+		for i := range x {
+			x[i] = r.NormFloat64()
+		}
+		a := make([]float64, c.m*c.m)
+		AddAtA(a, x, n, c.m)
+		sym := mat.NewSymDense(c.m, nil)
+		for i := range c.m {
+			for j := i; j < c.m; j++ {
+				sym.SetSym(i, j, a[i*c.m+j])
+			}
+		}
+		b := make([]float64, c.m*c.k)
+		for i := range b {
+			b[i] = r.NormFloat64()
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(sym) {
+			t.Fatal("reference factorization failed")
+		}
+		var want mat.Dense
+		if err := ch.SolveTo(&want, mat.NewDense(c.m, c.k, append([]float64(nil), b...))); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := CholSolve(a, c.m, b, c.k)
+		if !ok {
+			t.Fatalf("m=%d: not positive definite", c.m)
+		}
+		var d mat.Dense
+		d.Sub(got, &want)
+		// The condition number of these Gram matrices is below 1e4.
+		if e := mat.Norm(&d, 2) / mat.Norm(&want, 2); e > 1e-10 {
+			t.Errorf("m=%d k=%d: relative error %g against gonum", c.m, c.k, e)
+		}
+	}
+	if _, ok := CholSolve([]float64{1, 2, 2, 4}, 2, []float64{1, 1}, 1); ok {
+		t.Error("a singular matrix was solved")
+	}
+}

@@ -32,16 +32,27 @@
 // (min(n, 256)+3)·2⁻²⁴·Σ_k |a_ki·a_kj| per entry. Float32 reports whether
 // this build has such a kernel; without one AddAtA32 is AddAtA.
 //
-// AddAtAStride and SubAtAStride do the same as AddAtA on a block of a larger matrix
-// (a row stride), SubAtAStride subtracting by packing the left panels
-// negated: the in-place trailing updates of Cholesky and of the
-// tridiagonal reduction in package krr, with no m×m scratch matrix.
+// SubAtAStride subtracts AᵀA from a block of a larger matrix (a row
+// stride) by packing the left panels negated, in place, with no m×m
+// scratch matrix; the trailing updates of Cholesky and of the tridiagonal
+// reductions run on the same kernel, the latter as the two-operand
+// product [V; W]ᵀ[W; V] in one pass.
 //
 // # Cholesky, DotAxpy
 //
 // Cholesky is a right-looking blocked factorization whose trailing updates
 // run on the AddAtA kernel and whose panels are solved in column chunks on
-// all cores. DotAxpy (y += s·a and a·x in one pass) is the memory-bound
+// all cores, through the product kernel in groups of 32 rows (the same
+// bits as plain loops). CholSolve's triangular solves run on the columns
+// of the right-hand side, an axpy or a dot per row of U.
+//
+// # EigSym, Tridiagonalize
+//
+// EigSym diagonalizes by a Householder reduction to tridiagonal form and
+// the implicit QL iteration. Tridiagonalize stops at T = QᵀCQ with QᵀR,
+// all that GCV needs; from m = 512 it reduces in two stages, to a band on
+// the product and Gram kernels, then by bulge chasing whose sweeps run
+// concurrently with the bits of one sweep after the other. DotAxpy (y += s·a and a·x in one pass) is the memory-bound
 // inner step of a symmetric matrix–vector product (AVX2 with FMA on amd64;
 // in SIMD WebAssembly, vectors with the portable bits).
 //

@@ -10,41 +10,31 @@ import (
 // errNoConvergence reports a tridiagonal QL iteration that did not settle.
 var errNoConvergence = errors.New("eigenvalue iteration did not converge")
 
-// EigSym diagonalizes the symmetric m×m matrix whose upper triangle is in a
-// (row-major, stride m; overwritten) as C = VΛVᵀ. It returns the
+// EigSym diagonalizes the symmetric m×m matrix whose upper triangle is in
+// a (row-major, stride m; overwritten) as C = VΛVᵀ. It returns the
 // eigenvalues in ascending order and, when rhs is nil, Vᵀ (the eigenvectors
 // as rows, m×m); otherwise VᵀR for the m×l matrix R in rhs (not modified).
 //
 // C = QTQᵀ by tridiag, T = SΛSᵀ by tql, so Vᵀ = SᵀQᵀ: QᵀR (or Qᵀ) is formed
 // from the reflectors, and the plane rotations of tql act on its rows,
 // which are contiguous. When only VᵀR is needed (GCV), l is the number of
-// outputs and the reduction to tridiagonal form (4/3·m³) is all that
-// remains of the O(m³) cost. Below twoStageMin both paths share the
-// one-stage reduction, so they give the same eigenvalues to the bit; from
-// there on the VᵀR path reduces in two stages (eigTwoStage: a band by
-// matrix products, then bulge chasing), which gives the eigenvalues to
-// about 1e-14 of the largest and is 2× faster at m = 4096.
+// outputs and the reduction to tridiagonal form (Tridiagonalize) is all
+// that remains of the O(m³) cost.
 func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (vals, w []float64, err error) {
-	if rhs != nil && m >= twoStageMin && twoStage {
-		w = append([]float64(nil), rhs[:m*l]...)
-		d, err := eigTwoStage(a, m, bandWidth, w, l, progress)
-		if err != nil {
+	if rhs != nil {
+		d, e, w := Tridiagonalize(a, m, rhs, l, progress)
+		if err := TridiagEig(d, e, w, l); err != nil {
 			return nil, nil, err
 		}
-		sortEig(d, w, l)
 		return d, w, nil
 	}
 	d := make([]float64, m)
 	e := make([]float64, m) // e[m-1] = 0 ends the off-diagonal
 	tau := make([]float64, max(m-1, 1))
 	tridiag(a, m, d, e, tau, progress)
-	if rhs == nil {
-		w, l = make([]float64, m*m), m
-		for i := 0; i < m; i++ {
-			w[i*m+i] = 1
-		}
-	} else {
-		w = append([]float64(nil), rhs...)
+	w, l = make([]float64, m*m), m
+	for i := 0; i < m; i++ {
+		w[i*m+i] = 1
 	}
 	applyQt(a, m, tau, w, l)
 	if err := tql(d, e, w, l); err != nil {
@@ -52,6 +42,42 @@ func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total 
 	}
 	sortEig(d, w, l)
 	return d, w, nil
+}
+
+// Tridiagonalize reduces the symmetric m×m matrix whose upper triangle is
+// in a (row-major, stride m; overwritten) to the tridiagonal T = QᵀCQ, Q
+// orthogonal: it returns T's diagonal d, its off-diagonal e (e[i] couples
+// i and i+1, e[m−1] = 0) and QᵀR for the m×l matrix R in rhs (not
+// modified). Functions of C applied to R, such as Rᵀ(C+λI)⁻¹R, are then
+// tridiagonal solves. Below twoStageMin the reduction is one-stage
+// (tridiag); from there on it runs in two stages (twoStageReduce: a band by
+// matrix products, then bulge chasing), which gives T's eigenvalues to
+// about 1e-14 of the largest and is 2× faster at m = 4096.
+func Tridiagonalize(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (d, e, w []float64) {
+	w = append([]float64(nil), rhs[:m*l]...)
+	if m >= twoStageMin && twoStage {
+		d, e = twoStageReduce(a, m, bandWidth, w, l, progress)
+		return d, e, w
+	}
+	d = make([]float64, m)
+	e = make([]float64, m)
+	tau := make([]float64, max(m-1, 1))
+	tridiag(a, m, d, e, tau, progress)
+	e[m-1] = 0
+	applyQt(a, m, tau, w, l)
+	return d, e, w
+}
+
+// TridiagEig diagonalizes the symmetric tridiagonal T (diagonal d,
+// off-diagonal e with e[m−1] = 0, as Tridiagonalize returns them) as
+// T = SΛSᵀ: on return d holds Λ in ascending order and the m×l matrix w is
+// overwritten with Sᵀw; e is destroyed.
+func TridiagEig(d, e, w []float64, l int) error {
+	if err := tql(d, e, w, l); err != nil {
+		return err
+	}
+	sortEig(d, w, l)
+	return nil
 }
 
 // sortEig sorts the eigenvalues d ascending, moving the rows of the

@@ -29,5 +29,9 @@ func TestVectorLoopsSIMDBits(t *testing.T) {
 		sub2(got, v, w, 0.3, -1.7)
 		sub2Portable(want, v, w, 0.3, -1.7)
 		sameBits(t, fmt.Sprintf("sub2 n=%d", n), got, want)
+		got, want = append([]float64(nil), x...), append([]float64(nil), x...)
+		axpy(got, v, -0.7)
+		axpyPortable(want, v, -0.7)
+		sameBits(t, fmt.Sprintf("axpy n=%d", n), got, want)
 	}
 }

@@ -52,19 +52,11 @@ func AddAtA(g []float64, a []float64, n, m int) {
 	addAtA(tile, g, m, a, n, m, false)
 }
 
-// AddAtAStride is AddAtA on the m×m block of g whose rows start ldg ≥ m
-// values apart (entry (i, j) at g[i·ldg+j]), such as a trailing block of a
-// larger matrix. It panics if the lengths do not match.
-func AddAtAStride(g []float64, ldg int, a []float64, n, m int) {
-	checkStride(g, ldg, a, n, m)
-	if n > 0 && m > 0 {
-		addAtA(tile, g, ldg, a, n, m, false)
-	}
-}
-
-// SubAtAStride is AddAtAStride subtracting AᵀA: g −= AᵀA on the upper
-// triangle of the block, in place, with the same rounding as subtracting
-// a separately computed AᵀA.
+// SubAtAStride subtracts AᵀA from the upper triangle of the m×m block of g
+// whose rows start ldg ≥ m values apart (entry (i, j) at g[i·ldg+j]), such
+// as a trailing block of a larger matrix, in place, with the same rounding
+// as subtracting a separately computed AᵀA. It panics if the lengths do
+// not match.
 func SubAtAStride(g []float64, ldg int, a []float64, n, m int) {
 	checkStride(g, ldg, a, n, m)
 	if n > 0 && m > 0 {
@@ -74,7 +66,7 @@ func SubAtAStride(g []float64, ldg int, a []float64, n, m int) {
 
 func checkStride(g []float64, ldg int, a []float64, n, m int) {
 	if n < 0 || m < 0 || ldg < m || len(a) < n*m || (m > 0 && len(g) < (m-1)*ldg+m) {
-		panic(fmt.Sprintf("gram: AddAtAStride lengths %d, %d do not fit n=%d, m=%d, ldg=%d", len(a), len(g), n, m, ldg))
+		panic(fmt.Sprintf("gram: SubAtAStride lengths %d, %d do not fit n=%d, m=%d, ldg=%d", len(a), len(g), n, m, ldg))
 	}
 }
 
@@ -85,13 +77,31 @@ func checkStride(g []float64, ldg int, a []float64, n, m int) {
 // result is the same as subtracting a separately computed AᵀA, without
 // the m×m scratch matrix and the two passes over it.
 func addAtA(kern tileFunc, g []float64, ldg int, a []float64, n, m int, sub bool) {
+	addAtB(kern, g, ldg, a, nil, n, m, sub)
+}
+
+// addAtB is addAtA for the product AᵀB of two n×m row-major blocks (B = A
+// when b is nil), added to (or with sub, subtracted from) the upper
+// triangle of g only: callers use it when AᵀB is symmetric, such as
+// [V; W]ᵀ[W; V] = VᵀW + WᵀV. The left panels come from a, the right ones
+// from b, through the same micro-kernel.
+func addAtB(kern tileFunc, g []float64, ldg int, a, b []float64, n, m int, sub bool) {
 	np := (m + panelW - 1) / panelW
 	// Two zero panels past the end let the last tile read three panels.
 	ng := np + 2
-	buf := make([]float64, ng*min(kc, n)*panelW)
+	// Every block packs all ng panels over whatever the buffers held.
+	sc := gramPool.Get().(*gramScratch)
+	defer gramPool.Put(sc)
+	sc.buf = grow(sc.buf, ng*min(kc, n)*panelW)
+	buf := sc.buf
+	same := b == nil
+	if same {
+		b = a
+	}
 	left := buf
-	if sub {
-		left = make([]float64, len(buf))
+	if sub || !same {
+		sc.left = grow(sc.left, len(buf))
+		left = sc.left
 	}
 
 	items := upperItems(m, itemR, itemC)
@@ -131,17 +141,29 @@ func addAtA(kern tileFunc, g []float64, ldg int, a []float64, n, m int, sub bool
 		}
 	}
 
-	pack := func(blk []float64, k, p0, p1 int) {
+	pack := func(k0, k, p0, p1 int) {
 		ps := k * panelW
-		packPanels(buf[:ng*ps], blk, k, m, p0, p1)
+		packPanels(buf[:ng*ps], b[k0*m:(k0+k)*m], k, m, p0, p1)
+		src := buf
+		if !same {
+			packPanels(left[:ng*ps], a[k0*m:(k0+k)*m], k, m, p0, p1)
+			src = left
+		}
 		if sub {
-			for i, v := range buf[p0*ps : p1*ps] {
+			for i, v := range src[p0*ps : p1*ps] {
 				left[p0*ps+i] = -v
 			}
 		}
 	}
-	eachBlock(a, n, m, ng, workers, pack, run)
+	eachBlock(n, np, workers, pack, run)
 }
+
+// gramScratch holds addAtB's packed panels between calls: the reductions
+// to tridiagonal form call it once per panel, and fresh buffers (8 MiB
+// each at m = 4096) kept the garbage collector busy.
+type gramScratch struct{ buf, left []float64 }
+
+var gramPool = sync.Pool{New: func() any { return new(gramScratch) }}
 
 // item is a block of G's rows and columns (from i0, j0) handed to one
 // worker.
@@ -180,25 +202,24 @@ func addUpper(g []float64, ldg int, c []float64, i, j, rows, cols, m int) {
 	}
 }
 
-// eachBlock runs the blocked product in blocks of at most kc rows of the
-// n×m matrix a: for each block, pack writes panels [0, np) (split among
+// eachBlock runs the blocked product in blocks of at most kc of the n
+// rows: for the k rows from k0, pack writes panels [0, np) (split among
 // the workers; every worker reads every panel, so all packing ends before
 // any tile starts), then run computes the tiles on every worker, which
 // take work items from next.
-func eachBlock(a []float64, n, m, np, workers int, pack func(blk []float64, k, p0, p1 int), run func(w, k int, next *atomic.Int64)) {
+func eachBlock(n, np, workers int, pack func(k0, k, p0, p1 int), run func(w, k int, next *atomic.Int64)) {
 	kb := min(kc, n)
 	for k0 := 0; k0 < n; k0 += kb {
 		k := min(kb, n-k0)
-		blk := a[k0*m : (k0+k)*m]
 		var next atomic.Int64
 		if workers == 1 {
-			pack(blk, k, 0, np)
+			pack(k0, k, 0, np)
 			run(0, k, &next)
 			continue
 		}
 		var wg sync.WaitGroup
 		for w := range workers {
-			wg.Go(func() { pack(blk, k, np*w/workers, np*(w+1)/workers) })
+			wg.Go(func() { pack(k0, k, np*w/workers, np*(w+1)/workers) })
 		}
 		wg.Wait()
 		for w := range workers {

@@ -105,7 +105,7 @@ func addAtA32(kern tile32Func, g, a []float64, n, m int) {
 		}
 	}
 
-	eachBlock(a, n, m, np, workers, func(blk []float64, k, p0, p1 int) { pack32(pack, blk, k, m, p0, p1) }, run)
+	eachBlock(n, np, workers, func(k0, k, p0, p1 int) { pack32(pack, a[k0*m:(k0+k)*m], k, m, p0, p1) }, run)
 }
 
 // pack32 writes panels [p0, p1) of the k×m block a into dst as float32:

@@ -163,3 +163,74 @@ func TestMulPanics(t *testing.T) {
 	}()
 	Mul(make([]float64, 3), make([]float64, 4), make([]float64, 6), 2, 2, 3)
 }
+
+// TestAddAtB checks the two-operand product rank2k relies on, g ∓= AᵀB on
+// the upper triangle, for every kernel and shape, against a naive loop
+// with checkAddAtA's bound.
+func TestAddAtB(t *testing.T) {
+	t.Parallel()
+	for _, k := range kernels() {
+		for _, s := range shapes {
+			for _, sub := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/n=%d,m=%d,sub=%v", k.name, s.n, s.m, sub), func(t *testing.T) {
+					t.Parallel()
+					n, m := s.n, s.m
+					a, b := randSlice(n*m, uint64(n+1)), randSlice(n*m, uint64(m+2))
+					g0 := randSlice(m*m, 5)
+					g := append([]float64(nil), g0...)
+					if n > 0 && m > 0 {
+						addAtB(k.tile, g, m, a, b, n, m, sub)
+					}
+					sign := 1.0
+					if sub {
+						sign = -1
+					}
+					for i := range m {
+						for j := range m {
+							if j < i {
+								if g[i*m+j] != g0[i*m+j] {
+									t.Fatalf("lower triangle g[%d,%d] changed", i, j)
+								}
+								continue
+							}
+							want, abs := g0[i*m+j], math.Abs(g0[i*m+j])
+							for r := range n {
+								want += sign * a[r*m+i] * b[r*m+j]
+								abs += math.Abs(a[r*m+i] * b[r*m+j])
+							}
+							if d := math.Abs(g[i*m+j] - want); d > float64(n+2)*0x1p-52*abs {
+								t.Fatalf("g[%d,%d] = %v, want %v (off by %.3g)", i, j, g[i*m+j], want, d)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestGemm checks gemm, with whatever kernels this build has and split
+// over the cores, bit for bit against gemmPortable (its documented order
+// of sums), for shapes that leave partial row groups and column strips,
+// inner lengths past one kernel block, and strides wider than the blocks.
+func TestGemm(t *testing.T) {
+	t.Parallel()
+	for _, s := range []struct{ n, k, m int }{
+		{1, 1, 1}, {4, 3, 4}, {5, 7, 9}, {8, 300, 36}, {13, 129, 67}, {64, 600, 256}, {300, 64, 70},
+	} {
+		for _, add := range []bool{false, true} {
+			lda, ldb, ldc := s.k+3, s.m+5, s.m+2
+			a := randSlice(s.n*lda, 1)
+			b := randSlice(s.k*ldb, 2)
+			c0 := randSlice(s.n*ldc, 3)
+			got, want := append([]float64(nil), c0...), append([]float64(nil), c0...)
+			gemm(got, ldc, a, lda, b, ldb, s.n, s.k, s.m, add)
+			gemmPortable(want, ldc, a, lda, b, ldb, 0, s.n, 0, s.m, s.k, add)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("n=%d k=%d m=%d add=%v: c[%d] = %v, portable %v", s.n, s.k, s.m, add, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

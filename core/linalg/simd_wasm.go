@@ -60,6 +60,24 @@ func rotSweep(w []float64, l, lo, hi int, cs, sn []float64, t0, t1 int) {
 	}
 }
 
+// axpy is axpyPortable two entries at a time: the bulge chasing of the
+// two-stage reduction and its panel factorization are made of it.
+func axpy(y, x []float64, s float64) {
+	x = x[:len(y)]
+	n := len(y) &^ 1
+	if n > 0 {
+		sv := archsimd.BroadcastFloat64x2(s)
+		py, px := unsafe.Pointer(&y[0]), unsafe.Pointer(&x[0])
+		for o := 0; o < 8*n; o += 16 {
+			yp := (*[2]float64)(unsafe.Add(py, o))
+			archsimd.LoadFloat64x2Array(yp).Add(load2(unsafe.Add(px, o)).Mul(sv)).StoreArray(yp)
+		}
+	}
+	for i := n; i < len(y); i++ {
+		y[i] += s * x[i]
+	}
+}
+
 // sub2 is sub2Portable two entries at a time.
 func sub2(x, v, w []float64, f, g float64) {
 	v, w = v[:len(x)], w[:len(x)]

@@ -37,7 +37,7 @@ func tridiag(a []float64, m int, d, e, tau []float64, progress func(done, total 
 	}
 	if m > nb {
 		nt := m - nb
-		t.pm = make([]float64, nb*nt)
+		t.pm = make([]float64, 3*nb*nt)
 	}
 	p := 0
 	for ; m-p > nb; p += nb {
@@ -54,7 +54,7 @@ func tridiag(a []float64, m int, d, e, tau []float64, progress func(done, total 
 type tridiagWork struct {
 	w      []float64 // W of the panel: row k holds wₖ over the global indices
 	t1, t2 []float64 // Wᵀv and Vᵀv within a panel
-	pm     []float64 // the panel's balanced V ± W, packed
+	pm     []float64 // the panel's rows V, W, V (rank2k's scratch)
 	sv     symv
 }
 
@@ -136,7 +136,7 @@ func split(n, per int, f func(lo, hi int)) {
 // from p+b on) after the panel at p (see rank2k).
 func (t *tridiagWork) update(a []float64, m, p, b int) {
 	q := p + b
-	rank2k(a[q*m+q:], m, a[p*m+q:], m, t.w[q:], m, b, m-q, t.pm, dot)
+	rank2k(a[q*m+q:], m, a[p*m+q:], m, t.w[q:], m, b, m-q, t.pm)
 }
 
 // symvChunks is the number of row ranges a large symmetric
@@ -210,6 +210,15 @@ func sub2Portable(x, v, w []float64, f, g float64) {
 	v, w = v[:len(x)], w[:len(x)]
 	for c, xc := range x {
 		x[c] = xc - (v[c]*f + w[c]*g)
+	}
+}
+
+// axpyPortable sets y[i] += s·x[i] over the length of y. axpy is this
+// function, or its SIMD twin in WebAssembly.
+func axpyPortable(y, x []float64, s float64) {
+	x = x[:len(y)]
+	for i, v := range x {
+		y[i] += s * v
 	}
 }
 

@@ -226,7 +226,7 @@ func TestTridiagUpdate(t *testing.T) {
 	for i := range a {
 		a[i] = r.NormFloat64()
 	}
-	tw := &tridiagWork{w: make([]float64, b*m), pm: make([]float64, b*m)}
+	tw := &tridiagWork{w: make([]float64, b*m), pm: make([]float64, 3*b*m)}
 	bound := 0.0
 	for j := 0; j < b; j++ {
 		sv, sw := math.Exp2(float64(j%7-3)*6), math.Exp2(float64(j%5-2)*5)

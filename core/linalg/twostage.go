@@ -1,9 +1,11 @@
 package linalg
 
 import (
-	"math"
-
 	lapack "gonum.org/v1/gonum/lapack/gonum"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 )
 
 // Two-stage reduction to tridiagonal form (LAPACK's dsytrd_2stage: dsytrd_sy2sb,
@@ -25,10 +27,10 @@ const bandWidth = 64
 // when only VᵀR is wanted.
 const twoStageMin = 512
 
-// eigTwoStage is EigSym's GCV path for large m, through a band of
-// half-width nb: it returns the eigenvalues (unsorted) and overwrites the
-// m×l matrix R in w with SᵀQ₂ᵀQ₁ᵀR.
-func eigTwoStage(a []float64, m, nb int, w []float64, l int, progress func(done, total int)) ([]float64, error) {
+// twoStageReduce is Tridiagonalize for large m, through a band of
+// half-width nb: it returns T's diagonal and off-diagonal and overwrites
+// the m×l matrix R in w with Q₂ᵀQ₁ᵀR.
+func twoStageReduce(a []float64, m, nb int, w []float64, l int, progress func(done, total int)) (d, e []float64) {
 	ld := 2 * nb
 	tau := make([]float64, m)
 	band := make([]float64, m*ld)
@@ -36,16 +38,13 @@ func eigTwoStage(a []float64, m, nb int, w []float64, l int, progress func(done,
 	if m-nb-1 > 0 {
 		applyQtOff(a, m, nb, tau, w, l)
 	}
-	d := make([]float64, m)
-	e := make([]float64, m)
-	sb2st(band, ld, m, nb, d, e, w, l)
+	d = make([]float64, m)
+	e = make([]float64, m)
+	sb2st(band, ld, m, nb, d, e, w, l, runtime.GOMAXPROCS(0))
 	if progress != nil {
 		progress(m, m)
 	}
-	if err := tql(d, e, w, l); err != nil {
-		return nil, err
-	}
-	return d, nil
+	return d, e
 }
 
 // sy2sb reduces the symmetric m×m matrix whose upper triangle is in a
@@ -67,7 +66,7 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 	xt := make([]float64, nb*nmax)     // (VᵀA₂₂)
 	wt := make([]float64, nb*nmax)     // Xᵀ, then Wᵀ
 	left := make([]float64, nmax*2*nb) // V, row-major
-	right := make([]float64, nb*nmax)  // balanced V ± W
+	vwv := make([]float64, 3*nb*nmax)  // rows V, W, V
 	sw := new(symmWork)
 	tt := make([]float64, nb*nb) // Tᵀ
 	tm := make([]float64, nb*nb) // T
@@ -158,7 +157,7 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 			s[i] *= -0.5
 		}
 		gemm(wt, n, s, nb, vt, n, nb, nb, n, true) // Wᵀ = Xᵀ − ½SVᵀ
-		rank2k(a22, m, vt, n, wt, n, nb, n, right, dotFast)
+		rank2k(a22, m, vt, n, wt, n, nb, n, vwv)
 	}
 	// The last block is inside the band.
 	for r := p; r < m; r++ {
@@ -173,53 +172,41 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 // creates down the band, annihilating one row of it per block. Every
 // reflector is also applied to the rows of the m×l matrix r. The diagonal
 // goes to d, the off-diagonal to e (e[m−1] = 0).
-func sb2st(band []float64, ld, m, nb int, d, e, r []float64, l int) {
-	impl := lapack.Implementation{}
-	v := make([]float64, nb)
-	g := make([]float64, nb)
-	y := make([]float64, nb)
-	z := make([]float64, max(nb, l))
-	for s := 0; s < m-2; s++ {
-		n1 := min(nb, m-1-s)
-		x := band[s*ld+1 : s*ld+1+n1]
-		beta, tau := impl.Dlarfg(n1, x[0], x[1:], 1)
-		v[0] = 1
-		copy(v[1:n1], x[1:])
-		x[0] = beta
-		clear(x[1:])
-		i0, nI := s+1, n1
-		for {
-			if tau != 0 {
-				symReflect(band, ld, i0, nI, v[:nI], tau, y)
-				reflectRows(r, l, l, i0, nI, v[:nI], tau, z)
-			}
-			j0 := i0 + nI
-			nJ := min(nb, m-j0)
-			if nJ <= 0 {
-				break
-			}
-			// C = A[I, J] ← H·C, then the reflector that annihilates its
-			// first row past the band, applied from the right.
-			if tau != 0 {
-				reflectRows(band[i0*ld+nI:], ld-1, nJ, 0, nI, v[:nI], tau, z)
-			}
-			c0 := band[i0*ld+nI : i0*ld+nI+nJ]
-			beta, t2 := impl.Dlarfg(nJ, c0[0], c0[1:], 1)
-			g[0] = 1
-			copy(g[1:nJ], c0[1:])
-			c0[0] = beta
-			clear(c0[1:])
-			if t2 != 0 {
-				gj := g[:nJ]
-				for q := 1; q < nI; q++ {
-					row := band[(i0+q)*ld+nI-q : (i0+q)*ld+nI-q+nJ]
-					axpyFast(row, gj, -t2*dotFast(row, gj))
-				}
-			}
-			v, g = g, v
-			tau = t2
-			i0, nI = j0, nJ
+//
+// Block j of sweep s (see chaser.sweep) reads and writes only the rows
+// s+1+j·nb … s+(j+1)·nb of band and r, so sweeps run concurrently on up to
+// workers goroutines, sweep s+1 waiting before each block j until sweep s
+// has finished block j+1 (LAPACK dsb2st's pipeline): every row then sees
+// the same reflectors in the same order as in one sweep after the other,
+// and the result has the same bits for any number of workers.
+func sb2st(band []float64, ld, m, nb int, d, e, r []float64, l int, workers int) {
+	sweeps := max(m-2, 0)
+	workers = max(1, min(workers, sweeps/2))
+	done := make([]paddedCount, sweeps) // blocks finished, per sweep
+	var ws waitSet
+	ws.cond.L = &ws.mu
+	run := func(w int) {
+		c := newChaser(band, ld, m, nb, r, l)
+		if workers > 1 {
+			c.ws = &ws
 		}
+		for s := w; s < sweeps; s += workers {
+			c.prev, c.done = nil, &done[s].Int64
+			if workers > 1 && s > 0 {
+				c.prev = &done[s-1].Int64
+			}
+			c.sweep(s)
+			c.publish(math.MaxInt64)
+		}
+	}
+	if workers == 1 {
+		run(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() { run(w) })
+		}
+		wg.Wait()
 	}
 	for i := range m {
 		d[i] = band[i*ld]
@@ -227,6 +214,126 @@ func sb2st(band []float64, ld, m, nb int, d, e, r []float64, l int) {
 		if i+1 < m {
 			e[i] = band[i*ld+1]
 		}
+	}
+}
+
+// paddedCount is a counter on a cache line of its own, so that the
+// goroutines of sb2st, each writing its sweep's, do not slow each other.
+type paddedCount struct {
+	atomic.Int64
+	_ [56]byte
+}
+
+// waitSet parks the goroutines of sb2st that caught up with the sweep
+// before theirs: spinning would take the core from that sweep's goroutine
+// when the machine is shared.
+type waitSet struct {
+	mu      sync.Mutex
+	cond    sync.Cond
+	waiting atomic.Int32
+}
+
+// chaser holds one goroutine's scratch and progress counters for sb2st.
+type chaser struct {
+	prev, done *atomic.Int64 // the previous sweep's count (nil: no wait) and this one's
+	ws         *waitSet
+	band       []float64
+	ld, m, nb  int
+	r          []float64
+	l          int
+	v, g, y, z []float64
+}
+
+func newChaser(band []float64, ld, m, nb int, r []float64, l int) *chaser {
+	return &chaser{band: band, ld: ld, m: m, nb: nb, r: r, l: l,
+		v: make([]float64, nb), g: make([]float64, nb), y: make([]float64, nb), z: make([]float64, max(nb, l))}
+}
+
+// publish sets this sweep's count of finished blocks and wakes the
+// goroutines waiting for it.
+func (c *chaser) publish(n int64) {
+	c.done.Store(n)
+	if ws := c.ws; ws != nil && ws.waiting.Load() > 0 {
+		ws.mu.Lock()
+		ws.cond.Broadcast()
+		ws.mu.Unlock()
+	}
+}
+
+// wait returns once the previous sweep has finished block j+1 (or all of
+// its blocks): a spin of some 10–30 µs (a block takes about 5 µs at
+// nb = 64), then parked until a publish.
+func (c *chaser) wait(j int) {
+	if c.prev == nil {
+		return
+	}
+	want := int64(j + 2)
+	for range 1 << 15 {
+		if c.prev.Load() >= want {
+			return
+		}
+	}
+	ws := c.ws
+	ws.waiting.Add(1)
+	ws.mu.Lock()
+	for c.prev.Load() < want {
+		ws.cond.Wait()
+	}
+	ws.mu.Unlock()
+	ws.waiting.Add(-1)
+}
+
+// sweep runs sweep s of sb2st block by block, publishing the count of
+// finished blocks; before block j it waits for block j+1 of the previous
+// sweep.
+func (c *chaser) sweep(s int) {
+	impl := lapack.Implementation{}
+	band, ld, m, nb := c.band, c.ld, c.m, c.nb
+	v, g := c.v, c.g
+	c.wait(0)
+	n1 := min(nb, m-1-s)
+	x := band[s*ld+1 : s*ld+1+n1]
+	beta, tau := impl.Dlarfg(n1, x[0], x[1:], 1)
+	v[0] = 1
+	copy(v[1:n1], x[1:])
+	x[0] = beta
+	clear(x[1:])
+	i0, nI := s+1, n1
+	for j := 0; ; j++ {
+		if j > 0 {
+			c.wait(j)
+		}
+		if tau != 0 {
+			symReflect(band, ld, i0, nI, v[:nI], tau, c.y)
+			reflectRows(c.r, c.l, c.l, i0, nI, v[:nI], tau, c.z)
+		}
+		j0 := i0 + nI
+		nJ := min(nb, m-j0)
+		if nJ <= 0 {
+			return
+		}
+		// C = A[I, J] ← H·C, then the reflector that annihilates its
+		// first row past the band, applied from the right.
+		if tau != 0 {
+			reflectRows(band[i0*ld+nI:], ld-1, nJ, 0, nI, v[:nI], tau, c.z)
+		}
+		c0 := band[i0*ld+nI : i0*ld+nI+nJ]
+		beta, t2 := impl.Dlarfg(nJ, c0[0], c0[1:], 1)
+		g[0] = 1
+		copy(g[1:nJ], c0[1:])
+		c0[0] = beta
+		clear(c0[1:])
+		if t2 != 0 {
+			gj := g[:nJ]
+			for q := 1; q < nI; q++ {
+				row := band[(i0+q)*ld+nI-q : (i0+q)*ld+nI-q+nJ]
+				axpyFast(row, gj, -t2*dotFast(row, gj))
+			}
+		}
+		v, g = g, v
+		tau = t2
+		i0, nI = j0, nJ
+		c.publish(int64(j + 1))
 	}
 }
 
@@ -291,56 +398,44 @@ func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmW
 		nw := j1 - j0
 		gemm(xt[j0:], n, vt, n, s[j0:], lds, b, j0, nw, false)
 		d := w.d[:nw*nw]
-		for i := range nw {
-			row := s[(j0+i)*lds+j0 : (j0+i)*lds+j1]
-			for j := i; j < nw; j++ {
-				d[i*nw+j] = row[j]
-				d[j*nw+i] = row[j]
+		// Row i writes d[i, i:] and d[i:, i]: disjoint across rows.
+		split(nw, nw/2, func(i0, i1 int) {
+			for i := i0; i < i1; i++ {
+				row := s[(j0+i)*lds+j0 : (j0+i)*lds+j1]
+				copy(d[i*nw+i:(i+1)*nw], row[i:])
+				for j := i + 1; j < nw; j++ {
+					d[j*nw+i] = row[j]
+				}
 			}
-		}
+		})
 		gemm(xt[j0:], n, vt[j0:], n, d, nw, b, nw, nw, true)
 		if j1 < n {
 			t := w.t[:nw*b]
 			gemm(t, b, s[j0*lds+j1:], lds, v[j1*ldv:], ldv, nw, n-j1, b, false)
-			for i := range nw {
-				for k := range b {
-					xt[k*n+j0+i] += t[i*b+k]
+			split(b, nw, func(k0, k1 int) {
+				for k := k0; k < k1; k++ {
+					row := xt[k*n+j0 : k*n+j0+nw]
+					for i := range row {
+						row[i] += t[i*b+k]
+					}
 				}
-			}
+			})
 		}
 	}
 }
 
-// rank2k subtracts VWᵀ + WVᵀ from the upper triangle of the n×n matrix s
+// rank2k subtracts VᵀW + WᵀV from the upper triangle of the n×n matrix s
 // (stride lds), for the b rows of v and w (n values each, row strides ldv
-// and ldw): with each pair balanced to ‖fv‖ = ‖gw‖ and 2fg = 1,
-// VWᵀ + WVᵀ = PᵀP − MᵀM for the rows P = fv + gw, M = fv − gw, so both
-// halves run in place on the Gram kernel; the cancellation then costs
-// ε·‖v‖·‖w‖ per pair, the size of the rounding of vwᵀ itself. dot computes
-// the norms (each reduction keeps its own, for its bits). pk is scratch of
-// b·n values.
-func rank2k(s []float64, lds int, v []float64, ldv int, w []float64, ldw, b, n int, pk []float64, dot func(x, y []float64) float64) {
-	pk = pk[:b*n]
-	for _, sign := range [2]float64{1, -1} {
-		for j := 0; j < b; j++ {
-			vj := v[j*ldv : j*ldv+n]
-			wj := w[j*ldw : j*ldw+n]
-			pj := pk[j*n : (j+1)*n]
-			nv, nw := math.Sqrt(dot(vj, vj)), math.Sqrt(dot(wj, wj))
-			if nv == 0 || nw == 0 {
-				clear(pj)
-				continue
-			}
-			f := math.Sqrt(nw/nv) / math.Sqrt2
-			g := sign / (2 * f)
-			for c := range pj {
-				pj[c] = f*vj[c] + g*wj[c]
-			}
-		}
-		if sign > 0 {
-			SubAtAStride(s, lds, pk, b, n)
-		} else {
-			AddAtAStride(s, lds, pk, b, n)
-		}
+// and ldw), in one pass over s: it is [V; W]ᵀ[W; V], a symmetric product
+// of 2b inner terms on the Gram kernel. pk is scratch of 3·b·n values,
+// which holds the rows V, W, V so that both factors are views of it.
+func rank2k(s []float64, lds int, v []float64, ldv int, w []float64, ldw, b, n int, pk []float64) {
+	pk = pk[:3*b*n]
+	for j := range b {
+		vj, wj := v[j*ldv:j*ldv+n], w[j*ldw:j*ldw+n]
+		copy(pk[j*n:], vj)
+		copy(pk[(b+j)*n:], wj)
+		copy(pk[(2*b+j)*n:], vj)
 	}
+	addAtB(tile, s, lds, pk[:2*b*n], pk[b*n:], 2*b, n, true)
 }

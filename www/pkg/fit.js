@@ -135,23 +135,32 @@ export async function fitRidge(pool, ...args) {
     // worker before returning, so the chunks reuse that memory.
     // The workers featurize chunks of rows and accumulate each chunk's
     // ΦᵀΦ and Φᵀy; one worker merges the parts in row order and solves.
-    const parts = await overRows(pool, X.rows, control, (lo, hi, ctl, spare) => call('accumulate',
-      { X: Xref(hi - lo), y: { array: 1 }, scaler, features, task, classes },
-      [copyRange(data, lo * X.cols, hi * X.cols, spare.x), copyRange(yd, lo, hi, spare.y)], ctl,
-      { transfer: true, onInputs: ([x, yb]) => { spare.x = x; spare.y = yb; } }), maxRows);
+    // The held-out rows of criterion holdout (classification; Go named
+    // them in plan, ascending) keep their features (keep → phi), so the
+    // solving worker, alone while the others wait, need not featurize
+    // them again.
+    const held = plan.holdout ?? [];
+    const parts = await overRows(pool, X.rows, control, (lo, hi, ctl, spare) => {
+      const keep = held.filter((r) => r >= lo && r < hi).map((r) => r - lo);
+      return call('accumulate',
+        { X: Xref(hi - lo), y: { array: 1 }, scaler, features, task, classes, ...(keep.length ? { keep } : {}) },
+        [copyRange(data, lo * X.cols, hi * X.cols, spare.x), copyRange(yd, lo, hi, spare.y)], ctl,
+        { transfer: true, onInputs: ([x, yb]) => { spare.x = x; spare.y = yb; } });
+    }, maxRows);
     const arrays = [];
     const ref = (a) => { arrays.push(a); return { array: arrays.length - 1 }; };
     const partRefs = parts.map((p) => ({ rows: p.rows, mu: ref(p.mu), ybar: ref(p.ybar), C: ref(p.C), D: ref(p.D), E: ref(p.E) }));
-    // The held-out rows of criterion holdout (classification): Go named
-    // them in plan; the solving worker featurizes them again.
-    let holdout;
-    if (plan.holdout) {
-      const hx = new Float64Array(plan.holdout.length * X.cols);
-      const hy = new Float64Array(plan.holdout.length);
-      plan.holdout.forEach((r, i) => { hx.set(data.subarray(r * X.cols, (r + 1) * X.cols), i * X.cols); hy[i] = yd[r]; });
-      holdout = { X: { rows: plan.holdout.length, cols: X.cols, array: ref(hx).array }, y: ref(hy) };
+    const dim = parts[0].mu.length;
+    let holdout, holdoutPhi;
+    if (held.length) {
+      // Parts come back in row order, each with the phi of its held-out rows.
+      const phi = new Float64Array(held.length * dim);
+      let at = 0;
+      for (const p of parts) if (p.phi) { phi.set(p.phi, at); at += p.phi.length; }
+      holdout = { y: ref(Float64Array.from(held, (r) => yd[r])) };
+      holdoutPhi = { rows: held.length, cols: dim, array: ref(phi).array };
     }
-    model = await call('solve', { ...ridge, parts: partRefs, dim: parts[0].mu.length, features, scaler, input, holdout, selection },
+    model = await call('solve', { ...ridge, parts: partRefs, dim, features, scaler, input, holdout, holdoutPhi, selection },
       arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true });
   }
   return new Model(pool, model);
