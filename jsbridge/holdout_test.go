@@ -3,8 +3,8 @@ package jsbridge
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/rand/v2"
+	"ntkrf/internal/fixture"
 	"testing"
 )
 
@@ -77,7 +77,7 @@ func TestSolveHoldoutPhi(t *testing.T) {
 	if err := json.Unmarshal(res, &fr); err != nil {
 		t.Fatalf("features: %s", res)
 	}
-	sameBits(t, "kept phi", phi, out[fr.Array])
+	fixture.SameBits(t, "kept phi", phi, out[fr.Array])
 
 	pj, _ := json.Marshal(parts)
 	k := len(arrays)
@@ -95,21 +95,9 @@ func TestSolveHoldoutPhi(t *testing.T) {
 	}
 	withPhi := solve(fmt.Sprintf(`"holdout":{"y":{"array":%d}},"holdoutPhi":{"rows":%d,"cols":16,"array":%d}`, k, len(held), k+1), hy, phi)
 	withX := solve(fmt.Sprintf(`"holdout":{"X":{"rows":%d,"cols":%d,"array":%d},"y":{"array":%d}}`, len(held), d, k, k+1), hx, hy)
-	sameBits(t, "coefficients", withPhi, withX)
+	fixture.SameBits(t, "coefficients", withPhi, withX)
 	// The criterion is holdout: without the held-out rows solve refuses.
 	if _, _, err := Dispatch("solve", []byte(fmt.Sprintf(`{"parts":%s,"dim":16,%s}`, pj, feat)), Input{Arrays: arrays}, nil); err == nil {
 		t.Error("solve without the held-out rows succeeded: the test does not reach the holdout path")
-	}
-}
-
-func sameBits(t *testing.T, what string, got, want []float64) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
-	}
-	for i := range want {
-		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-			t.Fatalf("%s: entry %d is %v, want %v", what, i, got[i], want[i])
-		}
 	}
 }

@@ -1,8 +1,10 @@
 package linalg
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"ntkrf/internal/fixture"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -137,11 +139,7 @@ func TestCholeskyPanelBits(t *testing.T) {
 		if err := cholesky(want, m, choleskyBlock); err != nil {
 			t.Fatal(err)
 		}
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("m=%d: entry %d is %v, %v by plain loops", m, i, got[i], want[i])
-			}
-		}
+		fixture.SameBits(t, fmt.Sprintf("m=%d, against plain loops", m), got, want)
 	}
 }
 

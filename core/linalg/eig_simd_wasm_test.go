@@ -5,6 +5,7 @@ package linalg
 import (
 	"fmt"
 	"math/rand/v2"
+	"ntkrf/internal/fixture"
 	"testing"
 )
 
@@ -24,14 +25,14 @@ func TestVectorLoopsSIMDBits(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for n := range 19 {
 		x, v, w := randFloats(r, n), randFloats(r, n), randFloats(r, n)
-		sameBits(t, fmt.Sprintf("dot n=%d", n), []float64{dot(x, v)}, []float64{dotPortable(x, v)})
+		fixture.SameBits(t, fmt.Sprintf("dot n=%d", n), []float64{dot(x, v)}, []float64{dotPortable(x, v)})
 		got, want := append([]float64(nil), x...), append([]float64(nil), x...)
 		sub2(got, v, w, 0.3, -1.7)
 		sub2Portable(want, v, w, 0.3, -1.7)
-		sameBits(t, fmt.Sprintf("sub2 n=%d", n), got, want)
+		fixture.SameBits(t, fmt.Sprintf("sub2 n=%d", n), got, want)
 		got, want = append([]float64(nil), x...), append([]float64(nil), x...)
 		axpy(got, v, -0.7)
 		axpyPortable(want, v, -0.7)
-		sameBits(t, fmt.Sprintf("axpy n=%d", n), got, want)
+		fixture.SameBits(t, fmt.Sprintf("axpy n=%d", n), got, want)
 	}
 }

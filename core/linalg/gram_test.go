@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"ntkrf/internal/fixture"
 	"testing"
 )
 
@@ -226,11 +227,7 @@ func TestGemm(t *testing.T) {
 			got, want := append([]float64(nil), c0...), append([]float64(nil), c0...)
 			gemm(got, ldc, a, lda, b, ldb, s.n, s.k, s.m, add)
 			gemmPortable(want, ldc, a, lda, b, ldb, 0, s.n, 0, s.m, s.k, add)
-			for i := range got {
-				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-					t.Fatalf("n=%d k=%d m=%d add=%v: c[%d] = %v, portable %v", s.n, s.k, s.m, add, i, got[i], want[i])
-				}
-			}
+			fixture.SameBits(t, fmt.Sprintf("gemm n=%d k=%d m=%d add=%v, against gemmPortable", s.n, s.k, s.m, add), got, want)
 		}
 	}
 }

@@ -1,8 +1,9 @@
 package linalg
 
 import (
-	"math"
+	"fmt"
 	"math/rand/v2"
+	"ntkrf/internal/fixture"
 	"testing"
 )
 
@@ -28,11 +29,7 @@ func TestRotSweepBits(t *testing.T) {
 			got, want := append([]float64(nil), w...), append([]float64(nil), w...)
 			rotSweep(got, l, span[0], span[1], cs, sn, span[2], span[3])
 			rotSweepPortable(want, l, span[0], span[1], cs, sn, span[2], span[3])
-			for i := range got {
-				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-					t.Fatalf("rotSweep l=%d %v: entry %d is %v, the portable loop gives %v", l, span, i, got[i], want[i])
-				}
-			}
+			fixture.SameBits(t, fmt.Sprintf("rotSweep l=%d %v", l, span), got, want)
 		}
 	}
 }

@@ -4,22 +4,13 @@ package linalg
 
 import (
 	"fmt"
-	"math"
+	"ntkrf/internal/fixture"
 	"testing"
 )
 
 // The SIMD kernels must give the portable kernels' bits (see
 // kernel_simd_wasm.go): the portable code is the oracle, and features and
 // eigendecompositions then agree between SIMD and non-SIMD WebAssembly.
-
-func sameBits(t *testing.T, what string, got, want []float64) {
-	t.Helper()
-	for i := range want {
-		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-			t.Fatalf("%s: entry %d is %v (%#x), portable %v (%#x)", what, i, got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
-		}
-	}
-}
 
 func TestAddAtASIMDBits(t *testing.T) {
 	t.Parallel()
@@ -36,7 +27,7 @@ func TestAddAtASIMDBits(t *testing.T) {
 				want := append([]float64(nil), got...)
 				addAtA(tileSIMD, got, ldg, a, s.n, s.m, sub)
 				addAtA(tilePortable, want, ldg, a, s.n, s.m, sub)
-				sameBits(t, "g", got, want)
+				fixture.SameBits(t, "g", got, want)
 			})
 		}
 	}
@@ -55,7 +46,7 @@ func TestAddAtA32SIMDBits(t *testing.T) {
 			want := append([]float64(nil), got...)
 			addAtA32(tile32SIMD, got, a, s.n, s.m)
 			addAtA32(tile32Portable, want, a, s.n, s.m)
-			sameBits(t, "g", got, want)
+			fixture.SameBits(t, "g", got, want)
 		})
 	}
 }
@@ -71,8 +62,8 @@ func TestDotAxpySIMDBits(t *testing.T) {
 				got, want := append([]float64(nil), y0...), append([]float64(nil), y0...)
 				d := dotAxpySIMD(got, a, x, -1.7)
 				dw := dotAxpyPortable(want, a, x, -1.7)
-				sameBits(t, fmt.Sprintf("n=%d off=%d: y", n, off), got, want)
-				sameBits(t, fmt.Sprintf("n=%d off=%d: dot", n, off), []float64{d}, []float64{dw})
+				fixture.SameBits(t, fmt.Sprintf("n=%d off=%d: y", n, off), got, want)
+				fixture.SameBits(t, fmt.Sprintf("n=%d off=%d: dot", n, off), []float64{d}, []float64{dw})
 			}
 		}
 	}

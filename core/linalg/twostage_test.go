@@ -1,8 +1,10 @@
 package linalg
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"ntkrf/internal/fixture"
 	"slices"
 	"sort"
 	"testing"
@@ -146,11 +148,7 @@ func TestBulgeChasingWorkers(t *testing.T) {
 				continue
 			}
 			for k, got := range [3][]float64{d, e, w} {
-				for i := range got {
-					if math.Float64bits(got[i]) != math.Float64bits(ref[k][i]) {
-						t.Fatalf("m=%d nb=%d, %d workers: output %d entry %d is %v, one worker %v", m, nb, workers, k, i, got[i], ref[k][i])
-					}
-				}
+				fixture.SameBits(t, fmt.Sprintf("m=%d nb=%d, %d workers against one: output %d", m, nb, workers, k), got, ref[k])
 			}
 		}
 	}

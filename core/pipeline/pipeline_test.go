@@ -44,18 +44,6 @@ func parse(t *testing.T, text string) *data.Dataset {
 	return ds
 }
 
-func sameBits(t *testing.T, what string, a, b []float64) {
-	t.Helper()
-	if len(a) != len(b) {
-		t.Fatalf("%s: %d vs %d values", what, len(a), len(b))
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			t.Fatalf("%s: value %d is %v vs %v", what, i, a[i], b[i])
-		}
-	}
-}
-
 // roundTrip saves p, loads it back and checks that the loaded pipeline
 // predicts the same bits on X.
 func roundTrip(t *testing.T, p *Pipeline, X *mat.Dense) *Pipeline {
@@ -76,7 +64,7 @@ func roundTrip(t *testing.T, p *Pipeline, X *mat.Dense) *Pipeline {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameBits(t, "scores after a round trip", s1.RawMatrix().Data, s2.RawMatrix().Data)
+	fixture.SameBits(t, "scores after a round trip", s1.RawMatrix().Data, s2.RawMatrix().Data)
 	b2, _ := json.Marshal(q)
 	if !bytes.Equal(b, b2) {
 		t.Errorf("saving a loaded model changes the file")
@@ -163,7 +151,7 @@ func TestDatasetAndCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameBits(t, "PredictCSV", got, want)
+	fixture.SameBits(t, "PredictCSV", got, want)
 	// Without the target column, columns in another order, an unseen
 	// category (imputed like a missing one), all by name.
 	noTarget := "weight,color,size\n3.5,red,1.0\n4.0,violet,2.5\n"
@@ -208,7 +196,7 @@ func TestHeaderlessByPosition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameBits(t, "with and without target", a, b)
+	fixture.SameBits(t, "with and without target", a, b)
 	if _, err := p.PredictCSV([]byte("1,2,3,4\n"), 0); err == nil || !strings.Contains(err.Error(), "4 fields") {
 		t.Errorf("wrong width: %v", err)
 	}
@@ -358,7 +346,7 @@ func TestSplitDecode(t *testing.T) {
 		}
 		a, _ := p.Predict(X)
 		b, _ := q.Predict(X)
-		sameBits(t, "split/decode", a, b)
+		fixture.SameBits(t, "split/decode", a, b)
 		// Matrices from a host (typed arrays) may hold NaN; JSON cannot.
 		bad := mat.DenseCopyOf(coef)
 		bad.Set(0, 0, math.NaN())

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
+	"ntkrf/internal/fixture"
 	"testing"
 
 	"github.com/mjibson/go-dsp/fft"
@@ -203,11 +204,7 @@ func TestFWHTBits(t *testing.T) {
 		got, want := append([]float64(nil), x...), append([]float64(nil), x...)
 		fwht(got)
 		fwhtRef(want)
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("n = %d, entry %d: %v, want %v", n, i, got[i], want[i])
-			}
-		}
+		fixture.SameBits(t, fmt.Sprintf("fwht n = %d", n), got, want)
 	}
 }
 
