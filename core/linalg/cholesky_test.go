@@ -15,10 +15,7 @@ func TestCholesky(t *testing.T) {
 	for _, m := range []int{1, 2, 7, 255, 256, 257, 600} {
 		r := rand.New(rand.NewPCG(uint64(m), 3))
 		n := m + 5
-		x := make([]float64, n*m)
-		for i := range x {
-			x[i] = r.NormFloat64()
-		}
+		x := randFloats(r, n*m)
 		a := make([]float64, m*m)
 		AddAtA(a, x, n, m)
 		for i := 0; i < m; i++ {
@@ -126,10 +123,7 @@ func TestCholeskyPanelBits(t *testing.T) {
 	for _, m := range []int{5, 40, 257, 300, 700} {
 		r := rand.New(rand.NewPCG(uint64(m), 8))
 		n := m + 3
-		x := make([]float64, n*m)
-		for i := range x {
-			x[i] = r.NormFloat64()
-		}
+		x := randFloats(r, n*m)
 		a := make([]float64, m*m)
 		AddAtA(a, x, n, m)
 		got, want := append([]float64(nil), a...), append([]float64(nil), a...)
@@ -151,10 +145,7 @@ func TestCholSolve(t *testing.T) {
 	for _, c := range []struct{ m, k int }{{1, 1}, {7, 3}, {300, 10}, {600, 1}} {
 		r := rand.New(rand.NewPCG(uint64(c.m), 11))
 		n := c.m + 4
-		x := make([]float64, n*c.m)
-		for i := range x {
-			x[i] = r.NormFloat64()
-		}
+		x := randFloats(r, n*c.m)
 		a := make([]float64, c.m*c.m)
 		AddAtA(a, x, n, c.m)
 		sym := mat.NewSymDense(c.m, nil)
@@ -163,10 +154,7 @@ func TestCholSolve(t *testing.T) {
 				sym.SetSym(i, j, a[i*c.m+j])
 			}
 		}
-		b := make([]float64, c.m*c.k)
-		for i := range b {
-			b[i] = r.NormFloat64()
-		}
+		b := randFloats(r, c.m*c.k)
 		var ch mat.Cholesky
 		if !ch.Factorize(sym) {
 			t.Fatal("reference factorization failed")

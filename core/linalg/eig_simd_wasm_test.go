@@ -12,14 +12,6 @@ import (
 // The SIMD loops must give the bits of their portable twins, on lengths
 // around the vector width and unrolling.
 
-func randFloats(r *rand.Rand, n int) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = r.NormFloat64()
-	}
-	return s
-}
-
 func TestVectorLoopsSIMDBits(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))

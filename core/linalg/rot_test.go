@@ -14,17 +14,10 @@ import (
 func TestRotSweepBits(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
-	norm := func(n int) []float64 {
-		s := make([]float64, n)
-		for i := range s {
-			s[i] = r.NormFloat64()
-		}
-		return s
-	}
 	for _, l := range []int{1, 2, 3, 7, 8, 9, 10, 11, 16, 17, 33} {
 		const rows = 40
-		w := norm(rows * l)
-		cs, sn := norm(rows), norm(rows)
+		w := randFloats(r, rows*l)
+		cs, sn := randFloats(r, rows), randFloats(r, rows)
 		for _, span := range [][4]int{{0, rows - 1, 0, l}, {5, 30, 0, l}, {3, 4, l / 2, l}, {7, 7, 0, l}, {2, 39, 1, l}} {
 			got, want := append([]float64(nil), w...), append([]float64(nil), w...)
 			rotSweep(got, l, span[0], span[1], cs, sn, span[2], span[3])

@@ -32,16 +32,9 @@ type symCase struct {
 // eigenvalues and the zero matrix.
 func symCases() []symCase {
 	r := rand.New(rand.NewPCG(1, 5))
-	gauss := func(n int) []float64 {
-		x := make([]float64, n)
-		for i := range x {
-			x[i] = r.NormFloat64()
-		}
-		return x
-	}
 	// gramOf returns GᵀG/k for the k×m Gaussian G.
 	gramOf := func(k, m int) []float64 {
-		g := mat.NewDense(k, m, gauss(k*m))
+		g := mat.NewDense(k, m, randFloats(r, k*m))
 		var c mat.Dense
 		c.Mul(g.T(), g)
 		c.Scale(1/float64(k), &c)
@@ -49,7 +42,7 @@ func symCases() []symCase {
 	}
 	var cs []symCase
 	for _, m := range []int{1, 2, 3, 7, 64, 65, 200} {
-		g := gauss(m * m)
+		g := randFloats(r, m*m)
 		a := make([]float64, m*m)
 		for i := 0; i < m; i++ {
 			for j := 0; j < m; j++ {
@@ -65,7 +58,7 @@ func symCases() []symCase {
 	// Q·diag(1, 1, …, 2, 2, …)·Qᵀ for a random orthogonal Q.
 	const n = 97
 	var qr mat.QR
-	qr.Factorize(mat.NewDense(n, n, gauss(n*n)))
+	qr.Factorize(mat.NewDense(n, n, randFloats(r, n*n)))
 	var q, rep mat.Dense
 	qr.QTo(&q)
 	lam := make([]float64, n)
