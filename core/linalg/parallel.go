@@ -7,7 +7,8 @@ import (
 )
 
 // ParallelFor calls f(i) for i in [0, n) on up to GOMAXPROCS goroutines.
-// Rows are handed out in small chunks so that triangular work stays balanced.
+// Rows are handed out in small chunks so that triangular work stays
+// balanced, one at a time when there are few (a handful of large tasks).
 // In WebAssembly there is one thread and this is a plain loop.
 func ParallelFor(n int, f func(i int)) {
 	workers := runtime.GOMAXPROCS(0)
@@ -20,7 +21,7 @@ func ParallelFor(n int, f func(i int)) {
 		}
 		return
 	}
-	const chunk = 4
+	chunk := max(1, min(4, n/(4*workers)))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -28,7 +29,7 @@ func ParallelFor(n int, f func(i int)) {
 		go func() {
 			defer wg.Done()
 			for {
-				lo := int(next.Add(chunk)) - chunk
+				lo := int(next.Add(int64(chunk))) - chunk
 				if lo >= n {
 					return
 				}

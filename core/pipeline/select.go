@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"sync/atomic"
 
@@ -13,6 +12,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/linalg"
 	"ntkrf/internal/check"
 )
 
@@ -247,25 +247,16 @@ func choose(ctx context.Context, X *mat.Dense, y []float64, groups []data.Group,
 		c.losses = rowLosses[best]
 	}
 	total := len(cands)
-	var next atomic.Int64
 	var failed atomic.Bool
 	done := make(chan struct{}, total)
-	for range min(runtime.GOMAXPROCS(0), total) {
-		go func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= total {
-					return
-				}
-				if !failed.Load() && ctx.Err() == nil {
-					if score(&cands[i]); cands[i].err != nil {
-						failed.Store(true)
-					}
-				}
-				done <- struct{}{}
+	go linalg.ParallelFor(total, func(i int) {
+		if !failed.Load() && ctx.Err() == nil {
+			if score(&cands[i]); cands[i].err != nil {
+				failed.Store(true)
 			}
-		}()
-	}
+		}
+		done <- struct{}{}
+	})
 	for k := range total {
 		progress(opt, k, total, "select")
 		<-done
