@@ -57,13 +57,13 @@ const capitalize = (s) => s[0].toUpperCase() + s.slice(1);
 export function selectionText(sel) {
   const prep = (p) => (p.unitNorm ? 'unit-norm rows' : 'standardized columns');
   const score = (c) => (c.accuracy !== undefined ? `${(100 * c.accuracy).toFixed(1)}%` : `MSE ${short(c.score)}`);
+  const named = (o) => `${o.depth ? `L = ${o.depth}, ` : ''}${prep(o.preprocess)} ${score(o)}`;
   const c = sel.candidates[sel.chosen];
   // The best has no stdErr (the engine's one-standard-error rule measures the others against it).
   const best = sel.candidates.find((o) => o.stdErr === undefined) ?? c;
-  const rule = best === c ? 'the best' : `within one standard error of the best, ${best.depth ? `L = ${best.depth}, ` : ''}${prep(best.preprocess)} ${score(best)}, and simpler`;
+  const rule = best === c ? 'the best' : `within one standard error of the best, ${named(best)}, and simpler`;
   const others = sel.candidates.filter((o) => o !== c && o !== best)
-    .sort((a, b) => (b.accuracy ?? -b.score) - (a.accuracy ?? -a.score)).slice(0, 3)
-    .map((o) => `${o.depth ? `L = ${o.depth}, ` : ''}${prep(o.preprocess)} ${score(o)}`);
+    .sort((a, b) => (b.accuracy ?? -b.score) - (a.accuracy ?? -a.score)).slice(0, 3).map(named);
   return `auto chose ${c.depth ? `depth L = ${c.depth} with ` : ''}${prep(c.preprocess)} (leave-one-out ${score(c)} on ${sel.rows} training rows: ${rule}) among ${sel.candidates.length} candidates; next: ${others.join('; ')}.`;
 }
 
