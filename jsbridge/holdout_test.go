@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"ntkrf/internal/fixture"
 	"testing"
+
+	"ntkrf/internal/fixture"
 )
 
 // TestSolveHoldoutPhi runs the package's distributed fit by hand: two
