@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"ntkrf/internal/fixture"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/internal/fixture"
 )
 
 func TestCholesky(t *testing.T) {

@@ -5,8 +5,9 @@ package linalg
 import (
 	"fmt"
 	"math/rand/v2"
-	"ntkrf/internal/fixture"
 	"testing"
+
+	"ntkrf/internal/fixture"
 )
 
 // The SIMD loops must give the bits of their portable twins, on lengths

@@ -3,10 +3,11 @@ package linalg
 import (
 	"math"
 	"math/rand/v2"
-	"ntkrf/internal/fixture"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/internal/fixture"
 )
 
 // TestEigSym checks the eigensolver through invariants that hold whatever

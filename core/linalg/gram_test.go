@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"ntkrf/internal/fixture"
 	"testing"
+
+	"ntkrf/internal/fixture"
 )
 
 // randSlice returns n standard normal values from a fixed seed, with every

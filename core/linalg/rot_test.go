@@ -3,8 +3,9 @@ package linalg
 import (
 	"fmt"
 	"math/rand/v2"
-	"ntkrf/internal/fixture"
 	"testing"
+
+	"ntkrf/internal/fixture"
 )
 
 // TestRotSweepBits: the sweep of plane rotations of this build (AVX on

@@ -4,8 +4,9 @@ package linalg
 
 import (
 	"fmt"
-	"ntkrf/internal/fixture"
 	"testing"
+
+	"ntkrf/internal/fixture"
 )
 
 // The SIMD kernels must give the portable kernels' bits (see

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"ntkrf/internal/fixture"
 	"slices"
 	"sort"
 	"testing"
+
+	"ntkrf/internal/fixture"
 )
 
 // TestTwoStage checks the two-stage reduction (band, then bulge chasing)

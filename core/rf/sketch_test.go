@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
-	"ntkrf/internal/fixture"
 	"testing"
 
 	"github.com/mjibson/go-dsp/fft"
+
+	"ntkrf/internal/fixture"
 )
 
 // randVec returns n standard normal numbers from stream seed.
