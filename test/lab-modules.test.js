@@ -24,7 +24,7 @@ const { vocabulary, optionAt, toOption, SETTINGS, METHODS, EXCLUDED, WORDS, OTHE
 const { Jobs } = await lab('jobs.js');
 const { estimate, trainWork, trainRows, EXACT_MAX } = await lab('cost.js');
 const { featureOptions, targetKernel, folds, pictureScales, metric, trainingPlan, trainAndTest, dim, preprocessed, autoSearch } = await lab('experiments.js');
-const { modelFileName, describeModel, selectionText, predictionCSV, predictionFileName } = await lab('models.js');
+const { modelFileName, describeModel, selectionText, prepName, predictionCSV, predictionFileName } = await lab('models.js');
 const { sweep, sweepSeries, SWEEP_METHODS, SWEEP_DIMS, SWEEP_STEPS } = await lab('sweep.js');
 const { predictionsCSV, comparisonsCSV, featuresCSV, baseName } = await lab('downloads.js');
 
@@ -322,11 +322,11 @@ test('experiments: training iris on a split scores as the page shows it; its mod
   const settings = Object.fromEntries(Object.entries(vocab.settings).map(([k, s]) => [k, s.def]));
   // The search the cost model counts is the engine's: its depths, preprocessings and sample size.
   const search = autoSearch(schema);
-  assert.deepEqual(search, { depths: optionAt(schema, 'fitRidge.search.depths').default, preprocessings: optionAt(schema, 'fitRidge.search.preprocess').default.length, rows: optionAt(schema, 'fitRidge.search.rows').default });
-  assert.ok(search.depths.length > 1 && search.preprocessings > 1 && search.rows > 0);
+  assert.deepEqual(search, { depths: optionAt(schema, 'fitRidge.search.depths').default, preprocess: optionAt(schema, 'fitRidge.search.preprocess').default, rows: optionAt(schema, 'fitRidge.search.rows').default });
+  assert.ok(search.depths.length > 1 && search.preprocess.length > 1 && search.rows > 0);
   const plan = trainingPlan(settings, ds, search);
-  assert.deepEqual(plan.search, { candidates: search.depths.length * search.preprocessings, rows: search.rows });
-  assert.deepEqual(trainingPlan({ ...settings, method: 'rff' }, ds, search).search, { candidates: search.preprocessings, rows: search.rows }, 'RFF has no depth to search');
+  assert.deepEqual(plan.search, { candidates: search.depths.length * search.preprocess.length, rows: search.rows });
+  assert.deepEqual(trainingPlan({ ...settings, method: 'rff' }, ds, search).search, { candidates: search.preprocess.length, rows: search.rows }, 'RFF has no depth to search');
   assert.equal(trainingPlan({ ...settings, auto: false }, ds, search).search, null);
   // Training leaves depth and preprocessing to the engine ('auto', its default).
   assert.deepEqual(plan.features, { method: 'ntk', dim: 512, seed: 1, depth: 'auto', sketch: 'tensorsketch', sampler: 'exact' });
@@ -447,6 +447,7 @@ test('labels of undefined values are a dash, not a crash', () => {
 });
 
 test('the selection sentence names the chosen candidate, why (the best, or within one standard error of it), and the runners-up', () => {
+  assert.deepEqual([{ standardize: true, unitNorm: false }, { standardize: true, unitNorm: true }, { standardize: false, unitNorm: false }].map(prepName), ['standardized columns', 'unit-norm rows', 'raw columns']);
   const std = { standardize: true, unitNorm: false }, unit = { standardize: true, unitNorm: true };
   const cands = [
     { depth: 1, preprocess: std, lambda: 0.1, score: 0.2, accuracy: 0.95, stdErr: 0.02 },

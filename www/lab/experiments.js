@@ -142,18 +142,19 @@ export function searchOf(settings, search) {
   if (!settings.auto || !search) return null;
   const method = settings.method;
   const depths = featureOptions(settings, method).depth !== undefined || targetKernel(settings, method).depth !== undefined ? search.depths.length : 1;
-  return { candidates: depths * search.preprocessings, rows: search.rows };
+  return { candidates: depths * search.preprocess.length, rows: search.rows };
 }
 
 /**
  * The engine's defaults of the 'auto' search (fitRidge's search option):
- * { depths, preprocessings (how many), rows }, or null if it has none.
+ * { depths, preprocess (the candidate preprocessings), rows }, or null if
+ * it has none.
  */
 export function autoSearch(schema) {
   const def = (name) => optionAt(schema, `fitRidge.search.${name}`)?.default;
   const depths = def('depths'), preprocess = def('preprocess'), rows = def('rows');
   if (!Array.isArray(depths) || !Array.isArray(preprocess) || !Number.isInteger(rows)) return null;
-  return { depths, preprocessings: preprocess.length, rows };
+  return { depths, preprocess, rows };
 }
 
 /** options with depth 'auto' when auto is set and they have a depth. */

@@ -17,7 +17,7 @@ import { SAMPLE, dim, lambdaOf, uses, extraLayers, featureOptions, targetKernel,
 import { sweep, sweepSeries, exactTimes, SWEEP_METHODS, SWEEP_STEPS } from './sweep.js';
 import { MAX_EXPORT_VALUES, baseName, predictionsCSV, comparisonsCSV, featuresCSV } from './downloads.js';
 import { shortName, capital, count, seconds } from './format.js';
-import { MAX_MODEL_BYTES, SHOWN_PREDICTIONS, modelFileName, describeModel, selectionText, predictionTable, predictionCSV, predictionFileName } from './models.js';
+import { MAX_MODEL_BYTES, SHOWN_PREDICTIONS, modelFileName, describeModel, selectionText, prepName, predictionTable, predictionCSV, predictionFileName } from './models.js';
 import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV } from './toy.js';
 import { createPlayground } from './playground.js';
 
@@ -394,8 +394,8 @@ function loadFile(file) {
 /** The 'auto' checkbox's help, with the engine's own candidates and sample size. */
 function showAutoHelp(search) {
   if (!search) return;
-  const { depths, rows } = search;
-  $('auto-help').textContent = `Tries depths ${depths[0]}–${depths[depths.length - 1]}, with and without unit-norm rows, by leave-one-out with the exact kernel on up to ${rows} training rows, and keeps the lowest depth within one standard error of the best (a sample cannot rank closer candidates, and lower depths are cheaper); the depth and preprocessing controls above then shape only the pictures.`;
+  const { depths, preprocess, rows } = search;
+  $('auto-help').textContent = `Tries depths ${depths[0]}–${depths[depths.length - 1]}, each with ${preprocess.map(prepName).join(' or ')}, by leave-one-out with the exact kernel on up to ${rows} training rows, and keeps the lowest depth within one standard error of the best (a sample cannot rank closer candidates, and lower depths are cheaper); the depth and preprocessing controls above then shape only the pictures.`;
 }
 
 /** Facts about the data set and what preprocessing will do. */

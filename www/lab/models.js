@@ -54,8 +54,11 @@ export function describeModel(spec, model) {
 const capitalize = (s) => s[0].toUpperCase() + s.slice(1);
 
 /** What 'auto' chose (model.selection), in a sentence with the runners-up. */
+/** A preprocessing in words, as the selection and the auto help name it. */
+export const prepName = (p) => (p.unitNorm ? 'unit-norm rows' : p.standardize === false ? 'raw columns' : 'standardized columns');
+
 export function selectionText(sel) {
-  const prep = (p) => (p.unitNorm ? 'unit-norm rows' : 'standardized columns');
+  const prep = prepName;
   const score = (c) => (c.accuracy !== undefined ? `${(100 * c.accuracy).toFixed(1)}%` : `MSE ${short(c.score)}`);
   const named = (o) => `${o.depth ? `L = ${o.depth}, ` : ''}${prep(o.preprocess)} ${score(o)}`;
   const c = sel.candidates[sel.chosen];
