@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"ntkrf/core/linalg"
 	"ntkrf/internal/check"
 )
 
@@ -21,12 +22,12 @@ const MaxHoldoutRows = 2000
 
 // The λ scored by Holdout, as powers of ten times the GCV choice: GCV
 // estimates squared error, and the most accurate λ of a classifier lies at
-// or below it (30× below on Fashion-MNIST with unit-norm rows). Each λ
-// costs a Cholesky of m×m (0.5–1 s at m = 4096), so the search is coarse
-// to fine: the decades holdoutCoarse first, then one more decade past an
-// end that wins (within holdoutLo…holdoutHi), then the half-decades on
-// either side of the best: 5–6 λ, against the 8–9 of a half-decade grid
-// over the same range, with the same resolution around the winner.
+// or below it (30× below on Fashion-MNIST with unit-norm rows). The search
+// is coarse to fine: the decades holdoutCoarse first, then one more decade
+// past an end that wins (within holdoutLo…holdoutHi), then the
+// half-decades on either side of the best: 5–6 λ, with the resolution of a
+// half-decade grid around the winner. Each λ costs O(m²·k) on the
+// tridiagonal form (see SolveHoldout).
 var holdoutCoarse = []float64{-2, -1, 0}
 
 const holdoutLo, holdoutHi = -4.0, 1.0
@@ -61,11 +62,17 @@ func mix(x uint64) uint64 {
 // SolveHoldout chooses λ with the rows Phi (features) and y that were
 // added to the accumulator and are now held out: their sums are taken out
 // (an exact downdate of the co-moments), the rest is solved at each λ of a
-// bracket around the GCV choice of all rows, and the held-out rows are
+// bracket around the GCV choice of the rest, and the held-out rows are
 // scored (accuracy for classification, squared error breaking ties;
 // squared error for regression). The model is then solved on all rows at
 // the chosen λ and keeps the held-out curve. Pass the rows of HoldoutRows
 // to reproduce FitFeatures. A fixed Options.Lambda skips the search.
+//
+// The rest's centered Gram matrix C is reduced once to tridiagonal form
+// C = QTQᵀ with Q kept (linalg.Reduce): GCV comes from T, and every λ
+// scored is (C+λI)⁻¹D = Q(T+λI)⁻¹QᵀD, a tridiagonal solve and one
+// application of Q, O(m²·k), where a Cholesky factorization of C+λI costs
+// m³/3 per λ. The search thus costs one reduction and the final Cholesky.
 func (a *Accumulator) SolveHoldout(Phi *mat.Dense, y []float64) (*Model, error) {
 	if err := a.checkSolvable(); err != nil {
 		return nil, err
@@ -83,36 +90,36 @@ func (a *Accumulator) SolveHoldout(Phi *mat.Dense, y []float64) (*Model, error) 
 	if b.n < 1 || a.n-b.n < 2 {
 		return nil, check.New(check.Shape, "", "krr: %d held-out rows of %d; keep at least one row out and two in", b.n, a.n)
 	}
-	s, err := a.spectrum(false)
-	if err != nil {
+	if err := a.opt.cancelled(); err != nil {
 		return nil, err
 	}
-	gcv := s.GCV()
-	i, err := Best(gcv, false)
-	if err != nil {
-		return nil, err
-	}
-	center := gcv[i].Lambda
 	rest := a.without(b)
 	if err := rest.checkSolvable(); err != nil {
 		return nil, fmt.Errorf("krr: without the held-out rows: %w", err)
 	}
+	h, err := rest.newHoldout(Phi, y)
+	if err != nil {
+		return nil, err
+	}
 	byAcc := a.opt.Task == Classification
 	var curve []CurvePoint
 	var steps []float64 // the step of each point of curve
-	score := func(step float64) error {
-		if slices.Contains(steps, step) {
+	// score scores the steps not scored yet, together.
+	score := func(st ...float64) error {
+		var lams []float64
+		for _, x := range st {
+			if !slices.Contains(steps, x) {
+				steps = append(steps, x)
+				lams = append(lams, h.center*math.Pow(10, x))
+			}
+		}
+		if len(lams) == 0 {
 			return nil
 		}
 		if err := a.opt.cancelled(); err != nil {
 			return err
 		}
-		lam := center * math.Pow(10, step)
-		p, err := rest.scoreRows(lam, Phi, y)
-		if err != nil {
-			return err
-		}
-		curve, steps = append(curve, p), append(steps, step)
+		curve = append(curve, h.score(lams)...)
 		return nil
 	}
 	// best is the step of the best λ scored so far, ok false while none
@@ -124,10 +131,8 @@ func (a *Accumulator) SolveHoldout(Phi *mat.Dense, y []float64) (*Model, error) 
 		}
 		return steps[j], true
 	}
-	for _, st := range holdoutCoarse {
-		if err := score(st); err != nil {
-			return nil, err
-		}
+	if err := score(holdoutCoarse...); err != nil {
+		return nil, err
 	}
 	// Extend past an end that wins, a decade at a time.
 	for {
@@ -149,10 +154,8 @@ func (a *Accumulator) SolveHoldout(Phi *mat.Dense, y []float64) (*Model, error) 
 	}
 	// Refine: the half-decades beside the best.
 	if b, ok := best(); ok {
-		for _, st := range []float64{b - 0.5, b + 0.5} {
-			if err := score(st); err != nil {
-				return nil, err
-			}
+		if err := score(b-0.5, b+0.5); err != nil {
+			return nil, err
 		}
 	}
 	slices.SortFunc(curve, func(p, q CurvePoint) int { return cmp.Compare(p.Lambda, q.Lambda) })
@@ -161,6 +164,77 @@ func (a *Accumulator) SolveHoldout(Phi *mat.Dense, y []float64) (*Model, error) 
 		return nil, err
 	}
 	return a.solve(curve[j].Lambda, curve)
+}
+
+// holdout is the held-out search's state: the tridiagonal form of the
+// rest's C with Q, and the held-out rows.
+type holdout struct {
+	acc    *Accumulator // the rest
+	red    *linalg.Reduction
+	z      []float64 // QᵀD
+	center float64   // the rest's GCV choice
+	phi    *mat.Dense
+	y      []float64
+}
+
+// newHoldout reduces a's centered C (in a's scratch matrix, which the
+// holdout keeps until its last score) and finds the GCV choice of λ.
+func (a *Accumulator) newHoldout(Phi *mat.Dense, y []float64) (*holdout, error) {
+	red, z := linalg.Reduce(a.centered(), a.m, a.d, a.k, stageProgress(a.opt, "eigen"))
+	// GCV may diagonalize T in place: give it copies.
+	s, err := a.tridiagSpectrum(slices.Clone(red.D), slices.Clone(red.E), slices.Clone(z))
+	if err != nil {
+		return nil, err
+	}
+	gcv := s.GCV()
+	i, err := Best(gcv, false)
+	if err != nil {
+		return nil, err
+	}
+	return &holdout{acc: a, red: red, z: z, center: gcv[i].Lambda, phi: Phi, y: y}, nil
+}
+
+// score returns the held-out curve points of lams: for each λ the
+// coefficients W = Q(T+λI)⁻¹QᵀD side by side in one m×(k·len(lams))
+// matrix, so that Q and the held-out rows' product run once for all.
+func (h *holdout) score(lams []float64) []CurvePoint {
+	a := h.acc
+	m, k, nl := a.m, a.k, len(lams)
+	cols := k * nl
+	ws := make([]float64, m*cols)
+	x := make([]float64, m*k)
+	p := make([]float64, m)
+	ok := make([]bool, nl)
+	for t, lam := range lams {
+		if ok[t] = ldlSolve(h.red.D, h.red.E, lam, h.z, k, p, x); ok[t] {
+			for i := range m {
+				copy(ws[i*cols+t*k:i*cols+(t+1)*k], x[i*k:(i+1)*k])
+			}
+		}
+	}
+	h.red.ApplyQ(ws, cols)
+	r, _ := h.phi.Dims()
+	pred := make([]float64, r*cols)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, h.phi.RawMatrix(),
+		blas64.General{Rows: m, Cols: cols, Stride: cols, Data: ws},
+		0, blas64.General{Rows: r, Cols: cols, Stride: cols, Data: pred})
+	out := make([]CurvePoint, nl)
+	bias := make([]float64, k)
+	for t, lam := range lams {
+		out[t] = CurvePoint{Lambda: lam, Score: math.Inf(1)}
+		if !ok[t] {
+			continue // not positive definite at this λ: it cannot win
+		}
+		// The intercept ȳ − μᵀW, as coefficients has it.
+		copy(bias, a.ybar)
+		for j := range m {
+			for o, w := range ws[j*cols+t*k : j*cols+(t+1)*k] {
+				bias[o] -= a.mu[j] * w
+			}
+		}
+		out[t] = a.scorePredictions(lam, pred[t*k:], cols, bias, h.y)
+	}
+	return out
 }
 
 // without returns the accumulator of a's rows less b's: the co-moments of
@@ -203,26 +277,18 @@ func (a *Accumulator) without(b *Accumulator) *Accumulator {
 	return b
 }
 
-// scoreRows solves at λ and scores the rows Phi, y: the mean squared
-// error per output and, for classification, the accuracy.
-func (a *Accumulator) scoreRows(lam float64, Phi *mat.Dense, y []float64) (CurvePoint, error) {
-	p := CurvePoint{Lambda: lam, Score: math.Inf(1)}
-	W, bias, ok := a.coefficients(lam)
-	if !ok {
-		return p, nil // not positive definite at this λ: it cannot win
-	}
-	r, _ := Phi.Dims()
+// scorePredictions scores the predictions pred (row i at pred[i·stride:],
+// k values, the intercept bias not yet added) of the rows with targets y:
+// the mean squared error per output and, for classification, the accuracy.
+func (a *Accumulator) scorePredictions(lam float64, pred []float64, stride int, bias, y []float64) CurvePoint {
 	k := a.k
-	pred := make([]float64, r*k)
-	raw := Phi.RawMatrix()
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, raw, W.RawMatrix(),
-		0, blas64.General{Rows: r, Cols: k, Stride: k, Data: pred})
+	p := CurvePoint{Lambda: lam}
 	yr := make([]float64, k)
+	row := make([]float64, k)
 	sse, hits := 0.0, 0
 	for i, v := range y {
-		row := pred[i*k : (i+1)*k]
 		for o := range row {
-			row[o] += bias[o]
+			row[o] = pred[i*stride+o] + bias[o]
 		}
 		encodeRow(yr, v, a.opt.Task)
 		for o, t := range yr {
@@ -232,9 +298,9 @@ func (a *Accumulator) scoreRows(lam float64, Phi *mat.Dense, y []float64) (Curve
 			hits++
 		}
 	}
-	p.Score = sse / float64(r*k)
+	p.Score = sse / float64(len(y)*k)
 	if a.opt.Task == Classification {
-		p.Accuracy = float64(hits) / float64(r)
+		p.Accuracy = float64(hits) / float64(len(y))
 	}
-	return p, nil
+	return p
 }

@@ -49,19 +49,21 @@ func TestHoldoutRows(t *testing.T) {
 
 // TestHoldoutMatchesRefits checks the held-out curve against fits on the
 // kept rows at each λ, scored on the held-out rows by Predict, and the
-// final model against a fit on all rows at the chosen λ.
+// final model against a fit on all rows at the chosen λ; with 12 features
+// (a one-stage tridiagonal reduction) and 520 (two-stage).
 func TestHoldoutMatchesRefits(t *testing.T) {
 	t.Parallel()
-	for _, k := range []int{0, 3} {
-		f := fixture.NewReLU(5, 12, 3) // m < n: primal
-		X, y := fixture.Data(90, 5, k, 8)
+	for _, c := range []struct{ n, m, k int }{{90, 12, 0}, {90, 12, 3}, {700, 520, 0}, {700, 520, 4}} {
+		k, n := c.k, c.n
+		f := fixture.NewReLU(5, c.m, 3) // m < n: primal
+		X, y := fixture.Data(n, 5, k, 8)
 		m, err := FitFeatures(f, X, y, Options{Classes: k, Task: map[bool]string{true: Classification, false: Regression}[k > 0], Criterion: Holdout, BlockRows: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
-		held := HoldoutRows(90)
+		held := HoldoutRows(n)
 		var kept []int
-		for i := range 90 {
+		for i := range n {
 			if !slices.Contains(held, i) {
 				kept = append(kept, i)
 			}

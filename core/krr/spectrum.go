@@ -59,26 +59,39 @@ func (a *Accumulator) spectrum(vectors bool) (*Spectrum, error) {
 	m, k := a.m, a.k
 	work := a.centered()
 	progress := stageProgress(a.opt, "eigen")
-	s := &Spectrum{acc: a}
-	tr := 0.0
-	if vectors {
-		vals, w, err := linalg.EigSym(work, m, nil, k, progress)
-		if err != nil {
-			return nil, errNoConvergence
-		}
-		s.values, s.vt = vals, w
-		s.b = make([]float64, m*k)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: m, Cols: m, Stride: m, Data: w},
-			blas64.General{Rows: m, Cols: k, Stride: k, Data: a.d},
-			0, blas64.General{Rows: m, Cols: k, Stride: k, Data: s.b})
-		tr = clampValues(vals)
-	} else {
-		s.td, s.te, s.tz = linalg.Tridiagonalize(work, m, a.d, k, progress)
-		for _, v := range s.td {
-			tr += v // tr T = tr C
-		}
+	if !vectors {
+		d, e, z := linalg.Tridiagonalize(work, m, a.d, k, progress)
+		return a.tridiagSpectrum(d, e, z)
 	}
+	vals, w, err := linalg.EigSym(work, m, nil, k, progress)
+	if err != nil {
+		return nil, errNoConvergence
+	}
+	s := &Spectrum{acc: a, values: vals, vt: w, b: make([]float64, m*k)}
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+		blas64.General{Rows: m, Cols: m, Stride: m, Data: w},
+		blas64.General{Rows: m, Cols: k, Stride: k, Data: a.d},
+		0, blas64.General{Rows: m, Cols: k, Stride: k, Data: s.b})
+	return s.withGrid(clampValues(vals))
+}
+
+// tridiagSpectrum is the Spectrum of the tridiagonal form T = QᵀCQ
+// (diagonal d, off-diagonal e) with z = QᵀD, which it takes over.
+func (a *Accumulator) tridiagSpectrum(d, e, z []float64) (*Spectrum, error) {
+	s := &Spectrum{acc: a, td: d, te: e, tz: z}
+	tr := 0.0
+	for _, v := range d {
+		tr += v // tr T = tr C
+	}
+	return s.withGrid(tr)
+}
+
+// withGrid sets the grid (the options', or one scaled to the mean
+// eigenvalue tr/m) and, in tridiagonal form, diagonalizes T if T + λI is
+// not positive definite in floating point at the grid's smallest λ.
+func (s *Spectrum) withGrid(tr float64) (*Spectrum, error) {
+	a := s.acc
+	m, k := a.m, a.k
 	grid := a.opt.Grid
 	if len(grid) == 0 {
 		if !(tr > 0) {
@@ -129,14 +142,8 @@ func (s *Spectrum) tridiagFit(lam float64, work []float64) (fit, trInv float64, 
 		work = make([]float64, 2*m+m*k)
 	}
 	p, q, x := work[:m], work[m:2*m], work[2*m:2*m+m*k]
-	for i := range m {
-		p[i] = d[i] + lam
-		if i > 0 {
-			p[i] -= e[i-1] * e[i-1] / p[i-1]
-		}
-		if !(p[i] > 0) {
-			return 0, 0, false
-		}
+	if !ldlSolve(d, e, lam, z, k, p, x) {
+		return 0, 0, false
 	}
 	for i := m - 1; i >= 0; i-- {
 		q[i] = d[i] + lam
@@ -153,6 +160,27 @@ func (s *Spectrum) tridiagFit(lam float64, work []float64) (fit, trInv float64, 
 			return 0, 0, false
 		}
 		trInv += 1 / g
+	}
+	for i, v := range x[:m*k] {
+		fit += z[i]*v + lam*v*v
+	}
+	return fit, trInv, true
+}
+
+// ldlSolve sets the m×k x to (T+λI)⁻¹z for the tridiagonal T (diagonal d,
+// off-diagonal e) through T+λI = LDLᵀ, the pivots going to p; it returns
+// false, in O(m), when a pivot is not positive (T+λI not positive definite
+// in floating point). The solve costs O(m·k).
+func ldlSolve(d, e []float64, lam float64, z []float64, k int, p, x []float64) bool {
+	m := len(d)
+	for i := range m {
+		p[i] = d[i] + lam
+		if i > 0 {
+			p[i] -= e[i-1] * e[i-1] / p[i-1]
+		}
+		if !(p[i] > 0) {
+			return false
+		}
 	}
 	// L y = z, then D Lᵀ x = y, row by row over the k columns.
 	copy(x, z[:m*k])
@@ -178,10 +206,7 @@ func (s *Spectrum) tridiagFit(lam float64, work []float64) (fit, trInv float64, 
 			xi[c] = xi[c]*inv - f*xn[c]
 		}
 	}
-	for i, v := range x[:m*k] {
-		fit += z[i]*v + lam*v*v
-	}
-	return fit, trInv, true
+	return true
 }
 
 // Grid returns the λ values scored (a copy).

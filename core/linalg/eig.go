@@ -56,15 +56,10 @@ func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total 
 func Tridiagonalize(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (d, e, w []float64) {
 	w = append([]float64(nil), rhs[:m*l]...)
 	if m >= twoStageMin && twoStage {
-		d, e = twoStageReduce(a, m, bandWidth, w, l, progress)
+		d, e, _, _ = twoStageReduce(a, m, bandWidth, w, l, false, progress)
 		return d, e, w
 	}
-	d = make([]float64, m)
-	e = make([]float64, m)
-	tau := make([]float64, max(m-1, 1))
-	tridiag(a, m, d, e, tau, progress)
-	e[m-1] = 0
-	applyQt(a, m, tau, w, l)
+	d, e, _ = oneStageReduce(a, m, w, l, progress)
 	return d, e, w
 }
 

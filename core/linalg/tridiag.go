@@ -256,6 +256,13 @@ func applyQt(a []float64, m int, tau, r []float64, l int) {
 // i+off on (1 there) and acts on rows i+off … m−1 of r. tridiag leaves
 // off = 1, sy2sb the half-bandwidth.
 func applyQtOff(a []float64, m, off int, tau, r []float64, l int) {
+	applyReflectors(a, m, off, tau, r, l, true)
+}
+
+// applyReflectors overwrites r with QᵀR (transpose set) or QR for the Q of
+// applyQtOff. A block of reflectors is I − VTVᵀ, so QᵀR takes the blocks
+// in order with Tᵀ and QR in reverse order with T.
+func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose bool) {
 	const nb = reflectBlock
 	const zRows = 256 // rows of V·Y formed at a time
 	vt := make([]float64, nb*m)
@@ -266,7 +273,11 @@ func applyQtOff(a []float64, m, off int, tau, r []float64, l int) {
 	y := make([]float64, nb*l)
 	z := make([]float64, zRows*l)
 	nr := m - off // reflectors, the last ones possibly empty
-	for k0 := 0; k0 < nr; k0 += nb {
+	for blk := range (nr + nb - 1) / nb {
+		if !transpose {
+			blk = (nr+nb-1)/nb - 1 - blk
+		}
+		k0 := blk * nb
 		b := min(nb, nr-k0)
 		n1 := m - k0 - off
 		// Vᵀ (b×n1): reflector k0+j starts at column k0+off+j.
@@ -292,14 +303,21 @@ func applyQtOff(a []float64, m, off int, tau, r []float64, l int) {
 			}
 			tm[j*nb+j] = tj
 		}
-		// X = VᵀR, Y = TᵀX, R −= VY on rows k0+1 … m−1.
+		// X = VᵀR, Y = TᵀX (or TX), R −= VY on rows k0+off … m−1.
 		rs := r[(k0+off)*l : m*l]
 		Mul(x[:b*l], vt[:b*n1], rs, b, n1, l)
 		for j := 0; j < b; j++ {
 			yj := y[j*l : (j+1)*l]
 			clear(yj)
-			for i := 0; i <= j; i++ {
+			lo, hi := 0, j
+			if !transpose {
+				lo, hi = j, b-1
+			}
+			for i := lo; i <= hi; i++ {
 				f := tm[i*nb+j]
+				if !transpose {
+					f = tm[j*nb+i]
+				}
 				for c, v := range x[i*l : (i+1)*l] {
 					yj[c] += f * v
 				}

@@ -29,10 +29,12 @@ const twoStageMin = 512
 
 // twoStageReduce is Tridiagonalize for large m, through a band of
 // half-width nb: it returns T's diagonal and off-diagonal and overwrites
-// the m×l matrix R in w with Q₂ᵀQ₁ᵀR.
-func twoStageReduce(a []float64, m, nb int, w []float64, l int, progress func(done, total int)) (d, e []float64) {
+// the m×l matrix R in w with Q₂ᵀQ₁ᵀR. a is left holding Q₁'s reflectors
+// above the band (tau their τ), and, when keep is set, Q₂'s below the
+// diagonal (tau2 their τ; see chaseLog).
+func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progress func(done, total int)) (d, e, tau, tau2 []float64) {
 	ld := 2 * nb
-	tau := make([]float64, m)
+	tau = make([]float64, m)
 	band := make([]float64, m*ld)
 	sy2sb(a, m, nb, tau, band, ld, progress)
 	if m-nb-1 > 0 {
@@ -40,11 +42,16 @@ func twoStageReduce(a []float64, m, nb int, w []float64, l int, progress func(do
 	}
 	d = make([]float64, m)
 	e = make([]float64, m)
-	sb2st(band, ld, m, nb, d, e, w, l, runtime.GOMAXPROCS(0))
+	var log *chaseLog
+	if keep {
+		log = newChaseLog(a, m, nb)
+		tau2 = log.tau
+	}
+	sb2st(band, ld, m, nb, d, e, w, l, log, runtime.GOMAXPROCS(0))
 	if progress != nil {
 		progress(m, m)
 	}
-	return d, e
+	return d, e, tau, tau2
 }
 
 // sy2sb reduces the symmetric m×m matrix whose upper triangle is in a
@@ -178,8 +185,9 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 // workers goroutines, sweep s+1 waiting before each block j until sweep s
 // has finished block j+1 (LAPACK dsb2st's pipeline): every row then sees
 // the same reflectors in the same order as in one sweep after the other,
-// and the result has the same bits for any number of workers.
-func sb2st(band []float64, ld, m, nb int, d, e, r []float64, l int, workers int) {
+// and the result has the same bits for any number of workers. A non-nil
+// log records every reflector (see chaseLog).
+func sb2st(band []float64, ld, m, nb int, d, e, r []float64, l int, log *chaseLog, workers int) {
 	sweeps := max(m-2, 0)
 	workers = max(1, min(workers, sweeps/2))
 	done := make([]paddedCount, sweeps) // blocks finished, per sweep
@@ -187,6 +195,7 @@ func sb2st(band []float64, ld, m, nb int, d, e, r []float64, l int, workers int)
 	ws.cond.L = &ws.mu
 	run := func(w int) {
 		c := newChaser(band, ld, m, nb, r, l)
+		c.log = log
 		if workers > 1 {
 			c.ws = &ws
 		}
@@ -241,6 +250,7 @@ type chaser struct {
 	ld, m, nb  int
 	r          []float64
 	l          int
+	log        *chaseLog
 	v, g, y, z []float64
 }
 
@@ -306,6 +316,9 @@ func (c *chaser) sweep(s int) {
 		if tau != 0 {
 			symReflect(band, ld, i0, nI, v[:nI], tau, c.y)
 			reflectRows(c.r, c.l, c.l, i0, nI, v[:nI], tau, c.z)
+		}
+		if c.log != nil {
+			c.log.put(s, j, i0, v[:nI], tau)
 		}
 		j0 := i0 + nI
 		nJ := min(nb, m-j0)

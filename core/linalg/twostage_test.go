@@ -55,7 +55,7 @@ func TestTwoStage(t *testing.T) {
 			}
 			sortEig(d1, w1, l)
 			w2 := slices.Clone(rhs)
-			d2, e2 := twoStageReduce(slices.Clone(a), m, c.nb, w2, l, nil)
+			d2, e2, _, _ := twoStageReduce(slices.Clone(a), m, c.nb, w2, l, false, nil)
 			if err := tql(d2, e2, w2, l); err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +143,7 @@ func TestBulgeChasingWorkers(t *testing.T) {
 		for workers := 1; workers <= 4; workers++ {
 			b, w := slices.Clone(band), slices.Clone(rhs)
 			d, e := make([]float64, m), make([]float64, m)
-			sb2st(b, ld, m, nb, d, e, w, l, workers)
+			sb2st(b, ld, m, nb, d, e, w, l, nil, workers)
 			if workers == 1 {
 				ref = [3][]float64{d, e, w}
 				continue

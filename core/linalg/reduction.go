@@ -1,0 +1,144 @@
+package linalg
+
+// Reduction is the tridiagonal form T = QᵀCQ of a symmetric matrix C
+// together with Q, kept as the reflectors that built it, so that solutions
+// computed in T's basis can be brought back: (C+λI)⁻¹R = Q(T+λI)⁻¹QᵀR costs
+// a tridiagonal solve and one application of Q for every λ, instead of a
+// Cholesky factorization of C+λI each.
+type Reduction struct {
+	D, E []float64 // T's diagonal and off-diagonal (E[m−1] = 0)
+
+	a    []float64 // the reduced matrix, holding the reflectors
+	m    int
+	off  int       // reflector i starts at column i+off of row i of a
+	tau  []float64 // τ of the reflectors above the diagonal of a
+	nb   int       // two-stage: the band's half-width; 0 for one stage
+	tau2 []float64 // two-stage: τ of the bulge-chasing reflectors (chaseLog)
+}
+
+// Reduce is Tridiagonalize keeping Q: it reduces the symmetric m×m matrix
+// whose upper triangle is in a (row-major, stride m) and returns the
+// Reduction and QᵀR for the m×l matrix R in rhs (not modified). a is
+// overwritten with Q's reflectors and belongs to the Reduction until its
+// last ApplyQ: the one-stage reduction's above the diagonal, the two-stage
+// reduction's first stage above the band and its bulge chasing's (m²/2
+// values, LAPACK keeps them apart in dsytrd_2stage's HOUS2) in the strict
+// lower triangle, which neither stage reads. T and QᵀR are those of
+// Tridiagonalize, bit for bit.
+func Reduce(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (*Reduction, []float64) {
+	w := append([]float64(nil), rhs[:m*l]...)
+	r := &Reduction{a: a, m: m, off: 1}
+	if m >= twoStageMin && twoStage {
+		r.off, r.nb = bandWidth, bandWidth
+		r.D, r.E, r.tau, r.tau2 = twoStageReduce(a, m, bandWidth, w, l, true, progress)
+		return r, w
+	}
+	r.D, r.E, r.tau = oneStageReduce(a, m, w, l, progress)
+	return r, w
+}
+
+// oneStageReduce is Tridiagonalize for small m: tridiag, then QᵀR.
+func oneStageReduce(a []float64, m int, w []float64, l int, progress func(done, total int)) (d, e, tau []float64) {
+	d = make([]float64, m)
+	e = make([]float64, m)
+	tau = make([]float64, max(m-1, 1))
+	tridiag(a, m, d, e, tau, progress)
+	e[m-1] = 0
+	applyQt(a, m, tau, w, l)
+	return d, e, tau
+}
+
+// ApplyQ overwrites the m×l row-major x with Qx.
+func (r *Reduction) ApplyQ(x []float64, l int) {
+	if len(x) < r.m*l {
+		panic("linalg: ApplyQ: x is shorter than m×l")
+	}
+	if r.nb > 0 {
+		// Q = Q₁Q₂: Q₂ first.
+		applyChaseQ(r.a, r.m, r.nb, r.tau2, x, l)
+	}
+	if r.m-r.off-1 > 0 {
+		applyReflectors(r.a, r.m, r.off, r.tau, x, l, false)
+	}
+}
+
+// chaseLog records the reflectors of sb2st: sweep s's, in the order its
+// blocks apply them, fill the m−1−s values of row m−1−s of a left of the
+// diagonal (the reflector of the block at row i0 at column i0−s−1, its
+// leading 1 included), and their τ go to tau from tOff[s] on.
+type chaseLog struct {
+	a      []float64
+	m, nb  int
+	tau    []float64
+	tOff   []int
+	blocks []int // blocks per sweep
+}
+
+func newChaseLog(a []float64, m, nb int) *chaseLog {
+	sweeps := max(m-2, 0)
+	g := &chaseLog{a: a, m: m, nb: nb, tOff: make([]int, sweeps+1), blocks: make([]int, sweeps)}
+	for s := range sweeps {
+		g.blocks[s] = (m - 1 - s + nb - 1) / nb
+		g.tOff[s+1] = g.tOff[s] + g.blocks[s]
+	}
+	g.tau = make([]float64, g.tOff[sweeps])
+	return g
+}
+
+// put records the reflector (v, τ) of block j of sweep s, at row i0.
+func (g *chaseLog) put(s, j, i0 int, v []float64, tau float64) {
+	row := (g.m - 1 - s) * g.m
+	copy(g.a[row+i0-s-1:], v)
+	g.tau[g.tOff[s]+j] = tau
+}
+
+// applyChaseQ overwrites the m×l x with Q₂x, Q₂ the product of the
+// reflectors chaseLog recorded: each acts on nb rows or fewer, so x is
+// transposed and its columns, independent of each other, are shared among
+// the cores; each column meets the reflectors in the reverse of the order
+// sb2st applied them.
+func applyChaseQ(a []float64, m, nb int, tau2 []float64, x []float64, l int) {
+	sweeps := max(m-2, 0)
+	if sweeps == 0 || l == 0 {
+		return
+	}
+	xt := make([]float64, l*m)
+	for i := range m {
+		for c, v := range x[i*l : (i+1)*l] {
+			xt[c*m+i] = v
+		}
+	}
+	starts := make([]int, sweeps+1) // offset of each sweep's first τ
+	for s := range sweeps {
+		starts[s+1] = starts[s] + (m-1-s+nb-1)/nb
+	}
+	ParallelFor(l, func(c int) {
+		{
+			col := xt[c*m : (c+1)*m]
+			for s := sweeps - 1; s >= 0; s-- {
+				row := a[(m-1-s)*m:]
+				t := tau2[starts[s]:starts[s+1]]
+				// Block j ≥ 1 starts at s+1+n1+(j−1)·nb, block 0 at s+1.
+				n1 := min(nb, m-1-s)
+				for j := len(t) - 1; j >= 0; j-- {
+					if t[j] == 0 {
+						continue
+					}
+					i0, n := s+1, n1
+					if j > 0 {
+						i0 = s + 1 + n1 + (j-1)*nb
+						n = min(nb, m-i0)
+					}
+					v := row[i0-s-1 : i0-s-1+n]
+					y := col[i0 : i0+n]
+					axpyFast(y, v, -t[j]*dotFast(v, y))
+				}
+			}
+		}
+	})
+	for i := range m {
+		for c := range l {
+			x[i*l+c] = xt[c*m+i]
+		}
+	}
+}
