@@ -6,8 +6,6 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
@@ -20,17 +18,12 @@ import (
 // cost one m-wide product each.
 const MaxHoldoutRows = 2000
 
-// The λ scored by Holdout, as powers of ten times the GCV choice: GCV
-// estimates squared error, and the most accurate λ of a classifier lies at
-// or below it (30× below on Fashion-MNIST with unit-norm rows). The search
-// is coarse to fine: the decades holdoutCoarse first, then one more decade
-// past an end that wins (within holdoutLo…holdoutHi), then the
-// half-decades on either side of the best: 5–6 λ, with the resolution of a
-// half-decade grid around the winner. Each λ costs O(m²·k) on the
-// tridiagonal form (see SolveHoldout).
-var holdoutCoarse = []float64{-2, -1, 0}
-
-const holdoutLo, holdoutHi = -4.0, 1.0
+// The λ scored by Holdout are the GCV choice times 10^x for x from
+// holdoutLo to holdoutHi in steps of holdoutStep: GCV estimates squared
+// error, and the most accurate λ of a classifier lies at or below it (30×
+// below on Fashion-MNIST with unit-norm rows). Every λ costs O(m²·k) on the
+// tridiagonal form and all are scored in one batch (see SolveHoldout).
+const holdoutLo, holdoutHi, holdoutStep = -4.0, 1.0, 0.5
 
 // HoldoutRows returns the rows (sorted) that criterion Holdout keeps out
 // of a primal fit of n rows: min(n/5, MaxHoldoutRows) rows picked by a
@@ -62,7 +55,8 @@ func mix(x uint64) uint64 {
 // SolveHoldout chooses λ with the rows Phi (features) and y that were
 // added to the accumulator and are now held out: their sums are taken out
 // (an exact downdate of the co-moments), the rest is solved at each λ of a
-// bracket around the GCV choice of the rest, and the held-out rows are
+// bracket around the GCV choice of the rest (11 λ, every half-decade from
+// 10⁻⁴ to 10 times it), and the held-out rows are
 // scored (accuracy for classification, squared error breaking ties;
 // squared error for regression). The model is then solved on all rows at
 // the chosen λ and keeps the held-out curve. Pass the rows of HoldoutRows
@@ -72,7 +66,8 @@ func mix(x uint64) uint64 {
 // C = QTQᵀ with Q kept (linalg.Reduce): GCV comes from T, and every λ
 // scored is (C+λI)⁻¹D = Q(T+λI)⁻¹QᵀD, a tridiagonal solve and one
 // application of Q, O(m²·k), where a Cholesky factorization of C+λI costs
-// m³/3 per λ. The search thus costs one reduction and the final Cholesky.
+// m³/3 per λ. The search thus costs one reduction, one application of Q to
+// the k columns of every λ together, and the final Cholesky.
 func (a *Accumulator) SolveHoldout(Phi *mat.Dense, y []float64) (*Model, error) {
 	if err := a.checkSolvable(); err != nil {
 		return nil, err
@@ -93,6 +88,9 @@ func (a *Accumulator) SolveHoldout(Phi *mat.Dense, y []float64) (*Model, error) 
 	if err := a.opt.cancelled(); err != nil {
 		return nil, err
 	}
+	// One m×m scratch for the rest's reduction and the final solve: a's
+	// is free until then (without hands it to the rest).
+	a.work = grow(a.work, a.m*a.m)
 	rest := a.without(b)
 	if err := rest.checkSolvable(); err != nil {
 		return nil, fmt.Errorf("krr: without the held-out rows: %w", err)
@@ -101,63 +99,15 @@ func (a *Accumulator) SolveHoldout(Phi *mat.Dense, y []float64) (*Model, error) 
 	if err != nil {
 		return nil, err
 	}
-	byAcc := a.opt.Task == Classification
-	var curve []CurvePoint
-	var steps []float64 // the step of each point of curve
-	// score scores the steps not scored yet, together.
-	score := func(st ...float64) error {
-		var lams []float64
-		for _, x := range st {
-			if !slices.Contains(steps, x) {
-				steps = append(steps, x)
-				lams = append(lams, h.center*math.Pow(10, x))
-			}
-		}
-		if len(lams) == 0 {
-			return nil
-		}
-		if err := a.opt.cancelled(); err != nil {
-			return err
-		}
-		curve = append(curve, h.score(lams)...)
-		return nil
-	}
-	// best is the step of the best λ scored so far, ok false while none
-	// has a finite score.
-	best := func() (float64, bool) {
-		j, err := Best(curve, byAcc)
-		if err != nil {
-			return 0, false
-		}
-		return steps[j], true
-	}
-	if err := score(holdoutCoarse...); err != nil {
+	if err := a.opt.cancelled(); err != nil {
 		return nil, err
 	}
-	// Extend past an end that wins, a decade at a time.
-	for {
-		b, ok := best()
-		lo, hi := slices.Min(steps), slices.Max(steps)
-		next := math.NaN()
-		switch {
-		case ok && b == lo && lo-1 >= holdoutLo:
-			next = lo - 1
-		case ok && b == hi && hi+1 <= holdoutHi:
-			next = hi + 1
-		}
-		if math.IsNaN(next) {
-			break
-		}
-		if err := score(next); err != nil {
-			return nil, err
-		}
+	var lams []float64
+	for x := holdoutLo; x <= holdoutHi+1e-9; x += holdoutStep {
+		lams = append(lams, h.center*math.Pow(10, x))
 	}
-	// Refine: the half-decades beside the best.
-	if b, ok := best(); ok {
-		if err := score(b-0.5, b+0.5); err != nil {
-			return nil, err
-		}
-	}
+	curve := h.score(lams)
+	byAcc := a.opt.Task == Classification
 	slices.SortFunc(curve, func(p, q CurvePoint) int { return cmp.Compare(p.Lambda, q.Lambda) })
 	j, err := Best(curve, byAcc)
 	if err != nil {
@@ -196,7 +146,8 @@ func (a *Accumulator) newHoldout(Phi *mat.Dense, y []float64) (*holdout, error) 
 
 // score returns the held-out curve points of lams: for each λ the
 // coefficients W = Q(T+λI)⁻¹QᵀD side by side in one m×(k·len(lams))
-// matrix, so that Q and the held-out rows' product run once for all.
+// matrix, so that Q and the held-out rows' product run once for all
+// (reflectors are read once per call, not per λ).
 func (h *holdout) score(lams []float64) []CurvePoint {
 	a := h.acc
 	m, k, nl := a.m, a.k, len(lams)
@@ -213,11 +164,16 @@ func (h *holdout) score(lams []float64) []CurvePoint {
 		}
 	}
 	h.red.ApplyQ(ws, cols)
-	r, _ := h.phi.Dims()
-	pred := make([]float64, r*cols)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, h.phi.RawMatrix(),
-		blas64.General{Rows: m, Cols: cols, Stride: cols, Data: ws},
-		0, blas64.General{Rows: r, Cols: cols, Stride: cols, Data: pred})
+	raw := h.phi.RawMatrix()
+	phi := raw.Data
+	if raw.Stride != m {
+		phi = make([]float64, raw.Rows*m)
+		for i := range raw.Rows {
+			copy(phi[i*m:(i+1)*m], raw.Data[i*raw.Stride:])
+		}
+	}
+	pred := make([]float64, raw.Rows*cols)
+	linalg.Mul(pred, phi, ws, raw.Rows, m, cols)
 	out := make([]CurvePoint, nl)
 	bias := make([]float64, k)
 	for t, lam := range lams {

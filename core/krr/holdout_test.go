@@ -69,19 +69,22 @@ func TestHoldoutMatchesRefits(t *testing.T) {
 			}
 		}
 		curve := m.Curve()
-		if len(curve) < len(holdoutCoarse)+2 {
-			t.Fatalf("k=%d: %d curve points, want at least %d", k, len(curve), len(holdoutCoarse)+2)
+		// Every half-decade of the bracket, around the GCV choice of the
+		// kept rows.
+		if want := int((holdoutHi-holdoutLo)/holdoutStep) + 1; len(curve) != want {
+			t.Fatalf("k=%d: %d curve points, want %d", k, len(curve), want)
 		}
-		// Coarse to fine: a winner inside the curve had its half-decade
-		// neighbours scored.
-		j, _ := Best(curve, k > 0)
-		has := func(l float64) bool {
-			return slices.ContainsFunc(curve, func(p CurvePoint) bool { return math.Abs(p.Lambda/l-1) < 1e-9 })
-		}
-		for _, f := range []float64{math.Pow(10, -0.5), math.Pow(10, 0.5)} {
-			if j > 0 && j < len(curve)-1 && !has(curve[j].Lambda*f) {
-				t.Errorf("k=%d: best λ %g, but λ×%.3g was not scored: %v", k, curve[j].Lambda, f, curve)
+		for i := 1; i < len(curve); i++ {
+			if r := curve[i].Lambda / curve[i-1].Lambda; math.Abs(r-math.Pow(10, holdoutStep)) > 1e-12 {
+				t.Errorf("k=%d: λ %g then %g: not a half-decade apart", k, curve[i-1].Lambda, curve[i].Lambda)
 			}
+		}
+		g, err := FitFeatures(f, data.Rows(X, kept), data.Take(y, kept), Options{Classes: k, Task: m.Task(), Criterion: GCV})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := curve[int(-holdoutLo/holdoutStep)].Lambda; math.Abs(c/g.Lambda()-1) > 1e-9 {
+			t.Errorf("k=%d: the bracket is centred on %g; the kept rows' GCV chooses %g", k, c, g.Lambda())
 		}
 		for _, p := range curve {
 			r, err := FitFeatures(f, data.Rows(X, kept), data.Take(y, kept), Options{Classes: k, Task: m.Task(), Lambda: p.Lambda})

@@ -56,10 +56,10 @@ func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total 
 func Tridiagonalize(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (d, e, w []float64) {
 	w = append([]float64(nil), rhs[:m*l]...)
 	if m >= twoStageMin && twoStage {
-		d, e, _, _ = twoStageReduce(a, m, bandWidth, w, l, false, progress)
+		d, e, _, _, _ = twoStageReduce(a, m, bandWidth, w, l, false, progress)
 		return d, e, w
 	}
-	d, e, _ = oneStageReduce(a, m, w, l, progress)
+	d, e, _, _ = oneStageReduce(a, m, w, l, false, progress)
 	return d, e, w
 }
 

@@ -1,5 +1,7 @@
 package linalg
 
+import "runtime"
+
 // Reduction is the tridiagonal form T = QᵀCQ of a symmetric matrix C
 // together with Q, kept as the reflectors that built it, so that solutions
 // computed in T's basis can be brought back: (C+λI)⁻¹R = Q(T+λI)⁻¹QᵀR costs
@@ -12,6 +14,7 @@ type Reduction struct {
 	m    int
 	off  int       // reflector i starts at column i+off of row i of a
 	tau  []float64 // τ of the reflectors above the diagonal of a
+	ts   []float64 // the T of their blocks (applyReflectors)
 	nb   int       // two-stage: the band's half-width; 0 for one stage
 	tau2 []float64 // two-stage: τ of the bulge-chasing reflectors (chaseLog)
 }
@@ -30,22 +33,26 @@ func Reduce(a []float64, m int, rhs []float64, l int, progress func(done, total 
 	r := &Reduction{a: a, m: m, off: 1}
 	if m >= twoStageMin && twoStage {
 		r.off, r.nb = bandWidth, bandWidth
-		r.D, r.E, r.tau, r.tau2 = twoStageReduce(a, m, bandWidth, w, l, true, progress)
+		r.D, r.E, r.tau, r.tau2, r.ts = twoStageReduce(a, m, bandWidth, w, l, true, progress)
 		return r, w
 	}
-	r.D, r.E, r.tau = oneStageReduce(a, m, w, l, progress)
+	r.D, r.E, r.tau, r.ts = oneStageReduce(a, m, w, l, true, progress)
 	return r, w
 }
 
-// oneStageReduce is Tridiagonalize for small m: tridiag, then QᵀR.
-func oneStageReduce(a []float64, m int, w []float64, l int, progress func(done, total int)) (d, e, tau []float64) {
+// oneStageReduce is Tridiagonalize for small m: tridiag, then QᵀR; with
+// keep, ts holds the T of the reflectors' blocks.
+func oneStageReduce(a []float64, m int, w []float64, l int, keep bool, progress func(done, total int)) (d, e, tau, ts []float64) {
 	d = make([]float64, m)
 	e = make([]float64, m)
 	tau = make([]float64, max(m-1, 1))
 	tridiag(a, m, d, e, tau, progress)
 	e[m-1] = 0
-	applyQt(a, m, tau, w, l)
-	return d, e, tau
+	if keep {
+		ts = make([]float64, tsLen(m, 1))
+	}
+	applyReflectors(a, m, 1, tau, w, l, true, ts)
+	return d, e, tau, ts
 }
 
 // ApplyQ overwrites the m×l row-major x with Qx.
@@ -58,7 +65,7 @@ func (r *Reduction) ApplyQ(x []float64, l int) {
 		applyChaseQ(r.a, r.m, r.nb, r.tau2, x, l)
 	}
 	if r.m-r.off-1 > 0 {
-		applyReflectors(r.a, r.m, r.off, r.tau, x, l, false)
+		applyReflectors(r.a, r.m, r.off, r.tau, x, l, false, r.ts)
 	}
 }
 
@@ -93,52 +100,43 @@ func (g *chaseLog) put(s, j, i0 int, v []float64, tau float64) {
 }
 
 // applyChaseQ overwrites the m×l x with Q₂x, Q₂ the product of the
-// reflectors chaseLog recorded: each acts on nb rows or fewer, so x is
-// transposed and its columns, independent of each other, are shared among
-// the cores; each column meets the reflectors in the reverse of the order
-// sb2st applied them.
+// reflectors chaseLog recorded, which x meets in the reverse of the order
+// sb2st applied them. Columns are independent: each core takes a strip of
+// them and applies every reflector to its nb×strip block, which stays in
+// cache between the two passes of reflectRows.
 func applyChaseQ(a []float64, m, nb int, tau2 []float64, x []float64, l int) {
 	sweeps := max(m-2, 0)
 	if sweeps == 0 || l == 0 {
 		return
 	}
-	xt := make([]float64, l*m)
-	for i := range m {
-		for c, v := range x[i*l : (i+1)*l] {
-			xt[c*m+i] = v
-		}
-	}
 	starts := make([]int, sweeps+1) // offset of each sweep's first τ
 	for s := range sweeps {
 		starts[s+1] = starts[s] + (m-1-s+nb-1)/nb
 	}
-	ParallelFor(l, func(c int) {
-		{
-			col := xt[c*m : (c+1)*m]
-			for s := sweeps - 1; s >= 0; s-- {
-				row := a[(m-1-s)*m:]
-				t := tau2[starts[s]:starts[s+1]]
-				// Block j ≥ 1 starts at s+1+n1+(j−1)·nb, block 0 at s+1.
-				n1 := min(nb, m-1-s)
-				for j := len(t) - 1; j >= 0; j-- {
-					if t[j] == 0 {
-						continue
-					}
-					i0, n := s+1, n1
-					if j > 0 {
-						i0 = s + 1 + n1 + (j-1)*nb
-						n = min(nb, m-i0)
-					}
-					v := row[i0-s-1 : i0-s-1+n]
-					y := col[i0 : i0+n]
-					axpyFast(y, v, -t[j]*dotFast(v, y))
+	strips := min(runtime.GOMAXPROCS(0), (l+chaseStrip-1)/chaseStrip)
+	ParallelFor(strips, func(w int) {
+		c0, c1 := l*w/strips, l*(w+1)/strips
+		z := make([]float64, c1-c0)
+		xs := x[c0:]
+		for s := sweeps - 1; s >= 0; s-- {
+			row := a[(m-1-s)*m:]
+			t := tau2[starts[s]:starts[s+1]]
+			// Block j ≥ 1 starts at s+1+n1+(j−1)·nb, block 0 at s+1.
+			n1 := min(nb, m-1-s)
+			for j := len(t) - 1; j >= 0; j-- {
+				if t[j] == 0 {
+					continue
 				}
+				i0, n := s+1, n1
+				if j > 0 {
+					i0 = s + 1 + n1 + (j-1)*nb
+					n = min(nb, m-i0)
+				}
+				reflectRows(xs, l, c1-c0, i0, n, row[i0-s-1:i0-s-1+n], t[j], z)
 			}
 		}
 	})
-	for i := range m {
-		for c := range l {
-			x[i*l+c] = xt[c*m+i]
-		}
-	}
 }
+
+// chaseStrip is the fewest columns of x worth a goroutine of applyChaseQ.
+const chaseStrip = 8

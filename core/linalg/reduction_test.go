@@ -16,12 +16,12 @@ func reduceWith(a []float64, m, nb int, rhs []float64, l int) (*Reduction, []flo
 	if nb == 0 {
 		w := slices.Clone(rhs)
 		r := &Reduction{a: a, m: m, off: 1}
-		r.D, r.E, r.tau = oneStageReduce(a, m, w, l, nil)
+		r.D, r.E, r.tau, r.ts = oneStageReduce(a, m, w, l, true, nil)
 		return r, w
 	}
 	w := slices.Clone(rhs)
 	r := &Reduction{a: a, m: m, off: nb, nb: nb}
-	r.D, r.E, r.tau, r.tau2 = twoStageReduce(a, m, nb, w, l, true, nil)
+	r.D, r.E, r.tau, r.tau2, r.ts = twoStageReduce(a, m, nb, w, l, true, nil)
 	return r, w
 }
 
@@ -56,10 +56,10 @@ func TestReductionQ(t *testing.T) {
 			var d, e, w0 []float64
 			if c.nb == 0 {
 				w0 = slices.Clone(rhs)
-				d, e, _ = oneStageReduce(slices.Clone(a), m, w0, l, nil)
+				d, e, _, _ = oneStageReduce(slices.Clone(a), m, w0, l, false, nil)
 			} else {
 				w0 = slices.Clone(rhs)
-				d, e, _, _ = twoStageReduce(slices.Clone(a), m, c.nb, w0, l, false, nil)
+				d, e, _, _, _ = twoStageReduce(slices.Clone(a), m, c.nb, w0, l, false, nil)
 			}
 			fixture.SameBits(t, "D", red.D, d)
 			fixture.SameBits(t, "E", red.E, e)

@@ -243,6 +243,11 @@ func dotPortable(x, y []float64) float64 {
 // reflectBlock is the number of reflectors applyQt applies at once.
 const reflectBlock = 32
 
+// tsLen is the length of the T matrices applyReflectors keeps.
+func tsLen(m, off int) int {
+	return (max(m-off, 0) + reflectBlock - 1) / reflectBlock * reflectBlock * reflectBlock
+}
+
 // applyQt overwrites the m×l row-major r with QᵀR, Q = H₀H₁⋯H_{m−2} as
 // left by tridiag in a and tau. Reflectors are applied reflectBlock at a
 // time in compact WY form: Hₖ₊ᵦ₋₁⋯Hₖ = I − VTᵀVᵀ (LAPACK dlarft, forward),
@@ -256,13 +261,15 @@ func applyQt(a []float64, m int, tau, r []float64, l int) {
 // i+off on (1 there) and acts on rows i+off … m−1 of r. tridiag leaves
 // off = 1, sy2sb the half-bandwidth.
 func applyQtOff(a []float64, m, off int, tau, r []float64, l int) {
-	applyReflectors(a, m, off, tau, r, l, true)
+	applyReflectors(a, m, off, tau, r, l, true, nil)
 }
 
 // applyReflectors overwrites r with QᵀR (transpose set) or QR for the Q of
 // applyQtOff. A block of reflectors is I − VTVᵀ, so QᵀR takes the blocks
-// in order with Tᵀ and QR in reverse order with T.
-func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose bool) {
+// in order with Tᵀ and QR in reverse order with T. A non-nil ts (of
+// tsLen(m, off) values) keeps the blocks' T: QᵀR writes them, QR reads
+// them instead of computing them again (O(reflectBlock·m²) per call).
+func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose bool, ts []float64) {
 	const nb = reflectBlock
 	const zRows = 256 // rows of V·Y formed at a time
 	vt := make([]float64, nb*m)
@@ -288,7 +295,10 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 			copy(row[j:], a[i*m+i+off:(i+1)*m])
 		}
 		// T, upper triangular: T[0:j, j] = −τⱼ·T[0:j, 0:j]·V[:, 0:j]ᵀvⱼ.
-		for j := 0; j < b; j++ {
+		if ts != nil && !transpose {
+			tm = ts[blk*nb*nb : (blk+1)*nb*nb]
+		}
+		for j := 0; j < b && (ts == nil || transpose); j++ {
 			tj := tau[k0+j]
 			vj := vt[j*n1+j : (j+1)*n1]
 			for i := 0; i < j; i++ {
@@ -302,6 +312,9 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 				tm[i*nb+j] = -tj * s
 			}
 			tm[j*nb+j] = tj
+		}
+		if ts != nil && transpose {
+			copy(ts[blk*nb*nb:], tm)
 		}
 		// X = VᵀR, Y = TᵀX (or TX), R −= VY on rows k0+off … m−1.
 		rs := r[(k0+off)*l : m*l]

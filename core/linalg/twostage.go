@@ -31,14 +31,17 @@ const twoStageMin = 512
 // half-width nb: it returns T's diagonal and off-diagonal and overwrites
 // the m×l matrix R in w with Q₂ᵀQ₁ᵀR. a is left holding Q₁'s reflectors
 // above the band (tau their τ), and, when keep is set, Q₂'s below the
-// diagonal (tau2 their τ; see chaseLog).
-func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progress func(done, total int)) (d, e, tau, tau2 []float64) {
+// diagonal (tau2 their τ; see chaseLog) and ts the T of Q₁'s blocks.
+func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progress func(done, total int)) (d, e, tau, tau2, ts []float64) {
 	ld := 2 * nb
 	tau = make([]float64, m)
 	band := make([]float64, m*ld)
 	sy2sb(a, m, nb, tau, band, ld, progress)
+	if keep {
+		ts = make([]float64, tsLen(m, nb))
+	}
 	if m-nb-1 > 0 {
-		applyQtOff(a, m, nb, tau, w, l)
+		applyReflectors(a, m, nb, tau, w, l, true, ts)
 	}
 	d = make([]float64, m)
 	e = make([]float64, m)
@@ -51,7 +54,7 @@ func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progr
 	if progress != nil {
 		progress(m, m)
 	}
-	return d, e, tau, tau2
+	return d, e, tau, tau2, ts
 }
 
 // sy2sb reduces the symmetric m×m matrix whose upper triangle is in a

@@ -55,7 +55,7 @@ func TestTwoStage(t *testing.T) {
 			}
 			sortEig(d1, w1, l)
 			w2 := slices.Clone(rhs)
-			d2, e2, _, _ := twoStageReduce(slices.Clone(a), m, c.nb, w2, l, false, nil)
+			d2, e2, _, _, _ := twoStageReduce(slices.Clone(a), m, c.nb, w2, l, false, nil)
 			if err := tql(d2, e2, w2, l); err != nil {
 				t.Fatal(err)
 			}
