@@ -154,8 +154,8 @@ func runBench(args []string) error {
 			r.Gram += since(t)
 		}
 		r.GramGFLOPS = 2 * float64(*n) * float64(f.Dim()) * float64(f.Dim()) / r.Gram / 1e9
-		// λ by the task's criterion (held-out accuracy: GCV's tridiagonal
-		// form, a Cholesky per λ scored) or by GCV, then the solve at the
+		// λ by the task's criterion (held-out accuracy: the kept rows'
+		// tridiagonal form with Q, then the final Cholesky) or by GCV, then the solve at the
 		// chosen λ timed on its own: the anchors' protocol picked λ outside
 		// the timed run, so the comparable total leaves the search out.
 		t := time.Now()

@@ -53,6 +53,13 @@
 //     for every row, a second featurization pass. Both need the
 //     eigenvectors. Prefer it for small n, where GCV's averaging of the
 //     leverages is crudest.
+//   - Holdout (primal, classification's default there): HoldoutRows are
+//     taken back out of the co-moments, the rest's Gc is reduced once to
+//     Gc = QTQᵀ keeping Q (linalg.Reduce), GCV on T centres a bracket of
+//     11 λ, and each λ's W = Q(T+λI)⁻¹QᵀΦcᵀYc is a tridiagonal solve
+//     plus one application of Q to all λ's columns together, O(m²·k)
+//     instead of a Cholesky each; the held-out rows score them, and the
+//     model is the Cholesky fit on all rows at the winner.
 //
 // The tests check LOO against brute-force refits (1e-9 relative), GCV
 // against its definition with the hat matrix formed explicitly, and fits

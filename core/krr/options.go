@@ -68,8 +68,10 @@ type Options struct {
 	// more rows than features), where the eigenvectors are small; in the
 	// primal it needs them at m×m and a second featurization pass.
 	// Holdout (primal) keeps HoldoutRows of the rows out, fits the rest
-	// at λ around the GCV choice (one Cholesky of m×m per λ) and scores
-	// the held-out rows; the final model is then fitted on all rows.
+	// at every half-decade from 10⁻⁴ to 10 times the rest's GCV choice
+	// (one reduction of the rest's m×m matrix to tridiagonal form serves
+	// GCV and every λ) and scores the held-out rows; the final model is
+	// then fitted on all rows (one Cholesky).
 	Criterion string
 	// Grid is the λ grid searched when Lambda is 0. Empty means 30 points
 	// log-spaced over 1e-6…1e2 × s, both ends included, where s is the

@@ -224,8 +224,8 @@ export interface FitOptions extends CallControl {
    * How 'auto' chooses λ. Default by the task: classification by validated
    * accuracy (squared error breaking ties) — "loo", exact leave-one-out, when
    * rows ≤ dim or with a kernel, else "holdout" (a fifth of the rows, at most
-   * 2000, held out and scored at λ around the GCV choice, then the fit on all
-   * rows); regression by squared error — "loo", else "gcv".
+   * 2000, held out and scored at 11 λ around the GCV choice of the rest, then
+   * the fit on all rows); regression by squared error — "loo", else "gcv".
    */
   criterion?: 'gcv' | 'loo' | 'holdout';
   /** Candidate λ values for 'auto', each > 0, at most 10000 (default: 30 values log-spaced over [1e-6, 100]·trace/m). */
