@@ -318,9 +318,9 @@ func init() {
 			Features featureArgs `json:"features"`
 			Task     string      `json:"task"`
 			Classes  int         `json:"classes"`
-			// Keep lists rows of the chunk (ascending) whose features come
-			// back in phi: the held-out rows of criterion holdout, which the
-			// solving worker would otherwise featurize again on its own.
+			// Keep lists rows of the chunk (ascending) left out of the sums,
+			// their features coming back in phi: the held-out rows of
+			// criterion holdout, which solve scores and then adds.
 			Keep []int `json:"keep"`
 		}
 		if err := c.decode(args, &a); err != nil {
@@ -347,8 +347,12 @@ func init() {
 		}
 		c.progress(0, n, "features")
 		var buf *mat.Dense
-		kept := make([]float64, len(a.Keep)*f.Dim())
+		var kept *mat.Dense
+		if len(a.Keep) > 0 {
+			kept = mat.NewDense(len(a.Keep), f.Dim(), nil)
+		}
 		k := 0 // next entry of Keep
+		var out []int
 		for lo := 0; lo < n; lo += progressRows {
 			hi := min(lo+progressRows, n)
 			if buf == nil || hi-lo != buf.RawMatrix().Rows {
@@ -357,24 +361,26 @@ func init() {
 			if _, err := f.Transform(buf, X.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
 				return nil, err
 			}
-			for ; k < len(a.Keep) && a.Keep[k] < hi; k++ {
-				copy(kept[k*f.Dim():(k+1)*f.Dim()], buf.RawRowView(a.Keep[k]-lo))
+			out = out[:0]
+			for j := k; j < len(a.Keep) && a.Keep[j] < hi; j++ {
+				out = append(out, a.Keep[j]-lo)
 			}
-			if err := acc.Add(buf, y[lo:hi]); err != nil {
+			if err := acc.AddExcept(buf, y[lo:hi], out, kept, k); err != nil {
 				return nil, err
 			}
+			k += len(out)
 			c.progress(hi, n, "features")
 		}
 		p := acc.Parts()
-		out := struct {
+		res := struct {
 			partsJSON
 			Phi *ArrayRef `json:"phi,omitempty"`
 		}{partsJSON: partsJSON{Rows: p.Rows, Mu: c.putArray(p.Mu), Ybar: c.putArray(p.Ybar), C: c.putArray(p.C), D: c.putArray(p.D), E: c.putArray(p.E)}}
-		if len(a.Keep) > 0 {
-			ref := c.putArray(kept)
-			out.Phi = &ref
+		if kept != nil {
+			ref := c.putArray(kept.RawMatrix().Data)
+			res.Phi = &ref
 		}
-		return out, nil
+		return res, nil
 	}
 
 	ops["solve"] = func(c *call, args []byte) (any, error) {
@@ -385,9 +391,10 @@ func init() {
 			Dim      int             `json:"dim"`
 			Scaler   json.RawMessage `json:"scaler"`
 			Input    *data.Schema    `json:"input"`
-			// Holdout holds the raw rows plan named (criterion holdout), or
-			// only their targets when HoldoutPhi holds their features
-			// (accumulate's phi, in the order of plan's holdout).
+			// Holdout holds the targets of the rows plan named (criterion
+			// holdout), and HoldoutPhi their features: accumulate's phi, in
+			// the order of plan's holdout, the rows that keep left out of
+			// the parts.
 			Holdout    *fitInput           `json:"holdout"`
 			HoldoutPhi *MatrixRef          `json:"holdoutPhi"`
 			Selection  *pipeline.Selection `json:"selection"`
@@ -400,8 +407,8 @@ func init() {
 			return nil, optErr("criterion", "%s: criterion \"loo\" needs a second pass over the rows; use fitFeatures", c.op)
 		}
 		holdout := opt.Lambda == 0 && opt.CriterionFor(false) == krr.Holdout
-		if holdout && a.Holdout == nil {
-			return nil, optErr("criterion", "%s: criterion \"holdout\" needs the held-out rows (plan's holdout) in holdout {X, y}, or their targets in holdout {y} and accumulate's phi in holdoutPhi", c.op)
+		if holdout && (a.Holdout == nil || a.HoldoutPhi == nil) {
+			return nil, optErr("criterion", "%s: criterion \"holdout\" needs the held-out rows (plan's holdout, left out of the parts by accumulate's keep): their targets in holdout {y} and accumulate's phi in holdoutPhi", c.op)
 		}
 		s, err := scalerOf(c.op, a.Scaler)
 		if err != nil {
@@ -433,11 +440,11 @@ func init() {
 		c.progress(0, 1, "solve")
 		var m *krr.Model
 		if holdout {
-			phi, yh, err := c.holdoutRows(*a.Holdout, a.HoldoutPhi, a.Scaler, f)
+			phi, yh, err := c.holdoutRows(*a.Holdout, a.HoldoutPhi, f)
 			if err != nil {
 				return nil, err
 			}
-			m, err = acc.SolveHoldout(phi, yh)
+			m, err = acc.SolveHeldOut(phi, yh)
 		} else {
 			m, err = acc.Solve()
 		}
@@ -571,17 +578,8 @@ type partsJSON struct {
 }
 
 // holdoutRows returns the features and targets of solve's held-out rows:
-// phi as given (accumulate featurized them) or in's rows featurized here.
-func (c *call) holdoutRows(in fitInput, phi *MatrixRef, scaler json.RawMessage, f *rf.Map) (*mat.Dense, []float64, error) {
-	if phi == nil {
-		in.Scaler = scaler
-		Xh, yh, _, err := c.xy(in)
-		if err != nil {
-			return nil, nil, err
-		}
-		P, err := f.Transform(nil, Xh)
-		return P, yh, err
-	}
+// accumulate's phi and in's targets.
+func (c *call) holdoutRows(in fitInput, phi *MatrixRef, f *rf.Map) (*mat.Dense, []float64, error) {
 	P, err := c.matrix("holdoutPhi", phi)
 	if err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 package krr
 
 import (
+	"slices"
 	"fmt"
 	"math"
 
@@ -36,8 +37,9 @@ type Accumulator struct {
 	e    []float64 // k
 
 	// Scratch reused across Add calls.
-	buf  []float64 // rows×m centered block
-	ybuf []float64 // rows×k centered targets
+	buf   []float64 // rows×m centered block
+	ykept []float64 // its targets
+	ybuf  []float64 // rows×k centered targets
 	bmu  []float64
 	bybr []float64
 	// work is the m×m copy of C that Solve factors or diagonalizes, kept
@@ -77,6 +79,14 @@ func (a *Accumulator) Dim() int { return a.m }
 // Add adds the feature rows Phi (rows×m) with their targets y (class
 // indices or values). Phi and y are not modified.
 func (a *Accumulator) Add(Phi *mat.Dense, y []float64) error {
+	return a.AddExcept(Phi, y, nil, nil, 0)
+}
+
+// AddExcept is Add without the rows of Phi listed in out (ascending row
+// indices), whose features it copies instead to rows at, at+1, … of dst:
+// the held-out rows of criterion Holdout, which SolveHeldOut scores and
+// then adds. Phi and y are not modified.
+func (a *Accumulator) AddExcept(Phi *mat.Dense, y []float64, out []int, dst *mat.Dense, at int) error {
 	if err := check.Matrix("Phi", Phi); err != nil {
 		return wrap(err)
 	}
@@ -90,11 +100,29 @@ func (a *Accumulator) Add(Phi *mat.Dense, y []float64) error {
 	if err := checkTargets(y, a.opt, a.n); err != nil {
 		return err
 	}
-	a.buf = grow(a.buf, r*a.m)
-	for i := 0; i < r; i++ {
-		copy(a.buf[i*a.m:(i+1)*a.m], Phi.RawRowView(i))
+	for i, o := range out {
+		if o < 0 || o >= r || (i > 0 && o <= out[i-1]) {
+			return fmt.Errorf("krr: the rows to leave out must be rows of Phi (0…%d) in increasing order; entry %d is %d", r-1, i, o)
+		}
 	}
-	a.addOwned(a.buf[:r*a.m], y)
+	if len(out) > 0 {
+		if dr, dc := dst.Dims(); dc != a.m || at < 0 || at+len(out) > dr {
+			return fmt.Errorf("krr: dst is %d×%d; rows %d…%d of %d features do not fit", dr, dc, at, at+len(out)-1, a.m)
+		}
+	}
+	a.buf = grow(a.buf, r*a.m)
+	a.ykept = a.ykept[:0]
+	k := 0
+	for i := range r {
+		if k < len(out) && out[k] == i {
+			copy(dst.RawRowView(at+k), Phi.RawRowView(i))
+			k++
+			continue
+		}
+		copy(a.buf[len(a.ykept)*a.m:], Phi.RawRowView(i))
+		a.ykept = append(a.ykept, y[i])
+	}
+	a.addOwned(a.buf[:len(a.ykept)*a.m], a.ykept)
 	return nil
 }
 
@@ -230,9 +258,9 @@ func (a *Accumulator) Merge(b *Accumulator) error {
 // Solve chooses λ (unless Options.Lambda fixes it) by GCV and solves the
 // ridge problem on the rows added. Criterion LOO needs a second pass over
 // the rows (use Spectrum, LOOSums and Spectrum.Solve) and Holdout the
-// held-out rows (SolveHoldout); an empty criterion means GCV here, so a
-// host that splits a classification fit calls SolveHoldout to choose as
-// FitFeatures does. The model predicts from features; attach the map with
+// held-out rows (left out with AddExcept, then SolveHeldOut); an empty
+// criterion means GCV here, so a host that splits a classification fit
+// calls SolveHeldOut to choose as FitFeatures does. The model predicts from features; attach the map with
 // Model.SetFeaturizer to predict from inputs.
 func (a *Accumulator) Solve() (*Model, error) {
 	if err := a.checkSolvable(); err != nil {
@@ -245,7 +273,7 @@ func (a *Accumulator) Solve() (*Model, error) {
 	case LOO:
 		return nil, fmt.Errorf("krr: criterion %q needs a second pass over the rows; use Spectrum and LOOSums, or criterion %q", LOO, GCV)
 	case Holdout:
-		return nil, fmt.Errorf("krr: criterion %q needs the held-out rows; use SolveHoldout", Holdout)
+		return nil, fmt.Errorf("krr: criterion %q needs the held-out rows; leave them out with AddExcept and use SolveHeldOut", Holdout)
 	}
 	s, err := a.spectrum(false)
 	if err != nil {
@@ -268,18 +296,24 @@ func (a *Accumulator) SolveAt(lambda float64) (*Model, error) {
 }
 
 func (a *Accumulator) checkSolvable() error {
-	if a.n < 2 {
-		return fmt.Errorf("krr: %d rows added; ridge regression needs at least 2", a.n)
+	return solvable(a.n, a.opt.Task, a.ybar)
+}
+
+// solvable says why n rows whose class frequencies are ybar cannot be
+// fitted, if they cannot.
+func solvable(n int, task string, ybar ...[]float64) error {
+	if n < 2 {
+		return fmt.Errorf("krr: %d rows added; ridge regression needs at least 2", n)
 	}
-	if a.opt.Task == Classification {
+	if task == Classification {
 		seen := 0
-		for _, p := range a.ybar {
-			if p > 0 {
+		for c := range ybar[0] {
+			if slices.ContainsFunc(ybar, func(p []float64) bool { return p[c] > 0 }) {
 				seen++
 			}
 		}
 		if seen < 2 {
-			return fmt.Errorf("krr: all %d rows are of one class; classification needs at least two classes", a.n)
+			return fmt.Errorf("krr: all %d rows are of one class; classification needs at least two classes", n)
 		}
 	}
 	return nil

@@ -25,20 +25,21 @@ func TestPartsAcrossProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	acc, _ := NewAccumulator(f.Dim(), opt)
+	held := HoldoutRows(300)
+	phiHeld := mat.NewDense(len(held), f.Dim(), nil)
 	for _, blk := range [][2]int{{0, 120}, {120, 121}, {121, 300}} {
 		part, _ := NewAccumulator(f.Dim(), opt)
 		xb := X.Slice(blk[0], blk[1], 0, 5).(*mat.Dense)
 		phi, _ := f.Transform(nil, xb)
-		if err := part.Add(phi, y[blk[0]:blk[1]]); err != nil {
+		out, at := heldIn(held, blk[0], blk[1])
+		if err := part.AddExcept(phi, y[blk[0]:blk[1]], out, phiHeld, at); err != nil {
 			t.Fatal(err)
 		}
 		if err := acc.AddParts(part.Parts()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	held := HoldoutRows(300)
-	phiHeld, _ := f.Transform(nil, data.Rows(X, held))
-	merged, err := acc.SolveHoldout(phiHeld, data.Take(y, held))
+	merged, err := acc.SolveHeldOut(phiHeld, data.Take(y, held))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,3 +17,21 @@ func (f identity) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	dst.Copy(X)
 	return dst, nil
 }
+
+// heldIn returns the rows of held (ascending) in [lo, hi), relative to lo,
+// and the index in held of the first: AddExcept's out and at for a block.
+func heldIn(held []int, lo, hi int) (out []int, at int) {
+	at = len(held)
+	for i, r := range held {
+		if r >= lo && r < hi {
+			if out == nil {
+				at = i
+			}
+			out = append(out, r-lo)
+		}
+	}
+	if out == nil {
+		at = 0
+	}
+	return out, at
+}

@@ -52,50 +52,51 @@ func mix(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// SolveHoldout chooses λ with the rows Phi (features) and y that were
-// added to the accumulator and are now held out: their sums are taken out
-// (an exact downdate of the co-moments), the rest is solved at each λ of a
-// bracket around the GCV choice of the rest (11 λ, every half-decade from
-// 10⁻⁴ to 10 times it), and the held-out rows are
-// scored (accuracy for classification, squared error breaking ties;
-// squared error for regression). The model is then solved on all rows at
-// the chosen λ and keeps the held-out curve. Pass the rows of HoldoutRows
-// to reproduce FitFeatures. A fixed Options.Lambda skips the search.
+// SolveHeldOut chooses λ with the held-out rows Phi (features) and y,
+// which were left out of the accumulator (AddExcept): the rows added are
+// solved at each λ of a bracket around their GCV choice (11 λ, every
+// half-decade from 10⁻⁴ to 10 times it), and the held-out rows are scored
+// (accuracy for classification, squared error breaking ties; squared
+// error for regression). The held-out rows are then added and the model
+// solved on all rows at the chosen λ; it keeps the held-out curve. On
+// return the accumulator holds all rows. Pass the rows of HoldoutRows to
+// reproduce FitFeatures. A fixed Options.Lambda skips the search.
 //
-// The rest's centered Gram matrix C is reduced once to tridiagonal form
-// C = QTQᵀ with Q kept (linalg.Reduce): GCV comes from T, and every λ
+// The kept rows' centered Gram matrix C is reduced once to tridiagonal
+// form C = QTQᵀ with Q kept (linalg.Reduce): GCV comes from T, and every λ
 // scored is (C+λI)⁻¹D = Q(T+λI)⁻¹QᵀD, a tridiagonal solve and one
 // application of Q, O(m²·k), where a Cholesky factorization of C+λI costs
 // m³/3 per λ. The search thus costs one reduction, one application of Q to
-// the k columns of every λ together, and the final Cholesky.
-func (a *Accumulator) SolveHoldout(Phi *mat.Dense, y []float64) (*Model, error) {
-	if err := a.checkSolvable(); err != nil {
-		return nil, err
-	}
-	if a.opt.Lambda > 0 {
-		return a.solve(a.opt.Lambda, nil)
-	}
-	b, err := NewAccumulator(a.m, a.opt)
+// the k columns of every λ together, and the final Cholesky; the held-out
+// rows' ΦᵀΦ is summed once, apart, instead of in with the rest and then
+// taken back out.
+func (a *Accumulator) SolveHeldOut(Phi *mat.Dense, y []float64) (*Model, error) {
+	held, err := NewAccumulator(a.m, a.opt)
 	if err != nil {
 		return nil, err
 	}
-	if err := b.Add(Phi, y); err != nil {
+	if err := held.Add(Phi, y); err != nil {
 		return nil, err
 	}
-	if b.n < 1 || a.n-b.n < 2 {
-		return nil, check.New(check.Shape, "", "krr: %d held-out rows of %d; keep at least one row out and two in", b.n, a.n)
+	if err := solvable(a.n+held.n, a.opt.Task, a.ybar, held.ybar); err != nil {
+		return nil, err
+	}
+	if a.opt.Lambda > 0 {
+		if err := a.Merge(held); err != nil {
+			return nil, err
+		}
+		return a.solve(a.opt.Lambda, nil)
+	}
+	if held.n < 1 || a.n < 2 {
+		return nil, check.New(check.Shape, "", "krr: %d held-out rows and %d kept; keep at least one row out and two in", held.n, a.n)
+	}
+	if err := a.checkSolvable(); err != nil {
+		return nil, fmt.Errorf("krr: without the held-out rows: %w", err)
 	}
 	if err := a.opt.cancelled(); err != nil {
 		return nil, err
 	}
-	// One m×m scratch for the rest's reduction and the final solve: a's
-	// is free until then (without hands it to the rest).
-	a.work = grow(a.work, a.m*a.m)
-	rest := a.without(b)
-	if err := rest.checkSolvable(); err != nil {
-		return nil, fmt.Errorf("krr: without the held-out rows: %w", err)
-	}
-	h, err := rest.newHoldout(Phi, y)
+	h, err := a.newHoldout(Phi, y)
 	if err != nil {
 		return nil, err
 	}
@@ -108,9 +109,11 @@ func (a *Accumulator) SolveHoldout(Phi *mat.Dense, y []float64) (*Model, error) 
 	}
 	curve := h.score(lams)
 	byAcc := a.opt.Task == Classification
-	slices.SortFunc(curve, func(p, q CurvePoint) int { return cmp.Compare(p.Lambda, q.Lambda) })
 	j, err := Best(curve, byAcc)
 	if err != nil {
+		return nil, err
+	}
+	if err := a.Merge(held); err != nil {
 		return nil, err
 	}
 	return a.solve(curve[j].Lambda, curve)
@@ -191,46 +194,6 @@ func (h *holdout) score(lams []float64) []CurvePoint {
 		out[t] = a.scorePredictions(lam, pred[t*k:], cols, bias, h.y)
 	}
 	return out
-}
-
-// without returns the accumulator of a's rows less b's: the co-moments of
-// the union are those of the parts plus f·δδᵀ (f = n_A·n_B/n, δ the
-// difference of means), so they are subtracted back out. b is reused for
-// the result.
-func (a *Accumulator) without(b *Accumulator) *Accumulator {
-	m, k := a.m, a.k
-	n, nb := a.n, b.n
-	na := n - nb
-	f := float64(na) * float64(nb) / float64(n)
-	// μ_A = (n·μ − n_B·μ_B)/n_A; δ = μ_B − μ_A.
-	mu := make([]float64, m)
-	dmu := make([]float64, m)
-	for j := range mu {
-		mu[j] = (float64(n)*a.mu[j] - float64(nb)*b.mu[j]) / float64(na)
-		dmu[j] = b.mu[j] - mu[j]
-	}
-	ybar := make([]float64, k)
-	dy := make([]float64, k)
-	for j := range ybar {
-		ybar[j] = (float64(n)*a.ybar[j] - float64(nb)*b.ybar[j]) / float64(na)
-		dy[j] = b.ybar[j] - ybar[j]
-	}
-	for i := 0; i < m; i++ {
-		row, brow := a.c[i*m:(i+1)*m], b.c[i*m:(i+1)*m]
-		fi := f * dmu[i]
-		for j := i; j < m; j++ {
-			brow[j] = row[j] - brow[j] - fi*dmu[j]
-		}
-		for o := 0; o < k; o++ {
-			b.d[i*k+o] = a.d[i*k+o] - b.d[i*k+o] - fi*dy[o]
-		}
-	}
-	for o := range b.e {
-		b.e[o] = a.e[o] - b.e[o] - f*dy[o]*dy[o]
-	}
-	b.n, b.mu, b.ybar = na, mu, ybar
-	b.work = a.work // one scratch m×m for both: a's is free until its final solve
-	return b
 }
 
 // scorePredictions scores the predictions pred (row i at pred[i·stride:],

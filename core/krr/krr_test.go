@@ -285,14 +285,19 @@ func TestAccumulatorSplits(t *testing.T) {
 		}
 	}
 	// Workers: three accumulators over uneven row ranges, merged in reverse.
+	// FitFeatures' default for classification in the primal is Holdout; a
+	// host that splits the rows leaves the same held-out rows out.
 	phi, _ := f.Transform(nil, X)
+	held := HoldoutRows(97)
+	phiHeld := mat.NewDense(len(held), 30, nil)
 	var parts []*Accumulator
 	for _, r := range [][2]int{{0, 10}, {10, 60}, {60, 97}} {
 		a, err := NewAccumulator(30, Options{Classes: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := a.Add(phi.Slice(r[0], r[1], 0, 30).(*mat.Dense), y[r[0]:r[1]]); err != nil {
+		out, at := heldIn(held, r[0], r[1])
+		if err := a.AddExcept(phi.Slice(r[0], r[1], 0, 30).(*mat.Dense), y[r[0]:r[1]], out, phiHeld, at); err != nil {
 			t.Fatal(err)
 		}
 		parts = append(parts, a)
@@ -303,16 +308,17 @@ func TestAccumulatorSplits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if total.Rows() != 97 {
-		t.Fatalf("merged %d rows, want 97", total.Rows())
+	if total.Rows() != 97-len(held) {
+		t.Fatalf("merged %d rows, want %d", total.Rows(), 97-len(held))
 	}
-	// FitFeatures' default for classification in the primal is Holdout; a
-	// host that splits the rows passes the same held-out rows.
-	held := HoldoutRows(97)
-	m, err := total.SolveHoldout(data.Rows(phi, held), data.Take(y, held))
+	m, err := total.SolveHeldOut(phiHeld, data.Take(y, held))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if total.Rows() != 97 {
+		t.Fatalf("after SolveHeldOut the accumulator holds %d rows, want all 97", total.Rows())
+	}
+	fixture.SameBits(t, "the held-out rows' features", phiHeld.RawMatrix().Data, data.Rows(phi, held).RawMatrix().Data)
 	fromPhi, _ := m.Predict(mustTransform(f, Xt))
 	if r := fixture.RelDiff(fromPhi, want); r > splitTol {
 		t.Errorf("merged accumulators: predictions differ by %g relative", r)

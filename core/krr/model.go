@@ -124,9 +124,8 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 		}
 		return nil
 	}
-	// The held-out rows' features are kept as the blocks pass, before
-	// they are centered in place: featurizing them again took as long as
-	// the rest of the held-out search's setup.
+	// The held-out rows are left out of the sums as the blocks pass, their
+	// features kept for SolveHeldOut.
 	var held []int
 	var phiH *mat.Dense
 	if opt.Lambda == 0 && criterion == Holdout {
@@ -135,11 +134,17 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 		}
 	}
 	at, k := 0, 0 // first row of the block, next held-out row
+	var out []int
 	err = forBlocks("features", 0, func(phi *mat.Dense, yb []float64, owned bool) error {
-		for ; k < len(held) && held[k] < at+len(yb); k++ {
-			copy(phiH.RawRowView(k), phi.RawRowView(held[k]-at))
+		out = out[:0]
+		for j := k; j < len(held) && held[j] < at+len(yb); j++ {
+			out = append(out, held[j]-at)
 		}
 		at += len(yb)
+		if len(out) > 0 {
+			k += len(out)
+			return acc.AddExcept(phi, yb, out, phiH, k-len(out))
+		}
 		raw := phi.RawMatrix()
 		if owned && raw.Stride == m {
 			// Center in place rather than copy.
@@ -157,7 +162,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 		model, err = acc.solve(opt.Lambda, nil)
 	case criterion == Holdout:
 		if phiH == nil {
-			// No row to hold out: SolveHoldout says so.
+			// No row to hold out: SolveHeldOut says so.
 			phiH = &mat.Dense{}
 		}
 		progress(opt, blocks+1, total, "holdout")
@@ -165,7 +170,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 		for i, r := range held {
 			yb[i] = y[r]
 		}
-		model, err = acc.SolveHoldout(phiH, yb)
+		model, err = acc.SolveHeldOut(phiH, yb)
 	default:
 		var s *Spectrum
 		if s, err = acc.spectrum(criterion == LOO); err != nil {

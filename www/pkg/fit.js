@@ -136,9 +136,9 @@ export async function fitRidge(pool, ...args) {
     // The workers featurize chunks of rows and accumulate each chunk's
     // ΦᵀΦ and Φᵀy; one worker merges the parts in row order and solves.
     // The held-out rows of criterion holdout (classification; Go named
-    // them in plan, ascending) keep their features (keep → phi), so the
-    // solving worker, alone while the others wait, need not featurize
-    // them again.
+    // them in plan, ascending) are left out of the sums, their features
+    // coming back (keep → phi): the solving worker scores λ on them and
+    // then adds them, without featurizing or summing them a second time.
     const held = plan.holdout ?? [];
     const parts = await overRows(pool, X.rows, control, (lo, hi, ctl, spare) => {
       const keep = held.filter((r) => r >= lo && r < hi).map((r) => r - lo);
