@@ -308,7 +308,7 @@ func solvable(n int, task string, ybar ...[]float64) error {
 	if task == Classification {
 		seen := 0
 		for c := range ybar[0] {
-			if slices.ContainsFunc(ybar, func(p []float64) bool { return p[c] > 0 }) {
+			if slices.ContainsFunc(ybar, func(p []float64) bool { return len(p) > c && p[c] > 0 }) {
 				seen++
 			}
 		}

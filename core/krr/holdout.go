@@ -68,27 +68,30 @@ func mix(x uint64) uint64 {
 // application of Q, O(m²·k), where a Cholesky factorization of C+λI costs
 // m³/3 per λ. The search thus costs one reduction, one application of Q to
 // the k columns of every λ together, and the final Cholesky; the held-out
-// rows' ΦᵀΦ is summed once, apart, instead of in with the rest and then
-// taken back out.
+// rows' ΦᵀΦ is summed once, after the search, instead of in with the rest
+// and then taken back out.
 func (a *Accumulator) SolveHeldOut(Phi *mat.Dense, y []float64) (*Model, error) {
-	held, err := NewAccumulator(a.m, a.opt)
-	if err != nil {
+	if err := check.Matrix("Phi", Phi); err != nil {
+		return nil, wrap(err)
+	}
+	r, c := Phi.Dims()
+	if c != a.m || r != len(y) {
+		return nil, check.New(check.Shape, "", "krr: the held-out rows are %d×%d with %d targets; give one row of the %d features per target", r, c, len(y), a.m)
+	}
+	if err := checkTargets(y, a.opt, a.n); err != nil {
 		return nil, err
 	}
-	if err := held.Add(Phi, y); err != nil {
-		return nil, err
-	}
-	if err := solvable(a.n+held.n, a.opt.Task, a.ybar, held.ybar); err != nil {
+	if err := solvable(a.n+r, a.opt.Task, a.ybar, classFractions(y, a.k, a.opt.Task)); err != nil {
 		return nil, err
 	}
 	if a.opt.Lambda > 0 {
-		if err := a.Merge(held); err != nil {
+		if err := a.addRows(Phi, y); err != nil {
 			return nil, err
 		}
 		return a.solve(a.opt.Lambda, nil)
 	}
-	if held.n < 1 || a.n < 2 {
-		return nil, check.New(check.Shape, "", "krr: %d held-out rows and %d kept; keep at least one row out and two in", held.n, a.n)
+	if r < 1 || a.n < 2 {
+		return nil, check.New(check.Shape, "", "krr: %d held-out rows and %d kept; keep at least one row out and two in", r, a.n)
 	}
 	if err := a.checkSolvable(); err != nil {
 		return nil, fmt.Errorf("krr: without the held-out rows: %w", err)
@@ -113,10 +116,37 @@ func (a *Accumulator) SolveHeldOut(Phi *mat.Dense, y []float64) (*Model, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := a.Merge(held); err != nil {
+	if err := a.addRows(Phi, y); err != nil {
 		return nil, err
 	}
 	return a.solve(curve[j].Lambda, curve)
+}
+
+// addRows adds Phi, y in blocks of the rows Add already made room for (at
+// least 256): one 2000×m block would fault fresh memory in, slowly.
+func (a *Accumulator) addRows(Phi *mat.Dense, y []float64) error {
+	r, _ := Phi.Dims()
+	step := max(256, cap(a.buf)/a.m)
+	for lo := 0; lo < r; lo += step {
+		hi := min(lo+step, r)
+		if err := a.Add(Phi.Slice(lo, hi, 0, a.m).(*mat.Dense), y[lo:hi]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// classFractions returns, for classification, the fraction of y in each of the
+// k classes (nil otherwise): what solvable needs of rows not added.
+func classFractions(y []float64, k int, task string) []float64 {
+	if task != Classification {
+		return nil
+	}
+	f := make([]float64, k)
+	for _, v := range y {
+		f[int(v)] += 1 / float64(len(y))
+	}
+	return f
 }
 
 // holdout is the held-out search's state: the tridiagonal form of the
