@@ -1,9 +1,9 @@
 package krr
 
 import (
-	"slices"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -40,8 +40,8 @@ type Accumulator struct {
 	buf   []float64 // rows×m centered block
 	ykept []float64 // its targets
 	ybuf  []float64 // rows×k centered targets
-	bmu  []float64
-	bybr []float64
+	bmu   []float64
+	bybr  []float64
 	// work is the m×m copy of C that Solve factors or diagonalizes, kept
 	// because first touches of fresh memory are slow (a fresh 134 MB copy
 	// measured 0.3–1.5 s against 10 ms for a reused one on this machine).
