@@ -1,7 +1,5 @@
 package linalg
 
-import "runtime"
-
 // Reduction is the tridiagonal form T = QᵀCQ of a symmetric matrix C
 // together with Q, kept as the reflectors that built it, so that solutions
 // computed in T's basis can be brought back: (C+λI)⁻¹R = Q(T+λI)⁻¹QᵀR costs
@@ -101,23 +99,29 @@ func (g *chaseLog) put(s, j, i0 int, v []float64, tau float64) {
 
 // applyChaseQ overwrites the m×l x with Q₂x, Q₂ the product of the
 // reflectors chaseLog recorded, which x meets in the reverse of the order
-// sb2st applied them. Columns are independent: each core takes a strip of
-// them and applies every reflector to its nb×strip block, which stays in
-// cache between the two passes of reflectRows.
+// sb2st applied them. Columns are independent: x is transposed so that
+// each is contiguous, and the cores take groups of chaseGroup columns, to
+// which every reflector is applied in turn (a reflector acts on nb rows
+// or fewer, and the group's rows stay in cache while the reflectors, m²/2
+// numbers, stream past once per group).
 func applyChaseQ(a []float64, m, nb int, tau2 []float64, x []float64, l int) {
 	sweeps := max(m-2, 0)
 	if sweeps == 0 || l == 0 {
 		return
 	}
+	xt := make([]float64, l*m)
+	for i := range m {
+		for c, v := range x[i*l : (i+1)*l] {
+			xt[c*m+i] = v
+		}
+	}
 	starts := make([]int, sweeps+1) // offset of each sweep's first τ
 	for s := range sweeps {
 		starts[s+1] = starts[s] + (m-1-s+nb-1)/nb
 	}
-	strips := min(runtime.GOMAXPROCS(0), (l+chaseStrip-1)/chaseStrip)
-	ParallelFor(strips, func(w int) {
-		c0, c1 := l*w/strips, l*(w+1)/strips
-		z := make([]float64, c1-c0)
-		xs := x[c0:]
+	groups := (l + chaseGroup - 1) / chaseGroup
+	ParallelFor(groups, func(g int) {
+		c0, c1 := l*g/groups, l*(g+1)/groups
 		for s := sweeps - 1; s >= 0; s-- {
 			row := a[(m-1-s)*m:]
 			t := tau2[starts[s]:starts[s+1]]
@@ -132,11 +136,21 @@ func applyChaseQ(a []float64, m, nb int, tau2 []float64, x []float64, l int) {
 					i0 = s + 1 + n1 + (j-1)*nb
 					n = min(nb, m-i0)
 				}
-				reflectRows(xs, l, c1-c0, i0, n, row[i0-s-1:i0-s-1+n], t[j], z)
+				v := row[i0-s-1 : i0-s-1+n]
+				for c := c0; c < c1; c++ {
+					xc := xt[c*m+i0 : c*m+i0+n]
+					axpyFast(xc, v, -t[j]*dotFast(v, xc))
+				}
 			}
 		}
 	})
+	for i := range m {
+		for c := range l {
+			x[i*l+c] = xt[c*m+i]
+		}
+	}
 }
 
-// chaseStrip is the fewest columns of x worth a goroutine of applyChaseQ.
-const chaseStrip = 8
+// chaseGroup is how many columns of x share one pass of applyChaseQ over
+// the reflectors.
+const chaseGroup = 32

@@ -113,3 +113,19 @@ func TestReduceMatchesTridiagonalize(t *testing.T) {
 		fixture.SameBits(t, fmt.Sprintf("m=%d QᵀR", m), w, w0)
 	}
 }
+
+// BenchmarkApplyQ_M4096_L110 times what the held-out λ search applies:
+// Q of a two-stage reduction at m = 4096 to 11 λ × 10 classes.
+func BenchmarkApplyQ_M4096_L110(b *testing.B) {
+	const m, l = 4096, 110
+	r := rand.New(rand.NewPCG(1, 2))
+	phi := randFloats(r, (m+100)*m)
+	a := make([]float64, m*m)
+	AddAtA(a, phi, m+100, m)
+	red, _ := Reduce(a, m, randFloats(r, m*10), 10, nil)
+	x := randFloats(r, m*l)
+	b.ResetTimer()
+	for range b.N {
+		red.ApplyQ(x, l)
+	}
+}
