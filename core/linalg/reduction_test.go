@@ -129,3 +129,66 @@ func BenchmarkApplyQ_M4096_L110(b *testing.B) {
 		red.ApplyQ(x, l)
 	}
 }
+
+// TestReflect64 checks the 64-column reflector kernels (or their fallbacks
+// where the CPU has none) against the definition H = I − τvvᵀ applied
+// entry by entry, on strided matrices with 1 to 70 rows.
+func TestReflect64(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 7, 64, 70} {
+		const ldc = 127
+		c := randFloats(r, n*ldc)
+		v := randFloats(r, n)
+		tau := 2 / dot(v, v)
+
+		// From the left: C[:, :64] ← C − τv(vᵀC); the rest of each row kept.
+		want := slices.Clone(c)
+		for j := range 64 {
+			s := 0.0
+			for q := range n {
+				s += v[q] * c[q*ldc+j]
+			}
+			for q := range n {
+				want[q*ldc+j] -= tau * v[q] * s
+			}
+		}
+		got := slices.Clone(c)
+		reflectRows(got, ldc, 64, 0, n, v, tau, make([]float64, 64))
+		closeAll(t, fmt.Sprintf("left n=%d", n), got, want)
+
+		// From the right: each row x of length 64 ← x − τ(x·u)u.
+		u := randFloats(r, 64)
+		tu := 2 / dot(u, u)
+		want = slices.Clone(c)
+		for q := range n {
+			x := want[q*ldc : q*ldc+64]
+			s := tu * dot(x, u)
+			for j := range x {
+				x[j] -= s * u[j]
+			}
+		}
+		got = slices.Clone(c)
+		if !reflectRight64(got, ldc, n, u, tu) {
+			for q := range n {
+				x := got[q*ldc : q*ldc+64]
+				axpyFast(x, u, -tu*dotFast(x, u))
+			}
+		}
+		closeAll(t, fmt.Sprintf("right n=%d", n), got, want)
+	}
+}
+
+// closeAll fails unless got and want agree to 1e-13 of want's largest
+// entry (the kernels fuse multiply-adds; the definition does not).
+func closeAll(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	big := 0.0
+	for _, w := range want {
+		big = max(big, math.Abs(w))
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-13*big {
+			t.Fatalf("%s: entry %d is %v, want %v", what, i, got[i], want[i])
+		}
+	}
+}

@@ -339,8 +339,7 @@ func (c *chaser) sweep(s int) {
 		copy(g[1:nJ], c0[1:])
 		c0[0] = beta
 		clear(c0[1:])
-		if t2 != 0 {
-			gj := g[:nJ]
+		if gj := g[:nJ]; t2 != 0 && (nJ != 64 || !reflectRight64(band[(i0+1)*ld+nI-1:], ld-1, nI-1, gj, t2)) {
 			for q := 1; q < nI; q++ {
 				row := band[(i0+q)*ld+nI-q : (i0+q)*ld+nI-q+nJ]
 				axpyFast(row, gj, -t2*dotFast(row, gj))
@@ -380,6 +379,9 @@ func symReflect(band []float64, ld, i0, n int, v []float64, tau float64, y []flo
 // the matrix c with row stride ldc, on its first cols columns:
 // C ← C − τv(vᵀC). z is scratch of length ≥ cols.
 func reflectRows(c []float64, ldc, cols, i0, n int, v []float64, tau float64, z []float64) {
+	if cols == 64 && reflectLeft64(c[i0*ldc:], ldc, n, v, tau) {
+		return
+	}
 	z = z[:cols]
 	clear(z)
 	for q := range n {

@@ -46,3 +46,35 @@ func axpyFast(y, x []float64, s float64) {
 		y[i] += s * x[i]
 	}
 }
+
+//go:noescape
+func reflectLeft64AVX512(n int, c *float64, ldc int, v *float64, tau float64)
+
+//go:noescape
+func reflectRight64AVX512(n int, c *float64, ldc int, u *float64, tau float64)
+
+var vec512 = vecFMA && cpu.X86.HasAVX512F
+
+// reflectLeft64 sets C ← C − τv(vᵀC) for the n×64 matrix C at c (row
+// stride ldc), v of length n, and reports whether it could (AVX-512): the
+// bulge chase's blocks are nb = 64 wide, and with vᵀC in registers a
+// reflector costs two passes over C and no calls per row.
+func reflectLeft64(c []float64, ldc, n int, v []float64, tau float64) bool {
+	if !vec512 || n < 1 || ldc < 64 {
+		return false
+	}
+	_, _ = c[(n-1)*ldc+63], v[n-1]
+	reflectLeft64AVX512(n, &c[0], ldc, &v[0], tau)
+	return true
+}
+
+// reflectRight64 sets each of the n rows r of length 64 at c (stride ldc)
+// to r − τ(r·g)g, and reports whether it could (AVX-512).
+func reflectRight64(c []float64, ldc, n int, g []float64, tau float64) bool {
+	if !vec512 || n < 1 || ldc < 64 {
+		return false
+	}
+	_, _ = c[(n-1)*ldc+63], g[63]
+	reflectRight64AVX512(n, &c[0], ldc, &g[0], tau)
+	return true
+}

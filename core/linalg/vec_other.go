@@ -7,3 +7,9 @@ func dotFast(a, x []float64) float64 { return dot(a, x) }
 
 // axpyFast is axpy on this build.
 func axpyFast(y, x []float64, s float64) { axpy(y, x, s) }
+
+// reflectLeft64 has no kernel on this build.
+func reflectLeft64(c []float64, ldc, n int, v []float64, tau float64) bool { return false }
+
+// reflectRight64 has no kernel on this build.
+func reflectRight64(c []float64, ldc, n int, g []float64, tau float64) bool { return false }
