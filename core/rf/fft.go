@@ -82,9 +82,13 @@ func (p *fftPlan) transform(x []complex128, inverse bool, work []complex128) []c
 // bit-reversed x of length n = 2·len(tw), with twiddles tw (conjugated
 // when inverse is set). radix2 is this function, or its SIMD twin in
 // WebAssembly.
-func radix2Portable(x, tw []complex128, inverse bool) {
+func radix2Portable(x, tw []complex128, inverse bool) { radix2Sizes(x, tw, inverse, 2, len(x)) }
+
+// radix2Sizes does the levels of radix2Portable whose butterflies span
+// lo … hi entries.
+func radix2Sizes(x, tw []complex128, inverse bool, lo, hi int) {
 	n := len(x)
-	for size := 2; size <= n; size <<= 1 {
+	for size := lo; size <= hi; size <<= 1 {
 		half, step := size/2, n/size
 		for start := 0; start < n; start += size {
 			a, b := x[start:start+half], x[start+half:start+size]
