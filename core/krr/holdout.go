@@ -22,7 +22,7 @@ const MaxHoldoutRows = 2000
 // holdoutLo to holdoutHi in steps of holdoutStep: GCV estimates squared
 // error, and the most accurate λ of a classifier lies at or below it (30×
 // below on Fashion-MNIST with unit-norm rows). Every λ costs O(m²·k) on the
-// tridiagonal form and all are scored in one batch (see SolveHoldout).
+// tridiagonal form and all are scored in one batch (see SolveHeldOut).
 const holdoutLo, holdoutHi, holdoutStep = -4.0, 1.0, 0.5
 
 // HoldoutRows returns the rows (sorted) that criterion Holdout keeps out
