@@ -108,23 +108,64 @@ type Candidate struct {
 // them fixed to the chosen values, and the selection (nil when nothing was
 // open). Fit calls it first; hosts that split a fit over workers call it
 // once, then fit the returned Config. λ is left to the fit; the task and
-// the number of classes are resolved from y.
+// the number of classes are resolved from y. It is SelectPart of one part
+// followed by SelectScored.
 func Select(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (Config, *Selection, error) {
-	if X == nil || X.IsEmpty() {
-		return cfg, nil, check.New(check.Shape, "", "pipeline: X is empty; it needs at least one row and one column")
-	}
-	if err := checkTargets(X, y); err != nil {
-		return cfg, nil, err
-	}
-	opt, err := cfg.Ridge.Resolve(y)
+	scored, _, err := SelectPart(ctx, X, y, cfg, 0, 1)
 	if err != nil {
 		return cfg, nil, err
 	}
-	ch, err := choose(ctx, X, y, cfg.Groups, cfg, opt)
+	return SelectScored(X, y, cfg, scored)
+}
+
+// Scored is one candidate of a selection scored: its index in the order
+// the selection enumerates them (preprocessings, then depths), its score
+// at its best λ, and its validated loss on each row searched.
+type Scored struct {
+	Index     int       `json:"index"`
+	Candidate Candidate `json:"candidate"`
+	Losses    []float64 `json:"losses"`
+}
+
+// SelectPart scores the candidates of Select whose index is part modulo
+// parts, so that hosts without shared memory (WebAssembly workers) can
+// split a selection: each scores a part, and SelectScored chooses from all
+// of them. It also returns how many candidates there are: 0 when nothing
+// is open (nothing to score).
+func SelectPart(ctx context.Context, X *mat.Dense, y []float64, cfg Config, part, parts int) ([]Scored, int, error) {
+	if parts < 1 || part < 0 || part >= parts {
+		return nil, 0, check.New(check.Option, "part", "pipeline: part %d of %d; give 0 ≤ part < parts", part, parts)
+	}
+	s, err := newSearch(X, y, cfg)
+	if err != nil || s.cands == nil {
+		return nil, 0, err
+	}
+	var which []int
+	for i := part; i < len(s.cands); i += parts {
+		which = append(which, i)
+	}
+	scored, err := s.score(ctx, X, which)
+	return scored, len(s.cands), err
+}
+
+// SelectScored finishes a selection from every candidate's Scored (the
+// SelectPart calls of all parts, in any order) with the one-standard-error
+// rule (Simplest); it checks that they are the candidates cfg and the rows
+// of X call for, each once.
+func SelectScored(X *mat.Dense, y []float64, cfg Config, scored []Scored) (Config, *Selection, error) {
+	s, err := newSearch(X, y, cfg)
 	if err != nil {
 		return cfg, nil, err
 	}
-	cfg.Ridge.Task, cfg.Ridge.Classes = opt.Task, opt.Classes
+	cfg.Ridge.Task, cfg.Ridge.Classes = s.opt.Task, s.opt.Classes
+	ch := choice{depth: s.depths[0], prep: s.preps[0]}
+	if s.cands != nil {
+		if ch, err = s.pick(scored); err != nil {
+			return cfg, nil, err
+		}
+	} else if len(scored) > 0 {
+		return cfg, nil, check.New(check.Shape, "scored", "pipeline: %d candidates scored, but the configuration leaves nothing to select", len(scored))
+	}
 	if ch.depth > 0 {
 		if cfg.Kernel != nil {
 			k := *cfg.Kernel
@@ -151,129 +192,186 @@ type choice struct {
 // seed.
 const sampleStream = 0x5e1ec7
 
-// choose scores the candidates of cfg.Search that cfg leaves open (a nil
-// Preprocess, a depth of 0) with the exact kernel on a sample of the rows,
-// by exact leave-one-out over the λ grid: one eigendecomposition per
-// candidate. It returns the fixed settings unchanged when nothing is open.
-func choose(ctx context.Context, X *mat.Dense, y []float64, groups []data.Group, cfg Config, opt krr.Options) (choice, error) {
+// search is a selection's candidates (nil when nothing is open) and what
+// scoring them takes.
+type search struct {
+	spec   kernel.Spec
+	depths []int
+	preps  []data.Prep
+	cands  []Candidate // depth and preprocessing, in enumeration order
+	groups []data.Group
+	opt    krr.Options // resolved from y
+	o      krr.Options // the candidates' leave-one-out
+	idx    []int       // the rows searched
+	ys     []float64
+}
+
+// newSearch enumerates the candidates of cfg.Search that cfg leaves open
+// (a nil Preprocess, a depth of 0), checked, with the rows they are
+// scored on.
+func newSearch(X *mat.Dense, y []float64, cfg Config) (*search, error) {
+	if X == nil || X.IsEmpty() {
+		return nil, check.New(check.Shape, "", "pipeline: X is empty; it needs at least one row and one column")
+	}
+	if err := checkTargets(X, y); err != nil {
+		return nil, err
+	}
+	opt, err := cfg.Ridge.Resolve(y)
+	if err != nil {
+		return nil, err
+	}
+	s := &search{groups: cfg.Groups, opt: opt, depths: []int{0}}
 	spec, hasKernel := cfg.kernelSpec()
-	depths := []int{0}
+	s.spec = spec
 	if hasKernel && depthOpen(spec) {
-		depths = cfg.Search.Depths
-		if depths == nil {
-			depths = DefaultDepths
+		s.depths = cfg.Search.Depths
+		if s.depths == nil {
+			s.depths = DefaultDepths
 		}
 	}
-	preps := cfg.Search.Preprocess
+	s.preps = cfg.Search.Preprocess
 	if cfg.Preprocess != nil {
-		preps = []data.Prep{*cfg.Preprocess}
-	} else if preps == nil {
-		preps = DefaultPreprocess
+		s.preps = []data.Prep{*cfg.Preprocess}
+	} else if s.preps == nil {
+		s.preps = DefaultPreprocess
 	}
 	if err := cfg.Search.check(); err != nil {
-		return choice{}, err
+		return nil, err
 	}
-	if !hasKernel || len(depths)*len(preps) == 1 {
+	if !hasKernel || len(s.depths)*len(s.preps) == 1 {
 		// Nothing to choose, or no exact kernel to choose with (arccos0):
 		// the first candidate.
-		return choice{depth: depths[0], prep: preps[0]}, nil
+		return s, nil
+	}
+	for _, p := range s.preps {
+		for _, depth := range s.depths {
+			s.cands = append(s.cands, Candidate{Depth: depth, Preprocess: p})
+		}
 	}
 	n, _ := X.Dims()
 	rows := cfg.Search.Rows
 	if rows == 0 {
 		rows = defaultRows(opt)
 	}
-	idx := sample(n, rows, cfg.Features.Seed)
-	ys := make([]float64, len(idx))
-	for i, r := range idx {
-		ys[i] = y[r]
+	s.idx = sample(n, rows, cfg.Features.Seed)
+	s.ys = make([]float64, len(s.idx))
+	for i, r := range s.idx {
+		s.ys[i] = y[r]
 	}
-	Xsub := data.Rows(X, idx)
-	sel := &Selection{Rows: len(idx), Criterion: krr.LOO}
-	o := opt
-	o.Criterion, o.Progress, o.Lambda = krr.LOO, nil, 0
+	s.o = opt
+	s.o.Criterion, s.o.Progress, s.o.Lambda = krr.LOO, nil, 0
 	if opt.Lambda > 0 {
-		o.Grid = []float64{opt.Lambda} // a fixed λ is not searched
+		s.o.Grid = []float64{opt.Lambda} // a fixed λ is not searched
 	}
-	byAcc := opt.Task == krr.Classification
+	return s, nil
+}
+
+// score scores the candidates which with the exact kernel on the rows
+// searched, by exact leave-one-out over the λ grid: one eigendecomposition
+// per candidate.
+func (s *search) score(ctx context.Context, X *mat.Dense, which []int) ([]Scored, error) {
+	Xsub := data.Rows(X, s.idx)
+	byAcc := s.opt.Task == krr.Classification
 	// The scalers are fitted on every training row, as the final fit's is.
-	scaled := make([]*mat.Dense, len(preps))
-	for i, p := range preps {
-		scaler, err := data.Fit(X, groups, p)
+	scaled := make([]*mat.Dense, len(s.preps))
+	for i, p := range s.preps {
+		scaler, err := data.Fit(X, s.groups, p)
 		if err != nil {
-			return choice{}, err
+			return nil, err
 		}
 		if scaled[i], err = scaler.Apply(nil, Xsub); err != nil {
-			return choice{}, err
+			return nil, err
 		}
 	}
-	type candidate struct {
-		prep, depth int
-		c           Candidate
-		losses      []float64 // the per-row loss at its λ
-		err         error
-	}
-	cands := make([]candidate, 0, len(depths)*len(preps))
-	for i := range preps {
-		for _, depth := range depths {
-			cands = append(cands, candidate{prep: i, depth: depth})
+	out := make([]Scored, len(which))
+	errs := make([]error, len(which))
+	one := func(j int) {
+		i := which[j]
+		c := s.cands[i]
+		k := s.spec
+		if c.Depth > 0 {
+			k.Depth = c.Depth
 		}
-	}
-	// Candidates are independent: they are scored side by side on the
-	// cores (an n-row eigendecomposition barely uses a second one), each
-	// into its own slot, so the selection does not depend on the order.
-	score := func(c *candidate) {
-		k := spec
-		if c.depth > 0 {
-			k.Depth = c.depth
-		}
-		K, err := k.Gram(scaled[c.prep], nil)
+		K, err := k.Gram(scaled[i/len(s.depths)], nil)
 		if err != nil {
-			c.err = err
+			errs[j] = err
 			return
 		}
-		curve, rowLosses, err := krr.KernelCurve(K, ys, o)
+		curve, rowLosses, err := krr.KernelCurve(K, s.ys, s.o)
 		if err != nil {
-			c.err = err
+			errs[j] = err
 			return
 		}
 		best, err := krr.Best(curve, byAcc)
 		if err != nil {
-			c.err = err
+			errs[j] = err
 			return
 		}
 		b := curve[best]
-		c.c = Candidate{Depth: c.depth, Preprocess: preps[c.prep], Lambda: b.Lambda, Score: b.Score, Accuracy: b.Accuracy}
-		c.losses = rowLosses[best]
+		c.Lambda, c.Score, c.Accuracy = b.Lambda, b.Score, b.Accuracy
+		out[j] = Scored{Index: i, Candidate: c, Losses: rowLosses[best]}
 	}
-	total := len(cands)
+	// Candidates are independent: they are scored side by side on the
+	// cores (an n-row eigendecomposition barely uses a second one), each
+	// into its own slot, so the selection does not depend on the order.
+	total := len(which)
 	var failed atomic.Bool
 	done := make(chan struct{}, total)
-	go linalg.ParallelFor(total, func(i int) {
+	go linalg.ParallelFor(total, func(j int) {
 		if !failed.Load() && ctx.Err() == nil {
-			if score(&cands[i]); cands[i].err != nil {
+			if one(j); errs[j] != nil {
 				failed.Store(true)
 			}
 		}
 		done <- struct{}{}
 	})
 	for k := range total {
-		progress(opt, k, total, "select")
+		progress(s.opt, k, total, "select")
 		<-done
 	}
-	progress(opt, total, total, "select")
+	progress(s.opt, total, total, "select")
 	if err := ctx.Err(); err != nil {
-		return choice{}, err
+		return nil, err
 	}
-	var losses [][]float64
-	for _, c := range cands {
-		if c.err != nil {
-			return choice{}, c.err
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
-		sel.Candidates = append(sel.Candidates, c.c)
-		losses = append(losses, c.losses)
 	}
-	chosen, err := Simplest(sel.Candidates, losses, byAcc)
+	return out, nil
+}
+
+// pick checks that scored holds every candidate once, as score returns
+// them, and applies Simplest.
+func (s *search) pick(scored []Scored) (choice, error) {
+	if len(scored) != len(s.cands) {
+		return choice{}, check.New(check.Shape, "scored", "pipeline: %d candidates scored; the selection has %d", len(scored), len(s.cands))
+	}
+	sel := &Selection{Rows: len(s.idx), Criterion: krr.LOO, Candidates: make([]Candidate, len(s.cands))}
+	losses := make([][]float64, len(s.cands))
+	for _, sc := range scored {
+		i, c := sc.Index, sc.Candidate
+		if i < 0 || i >= len(s.cands) || losses[i] != nil {
+			return choice{}, check.New(check.Shape, "scored", "pipeline: scored candidate index %d is out of range or repeated; give each of 0 … %d once", i, len(s.cands)-1)
+		}
+		if want := s.cands[i]; c.Depth != want.Depth || c.Preprocess != want.Preprocess {
+			return choice{}, check.New(check.Value, "scored", "pipeline: scored candidate %d has depth %d and preprocessing %+v; the selection's has depth %d and %+v", i, c.Depth, c.Preprocess, want.Depth, want.Preprocess)
+		}
+		if !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || !(c.Score >= 0) || math.IsInf(c.Score, 0) || !(c.Accuracy >= 0 && c.Accuracy <= 1) {
+			return choice{}, check.New(check.Value, "scored", "pipeline: scored candidate %d has λ %v, score %v, accuracy %v; a scored candidate has λ > 0 and a finite score", i, c.Lambda, c.Score, c.Accuracy)
+		}
+		if len(sc.Losses) != len(s.idx) {
+			return choice{}, check.New(check.Shape, "scored", "pipeline: scored candidate %d has %d row losses; the selection searches %d rows", i, len(sc.Losses), len(s.idx))
+		}
+		for r, l := range sc.Losses {
+			if !(l >= 0) || math.IsInf(l, 0) {
+				return choice{}, check.New(check.Value, "scored", "pipeline: scored candidate %d has loss %v at row %d; losses are finite and ≥ 0", i, l, r)
+			}
+		}
+		c.StdErr = 0
+		sel.Candidates[i], losses[i] = c, sc.Losses
+	}
+	chosen, err := Simplest(sel.Candidates, losses, s.opt.Task == krr.Classification)
 	if err != nil {
 		return choice{}, err
 	}

@@ -150,6 +150,106 @@ func TestSelectionOnAnyCores(t *testing.T) {
 	}
 }
 
+// TestSelectionInParts: a selection split into parts (SelectPart, each
+// part's candidates through JSON as a worker returns them, in any order)
+// and finished by SelectScored is Select's, candidate for candidate; a
+// configuration with nothing open has nothing to score.
+func TestSelectionInParts(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(90, 4, 3, 29)
+	cfg := Config{Features: rf.Config{Dim: 64, Seed: 2}, Search: Search{Rows: 70}, Ridge: class}
+	wantCfg, want, err := Select(context.Background(), X, y, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, parts := range []int{2, 3, 10, 11} {
+		var all []Scored
+		for part := parts - 1; part >= 0; part-- {
+			scored, total, err := SelectPart(context.Background(), X, y, cfg, part, parts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if total != len(want.Candidates) {
+				t.Fatalf("%d parts: %d candidates, want %d", parts, total, len(want.Candidates))
+			}
+			b, err := json.Marshal(scored)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back []Scored
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, back...)
+		}
+		gotCfg, got, err := SelectScored(X, y, cfg, all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotCfg, wantCfg) {
+			t.Errorf("%d parts: %+v\nSelect: %+v", parts, got, want)
+		}
+	}
+	fixed := cfg
+	fixed.Features.Depth, fixed.Preprocess = 2, &data.Prep{}
+	if scored, total, err := SelectPart(context.Background(), X, y, fixed, 0, 2); err != nil || total != 0 || len(scored) != 0 {
+		t.Errorf("nothing open: %d scored of %d, %v", len(scored), total, err)
+	}
+}
+
+// TestSelectScoredErrors: scores that are not the selection's candidates,
+// each once and finite, are refused with the code and option a caller can
+// act on, as is a part out of range.
+func TestSelectScoredErrors(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(40, 3, 2, 31)
+	cfg := Config{Features: rf.Config{Dim: 32, Seed: 1}, Search: Search{Depths: []int{1, 2}}, Ridge: class}
+	good, total, err := SelectPart(context.Background(), X, y, cfg, 0, 1)
+	if err != nil || total != 4 {
+		t.Fatalf("%d candidates, %v", total, err)
+	}
+	edit := func(f func(s []Scored) []Scored) []Scored {
+		s := make([]Scored, len(good))
+		for i, g := range good {
+			s[i] = g
+			s[i].Losses = append([]float64(nil), g.Losses...)
+		}
+		return f(s)
+	}
+	for _, tc := range []struct {
+		name   string
+		scored []Scored
+		code   check.Code
+		want   string
+	}{
+		{"one missing", edit(func(s []Scored) []Scored { return s[1:] }), check.Shape, "3 candidates scored; the selection has 4"},
+		{"repeated", edit(func(s []Scored) []Scored { s[1].Index = 0; return s }), check.Shape, "index 0 is out of range or repeated"},
+		{"out of range", edit(func(s []Scored) []Scored { s[3].Index = 4; return s }), check.Shape, "index 4 is out of range"},
+		{"other depth", edit(func(s []Scored) []Scored { s[0].Candidate.Depth = 3; return s }), check.Value, "has depth 3"},
+		{"λ lost", edit(func(s []Scored) []Scored { s[2].Candidate.Lambda = 0; return s }), check.Value, "λ > 0"},
+		{"few losses", edit(func(s []Scored) []Scored { s[1].Losses = s[1].Losses[1:]; return s }), check.Shape, "39 row losses"},
+		{"NaN loss", edit(func(s []Scored) []Scored { s[1].Losses[5] = math.NaN(); return s }), check.Value, "loss NaN at row 5"},
+	} {
+		_, _, err := SelectScored(X, y, cfg, tc.scored)
+		var e *check.Error
+		if !errors.As(err, &e) || e.Code != tc.code || e.Option != "scored" || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %s on scored containing %q", tc.name, err, tc.code, tc.want)
+		}
+	}
+	for _, p := range [][2]int{{-1, 2}, {2, 2}, {0, 0}} {
+		_, _, err := SelectPart(context.Background(), X, y, cfg, p[0], p[1])
+		var e *check.Error
+		if !errors.As(err, &e) || e.Code != check.Option || e.Option != "part" {
+			t.Errorf("part %d of %d: %v, want ERR_OPTION on part", p[0], p[1], err)
+		}
+	}
+	fixed := cfg
+	fixed.Features.Depth, fixed.Preprocess = 1, &data.Prep{}
+	if _, _, err := SelectScored(X, y, fixed, good); err == nil || !strings.Contains(err.Error(), "leaves nothing to select") {
+		t.Errorf("scores for a fixed configuration: %v", err)
+	}
+}
+
 func TestSearchErrors(t *testing.T) {
 	t.Parallel()
 	X, y := fixture.Data(30, 3, 2, 23)
