@@ -29,9 +29,11 @@ func autoDepth(c *call, raw json.RawMessage, dst any) error {
 }
 
 func init() {
-	// select settles the "auto" depth and preprocessing of a fit on one
-	// worker (pipeline.Select), so that the rest of the fit, split over
-	// workers or not, runs with them fixed, as Fit does natively.
+	// select settles the "auto" depth and preprocessing of a fit
+	// (pipeline.Select), so that the rest of the fit, split over workers or
+	// not, runs with them fixed, as Fit does natively. Its candidates can
+	// be scored by several workers (part), then chosen from in one
+	// (scored).
 	ops["select"] = func(c *call, args []byte) (any, error) {
 		var a struct {
 			fitInput
@@ -41,6 +43,14 @@ func init() {
 			Preprocess json.RawMessage `json:"preprocess"`
 			Search     pipeline.Search `json:"search"`
 			Groups     []data.Group    `json:"groups"`
+			// Part, when given, scores only the candidates of that part
+			// (pipeline.SelectPart) and returns them; Scored finishes a
+			// selection from every part's candidates (SelectScored).
+			Part *struct {
+				Index int `json:"index"`
+				Count int `json:"count"`
+			} `json:"part"`
+			Scored []pipeline.Scored `json:"scored"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
@@ -81,7 +91,25 @@ func init() {
 				return nil, optionErr(c.op, err, "features")
 			}
 		}
-		cfg, sel, err := pipeline.Select(context.Background(), X, y, cfg)
+		if a.Part != nil {
+			if a.Scored != nil {
+				return nil, optErr("scored", "%s: give part (score some candidates) or scored (choose from all of them), not both", c.op)
+			}
+			scored, total, err := pipeline.SelectPart(context.Background(), X, y, cfg, a.Part.Index, a.Part.Count)
+			if err != nil {
+				return nil, err
+			}
+			return struct {
+				Candidates int               `json:"candidates"`
+				Scored     []pipeline.Scored `json:"scored"`
+			}{total, scored}, nil
+		}
+		var sel *pipeline.Selection
+		if a.Scored != nil {
+			cfg, sel, err = pipeline.SelectScored(X, y, cfg, a.Scored)
+		} else {
+			cfg, sel, err = pipeline.Select(context.Background(), X, y, cfg)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -212,6 +212,31 @@ test('a model file whose feature map would take too much memory is refused with 
   assert.equal(K.data[0], 10);
 });
 
+test("the 'auto' selection split over three workers chooses as one worker does (candidates, scores, λ), with one progress count", async () => {
+  const X = randomMatrix(150, 4, 21);
+  const y = Float64Array.from({ length: 150 }, (_, i) => (X.data[4 * i] + X.data[4 * i + 1] > 0 ? 1 : 0) + (X.data[4 * i + 2] > 0.5 ? 1 : 0));
+  const opts = { task: 'classification', features: { dim: 128, seed: 5 } };
+  const one = await createEngine({ workers: 1 });
+  const three = await createEngine({ workers: 3 });
+  try {
+    const a = await one.fitRidge(X, y, opts);
+    const events = [];
+    const b = await three.fitRidge(X, y, { ...opts, onProgress: (p) => { if (p.stage === 'select') events.push(p); } });
+    assert.equal(a.selection.candidates.length, 10);
+    assert.deepEqual(b.selection, a.selection);
+    assert.equal(b.lambda, a.lambda);
+    // The three shares (4 + 3 + 3 candidates) count as one selection; the
+    // first worker to report knows only its own share.
+    assert.ok(events[0].total < 10, `first select event ${JSON.stringify(events[0])}: the candidates were not split`);
+    const last = events.at(-1);
+    assert.deepEqual([last.done, last.total], [10, 10]);
+    events.forEach((p, i) => assert.ok(i === 0 || p.done >= events[i - 1].done, `select progress went back at event ${i}`));
+  } finally {
+    one.close();
+    three.close();
+  }
+});
+
 test('a model file whose feature map would take too much memory is refused before anything is allocated', async () => {
   const e = await createEngine({ workers: 1 });
   try {

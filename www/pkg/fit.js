@@ -7,6 +7,12 @@ import { splitControl, matrixData, vectorData, optionOf } from './options.js';
 import { Model } from './model.js';
 import { rowBlocks, overRows, chunkRows, copyRange } from './rows.js';
 
+/**
+ * The largest X, in bytes, whose 'auto' selection is split over the
+ * workers: each worker scoring a share of the candidates holds a copy.
+ */
+const SPLIT_SELECT_BYTES = 64 << 20;
+
 /** The largest class count (Go's MaxClasses, the schema's limit on classes). */
 const MAX_CLASSES = () => optionOf('fitRidge', 'classes').max;
 
@@ -95,7 +101,25 @@ export async function fitRidge(pool, ...args) {
   let scaler;
   const depthOpen = (o) => o.depth === undefined || o.depth === 'auto';
   if (preprocess === undefined || preprocess === 'auto' || depthOpen(kernel ?? features)) {
-    const chosen = await call('select', { ...ridge, X: Xref(X.rows), y: { array: 1 }, features: kernel ? undefined : features, kernel, preprocess, search: opts.search, groups: opts.groups },
+    const args = { ...ridge, X: Xref(X.rows), y: { array: 1 }, features: kernel ? undefined : features, kernel, preprocess, search: opts.search, groups: opts.groups };
+    // The candidates (an eigendecomposition each) are independent: every
+    // worker scores a share (part), and the first chooses from them all
+    // (scored). Each worker then holds a copy of X, so only X of at most
+    // SPLIT_SELECT_BYTES is split; larger X leaves the first worker alone.
+    const k = pool.slots.length;
+    if (k > 1 && data.length * 8 <= SPLIT_SELECT_BYTES) {
+      const done = new Array(k).fill(0);
+      const total = new Array(k).fill(0);
+      const sum = (a) => a.reduce((s, v) => s + v, 0);
+      const report = control.onProgress && ((i) => (p) => {
+        done[i] = p.done; total[i] = p.total;
+        control.onProgress({ ...p, done: sum(done), total: sum(total), stage: 'select' });
+      });
+      const parts = await Promise.all(pool.slots.map((slot, i) => call('select', { ...args, part: { index: i, count: k } },
+        [data.slice(), yd.slice()], { signal: control.signal, onProgress: report && report(i) }, { slot, transfer: true })));
+      args.scored = parts.flatMap((p) => p.scored);
+    }
+    const chosen = await call('select', args,
       [data.slice(), yd.slice()], { signal: control.signal, onProgress: stage('select') }, { slot: first, transfer: true });
     ({ preprocess, selection, scaler } = chosen);
     // A kernel or method without a depth (rbf, rff, …) leaves it unset.

@@ -19,7 +19,8 @@ export interface Matrix64 extends Matrix {
 
 /**
  * Progress of a long call: done of total steps of the current stage, monotone
- * within a stage. Stages: "parse"; "kernel"; "features"; "metrics"; "select";
+ * within a stage ("select" split over workers counts their candidates
+ * together; its total grows as each worker reports its share). Stages: "parse"; "kernel"; "features"; "metrics"; "select";
  * "predict"; and for fitRidge "preprocess", "features", "kernel" (exact
  * kernels), "eigen" (the λ search's reduction) and "solve".
  */

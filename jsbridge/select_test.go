@@ -1,0 +1,74 @@
+package jsbridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestSelectInParts runs the package's split selection by hand: select
+// with part on each of three "workers", their scored candidates passed
+// back (as JSON, the way the package forwards them) to select with scored,
+// which answers as select on one worker does, selection and scaler
+// included. Both part and scored, or scores that are not the selection's,
+// are refused.
+func TestSelectInParts(t *testing.T) {
+	t.Parallel()
+	const n, d = 50, 3
+	r := rand.New(rand.NewPCG(9, 10))
+	X := make([]float64, n*d)
+	y := make([]float64, n)
+	for i := range n {
+		for j := range d {
+			X[i*d+j] = r.NormFloat64()
+		}
+		y[i] = float64(i % 2)
+	}
+	in := Input{Arrays: [][]float64{X, y}}
+	base := fmt.Sprintf(`"X":{"rows":%d,"cols":%d,"array":0},"y":{"array":1},"task":"classification","features":{"dim":16,"seed":1},"search":{"depths":[1,2,3]}`, n, d)
+	want, _, err := Dispatch("select", []byte("{"+base+"}"), in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []json.RawMessage
+	for part := range 3 {
+		res, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"part":{"index":%d,"count":3}}`, base, part)), in, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Candidates int               `json:"candidates"`
+			Scored     []json.RawMessage `json:"scored"`
+		}
+		if err := json.Unmarshal(res, &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Candidates != 6 || len(out.Scored) != 2 {
+			t.Fatalf("part %d: %d of %d candidates", part, len(out.Scored), out.Candidates)
+		}
+		all = append(all, out.Scored...)
+	}
+	scored, _ := json.Marshal(all)
+	got, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"scored":%s}`, base, scored)), in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("from parts:\n%s\non one worker:\n%s", got, want)
+	}
+	for _, tc := range []struct{ args, code, option, want string }{
+		{fmt.Sprintf(`{%s,"part":{"index":0,"count":2},"scored":%s}`, base, scored), "ERR_OPTION", "scored", "not both"},
+		{fmt.Sprintf(`{%s,"part":{"index":2,"count":2}}`, base), "ERR_OPTION", "part", "part 2 of 2"},
+		{fmt.Sprintf(`{%s,"scored":[]}`, base), "ERR_SHAPE", "scored", "0 candidates scored; the selection has 6"},
+		{fmt.Sprintf(`{%s,"scored":%s}`, base, strings.Replace(string(scored), `"lambda":`, `"lambda":-`, 1)), "ERR_VALUE", "scored", "λ > 0"},
+	} {
+		_, _, err := Dispatch("select", []byte(tc.args), in, nil)
+		_, code, option, msg := JSError(err)
+		if err == nil || string(code) != tc.code || option != tc.option || !strings.Contains(msg, tc.want) {
+			t.Errorf("%.80s…: %v, want %s on %s containing %q", tc.args[len(base)+1:], err, tc.code, tc.option, tc.want)
+		}
+	}
+}
