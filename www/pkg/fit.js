@@ -108,12 +108,15 @@ export async function fitRidge(pool, ...args) {
     // SPLIT_SELECT_BYTES is split; larger X leaves the first worker alone.
     const k = pool.slots.length;
     if (k > 1 && data.length * 8 <= SPLIT_SELECT_BYTES) {
-      const done = new Array(k).fill(0);
-      const total = new Array(k).fill(0);
+      // One count for the selection, reported once every share is known
+      // (each worker's first report gives its share), so that it never
+      // runs backwards.
+      const done = new Array(k).fill(-1);
+      const total = new Array(k).fill(-1);
       const sum = (a) => a.reduce((s, v) => s + v, 0);
       const report = control.onProgress && ((i) => (p) => {
         done[i] = p.done; total[i] = p.total;
-        control.onProgress({ ...p, done: sum(done), total: sum(total), stage: 'select' });
+        if (!total.includes(-1)) control.onProgress({ ...p, done: sum(done), total: sum(total), stage: 'select' });
       });
       const parts = await Promise.all(pool.slots.map((slot, i) => call('select', { ...args, part: { index: i, count: k } },
         [data.slice(), yd.slice()], { signal: control.signal, onProgress: report && report(i) }, { slot, transfer: true })));
