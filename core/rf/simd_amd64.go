@@ -15,8 +15,33 @@ func radix2LevelAVX(x *complex128, n, half int, tw *complex128, step int, mask *
 
 var hasAVX = cpu.X86.HasAVX
 
-// fwht is the Walsh–Hadamard transform of this build: plain Go.
-func fwht(x []float64) { fwhtPortable(x) }
+//go:noescape
+func fwhtRadix4AVX(x *float64, n, h int)
+
+//go:noescape
+func fwhtRadix2AVX(x *float64, h int)
+
+// fwht is fwhtPortable with its levels past the first three on AVX, four
+// entries per vector: the same additions and subtractions, so the same
+// bits.
+func fwht(x []float64) {
+	n := len(x)
+	if !hasAVX || n < 32 {
+		fwhtPortable(x)
+		return
+	}
+	if n&(n-1) != 0 {
+		panic("rf: fwht of a length that is not a power of two")
+	}
+	fwht8(x)
+	h := 8
+	for ; 4*h <= n; h *= 4 {
+		fwhtRadix4AVX(&x[0], n, h)
+	}
+	if h < n {
+		fwhtRadix2AVX(&x[0], h)
+	}
+}
 
 // conjMasks flip the sign of every twiddle's imaginary part (inverse) or
 // of nothing.

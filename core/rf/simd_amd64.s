@@ -54,3 +54,69 @@ pair:
 	JLT  group
 	VZEROUPPER
 	RET
+
+// func fwhtRadix4AVX(x *float64, n, h int)
+// Levels h and 2h of fwhtPortable on the quadruples (j, j+h, j+2h, j+3h),
+// four j per iteration; h a multiple of 4, 4h dividing n.
+TEXT ·fwhtRadix4AVX(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), R12
+	SHLQ $3, R12
+	ADDQ SI, R12
+	MOVQ h+16(FP), R8
+	SHLQ $3, R8
+
+quad:
+	MOVQ SI, DI
+	LEAQ (SI)(R8*1), BX
+	MOVQ R8, CX
+
+four:
+	VMOVUPD (DI), Y0
+	VMOVUPD (BX), Y1
+	VMOVUPD (DI)(R8*2), Y2
+	VMOVUPD (BX)(R8*2), Y3
+	VADDPD Y1, Y0, Y4
+	VSUBPD Y1, Y0, Y5
+	VADDPD Y3, Y2, Y6
+	VSUBPD Y3, Y2, Y7
+	VADDPD Y6, Y4, Y0
+	VSUBPD Y6, Y4, Y2
+	VADDPD Y7, Y5, Y1
+	VSUBPD Y7, Y5, Y3
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, (BX)
+	VMOVUPD Y2, (DI)(R8*2)
+	VMOVUPD Y3, (BX)(R8*2)
+	ADDQ $32, DI
+	ADDQ $32, BX
+	SUBQ $32, CX
+	JNZ  four
+
+	LEAQ (SI)(R8*4), SI
+	CMPQ SI, R12
+	JLT  quad
+	VZEROUPPER
+	RET
+
+// func fwhtRadix2AVX(x *float64, h int)
+// The last level of fwhtPortable: x[j], x[h+j] ← x[j]+x[h+j], x[j]−x[h+j],
+// h a multiple of 4.
+TEXT ·fwhtRadix2AVX(SB), NOSPLIT, $0-16
+	MOVQ x+0(FP), DI
+	MOVQ h+8(FP), CX
+	LEAQ (DI)(CX*8), BX
+
+two:
+	VMOVUPD (DI), Y0
+	VMOVUPD (BX), Y1
+	VADDPD Y1, Y0, Y2
+	VSUBPD Y1, Y0, Y3
+	VMOVUPD Y2, (DI)
+	VMOVUPD Y3, (BX)
+	ADDQ $32, DI
+	ADDQ $32, BX
+	SUBQ $4, CX
+	JNZ  two
+	VZEROUPPER
+	RET

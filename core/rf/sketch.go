@@ -241,21 +241,7 @@ func fwhtPortable(x []float64) {
 		fwhtRef(x)
 		return
 	}
-	for i := 0; i+8 <= n; i += 8 {
-		v := x[i : i+8 : i+8]
-		a0, a1 := v[0]+v[1], v[0]-v[1]
-		a2, a3 := v[2]+v[3], v[2]-v[3]
-		a4, a5 := v[4]+v[5], v[4]-v[5]
-		a6, a7 := v[6]+v[7], v[6]-v[7]
-		b0, b2 := a0+a2, a0-a2
-		b1, b3 := a1+a3, a1-a3
-		b4, b6 := a4+a6, a4-a6
-		b5, b7 := a5+a7, a5-a7
-		v[0], v[4] = b0+b4, b0-b4
-		v[1], v[5] = b1+b5, b1-b5
-		v[2], v[6] = b2+b6, b2-b6
-		v[3], v[7] = b3+b7, b3-b7
-	}
+	fwht8(x)
 	h := 8
 	for ; 4*h <= n; h *= 4 {
 		// Levels h and 2h on the quadruples (j, j+h, j+2h, j+3h).
@@ -277,6 +263,26 @@ func fwhtPortable(x []float64) {
 		for j := range a {
 			a[j], b[j] = a[j]+b[j], a[j]-b[j]
 		}
+	}
+}
+
+// fwht8 does the first three levels of fwhtPortable, on each block of 8.
+func fwht8(x []float64) {
+	n := len(x)
+	for i := 0; i+8 <= n; i += 8 {
+		v := x[i : i+8 : i+8]
+		a0, a1 := v[0]+v[1], v[0]-v[1]
+		a2, a3 := v[2]+v[3], v[2]-v[3]
+		a4, a5 := v[4]+v[5], v[4]-v[5]
+		a6, a7 := v[6]+v[7], v[6]-v[7]
+		b0, b2 := a0+a2, a0-a2
+		b1, b3 := a1+a3, a1-a3
+		b4, b6 := a4+a6, a4-a6
+		b5, b7 := a5+a7, a5-a7
+		v[0], v[4] = b0+b4, b0-b4
+		v[1], v[5] = b1+b5, b1-b5
+		v[2], v[6] = b2+b6, b2-b6
+		v[3], v[7] = b3+b7, b3-b7
 	}
 }
 
