@@ -99,6 +99,9 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			if scored == nil {
+				scored = []pipeline.Scored{} // [], not null: nothing to add
+			}
 			return struct {
 				Candidates int               `json:"candidates"`
 				Scored     []pipeline.Scored `json:"scored"`

@@ -59,6 +59,16 @@ func TestSelectInParts(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("from parts:\n%s\non one worker:\n%s", got, want)
 	}
+	// Nothing open (an RBF kernel has no depth; the preprocessing is
+	// given): every part scores nothing, and the choice is the settings.
+	fixed := fmt.Sprintf(`"X":{"rows":%d,"cols":%d,"array":0},"y":{"array":1},"task":"classification","kernel":{"kernel":"rbf"},"preprocess":{"standardize":false}`, n, d)
+	res, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"part":{"index":1,"count":2}}`, fixed)), in, nil)
+	if err != nil || string(res) != `{"candidates":0,"scored":[]}` {
+		t.Errorf("a part with nothing open: %s, %v", res, err)
+	}
+	if _, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"scored":[]}`, fixed)), in, nil); err != nil {
+		t.Errorf("no scores with nothing open: %v", err)
+	}
 	for _, tc := range []struct{ args, code, option, want string }{
 		{fmt.Sprintf(`{%s,"part":{"index":0,"count":2},"scored":%s}`, base, scored), "ERR_OPTION", "scored", "not both"},
 		{fmt.Sprintf(`{%s,"part":{"index":2,"count":2}}`, base), "ERR_OPTION", "part", "part 2 of 2"},

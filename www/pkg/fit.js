@@ -120,7 +120,7 @@ export async function fitRidge(pool, ...args) {
       });
       const parts = await Promise.all(pool.slots.map((slot, i) => call('select', { ...args, part: { index: i, count: k } },
         [data.slice(), yd.slice()], { signal: control.signal, onProgress: report && report(i) }, { slot, transfer: true })));
-      args.scored = parts.flatMap((p) => p.scored);
+      args.scored = parts.flatMap((p) => p.scored ?? []);
     }
     const chosen = await call('select', args,
       [data.slice(), yd.slice()], { signal: control.signal, onProgress: stage('select') }, { slot: first, transfer: true });
