@@ -27,14 +27,17 @@ test('repeated fits do not grow the WebAssembly memory', async () => {
   const X = randomMatrix(3000, 20, 2);
   const y = Float64Array.from({ length: 3000 }, (_, i) => X.data[i * 20] - X.data[i * 20 + 1]);
   const sys = [];
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 16; i++) {
     // 'auto' selects on 300 rows instead of 1000: the same calls in a fraction of the time.
     const m = await eng.fitRidge(X, y, { features: { dim: 512, seed: i }, search: { rows: 300 } });
     await m.predict(X);
     sys.push((await eng.stats()).sysBytes);
   }
-  // After warm-up the runtime reuses what it obtained: no growth per fit.
-  assert.ok(sys[11] <= sys[3] * 1.1, `memory grew: ${sys.map((b) => (b / 1e6).toFixed(0)).join(', ')} MB`);
+  // After warm-up the runtime reuses what it obtained. The heap grows in
+  // 4 MB arenas (Go on wasm), and one step may come late (28 … 28, 32 MB
+  // at the seventh fit): allow two over the last twelve fits, which a leak
+  // of 0.7 MB per fit would exceed.
+  assert.ok(sys[15] <= sys[3] + 8 * 2 ** 20, `memory grew: ${sys.map((b) => (b / 1e6).toFixed(0)).join(', ')} MB`);
 });
 
 test('a cancelled call frees its memory (the instance is replaced)', async () => {
