@@ -129,9 +129,9 @@ export async function fitRidge(pool, ...args) {
     const depth = chosen.depth === undefined ? {} : { depth: chosen.depth };
     if (kernel) kernel = { ...kernel, ...depth }; else features = { ...features, ...depth };
   }
-  // Go plans a fit on features (jsbridge plan, krr): the feature dimension, and whether the fit must run in one
-  // worker (the dual on ΦΦᵀ when there are no more rows than features, or
-  // exact leave-one-out). A fit of one chunk runs in one worker too. A
+  // Go plans a fit on features (jsbridge plan, krr): the feature
+  // dimension, and whether the fit must run in one worker (the dual on ΦΦᵀ
+  // when there are no more rows than features, or exact leave-one-out). A fit of one chunk runs in one worker too. A
   // chunk holds at most CHUNK_BYTES of X but at least 4m² numbers, so that
   // the partial sums waiting for the solve (an m×m ΦᵀΦ per chunk) add up to
   // at most a quarter of X.
