@@ -109,13 +109,17 @@ type Candidate struct {
 // open). Fit calls it first; hosts that split a fit over workers call it
 // once, then fit the returned Config. λ is left to the fit; the task and
 // the number of classes are resolved from y. It is SelectPart of one part
-// followed by SelectScored.
+// followed by SelectScored, without enumerating the candidates twice.
 func Select(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (Config, *Selection, error) {
-	scored, _, err := SelectPart(ctx, X, y, cfg, 0, 1)
+	s, err := newSearch(X, y, cfg)
 	if err != nil {
 		return cfg, nil, err
 	}
-	return SelectScored(X, y, cfg, scored)
+	scored, err := s.part(ctx, X, 0, 1)
+	if err != nil {
+		return cfg, nil, err
+	}
+	return s.settle(cfg, scored)
 }
 
 // Scored is one candidate of a selection scored: its index in the order
@@ -137,14 +141,10 @@ func SelectPart(ctx context.Context, X *mat.Dense, y []float64, cfg Config, part
 		return nil, 0, check.New(check.Option, "part", "pipeline: part %d of %d; give 0 ≤ part < parts", part, parts)
 	}
 	s, err := newSearch(X, y, cfg)
-	if err != nil || s.cands == nil {
+	if err != nil {
 		return nil, 0, err
 	}
-	var which []int
-	for i := part; i < len(s.cands); i += parts {
-		which = append(which, i)
-	}
-	scored, err := s.score(ctx, X, which)
+	scored, err := s.part(ctx, X, part, parts)
 	return scored, len(s.cands), err
 }
 
@@ -157,9 +157,30 @@ func SelectScored(X *mat.Dense, y []float64, cfg Config, scored []Scored) (Confi
 	if err != nil {
 		return cfg, nil, err
 	}
+	return s.settle(cfg, scored)
+}
+
+// part scores the candidates whose index is part modulo parts (none when
+// nothing is open).
+func (s *search) part(ctx context.Context, X *mat.Dense, part, parts int) ([]Scored, error) {
+	if s.cands == nil {
+		return nil, nil
+	}
+	var which []int
+	for i := part; i < len(s.cands); i += parts {
+		which = append(which, i)
+	}
+	return s.score(ctx, X, which)
+}
+
+// settle returns cfg with the task resolved and the open settings fixed to
+// the choice among scored (the fixed ones when nothing is open), and the
+// selection.
+func (s *search) settle(cfg Config, scored []Scored) (Config, *Selection, error) {
 	cfg.Ridge.Task, cfg.Ridge.Classes = s.opt.Task, s.opt.Classes
 	ch := choice{depth: s.depths[0], prep: s.preps[0]}
 	if s.cands != nil {
+		var err error
 		if ch, err = s.pick(scored); err != nil {
 			return cfg, nil, err
 		}
