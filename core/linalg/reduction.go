@@ -136,14 +136,8 @@ func applyChaseQ(a []float64, m, nb int, tau2 []float64, x []float64, l int) {
 					i0 = s + 1 + n1 + (j-1)*nb
 					n = min(nb, m-i0)
 				}
-				v := row[i0-s-1 : i0-s-1+n]
-				if n == 64 && reflectRight64(xt[c0*m+i0:], m, c1-c0, v, t[j]) {
-					continue
-				}
-				for c := c0; c < c1; c++ {
-					xc := xt[c*m+i0 : c*m+i0+n]
-					axpyFast(xc, v, -t[j]*dotFast(v, xc))
-				}
+				// Columns c0 … c1−1 of x are rows of xt.
+				reflectEach(xt[c0*m+i0:], m, c1-c0, row[i0-s-1:i0-s-1+n], t[j])
 			}
 		}
 	})

@@ -130,9 +130,10 @@ func BenchmarkApplyQ_M4096_L110(b *testing.B) {
 	}
 }
 
-// TestReflect64 checks the 64-column reflector kernels (or their fallbacks
-// where the CPU has none) against the definition H = I − τvvᵀ applied
-// entry by entry, on strided matrices with 1 to 70 rows.
+// TestReflect64 checks the 64-column reflector kernels (or the portable
+// loops where the CPU has none), through reflectRows and reflectEach,
+// against the definition H = I − τvvᵀ applied entry by entry, on strided
+// matrices with 1 to 70 rows.
 func TestReflect64(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{1, 2, 7, 64, 70} {
@@ -168,12 +169,7 @@ func TestReflect64(t *testing.T) {
 			}
 		}
 		got = slices.Clone(c)
-		if !reflectRight64(got, ldc, n, u, tu) {
-			for q := range n {
-				x := got[q*ldc : q*ldc+64]
-				axpyFast(x, u, -tu*dotFast(x, u))
-			}
-		}
+		reflectEach(got, ldc, n, u, tu)
 		closeAll(t, fmt.Sprintf("right n=%d", n), got, want)
 	}
 }

@@ -339,11 +339,9 @@ func (c *chaser) sweep(s int) {
 		copy(g[1:nJ], c0[1:])
 		c0[0] = beta
 		clear(c0[1:])
-		if gj := g[:nJ]; t2 != 0 && (nJ != 64 || !reflectRight64(band[(i0+1)*ld+nI-1:], ld-1, nI-1, gj, t2)) {
-			for q := 1; q < nI; q++ {
-				row := band[(i0+q)*ld+nI-q : (i0+q)*ld+nI-q+nJ]
-				axpyFast(row, gj, -t2*dotFast(row, gj))
-			}
+		if t2 != 0 {
+			// Rows i0+1 … i0+nI−1 of the block, each one left of the last.
+			reflectEach(band[(i0+1)*ld+nI-1:], ld-1, nI-1, g[:nJ], t2)
 		}
 		v, g = g, v
 		tau = t2
@@ -389,6 +387,18 @@ func reflectRows(c []float64, ldc, cols, i0, n int, v []float64, tau float64, z 
 	}
 	for q := range n {
 		axpyFast(c[(i0+q)*ldc:(i0+q)*ldc+cols], z, -tau*v[q])
+	}
+}
+
+// reflectEach sets each of the n rows r (length len(u), stride ldc) of c
+// to r − τ(r·u)u: H = I − τuuᵀ applied from the right.
+func reflectEach(c []float64, ldc, n int, u []float64, tau float64) {
+	if len(u) == 64 && reflectRight64(c, ldc, n, u, tau) {
+		return
+	}
+	for q := range n {
+		r := c[q*ldc : q*ldc+len(u)]
+		axpyFast(r, u, -tau*dotFast(r, u))
 	}
 }
 
