@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"ntkrf/internal/fixture"
 )
 
 // TestSelectInParts runs the package's split selection by hand: select
@@ -18,16 +19,8 @@ import (
 func TestSelectInParts(t *testing.T) {
 	t.Parallel()
 	const n, d = 50, 3
-	r := rand.New(rand.NewPCG(9, 10))
-	X := make([]float64, n*d)
-	y := make([]float64, n)
-	for i := range n {
-		for j := range d {
-			X[i*d+j] = r.NormFloat64()
-		}
-		y[i] = float64(i % 2)
-	}
-	in := Input{Arrays: [][]float64{X, y}}
+	X, y := fixture.Data(n, d, 2, 9)
+	in := Input{Arrays: [][]float64{X.RawMatrix().Data, y}}
 	base := fmt.Sprintf(`"X":{"rows":%d,"cols":%d,"array":0},"y":{"array":1},"task":"classification","features":{"dim":16,"seed":1},"search":{"depths":[1,2,3]}`, n, d)
 	want, _, err := Dispatch("select", []byte("{"+base+"}"), in, nil)
 	if err != nil {
