@@ -131,20 +131,20 @@ export async function fitRidge(pool, ...args) {
   }
   // Go plans a fit on features (jsbridge plan, krr): the feature
   // dimension, and whether the fit must run in one worker (the dual on ΦΦᵀ
-  // when there are no more rows than features, or exact leave-one-out). A fit of one chunk runs in one worker too. A
-  // chunk holds at most CHUNK_BYTES of X but at least 4m² numbers, so that
-  // the partial sums waiting for the solve (an m×m ΦᵀΦ per chunk) add up to
-  // at most a quarter of X.
+  // when there are no more rows than features, or exact leave-one-out). A
+  // fit of one chunk runs in one worker too. A chunk holds at most
+  // CHUNK_BYTES of X but at least 4m² numbers, so that the partial sums
+  // waiting for the solve (an m×m ΦᵀΦ per chunk) add up to at most a
+  // quarter of X.
   //
-  // Plan and scaler run side by side: plan in the last worker (building
-  // the feature map there, which its chunk then reuses), the scaler in
-  // the first. Plan's errors come first, as they would in sequence.
-  // Every stage reports: the search, the scaler, the features (in rows,
-  // over the workers) and the solve with its λ search.
   // The scaler needs every row in one worker: the first, see below. A
-  // copy moved there peaks lower than posting X, which serializes it
-  // into a buffer first.
-  // (select has fitted it already when it ran: one copy of X, not two.)
+  // copy moved there peaks lower than posting X, which serializes it into
+  // a buffer first. (select has fitted it already when it ran: one copy of
+  // X, not two.) Plan and scaler run side by side: plan in the last worker
+  // (building the feature map there, which its chunk then reuses), the
+  // scaler in the first. Plan's errors come first, as they would in
+  // sequence. Every stage reports: the search, the scaler, the features
+  // (in rows, over the workers) and the solve with its λ search.
   const planned = kernel ? null : call('plan', { rows: X.rows, cols: X.cols, features, criterion: opts.criterion, lambda: opts.lambda, task }, [], { signal: control.signal }, { slot: pool.slots.at(-1) });
   const scaled = scaler ? null : call('fitScaler', { X: Xref(X.rows), preprocess, groups: opts.groups }, [data.slice()],
     { signal: control.signal, onProgress: stage('preprocess') }, { slot: first, transfer: true });
