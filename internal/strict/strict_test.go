@@ -16,9 +16,9 @@ type inner struct {
 	S string    `json:"s"`
 	B bool      `json:"b"`
 	U uint64    `json:"u"`
-	P *float64  `json:"p"`            // written as null when nil
-	L []string  `json:"l"`            // written as null when nil
-	O *float64  `json:"o,omitempty"`  // never written as null
+	P *float64  `json:"p"`           // written as null when nil
+	L []string  `json:"l"`           // written as null when nil
+	O *float64  `json:"o,omitempty"` // never written as null
 	F []float64 `json:"f,omitempty"`
 }
 
