@@ -47,8 +47,9 @@ type Opt struct {
 
 func f(v float64) *float64 { return &v }
 
-// maxSeed is the largest seed JavaScript numbers carry exactly (2^53−1).
-const maxSeed = 1<<53 - 1
+// maxSeed is the largest seed (2^53−1, what JavaScript numbers carry
+// exactly): rf's, which every host applies.
+const maxSeed = rf.MaxSeed
 
 // Every name, default and limit below comes from the core package that
 // applies it; the table only says how the JavaScript API spells them.

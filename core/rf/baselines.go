@@ -19,12 +19,12 @@ func naiveDim(depth, m0, m1, d int) int {
 	return dim
 }
 
-// buildNaive sets up explicit tensor products of arc-cosine features
+// sizeNaive sizes explicit tensor products of arc-cosine features
 // (Bietti-style, no sketch). Unset M0 and M1 are chosen as the largest
 // equal widths (or the largest missing one) whose output fits in Dim.
-func (f *Map) buildNaive() error {
-	c := &f.cfg
-	d, L := f.inputDim, c.Depth
+func (p *mapPlan) sizeNaive(d int) error {
+	c := &p.cfg
+	L := c.Depth
 	if c.M0 == 0 || c.M1 == 0 {
 		if err := needDim(c); err != nil {
 			return err
@@ -42,17 +42,13 @@ func (f *Map) buildNaive() error {
 		}
 		c.M0, c.M1 = orDefault(c.M0, w), orDefault(c.M1, w)
 	}
-	f.dim = naiveDim(L, c.M0, c.M1, d)
-	if f.dim > MaxDim {
+	c.Dim = naiveDim(L, c.M0, c.M1, d)
+	if c.Dim > MaxDim {
 		return fmt.Errorf("rf: naive features with Config.M0 %d and Config.M1 %d have more than %d columns; use smaller widths", c.M0, c.M1, MaxDim)
 	}
 	din := d
-	for l := 1; l <= L; l++ {
-		ly, err := f.newLayer(l, din, c.M0, c.M1)
-		if err != nil {
-			return err
-		}
-		f.layers = append(f.layers, ly)
+	for range L {
+		p.layers = append(p.layers, layerPlan{din: din, m0: c.M0, m1: c.M1})
 		din = c.M1
 	}
 	return nil
@@ -65,12 +61,12 @@ func gradDim(depth, width, d int) int {
 	return int(math.Min(dim, MaxDim+1))
 }
 
-// buildGrad sets up gradient features of f(x) = wᵀh_L with
+// sizeGrad sizes gradient features of f(x) = wᵀh_L with
 // h_l = √(2/width)·ReLU(W_l h_{l−1}), standard Gaussian weights, width M1
 // or else the largest width whose parameter count fits in Dim.
-func (f *Map) buildGrad() error {
-	c := &f.cfg
-	d, L := f.inputDim, c.Depth
+func (p *mapPlan) sizeGrad(d int) error {
+	c := &p.cfg
+	L := c.Depth
 	if c.M1 == 0 {
 		if err := needDim(c); err != nil {
 			return err
@@ -85,21 +81,15 @@ func (f *Map) buildGrad() error {
 		}
 		c.M1 = w
 	}
-	f.dim = gradDim(L, c.M1, d)
-	if f.dim > MaxDim {
+	c.Dim = gradDim(L, c.M1, d)
+	if c.Dim > MaxDim {
 		return fmt.Errorf("rf: grad features of width Config.M1 %d have more than %d columns; use a smaller width", c.M1, MaxDim)
 	}
 	c.Sampler = "gaussian" // the network's weights are plain Gaussian
 	din := d
-	for l := 1; l <= L; l++ {
-		ly, err := f.newLayer(l, din, 0, c.M1)
-		if err != nil {
-			return err
-		}
-		f.layers = append(f.layers, ly)
+	for range L {
+		p.layers = append(p.layers, layerPlan{din: din, m1: c.M1})
 		din = c.M1
 	}
-	g := &gauss{r: newStream(c.Seed, 0, tagHead)}
-	f.head = gaussianRows(g, c.M1, 1)
 	return nil
 }

@@ -17,6 +17,13 @@ const MaxDim = 1 << 24
 // widths are given.
 const DefaultDim = 1024
 
+// MaxSeed is the largest Config.Seed: 2^53−1, the largest integer every
+// host carries exactly (a JavaScript number, a model file read by
+// JSON.parse). A larger seed would draw another map once it crossed to
+// such a host, so every host refuses it (ERR_OPTION; in a model file, the
+// file's error).
+const MaxSeed = 1<<53 - 1
+
 // MaxGibbsSweeps bounds Config.GibbsSweeps.
 const MaxGibbsSweeps = 1000
 
@@ -61,7 +68,7 @@ type Config struct {
 	Normalize bool `json:"normalize"`
 	// Gamma is the rff scale γ of exp(−γ‖x−y‖²), > 0 (default 1/inputDim).
 	Gamma float64 `json:"gamma"`
-	// Seed determines every random draw.
+	// Seed determines every random draw: 0 … MaxSeed.
 	Seed uint64 `json:"seed"`
 }
 
@@ -129,6 +136,9 @@ func (c *Config) fill(inputDim int) error {
 	if c.GibbsSweeps < 0 || c.GibbsSweeps > MaxGibbsSweeps {
 		return fmt.Errorf("rf: Config.GibbsSweeps %d is out of range; use 1 … %d (0 means 1)", c.GibbsSweeps, MaxGibbsSweeps)
 	}
+	if c.Seed > MaxSeed {
+		return check.New(check.Option, "seed", "rf: Config.Seed %d is above 2^53−1 = %d, the largest seed every host carries exactly (JavaScript numbers); use a seed in 0 … %d", c.Seed, uint64(MaxSeed), uint64(MaxSeed))
+	}
 	if c.Dim == 0 && !(c.M1 > 0 && (c.SketchDim > 0 || c.Method == "nngp")) {
 		c.Dim = DefaultDim
 	}
@@ -173,61 +183,153 @@ func orDefault(v, def int) int {
 // New draws the feature map described by cfg for inputs with inputDim
 // columns. Every random draw comes from cfg.Seed, so equal arguments give
 // bit-identical maps natively and in WebAssembly. Invalid settings return
-// an error naming the Config field.
+// an error naming the Config field; a map whose layers together would
+// take more memory than check.MaxAllocBytes is refused before any is
+// drawn (ERR_TOO_LARGE).
 func New(cfg Config, inputDim int) (*Map, error) {
-	if err := cfg.fill(inputDim); err != nil {
-		return nil, err
-	}
-	f := &Map{cfg: cfg, inputDim: inputDim}
-	var err error
-	switch cfg.Method {
-	case "ntk", "nngp":
-		err = f.buildNTK()
-		if err == nil && cfg.Depth > 0 && cfg.Dim != 0 && f.dim != cfg.Dim {
-			// M1 or SketchDim given with a Dim they contradict: the map
-			// would have another width than the one asked for (and callers
-			// plan memory with Dim).
-			err = check.New(check.Option, "sketchDim", "rf: Config.M1 + Config.SketchDim = %d + %d = %d columns, but Config.Dim is %d; give Config.Dim alone (Config.M1 = ⌊Config.Dim/2⌋, Config.SketchDim the rest), or Config.M1 with Config.SketchDim and no Config.Dim",
-				f.cfg.M1, f.cfg.SketchDim, f.dim, cfg.Dim)
-			if cfg.Method == "nngp" {
-				err = check.New(check.Option, "m1", "rf: Config.M1 = %d columns, but Config.Dim is %d; give one of them", f.dim, cfg.Dim)
-			}
-		}
-	case "arccos0", "arccos1":
-		err = f.buildArccos()
-	case "rff":
-		err = f.buildRFF()
-	case "naive":
-		err = f.buildNaive()
-	case "grad":
-		err = f.buildGrad()
-	}
+	p, err := plan(cfg, inputDim)
 	if err != nil {
 		return nil, err
 	}
-	f.cfg.Dim = f.dim
+	f := &Map{cfg: p.cfg, inputDim: inputDim, dim: p.cfg.Dim}
+	c := &f.cfg
+	if c.Method == "rff" {
+		f.drawRFF()
+		return f, nil
+	}
+	for l, s := range p.layers {
+		ly := f.newLayer(l+1, s)
+		if s.mcs > 0 {
+			if c.Sketch == "tensorsrht" {
+				ly.sk = newTensorSRHT(s.m0, s.phiDim, s.mcs, c.Seed, l+1)
+			} else {
+				ly.sk = newTensorSketch(s.m0, s.phiDim, s.mcs, c.Seed, l+1)
+			}
+		}
+		f.layers = append(f.layers, ly)
+	}
+	if c.Method == "grad" {
+		f.head = gaussianRows(&gauss{r: newStream(c.Seed, 0, tagHead)}, c.M1, 1)
+	}
 	return f, nil
 }
 
-// newLayer draws the Step (m0) and ReLU (m1) directions of a layer with
-// input dimension din.
-func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
+// Resolve returns the configuration New draws for inputs with inputDim
+// columns — every default written out, Dim the output width, as
+// Map.Config returns it — or the error New returns, the memory check
+// included, without drawing anything.
+func (c Config) Resolve(inputDim int) (Config, error) {
+	p, err := plan(c, inputDim)
+	return p.cfg, err
+}
+
+// layerPlan is the sizes of one layer: its input dimension, its Step and
+// ReLU widths, and (ntk) the sketch of the m0 Step features ⊗ the phiDim
+// columns of Φ into mcs columns (mcs 0: none).
+type layerPlan struct {
+	din, m0, m1 int
+	phiDim, mcs int
+}
+
+// mapPlan is a map before it is drawn: its filled configuration and the
+// sizes of its layers.
+type mapPlan struct {
+	cfg    Config
+	layers []layerPlan
+}
+
+// plan checks cfg, fills it in and sizes every layer, then checks the
+// memory the whole map would take: everything New checks, before it
+// draws anything.
+func plan(cfg Config, inputDim int) (mapPlan, error) {
+	p := mapPlan{cfg: cfg}
+	c := &p.cfg
+	if err := c.fill(inputDim); err != nil {
+		return p, err
+	}
+	var err error
+	switch c.Method {
+	case "ntk", "nngp":
+		err = p.sizeNTK(inputDim)
+	case "arccos0", "arccos1":
+		err = p.sizeArccos(inputDim)
+	case "rff":
+		err = needDim(c)
+	case "naive":
+		err = p.sizeNaive(inputDim)
+	case "grad":
+		err = p.sizeGrad(inputDim)
+	}
+	if err == nil {
+		err = p.checkMemory(inputDim)
+	}
+	return p, err
+}
+
+// bytes is the memory the drawn map holds, with the scratch its drawing
+// takes (the rows of directions before they are laid out in w).
+func (p *mapPlan) bytes(inputDim int) float64 {
+	c := &p.cfg
+	if c.Method == "rff" {
+		return 8 * float64(c.Dim) * float64(inputDim+1)
+	}
+	var b, rows float64
+	for _, s := range p.layers {
+		st := float64(s.m0 + s.m1)
+		if c.Sampler == "hadamard" {
+			q := float64(hadamardOrder(s.din))
+			b += 3 * 8 * math.Ceil(st/q) * q
+		} else {
+			b += 8 * float64(s.din) * st
+			rows = max(rows, 8*float64(s.din)*float64(max(s.m0, s.m1)))
+		}
+		if s.mcs > 0 {
+			in := float64(s.m0 + s.phiDim)
+			if c.Sketch == "tensorsrht" {
+				b += 8*in + 8*float64(s.mcs)
+			} else {
+				b += 12*in + fftBytes(s.mcs)
+			}
+		}
+	}
+	if c.Method == "grad" {
+		b += 8 * float64(c.M1)
+	}
+	return b + rows
+}
+
+// fftBytes is the memory of an fftPlan of length n.
+func fftBytes(n int) float64 {
+	if n&(n-1) == 0 {
+		return 12 * float64(n)
+	}
+	m := float64(nextPow2(2*n - 1))
+	return 16*float64(n) + 28*m
+}
+
+// checkMemory refuses a map whose layers together exceed
+// check.MaxAllocBytes.
+func (p *mapPlan) checkMemory(inputDim int) error {
+	if b := p.bytes(inputDim); b > check.MaxAllocBytes {
+		return check.New(check.TooLarge, "", "rf: the feature map (%s, %d columns on %d inputs, %d layers) needs %s for its weights and sketches, over the %s limit; use a smaller Config.Dim or Config.Depth",
+			p.cfg.Method, p.cfg.Dim, inputDim, max(len(p.layers), 1), check.FormatBytes(b), check.FormatBytes(check.MaxAllocBytes))
+	}
+	return nil
+}
+
+// newLayer draws the Step (m0) and ReLU (m1) directions of layer l.
+func (f *Map) newLayer(l int, s layerPlan) *layer {
 	c := f.cfg
+	din, m0, m1 := s.din, s.m0, s.m1
 	if c.Sampler == "hadamard" {
 		// Step and ReLU directions are consecutive rows of the structured
 		// blocks; unit rows over p coordinates keep E‖u‖² = din/p on the
 		// first din, hence √(2p/m1) where exact directions use √(2d/m1).
 		p := hadamardOrder(din)
-		if err := check.Alloc("Hadamard sign diagonals", 3*((m0+m1+p-1)/p), p); err != nil {
-			return nil, rfError(err)
-		}
 		ly := &layer{din: din, m0: m0, m1: m1, had: newHadamardProj(din, m0+m1, newStream(c.Seed, l, tagHadamard))}
 		ly.s0 = math.Sqrt(2 / float64(max(m0, 1)))
 		ly.s1 = math.Sqrt(2 * float64(p) / float64(max(m1, 1)))
-		return ly, nil
-	}
-	if err := check.Alloc("random-feature weight matrix", din, m0+m1); err != nil {
-		return nil, rfError(err)
+		return ly
 	}
 	ly := &layer{din: din, m0: m0, m1: m1, w: make([]float64, din*(m0+m1))}
 	stride := m0 + m1
@@ -264,13 +366,13 @@ func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
 		}
 		put(rows, m0, m1)
 	}
-	return ly, nil
+	return ly
 }
 
-func (f *Map) buildNTK() error {
-	c := &f.cfg
-	d := f.inputDim
-	var m0, m1, mcs int
+func (p *mapPlan) sizeNTK(d int) error {
+	c := &p.cfg
+	asked := c.Dim
+	var m0, m1, mcs, dim int
 	if c.Method == "nngp" {
 		if c.M1 == 0 {
 			if err := needDim(c); err != nil {
@@ -278,7 +380,7 @@ func (f *Map) buildNTK() error {
 			}
 		}
 		m1 = orDefault(c.M1, c.Dim)
-		f.dim = m1
+		dim = m1
 	} else {
 		if c.M1 == 0 || c.SketchDim == 0 {
 			if err := needDim(c); err != nil {
@@ -291,41 +393,38 @@ func (f *Map) buildNTK() error {
 		if m1 < 1 || mcs < 1 || m0 < 1 {
 			return fmt.Errorf("rf: Config.Dim %d is too small for ntk; use at least 2 (half ReLU features, half sketch)", c.Dim)
 		}
-		f.dim = m1 + mcs
+		dim = m1 + mcs
 		c.M0, c.SketchDim = m0, mcs
 	}
 	c.M1 = m1
-	if f.dim > MaxDim {
-		return fmt.Errorf("rf: Config.M1 + Config.SketchDim = %d is too large; use at most %d", f.dim, MaxDim)
+	if dim > MaxDim {
+		return fmt.Errorf("rf: Config.M1 + Config.SketchDim = %d is too large; use at most %d", dim, MaxDim)
 	}
-	if c.Sampler != "hadamard" {
-		// Every layer's weights at once, before drawing any: a map too
-		// large for memory is refused before it takes any.
-		if err := check.Alloc("random-feature weight matrix (all layers)", d+(c.Depth-1)*m1, m0+m1); err != nil {
-			return err
+	if asked != 0 && dim != asked {
+		// M1 or SketchDim given with a Dim they contradict: the map
+		// would have another width than the one asked for (and callers
+		// plan memory with Dim).
+		if c.Method == "nngp" {
+			return check.New(check.Option, "m1", "rf: Config.M1 = %d columns, but Config.Dim is %d; give one of them", dim, asked)
 		}
+		return check.New(check.Option, "sketchDim", "rf: Config.M1 + Config.SketchDim = %d + %d = %d columns, but Config.Dim is %d; give Config.Dim alone (Config.M1 = ⌊Config.Dim/2⌋, Config.SketchDim the rest), or Config.M1 with Config.SketchDim and no Config.Dim",
+			m1, mcs, dim, asked)
 	}
+	c.Dim = dim
 	din, phiDim := d, d
-	for l := 1; l <= c.Depth; l++ {
-		ly, err := f.newLayer(l, din, m0, m1)
-		if err != nil {
-			return err
-		}
+	for range c.Depth {
+		s := layerPlan{din: din, m0: m0, m1: m1}
 		if m0 > 0 {
-			if c.Sketch == "tensorsrht" {
-				ly.sk = newTensorSRHT(m0, phiDim, mcs, c.Seed, l)
-			} else {
-				ly.sk = newTensorSketch(m0, phiDim, mcs, c.Seed, l)
-			}
+			s.phiDim, s.mcs = phiDim, mcs
 		}
-		f.layers = append(f.layers, ly)
+		p.layers = append(p.layers, s)
 		din, phiDim = m1, m1+mcs
 	}
 	return nil
 }
 
-func (f *Map) buildArccos() error {
-	c := &f.cfg
+func (p *mapPlan) sizeArccos(d int) error {
+	c := &p.cfg
 	var m0, m1 int
 	if c.Method == "arccos0" {
 		if c.M0 == 0 {
@@ -344,24 +443,15 @@ func (f *Map) buildArccos() error {
 		m1 = orDefault(c.M1, c.Dim)
 		c.M1 = m1
 	}
-	ly, err := f.newLayer(1, f.inputDim, m0, m1)
-	if err != nil {
-		return err
-	}
-	f.layers, f.dim = []*layer{ly}, m0+m1
+	p.layers, c.Dim = []layerPlan{{din: d, m0: m0, m1: m1}}, m0+m1
 	return nil
 }
 
-func (f *Map) buildRFF() error {
+// drawRFF draws the random Fourier features: W ~ N(0, 2γI) makes
+// E[cos(w·(x−y))] = exp(−γ‖x−y‖²), with phases b ~ U[0, 2π).
+func (f *Map) drawRFF() {
 	c := &f.cfg
-	if err := needDim(c); err != nil {
-		return err
-	}
 	m, d := c.Dim, f.inputDim
-	if err := check.Alloc("random-feature weight matrix", d, m); err != nil {
-		return rfError(err)
-	}
-	// W ~ N(0, 2γI) makes E[cos(w·(x−y))] = exp(−γ‖x−y‖²).
 	g := &gauss{r: newStream(c.Seed, 1, tagA1)}
 	ly := &layer{din: d, m1: m, w: make([]float64, d*m), s1: math.Sqrt(2 / float64(m))}
 	sd := math.Sqrt(2 * c.Gamma)
@@ -375,8 +465,7 @@ func (f *Map) buildRFF() error {
 	for i := range f.bias {
 		f.bias[i] = 2 * math.Pi * r.Float64()
 	}
-	f.layers, f.dim = []*layer{ly}, m
-	return nil
+	f.layers = []*layer{ly}
 }
 
 // Dim returns the number of output columns.

@@ -37,6 +37,8 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Method: "rff", Dim: 8, Gamma: math.Inf(1)}, 3, "Config.Gamma"},
 		{Config{Depth: 1, Dim: 8, GibbsSweeps: -1}, 3, "Config.GibbsSweeps"},
 		{Config{Depth: 1, Dim: 8}, 0, "input dimension"},
+		{Config{Depth: 1, Dim: 8, Seed: MaxSeed + 1}, 3, "Config.Seed"},
+		{Config{Method: "rff", Dim: 8, Seed: math.MaxUint64}, 3, "Config.Seed"},
 	}
 	for _, c := range cases {
 		_, err := New(c.cfg, c.inputDim)
