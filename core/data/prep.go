@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/internal/check"
+	"ntkrf/internal/strict"
 )
 
 // Prep selects the preprocessing a Scaler applies after imputation. The
@@ -32,14 +33,18 @@ func (p Prep) MarshalJSON() ([]byte, error) {
 	return json.Marshal(prepJSON{&std, p.UnitNorm})
 }
 
-// UnmarshalJSON reads {"standardize", "unitNorm"}; an absent standardize
-// means true.
+// UnmarshalJSON reads {"standardize", "unitNorm"} strictly (see
+// internal/strict); an absent standardize means true, an absent unitNorm
+// false.
 func (p *Prep) UnmarshalJSON(b []byte) error {
-	var w prepJSON
-	if err := json.Unmarshal(b, &w); err != nil {
+	var w struct {
+		Standardize *bool `json:"standardize,omitempty"`
+		UnitNorm    *bool `json:"unitNorm,omitempty"`
+	}
+	if err := strict.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*p = Prep{Raw: w.Standardize != nil && !*w.Standardize, UnitNorm: w.UnitNorm}
+	*p = Prep{Raw: w.Standardize != nil && !*w.Standardize, UnitNorm: w.UnitNorm != nil && *w.UnitNorm}
 	return nil
 }
 

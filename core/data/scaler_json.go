@@ -3,7 +3,9 @@ package data
 import (
 	"encoding/json"
 	"fmt"
-	"math"
+
+	"ntkrf/internal/check"
+	"ntkrf/internal/strict"
 )
 
 // scalerJSON is the wire form of a Scaler. Go's JSON encoding of float64 is
@@ -24,33 +26,50 @@ func (s *Scaler) MarshalJSON() ([]byte, error) {
 	return json.Marshal(scalerJSON{!s.prep.Raw, s.prep.UnitNorm, s.groups, s.fill, s.div, s.mu, s.inv})
 }
 
-// UnmarshalJSON restores a Scaler encoded by MarshalJSON, checking that its
-// parts fit together.
+// UnmarshalJSON restores a Scaler encoded by MarshalJSON, strictly (see
+// internal/strict: no null, no unknown or missing field), checking that
+// its parts fit together: errors carry the path of the field at fault.
 func (s *Scaler) UnmarshalJSON(b []byte) error {
 	var w scalerJSON
-	if err := json.Unmarshal(b, &w); err != nil {
-		return fmt.Errorf("data: scaler: %v", err)
+	if err := strict.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	bad := func(code check.Code, path, format string, a ...any) error {
+		return &strict.Error{Code: code, Path: path, Msg: fmt.Sprintf(format, a...)}
 	}
 	p := len(w.Fill)
 	if p == 0 {
-		return fmt.Errorf("data: scaler has no columns")
+		return bad(check.Shape, "fill", "is empty: a scaler has at least one column")
 	}
-	if w.Standardize && (len(w.Div) != p || len(w.Mu) != p || len(w.Inv) != p) {
-		return fmt.Errorf("data: scaler statistics have %d, %d, %d values for %d columns", len(w.Div), len(w.Mu), len(w.Inv), p)
+	stats := map[string][]float64{"div": w.Div, "mu": w.Mu, "inv": w.Inv}
+	for _, name := range []string{"div", "mu", "inv"} {
+		v := stats[name]
+		if !w.Standardize && v != nil {
+			return bad(check.Value, name, "is given, but a scaler that does not standardize has no statistics")
+		}
+		if w.Standardize && len(v) != p {
+			return bad(check.Shape, name, "has %d values for %d columns", len(v), p)
+		}
 	}
-	if err := checkGroups(w.Groups, p); err != nil {
-		return err
-	}
-	for _, v := range [][]float64{w.Fill, w.Div, w.Mu, w.Inv} {
-		for _, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return fmt.Errorf("data: scaler holds a non-finite statistic")
+	// div and inv scale: a zero or negative one would turn every row into
+	// ±Inf or NaN, or mirror it.
+	for _, name := range []string{"div", "inv"} {
+		for j, x := range stats[name] {
+			if !(x > 0) {
+				return bad(check.Value, fmt.Sprintf("%s[%d]", name, j), "is %v; a scale is positive", x)
 			}
 		}
+	}
+	if err := checkGroups(w.Groups, p); err != nil {
+		return strict.At("groups", check.New(check.Value, "", "%v", err))
 	}
 	*s = Scaler{prep: Prep{Raw: !w.Standardize, UnitNorm: w.UnitNorm}, groups: w.Groups, fill: w.Fill, div: w.Div, mu: w.Mu, inv: w.Inv}
 	return nil
 }
+
+// Groups returns the one-hot blocks the scaler imputes as a whole (one
+// per column when it was fitted without groups).
+func (s *Scaler) Groups() []Group { return s.groups }
 
 // Cols returns the number of columns the scaler was fitted on.
 func (s *Scaler) Cols() int { return len(s.fill) }

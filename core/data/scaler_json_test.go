@@ -3,6 +3,7 @@ package data
 import (
 	"encoding/json"
 	"math"
+	"ntkrf/internal/check"
 	"strings"
 	"testing"
 
@@ -48,15 +49,34 @@ func TestScalerJSONRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []string{
-		`{}`,
-		`{"fill":[1,2],"groups":[{"Start":0,"Width":1}]}`,
-		`{"standardize":true,"fill":[1],"groups":[{"Start":0,"Width":1}],"div":[1],"mu":[0]}`,
-		`{"fill":[1e999]}`,
+	// Every way a scaler's JSON can be wrong, strictly: each with its code
+	// and the path of the field at fault.
+	const base = `{"standardize":true,"unitNorm":false,"groups":[{"column":0,"start":0,"width":1,"categorical":false}],"fill":[1],"div":[2],"mu":[0.5],"inv":[3]}`
+	var ok Scaler
+	if err := json.Unmarshal([]byte(base), &ok); err != nil {
+		t.Fatalf("the base scaler: %v", err)
+	}
+	for _, tc := range []struct{ old, new, want string }{
+		{`"standardize":true,`, ``, `no field "standardize"`},
+		{`"start":0`, `"Start":0`, `groups[0] has an unknown field "Start"`},
+		{`"fill":[1]`, `"fill":[1e999]`, "fill[0] is 1e999, beyond the range"},
+		{`"mu":[0.5]`, `"mu":[null]`, "mu[0] is null"},
+		{`"inv":[3]`, `"inv":[null]`, "inv[0] is null"},
+		{`"div":[2]`, `"div":[null]`, "div[0] is null"},
+		{`"div":[2]`, `"div":[0]`, "div[0] is 0; a scale is positive"},
+		{`"inv":[3]`, `"inv":[-3]`, "inv[0] is -3; a scale is positive"},
+		{`"mu":[0.5]`, `"mu":[0.5,1]`, "mu has 2 values for 1 columns"},
+		{`"fill":[1]`, `"fill":[]`, "fill is empty"},
+		{`"unitNorm":false`, `"unitNorm":false,"scale":1`, `unknown field "scale"`},
+		{`"unitNorm":false`, `"unitNorm":0`, `unitNorm is the number 0; it must be true or false`},
+		{`"width":1`, `"width":1.0`, `groups[0].width is 1.0; it must be an integer`},
+		{`"width":1`, `"width":2`, `groups`},
+		{`"standardize":true`, `"standardize":false`, "div is given, but a scaler that does not standardize"},
 	} {
+		bad := strings.Replace(base, tc.old, tc.new, 1)
 		var r Scaler
-		if err := json.Unmarshal([]byte(bad), &r); err == nil || !strings.HasPrefix(err.Error(), "data: ") {
-			t.Errorf("%s: error %v, want a data: error", bad, err)
+		if err := json.Unmarshal([]byte(bad), &r); err == nil || check.CodeOf(err) == "" || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v (code %q), want one containing %q", bad, err, check.CodeOf(err), tc.want)
 		}
 	}
 }

@@ -67,14 +67,17 @@ func (s *Schema) Check() error {
 			return bad("column %d has an empty or repeated name %q", j, c.Name)
 		}
 		seen[c.Name] = true
+		if c.Missing < 0 {
+			return bad("column %q has %d missing cells; a count is ≥ 0", c.Name, c.Missing)
+		}
 		switch c.Kind {
 		case Numeric:
 			if len(c.Categories) > 0 {
 				return bad("numeric column %q has categories", c.Name)
 			}
 		case Categorical:
-			if len(c.Categories) == 0 || len(c.Categories) > MaxCategories || !slices.IsSorted(c.Categories) {
-				return bad("categorical column %q needs 1…%d sorted categories", c.Name, MaxCategories)
+			if len(c.Categories) == 0 || len(c.Categories) > MaxCategories || !strictlySorted(c.Categories) {
+				return bad("categorical column %q needs 1…%d distinct categories in byte order", c.Name, MaxCategories)
 			}
 		default:
 			return bad("column %q has kind %q; use %q or %q", c.Name, c.Kind, Numeric, Categorical)
@@ -107,6 +110,9 @@ func (s *Schema) Check() error {
 	case Classification:
 		if len(s.Classes) < 1 || len(s.Classes) > MaxClasses {
 			return bad("classification needs 1…%d classes, got %d", MaxClasses, len(s.Classes))
+		}
+		if err := ClassNames(s.Classes); err != nil {
+			return bad("%v", err)
 		}
 	case Regression:
 		if len(s.Classes) > 0 {
@@ -235,4 +241,28 @@ func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
 		}
 	}
 	return X, nil
+}
+
+// strictlySorted reports whether s is in increasing byte order without
+// repeats.
+func strictlySorted(s []string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i-1] >= s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// ClassNames reports the first class name that is empty or repeated: a
+// prediction names its class, so two classes cannot share a name.
+func ClassNames(names []string) error {
+	seen := make(map[string]bool, len(names))
+	for i, c := range names {
+		if c == "" || seen[c] {
+			return fmt.Errorf("class %d is %q, empty or a repeat; class names are distinct and not empty", i, c)
+		}
+		seen[c] = true
+	}
+	return nil
 }

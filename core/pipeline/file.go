@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -17,6 +16,7 @@ import (
 	"ntkrf/core/krr"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
+	"ntkrf/internal/strict"
 )
 
 // Format and Version identify the JSON form of a pipeline. A reader refuses
@@ -39,19 +39,9 @@ type Matrix struct {
 // JSON.stringify writes for NaN and ±Inf) is refused rather than read as 0.
 type numbers []float64
 
-func (v *numbers) UnmarshalJSON(b []byte) error {
-	var ps []*float64
-	if err := json.Unmarshal(b, &ps); err != nil {
-		return err
-	}
-	*v = make(numbers, len(ps))
-	for i, p := range ps {
-		if p == nil {
-			return check.New(check.NonFinite, "", "pipeline: model file: a matrix or bias holds null at %d (NaN or ±Inf when it was written)", i)
-		}
-		(*v)[i] = *p
-	}
-	return nil
+func (v *numbers) UnmarshalJSON(b []byte) (err error) {
+	*v, err = strict.Floats(b)
+	return err
 }
 
 func matrixOf(M *mat.Dense) *Matrix {
@@ -93,7 +83,7 @@ func (c curve) MarshalJSON() ([]byte, error) {
 
 func (c *curve) UnmarshalJSON(b []byte) error {
 	var in []curvePoint
-	if err := json.Unmarshal(b, &in); err != nil {
+	if err := strict.Unmarshal(b, &in); err != nil {
 		return err
 	}
 	*c = make(curve, len(in))
@@ -164,90 +154,44 @@ func (p *Pipeline) UnmarshalJSON(b []byte) error {
 
 // Load reads a pipeline in its JSON form (see UnmarshalJSON).
 func Load(r io.Reader) (*Pipeline, error) {
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	var f file
-	if err := dec.Decode(&f); err != nil {
-		return nil, loadErr(err)
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, check.New(check.Type, "", "pipeline: reading the model file: %v", err)
 	}
-	if dec.More() {
-		return nil, check.New(check.Type, "", "pipeline: the model file has data after its JSON object")
+	f, err := readFile(b)
+	if err != nil {
+		return nil, err
 	}
 	return f.pipeline(nil)
 }
 
-// loadErr turns a JSON decoding error into the error grammar.
-func loadErr(err error) error {
-	var e *check.Error
-	if errors.As(err, &e) {
-		return err
+// readFile reads the JSON form strictly (internal/strict): a number that
+// is null or beyond float64, a field unknown, repeated or missing, an
+// integer with a fraction are refused, so that every host reads a file
+// the same way (the JavaScript package hands Go the file's text).
+func readFile(b []byte) (*file, error) {
+	var f file
+	if err := strict.Unmarshal(b, &f); err != nil {
+		var e *strict.Error
+		errors.As(err, &e)
+		if e.Code == check.Type && e.Path == "" {
+			return nil, check.New(check.Type, "", "pipeline: not a model file: %v", e)
+		}
+		return nil, check.New(e.Code, "", "pipeline: model file: %v", e)
 	}
-	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		msg = "the JSON ends early (is the file truncated?)"
-	}
-	return check.New(check.Type, "", "pipeline: not a model file: %s", msg)
+	return &f, nil
 }
 
 // pipeline checks a decoded file and builds the pipeline; drawn, when not
 // nil, is the feature map the file's features may already have made.
+// Every check that costs no more than the file's own size comes first;
+// the feature map is drawn last, once its configuration, its memory and
+// the coefficients' shape are known to fit.
 func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
-	bad := func(code check.Code, format string, a ...any) error {
-		return check.New(code, "", "pipeline: model file: "+format, a...)
-	}
-	if f.Format != Format {
-		return nil, bad(check.Value, "format %q; an ntkrf model has format %q", f.Format, Format)
-	}
-	if f.Version < 1 || f.Version > Version {
-		return nil, bad(check.Value, "version %d; this ntkrf reads versions 1 … %d (save the model again with this version)", f.Version, Version)
-	}
-	if f.Version == 1 && (f.Selection != nil || slices.ContainsFunc(f.Curve, func(c krr.CurvePoint) bool { return c.Accuracy != 0 })) {
-		return nil, bad(check.Value, "a version 1 file has no selection and no accuracy in its curve")
-	}
-	if err := f.Selection.check(); err != nil {
+	if err := f.checkHeader(); err != nil {
 		return nil, err
 	}
-	if !slices.Contains(krr.Tasks, f.Task) {
-		return nil, bad(check.Value, "task %q; use one of %q", f.Task, krr.Tasks)
-	}
-	if !(f.Lambda > 0) || math.IsInf(f.Lambda, 0) {
-		return nil, bad(check.Value, "lambda %v; a fitted λ is positive and finite", f.Lambda)
-	}
-	for _, c := range f.Curve {
-		if !(c.Lambda > 0) {
-			return nil, bad(check.Value, "the λ curve holds λ = %v; every λ tried is positive", c.Lambda)
-		}
-	}
-	if f.Preprocess == nil {
-		return nil, bad(check.Value, "no preprocess")
-	}
 	d := f.Preprocess.Cols()
-	if f.Input != nil {
-		if err := f.Input.Check(); err != nil {
-			return nil, err
-		}
-		if w := f.Input.Width(); w != d {
-			return nil, bad(check.Shape, "the input schema makes %d columns but preprocess takes %d", w, d)
-		}
-		if f.Input.Task != f.Task || !slices.Equal(f.Input.Classes, f.Classes) {
-			return nil, bad(check.Value, "the input schema's task and classes differ from the model's")
-		}
-	}
-	if f.Coef == nil || len(f.Bias) == 0 {
-		return nil, bad(check.Value, "no coefficients")
-	}
-	k := 1
-	if f.Task == krr.Classification {
-		k = len(f.Classes)
-		if k < 1 || k > krr.MaxClasses {
-			return nil, bad(check.Value, "%d class names; a classifier has 1…%d", k, krr.MaxClasses)
-		}
-	} else if len(f.Classes) > 0 {
-		return nil, bad(check.Value, "a regression model has no classes")
-	}
-	if f.Coef.Cols != k || len(f.Bias) != k {
-		return nil, bad(check.Shape, "coef has %d columns and bias %d values, but the model has %d outputs", f.Coef.Cols, len(f.Bias), k)
-	}
 	coef, err := f.Coef.dense("coef")
 	if err != nil {
 		return nil, err
@@ -255,25 +199,42 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 	p := &Pipeline{input: f.Input, classes: f.Classes, scaler: f.Preprocess, selection: f.Selection}
 	switch {
 	case f.Features != nil && f.Kernel == nil && f.Train == nil:
+		// A saved configuration has every default written out; one that
+		// fills in differently was not written by ntkrf. Resolve draws
+		// nothing: it checks the map's memory, all layers at once.
+		cfg, err := f.Features.Resolve(d)
+		if err != nil {
+			return nil, fileErr(err, check.Value)
+		}
+		if cfg != *f.Features {
+			return nil, bad(check.Value, "%s", configDiff(*f.Features, cfg))
+		}
+		if err := f.checkDepth(cfg.Depth); err != nil {
+			return nil, err
+		}
+		if r, _ := coef.Dims(); r != cfg.Dim {
+			return nil, bad(check.Shape, "coef has %d rows, but the features make %d columns (features.dim): one row per feature", r, cfg.Dim)
+		}
 		// A map drawn from the same configuration for the same inputs is
 		// the same map, bit for bit: Assemble passes the one it fitted with.
-		if p.fmap = drawn; drawn == nil || drawn.InputDim() != d || drawn.Config() != *f.Features {
-			if p.fmap, err = rf.New(*f.Features, d); err != nil {
-				return nil, coded(err, check.Value)
+		if p.fmap = drawn; drawn == nil || drawn.InputDim() != d || drawn.Config() != cfg {
+			if p.fmap, err = rf.New(cfg, d); err != nil {
+				return nil, fileErr(err, check.Value)
 			}
 		}
-		// A saved configuration has every default written out; one that
-		// fills in differently was not written by ntkrf.
-		if got := p.fmap.Config(); got != *f.Features {
-			return nil, bad(check.Value, "%s", configDiff(*f.Features, got))
-		}
 		if p.model, err = krr.NewFeatureModel(p.fmap, coef, f.Bias, f.Task, f.Lambda, f.Curve); err != nil {
-			return nil, fileErr(err)
+			return nil, fileErr(err, check.Shape)
 		}
 	case f.Kernel != nil && f.Features == nil && f.Train != nil:
 		ks, err := f.Kernel.Filled(d)
 		if err != nil {
-			return nil, coded(err, check.Value)
+			return nil, fileErr(err, check.Value)
+		}
+		if ks != *f.Kernel {
+			return nil, bad(check.Value, "the kernel is %+v, but a saved kernel has every default written out (%+v): the file was edited or not written by ntkrf", *f.Kernel, ks)
+		}
+		if err := f.checkDepth(ks.Depth); err != nil {
+			return nil, err
 		}
 		p.kern = &ks
 		if f.Train.Cols != d {
@@ -284,12 +245,98 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 			return nil, err
 		}
 		if p.model, err = krr.NewKernelModel(ks, train, coef, f.Bias, f.Task, f.Lambda, f.Curve); err != nil {
-			return nil, fileErr(err)
+			return nil, fileErr(err, check.Shape)
 		}
 	default:
 		return nil, bad(check.Value, "a model has features, or a kernel with its training rows (train), not both")
 	}
 	return p, nil
+}
+
+// bad is an error of the model file.
+func bad(code check.Code, format string, a ...any) error {
+	return check.New(code, "", "pipeline: model file: "+format, a...)
+}
+
+// checkHeader checks what needs neither the feature map nor the kernel:
+// the format and version, the task and its classes, λ and its curve, the
+// schema and the preprocessing against each other, the selection, and the
+// coefficients' columns.
+func (f *file) checkHeader() error {
+	if f.Format != Format {
+		return bad(check.Value, "format %q; an ntkrf model has format %q", f.Format, Format)
+	}
+	if f.Version < 1 || f.Version > Version {
+		return bad(check.Value, "version %d; this ntkrf reads versions 1 … %d (save the model again with this version)", f.Version, Version)
+	}
+	if f.Version == 1 && (f.Selection != nil || slices.ContainsFunc(f.Curve, func(c krr.CurvePoint) bool { return c.Accuracy != 0 })) {
+		return bad(check.Value, "a version 1 file has no selection and no accuracy in its curve")
+	}
+	if err := f.Selection.check(); err != nil {
+		return err
+	}
+	if !slices.Contains(krr.Tasks, f.Task) {
+		return bad(check.Value, "task %q; use one of %q", f.Task, krr.Tasks)
+	}
+	if !(f.Lambda > 0) {
+		return bad(check.Value, "lambda %v; a fitted λ is positive", f.Lambda)
+	}
+	for i, c := range f.Curve {
+		if !(c.Lambda > 0) || c.Score < 0 || c.Accuracy < 0 || c.Accuracy > 1 {
+			return bad(check.Value, "curve[%d] holds λ %v, score %v, accuracy %v: every λ tried is positive, a score ≥ 0, an accuracy in 0 … 1", i, c.Lambda, c.Score, c.Accuracy)
+		}
+	}
+	if f.Preprocess == nil {
+		return bad(check.Value, "no preprocess")
+	}
+	k := 1
+	if f.Task == krr.Classification {
+		k = len(f.Classes)
+		if k < 1 || k > krr.MaxClasses {
+			return bad(check.Value, "%d class names; a classifier has 1…%d", k, krr.MaxClasses)
+		}
+		if err := data.ClassNames(f.Classes); err != nil {
+			return bad(check.Value, "classes: %v", err)
+		}
+	} else if f.Classes != nil {
+		return bad(check.Value, "a regression model has no classes (null)")
+	}
+	if f.Input != nil {
+		if err := f.Input.Check(); err != nil {
+			return err
+		}
+		if w, d := f.Input.Width(), f.Preprocess.Cols(); w != d {
+			return bad(check.Shape, "the input schema makes %d columns but preprocess takes %d", w, d)
+		}
+		if f.Input.Task != f.Task || !slices.Equal(f.Input.Classes, f.Classes) {
+			return bad(check.Value, "the input schema's task and classes differ from the model's")
+		}
+		if !slices.Equal(f.Input.Groups, f.Preprocess.Groups()) {
+			return bad(check.Value, "preprocess.groups differ from input.groups: the scaler imputes the blocks the schema makes")
+		}
+	}
+	if f.Coef == nil || len(f.Bias) == 0 {
+		return bad(check.Value, "no coefficients")
+	}
+	if f.Coef.Cols != k || len(f.Bias) != k {
+		return bad(check.Shape, "coef has %d columns and bias %d values, but the model has %d outputs", f.Coef.Cols, len(f.Bias), k)
+	}
+	return nil
+}
+
+// checkDepth checks the selection against the model: the chosen
+// candidate's preprocessing is the scaler's, its depth the model's (0 when
+// the depth was fixed, or the kernel has none).
+func (f *file) checkDepth(depth int) error {
+	s := f.Selection
+	if s == nil {
+		return nil
+	}
+	c := s.Candidates[s.Chosen]
+	if c.Preprocess != f.Preprocess.Prep() || c.Depth != 0 && c.Depth != depth {
+		return bad(check.Value, "selection: the chosen candidate (depth %d, %+v) is not the model (depth %d, %+v)", c.Depth, c.Preprocess, depth, f.Preprocess.Prep())
+	}
+	return nil
 }
 
 // dense checks a matrix of the file and returns it.
@@ -304,11 +351,12 @@ func (m *Matrix) dense(name string) (*mat.Dense, error) {
 	return M, nil
 }
 
-// fileErr is an error of krr's checks of the coefficients, as a fault of
-// the file: its code when it has one (ERR_NONFINITE), else ERR_SHAPE.
-func fileErr(err error) error {
+// fileErr is an error of rf's, kernel's or krr's checks, as a fault of
+// the file: its code when it has one (ERR_NONFINITE, ERR_TOO_LARGE), else
+// fallback.
+func fileErr(err error, fallback check.Code) error {
 	var e *check.Error
-	code := check.Shape
+	code := fallback
 	if errors.As(err, &e) {
 		code = e.Code
 	}
@@ -319,11 +367,9 @@ func fileErr(err error) error {
 // host moves separately (as typed arrays), and checks the whole once they
 // are given. Hosts use it with Split.
 func Decode(header []byte, coef, train *mat.Dense) (*Pipeline, error) {
-	dec := json.NewDecoder(bytes.NewReader(header))
-	dec.DisallowUnknownFields()
-	var f file
-	if err := dec.Decode(&f); err != nil {
-		return nil, loadErr(err)
+	f, err := readFile(header)
+	if err != nil {
+		return nil, err
 	}
 	if f.Coef != nil || f.Train != nil {
 		return nil, check.New(check.Type, "", "pipeline: the model header must not hold coef or train; they travel separately")
@@ -385,7 +431,7 @@ func (s *Selection) check() error {
 		return bad("rows %d, criterion %q, %d candidates, chosen %d: a selection scores at least one candidate on at least one row and chooses one of them", s.Rows, s.Criterion, len(s.Candidates), s.Chosen)
 	}
 	for _, c := range s.Candidates {
-		if c.Depth < 0 || c.Depth > kernel.MaxDepth || !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || math.IsNaN(c.Score) || c.Accuracy < 0 || c.Accuracy > 1 || !(c.StdErr >= 0) || math.IsInf(c.StdErr, 0) {
+		if c.Depth < 0 || c.Depth > kernel.MaxDepth || !(c.Lambda > 0) || !(c.Score >= 0) || c.Accuracy < 0 || c.Accuracy > 1 || !(c.StdErr >= 0) {
 			return bad("a candidate holds depth %d, λ %v, score %v, accuracy %v, standard error %v", c.Depth, c.Lambda, c.Score, c.Accuracy, c.StdErr)
 		}
 	}

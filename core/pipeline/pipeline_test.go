@@ -267,15 +267,15 @@ func TestBadFiles(t *testing.T) {
 		{"format", edit(func(m map[string]any) { m["format"] = "other" }), check.Value, `format "other"`},
 		{"unknown field", edit(func(m map[string]any) { m["extra"] = 1 }), check.Type, `unknown field "extra"`},
 		{"coef shape", edit(func(m map[string]any) { m["coef"].(map[string]any)["rows"] = 3 }), check.Shape, "coef is 3×3"},
-		{"coef NaN", edit(func(m map[string]any) { m["coef"].(map[string]any)["data"].([]any)[0] = nil }), check.NonFinite, "null at 0"},
-		{"bias NaN", edit(func(m map[string]any) { m["bias"].([]any)[1] = nil }), check.NonFinite, "null at 1"},
+		{"coef NaN", edit(func(m map[string]any) { m["coef"].(map[string]any)["data"].([]any)[0] = nil }), check.NonFinite, "coef.data[0] is null"},
+		{"bias NaN", edit(func(m map[string]any) { m["bias"].([]any)[1] = nil }), check.NonFinite, "bias[1] is null"},
 		{"bias", edit(func(m map[string]any) { m["bias"] = []any{1.0} }), check.Shape, "bias 1 values"},
 		{"lambda", edit(func(m map[string]any) { m["lambda"] = -1 }), check.Value, "lambda -1"},
 		{"classes", edit(func(m map[string]any) { m["classes"] = []any{"a"} }), check.Value, "task and classes differ"},
-		{"both", edit(func(m map[string]any) { m["kernel"] = map[string]any{"kernel": "ntk"} }), check.Value, "not both"},
+		{"both", edit(func(m map[string]any) { m["kernel"] = map[string]any{"kernel": "ntk", "depth": 1, "gamma": 0} }), check.Value, "not both"},
 		{"schema", edit(func(m map[string]any) { m["input"].(map[string]any)["target"] = 7 }), check.Value, "target 7"},
 		{"depth", edit(func(m map[string]any) { m["features"].(map[string]any)["depth"] = 999 }), check.Value, "Depth 999"},
-		{"trailing", string(good) + "{}", check.Type, "after its JSON object"},
+		{"trailing", string(good) + "{}", check.Type, "data after its end"},
 		{"depth 0", edit(func(m map[string]any) { m["features"].(map[string]any)["depth"] = 0 }), check.Value, "features.depth is 0, but a saved configuration has 1"},
 	}
 	// A map that would not fit in memory: 1000 inputs × 2²⁴ features.
@@ -290,7 +290,7 @@ func TestBadFiles(t *testing.T) {
 		name, text string
 		code       check.Code
 		want       string
-	}{"huge map", string(wb), check.TooLarge, "random-feature weight matrix"})
+	}{"huge map", string(wb), check.TooLarge, "the feature map (ntk, 16777216 columns on 1000 inputs, 1 layers) needs"})
 	for _, tc := range cases {
 		_, err := Load(strings.NewReader(tc.text))
 		var e *check.Error

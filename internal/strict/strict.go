@@ -25,10 +25,13 @@ type Error struct {
 
 func (e *Error) Error() string {
 	if e.Path == "" {
-		return "the value " + e.Msg
+		return "the JSON " + e.Msg
 	}
 	return e.Path + " " + e.Msg
 }
+
+// Unwrap makes the error a check.Error too, for hosts that map codes.
+func (e *Error) Unwrap() error { return &check.Error{Code: e.Code, Msg: e.Error()} }
 
 // At places an error of a part (an UnmarshalJSON) at path: an *Error's
 // path is prefixed, a check.Error keeps its code, anything else is
