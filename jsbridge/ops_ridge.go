@@ -1,6 +1,7 @@
 package jsbridge
 
 import (
+	"bytes"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -515,6 +516,18 @@ func init() {
 		var a modelRefs
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
+		}
+		if c.bytes != nil {
+			// The file's text, read whole and strictly as native ntkrf
+			// reads it; the matrices go back as arrays.
+			if a.Model != nil || a.Coef != nil || a.Train != nil {
+				return nil, typeErr("%s: give the file's bytes or its parts (model, coef, train), not both", c.op)
+			}
+			p, err := pipeline.Load(bytes.NewReader(c.bytes))
+			if err != nil {
+				return nil, err
+			}
+			return c.putPipeline(p)
 		}
 		p, err := c.pipelineOf(a)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -298,8 +299,8 @@ func (f *file) checkHeader() error {
 		if err := data.ClassNames(f.Classes); err != nil {
 			return bad(check.Value, "classes: %v", err)
 		}
-	} else if f.Classes != nil {
-		return bad(check.Value, "a regression model has no classes (null)")
+	} else if len(f.Classes) > 0 {
+		return bad(check.Value, "a regression model has no classes")
 	}
 	if f.Input != nil {
 		if err := f.Input.Check(); err != nil {
@@ -357,11 +358,17 @@ func (m *Matrix) dense(name string) (*mat.Dense, error) {
 func fileErr(err error, fallback check.Code) error {
 	var e *check.Error
 	code := fallback
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e.Code != check.Option {
+		// A setting out of range is an option's fault in a call, the
+		// file's here.
 		code = e.Code
 	}
-	return check.New(code, "", "pipeline: model file: %v", err)
+	return check.New(code, "", "pipeline: model file: %s", pkgPrefix.ReplaceAllString(err.Error(), ""))
 }
+
+// pkgPrefix is the package prefix of a core error ("rf: "), dropped when
+// the error is quoted as the file's.
+var pkgPrefix = regexp.MustCompile(`^(rf|krr|kernel|core|data): `)
 
 // Decode reads the JSON form without its coef and train matrices, which a
 // host moves separately (as typed arrays), and checks the whole once they

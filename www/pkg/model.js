@@ -103,64 +103,40 @@ export class Model {
 }
 
 /**
- * Checks a model file's matrix ({rows, cols, data: number[]}) and returns
- * it with its data as a Float64Array. Go checks everything else.
+ * The bytes of a model file: its text as given, or the text
+ * JSON.stringify writes of a parsed file (NaN and ±Inf become null, which
+ * Go refuses as non-finite). Go reads them strictly (core/pipeline), so
+ * the package accepts exactly the files native ntkrf accepts.
  */
-function fileMatrix(where, name, M) {
-  if (M === null || typeof M !== 'object' || Array.isArray(M)) {
-    throw typeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}`, name);
+function modelBytes(where, file) {
+  if (file instanceof Model) {
+    throw typeError(`${where}: this is already a loaded Model; to load it again, pass its file: JSON.stringify(model)`);
   }
-  const { rows, cols, data } = M;
-  if (!Number.isInteger(rows) || !Number.isInteger(cols) || rows < 0 || cols < 0) {
-    throw typeError(`${where}: ${name}.rows and ${name}.cols must be integers ≥ 0, got ${describe(rows)} and ${describe(cols)}`, name);
-  }
-  if (!Array.isArray(data) && !(data instanceof Float64Array)) {
-    throw typeError(`${where}: ${name}.data must be an array of numbers, got ${describe(data)}`, name);
-  }
-  if (data.length !== rows * cols) {
-    throw ntkrfError('ERR_SHAPE', `${where}: ${name}.data has ${data.length} values but rows×cols = ${rows}×${cols} = ${rows * cols}`, name);
-  }
-  const out = new Float64Array(data.length);
-  for (let i = 0; i < data.length; i++) {
-    const v = data[i];
-    if (typeof v !== 'number') {
-      // JSON.stringify writes NaN and ±Inf as null.
-      if (v === null) throw ntkrfError('ERR_NONFINITE', `${where}: ${name}.data[${i}] is null (JSON's form of NaN or ±Inf): the file holds a non-finite number`, name);
-      throw typeError(`${where}: ${name}.data[${i}] must be a number, got ${describe(v)}`, name);
+  let text = file;
+  if (typeof file !== 'string') {
+    if (file === null || typeof file !== 'object' || Array.isArray(file) || ArrayBuffer.isView(file) || file instanceof ArrayBuffer) {
+      throw typeError(`${where}: a model must be the JSON text of a model file or its parsed object, got ${describe(file)}`);
     }
-    if (!Number.isFinite(v)) throw ntkrfError('ERR_NONFINITE', `${where}: ${name}.data[${i}] is ${v}`, name);
-    out[i] = v;
+    try {
+      // Matrices held as typed arrays are written as the arrays they hold.
+      text = JSON.stringify(file, (k, v) => (v instanceof Float64Array ? Array.from(v) : v));
+    } catch (e) {
+      // A BigInt, a cycle, or nesting deeper than the stack.
+      throw typeError(`${where}: the model object cannot be written as JSON (${e.message}); pass the model file's text or the object JSON.parse made of it`);
+    }
+    if (typeof text !== 'string') throw typeError(`${where}: the model object cannot be written as JSON (its toJSON returns ${describe(text)})`);
   }
-  return { rows, cols, data: out };
+  return new TextEncoder().encode(text);
 }
 
 /**
  * Engine.loadModel: a model file (its JSON text, or the parsed object) →
- * a Model, once Go has checked and normalized it.
+ * a Model, once Go has read and checked it (pipeline.Load), matrices and all.
  */
 export async function loadModel(pool, file, options) {
   const where = 'loadModel';
   const [, control] = splitControl(where, options);
-  let obj = file;
-  if (typeof file === 'string') {
-    try {
-      obj = JSON.parse(file);
-    } catch (e) {
-      throw typeError(`${where}: the model file is not valid JSON (${e.message}); was it cut short?`);
-    }
-  }
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj) || ArrayBuffer.isView(obj)) {
-    throw typeError(`${where}: a model must be the JSON text of a model file or its parsed object, got ${describe(obj)}`);
-  }
-  const { coef, train, ...model } = obj;
-  const c = fileMatrix(where, 'coef', coef);
-  const t = train === undefined || train === null ? null : fileMatrix(where, 'train', train);
-  const arrays = [c.data];
-  const args = { model, coef: { rows: c.rows, cols: c.cols, array: 0 } };
-  if (t) {
-    arrays.push(t.data);
-    args.train = { rows: t.rows, cols: t.cols, array: 1 };
-  }
-  const r = await pool.call(where, args, arrays, control);
-  return new Model(pool, { model: r.model, coef: c, train: t });
+  const bytes = modelBytes(where, file);
+  const r = await pool.call(where, {}, [], control, { bytes });
+  return new Model(pool, r);
 }
