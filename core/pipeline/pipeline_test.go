@@ -403,6 +403,7 @@ func TestCrossHost(t *testing.T) {
 	if err := os.MkdirAll("../../dist/test", 0o755); err == nil {
 		os.WriteFile("../../dist/test/model-native.json", out, 0o644)
 	}
+	crossHostCorpus(t)
 	for _, host := range []string{"node", "chromium"} {
 		b, err := os.ReadFile("../../dist/test/model-" + host + ".json")
 		if err != nil {
@@ -443,6 +444,36 @@ func TestCrossHost(t *testing.T) {
 		json.Unmarshal(saved.Model, &b2)
 		if !equalJSON(a, b2) {
 			t.Errorf("%s model: saved again natively, the file differs", host)
+		}
+	}
+}
+
+// crossHostCorpus loads natively the model objects the package's corpus
+// test was given (test/model-corpus.test.js), as JSON.stringify wrote
+// them: Go must accept or refuse each as the package did, with its code.
+// The files' texts are checked against the same table by both hosts.
+func crossHostCorpus(t *testing.T) {
+	b, err := os.ReadFile("../../dist/test/corpus-node.json")
+	if err != nil {
+		if os.Getenv("NTKRF_CROSSHOST") != "" {
+			t.Fatalf("no corpus outcomes saved by the Node tests: %v", err)
+		}
+		t.Logf("no corpus outcomes from Node yet (%v)", err)
+		return
+	}
+	var objects []struct {
+		Name   string     `json:"name"`
+		Text   string     `json:"text"`
+		Accept bool       `json:"accept"`
+		Code   check.Code `json:"code"`
+	}
+	if err := json.Unmarshal(b, &objects); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range objects {
+		got, msg := loadOutcome([]byte(o.Text))
+		if got.Accept != o.Accept || got.Code != o.Code {
+			t.Errorf("%s as an object: the package %v %s, native Go %v %s (%s)", o.Name, o.Accept, o.Code, got.Accept, got.Code, msg)
 		}
 	}
 }
