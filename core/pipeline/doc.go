@@ -29,8 +29,44 @@
 // classification, squared error for regression). Selection reports every
 // candidate with its standard error; it is saved with the model.
 //
+// # The model file
+//
+// The file is the JSON object MarshalJSON writes ("format": "ntkrf-model",
+// "version": 2), and every host reads it with the same code (Load; the
+// JavaScript package hands Go the file's text, or what JSON.stringify
+// writes of a parsed object), so a file means the same everywhere or is
+// refused everywhere. It is read strictly (internal/strict):
+//
+//   - every number is finite: null (JSON.stringify's NaN and ±Inf) and
+//     numbers beyond float64 (1e999) are refused, not read as 0 or ±Inf;
+//     the one null that is a number is a λ-curve score, +Inf (a criterion
+//     that could not be evaluated);
+//   - integers are written as integers (64, not 64.0 or 6.4e1);
+//   - field names match exactly, once each; unknown fields are refused at
+//     every level, and a field ntkrf always writes may not be missing
+//     (only omitempty ones may: features or kernel with train, selection,
+//     a curve's or candidate's accuracy and stdErr, the scaler's
+//     statistics when it does not standardize, a preprocessing's fields
+//     with the option's defaults);
+//   - features.seed is at most rf.MaxSeed = 2^53−1, the largest integer a
+//     JavaScript number carries exactly (every host refuses larger seeds,
+//     at fit time too);
+//   - parts agree: coef is one row per feature (features.dim) or training
+//     row (train), one column per class; class names are distinct and
+//     not empty; input.groups are preprocess.groups; the features and the
+//     kernel have every default written out; the selection chose the
+//     model's depth and preprocessing; a scaler's scales are positive.
+//
+// Every check that costs no more than the file's size comes before the
+// feature map is drawn: the map's memory over all its layers
+// (rf.Config.Resolve) and the coefficients' shape, so a small file naming
+// a huge map is refused at once (ERR_TOO_LARGE, ERR_SHAPE).
+// testdata/models holds hostile files mutated from real ones, with the
+// outcome each host must give.
+//
 // Errors follow ntkrf's error grammar (internal/check): a bad model file
 // is refused with ERR_TYPE (not a model file), ERR_VALUE (other format or
-// version, inconsistent fields), ERR_SHAPE, ERR_NONFINITE or ERR_TOO_LARGE,
+// version, inconsistent fields, a seed past 2^53−1), ERR_SHAPE,
+// ERR_NONFINITE or ERR_TOO_LARGE, with the path of the field at fault,
 // and loading never panics.
 package pipeline

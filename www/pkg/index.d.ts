@@ -137,7 +137,7 @@ export interface FeatureOptions {
   normalize?: boolean;
   /** RBF scale γ > 0 for "rff" (default 1 / cols). */
   gamma?: number;
-  /** Seed, an integer 0…2^53−1 (default 0). Same seed → bit-identical features in Node, browsers and native Go. */
+  /** Seed, an integer 0…2^53−1 (default 0; every host refuses larger seeds, Go too: rf.MaxSeed). Same seed → bit-identical features in Node, browsers and native Go. */
   seed?: number;
 }
 
