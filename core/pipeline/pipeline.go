@@ -94,14 +94,6 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data
 		groups = input.Groups
 	}
 	cfg.Groups = groups
-	if cfg.Kernel == nil && X != nil && !X.IsEmpty() {
-		// The features' settings (the seed's range, the map's memory at
-		// the depth given or the default) before any search.
-		_, d := X.Dims()
-		if _, err := cfg.Features.Resolve(d); err != nil {
-			return nil, coded(err, check.Option)
-		}
-	}
 	cfg, sel, err := Select(ctx, X, y, cfg) // checks X and y, resolves the task
 	if err != nil {
 		return nil, err

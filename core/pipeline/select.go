@@ -241,6 +241,14 @@ func newSearch(X *mat.Dense, y []float64, cfg Config) (*search, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Kernel == nil {
+		// The features' settings (the seed's range, the map's memory at
+		// the depth given or the default) before any search.
+		_, d := X.Dims()
+		if _, err := cfg.Features.Resolve(d); err != nil {
+			return nil, coded(err, check.Option)
+		}
+	}
 	s := &search{groups: cfg.Groups, opt: opt, depths: []int{0}}
 	spec, hasKernel := cfg.kernelSpec()
 	s.spec = spec

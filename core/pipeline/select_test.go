@@ -399,3 +399,31 @@ func TestSimplest(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedPast2to53: a seed no JavaScript number carries is refused at fit
+// time, before any search, by Fit, Select and SelectPart alike
+// (ERR_OPTION on the seed); the largest seed there is fits, saves and
+// loads back to the same predictions, its seed written exactly.
+func TestSeedPast2to53(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(40, 3, 2, 29)
+	big := Config{Features: rf.Config{Dim: 16, Seed: rf.MaxSeed + 1}, Ridge: class}
+	_, err1 := Fit(context.Background(), X, y, big)
+	_, _, err2 := Select(context.Background(), X, y, big)
+	_, _, err3 := SelectPart(context.Background(), X, y, big, 0, 2)
+	for i, err := range []error{err1, err2, err3} {
+		var e *check.Error
+		if !errors.As(err, &e) || e.Code != check.Option || e.Option != "seed" || !strings.Contains(err.Error(), "above 2^53−1") {
+			t.Errorf("call %d: %v, want ERR_OPTION on the seed", i, err)
+		}
+	}
+	p, err := Fit(context.Background(), X, y, Config{Features: rf.Config{Dim: 16, Seed: rf.MaxSeed}, Ridge: class})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(p)
+	if !strings.Contains(string(b), `"seed":9007199254740991`) {
+		t.Errorf("the file does not hold the seed exactly")
+	}
+	roundTrip(t, p, X)
+}

@@ -26,6 +26,15 @@ func TestSeedLimit(t *testing.T) {
 		if _, err2 := (Config{Dim: 8, Seed: seed}).Resolve(3); err2 == nil || err2.Error() != err.Error() {
 			t.Errorf("seed %d: Resolve says %v, New %v", seed, err2, err)
 		}
+		// The exported sketches take seeds too.
+		_, e1 := NewCountSketch(4, 2, seed)
+		_, e2 := NewTensorSketch(4, 4, 2, seed)
+		_, e3 := NewTensorSRHT(4, 4, 2, seed)
+		for i, e := range []error{e1, e2, e3} {
+			if check.CodeOf(e) != check.Option {
+				t.Errorf("seed %d, sketch %d: %v, want ERR_OPTION", seed, i, e)
+			}
+		}
 	}
 }
 

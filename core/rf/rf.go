@@ -136,8 +136,8 @@ func (c *Config) fill(inputDim int) error {
 	if c.GibbsSweeps < 0 || c.GibbsSweeps > MaxGibbsSweeps {
 		return fmt.Errorf("rf: Config.GibbsSweeps %d is out of range; use 1 … %d (0 means 1)", c.GibbsSweeps, MaxGibbsSweeps)
 	}
-	if c.Seed > MaxSeed {
-		return check.New(check.Option, "seed", "rf: Config.Seed %d is above 2^53−1 = %d, the largest seed every host carries exactly (JavaScript numbers); use a seed in 0 … %d", c.Seed, uint64(MaxSeed), uint64(MaxSeed))
+	if err := checkSeed(c.Seed); err != nil {
+		return err
 	}
 	if c.Dim == 0 && !(c.M1 > 0 && (c.SketchDim > 0 || c.Method == "nngp")) {
 		c.Dim = DefaultDim
@@ -160,6 +160,14 @@ func (c *Config) fill(inputDim int) error {
 		if c.Gamma == 0 {
 			c.Gamma = 1 / float64(inputDim)
 		}
+	}
+	return nil
+}
+
+// checkSeed refuses a seed above MaxSeed.
+func checkSeed(seed uint64) error {
+	if seed > MaxSeed {
+		return check.New(check.Option, "seed", "rf: Config.Seed %d is above 2^53−1 = %d, the largest seed every host carries exactly (JavaScript numbers); use a seed in 0 … %d", seed, uint64(MaxSeed), uint64(MaxSeed))
 	}
 	return nil
 }

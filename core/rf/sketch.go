@@ -18,6 +18,9 @@ type CountSketch struct {
 
 // NewCountSketch draws a CountSketch from R^in to R^out.
 func NewCountSketch(in, out int, seed uint64) (*CountSketch, error) {
+	if err := checkSeed(seed); err != nil {
+		return nil, err
+	}
 	if err := checkSketchDims(in, out); err != nil {
 		return nil, err
 	}
@@ -95,6 +98,9 @@ type TensorSketch struct {
 
 // NewTensorSketch draws a TensorSketch from R^in1 ⊗ R^in2 to R^out.
 func NewTensorSketch(in1, in2, out int, seed uint64) (*TensorSketch, error) {
+	if err := checkSeed(seed); err != nil {
+		return nil, err
+	}
 	if err := checkSketchDims(in1, in2, out); err != nil {
 		return nil, err
 	}
@@ -171,6 +177,9 @@ type TensorSRHT struct {
 
 // NewTensorSRHT draws a TensorSRHT from R^in1 ⊗ R^in2 to R^out.
 func NewTensorSRHT(in1, in2, out int, seed uint64) (*TensorSRHT, error) {
+	if err := checkSeed(seed); err != nil {
+		return nil, err
+	}
 	if err := checkSketchDims(in1, in2, out); err != nil {
 		return nil, err
 	}
