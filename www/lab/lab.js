@@ -756,13 +756,11 @@ async function loadModelFile(file) {
     if (file.size > MAX_MODEL_BYTES) throw new Error(`it is ${formatBytes(file.size)}, and this page reads model files up to ${formatBytes(MAX_MODEL_BYTES)}`);
     const text = await file.text();
     check(signal);
-    let obj;
-    try {
-      obj = JSON.parse(text);
-    } catch {
-      obj = text; // the engine says what is wrong with it
-    }
-    const model = await app.engine.loadModel(obj, ctl(0, 1));
+    // The text itself, read by Go as native ntkrf reads it (JSON.parse
+    // would drop a repeated field and the ".0" of 64.0); it says what is
+    // wrong with a bad file.
+    const model = await app.engine.loadModel(text, ctl(0, 1));
+    const obj = JSON.parse(text);
     return { model, spec: { features: obj.features, kernel: obj.kernel } };
   }, {
     where: 'load',
