@@ -517,11 +517,16 @@ export interface Engine {
   fitRidge(dataset: Dataset, options?: DatasetFitOptions): Promise<Model>;
   /**
    * Reads a model file (its JSON text, or the parsed object) as
-   * JSON.stringify(model) wrote it, in this or another host. Rejects with
-   * ERR_TYPE (not a model file: malformed or truncated JSON, unknown fields),
-   * ERR_VALUE (another format or version, inconsistent fields), ERR_SHAPE
-   * (matrices that do not fit the model), ERR_NONFINITE (NaN, ±Inf or null
-   * numbers) or ERR_TOO_LARGE (a model that would not fit in memory).
+   * JSON.stringify(model) wrote it, in this or another host. Go reads the
+   * text (an object: the text JSON.stringify writes of it) strictly, as
+   * native ntkrf does, so every host accepts the same files. Rejects with
+   * ERR_TYPE (not a model file: malformed or truncated JSON, an unknown,
+   * repeated or missing field, a value of the wrong type, 64.0 for an
+   * integer; a loaded Model, a BigInt, a cycle), ERR_VALUE (another format
+   * or version, inconsistent fields, a seed past 2^53−1), ERR_SHAPE
+   * (matrices that do not fit the model), ERR_NONFINITE (NaN, ±Inf, null or
+   * 1e999 numbers) or ERR_TOO_LARGE (a feature map that would not fit in
+   * memory, refused before it is drawn); messages name the field at fault.
    */
   loadModel(file: string | ModelFile, options?: CallControl): Promise<Model>;
   /**
