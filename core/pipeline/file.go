@@ -99,7 +99,10 @@ func (c *curve) UnmarshalJSON(b []byte) error {
 
 // file is the JSON form. The feature map is stored by its configuration
 // and seed — its directions are redrawn bit for bit on load — never by
-// its weights.
+// its weights. It is read strictly (readFile): a new field is added here,
+// with omitempty when files written before it must still load (a field
+// without omitempty must be present), and checked in checkHeader, or in
+// pipeline when it needs the map or the kernel.
 type file struct {
 	Format     string       `json:"format"`
 	Version    int          `json:"version"`
@@ -141,9 +144,11 @@ func (p *Pipeline) form(matrices bool) file {
 // predicts exactly as the saved one.
 func (p *Pipeline) MarshalJSON() ([]byte, error) { return json.Marshal(p.form(true)) }
 
-// UnmarshalJSON reads the JSON form, checking everything: the format and
-// version, unknown fields, shapes that must agree, finite numbers, and the
-// memory the feature map would take. It never panics on bad input.
+// UnmarshalJSON reads the JSON form strictly (see the package
+// documentation, "The model file"), checking everything: the format and
+// version, unknown, repeated and missing fields, shapes that must agree,
+// finite numbers, and the memory the feature map would take, before
+// drawing it. It never panics on bad input.
 func (p *Pipeline) UnmarshalJSON(b []byte) error {
 	q, err := Load(bytes.NewReader(b))
 	if err != nil {
