@@ -119,3 +119,28 @@ func TestFloats(t *testing.T) {
 		}
 	}
 }
+
+// FuzzUnmarshal: whatever strict reads, encoding/json reads too, to the
+// same value; strict never panics.
+func FuzzUnmarshal(f *testing.F) {
+	f.Add([]byte(good))
+	f.Add([]byte(`{"in":null}`))
+	f.Add([]byte(`[1,2]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var s outer
+		if err := Unmarshal(b, &s); err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Code == "" {
+				t.Fatalf("an error without a code: %v", err)
+			}
+			return
+		}
+		var j outer
+		if err := json.Unmarshal(b, &j); err != nil {
+			t.Fatalf("strict read %q, encoding/json refuses it: %v", b, err)
+		}
+		if !reflect.DeepEqual(s, j) {
+			t.Fatalf("%q: strict %+v, encoding/json %+v", b, s, j)
+		}
+	})
+}
