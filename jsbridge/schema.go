@@ -150,9 +150,9 @@ var Schema = map[string][]Opt{
 		groupOpt,
 	},
 	"score": {
-		{Name: "task", Kind: "enum", Enum: krr.Tasks, Default: krr.Regression,
-			Doc: "classification adds accuracy and the confusion matrix"},
-		{Name: "classes", Kind: "int", Min: f(1), Max: f(krr.MaxClasses), Doc: "number of classes (default: largest label + 1)"},
+		{Name: "task", Kind: "enum", Enum: krr.Tasks,
+			Doc: "classification adds accuracy and the confusion matrix; required when yTrue holds whole numbers (as for fitRidge), otherwise regression"},
+		{Name: "classes", Kind: "int", Min: f(1), Max: f(krr.MaxClasses), Doc: "number of classes (default: largest label + 1); implies classification"},
 	},
 	"parseCSV": {
 		{Name: "target", Kind: "nameOrIndex", Min: f(0), Max: f(1 << 24),
@@ -194,7 +194,7 @@ var opSchema = map[string]string{
 	"kernel": "kernel", "features": "features", "compare": "compare", "selectActive": "selectActive",
 	"score": "score", "parseCSV": "parseCSV", "previewCSV": "previewCSV", "split": "split", "kfold": "kfold",
 	"fitScaler": "fitRidge", "accumulate": "fitRidge", "solve": "fitRidge", "fitFeatures": "fitRidge",
-	"fitKernel": "fitRidge", "plan": "fitRidge", "select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
+	"fitKernel": "fitRidge", "plan": "fitRidge", "labels": "fitRidge", "select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
 	"predictCSV": "predictCSV", "preprocess": "preprocess",
 }
 
