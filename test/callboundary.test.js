@@ -17,10 +17,13 @@ const iris = readFileSync(path.join(root, 'testdata', 'iris.csv'));
 let eng;
 let model;
 let irisDs;
+// A model of 2000 columns: predict sends 1100 rows of them in three chunks, one at a time.
+let wide;
 before(async () => {
   eng = await createEngine({ workers: 1 });
   irisDs = await eng.parseCSV(iris);
   model = await eng.fitRidge(irisDs, { features: { dim: 32, seed: 1 }, preprocess: { standardize: true }, lambda: 0.1 });
+  wide = await eng.fitRidge(randomMatrix(100, 2000, 5), regY(100, 6), { features: { dim: 16, seed: 1 }, preprocess: { standardize: true }, lambda: 0.1 });
 });
 after(() => eng?.close());
 
@@ -56,6 +59,8 @@ const METHODS = [
     call: (i) => eng.fitRidge(i.ds, i.o), arrays: (i) => [i.ds.X.data, i.ds.y], spoil: (i) => { i.ds.classes[0] = 'not-a-class'; i.ds.columns[0].name = 'renamed'; } },
   { name: 'predict', inputs: () => ({ X: { ...irisDs.X, data: irisDs.X.data.slice() } }),
     call: (i) => model.predict(i.X), arrays: (i) => [i.X.data], spoil: () => {} },
+  { name: 'predict (in chunks)', inputs: () => ({ X: randomMatrix(1100, 2000, 7) }),
+    call: (i) => wide.predict(i.X), arrays: (i) => [i.X.data], spoil: () => {} },
   { name: 'predictScores', inputs: () => ({ X: { ...irisDs.X, data: irisDs.X.data.slice() } }),
     call: (i) => model.predictScores(i.X), arrays: (i) => [i.X.data], spoil: () => {} },
   { name: 'predictCSV(Buffer)', inputs: () => ({ b: Buffer.from(new Uint8Array(iris).buffer) }),
