@@ -156,7 +156,7 @@ var Schema = map[string][]Opt{
 	},
 	"parseCSV": {
 		{Name: "target", Kind: "nameOrIndex", Min: f(0), Max: f(1 << 24),
-			Doc: "the column to predict: a name, or a 0-based index (a number is always an index); default the last column"},
+			Doc: "the column to predict: a name (a string is always a name, even \"2\"), or a 0-based index (a number is always an index); default the last column"},
 		{Name: "task", Kind: "enum", Enum: append([]string{"auto"}, krr.Tasks...), Default: "auto", Doc: "what the target is"},
 		{Name: "missing", Kind: "enum", Enum: []string{"impute", "drop"}, Default: "impute", Doc: "rows with missing features"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},

@@ -239,6 +239,9 @@ test('messages point the right way: a path for contents, string labels, a digit 
     });
   }
   await assert.rejects(eng.kernel({ rows: 1, cols: 2, data: ['a', 'b'] }), (e) => /must be numbers/.test(e.message) && !/Float64Array\.from/.test(e.message));
+  // A dataset where its matrix belongs: pass dataset.X.
+  await assert.rejects(eng.kernel(irisDs), (e) => e.code === 'ERR_TYPE' && /pass dataset\.X/.test(e.message));
+  await assert.rejects(model.predict(irisDs), (e) => e.code === 'ERR_TYPE' && /pass dataset\.X/.test(e.message));
   // Numbers only: wrapping is the right advice.
   await assert.rejects(eng.kernel({ rows: 1, cols: 2, data: [1, 2] }), /Float64Array\.from/);
   // A string is always a name, a number always an index.

@@ -129,7 +129,7 @@ function clearOldError(lane, seq) {
 function notify(text, { append = false } = {}) {
   const box = $('notice-text');
   if (!append) box.replaceChildren();
-  if (text) box.append(line(text));
+  if (text) box.append(line(capAlert(text))); // a link's values are the link's: any length
   $('notice').hidden = box.childElementCount === 0;
 }
 

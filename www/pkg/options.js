@@ -182,8 +182,9 @@ export function readMatrix(where, name, M, method = where) {
   if (!('data' in M) && !('rows' in M)) {
     const opts = SCHEMA?.[method]?.map((o) => o.name) ?? [];
     const keys = Object.keys(M);
-    const hint = keys.length > 0 && keys.every((k) => opts.includes(k) || k === 'signal' || k === 'onProgress')
-      ? `; it looks like options: they go in the last argument` : '';
+    const hint = 'X' in M && 'y' in M ? `; it looks like a dataset (parseCSV's result): pass dataset.X`
+      : keys.length > 0 && keys.every((k) => opts.includes(k) || k === 'signal' || k === 'onProgress')
+        ? `; it looks like options: they go in the last argument` : '';
     throw typeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}${hint}`, name);
   }
   const { rows, cols, data } = M;
