@@ -171,7 +171,13 @@ func init() {
 		if math.IsNaN(out.R2) {
 			out.R2 = 0 // JSON has no NaN; a constant target has no R².
 		}
-		if a.Task == krr.Classification { // the schema has checked the name
+		// The task by the fit's rule (krr.TaskOf): whole-number labels are
+		// never guessed, here as in fitRidge.
+		task, err := krr.TaskOf(a.Task, a.Classes, yt)
+		if err != nil {
+			return nil, check.New(check.Option, "task", "%s: yTrue holds only whole numbers, which may be class labels or values; pass task: %q or %q", c.op, krr.Classification, krr.Regression)
+		}
+		if task == krr.Classification {
 			acc, err := metrics.Accuracy(yt, yp)
 			if err != nil {
 				return nil, err

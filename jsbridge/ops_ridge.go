@@ -280,6 +280,31 @@ func init() {
 		return c.putMatrix(X), nil
 	}
 
+	// labels settles the task and class count of a fit from y by krr's rule
+	// (Options.Labels), before the package spreads the fit over workers.
+	ops["labels"] = func(c *call, args []byte) (any, error) {
+		var a struct {
+			Y       *ArrayRef `json:"y"`
+			Task    string    `json:"task"`
+			Classes int       `json:"classes"`
+		}
+		if err := c.decode(args, &a); err != nil {
+			return nil, err
+		}
+		y, err := c.array("y", a.Y)
+		if err != nil {
+			return nil, err
+		}
+		task, classes, err := krr.Options{Task: a.Task, Classes: a.Classes}.Labels(y)
+		if err != nil {
+			return nil, err
+		}
+		return struct {
+			Task    string `json:"task"`
+			Classes int    `json:"classes"`
+		}{task, classes}, nil
+	}
+
 	ops["plan"] = func(c *call, args []byte) (any, error) {
 		var a struct {
 			Rows      int         `json:"rows"`

@@ -151,13 +151,13 @@ var Schema = map[string][]Opt{
 		groupOpt,
 	},
 	"score": {
-		{Name: "task", Kind: "enum", Enum: krr.Tasks, Default: krr.Regression,
-			Doc: "classification adds accuracy and the confusion matrix"},
-		{Name: "classes", Kind: "int", Min: f(1), Max: f(krr.MaxClasses), Doc: "number of classes (default: largest label + 1)"},
+		{Name: "task", Kind: "enum", Enum: krr.Tasks,
+			Doc: "classification adds accuracy and the confusion matrix; required when yTrue holds whole numbers (as for fitRidge), otherwise regression"},
+		{Name: "classes", Kind: "int", Min: f(1), Max: f(krr.MaxClasses), Doc: "number of classes (default: largest label + 1); implies classification"},
 	},
 	"parseCSV": {
 		{Name: "target", Kind: "nameOrIndex", Min: f(0), Max: f(1 << 24),
-			Doc: "the column to predict: a name, or a 0-based index (a number is always an index); default the last column"},
+			Doc: "the column to predict: a name (a string is always a name, even \"2\"), or a 0-based index (a number is always an index); default the last column"},
 		{Name: "task", Kind: "enum", Enum: append([]string{"auto"}, krr.Tasks...), Default: "auto", Doc: "what the target is"},
 		{Name: "missing", Kind: "enum", Enum: []string{"impute", "drop"}, Default: "impute", Doc: "rows with missing features"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
@@ -195,7 +195,7 @@ var opSchema = map[string]string{
 	"kernel": "kernel", "features": "features", "compare": "compare", "selectActive": "selectActive",
 	"score": "score", "parseCSV": "parseCSV", "previewCSV": "previewCSV", "split": "split", "kfold": "kfold",
 	"fitScaler": "fitRidge", "accumulate": "fitRidge", "solve": "fitRidge", "fitFeatures": "fitRidge",
-	"fitKernel": "fitRidge", "plan": "fitRidge", "select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
+	"fitKernel": "fitRidge", "plan": "fitRidge", "labels": "fitRidge", "select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
 	"predictCSV": "predictCSV", "preprocess": "preprocess",
 }
 

@@ -79,7 +79,7 @@ test('split, kfold and score', async () => {
   const s = await eng.score(Float64Array.from([0, 1, 2, 2]), Float64Array.from([0, 1, 1, 2]), { task: 'classification' });
   assert.equal(s.accuracy, 0.75);
   assert.deepEqual(s.confusion, [[1, 0, 0], [0, 1, 0], [0, 1, 1]]);
-  const r = await eng.score(Float64Array.from([1, 2, 3]), Float64Array.from([1, 2, 4]));
+  const r = await eng.score(Float64Array.from([1, 2, 3]), Float64Array.from([1, 2, 4]), { task: 'regression' });
   assert.ok(Math.abs(r.mse - 1 / 3) < 1e-15);
   await assert.rejects(eng.score(Float64Array.from([1]), Float64Array.from([1, 2])), RangeError);
 });

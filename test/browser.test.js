@@ -675,3 +675,53 @@ test('a trained model downloads as JSON, loads in a fresh page and predicts a CS
   third.check();
   await third.context.close();
 });
+
+test('a model file loaded while a training runs stays in use when the training ends: the last choice wins', { timeout: 4 * TIMEOUT }, async () => {
+  const { page, context, check } = await open({ hash: '#data=BostonHousing' });
+  await sourceIs(page, 'BostonHousing.csv');
+  await idle(page);
+  await page.uncheck('#exact');
+  // A quick training gives the model file to load.
+  await page.click('#train');
+  await trained(page);
+  await idle(page);
+  const saved = await downloaded(page, '#download-model');
+  const trainedName = saved.name;
+  const file = path.join(tmp, 'chosen-later.json');
+  await writeFile(file, saved.text);
+  // A slower training (m = 2048: seconds), and the model file chosen while it runs.
+  await page.focus('#dim');
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.match(await page.textContent('#dim-out'), /2048/);
+  await idle(page);
+  await page.click('#train');
+  await page.waitForFunction(() => /training/.test(document.getElementById('stage').textContent) || !document.getElementById('alert').hidden, null, { timeout: TIMEOUT });
+  await noAlert(page);
+  await page.setInputFiles('#model-file', file);
+  const trainingRan = await page.waitForFunction(() => document.getElementById('model-info').dataset.model === 'chosen-later.json'
+    && document.getElementById('metric-value') === null, null, { timeout: TIMEOUT }).then(() => true, () => false);
+  assert.ok(trainingRan, 'the model file was loaded while the training ran');
+  await trained(page);
+  await idle(page);
+  assert.equal(await page.getAttribute('#model-info', 'data-model'), 'chosen-later.json', 'the model loaded after Train was pressed stays in use');
+  assert.match(await page.textContent('#model-info'), /In use: .*Loaded from chosen-later\.json/);
+  assert.match(await page.textContent('#model-info'), /is not in use: chosen-later\.json was loaded after Train was pressed, and the last choice wins/);
+  assert.equal(await page.isDisabled('#download-model'), false, 'the trained model can still be downloaded');
+  // Predicting a file uses the model in use: the loaded one.
+  await page.setInputFiles('#predict-file', testdata('BostonHousing.csv'));
+  await predicted(page, 506);
+  assert.match(await page.textContent('#predict-result'), /chosen-later\.json/);
+  // Pressing Train again is the newer choice: its model is then in use.
+  await page.focus('#dim');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft');
+  await idle(page);
+  await page.click('#train');
+  await trained(page);
+  await idle(page);
+  assert.equal(await page.getAttribute('#model-info', 'data-model'), trainedName, 'the newer training is in use');
+  assert.doesNotMatch(await page.textContent('#model-info'), /is not in use/);
+  check();
+  await context.close();
+});

@@ -17,7 +17,7 @@ import { root, pkg, rng, parseCSV } from './helpers.js';
 const lab = (name) => import(pathToFileURL(path.join(root, 'www', 'lab', name)).href);
 const { sampleRows, summarizeList } = await lab('data.js');
 const { toCSV, csvField } = await lab('csv.js');
-const { explain, linkNotice, controlFor, NO_CONTROL } = await lab('messages.js');
+const { explain, linkNotice, controlFor, NO_CONTROL, capAlert, MAX_ALERT_CHARS } = await lab('messages.js');
 const { topConfusions } = await lab('charts.js');
 const { short } = await lab('heatmap.js');
 const { vocabulary, optionAt, toOption, SETTINGS, METHODS, EXCLUDED, WORDS, OTHER_OPTIONS } = await lab('vocab.js');
@@ -163,6 +163,24 @@ function pathsNamed(schema, name) {
   for (const [method, list] of Object.entries(schema)) walk(method, list);
   return out;
 }
+
+test('an alert never renders an unbounded message: its start and its advice stay, the middle is cut', () => {
+  const cell = 'z'.repeat(31e6);
+  for (const e of [
+    Object.assign(new Error(`parseCSV: line 3, column 1 ("a"): "${cell}" is not a number; use a numeric column`), { code: 'ERR_PARSE' }),
+    Object.assign(new TypeError(`kernel: unknown option "${cell}"; known options: depth`), { code: 'ERR_UNKNOWN_OPTION', option: cell }),
+    new Error(cell),
+  ]) {
+    const { text } = explain(e, { where: 'load' });
+    assert.ok(text.length <= MAX_ALERT_CHARS, `an alert of ${text.length} characters`);
+    assert.match(text, /characters left out/);
+  }
+  const { text } = explain(Object.assign(new Error(`parseCSV: "${cell}" is not a number; use a numeric column`), { code: 'ERR_PARSE' }), { where: 'load' });
+  assert.match(text, /^"zzz/);
+  assert.match(text, /use a numeric column$/, 'the advice at the end stays');
+  assert.equal(capAlert('short'), 'short');
+  assert.equal(capAlert(capAlert(cell)), capAlert(cell), 'cutting twice cuts once');
+});
 
 test('the lab\'s vocabulary is the engine\'s schema: menus, defaults, and narrowed ranges that lie inside it', () => {
   assert.deepEqual(vocab.problems, [], 'the lab and the engine agree');

@@ -63,8 +63,9 @@
 //
 // # Target and task
 //
-// Options.Target names the target column, or gives its 0-based index; the
-// default is the last column. Rows whose target is missing are always
+// Options.Target names the target column (a name, never read as an index,
+// even when written as digits), or Options.TargetIndex gives its 0-based
+// index; the default is the last column. Rows whose target is missing are always
 // dropped and counted in DroppedRows. With Task "auto", a categorical
 // target means classification, and so does a numeric one whose values are
 // all integers with at most 20 distinct values and at most half as many

@@ -42,8 +42,8 @@ const (
 // Options controls Parse and Preview. The zero value detects everything.
 type Options struct {
 	// Target is the column to predict: its name (exact, else the only
-	// case-insensitive match) or its 0-based index written as digits
-	// (used only when no column has that name). "" means the last column.
+	// case-insensitive match), never an index, even when written as digits
+	// (TargetIndex is the index). "" means the last column.
 	// An unnamed last column without values (left by a delimiter at the
 	// end of every line) is ignored.
 	Target string
@@ -396,10 +396,12 @@ func pickTarget(target string, names []string) (int, error) {
 	if match >= 0 {
 		return match, nil
 	}
-	if j, err := strconv.Atoi(target); err == nil && j >= 0 && strings.Trim(target, "0123456789") == "" {
-		return pickIndex(j, names)
+	// A name is never read as an index: "2" names a column called 2.
+	hint := ""
+	if _, err := strconv.Atoi(target); err == nil {
+		hint = "; to pick a column by its 0-based index, give the index as a number"
 	}
-	return 0, check.New(check.Option, "target", "data: no column is named %q; the columns are %s", target, listNames(names))
+	return 0, check.New(check.Option, "target", "data: no column is named %q; the columns are %s%s", target, listNames(names), hint)
 }
 
 func pickIndex(j int, names []string) (int, error) {

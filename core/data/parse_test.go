@@ -344,7 +344,7 @@ func TestParse(t *testing.T) {
 			x: []float64{1, 2}, y: []float64{0, 0}, task: Classification, classes: []string{"k"}, feat: []string{"a"}},
 		{name: "duplicate names", in: "a,a,a.1,y\n1,2,3,0.5\n4,5,6,1.5\n",
 			x: []float64{1, 2, 3, 4, 5, 6}, y: []float64{0.5, 1.5}, task: Regression, feat: []string{"a", "a.1", "a.1.1"}},
-		{name: "target by index", in: "y,a\n0.5,1\n1.5,2\n", opt: Options{Target: "0"},
+		{name: "target by index", in: "y,a\n0.5,1\n1.5,2\n", opt: Options{TargetIndex: ptr(0)},
 			x: []float64{1, 2}, y: []float64{0.5, 1.5}, task: Regression, feat: []string{"a"}},
 		{name: "target named with digits", in: "a,7,b\n1,0.5,2\n3,1.5,4\n", opt: Options{Target: "7"},
 			x: []float64{1, 2, 3, 4}, y: []float64{0.5, 1.5}, task: Regression, feat: []string{"a", "b"}},
@@ -422,7 +422,8 @@ func TestParseErrors(t *testing.T) {
 		{"unterminated quote, delimiter detected", []byte("a,b\n\"1,2\n3,4\n"), Options{}, []string{"line 2: the quoted value in field 1", "no closing quote"}},
 		{"header only", []byte("a,b,c\n"), Options{}, []string{"no data rows"}},
 		{"unknown target", []byte("a,b\n1,2\n"), Options{Target: "c"}, []string{`no column is named "c"; the columns are "a", "b"`}},
-		{"target index out of range", []byte("a,b\n1,2\n"), Options{Target: "2"}, []string{"index 2 is out of range", "0…1"}},
+		{"target index out of range", []byte("a,b\n1,2\n"), Options{TargetIndex: ptr(2)}, []string{"index 2 is out of range", "0…1"}},
+		{"digits are a name, never an index", []byte("a,b\n1,2\n"), Options{Target: "1"}, []string{`no column is named "1"`, "give the index as a number"}},
 		{"overflow", []byte("x1,x2,y\n1,2,3\n4,-1e999,6\n"), Options{}, []string{`line 3, column 2 ("x2")`, "not a finite number"}},
 		{"inf literal", []byte("x1,x2,y\r\n1,2,3\r\nInf,5,6\r\n"), Options{}, []string{`line 3, column 1 ("x1")`, `"Inf"`}},
 		{"typo in a numeric column", []byte("a,y\n1,1\n2,2\n3,3\n4,4\n5,5\n6,6\n7,7\n8,8\n9,9\n1O,10\n"), Options{}, []string{`line 11, column 1 ("a"): "1O" is not a number, but 9 of the column's 10`}},
@@ -515,3 +516,5 @@ func benchmarkParse(b *testing.B, file, target string) {
 func BenchmarkParse_Diamonds(b *testing.B) { benchmarkParse(b, "diamonds.csv", "price") }
 func BenchmarkParse_Shuttle(b *testing.B)  { benchmarkParse(b, "Shuttle.csv", "Class") }
 func BenchmarkParse_Digits(b *testing.B)   { benchmarkParse(b, "digits.csv", "target") }
+
+func ptr(j int) *int { return &j }

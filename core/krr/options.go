@@ -130,6 +130,42 @@ func (opt Options) Resolve(y []float64) (Options, error) {
 	return opt, nil
 }
 
+// TaskOf is the task of labels or targets y when task is not given (""):
+// classification when classes is set, regression when y holds a value that
+// is not a whole number, and an error otherwise: whole numbers are class
+// labels as often as counts, so they are never guessed. Every host (a fit,
+// a score) decides by this rule.
+func TaskOf(task string, classes int, y []float64) (string, error) {
+	switch task {
+	case "":
+		if classes > 0 {
+			return Classification, nil
+		}
+		if len(y) > 0 && !slices.ContainsFunc(y, func(v float64) bool { return v != math.Trunc(v) }) {
+			return "", check.New(check.Option, "task", "krr: y holds only whole numbers, which may be class labels or values; set Options.Task to %q or %q", Classification, Regression)
+		}
+		return Regression, nil
+	case Classification, Regression:
+		return task, nil
+	}
+	return "", fmt.Errorf("krr: unknown task %q; use %q or %q", task, Classification, Regression)
+}
+
+// Labels settles what a fit of opt on targets y is, as Fit settles it: the
+// task (TaskOf) and, for classification, the class count (Options.Classes,
+// or the largest label + 1), every target checked. Hosts that split a fit
+// over workers settle it first, so that every part fits the same task.
+func (opt Options) Labels(y []float64) (task string, classes int, err error) {
+	o, err := opt.checked(y, true)
+	if err == nil {
+		err = checkTargets(y, o, 0)
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	return o.Task, o.Classes, nil
+}
+
 // checked validates opt and fills the defaults that do not depend on the
 // data (criterion, task, block size). y is used to infer Classes when
 // infer is set.
@@ -150,19 +186,15 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 	if opt.Classes < 0 || opt.Classes > MaxClasses {
 		return opt, check.New(check.Option, "classes", "krr: classes %d is out of range; use 2 … %d, or 0 to infer it", opt.Classes, MaxClasses)
 	}
-	switch opt.Task {
-	case "":
+	if opt.Task == "" && !infer {
 		opt.Task = Regression
 		if opt.Classes > 0 {
 			opt.Task = Classification
-		} else if infer && len(y) > 0 && !slices.ContainsFunc(y, func(v float64) bool { return v != math.Trunc(v) }) {
-			// Whole numbers are class labels as often as counts: the
-			// package refuses to guess, and so does Go.
-			return opt, check.New(check.Option, "task", "krr: y holds only whole numbers, which may be class labels or values; set Options.Task to %q or %q", Classification, Regression)
 		}
-	case Classification, Regression:
-	default:
-		return opt, fmt.Errorf("krr: unknown task %q; use %q or %q", opt.Task, Classification, Regression)
+	}
+	var err error
+	if opt.Task, err = TaskOf(opt.Task, opt.Classes, y); err != nil {
+		return opt, err
 	}
 	if opt.BlockRows < 0 {
 		return opt, fmt.Errorf("krr: block rows %d is negative; use a positive size or 0 for the default", opt.BlockRows)

@@ -10,7 +10,7 @@ import { hashTable, readHash, writeHash, linked } from './state.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, formatBytes, sampleRows, renderPreview, summarizeList } from './data.js';
 import { drawHeatmap, clearHeatmap, drawLegend, SEQUENTIAL, DIVERGING, short } from './heatmap.js';
 import { lineChart, scatterChart, confusionChart, clearChart, topConfusions, MAX_SVG_CLASSES } from './charts.js';
-import { explain, linkNotice, quote } from './messages.js';
+import { explain, linkNotice, quote, capAlert } from './messages.js';
 import { Jobs, check, AUTOMATIC } from './jobs.js';
 import { EXACT_MAX, INITIAL_SPEED, estimate, measuredSpeed } from './cost.js';
 import { SAMPLE, dim, lambdaOf, uses, extraLayers, featureOptions, targetKernel, kernelName, preprocessed, compareOn, comparisonRow, pictureScales, trainingPlan, searchOf, autoSearch, untrainable, trainAndTest, metric } from './experiments.js';
@@ -62,13 +62,17 @@ const app = {
   lastRun: null,
   /**
    * Models: trained (the last training's, to download) and loaded (from a
-   * file), each { model, fileName, origin, about (models.js describeModel) };
-   * inUse is the newest of the two, which predicts files. predicted: the
-   * last file's predictions { values, fileName, targetName }.
+   * file), each { model, fileName, origin, about (models.js describeModel),
+   * choice }; inUse is the one the user chose last (choice: the count of
+   * choices when Train was pressed or the model file picked, so that a
+   * training that ends after a model was loaded does not replace it), which
+   * predicts files. predicted: the last file's predictions { values,
+   * fileName, targetName }.
    */
   trained: null,
   loaded: null,
   inUse: null,
+  choices: 0,
   predicted: null,
   /** Measured throughput of training (work units per second per worker), refined after each run. */
   speed: INITIAL_SPEED,
@@ -86,12 +90,13 @@ app.engineReady = new Promise((resolve) => { app.engineStarted = resolve; });
 // ---------------------------------------------------------------- messages
 
 function say(text) {
-  $('status').textContent = text;
+  $('status').textContent = capAlert(text);
 }
 
 /** Shows an error; control, the page control the user should change, is outlined until the alert goes. */
 function showError(text, { lane = 'page', control = null } = {}) {
-  $('alert-text').textContent = text;
+  // Whatever a message quotes (a cell, a name), the alert stays a few lines.
+  $('alert-text').textContent = capAlert(text);
   $('alert').hidden = false;
   app.alertShown = { seq: ++app.alertSeq, lane };
   markControl(control);
@@ -124,7 +129,7 @@ function clearOldError(lane, seq) {
 function notify(text, { append = false } = {}) {
   const box = $('notice-text');
   if (!append) box.replaceChildren();
-  if (text) box.append(line(text));
+  if (text) box.append(line(capAlert(text))); // a link's values are the link's: any length
   $('notice').hidden = box.childElementCount === 0;
 }
 
@@ -612,6 +617,8 @@ async function train() {
   }
   // The settings of this run: the controls may move while it runs.
   const plan = trainingPlan(app.settings, ds, app.search);
+  // Pressing Train chooses its model, unless a model file is chosen before it ends.
+  const choice = ++app.choices;
   // The previous run's charts and model would pass for this run's until it ends.
   app.lastRun = null;
   dropModel('trained');
@@ -637,8 +644,9 @@ async function train() {
   app.lastRun = { ...result, ds, name, method: plan.method, m: plan.m, kernel: plan.kernel };
   const rows = plan.evaluation === 'split' ? `its ${count(result.modelRows, 'training row')}` : `all ${count(result.modelRows, 'row')} (the folds only measure)`;
   // Described by its file: the depth 'auto' chose, not the 'auto' sent.
-  setModel('trained', result.model, modelFileName(name, plan.method), `Trained on ${name}, ${rows}.`, { features: result.model.toJSON().features });
+  setModel('trained', result.model, modelFileName(name, plan.method), `Trained on ${name}, ${rows}.`, { features: result.model.toJSON().features }, choice);
   showTraining(app.lastRun);
+  if (app.inUse !== app.trained) say(`Trained on ${name}; the model in use stays ${app.inUse.fileName}, loaded after Train was pressed.`);
   showCost();
   $('export-pred').disabled = false;
 }
@@ -711,15 +719,24 @@ function showTraining(r) {
 // ---------------------------------------------------------------- models
 
 /**
- * Makes model the trained or loaded one (kind) and the one in use: origin
- * says where it comes from, spec holds the features or kernel options of
- * its file. The model it replaces is disposed.
+ * Makes model the trained or loaded one (kind): origin says where it comes
+ * from, spec holds the features or kernel options of its file, choice when
+ * the user chose it (app.choices). It is the one in use unless the user
+ * chose the other one later (a model file loaded while this one trained).
+ * The model it replaces is disposed.
  */
-function setModel(kind, model, fileName, origin, spec) {
+function setModel(kind, model, fileName, origin, spec, choice) {
   dropModel(kind);
-  app[kind] = { model, fileName, origin, about: describeModel(spec, model) };
-  app.inUse = app[kind];
+  app[kind] = { model, fileName, origin, about: describeModel(spec, model), choice };
+  app.inUse = lastChosen();
   showModel();
+}
+
+/** The trained or loaded model the user chose last, or null. */
+function lastChosen() {
+  const { trained, loaded } = app;
+  if (!trained || !loaded) return trained ?? loaded;
+  return loaded.choice > trained.choice ? loaded : trained;
 }
 
 /** Forgets the trained or loaded model; the other one, if any, is then in use. */
@@ -728,7 +745,7 @@ function dropModel(kind) {
   if (!old) return;
   old.model.dispose();
   app[kind] = null;
-  if (app.inUse === old) app.inUse = app.loaded ?? app.trained;
+  app.inUse = lastChosen();
   showModel();
 }
 
@@ -743,6 +760,10 @@ function showModel() {
     strong.textContent = use.about.title;
     title.append('In use: ', strong);
     box.replaceChildren(title, line(use.origin), ...use.about.lines.map((t) => line(t)));
+    // A training that ended after a model file was chosen: its model waits, to download.
+    if (app.trained && app.trained !== use) {
+      box.append(line(`The model trained on ${app.trained.origin.replace(/^Trained on /, '').replace(/\.$/, '')} is not in use: ${use.fileName} was loaded after Train was pressed, and the last choice wins. Download the trained model, or train again to use it.`, 'not-in-use'));
+    }
   }
   box.dataset.model = use ? use.fileName : '';
   renderJobs();
@@ -750,6 +771,8 @@ function showModel() {
 
 async function loadModelFile(file) {
   if (!file) return;
+  // Picking the file chooses its model, over a training still running.
+  const choice = ++app.choices;
   const name = file.name;
   say(`Reading the model ${name}…`);
   const outcome = await run(`reading ${shortName(name)}`, 'model', async (ctl, signal) => {
@@ -768,7 +791,7 @@ async function loadModelFile(file) {
     failStatus: () => `The model ${name} was not loaded.`,
   });
   if (!outcome.ok) return;
-  setModel('loaded', outcome.value.model, name, `Loaded from ${name}.`, outcome.value.spec);
+  setModel('loaded', outcome.value.model, name, `Loaded from ${name}.`, outcome.value.spec, choice);
   showPredictions(null);
   say(`Loaded the model ${name}: ${app.loaded.about.title}.${app.loaded.about.readsCSV ? ' Choose a CSV file to predict.' : ''}`);
 }

@@ -4,6 +4,21 @@
 // vocabulary (vocab.js, read from the engine's schema). No DOM: lab.js shows
 // the text.
 
+/** The most characters an alert shows: a message quoting a 30 MB cell must not take the page with it. */
+export const MAX_ALERT_CHARS = 1000;
+
+/**
+ * text in at most MAX_ALERT_CHARS characters: its start and its end (where
+ * the advice is), with how much was left out between them.
+ */
+export function capAlert(text) {
+  const s = String(text);
+  if (s.length <= MAX_ALERT_CHARS) return s;
+  const tail = 300;
+  const head = MAX_ALERT_CHARS - tail - 60;
+  return `${s.slice(0, head)}… (${s.length - head - tail} characters left out) …${s.slice(-tail)}`;
+}
+
 /** Options the engine takes that the page sets without a control, and what the user can do instead. */
 export const NO_CONTROL = {
   lambda: 'λ is chosen automatically here: try Standardize columns, a smaller Features m or another Method',
@@ -46,7 +61,8 @@ export function controlFor(option, controls) {
  */
 export function explain(e, { where = 'run', fallback = '', controls = null } = {}) {
   if (e?.name === 'AbortError' || e?.code === 'ERR_ABORTED') return null;
-  const message = String(e?.message ?? e ?? 'unknown error').trim().replace(/\.$/, '');
+  // Cut first: the rewording below scans the whole text.
+  const message = capAlert(String(e?.message ?? e ?? 'unknown error').trim()).replace(/\.$/, '');
   // "fitRidge: krr: …" → "…": the page's user called no method.
   const text = message.replace(/^(?:[A-Za-z][\w.]*: )+/, '').replace(/\b(?:rf|krr|data|gram|core): /g, '');
   let what = text, advice = '';

@@ -8,7 +8,7 @@
  */
 export function ntkrfError(code, message, option) {
   const Class = CLASS_OF[code] ?? Error;
-  const e = new Class(message);
+  const e = new Class(capMessage(message));
   e.code = code;
   if (option) e.option = option;
   return e;
@@ -35,6 +35,41 @@ export function abortError(signal) {
   return e;
 }
 
+/** The most characters a message quotes of one value (a name, a cell, a list of keys). */
+export const QUOTE_CHARS = 200;
+
+/** The most characters of a whole message, whatever it quotes: every message of the engine, Go's included, is cut to this. */
+export const MESSAGE_CHARS = 2000;
+
+/** s cut to max characters, with "… (N more)" saying how much was left out. */
+export function cap(s, max = QUOTE_CHARS) {
+  const str = String(s);
+  return str.length <= max ? str : `${str.slice(0, max)}… (${str.length - max} more characters)`;
+}
+
+/** A message as shown: at most MESSAGE_CHARS characters and what was cut said. */
+export const capMessage = (message) => cap(message, MESSAGE_CHARS);
+
+/** A string as a message quotes it: JSON-quoted, cut to QUOTE_CHARS (with quotes false, bare). */
+export function quote(s, quotes = true) {
+  const str = String(s);
+  const head = str.length > QUOTE_CHARS ? str.slice(0, QUOTE_CHARS) : str;
+  const more = str.length > QUOTE_CHARS ? `… (${str.length - QUOTE_CHARS} more characters)` : '';
+  return (quotes ? JSON.stringify(head) : head) + more;
+}
+
+/** Names joined by ", " up to QUOTE_CHARS characters, then "… (N more)". */
+export function listCapped(names) {
+  let out = '';
+  let i = 0;
+  for (; i < names.length; i++) {
+    const part = (i ? ', ' : '') + cap(names[i], 40);
+    if (out.length + part.length > QUOTE_CHARS) break;
+    out += part;
+  }
+  return i < names.length ? `${out}… (${names.length - i} more)` : out;
+}
+
 /** A value as error messages show it: "null", "a Float32Array", "an object with keys a, b". */
 export function describe(v) {
   if (v === null) return 'null';
@@ -44,5 +79,5 @@ export function describe(v) {
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   if (typeof v === 'function') return 'a function';
-  return typeof v === 'object' ? `an object with keys ${Object.keys(v).join(', ') || '(none)'}` : String(v);
+  return typeof v === 'object' ? `an object with keys ${listCapped(Object.keys(v)) || '(none)'}` : cap(String(v));
 }

@@ -3,7 +3,7 @@
 // every worker accumulating ΦᵀΦ and Φᵀy over chunks of rows, merged and
 // solved in one.
 import { ntkrfError, typeError, describe } from './errors.js';
-import { splitControl, matrixData, vectorData, optionOf } from './options.js';
+import { splitControl, snapshotMatrix, snapshotVector } from './options.js';
 import { Model } from './model.js';
 import { rowBlocks, overRows, chunkRows, copyRange } from './rows.js';
 
@@ -13,28 +13,30 @@ import { rowBlocks, overRows, chunkRows, copyRange } from './rows.js';
  */
 const SPLIT_SELECT_BYTES = 64 << 20;
 
-/** The largest class count (Go's MaxClasses, the schema's limit on classes). */
-const MAX_CLASSES = () => optionOf('fitRidge', 'classes').max;
-
-/**
- * The task of a fit: as given, or regression when y holds a non-integer
- * value. Whole-number targets are class labels as often as counts, so
- * they are not guessed: the caller says which.
- */
-function fitTask(where, opts, y) {
-  if (opts.task) return opts.task;
-  if (opts.classes !== undefined) return 'classification';
-  if (y.every(Number.isInteger)) {
-    throw ntkrfError('ERR_OPTION', `${where}: y holds only whole numbers, which may be class labels or values: pass task: 'classification' or task: 'regression'`, 'task');
-  }
-  return 'regression';
-}
-
 /** A Dataset (parseCSV's result) rather than a matrix: it has X and y, and no rows. */
 const isDataset = (v) => v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && 'X' in v && 'y' in v && !('rows' in v);
 
 /** The dataset schema a model keeps to read new rows (predictCSV), copied from a Dataset. */
 const INPUT_KEYS = ['columns', 'target', 'targetName', 'groups', 'classes', 'task', 'delimiter', 'header'];
+
+/**
+ * A Dataset's fields read once each (a getter is never asked twice): X and
+ * y as they are (snapshotted with the other inputs), the schema fields as
+ * copies, so that what is checked is what the model keeps.
+ */
+function readDataset(where, d) {
+  const out = { X: d.X, y: d.y };
+  for (const k of INPUT_KEYS) {
+    const v = d[k];
+    try {
+      // The model keeps the schema as JSON (its file): copied as JSON, each field read once.
+      out[k] = v === undefined ? undefined : JSON.parse(JSON.stringify(v));
+    } catch (e) {
+      throw typeError(`${where}: dataset.${k} cannot be copied (${e.message}); pass parseCSV's result`, k);
+    }
+  }
+  return out;
+}
 
 /**
  * Engine.fitRidge(X, y, options), or Engine.fitRidge(dataset, options):
@@ -44,14 +46,15 @@ const INPUT_KEYS = ['columns', 'target', 'targetName', 'groups', 'classes', 'tas
 export async function fitRidge(pool, ...args) {
   const where = 'fitRidge';
   const fromDataset = isDataset(args[0]);
-  const [X, y, options] = fromDataset ? [args[0].X, args[0].y, args[1]] : args;
   if (fromDataset && args.length > 2) {
     throw typeError(`${where}: a dataset carries its own y: call fitRidge(dataset, options)`, 'y');
   }
+  // The dataset's fields, each read once, as the call's own copies.
+  const ds = fromDataset ? readDataset(where, args[0]) : null;
+  let [X, y, options] = fromDataset ? [ds.X, ds.y, args[1]] : args;
   const [opts, control] = splitControl(where, options);
   let input;
   if (fromDataset) {
-    const ds = args[0];
     for (const k of ['task', 'classes', 'groups']) {
       if (opts[k] !== undefined) {
         throw ntkrfError('ERR_OPTION', `${where}: ${k} comes from the dataset; parse the file again (parseCSV options) to change it`, k);
@@ -70,25 +73,21 @@ export async function fitRidge(pool, ...args) {
     input = Object.fromEntries(INPUT_KEYS.map((k) => [k, ds[k]]));
   }
   if (opts.features && opts.kernel) throw ntkrfError('ERR_OPTION', `${where}: give features (primal) or kernel (dual), not both`, 'kernel');
-  const data = matrixData(where, 'X', X);
-  const yd = vectorData(where, 'y', y);
+  // The call's copies of X and y, made now: a fit waits for workers and
+  // runs in stages, and every stage must see the rows it was called with.
+  const { data, ...shape } = snapshotMatrix(where, 'X', X);
+  X = shape; // rows and cols, read once
+  const yd = snapshotVector(where, 'y', y);
   if (yd.length !== X.rows) throw ntkrfError('ERR_SHAPE', `${where}: X has ${X.rows} rows but y has ${yd.length} values`, 'y');
-  const task = fitTask(where, opts, yd);
-  let classes = opts.classes;
-  if (task === 'classification') {
-    const i = yd.findIndex((v) => !Number.isInteger(v) || v < 0);
-    if (i >= 0) throw ntkrfError('ERR_VALUE', `${where}: y[${i}] = ${yd[i]} is not a class index; encode classes as 0…k−1`, 'y');
-  }
-  if (task === 'classification' && classes === undefined) {
-    classes = 0;
-    for (const v of yd) if (Number.isInteger(v) && v >= classes) classes = v + 1;
-    if (classes > MAX_CLASSES()) {
-      throw ntkrfError('ERR_VALUE', `${where}: y holds the label ${classes - 1}, which would make ${classes} classes; labels must be class indices 0…${MAX_CLASSES() - 1}`, 'y');
-    }
-  }
+  const call = (op, args, arrays, ctl, extra = {}) => pool.call(op, args, arrays, ctl, { where, ...extra });
+  // The task and class count, settled by Go's rule (krr Options.Labels, as
+  // a native fit settles them): whole-number targets are never guessed.
+  const settled = await call('labels', { task: opts.task, classes: opts.classes, y: { array: 0 } }, [yd.slice()],
+    { signal: control.signal }, { transfer: true });
+  const task = settled.task;
+  const classes = task === 'classification' ? settled.classes : undefined;
   const ridge = { lambda: opts.lambda, criterion: opts.criterion, grid: opts.grid, task, classes };
   const Xref = (rows) => ({ rows, cols: X.cols, array: 0 });
-  const call = (op, args, arrays, ctl, extra = {}) => pool.call(op, args, arrays, ctl, { where, ...extra });
   const stage = (name) => control.onProgress && ((p) => control.onProgress({ ...p, stage: p.stage || name }));
   const first = pool.slots[0];
   // The 'auto' depth and preprocessing are settled first, in one worker
@@ -160,9 +159,10 @@ export async function fitRidge(pool, ...args) {
   scaler ??= await scaled;
   let model;
   if (kernel) {
-    model = await call('fitKernel', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, kernel, input, selection }, [data, yd], control);
+    // The last use of the call's copies: moved, not copied again.
+    model = await call('fitKernel', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, kernel, input, selection }, [data, yd], control, { transfer: true });
   } else if (oneWorker) {
-    model = await call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features, input, selection }, [data, yd], control);
+    model = await call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features, input, selection }, [data, yd], control, { transfer: true });
   } else {
     // The bridge collects the copy of X that fitScaler left in the first
     // worker before returning, so the chunks reuse that memory.
@@ -173,13 +173,13 @@ export async function fitRidge(pool, ...args) {
     // coming back (keep → phi): the solving worker scores λ on them and
     // then adds them, without featurizing or summing them a second time.
     const held = plan.holdout ?? [];
-    const parts = await overRows(pool, X.rows, control, (lo, hi, ctl, spare) => {
+    const parts = await overRows(pool, rowBlocks(X.rows, pool.slots.length, maxRows), control, (lo, hi, ctl, spare) => {
       const keep = held.filter((r) => r >= lo && r < hi).map((r) => r - lo);
       return call('accumulate',
         { X: Xref(hi - lo), y: { array: 1 }, scaler, features, task, classes, ...(keep.length ? { keep } : {}) },
         [copyRange(data, lo * X.cols, hi * X.cols, spare.x), copyRange(yd, lo, hi, spare.y)], ctl,
         { transfer: true, onInputs: ([x, yb]) => { spare.x = x; spare.y = yb; } });
-    }, maxRows);
+    });
     const arrays = [];
     const ref = (a) => { arrays.push(a); return { array: arrays.length - 1 }; };
     const partRefs = parts.map((p) => ({ rows: p.rows, mu: ref(p.mu), ybar: ref(p.ybar), C: ref(p.C), D: ref(p.D), E: ref(p.E) }));

@@ -161,7 +161,7 @@ export interface Preprocess {
 }
 
 export interface ParseOptions extends CallControl {
-  /** Target column: its name (a string), or its 0-based index (a number: always an index, never matched against names). Default: the last column. */
+  /** Target column: its name (a string: always a name, even "2"), or its 0-based index (a number: always an index, never matched against names). Default: the last column. */
   target?: string | number;
   /** "auto" (default): classification when the target is not numeric or has few distinct integers. */
   task?: 'auto' | 'classification' | 'regression';
@@ -290,9 +290,14 @@ export interface SelectOptions extends CallControl {
 }
 
 export interface ScoreOptions extends CallControl {
-  /** "classification" adds accuracy and the confusion matrix (default "regression"). */
+  /**
+   * "classification" adds accuracy and the confusion matrix. Decided as
+   * fitRidge decides it: required (ERR_OPTION, option "task") when yTrue
+   * holds only whole numbers, which may be class labels or values; otherwise
+   * regression. classes implies classification.
+   */
   task?: 'classification' | 'regression';
-  /** Number of classes, 1…10000 (default: largest label + 1). */
+  /** Number of classes, 1…10000 (default: largest label + 1); implies task "classification". */
   classes?: number;
 }
 
@@ -474,6 +479,12 @@ export interface EngineOptions {
   wasmURL?: string | URL;
 }
 
+/**
+ * Every method takes its inputs when it is called: each matrix, vector,
+ * byte input, dataset and option is read once and copied then, so a call
+ * waiting for a busy worker computes with what it was given, whatever the
+ * caller writes into or transfers of its arrays afterwards.
+ */
 export interface Engine {
   /** Number of WebAssembly workers. */
   readonly workers: number;

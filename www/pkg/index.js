@@ -11,9 +11,9 @@
 //   model.js    the fitted Model, and its file (toJSON, loadModel)
 //   index.js    the Engine and createEngine (this file)
 import { ntkrfError, typeError, closedError, describe } from './errors.js';
-import { SCHEMA, checkKeys, splitControl, matrixData, vectorData, inputBytes, checkCount } from './options.js';
+import { SCHEMA, checkKeys, splitControl, readMatrix, snapshotMatrix, snapshotVector, inputBytes, withPathHint, checkCount } from './options.js';
 import { isNode, loadModule, Pool } from './pool.js';
-import { overRows, concat, take } from './rows.js';
+import { rowBlocks, overRows, copyRows, concat, take } from './rows.js';
 import { fitRidge } from './fit.js';
 import { loadModel } from './model.js';
 
@@ -35,28 +35,37 @@ class Engine {
     this.schema = SCHEMA;
   }
 
+  // Every method takes its inputs when it is called: each argument read
+  // once (a getter is never asked twice) into the call's own copy, which is
+  // what is checked and what is computed with, however long the call waits
+  // for a worker and whatever the caller does with its arrays meanwhile.
+
   async kernel(X, Z = null, options = {}) {
     const where = 'kernel';
     guard(this.#pool, where);
     const [opts, control] = splitControl(where, options);
-    const arrays = [matrixData(where, 'X', X)];
-    const args = { ...opts, X: { rows: X.rows, cols: X.cols, array: 0 } };
+    const x = snapshotMatrix(where, 'X', X);
+    const arrays = [x.data];
+    const args = { ...opts, X: { rows: x.rows, cols: x.cols, array: 0 } };
     if (Z !== null && Z !== undefined) {
-      arrays.push(matrixData(where, 'Z', Z));
-      args.Z = { rows: Z.rows, cols: Z.cols, array: 1 };
+      const z = snapshotMatrix(where, 'Z', Z);
+      arrays.push(z.data);
+      args.Z = { rows: z.rows, cols: z.cols, array: 1 };
     }
-    return this.#pool.call('kernel', args, arrays, control);
+    return this.#pool.call(where, args, arrays, control, { transfer: true });
   }
 
   async features(X, options = {}) {
     const where = 'features';
     guard(this.#pool, where);
     const [opts, control] = splitControl(where, options);
-    const data = matrixData(where, 'X', X);
-    const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl) => this.#pool.call('features',
-      { ...opts, X: { rows: hi - lo, cols: X.cols, array: 0 } },
-      [data.slice(lo * X.cols, hi * X.cols)], ctl, { transfer: true }));
-    return { rows: X.rows, cols: parts[0].cols, data: concat(parts.map((p) => p.data)) };
+    const x = readMatrix(where, 'X', X);
+    // The call's copy of X is made now, one chunk per block, each moved to its worker.
+    const blocks = rowBlocks(x.rows, this.#pool.slots.length);
+    const chunks = blocks.map(([lo, hi]) => copyRows(x, lo, hi));
+    const parts = await overRows(this.#pool, blocks, control, (lo, hi, ctl, spare, i) => this.#pool.call(where,
+      { ...opts, X: { rows: hi - lo, cols: x.cols, array: 0 } }, [chunks[i]], ctl, { transfer: true }));
+    return { rows: x.rows, cols: parts[0].cols, data: concat(parts.map((p) => p.data)) };
   }
 
   /** fitRidge(X, y, options), or fitRidge(dataset, options) with a parseCSV result. */
@@ -73,55 +82,53 @@ class Engine {
 
   /** X preprocessed exactly as a fit would preprocess it, fitted on X itself. */
   async preprocess(X, options = {}) {
-    const where = 'preprocess';
-    guard(this.#pool, where);
-    const [opts, control] = splitControl(where, options);
-    const data = matrixData(where, 'X', X);
-    return this.#pool.call(where, { ...opts, X: { rows: X.rows, cols: X.cols, array: 0 } }, [data], control);
+    return this.#overX('preprocess', X, options);
   }
 
   async compare(X, options = {}) {
-    const where = 'compare';
-    guard(this.#pool, where);
-    const [opts, control] = splitControl(where, options);
-    const data = matrixData(where, 'X', X);
-    return this.#pool.call(where, { ...opts, X: { rows: X.rows, cols: X.cols, array: 0 } }, [data], control);
+    return this.#overX('compare', X, options);
   }
 
   async selectActive(X, options = {}) {
-    const where = 'selectActive';
+    return this.#overX('selectActive', X, options, (opts) => {
+      if (opts.k === undefined) throw typeError('selectActive: k is required: the number of rows to pick', 'k');
+    });
+  }
+
+  /** A method of one matrix X and options, run in one worker. */
+  async #overX(where, X, options, checkOpts) {
     guard(this.#pool, where);
     const [opts, control] = splitControl(where, options);
-    const data = matrixData(where, 'X', X);
-    if (opts.k === undefined) throw typeError(`${where}: k is required: the number of rows to pick`, 'k');
-    return this.#pool.call(where, { ...opts, X: { rows: X.rows, cols: X.cols, array: 0 } }, [data], control);
+    const x = snapshotMatrix(where, 'X', X);
+    checkOpts?.(opts);
+    return this.#pool.call(where, { ...opts, X: { rows: x.rows, cols: x.cols, array: 0 } }, [x.data], control, { transfer: true });
   }
 
   async score(yTrue, yPred, options = {}) {
     const where = 'score';
     guard(this.#pool, where);
     const [opts, control] = splitControl(where, options);
-    const a = vectorData(where, 'yTrue', yTrue);
-    const b = vectorData(where, 'yPred', yPred);
+    const a = snapshotVector(where, 'yTrue', yTrue);
+    const b = snapshotVector(where, 'yPred', yPred);
     if (a.length !== b.length) throw ntkrfError('ERR_SHAPE', `${where}: yTrue has ${a.length} values but yPred has ${b.length}`, 'yPred');
-    return this.#pool.call(where, { ...opts, yTrue: { array: 0 }, yPred: { array: 1 } }, [a, b], control);
+    return this.#pool.call(where, { ...opts, yTrue: { array: 0 }, yPred: { array: 1 } }, [a, b], control, { transfer: true });
   }
 
   async parseCSV(input, options = {}) {
-    const where = 'parseCSV';
-    guard(this.#pool, where);
-    const [opts, control] = splitControl(where, options);
-    const bytes = inputBytes(where, input, opts.maxBytes);
-    return this.#pool.call(where, opts, [], control, { bytes, transfer: true });
+    return this.#csv('parseCSV', input, options);
   }
 
   async previewCSV(input, options = {}) {
-    const where = 'previewCSV';
+    // A preview reads the start of the file only; gzip needs its stream start.
+    return this.#csv('previewCSV', input, options);
+  }
+
+  /** parseCSV and previewCSV: the bytes are the call's own copy (inputBytes), moved to the worker. */
+  async #csv(where, input, options) {
     guard(this.#pool, where);
     const [opts, control] = splitControl(where, options);
-    // A preview reads the start of the file only; gzip needs its stream start.
     const bytes = inputBytes(where, input, opts.maxBytes);
-    return this.#pool.call(where, opts, [], control, { bytes, transfer: true });
+    return withPathHint(where, input, this.#pool.call(where, opts, [], control, { bytes }));
   }
 
   async split(n, options = {}) {

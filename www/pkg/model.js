@@ -4,8 +4,8 @@
 // field through untouched except the two big matrices, which cross the
 // bridge as typed arrays (coef, and train for kernel models).
 import { ntkrfError, typeError, describe } from './errors.js';
-import { splitControl, matrixData, inputBytes } from './options.js';
-import { overRows, chunkRows, concat } from './rows.js';
+import { splitControl, readMatrix, inputBytes, withPathHint } from './options.js';
+import { rowBlocks, overRows, chunkRows, copyRows, concat } from './rows.js';
 
 /** A fitted ridge model; its numbers live in JavaScript, so any worker can predict. */
 export class Model {
@@ -53,17 +53,22 @@ export class Model {
     const where = scores ? 'predictScores' : 'predict';
     const [, control] = splitControl(where, options, 'predict');
     this.#alive(where);
-    const data = matrixData(where, 'X', X, 'predict');
+    // The call's copy of X, made now, one chunk per block (see Engine.features).
+    const x = readMatrix(where, 'X', X, 'predict');
+    const blocks = rowBlocks(x.rows, this.#pool.slots.length, chunkRows(x.cols));
+    const chunks = blocks.map(([lo, hi]) => copyRows(x, lo, hi));
     const arrays = [null];
     const model = this.#args(arrays);
-    const parts = await overRows(this.#pool, X.rows, control, (lo, hi, ctl) => {
+    const parts = await overRows(this.#pool, blocks, control, (lo, hi, ctl, spare, i) => {
       const a = [...arrays];
-      a[0] = data.slice(lo * X.cols, hi * X.cols);
-      return this.#pool.call('predict', { X: { rows: hi - lo, cols: X.cols, array: 0 }, ...model, scores }, a, ctl, { where });
-    }, chunkRows(X.cols));
+      a[0] = chunks[i];
+      chunks[i] = null;
+      // The chunk is moved; the model's matrices are copied, staying the model's.
+      return this.#pool.call('predict', { X: { rows: hi - lo, cols: x.cols, array: 0 }, ...model, scores }, a, ctl, { where, transfer: [a[0]] });
+    });
     if (!scores) return concat(parts.map((p) => p.labels));
     const cols = parts[0].scores.cols;
-    return { rows: X.rows, cols, data: concat(parts.map((p) => p.scores.data)) };
+    return { rows: x.rows, cols, data: concat(parts.map((p) => p.scores.data)) };
   }
 
   predict(X, options = {}) { return this.#run(X, options, false); }
@@ -82,7 +87,7 @@ export class Model {
     this.#alive(where);
     const bytes = inputBytes(where, input, opts.maxBytes);
     const arrays = [];
-    const r = await this.#pool.call(where, { ...opts, ...this.#args(arrays) }, arrays, control, { bytes });
+    const r = await withPathHint(where, input, this.#pool.call(where, { ...opts, ...this.#args(arrays) }, arrays, control, { bytes }));
     return this.task === 'classification' ? Array.from(r.labels, (i) => r.classes[i]) : r.labels;
   }
 

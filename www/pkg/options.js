@@ -1,7 +1,7 @@
 // Validation of everything a call is given, before anything crosses to a
 // worker: options against the engine's schema (declared once in Go,
 // jsbridge/schema.go), matrices, vectors, byte inputs and counts.
-import { ntkrfError, typeError, describe } from './errors.js';
+import { ntkrfError, typeError, describe, quote } from './errors.js';
 
 /**
  * The option table of the engine's methods, declared once in Go
@@ -25,14 +25,21 @@ export function optionsObject(where, obj) {
   return obj;
 }
 
+/**
+ * The options object read once: its own keys, each value read exactly once
+ * (a getter is never asked twice), refused by name when unknown.
+ */
 export function checkKeys(where, obj, known) {
   const o = optionsObject(where, obj);
-  for (const k of Object.keys(o)) {
-    if (!known.includes(k)) {
-      throw ntkrfError('ERR_UNKNOWN_OPTION', `${where}: unknown option "${k}"; known options: ${known.join(', ')}`, k);
-    }
+  const keys = Object.keys(o);
+  const unknown = keys.filter((k) => !known.includes(k));
+  if (unknown.length) {
+    const more = unknown.length > 1 ? ` (and ${unknown.length - 1} more unknown)` : '';
+    throw ntkrfError('ERR_UNKNOWN_OPTION', `${where}: unknown option ${quote(unknown[0])}${more}; known options: ${known.join(', ')}`, unknown[0]);
   }
-  return o;
+  const out = {};
+  for (const k of keys) out[k] = o[k];
+  return out;
 }
 
 /** Words an option's accepted values as Go's Expect does (a test compares them). */
@@ -68,50 +75,68 @@ const inRange = (o, x) => Number.isFinite(x)
   && !(o.min !== undefined && (x < o.min || (o.minExclusive && x === o.min)))
   && !(o.max !== undefined && (x > o.max || (o.maxExclusive && x === o.max)));
 
-/** Checks one option value against its schema entry; path names it in errors. */
+/**
+ * Checks one option value against its schema entry (path names it in
+ * errors) and returns it as this call's own copy: objects and arrays are
+ * rebuilt from their fields and items, each read once, so that what was
+ * checked is what is sent, whatever the caller changes later.
+ */
 export function checkValue(where, path, o, v) {
   const bad = (code) => ntkrfError(code, `${where}: ${path} must be ${expect(o)}, got ${describe(v)}`, path);
   if (o.auto && typeof v === 'string') {
     if (v !== 'auto') throw bad('ERR_OPTION');
-    return;
+    return v;
   }
   switch (o.kind) {
-    case 'any': return;
-    case 'bool': if (typeof v !== 'boolean') throw bad('ERR_TYPE'); return;
-    case 'string': if (typeof v !== 'string') throw bad('ERR_TYPE'); return;
+    case 'any':
+      try {
+        return structuredClone(v);
+      } catch (e) {
+        throw ntkrfError('ERR_TYPE', `${where}: ${path} cannot be copied (${e.message})`, path);
+      }
+    case 'bool': if (typeof v !== 'boolean') throw bad('ERR_TYPE'); return v;
+    case 'string': if (typeof v !== 'string') throw bad('ERR_TYPE'); return v;
     case 'char':
       if (typeof v !== 'string') throw bad('ERR_TYPE');
       if ([...v].length !== 1) throw bad('ERR_OPTION');
-      return;
+      return v;
     case 'enum':
       if (typeof v !== 'string') throw bad('ERR_TYPE');
       if (!o.enum.includes(v)) throw bad('ERR_OPTION');
-      return;
+      return v;
     case 'int': case 'number':
       if (typeof v !== 'number') throw bad('ERR_TYPE');
       if (!inRange(o, v) || (o.kind === 'int' && !Number.isInteger(v))) throw bad('ERR_OPTION');
-      return;
+      return v;
     case 'nameOrIndex':
-      if (typeof v === 'string') return;
+      if (typeof v === 'string') return v;
       if (typeof v !== 'number') throw bad('ERR_TYPE');
       if (!inRange(o, v) || !Number.isInteger(v)) throw bad('ERR_OPTION');
-      return;
+      return v;
     case 'object': {
       if (v === null || typeof v !== 'object' || Array.isArray(v) || ArrayBuffer.isView(v)) throw bad('ERR_TYPE');
       const names = o.fields.map((f) => f.name);
-      for (const k of Object.keys(v)) {
-        if (!names.includes(k)) {
-          throw ntkrfError('ERR_UNKNOWN_OPTION', `${where}: unknown option ${path}.${k}; ${path} takes ${names.join(', ')}`, `${path}.${k}`);
-        }
+      const keys = Object.keys(v);
+      const unknown = keys.filter((k) => !names.includes(k));
+      if (unknown.length) {
+        const more = unknown.length > 1 ? ` (and ${unknown.length - 1} more unknown)` : '';
+        throw ntkrfError('ERR_UNKNOWN_OPTION', `${where}: unknown option ${path}.${quote(unknown[0], false)}${more}; ${path} takes ${names.join(', ')}`, `${path}.${unknown[0]}`);
       }
-      for (const f of o.fields) if (v[f.name] !== undefined) checkValue(where, `${path}.${f.name}`, f, v[f.name]);
-      return;
+      const out = {};
+      for (const k of keys) {
+        const x = v[k];
+        if (x !== undefined) out[k] = checkValue(where, `${path}.${k}`, o.fields.find((f) => f.name === k), x);
+      }
+      return out;
     }
-    case 'array':
+    case 'array': {
       if (!Array.isArray(v)) throw bad('ERR_TYPE');
-      if (o.max !== undefined && v.length > o.max) throw ntkrfError('ERR_OPTION', `${where}: ${path} has ${v.length} entries; at most ${o.max} are allowed`, path);
-      v.forEach((it, i) => checkValue(where, `${path}[${i}]`, o.items, it));
-      return;
+      const n = v.length;
+      if (o.max !== undefined && n > o.max) throw ntkrfError('ERR_OPTION', `${where}: ${path} has ${n} entries; at most ${o.max} are allowed`, path);
+      const out = new Array(n);
+      for (let i = 0; i < n; i++) out[i] = checkValue(where, `${path}[${i}]`, o.items, v[i]);
+      return out;
+    }
   }
   throw new Error(`ntkrf: option ${path} has unknown kind ${o.kind}`);
 }
@@ -124,10 +149,10 @@ export function checkValue(where, path, o, v) {
 export function splitControl(where, opts, method = where) {
   const spec = SCHEMA[method];
   const known = [...spec.map((o) => o.name), 'signal', 'onProgress'];
-  const o = checkKeys(where, opts, known);
-  const { signal, onProgress, ...rest } = o;
+  // Each value is read once (checkKeys) and checked as the copy that is sent.
+  const { signal, onProgress, ...rest } = checkKeys(where, opts, known);
   for (const entry of spec) {
-    if (rest[entry.name] !== undefined) checkValue(where, entry.name, entry, rest[entry.name]);
+    if (rest[entry.name] !== undefined) rest[entry.name] = checkValue(where, entry.name, entry, rest[entry.name]);
   }
   return [rest, control(where, signal, onProgress)];
 }
@@ -145,25 +170,21 @@ export function control(where, signal, onProgress) {
 }
 
 /**
- * Checks a {rows, cols, data} matrix and returns its data as a Float64Array
- * (the caller's array itself when it already is one: it is copied, never
- * detached, when posted to a worker).
+ * A {rows, cols, data} matrix read once (each property exactly once: a
+ * getter is never asked twice) and checked: {rows, cols, data}, data as
+ * given (Float64Array or Float32Array, not copied). Every use of the
+ * matrix in a call goes through what this returns, never through M again.
  */
-export function matrixData(where, name, M, method = where) {
-  const data = checkMatrix(where, name, M, method);
-  return data instanceof Float64Array ? data : new Float64Array(data);
-}
-
-/** Checks a {rows, cols, data} matrix and returns its data as it is (Float64Array or Float32Array). */
-export function checkMatrix(where, name, M, method = where) {
+export function readMatrix(where, name, M, method = where) {
   if (M === null || typeof M !== 'object' || Array.isArray(M) || ArrayBuffer.isView(M)) {
     throw typeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}`, name);
   }
   if (!('data' in M) && !('rows' in M)) {
     const opts = SCHEMA?.[method]?.map((o) => o.name) ?? [];
     const keys = Object.keys(M);
-    const hint = keys.length > 0 && keys.every((k) => opts.includes(k) || k === 'signal' || k === 'onProgress')
-      ? `; it looks like options: they go in the last argument` : '';
+    const hint = 'X' in M && 'y' in M ? `; it looks like a dataset (parseCSV's result): pass dataset.X`
+      : keys.length > 0 && keys.every((k) => opts.includes(k) || k === 'signal' || k === 'onProgress')
+        ? `; it looks like options: they go in the last argument` : '';
     throw typeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}${hint}`, name);
   }
   const { rows, cols, data } = M;
@@ -171,7 +192,7 @@ export function checkMatrix(where, name, M, method = where) {
     throw typeError(`${where}: ${name}.rows and ${name}.cols must be integers, got ${describe(rows)} and ${describe(cols)}`, name);
   }
   if (!(data instanceof Float64Array) && !(data instanceof Float32Array)) {
-    throw typeError(`${where}: ${name}.data must be a Float64Array or Float32Array, got ${describe(data)}; wrap plain arrays with Float64Array.from(array)`, name);
+    throw typeError(`${where}: ${name}.data must be a Float64Array or Float32Array, got ${describe(data)}${notNumbers(data, 'the values of a matrix')}`, name);
   }
   if (data.buffer.byteLength === 0 && data.length === 0 && rows * cols > 0) {
     throw typeError(`${where}: ${name}.data is detached (its buffer was transferred)`, name);
@@ -182,14 +203,48 @@ export function checkMatrix(where, name, M, method = where) {
   if (data.length !== rows * cols) {
     throw ntkrfError('ERR_SHAPE', `${where}: ${name}.data has ${data.length} values but rows×cols = ${rows}×${cols} = ${rows * cols}`, name);
   }
-  return data;
+  return { rows, cols, data };
 }
 
-/** Checks a vector (Float64Array, or Float32Array converted). */
-export function vectorData(where, name, v) {
-  if (v instanceof Float64Array) return v;
-  if (v instanceof Float32Array) return new Float64Array(v);
-  throw typeError(`${where}: ${name} must be a Float64Array or Float32Array, got ${describe(v)}; wrap plain arrays with Float64Array.from(array)`, name);
+/**
+ * A matrix as this call's own copy (Float64Array), taken when the call is
+ * made: a call queued behind others computes with the values it was given,
+ * whatever the caller writes into (or transfers of) its array afterwards.
+ * The copy is the call's to move to a worker (transfer), not copied again.
+ */
+export function snapshotMatrix(where, name, M, method = where) {
+  const { rows, cols, data } = readMatrix(where, name, M, method);
+  return { rows, cols, data: new Float64Array(data) };
+}
+
+/** A vector (Float64Array or Float32Array) as this call's own Float64Array copy, taken when the call is made. */
+export function snapshotVector(where, name, v) {
+  if (!(v instanceof Float64Array) && !(v instanceof Float32Array)) {
+    throw typeError(`${where}: ${name} must be a Float64Array or Float32Array, got ${describe(v)}${notNumbers(v, 'labels and targets')}`, name);
+  }
+  if (v.buffer.byteLength === 0 && v.length === 0 && v.buffer.detached === true) {
+    throw typeError(`${where}: ${name} is detached (its buffer was transferred)`, name);
+  }
+  return new Float64Array(v);
+}
+
+/**
+ * The advice for an array that is not a typed array: wrapping is right for
+ * numbers only (Float64Array.from makes NaN of a string), so an array
+ * holding anything else is told what must be numbers and how to get them.
+ */
+function notNumbers(v, what) {
+  if (!Array.isArray(v)) return '';
+  const n = v.length;
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    if (typeof x !== 'number') {
+      return what === 'labels and targets'
+        ? `; ${what} must be numbers (class indices 0…k−1 for classification), but [${i}] is ${describe(x)}: parseCSV gives them as dataset.y (the class indices) with dataset.classes (their names), or map each name to its index in a list of the names`
+        : `; ${what} must be numbers, but [${i}] is ${describe(x)}: parseCSV turns text columns into numbers (one-hot), or convert them yourself`;
+    }
+  }
+  return '; wrap plain arrays with Float64Array.from(array)';
 }
 
 /** An option's entry in the schema, for its default and limits. */
@@ -233,4 +288,21 @@ export function formatBytes(b) {
 export function checkCount(where, name, n) {
   if (typeof n !== 'number') throw typeError(`${where}: ${name} must be an integer ≥ 0, got ${describe(n)}`, name);
   if (!Number.isInteger(n) || n < 0 || n > 2 ** 31) throw ntkrfError('ERR_OPTION', `${where}: ${name} must be an integer in 0…${2 ** 31}, got ${describe(n)}`, name);
+}
+
+/** A string shaped like a file's path: a drive, a root, ./ or ~/, file:, or a data file's extension at its end. */
+const PATH_LIKE = /^(?:[a-z]:[\\/]|\.{0,2}[\\/]|~[\\/]|file:)|\.(?:csv|tsv|tab|txt|dat|gz|json)$/i;
+
+/**
+ * A call reading a CSV's contents, answered as it is, unless input is one
+ * line that looks like a file path and Go found no data in it: then the
+ * error says that the method wants the file's contents, not its path.
+ */
+export function withPathHint(where, input, promise) {
+  if (typeof input !== 'string' || input.length > 4096 || /[\r\n]/.test(input) || !PATH_LIKE.test(input.trim())) return promise;
+  return promise.catch((e) => {
+    if (e?.code !== 'ERR_PARSE' && e?.code !== 'ERR_DATA') throw e;
+    const why = e.message.startsWith(`${where}: `) ? e.message.slice(where.length + 2) : e.message;
+    throw ntkrfError(e.code, `${where}: the input ${quote(input)} looks like a file path, but ${where} reads a file's contents, not its path (${why}); pass fs.readFileSync(path) in Node, or the bytes of a File (await file.arrayBuffer()) in a browser`, 'input');
+  });
 }

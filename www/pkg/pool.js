@@ -90,15 +90,22 @@ export class Slot {
       try { job.onProgress?.({ done: m.done, total: m.total, stage: m.stage }); } catch { /* a user callback must not break the call */ }
       return;
     }
-    this.finish();
+    // The call settles before the worker is handed the next one: whatever
+    // befalls the next call, this one has its answer.
+    this.detach();
     if (m.type === 'result') {
-      if (m.inputs) job.onInputs(m.inputs);
-      job.resolve(revive(JSON.parse(m.json), m.arrays));
+      try {
+        if (m.inputs) job.onInputs(m.inputs);
+        job.resolve(revive(JSON.parse(m.json), m.arrays));
+      } catch (e) {
+        job.reject(ntkrfError('ERR_INTERNAL', `${job.where}: could not read the worker's answer: ${e?.message ?? e}`));
+      }
     } else {
       // Go names the operation; the caller knows the engine method.
       const msg = m.message.startsWith(`${job.op}: `) ? `${job.where}: ${m.message.slice(job.op.length + 2)}` : m.message;
       job.reject(ntkrfError(m.code || 'ERR_INTERNAL', msg, m.option));
     }
+    this.pool.release(this);
   }
 
   /**
@@ -110,28 +117,40 @@ export class Slot {
     const what = `the WebAssembly instance ${reason || 'stopped'}`;
     this.readyReject?.(ntkrfError('ERR_INSTANCE', `ntkrf: ${what}`));
     this.worker?.terminate();
-    this.worker = null; // so that finish() hands no queued job to it
+    this.worker = null; // so that no queued job is handed to it
     if (job) {
-      this.finish();
+      this.detach();
       const hint = /out of memory/.test(what) ? '; use fewer rows or a smaller dim' : '';
       job.reject(ntkrfError('ERR_INSTANCE', `${job.where}: ${what} during this call and was restarted${hint}`));
     }
     this.restart();
   }
 
+  /**
+   * Posts job to this worker. A job that cannot be posted rejects alone
+   * (ERR_INTERNAL: every input is the call's own copy, so this is a fault
+   * of ntkrf's, not the caller's), and the worker takes the next one.
+   */
   run(job) {
     this.job = job;
     if (isNode) this.worker.ref();
     // bytes are always the call's own copy (inputBytes): moved, never copied again.
-    const transfer = [...(job.transfer ? job.arrays.map((a) => a.buffer) : []), ...(job.bytes ? [job.bytes.buffer] : [])];
-    this.worker.postMessage({ type: 'call', id: job.id, op: job.op, json: job.json, arrays: job.arrays, bytes: job.bytes, giveBack: !!job.onInputs }, transfer);
+    const moved = job.transfer === true ? job.arrays : job.transfer || [];
+    const transfer = [...moved.map((a) => a.buffer), ...(job.bytes ? [job.bytes.buffer] : [])];
+    try {
+      this.worker.postMessage({ type: 'call', id: job.id, op: job.op, json: job.json, arrays: job.arrays, bytes: job.bytes, giveBack: !!job.onInputs }, transfer);
+    } catch (e) {
+      this.detach();
+      job.reject(ntkrfError('ERR_INTERNAL', `${job.where}: the call could not be sent to a worker: ${e?.message ?? e}`));
+      this.pool.release(this);
+    }
   }
 
-  finish() {
+  /** Ends this worker's hold on its job (its abort listener, Node's ref), without handing it the next. */
+  detach() {
     if (this.job?.signal) this.job.signal.removeEventListener('abort', this.job.onAbort);
     this.job = null;
     if (isNode) this.worker?.unref();
-    this.pool.release(this);
   }
 
   /** Drops the instance (and all the memory it held) and starts a new one. */
@@ -177,16 +196,24 @@ export class Pool {
   /**
    * Runs op on the first free worker, or on `slot` when given. bytes (a
    * file's, from inputBytes) are always a copy made for this call and are
-   * moved to the worker, not copied again. With transfer set, so are the
-   * arrays; onInputs then gets them back after a
+   * moved to the worker, not copied again. With transfer true, so are the
+   * arrays (with transfer an array, those of the arrays it lists); onInputs then gets them back after a
    * successful call, for the next call to refill. where names the engine
    * method in errors.
    */
   call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs, where = op } = {}) {
     if (this.closed) return Promise.reject(closedError(where));
     if (signal?.aborted) return Promise.reject(abortError(signal));
+    // The arguments as text now, when the call is made (its arrays and
+    // bytes are the call's own copies already).
+    let json;
+    try {
+      json = JSON.stringify(args);
+    } catch (e) {
+      return Promise.reject(ntkrfError('ERR_TYPE', `${where}: an argument cannot be written as JSON (${e?.message ?? e}); pass plain numbers, strings, arrays and objects`));
+    }
     return new Promise((resolve, reject) => {
-      const job = { id: this.nextId++, op, where, json: JSON.stringify(args), arrays, bytes, transfer, slot, onInputs, resolve, reject, onProgress, signal };
+      const job = { id: this.nextId++, op, where, json, arrays, bytes, transfer, slot, onInputs, resolve, reject, onProgress, signal };
       if (signal) {
         job.onAbort = () => {
           const i = this.queue.indexOf(job);

@@ -1,7 +1,7 @@
 // Rows: how the rows of a call are cut into chunks, spread over the
 // workers, and put back together; and picking rows by index (take).
 import { ntkrfError, typeError, describe } from './errors.js';
-import { checkMatrix } from './options.js';
+import { readMatrix } from './options.js';
 
 const MIN_BLOCK_ROWS = 64;
 
@@ -30,15 +30,14 @@ export function rowBlocks(n, parts, maxRows = Infinity) {
 export const chunkRows = (values) => Math.floor(CHUNK_BYTES / (8 * values));
 
 /**
- * Runs callBlock(lo, hi, control, spare) for contiguous chunks of rows (see
- * rowBlocks), at most one per worker at a time: callBlock makes its copy of
- * the rows only when a worker is free, so no more than one chunk per worker
- * is in flight. spare is an object of its own per lane, where callBlock
- * keeps the buffers a worker gave back (see copyRange). Progress is
- * reported in rows; resolves to the results in row order.
+ * Runs callBlock(lo, hi, control, spare, i) for the blocks of rows
+ * (rowBlocks; i indexes them), at most one per worker at a time. spare is
+ * an object of its own per lane, where callBlock keeps the buffers a
+ * worker gave back (see copyRange). Progress is reported in rows; resolves
+ * to the results in row order.
  */
-export async function overRows(pool, rows, control, callBlock, maxRows = Infinity) {
-  const blocks = rowBlocks(rows, pool.slots.length, maxRows);
+export async function overRows(pool, blocks, control, callBlock) {
+  const rows = blocks.at(-1)[1];
   const done = new Array(blocks.length).fill(0);
   let last = -1;
   const progress = (i) => control.onProgress && ((p) => {
@@ -58,7 +57,7 @@ export async function overRows(pool, rows, control, callBlock, maxRows = Infinit
     while (next < blocks.length && !failed) {
       const i = next++;
       try {
-        results[i] = await callBlock(blocks[i][0], blocks[i][1], { signal: control.signal, onProgress: progress(i) }, spare);
+        results[i] = await callBlock(blocks[i][0], blocks[i][1], { signal: control.signal, onProgress: progress(i) }, spare, i);
       } catch (e) {
         failed = true;
         throw e;
@@ -81,6 +80,12 @@ export function copyRange(src, lo, hi, spare) {
   a.set(src.subarray(lo, hi));
   return a;
 }
+
+/**
+ * Rows lo…hi−1 of a matrix read by readMatrix, as a new Float64Array: a
+ * block of the call's own copy of X, made when the call is made.
+ */
+export const copyRows = (M, lo, hi) => new Float64Array(M.data.subarray(lo * M.cols, hi * M.cols));
 
 export function concat(arrays) {
   if (arrays.length === 1) return arrays[0];
@@ -109,30 +114,35 @@ export function take(X, idx) {
   if (vector && !Array.isArray(X) && X.buffer.detached === true) { // where the engine can tell
     throw typeError(`${where}: X is detached (its buffer was transferred)`, 'X');
   }
-  const data = vector ? X : checkMatrix(where, 'X', X);
-  const n = vector ? X.length : X.rows;
-  const width = vector ? 1 : X.cols;
+  // X and idx are read once each: the checks and the copy see the same values.
+  const M = vector ? null : readMatrix(where, 'X', X);
+  const data = vector ? X : M.data;
+  const n = vector ? X.length : M.rows;
+  const width = vector ? 1 : M.cols;
   if (!Array.isArray(idx) && !(ArrayBuffer.isView(idx) && !(idx instanceof DataView) && !(idx instanceof BigInt64Array) && !(idx instanceof BigUint64Array))) {
     throw typeError(`${where}: idx must be an array of integer indices (or a typed array of them), got ${describe(idx)}`, 'idx');
   }
   const what = n === 0 ? 'X, which is empty' : vector ? `the ${n} entries of X (an integer in 0…${n - 1})` : `the ${n} rows of X (an integer in 0…${n - 1})`;
-  for (let i = 0; i < idx.length; i++) {
+  const count = idx.length;
+  if (count * width > MAX_TAKE) {
+    throw ntkrfError('ERR_TOO_LARGE', `${where}: ${count} × ${width} values are more than ${MAX_TAKE}; take fewer rows`, 'idx');
+  }
+  const at = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
     const r = idx[i];
     if (typeof r !== 'number') throw typeError(`${where}: idx[${i}] must be an integer index, got ${describe(r)}`, 'idx');
     if (!Number.isInteger(r) || r < 0 || r >= n) {
       throw ntkrfError('ERR_VALUE', `${where}: idx[${i}] = ${describe(r)} is not an index of ${what}`, 'idx');
     }
+    at[i] = r;
   }
-  if (idx.length * width > MAX_TAKE) {
-    throw ntkrfError('ERR_TOO_LARGE', `${where}: ${idx.length} × ${width} values are more than ${MAX_TAKE}; take fewer rows`, 'idx');
-  }
-  if (Array.isArray(X)) return Array.from(idx, (r) => X[r]);
+  if (Array.isArray(X)) return Array.from(at, (r) => X[r]);
   if (vector) {
-    const out = new X.constructor(idx.length);
-    for (let i = 0; i < idx.length; i++) out[i] = X[idx[i]];
+    const out = new X.constructor(count);
+    for (let i = 0; i < count; i++) out[i] = X[at[i]];
     return out;
   }
-  const out = new Float64Array(idx.length * width);
-  for (let i = 0; i < idx.length; i++) out.set(data.subarray(idx[i] * width, (idx[i] + 1) * width), i * width);
-  return { rows: idx.length, cols: width, data: out };
+  const out = new Float64Array(count * width);
+  for (let i = 0; i < count; i++) out.set(data.subarray(at[i] * width, (at[i] + 1) * width), i * width);
+  return { rows: count, cols: width, data: out };
 }
