@@ -309,8 +309,14 @@ func checkOpt(op, path string, o Opt, v any) error {
 		for i, fo := range o.Fields {
 			names[i] = fo.Name
 		}
+		keys := make([]string, 0, len(m))
 		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // the same key named whatever the map's order
+		for _, k := range keys {
 			if !slices.Contains(names, k) {
+				k = check.Cut(k)
 				return check.New(check.UnknownOption, path+"."+k, "%s: unknown option %s.%s; %s takes %s", op, path, k, path, strings.Join(names, ", "))
 			}
 		}
@@ -432,9 +438,9 @@ func show(v any) string {
 	case nil:
 		return "null"
 	case string:
-		return strconv.Quote(t)
+		return check.Quote(t)
 	case json.Number:
-		return string(t)
+		return check.Cut(string(t))
 	case bool:
 		return strconv.FormatBool(t)
 	case []any:

@@ -59,7 +59,7 @@ func (k Spec) Filled(d int) (Spec, error) {
 	case "linear":
 		k.Depth, k.Gamma = 0, 0
 	default:
-		return k, check.New(check.Option, "kernel", "core: unknown kernel %q; use one of %q", k.Name, Names)
+		return k, check.New(check.Option, "kernel", "core: unknown kernel %s; use one of %q", check.Quote(k.Name), Names)
 	}
 	return k, nil
 }

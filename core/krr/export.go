@@ -108,7 +108,7 @@ func classesOf(task string, bias []float64) int {
 
 func checkCoefficients(W *mat.Dense, bias []float64, task string, lambda float64) error {
 	if task != Classification && task != Regression {
-		return fmt.Errorf("krr: unknown task %q; use %q or %q", task, Classification, Regression)
+		return check.New(check.Option, "task", "krr: unknown task %s; use %q or %q", check.Quote(task), Classification, Regression)
 	}
 	if err := check.Matrix("coefficients", W); err != nil {
 		return wrap(err)

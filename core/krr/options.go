@@ -140,7 +140,7 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 	switch opt.Criterion {
 	case "", GCV, LOO, Holdout:
 	default:
-		return opt, check.New(check.Option, "criterion", "krr: unknown criterion %q; use one of %q, or leave it empty to choose by the task", opt.Criterion, Criteria)
+		return opt, check.New(check.Option, "criterion", "krr: unknown criterion %s; use one of %q, or leave it empty to choose by the task", check.Quote(opt.Criterion), Criteria)
 	}
 	for _, l := range opt.Grid {
 		if !(l > 0) || math.IsInf(l, 0) {
@@ -162,7 +162,7 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 		}
 	case Classification, Regression:
 	default:
-		return opt, fmt.Errorf("krr: unknown task %q; use %q or %q", opt.Task, Classification, Regression)
+		return opt, check.New(check.Option, "task", "krr: unknown task %s; use %q or %q", check.Quote(opt.Task), Classification, Regression)
 	}
 	if opt.BlockRows < 0 {
 		return opt, fmt.Errorf("krr: block rows %d is negative; use a positive size or 0 for the default", opt.BlockRows)

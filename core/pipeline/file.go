@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -183,6 +184,11 @@ func loadErr(err error) error {
 		return err
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if name, ok := strings.CutPrefix(msg, "unknown field "); ok {
+		if s, err := strconv.Unquote(name); err == nil {
+			msg = "unknown field " + check.Quote(s) // a file's key may be megabytes long
+		}
+	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		msg = "the JSON ends early (is the file truncated?)"
 	}
@@ -196,7 +202,7 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 		return check.New(code, "", "pipeline: model file: "+format, a...)
 	}
 	if f.Format != Format {
-		return nil, bad(check.Value, "format %q; an ntkrf model has format %q", f.Format, Format)
+		return nil, bad(check.Value, "format %s; an ntkrf model has format %q", check.Quote(f.Format), Format)
 	}
 	if f.Version < 1 || f.Version > Version {
 		return nil, bad(check.Value, "version %d; this ntkrf reads versions 1 … %d (save the model again with this version)", f.Version, Version)
@@ -208,7 +214,7 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 		return nil, err
 	}
 	if !slices.Contains(krr.Tasks, f.Task) {
-		return nil, bad(check.Value, "task %q; use one of %q", f.Task, krr.Tasks)
+		return nil, bad(check.Value, "task %s; use one of %q", check.Quote(f.Task), krr.Tasks)
 	}
 	if !(f.Lambda > 0) || math.IsInf(f.Lambda, 0) {
 		return nil, bad(check.Value, "lambda %v; a fitted λ is positive and finite", f.Lambda)
@@ -382,7 +388,7 @@ func (s *Selection) check() error {
 		return check.New(check.Value, "", "pipeline: model file: selection: "+format, a...)
 	}
 	if s.Rows < 1 || s.Criterion == "" || len(s.Candidates) == 0 || s.Chosen < 0 || s.Chosen >= len(s.Candidates) {
-		return bad("rows %d, criterion %q, %d candidates, chosen %d: a selection scores at least one candidate on at least one row and chooses one of them", s.Rows, s.Criterion, len(s.Candidates), s.Chosen)
+		return bad("rows %d, criterion %s, %d candidates, chosen %d: a selection scores at least one candidate on at least one row and chooses one of them", s.Rows, check.Quote(s.Criterion), len(s.Candidates), s.Chosen)
 	}
 	for _, c := range s.Candidates {
 		if c.Depth < 0 || c.Depth > kernel.MaxDepth || !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || math.IsNaN(c.Score) || c.Accuracy < 0 || c.Accuracy > 1 || !(c.StdErr >= 0) || math.IsInf(c.StdErr, 0) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"ntkrf/core/kernel"
 	"ntkrf/internal/check"
@@ -92,7 +93,7 @@ func oneOf(field, v string, allowed []string) error {
 	if slices.Contains(allowed, v) {
 		return nil
 	}
-	return fmt.Errorf("rf: Config.%s %q is unknown; use one of %q", field, v, allowed)
+	return check.New(check.Option, strings.ToLower(field[:1])+field[1:], "rf: Config.%s %s is unknown; use one of %q", field, check.Quote(v), allowed)
 }
 
 // fill validates cfg and fills in the defaults that do not depend on sizes.

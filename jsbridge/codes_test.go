@@ -1,0 +1,135 @@
+package jsbridge
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"ntkrf/core/data"
+	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
+	"ntkrf/internal/check"
+)
+
+// badFiles are inputs that every CSV reader must refuse for the same cause,
+// with the code that cause has. The model they are predicted with was fitted
+// on "a,b,y" with a numeric a and b.
+func badFiles(t *testing.T) []struct {
+	name string
+	in   []byte
+	code check.Code
+} {
+	t.Helper()
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write(bytes.Repeat([]byte("a,b,y\n1,2,x\n"), 50))
+	w.Close()
+	damaged := bytes.Clone(gz.Bytes())
+	damaged = damaged[:len(damaged)-12] // the end of the stream and its checksum lost
+	header := bytes.Clone(gz.Bytes())
+	header[3] = 0xff // reserved flag bits set
+	return []struct {
+		name string
+		in   []byte
+		code check.Code
+	}{
+		{"binary", make([]byte, 4096), check.Parse},
+		{"UTF-16", append([]byte{0xff, 0xfe}, []byte("a\x00,\x00b\x00,\x00y\x00\n\x00")...), check.Parse},
+		{"ZIP", []byte("PK\x03\x04rest of an xlsx"), check.Parse},
+		{"not UTF-8", []byte("a,b,y\n1,2,\xff\n"), check.Parse},
+		{"unclosed quote", []byte("a,b,y\n1,\"2,x\n3,4,y\n"), check.Parse},
+		{"damaged gzip", damaged, check.Parse},
+		{"damaged gzip header", header, check.Parse},
+		{"ragged line", []byte("a,b,y\n1,2,x\n3,4\n"), check.Parse},
+		{"header only", []byte("a,b,y\n"), check.Parse},
+		{"empty", []byte("  \n"), check.Parse},
+		{"number too large", []byte("a,b,y\n1e999,2,x\n3,4,y\n"), check.Parse},
+		{"over maxBytes", bytes.Repeat([]byte("a,b,y\n"), 100), check.TooLarge},
+	}
+}
+
+// TestSameCauseSameCode: a file refused for one cause gets one code in
+// every entry point: data.Parse, data.Preview, Schema.Read,
+// Pipeline.PredictCSV, and the operations parseCSV, previewCSV and
+// predictCSV (the CLI is tested in cmd/ntkrf).
+func TestSameCauseSameCode(t *testing.T) {
+	t.Parallel()
+	train := []byte("a,b,y\n1,2,x\n3,4,y\n5,6,x\n7,8,y\n2,1,x\n4,3,y\n")
+	ds, err := data.Parse(train, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.FitDataset(context.Background(), ds, pipeline.Config{Features: rf.Config{Dim: 16, Seed: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, coef, _, err := p.Split()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := ds.Schema()
+	for _, tc := range badFiles(t) {
+		maxBytes := 0
+		if tc.code == check.TooLarge {
+			maxBytes = 100
+		}
+		opt := data.Options{MaxBytes: maxBytes}
+		limit := ""
+		if maxBytes > 0 {
+			limit = fmt.Sprintf(`,"maxBytes":%d`, maxBytes)
+		}
+		r, c := coef.Dims()
+		args := fmt.Sprintf(`{"model":%s,"coef":{"rows":%d,"cols":%d,"array":0}%s}`, header, r, c, limit)
+		got := map[string]error{}
+		_, got["data.Parse"] = data.Parse(tc.in, opt)
+		_, got["Schema.Read"] = schema.Read(tc.in, maxBytes)
+		_, got["Pipeline.PredictCSV"] = p.PredictCSV(tc.in, maxBytes)
+		_, _, got["parseCSV"] = Dispatch("parseCSV", []byte("{"+strings.TrimPrefix(limit, ",")+"}"), Input{Bytes: tc.in}, nil)
+		_, _, got["predictCSV"] = Dispatch("predictCSV", []byte(args), Input{Bytes: tc.in, Arrays: [][]float64{coef.RawMatrix().Data}}, nil)
+		if tc.name != "number too large" && tc.name != "header only" && tc.code != check.TooLarge {
+			// A preview reads the first megabyte as text, not as numbers,
+			// and shows a header without rows.
+			_, got["data.Preview"] = data.Preview(tc.in, 10, opt)
+			_, _, got["previewCSV"] = Dispatch("previewCSV", []byte("{"+strings.TrimPrefix(limit, ",")+"}"), Input{Bytes: tc.in}, nil)
+		}
+		for where, err := range got {
+			if code := check.CodeOf(err); code != tc.code {
+				t.Errorf("%s in %s: code %q (%v), want %s", tc.name, where, code, err, tc.code)
+			}
+		}
+	}
+}
+
+// TestMessagesQuoteUserTextCapped: a huge cell or column name appears in a
+// message cut to check.MaxQuoted bytes, in every reader.
+func TestMessagesQuoteUserTextCapped(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("x", 5<<20)
+	for _, tc := range []struct {
+		op   string
+		args string
+		in   string
+	}{
+		// A text cell among numbers, named in the typo message.
+		{"parseCSV", `{}`, "a,b,y\n" + strings.Repeat("1,2,3\n", 20) + big + ",2,3\n"},
+		// A 5 MB column name asked for as the target, and listed.
+		{"parseCSV", `{"target":"nope","delimiter":","}`, big + ",b,y\n1,2,3\n4,5,6\n"},
+		{"parseCSV", `{"target":"` + big + `"}`, "a,b,y\n1,2,3\n4,5,6\n"},
+		// A 5 MB column name in a non-finite cell's place.
+		{"parseCSV", `{"delimiter":","}`, big + ",b,y\n1,2,3\n1e999,5,6\n"},
+		// An unknown option whose name is 5 MB.
+		{"split", `{"n":10,"` + big + `":1}`, ""},
+	} {
+		_, _, err := Dispatch(tc.op, []byte(tc.args), Input{Bytes: []byte(tc.in)}, nil)
+		if err == nil {
+			t.Errorf("%s: no error", tc.op)
+			continue
+		}
+		if _, _, _, msg := JSError(err); len(msg) > 2000 {
+			t.Errorf("%s: a %d-byte message: %.200s…", tc.op, len(msg), msg)
+		}
+	}
+}
