@@ -461,6 +461,40 @@ const (
 	cellText
 )
 
+// isDecimal reports whether s (its sign removed) is a decimal number as
+// spreadsheets read one: digits with an optional point ("12", "1.5", "1.",
+// ".5") and an optional exponent ("e-3", "E+07"). Underscores, hexadecimal
+// and hexadecimal floats, which strconv.ParseFloat also takes, are not.
+func isDecimal(s string) bool {
+	i, digits := 0, 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i, digits = i+1, digits+1
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i, digits = i+1, digits+1
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		start := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
 // parseCell classifies s and returns its value when it is a number.
 // Missing: empty, "?", and (any case) NA, N/A, NaN, NULL.
 func parseCell(s string) (float64, cellKind) {
@@ -487,6 +521,10 @@ func parseCell(s string) (float64, cellKind) {
 		if strings.EqualFold(body, "inf") || strings.EqualFold(body, "infinity") {
 			return 0, cellNonFinite
 		}
+		return 0, cellText
+	}
+	if !isDecimal(body) {
+		// Go's syntax extras (1_000, 0x1p4) are numbers to no spreadsheet.
 		return 0, cellText
 	}
 	v, err := strconv.ParseFloat(s, 64)

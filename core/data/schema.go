@@ -217,8 +217,12 @@ func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
 			}
 			if !g.Categorical {
 				if kind != cellNumber {
-					return nil, parseErr("%s: %s is not a finite number; the model reads this column as numbers (leave the cell empty to mark it missing)",
-						where(t, first+i, k, names), check.Quote(cell))
+					what := "a decimal number"
+					if kind == cellNonFinite {
+						what = "a finite number"
+					}
+					return nil, parseErr("%s: %s is not %s; the model reads this column as numbers (leave the cell empty to mark it missing)",
+						where(t, first+i, k, names), check.Quote(cell), what)
 				}
 				row[0] = v
 				continue
