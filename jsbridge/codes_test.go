@@ -8,10 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/active"
 	"ntkrf/core/data"
+	"ntkrf/core/metrics"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
 )
 
 // badFiles are inputs that every CSV reader must refuse for the same cause,
@@ -131,5 +136,40 @@ func TestMessagesQuoteUserTextCapped(t *testing.T) {
 		if _, _, _, msg := JSError(err); len(msg) > 2000 {
 			t.Errorf("%s: a %d-byte message: %.200s…", tc.op, len(msg), msg)
 		}
+	}
+}
+
+// TestTinyLambdaIsAnOptionError: a subnormal λ is refused as the option it
+// is, and a fixed λ too small for the rows says so, in the caller's words
+// (it used to say "give a fixed lambda" to a caller who had given one).
+func TestTinyLambdaIsAnOptionError(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(50, 3, 3, 1)
+	// Every row twice: the kernel matrix is singular, so λ must carry it.
+	Xd := append(append([]float64{}, X.RawMatrix().Data...), X.RawMatrix().Data...)
+	yd := append(append([]float64{}, y...), y...)
+	for _, tc := range []struct{ op, args, msg string }{
+		{"fitFeatures", `{"task":"regression","lambda":5e-324,"features":{"dim":16}}`, "≥ 2.2250738585072014e-308"},
+		{"fitKernel", `{"task":"regression","lambda":5e-324}`, "≥ 2.2250738585072014e-308"},
+		{"fitFeatures", `{"task":"regression","grid":[1,5e-324],"features":{"dim":16}}`, "≥ 2.2250738585072014e-308"},
+		{"fitKernel", `{"task":"regression","lambda":1e-300}`, "too small for these rows"},
+		{"select", `{"task":"regression","lambda":1e-300}`, "too small for these rows"},
+	} {
+		args := strings.Replace(tc.args, "{", `{"X":{"rows":100,"cols":3,"array":0},"y":{"array":1},`, 1)
+		_, _, err := Dispatch(tc.op, []byte(args), Input{Arrays: [][]float64{Xd, yd}}, nil)
+		if err == nil {
+			t.Errorf("%s %s: no error", tc.op, tc.args)
+			continue
+		}
+		_, code, opt, msg := JSError(err)
+		if code != check.Option || !strings.HasPrefix(opt, "lambda") && !strings.HasPrefix(opt, "grid") || !strings.Contains(msg, tc.msg) || strings.Contains(msg, "give a fixed lambda") {
+			t.Errorf("%s %s: %v (%s, option %q), want ERR_OPTION on lambda saying %q", tc.op, tc.args, err, code, opt, tc.msg)
+		}
+	}
+	if _, err := active.SelectActive(mat.NewDense(2, 2, []float64{1, 0, 0, 1}), 1, 5e-324); check.CodeOf(err) != check.Option {
+		t.Errorf("SelectActive at a subnormal λ: %v", err)
+	}
+	if _, err := metrics.Spectral(mat.NewDense(1, 1, []float64{1}), mat.NewDense(1, 1, []float64{1}), 5e-324); check.CodeOf(err) != check.Option {
+		t.Errorf("Spectral at a subnormal λ: %v", err)
 	}
 }

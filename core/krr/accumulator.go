@@ -2,7 +2,6 @@ package krr
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
@@ -286,8 +285,8 @@ func (a *Accumulator) Solve() (*Model, error) {
 // Options.Lambda says: to compare several λ on the same rows without
 // accumulating them again.
 func (a *Accumulator) SolveAt(lambda float64) (*Model, error) {
-	if !(lambda > 0) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("krr: λ = %v is invalid; use a positive finite number", lambda)
+	if err := check.Lambda("krr", "lambda", lambda); err != nil {
+		return nil, err
 	}
 	if err := a.checkSolvable(); err != nil {
 		return nil, err
@@ -351,7 +350,7 @@ func (a *Accumulator) coefficients(lambda float64) (W *mat.Dense, bias []float64
 func (a *Accumulator) solve(lambda float64, curve []CurvePoint) (*Model, error) {
 	W, bias, ok := a.coefficients(lambda)
 	if !ok {
-		return nil, fmt.Errorf("krr: ΦᵀΦ + λI is not numerically positive definite at λ = %g; use a larger λ", lambda)
+		return nil, singular("ΦᵀΦ", lambda, a.opt.Lambda > 0)
 	}
 	if err := checkFitted(W, bias, lambda); err != nil {
 		return nil, err

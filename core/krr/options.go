@@ -134,17 +134,19 @@ func (opt Options) Resolve(y []float64) (Options, error) {
 // data (criterion, task, block size). y is used to infer Classes when
 // infer is set.
 func (opt Options) checked(y []float64, infer bool) (Options, error) {
-	if math.IsNaN(opt.Lambda) || opt.Lambda < 0 || math.IsInf(opt.Lambda, 0) {
-		return opt, fmt.Errorf("krr: lambda %v is invalid; use a positive finite λ, or 0 to choose it automatically", opt.Lambda)
+	if opt.Lambda != 0 {
+		if err := check.Lambda("krr", "lambda", opt.Lambda); err != nil {
+			return opt, err
+		}
 	}
 	switch opt.Criterion {
 	case "", GCV, LOO, Holdout:
 	default:
 		return opt, check.New(check.Option, "criterion", "krr: unknown criterion %s; use one of %q, or leave it empty to choose by the task", check.Quote(opt.Criterion), Criteria)
 	}
-	for _, l := range opt.Grid {
-		if !(l > 0) || math.IsInf(l, 0) {
-			return opt, fmt.Errorf("krr: grid value %v is invalid; every λ in the grid must be positive and finite", l)
+	for i, l := range opt.Grid {
+		if err := check.Lambda("krr", fmt.Sprintf("grid[%d]", i), l); err != nil {
+			return opt, err
 		}
 	}
 	if opt.Classes < 0 || opt.Classes > MaxClasses {

@@ -101,8 +101,8 @@ func Spectral(K, Phi *mat.Dense, lambda float64) (float64, error) {
 	if lambda == 0 {
 		lambda = 1e-4 * float64(n)
 	}
-	if !(lambda > 0) || math.IsInf(lambda, 0) {
-		return 0, check.New(check.Option, "lambda", "metrics: lambda %v is invalid; use a positive finite λ, or 0 for 1e-4·n", lambda)
+	if err := check.Lambda("metrics", "lambda", lambda); err != nil {
+		return 0, err
 	}
 	if err := check.Alloc("kernel matrix", n, n); err != nil {
 		return 0, wrap(err)

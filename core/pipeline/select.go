@@ -324,6 +324,9 @@ func (s *search) score(ctx context.Context, X *mat.Dense, which []int) ([]Scored
 			return
 		}
 		best, err := krr.Best(curve, byAcc)
+		if err != nil && s.opt.Lambda > 0 {
+			err = check.New(check.Option, "lambda", "pipeline: at the fixed λ = %g no candidate's leave-one-out score is finite: λ is too small for these rows; use a larger λ, or choose it automatically", s.opt.Lambda)
+		}
 		if err != nil {
 			errs[j] = err
 			return
