@@ -1,7 +1,6 @@
 package krr
 
 import (
-	"fmt"
 	"math"
 	"ntkrf/core/kernel"
 	"ntkrf/core/linalg"
@@ -222,7 +221,7 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 	// GCV needs only Λ and B = UᵀYc; LOO needs Uᵀ (w) as well.
 	vals, w, err := linalg.EigSym(append([]float64(nil), kc.RawSymmetric().Data...), n, rhs, k, stageProgress(opt, "eigen"))
 	if err != nil {
-		return nil, fmt.Errorf("krr: the eigendecomposition of K did not converge; check the inputs for extreme values")
+		return nil, check.New(check.Data, "", "krr: the eigendecomposition of K did not converge; check the inputs for extreme values")
 	}
 	tr := 0.0
 	for i, l := range vals {
@@ -232,7 +231,7 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 	grid := opt.Grid
 	if len(grid) == 0 {
 		if !(tr > 0) {
-			return nil, fmt.Errorf("krr: the centered kernel matrix is zero over the %d rows; the inputs carry no information to fit", n)
+			return nil, check.New(check.Data, "", "krr: the centered kernel matrix is zero over the %d rows; the inputs carry no information to fit", n)
 		}
 		grid = defaultGrid(tr / float64(n))
 	}

@@ -2,9 +2,9 @@ package krr
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -46,6 +46,18 @@ var (
 // MaxClasses bounds the number of classes: a model holds one column of
 // coefficients per class.
 const MaxClasses = 10000
+
+// checkFeaturizer refuses a nil featurizer, a typed nil (a nil *rf.Map in
+// the interface) included, whose methods would panic.
+func checkFeaturizer(f Featurizer) error {
+	if f == nil {
+		return check.New(check.Type, "", "krr: the featurizer is nil; pass the feature map the rows are featurized with")
+	}
+	if v := reflect.ValueOf(f); (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil() {
+		return check.New(check.Type, "", "krr: the featurizer is a nil %T; pass the feature map the rows are featurized with", f)
+	}
+	return nil
+}
 
 // Dual reports whether FitFeatures solves n rows of m features in the dual
 // (on ΦΦᵀ, all rows at once): when there are no more rows than features.
@@ -167,14 +179,14 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 		return opt, check.New(check.Option, "task", "krr: unknown task %s; use %q or %q", check.Quote(opt.Task), Classification, Regression)
 	}
 	if opt.BlockRows < 0 {
-		return opt, fmt.Errorf("krr: block rows %d is negative; use a positive size or 0 for the default", opt.BlockRows)
+		return opt, check.New(check.Option, "blockRows", "krr: block rows %d is negative; use a positive size or 0 for the default", opt.BlockRows)
 	}
 	if opt.BlockRows == 0 {
 		opt.BlockRows = defaultBlockRows
 	}
 	if opt.Task == Classification && opt.Classes == 0 {
 		if !infer {
-			return opt, errors.New("krr: classes is 0; set Options.Classes to the number of classes for an Accumulator")
+			return opt, check.New(check.Option, "classes", "krr: classes is 0; set Options.Classes to the number of classes for an Accumulator")
 		}
 		top := 0.0
 		for _, v := range y {

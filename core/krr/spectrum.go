@@ -1,8 +1,6 @@
 package krr
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"slices"
 
@@ -95,7 +93,7 @@ func (s *Spectrum) withGrid(tr float64) (*Spectrum, error) {
 	grid := a.opt.Grid
 	if len(grid) == 0 {
 		if !(tr > 0) {
-			return nil, fmt.Errorf("krr: every feature is constant over the %d rows; the features carry no information to fit", a.n)
+			return nil, check.New(check.Data, "", "krr: every feature is constant over the %d rows; the features carry no information to fit", a.n)
 		}
 		grid = defaultGrid(tr / float64(m))
 	}
@@ -114,7 +112,7 @@ func (s *Spectrum) withGrid(tr float64) (*Spectrum, error) {
 	return s, nil
 }
 
-var errNoConvergence = errors.New("krr: the eigendecomposition of ΦᵀΦ did not converge; check the features for extreme values")
+var errNoConvergence = check.New(check.Data, "", "krr: the eigendecomposition of ΦᵀΦ did not converge; check the features for extreme values")
 
 // clampValues sets the eigenvalues below 0, which rounding leaves in a PSD
 // matrix, to 0 and returns their sum.
@@ -386,7 +384,7 @@ func AddSums(total, part []CurvePoint) []CurvePoint {
 // output and accuracies.
 func (s *Spectrum) LOOCurve(sums []CurvePoint) ([]CurvePoint, error) {
 	if len(sums) != len(s.grid) {
-		return nil, fmt.Errorf("krr: %d LOO sums for a grid of %d λ; pass the sums from LOOSums", len(sums), len(s.grid))
+		return nil, check.New(check.Shape, "", "krr: %d LOO sums for a grid of %d λ; pass the sums from LOOSums", len(sums), len(s.grid))
 	}
 	curve := make([]CurvePoint, len(sums))
 	n := float64(s.acc.n)
@@ -421,7 +419,7 @@ func Best(curve []CurvePoint, byAccuracy bool) (int, error) {
 		}
 	}
 	if best < 0 {
-		return 0, fmt.Errorf("krr: no λ in the grid gave a finite score; use a grid of larger λ or set Lambda")
+		return 0, check.New(check.Data, "", "krr: no λ in the grid gave a finite score; use a grid of larger λ or set Lambda")
 	}
 	return best, nil
 }
