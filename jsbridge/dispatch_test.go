@@ -106,6 +106,7 @@ func TestDispatchErrors(t *testing.T) {
 		{"previewCSV", `{"rows":-1}`, nil, "RangeError", "ERR_OPTION", "rows", "rows must be an integer in 0…10000, got -1"},
 		{"split", `{"n":10,"testFraction":1}`, nil, "RangeError", "ERR_OPTION", "testFraction", "testFraction must be a finite number in (0, 1), got 1"},
 		{"parseCSV", `{"target":"zz"}`, nil, "RangeError", "ERR_OPTION", "target", `parseCSV: no column is named "zz"`},
+		{"parseCSV", `{"target":"1"}`, nil, "RangeError", "ERR_OPTION", "target", `parseCSV: no column is named "1"; the columns are "a", "b"; to choose a column by its index, give the index as a number`},
 		{"kernel", `{"X":{"rows":4611686018427387904,"cols":4,"array":0}}`, [][]float64{{}}, "RangeError", "ERR_SHAPE", "", "X.data has 0 values"},
 	}
 	for _, tc := range tests {

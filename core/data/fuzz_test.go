@@ -23,7 +23,7 @@ func fuzzOptions(o byte) Options {
 	opt.Task = []string{"", Classification, Regression, "auto"}[o>>3&3]
 	opt.Delimiter = []rune{0, 0, ';', '\t'}[o>>5&3]
 	if o&0x80 != 0 {
-		opt.Target = "0"
+		opt.TargetIndex = new(0)
 	}
 	return opt
 }

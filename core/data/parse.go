@@ -40,9 +40,10 @@ const (
 
 // Options controls Parse and Preview. The zero value detects everything.
 type Options struct {
-	// Target is the column to predict: its name (exact, else the only
-	// case-insensitive match) or its 0-based index written as digits
-	// (used only when no column has that name). "" means the last column.
+	// Target is the name of the column to predict (exact, else the only
+	// case-insensitive match); "" means the last column. A name is never
+	// read as an index ("2" is the column named 2): give an index in
+	// TargetIndex.
 	// An unnamed last column without values (left by a delimiter at the
 	// end of every line) is ignored.
 	Target string
@@ -395,10 +396,11 @@ func pickTarget(target string, names []string) (int, error) {
 	if match >= 0 {
 		return match, nil
 	}
-	if j, err := strconv.Atoi(target); err == nil && j >= 0 && strings.Trim(target, "0123456789") == "" {
-		return pickIndex(j, names)
+	hint := ""
+	if strings.Trim(strings.TrimSpace(target), "0123456789") == "" {
+		hint = "; to choose a column by its index, give the index as a number, not a string"
 	}
-	return 0, check.New(check.Option, "target", "data: no column is named %s; the columns are %s", check.Quote(target), listNames(names))
+	return 0, check.New(check.Option, "target", "data: no column is named %s; the columns are %s%s", check.Quote(target), listNames(names), hint)
 }
 
 func pickIndex(j int, names []string) (int, error) {
