@@ -111,3 +111,21 @@ func TestNumbersAreDecimal(t *testing.T) {
 		t.Errorf("Schema.Read of 0x1p4: %v", err)
 	}
 }
+
+// TestAPathIsNotData: a file name or URL passed where the contents belong
+// is named as such, not reported as a file without a delimiter.
+func TestAPathIsNotData(t *testing.T) {
+	for _, in := range []string{"testdata/iris.csv", "/home/me/data.tsv", "C:\\Users\\me\\wine.csv", "https://example.org/x", "iris.csv.gz", "./train", "~/data.xlsx"} {
+		_, err := Parse([]byte(in), Options{})
+		if check.CodeOf(err) != check.Parse || !strings.Contains(err.Error(), "looks like a file name") {
+			t.Errorf("%q: %v", in, err)
+		}
+		if _, err := Preview([]byte(in+"\n"), 5, Options{}); err == nil || !strings.Contains(err.Error(), "looks like a file name") {
+			t.Errorf("preview of %q: %v", in, err)
+		}
+	}
+	// One column of words is still a file without a delimiter.
+	if _, err := Parse([]byte("apple\npear\n"), Options{}); err == nil || strings.Contains(err.Error(), "file name") {
+		t.Errorf("one column: %v", err)
+	}
+}

@@ -164,6 +164,9 @@ func split(text []byte, o options, maxRecords int, truncated bool) (*table, erro
 	if len(bytes.TrimSpace(text)) == 0 {
 		return nil, parseErr("the input is empty; it needs a header line and data rows")
 	}
+	if err := pathInstead(text); err != nil {
+		return nil, err
+	}
 	d := o.delim
 	if d == 0 {
 		var err error
@@ -179,6 +182,20 @@ func split(text []byte, o options, maxRecords int, truncated bool) (*table, erro
 		return nil, parseErr("every line is a single field when split at %s; a data set needs at least two columns (features and a target), so check the delimiter", delimName(d))
 	}
 	return t, nil
+}
+
+// pathRE matches a file name or URL: what a caller passes by mistake
+// instead of a file's contents.
+var pathRE = regexp.MustCompile(`(?i)^(?:[a-z]:[\\/]|[/~.]|file:|https?://)|\.(?:csv|tsv|txt|tab|dat|data|gz|xlsx?|ods|json|zip)$`)
+
+// pathInstead refuses an input that is one line without any delimiter
+// and looks like a path: "found no delimiter" would point the wrong way.
+func pathInstead(text []byte) error {
+	line := bytes.TrimSpace(text)
+	if bytes.ContainsAny(line, "\r\n,;\t|") || !pathRE.Match(line) {
+		return nil
+	}
+	return parseErr("the input is the one line %s, which looks like a file name or URL, not a data table: pass the file's contents (its bytes or text), not its path", check.Quote(string(line)))
 }
 
 // hasHeader decides whether the first record names the columns: yes when
