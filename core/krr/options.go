@@ -172,7 +172,7 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 		} else if infer && len(y) > 0 && !slices.ContainsFunc(y, func(v float64) bool { return v != math.Trunc(v) }) {
 			// Whole numbers are class labels as often as counts: the
 			// package refuses to guess, and so does Go.
-			return opt, check.New(check.Option, "task", "krr: y holds only whole numbers, which may be class labels or values; set Options.Task to %q or %q", Classification, Regression)
+			return opt, check.New(check.Option, "task", "krr: y holds only whole numbers, which may be class labels or values; give the task, %q or %q", Classification, Regression)
 		}
 	case Classification, Regression:
 	default:
