@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -172,4 +173,26 @@ func TestTinyLambdaIsAnOptionError(t *testing.T) {
 	if _, err := metrics.Spectral(mat.NewDense(1, 1, []float64{1}), mat.NewDense(1, 1, []float64{1}), 5e-324); check.CodeOf(err) != check.Option {
 		t.Errorf("Spectral at a subnormal λ: %v", err)
 	}
+}
+
+// TestIndexLimitIsDocumented: the limit index.d.ts states for split and
+// kfold is data.MaxIndices.
+func TestIndexLimitIsDocumented(t *testing.T) {
+	t.Parallel()
+	dts, err := os.ReadFile("../www/pkg/index.d.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("at most %s", groupThousands(data.MaxIndices))
+	if n := strings.Count(string(dts), want); n != 2 {
+		t.Errorf("index.d.ts says %q %d times for split and kfold; data.MaxIndices is %d", want, n, data.MaxIndices)
+	}
+}
+
+func groupThousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -80,11 +80,8 @@ func KFold(n, k int, seed uint64) ([][]int, error) {
 	if k == 0 {
 		k = DefaultFolds
 	}
-	if err := checkCount(n, 1); err != nil {
+	if err := checkFolds(n, k, 1); err != nil {
 		return nil, err
-	}
-	if k < 2 || k > n {
-		return nil, check.New(check.Option, "k", "data: cannot make %d folds of %d rows; use 2 ≤ k ≤ rows", k, n)
 	}
 	perm := rand.New(rand.NewPCG(seed, kfoldStream)).Perm(n)
 	folds := make([][]int, k)
@@ -101,6 +98,18 @@ func KFold(n, k int, seed uint64) ([][]int, error) {
 	return folds, nil
 }
 
+// checkFolds refuses k folds of n rows unless 2 ≤ k ≤ n and the call
+// returns at most MaxIndices indices (n·times).
+func checkFolds(n, k, times int) error {
+	if err := checkCount(n, 1); err != nil {
+		return err
+	}
+	if k < 2 || k > n {
+		return check.New(check.Option, "k", "data: cannot make %d folds of %d rows; use 2 ≤ k ≤ rows", k, n)
+	}
+	return checkCount(n, times)
+}
+
 // Fold is one round of k-fold cross-validation: the rows it trains on and
 // the rows it tests on, each sorted.
 type Fold struct {
@@ -114,11 +123,11 @@ func Folds(n, k int, seed uint64) ([]Fold, error) {
 	if k == 0 {
 		k = DefaultFolds
 	}
-	tests, err := KFold(n, k, seed) // checks n and k, allocating n indices at most
-	if err != nil {
+	if err := checkFolds(n, k, k); err != nil {
 		return nil, err
 	}
-	if err := checkCount(n, k); err != nil {
+	tests, err := KFold(n, k, seed)
+	if err != nil {
 		return nil, err
 	}
 	out := make([]Fold, len(tests))
