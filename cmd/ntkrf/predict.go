@@ -52,7 +52,7 @@ func predictTo(out io.Writer, stdin io.Reader, args []string) error {
 	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
 		return check.New(check.Option, "", "the model file and the data file cannot both be standard input (-)")
 	}
-	model, err := readBounded(fs.Arg(0), stdin, limit)
+	model, err := readBounded(fs.Arg(0), stdin, limit, "-max-bytes")
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func predictTo(out io.Writer, stdin io.Reader, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}
-	text, err := readBounded(fs.Arg(1), stdin, limit)
+	text, err := readBounded(fs.Arg(1), stdin, limit, "-max-bytes")
 	if err != nil {
 		return err
 	}
@@ -97,8 +97,8 @@ func oneLine(name string) string {
 // readBounded reads a whole file (stdin for "-") of at most limit bytes:
 // a larger regular file is refused before reading, and any other (a pipe,
 // /dev/zero) is refused once limit+1 bytes have come, so no read holds
-// more than the limit the -max-bytes flag sets.
-func readBounded(name string, stdin io.Reader, limit int) ([]byte, error) {
+// more than the limit. flag names the flag that raises it ("" for none).
+func readBounded(name string, stdin io.Reader, limit int, flag string) ([]byte, error) {
 	r := stdin
 	if name != "-" {
 		f, err := os.Open(name)
@@ -107,25 +107,31 @@ func readBounded(name string, stdin io.Reader, limit int) ([]byte, error) {
 		}
 		defer f.Close()
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > int64(limit) {
-			return nil, tooLarge(name, st.Size(), limit)
+			return nil, tooLarge(name, st.Size(), limit, flag)
 		}
 		r = f
+	} else if r == nil {
+		return nil, check.New(check.Option, "", "-: there is no standard input to read")
 	}
 	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(b) > limit {
-		return nil, tooLarge(name, -1, limit)
+		return nil, tooLarge(name, -1, limit, flag)
 	}
 	return b, nil
 }
 
-func tooLarge(name string, size int64, limit int) error {
+func tooLarge(name string, size int64, limit int, flag string) error {
 	what := "more than"
 	if size >= 0 {
 		what = check.FormatBytes(float64(size)) + ", over"
 	}
-	return check.New(check.TooLarge, "max-bytes", "%s: the file is %s the %s limit (%d bytes); raise it with -max-bytes (at most %d)",
-		name, what, check.FormatBytes(float64(limit)), limit, data.MaxBytesLimit)
+	raise := "use a smaller file"
+	if flag != "" {
+		raise = fmt.Sprintf("raise it with %s (at most %d)", flag, data.MaxBytesLimit)
+	}
+	return check.New(check.TooLarge, strings.TrimPrefix(flag, "-"), "%s: the file is %s the %s limit (%d bytes); %s",
+		name, what, check.FormatBytes(float64(limit)), limit, raise)
 }

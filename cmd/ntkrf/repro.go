@@ -99,7 +99,7 @@ func loadShared(dir, file string) (*data.Dataset, error) {
 	if target == "" {
 		return nil, fmt.Errorf("repro: %s is not one of the shared data sets with a known target", file)
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, file))
+	raw, err := readBounded(filepath.Join(dir, file), nil, data.DefaultMaxBytes, "")
 	if err != nil {
 		return nil, fmt.Errorf("repro: %w (pass -data with the directory of the shared CSV files)", err)
 	}
