@@ -5,6 +5,7 @@ import (
 	"ntkrf/core/kernel"
 	"ntkrf/core/linalg"
 	"ntkrf/internal/check"
+	"strings"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -221,7 +222,7 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 	// GCV needs only Λ and B = UᵀYc; LOO needs Uᵀ (w) as well.
 	vals, w, err := linalg.EigSym(append([]float64(nil), kc.RawSymmetric().Data...), n, rhs, k, stageProgress(opt, "eigen"))
 	if err != nil {
-		return nil, check.New(check.Data, "", "krr: the eigendecomposition of K did not converge; check the inputs for extreme values")
+		return nil, check.New(check.Data, "", "krr: the eigendecomposition of K failed (%s); check the inputs for extreme values", strings.TrimPrefix(err.Error(), "linalg: "))
 	}
 	tr := 0.0
 	for i, l := range vals {

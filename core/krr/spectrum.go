@@ -3,6 +3,7 @@ package krr
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -63,7 +64,7 @@ func (a *Accumulator) spectrum(vectors bool) (*Spectrum, error) {
 	}
 	vals, w, err := linalg.EigSym(work, m, nil, k, progress)
 	if err != nil {
-		return nil, errNoConvergence
+		return nil, eigenFailed(err)
 	}
 	s := &Spectrum{acc: a, values: vals, vt: w, b: make([]float64, m*k)}
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
@@ -103,7 +104,7 @@ func (s *Spectrum) withGrid(tr float64) (*Spectrum, error) {
 			d, e, w := s.td, s.te, s.tz
 			s.td, s.te, s.tz = nil, nil, nil
 			if err := linalg.TridiagEig(d, e, w, k); err != nil {
-				return nil, errNoConvergence
+				return nil, eigenFailed(err)
 			}
 			clampValues(d)
 			s.values, s.b = d, w
@@ -112,7 +113,9 @@ func (s *Spectrum) withGrid(tr float64) (*Spectrum, error) {
 	return s, nil
 }
 
-var errNoConvergence = check.New(check.Data, "", "krr: the eigendecomposition of ΦᵀΦ did not converge; check the features for extreme values")
+func eigenFailed(err error) error {
+	return check.New(check.Data, "", "krr: the eigendecomposition of ΦᵀΦ failed (%s); check the features for extreme values", strings.TrimPrefix(err.Error(), "linalg: "))
+}
 
 // clampValues sets the eigenvalues below 0, which rounding leaves in a PSD
 // matrix, to 0 and returns their sum.
