@@ -265,6 +265,11 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 		// the same map, bit for bit: Assemble passes the one it fitted with.
 		if p.fmap = drawn; drawn == nil || drawn.InputDim() != d || drawn.Config() != *f.Features {
 			if p.fmap, err = rf.New(*f.Features, d); err != nil {
+				// A file's field is a value to fix in the file, not an
+				// option of a call: rf's option errors become ERR_VALUE.
+				if check.CodeOf(err) == check.Option {
+					return nil, &check.Error{Code: check.Value, Msg: err.Error()}
+				}
 				return nil, coded(err, check.Value)
 			}
 		}
