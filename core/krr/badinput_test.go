@@ -95,6 +95,31 @@ func TestBadInputsAreErrors(t *testing.T) {
 		{"PredictLabels nil", func() error { _, err := good.PredictLabels(nil); return err }},
 		{"SetFeaturizer nil", func() error { return good.SetFeaturizer(nil) }},
 		{"Best empty", func() error { _, err := Best(nil, false); return err }},
+		{"AddSums mismatched", func() error { _, err := AddSums(make([]CurvePoint, 3), make([]CurvePoint, 2)); return err }},
+		{"Spectrum.Solve negative λ", func() error {
+			a, _ := NewAccumulator(8, Options{Task: Regression})
+			Phi, _ := f.Transform(nil, X)
+			if err := a.Add(Phi, y); err != nil {
+				return nil
+			}
+			s, err := a.Spectrum()
+			if err != nil {
+				return nil
+			}
+			_, err = s.Solve([]CurvePoint{{Lambda: -1, Score: 1}})
+			return err
+		}},
+		{"Spectrum.LOOCurve short", func() error {
+			a, _ := NewAccumulator(8, Options{Task: Regression})
+			Phi, _ := f.Transform(nil, X)
+			a.Add(Phi, y)
+			s, err := a.Spectrum()
+			if err != nil {
+				return nil
+			}
+			_, err = s.LOOCurve(nil)
+			return err
+		}},
 		{"Resolve NaN λ", func() error { _, err := Options{Lambda: math.NaN()}.Resolve(y); return err }},
 		{"Resolve negative classes", func() error { _, err := Options{Classes: -1}.Resolve(y); return err }},
 	} {

@@ -341,7 +341,9 @@ func TestAccumulatorSplits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sums = AddSums(sums, part)
+		if sums, err = AddSums(sums, part); err != nil {
+			t.Fatal(err)
+		}
 	}
 	curve, err := s.LOOCurve(sums)
 	if err != nil {

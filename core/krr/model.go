@@ -191,7 +191,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 			err = forBlocks("loo", blocks+1, func(phi *mat.Dense, yb []float64, _ bool) error {
 				part, err := s.LOOSums(phi, yb)
 				if err == nil {
-					sums = AddSums(sums, part)
+					sums, err = AddSums(sums, part)
 				}
 				return err
 			})

@@ -285,7 +285,7 @@ func (s *Spectrum) GCV() []CurvePoint {
 func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]CurvePoint, error) {
 	a := s.acc
 	if s.vt == nil {
-		panic("krr: LOOSums on a spectrum without eigenvectors")
+		return nil, check.New(check.Option, "criterion", "krr: LOOSums needs the eigenvectors, and this spectrum was reduced for GCV only; use a spectrum from Accumulator.Spectrum")
 	}
 	if err := check.Matrix("Phi", Phi); err != nil {
 		return nil, wrap(err)
@@ -371,16 +371,19 @@ func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]CurvePoint, error) {
 }
 
 // AddSums adds the LOO sums of another row block to total (allocated when
-// nil) and returns it.
-func AddSums(total, part []CurvePoint) []CurvePoint {
+// nil) and returns it. Both are sums over the same grid.
+func AddSums(total, part []CurvePoint) ([]CurvePoint, error) {
 	if total == nil {
-		return append([]CurvePoint(nil), part...)
+		return append([]CurvePoint(nil), part...), nil
+	}
+	if len(part) != len(total) {
+		return nil, check.New(check.Shape, "", "krr: LOO sums of %d λ added to sums of %d; add the sums of one spectrum's grid", len(part), len(total))
 	}
 	for t := range total {
 		total[t].Score += part[t].Score
 		total[t].Accuracy += part[t].Accuracy
 	}
-	return total
+	return total, nil
 }
 
 // LOOCurve turns LOO sums over all rows into mean squared errors per
@@ -403,6 +406,9 @@ func (s *Spectrum) LOOCurve(sums []CurvePoint) ([]CurvePoint, error) {
 func (s *Spectrum) Solve(curve []CurvePoint) (*Model, error) {
 	i, err := Best(curve, s.acc.opt.Task == Classification)
 	if err != nil {
+		return nil, err
+	}
+	if err := check.Lambda("krr", "curve λ", curve[i].Lambda); err != nil {
 		return nil, err
 	}
 	return s.acc.solve(curve[i].Lambda, append([]CurvePoint(nil), curve...))
