@@ -285,7 +285,7 @@ func (s *Spectrum) GCV() []CurvePoint {
 func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]CurvePoint, error) {
 	a := s.acc
 	if s.vt == nil {
-		return nil, check.New(check.Option, "criterion", "krr: LOOSums needs the eigenvectors, and this spectrum was reduced for GCV only; use a spectrum from Accumulator.Spectrum")
+		return nil, check.New(check.Option, "criterion", "krr: LOOSums needs the eigenvectors, and this spectrum was reduced for GCV only; take the spectrum from the accumulator's Spectrum method")
 	}
 	if err := check.Matrix("Phi", Phi); err != nil {
 		return nil, wrap(err)
