@@ -146,7 +146,7 @@ func (c *call) decode(args []byte, v any) error {
 		switch {
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			field, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-			return check.New(check.UnknownOption, field, "%s: unknown option %q; known options: %s", c.op, field, strings.Join(c.known(v), ", "))
+			return check.New(check.UnknownOption, check.Cut(field), "%s: unknown option %s; known options: %s", c.op, check.Quote(field), strings.Join(c.known(v), ", "))
 		case errors.As(err, &ute):
 			return check.New(check.Type, ute.Field, "%s: %s must be %s, got a JSON %s", c.op, ute.Field, jsType(ute.Type), ute.Value)
 		}
@@ -227,7 +227,7 @@ type Input struct {
 func Dispatch(op string, args []byte, in Input, progress Progress) (result []byte, out [][]float64, err error) {
 	f, ok := ops[op]
 	if !ok {
-		return nil, nil, typeErr("unknown operation %q; known: %s", op, strings.Join(Ops(), ", "))
+		return nil, nil, typeErr("unknown operation %s; known: %s", check.Quote(op), strings.Join(Ops(), ", "))
 	}
 	fallback := check.Data
 	if op == "parseCSV" || op == "previewCSV" {

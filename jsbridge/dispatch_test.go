@@ -94,9 +94,9 @@ func TestDispatchErrors(t *testing.T) {
 		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"features":{"dim":8,"sketchDim":10000}}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "features.sketchDim", "fitFeatures: m1 + sketchDim"},
 		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"features":{"dimm":8}}`, [][]float64{refX, {0, 1, 2}}, "TypeError", "ERR_UNKNOWN_OPTION", "features.dimm", "unknown option features.dimm; features takes method, depth, dim"},
 		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"task":"classification","classes":2}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_VALUE", "", "y[2] = 2 is not a class index in 0…1; encode classes as 0…k−1 or raise classes"},
-		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"lambda":"fast"}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "lambda", `lambda must be "auto" or a finite number > 0, got "fast"`},
+		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"lambda":"fast"}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "lambda", `lambda must be "auto" or a finite number ≥ 2.2250738585072014e-308, got "fast"`},
 		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"classes":1000000}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "classes", "classes must be an integer in 2…10000, got 1000000"},
-		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"grid":[1,0]}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "grid[1]", "grid[1] must be a finite number > 0, got 0"},
+		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"grid":[1,0]}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "grid[1]", "grid[1] must be a finite number ≥ 2.2250738585072014e-308, got 0"},
 		// Hostile sizes are refused before anything is allocated.
 		{"score", `{"yTrue":{"array":0},"yPred":{"array":1},"task":"classification"}`, [][]float64{{0, 1e18}, {0, 1}}, "RangeError", "ERR_VALUE", "", "score: label 1e+18 at row 1 is not a class index in 0…9999"},
 		{"score", `{"yTrue":{"array":0},"yPred":{"array":1},"task":"classification"}`, [][]float64{{0, 3e5}, {0, 1}}, "RangeError", "ERR_VALUE", "", "label 300000 at row 1"},
@@ -106,6 +106,7 @@ func TestDispatchErrors(t *testing.T) {
 		{"previewCSV", `{"rows":-1}`, nil, "RangeError", "ERR_OPTION", "rows", "rows must be an integer in 0…10000, got -1"},
 		{"split", `{"n":10,"testFraction":1}`, nil, "RangeError", "ERR_OPTION", "testFraction", "testFraction must be a finite number in (0, 1), got 1"},
 		{"parseCSV", `{"target":"zz"}`, nil, "RangeError", "ERR_OPTION", "target", `parseCSV: no column is named "zz"`},
+		{"parseCSV", `{"target":"1"}`, nil, "RangeError", "ERR_OPTION", "target", `parseCSV: no column is named "1"; the columns are "a", "b"; to choose a column by its index, give the index as a number`},
 		{"kernel", `{"X":{"rows":4611686018427387904,"cols":4,"array":0}}`, [][]float64{{}}, "RangeError", "ERR_SHAPE", "", "X.data has 0 values"},
 	}
 	for _, tc := range tests {

@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"ntkrf/core/data"
+	"ntkrf/internal/check"
 )
 
 type columnJSON struct {
@@ -47,7 +48,7 @@ func (a parseArgs) options(op string) (data.Options, error) {
 	if a.Delimiter != "" {
 		r, size := utf8.DecodeRuneInString(a.Delimiter)
 		if size != len(a.Delimiter) {
-			return o, typeErr("%s: delimiter must be one character, got %q", op, a.Delimiter)
+			return o, typeErr("%s: delimiter must be one character, got %s", op, check.Quote(a.Delimiter))
 		}
 		o.Delimiter = r
 	}
@@ -163,19 +164,7 @@ func init() {
 		if a.K != nil {
 			k = *a.K
 		}
-		folds, err := data.KFold(a.N, k, a.Seed)
-		if err != nil {
-			return nil, err
-		}
-		type fold struct {
-			Train []int `json:"train"`
-			Test  []int `json:"test"`
-		}
-		out := make([]fold, len(folds))
-		for i, test := range folds {
-			out[i] = fold{data.Complement(a.N, test), test}
-		}
-		return out, nil
+		return data.Folds(a.N, k, a.Seed)
 	}
 }
 

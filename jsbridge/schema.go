@@ -115,11 +115,11 @@ var Schema = map[string][]Opt{
 	"fitRidge": {
 		{Name: "features", Kind: "object", Fields: fitFeatureOpts, Doc: "random features (primal fit); the default"},
 		{Name: "kernel", Kind: "object", Fields: fitKernelOpts, Doc: "an exact kernel instead (dual fit)"},
-		{Name: "lambda", Kind: "number", Auto: true, Min: f(0), MinGT: true, Default: "auto",
-			Doc: "ridge λ > 0, or \"auto\" (chosen by the criterion over the grid)"},
+		{Name: "lambda", Kind: "number", Auto: true, Min: f(check.MinLambda), Default: "auto",
+			Doc: "ridge λ (at least the smallest normal number: a subnormal λ regularizes nothing), or \"auto\" (chosen by the criterion over the grid)"},
 		{Name: "criterion", Kind: "enum", Enum: krr.Criteria,
 			Doc: "how \"auto\" chooses λ (default by the task: classification by validated accuracy — loo when rows ≤ dim or with a kernel, else holdout on a fifth of the rows up to 2000; regression by squared error — loo, else gcv)"},
-		{Name: "grid", Kind: "array", Items: &Opt{Name: "λ", Kind: "number", Min: f(0), MinGT: true}, Max: f(10000),
+		{Name: "grid", Kind: "array", Items: &Opt{Name: "λ", Kind: "number", Min: f(check.MinLambda)}, Max: f(10000),
 			Doc: "candidate λ values for \"auto\" (default: 30 values log-spaced over [1e-6, 100]·trace/m)"},
 		taskOpt,
 		classesOpt,
@@ -146,7 +146,7 @@ var Schema = map[string][]Opt{
 	"selectActive": {
 		{Name: "features", Kind: "object", Fields: featureOpts, Doc: "the random features of the design"},
 		{Name: "k", Kind: "int", Min: f(1), Max: f(1 << 31), Doc: "number of rows to pick (required)"},
-		{Name: "lambda", Kind: "number", Min: f(0), MinGT: true, Default: active.DefaultLambda, Doc: "ridge λ of the design criterion"},
+		{Name: "lambda", Kind: "number", Min: f(check.MinLambda), Default: active.DefaultLambda, Doc: "ridge λ of the design criterion"},
 		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing before the features"},
 		groupOpt,
 	},
@@ -310,8 +310,14 @@ func checkOpt(op, path string, o Opt, v any) error {
 		for i, fo := range o.Fields {
 			names[i] = fo.Name
 		}
+		keys := make([]string, 0, len(m))
 		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // the same key named whatever the map's order
+		for _, k := range keys {
 			if !slices.Contains(names, k) {
+				k = check.Cut(k)
 				return check.New(check.UnknownOption, path+"."+k, "%s: unknown option %s.%s; %s takes %s", op, path, k, path, strings.Join(names, ", "))
 			}
 		}
@@ -433,9 +439,9 @@ func show(v any) string {
 	case nil:
 		return "null"
 	case string:
-		return strconv.Quote(t)
+		return check.Quote(t)
 	case json.Number:
-		return string(t)
+		return check.Cut(string(t))
 	case bool:
 		return strconv.FormatBool(t)
 	case []any:

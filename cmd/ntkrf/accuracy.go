@@ -73,7 +73,7 @@ func runAccuracy(args []string) error {
 		if *only != "" && !strings.Contains(","+*only+",", ","+b.file+",") {
 			continue
 		}
-		raw, err := os.ReadFile(filepath.Join(*dir, b.file))
+		raw, err := readBounded(filepath.Join(*dir, b.file), nil, data.DefaultMaxBytes, "")
 		if err != nil {
 			return err
 		}

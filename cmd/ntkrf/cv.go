@@ -19,7 +19,10 @@ func cvPredict(ds *data.Dataset, folds [][]int, cands []pipeline.Config) ([]floa
 	var chosen []*pipeline.Pipeline
 	byAcc := ds.Task == krr.Classification
 	for _, test := range folds {
-		train := data.Complement(n, test)
+		train, err := data.Complement(n, test)
+		if err != nil {
+			return nil, nil, err
+		}
 		Xtr, ytr := data.Rows(ds.X, train), data.Take(ds.Y, train)
 		var best *pipeline.Pipeline
 		var bestPoint krr.CurvePoint

@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+
+	"ntkrf/internal/check"
 )
 
 var commands = map[string]func(args []string) error{
@@ -34,7 +36,11 @@ func main() {
 		os.Exit(2)
 	}
 	if err := commands[os.Args[1]](os.Args[2:]); err != nil {
-		fmt.Fprintln(os.Stderr, "ntkrf:", err)
+		if code := check.CodeOf(err); code != "" {
+			fmt.Fprintf(os.Stderr, "ntkrf: %v (%s)\n", err, code)
+		} else {
+			fmt.Fprintln(os.Stderr, "ntkrf:", err)
+		}
 		os.Exit(1)
 	}
 }

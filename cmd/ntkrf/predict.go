@@ -2,28 +2,37 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
+	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
+	"ntkrf/internal/check"
 )
 
 // runPredict prints one prediction per data row of a CSV file, read
 // through the input schema a saved model carries: the class name, or the
 // value with %.17g (the shortest text is not used so that every host's
 // reader gets the same digits).
-func runPredict(args []string) error { return predictTo(os.Stdout, args) }
+func runPredict(args []string) error { return predictTo(os.Stdout, os.Stdin, args) }
 
-func predictTo(out io.Writer, args []string) error {
+func predictTo(out io.Writer, stdin io.Reader, args []string) error {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
-	maxBytes := fs.Int("max-bytes", 0, "largest input after decompression (0: the default, 256 MB)")
+	maxBytes := fs.Int("max-bytes", 0, fmt.Sprintf("largest model file and data file, each, in bytes (data after decompression); 0: the default, %d", data.DefaultMaxBytes))
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: ntkrf predict [flags] MODEL.json DATA.csv\n\nPrints one prediction per data row: the class name, or the value.")
+		fmt.Fprintln(fs.Output(), "usage: ntkrf predict [flags] MODEL.json DATA.csv\n\n"+
+			"Prints one prediction per data row: the class name, or the value. A file\n"+
+			"named - is read from standard input. Class names are written as CSV fields,\n"+
+			"as the lab's downloads write them (quoted when they hold a comma or quote; a\n"+
+			"leading = + - @ neutralised with '), and a line break inside a name as \\n\n"+
+			"(with \\r, and \\\\ for a backslash, in such a name): one line per row.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -33,20 +42,29 @@ func predictTo(out io.Writer, args []string) error {
 		fs.Usage()
 		return errors.New("predict needs a model file and a data file")
 	}
-	f, err := os.Open(fs.Arg(0))
+	limit := *maxBytes
+	switch {
+	case limit == 0:
+		limit = data.DefaultMaxBytes
+	case limit < 0 || limit > data.MaxBytesLimit:
+		return check.New(check.Option, "max-bytes", "-max-bytes %d is out of range; use 1…%d, or 0 for the default %d", limit, data.MaxBytesLimit, data.DefaultMaxBytes)
+	}
+	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
+		return check.New(check.Option, "", "the model file and the data file cannot both be standard input (-)")
+	}
+	model, err := readBounded(fs.Arg(0), stdin, limit, "-max-bytes")
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	p, err := pipeline.Load(bufio.NewReader(f))
+	p, err := pipeline.Load(bytes.NewReader(model))
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}
-	text, err := os.ReadFile(fs.Arg(1))
+	text, err := readBounded(fs.Arg(1), stdin, limit, "-max-bytes")
 	if err != nil {
 		return err
 	}
-	pred, err := p.PredictCSV(text, *maxBytes)
+	pred, err := p.PredictCSV(text, limit)
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(1), err)
 	}
@@ -54,11 +72,66 @@ func predictTo(out io.Writer, args []string) error {
 	classes := p.Classes()
 	for _, v := range pred {
 		if p.Task() == krr.Classification {
-			w.WriteString(classes[int(v)])
+			w.WriteString(data.CSVField(oneLine(classes[int(v)])))
 		} else {
 			w.WriteString(strconv.FormatFloat(v, 'g', 17, 64))
 		}
 		w.WriteByte('\n')
 	}
 	return w.Flush()
+}
+
+// lineBreaks escapes a name that holds a line break: one prediction per
+// line, whatever the model's class names hold.
+var lineBreaks = strings.NewReplacer(`\`, `\\`, "\r", `\r`, "\n", `\n`)
+
+// oneLine returns name, with its line breaks (and then its backslashes)
+// escaped when it has any.
+func oneLine(name string) string {
+	if !strings.ContainsAny(name, "\r\n") {
+		return name
+	}
+	return lineBreaks.Replace(name)
+}
+
+// readBounded reads a whole file (stdin for "-") of at most limit bytes:
+// a larger regular file is refused before reading, and any other (a pipe,
+// /dev/zero) is refused once limit+1 bytes have come, so no read holds
+// more than the limit. flag names the flag that raises it ("" for none).
+func readBounded(name string, stdin io.Reader, limit int, flag string) ([]byte, error) {
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > int64(limit) {
+			return nil, tooLarge(name, st.Size(), limit, flag)
+		}
+		r = f
+	} else if r == nil {
+		return nil, check.New(check.Option, "", "-: there is no standard input to read")
+	}
+	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(b) > limit {
+		return nil, tooLarge(name, -1, limit, flag)
+	}
+	return b, nil
+}
+
+func tooLarge(name string, size int64, limit int, flag string) error {
+	what := "more than"
+	if size >= 0 {
+		what = check.FormatBytes(float64(size)) + ", over"
+	}
+	raise := "use a smaller file"
+	if flag != "" {
+		raise = fmt.Sprintf("raise it with %s (at most %d)", flag, data.MaxBytesLimit)
+	}
+	return check.New(check.TooLarge, strings.TrimPrefix(flag, "-"), "%s: the file is %s the %s limit (%d bytes); %s",
+		name, what, check.FormatBytes(float64(limit)), limit, raise)
 }

@@ -99,7 +99,7 @@ func loadShared(dir, file string) (*data.Dataset, error) {
 	if target == "" {
 		return nil, fmt.Errorf("repro: %s is not one of the shared data sets with a known target", file)
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, file))
+	raw, err := readBounded(filepath.Join(dir, file), nil, data.DefaultMaxBytes, "")
 	if err != nil {
 		return nil, fmt.Errorf("repro: %w (pass -data with the directory of the shared CSV files)", err)
 	}
@@ -114,7 +114,11 @@ func loadShared(dir, file string) (*data.Dataset, error) {
 // seed, in increasing order (all of them when k is 0 or at least n).
 func subsample(n, k int, seed uint64) []int {
 	if k <= 0 || k >= n {
-		return data.Complement(n, nil)
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		return all
 	}
 	idx := rand.New(rand.NewPCG(seed, 0x5eed5ab5)).Perm(n)[:k]
 	slices.Sort(idx)

@@ -1,7 +1,6 @@
 package active
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -38,10 +37,10 @@ func SelectActive(Phi *mat.Dense, k int, lambda float64) ([]int, error) {
 	}
 	n, m := Phi.Dims()
 	if k < 1 || k > n {
-		return nil, fmt.Errorf("active: cannot select %d rows from a pool of %d; use 1 ≤ k ≤ %d", k, n, n)
+		return nil, check.New(check.Option, "k", "active: cannot select %d rows from a pool of %d; use 1 ≤ k ≤ %d", k, n, n)
 	}
-	if !(lambda > 0) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("active: lambda %v is invalid; use a positive finite λ", lambda)
+	if err := check.Lambda("active", "lambda", lambda); err != nil {
+		return nil, err
 	}
 	if err := check.Alloc("Gram matrix ΦᵀΦ", m, m); err != nil {
 		return nil, wrap(err)

@@ -47,11 +47,16 @@
 // # Values
 //
 // A cell is missing when it is empty, "?", or (in any case) "NA", "N/A",
-// "NaN" or "NULL", quoted or not. A cell is a number when it starts with
-// a digit, sign or point and strconv.ParseFloat accepts it; quoted numbers
-// ("5.1") are numbers. A number beyond the float64 range ("1e999") and "Inf"/"Infinity" in a
-// numeric column are errors, not missing values: they are usually a
-// unit or export mistake to fix. Underflow ("1e-999") is 0.
+// "NaN" or "NULL", quoted or not. A cell is a number when it is a decimal
+// number as spreadsheets write one: an optional sign, digits with an
+// optional decimal point ("12", "-1.5", "1.", "+.5") and an optional
+// exponent ("2e-3", "1E+07"); quoted numbers ("5.1") are numbers. Go's
+// other number syntax (underscores "1_000", hexadecimal "0x1p4") is text,
+// as in a spreadsheet: a column of such cells is categorical, and one among
+// numbers is refused as a typo (below). A number beyond the float64 range
+// ("1e999") and "Inf"/"Infinity" (any case, signed) in a numeric column
+// are errors, not missing values: they are usually a unit or export
+// mistake to fix. Underflow ("1e-999") is 0.
 //
 // A column whose values are all numbers (or missing) is numeric; any other
 // column is categorical, one-hot encoded with its categories in byte order

@@ -78,9 +78,9 @@ func ExampleSplit() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(len(train), len(test), data.Complement(10, test) != nil)
+	fmt.Println(train, test)
 	// Output:
-	// 7 3 true
+	// [0 1 2 3 4 8 9] [5 6 7]
 }
 
 func ExampleKFold() {
@@ -89,12 +89,26 @@ func ExampleKFold() {
 		panic(err)
 	}
 	for _, f := range folds {
-		fmt.Println(len(f), len(data.Complement(10, f)))
+		fmt.Println(len(f))
 	}
 	// Output:
-	// 4 6
-	// 3 7
-	// 3 7
+	// 4
+	// 3
+	// 3
+}
+
+func ExampleFolds() {
+	folds, err := data.Folds(6, 3, 1)
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range folds {
+		fmt.Println(f.Train, f.Test)
+	}
+	// Output:
+	// [0 1 3 5] [2 4]
+	// [1 2 4 5] [0 3]
+	// [0 2 3 4] [1 5]
 }
 
 func ExampleRows() {
@@ -107,7 +121,11 @@ func ExampleRows() {
 }
 
 func ExampleComplement() {
-	fmt.Println(data.Complement(6, []int{1, 4}))
+	rest, err := data.Complement(6, []int{1, 4})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(rest)
 	// Output:
 	// [0 2 3 5]
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ntkrf/internal/check"
 )
 
 // fuzzOptions decodes the option byte of FuzzParse.
@@ -23,7 +25,7 @@ func fuzzOptions(o byte) Options {
 	opt.Task = []string{"", Classification, Regression, "auto"}[o>>3&3]
 	opt.Delimiter = []rune{0, 0, ';', '\t'}[o>>5&3]
 	if o&0x80 != 0 {
-		opt.Target = "0"
+		opt.TargetIndex = new(0)
 	}
 	return opt
 }
@@ -156,6 +158,12 @@ func FuzzParse(f *testing.F) {
 			if !strings.HasPrefix(err.Error(), "data: ") {
 				t.Fatalf("error without prefix: %v", err)
 			}
+			if check.CodeOf(err) == "" {
+				t.Fatalf("error without a code: %v", err)
+			}
+			if len(err.Error()) > 1000 {
+				t.Fatalf("a %d-byte message: %.200s", len(err.Error()), err)
+			}
 		} else {
 			checkDataset(t, d, opt)
 			sameRecordsAsEncodingCSV(t, b, d)
@@ -178,8 +186,8 @@ func FuzzParse(f *testing.F) {
 		}
 		p, err := Preview(b, 3, opt)
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "data: ") {
-				t.Fatalf("preview error without prefix: %v", err)
+			if !strings.HasPrefix(err.Error(), "data: ") || check.CodeOf(err) == "" {
+				t.Fatalf("preview error without prefix or code: %v", err)
 			}
 			return
 		}

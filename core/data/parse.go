@@ -2,7 +2,6 @@ package data
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -41,9 +40,10 @@ const (
 
 // Options controls Parse and Preview. The zero value detects everything.
 type Options struct {
-	// Target is the column to predict: its name (exact, else the only
-	// case-insensitive match), never an index, even when written as digits
-	// (TargetIndex is the index). "" means the last column.
+	// Target is the name of the column to predict (exact, else the only
+	// case-insensitive match); "" means the last column. A name is never
+	// read as an index ("2" is the column named 2): give an index in
+	// TargetIndex.
 	// An unnamed last column without values (left by a delimiter at the
 	// end of every line) is ignored.
 	Target string
@@ -125,14 +125,14 @@ func (o Options) resolve() (options, error) {
 		r.Task = ""
 	case Classification, Regression:
 	default:
-		return r, fmt.Errorf("data: unknown task %q; use \"auto\", %q or %q", o.Task, Classification, Regression)
+		return r, check.New(check.Option, "task", "data: unknown task %s; use \"auto\", %q or %q", check.Quote(o.Task), Classification, Regression)
 	}
 	switch o.Missing {
 	case "", "impute":
 	case "drop":
 		r.drop = true
 	default:
-		return r, fmt.Errorf("data: unknown missing-value handling %q; use \"impute\" or \"drop\"", o.Missing)
+		return r, check.New(check.Option, "missing", "data: unknown missing-value handling %s; use \"impute\" or \"drop\"", check.Quote(o.Missing))
 	}
 	switch o.Header {
 	case "", "auto":
@@ -141,12 +141,12 @@ func (o Options) resolve() (options, error) {
 	case "no":
 		r.header = -1
 	default:
-		return r, fmt.Errorf("data: unknown header setting %q; use \"auto\", \"yes\" or \"no\"", o.Header)
+		return r, check.New(check.Option, "header", "data: unknown header setting %s; use \"auto\", \"yes\" or \"no\"", check.Quote(o.Header))
 	}
 	if d := o.Delimiter; d != 0 {
 		if d > 0x7e || d == '"' || d == '\r' || d == '\n' || d == '.' || d == '+' || d == '-' ||
 			('0' <= d && d <= '9') || ('a' <= d && d <= 'z') || ('A' <= d && d <= 'Z') || (d < ' ' && d != '\t') {
-			return r, fmt.Errorf("data: delimiter %q cannot separate fields; use an ASCII punctuation character, space or tab (or 0 to detect)", d)
+			return r, check.New(check.Option, "delimiter", "data: delimiter %q cannot separate fields; use an ASCII punctuation character, space or tab (or 0 to detect)", d)
 		}
 		r.delim = byte(d)
 	}
@@ -154,7 +154,7 @@ func (o Options) resolve() (options, error) {
 	case o.MaxBytes == 0:
 		r.MaxBytes = DefaultMaxBytes
 	case o.MaxBytes < 0 || o.MaxBytes > MaxBytesLimit:
-		return r, fmt.Errorf("data: MaxBytes %d is out of range; use 1…%d, or 0 for the default %d", o.MaxBytes, MaxBytesLimit, DefaultMaxBytes)
+		return r, check.New(check.Option, "maxBytes", "data: MaxBytes %d is out of range; use 1…%d, or 0 for the default %d", o.MaxBytes, MaxBytesLimit, DefaultMaxBytes)
 	}
 	return r, nil
 }
@@ -162,7 +162,10 @@ func (o Options) resolve() (options, error) {
 // split detects the delimiter (unless given) and tokenizes the text.
 func split(text []byte, o options, maxRecords int, truncated bool) (*table, error) {
 	if len(bytes.TrimSpace(text)) == 0 {
-		return nil, errors.New("data: the input is empty; it needs a header line and data rows")
+		return nil, parseErr("the input is empty; it needs a header line and data rows")
+	}
+	if err := pathInstead(text); err != nil {
+		return nil, err
 	}
 	d := o.delim
 	if d == 0 {
@@ -176,9 +179,23 @@ func split(text []byte, o options, maxRecords int, truncated bool) (*table, erro
 		return nil, err
 	}
 	if t.width < 2 {
-		return nil, fmt.Errorf("data: every line is a single field when split at %s; a data set needs at least two columns (features and a target), so check the delimiter", delimName(d))
+		return nil, parseErr("every line is a single field when split at %s; a data set needs at least two columns (features and a target), so check the delimiter", delimName(d))
 	}
 	return t, nil
+}
+
+// pathRE matches a file name or URL: what a caller passes by mistake
+// instead of a file's contents.
+var pathRE = regexp.MustCompile(`(?i)^(?:[a-z]:[\\/]|[/~.]|file:|https?://)|\.(?:csv|tsv|txt|tab|dat|data|gz|xlsx?|ods|json|zip)$`)
+
+// pathInstead refuses an input that is one line without any delimiter
+// and looks like a path: "found no delimiter" would point the wrong way.
+func pathInstead(text []byte) error {
+	line := bytes.TrimSpace(text)
+	if bytes.ContainsAny(line, "\r\n,;\t|") || !pathRE.Match(line) {
+		return nil
+	}
+	return parseErr("the input is the one line %s, which looks like a file name or URL, not a data table: pass the file's contents (its bytes or text), not its path", check.Quote(string(line)))
 }
 
 // hasHeader decides whether the first record names the columns: yes when
@@ -260,7 +277,7 @@ func (c *column) isMissing(i int) bool {
 
 // where names a cell for messages: "line 17, column 3 ("width")".
 func where(t *table, row, j int, names []string) string {
-	return fmt.Sprintf("line %d, column %d (%q)", t.lines[row], j+1, names[j])
+	return fmt.Sprintf("line %d, column %d (%s)", t.lines[row], j+1, check.Quote(names[j]))
 }
 
 // readColumn parses column j of the data rows (records first…).
@@ -291,15 +308,15 @@ func readColumn(t *table, first, j int, names []string) (column, error) {
 	}
 	if texts == 0 {
 		if firstBad >= 0 {
-			return c, fmt.Errorf("data: %s: %q is not a finite number; use values within ±1.7e308, or leave the cell empty to mark it missing",
-				where(t, first+firstBad, j, names), t.cell(first+firstBad, j))
+			return c, parseErr("%s: %s is not a finite number; use values within ±1.7e308, or leave the cell empty to mark it missing",
+				where(t, first+firstBad, j, names), check.Quote(t.cell(first+firstBad, j)))
 		}
 		c.numeric = true
 		return c, nil
 	}
 	if numbers >= 9*texts {
-		return c, fmt.Errorf("data: %s: %q is not a number, but %d of the column's %d values are; correct it, or leave the cell empty (or write NA) to mark it missing",
-			where(t, first+firstText, j, names), t.cell(first+firstText, j), numbers, numbers+texts)
+		return c, parseErr("%s: %s is not a number, but %d of the column's %d values are; correct it, or leave the cell empty (or write NA) to mark it missing",
+			where(t, first+firstText, j, names), check.Quote(t.cell(first+firstText, j)), numbers, numbers+texts)
 	}
 	c.vals = nil
 	c.codes = make([]int32, n)
@@ -396,12 +413,11 @@ func pickTarget(target string, names []string) (int, error) {
 	if match >= 0 {
 		return match, nil
 	}
-	// A name is never read as an index: "2" names a column called 2.
 	hint := ""
-	if _, err := strconv.Atoi(target); err == nil {
-		hint = "; to pick a column by its 0-based index, give the index as a number"
+	if strings.Trim(strings.TrimSpace(target), "0123456789") == "" {
+		hint = "; to choose a column by its index, give the index as a number, not a string"
 	}
-	return 0, check.New(check.Option, "target", "data: no column is named %q; the columns are %s%s", target, listNames(names), hint)
+	return 0, check.New(check.Option, "target", "data: no column is named %s; the columns are %s%s", check.Quote(target), listNames(names), hint)
 }
 
 func pickIndex(j int, names []string) (int, error) {
@@ -418,7 +434,7 @@ func listNames(names []string) string {
 		if j > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Quote(name))
+		b.WriteString(check.Quote(name))
 	}
 	if len(names) > show {
 		fmt.Fprintf(&b, " and %d more", len(names)-show)
@@ -458,10 +474,10 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 	}
 	n := t.rows() - first
 	if n == 0 {
-		return nil, errors.New("data: the input has a header line but no data rows")
+		return nil, parseErr("the input has a header line but no data rows")
 	}
 	if cells := float64(n) * float64(t.width) * 8; cells > check.MaxAllocBytes {
-		return nil, fmt.Errorf("data: the %d rows × %d columns need %s as numbers, over the %s limit; use fewer rows or columns",
+		return nil, check.New(check.TooLarge, "", "data: the %d rows × %d columns need %s as numbers, over the %s limit; use fewer rows or columns",
 			n, t.width, check.FormatBytes(cells), check.FormatBytes(check.MaxAllocBytes))
 	}
 	names, unnamed := columnNames(t, header)
@@ -471,8 +487,8 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 			return nil, err
 		}
 		if v, ok := decimalComma(&cols[j]); ok {
-			return nil, check.New(check.Parse, "", "data: column %q holds numbers written with a decimal comma (%q); save the file with a decimal point (%q) so they are read as numbers, not as categories",
-				names[j], v, strings.Replace(v, ",", ".", 1))
+			return nil, parseErr("column %s holds numbers written with a decimal comma (%s); save the file with a decimal point (%s) so they are read as numbers, not as categories",
+				check.Quote(names[j]), check.Quote(v), check.Quote(strings.Replace(v, ",", ".", 1)))
 		}
 	}
 	if w := len(cols); w > 2 && unnamed[w-1] && cols[w-1].missing == n {
@@ -536,7 +552,7 @@ rows:
 		return keep, nil
 	}
 	if cols[target].missing == n {
-		return nil, fmt.Errorf("data: the target column %q has no values; choose another target", names[target])
+		return nil, dataErr("the target column %s has no values; choose another target", check.Quote(names[target]))
 	}
 	worst := 0
 	for j := range cols {
@@ -544,8 +560,8 @@ rows:
 			worst = j
 		}
 	}
-	return nil, fmt.Errorf("data: every row has a missing value (column %q alone misses %d of %d); use Missing \"impute\" instead of \"drop\"",
-		names[worst], cols[worst].missing, n)
+	return nil, dataErr("every row has a missing value (column %s alone misses %d of %d); use Missing \"impute\" instead of \"drop\"",
+		check.Quote(names[worst]), cols[worst].missing, n)
 }
 
 // isInteger reports whether v is an integer small enough to be a label.
@@ -559,15 +575,15 @@ func (d *Dataset) setTarget(c *column, keep []int, task string) error {
 	d.Y = make([]float64, len(keep))
 	if !c.numeric {
 		if task == Regression {
-			return fmt.Errorf("data: the target column %q is not numeric (it holds values such as %q), so it cannot be a regression target; use task %q or another target",
-				name, c.levels[0], Classification)
+			return dataErr("the target column %s is not numeric (it holds values such as %s), so it cannot be a regression target; use task %q or another target",
+				check.Quote(name), check.Quote(c.levels[0]), Classification)
 		}
 		d.Task = Classification
 		d.Classes, d.Y = relevel(c, keep)
 		d.Columns[d.Target].Kind = Categorical
 		d.Columns[d.Target].Categories = d.Classes
 		if len(d.Classes) > MaxClasses {
-			return fmt.Errorf("data: the target column %q has %d distinct values, more than the %d classes allowed; choose another target", name, len(d.Classes), MaxClasses)
+			return dataErr("the target column %s has %d distinct values, more than the %d classes allowed; choose another target", check.Quote(name), len(d.Classes), MaxClasses)
 		}
 		return nil
 	}
@@ -588,7 +604,7 @@ func (d *Dataset) setTarget(c *column, keep []int, task string) error {
 		return nil
 	}
 	if len(distinct) > MaxClasses {
-		return fmt.Errorf("data: the target column %q has %d distinct values, more than the %d classes allowed; use task %q", name, len(distinct), MaxClasses, Regression)
+		return dataErr("the target column %s has %d distinct values, more than the %d classes allowed; use task %q", check.Quote(name), len(distinct), MaxClasses, Regression)
 	}
 	d.Classes = make([]string, len(distinct))
 	for k, v := range distinct {
@@ -648,8 +664,8 @@ func (d *Dataset) setFeatures(cols []column, keep []int) error {
 			levels, codes := relevel(c, keep)
 			name := d.Columns[j].Name
 			if k := len(levels); k > MaxCategories || k > 50 && 2*k > n {
-				return fmt.Errorf("data: column %d (%q) has %d distinct text values in %d rows: an identifier or free text, which one-hot encoding cannot use; remove the column or choose it as the target",
-					j+1, name, k, n)
+				return dataErr("column %d (%s) has %d distinct text values in %d rows: an identifier or free text, which one-hot encoding cannot use; remove the column or choose it as the target",
+					j+1, check.Quote(name), k, n)
 			}
 			d.Columns[j].Kind = Categorical
 			d.Columns[j].Categories = levels
@@ -660,10 +676,10 @@ func (d *Dataset) setFeatures(cols []column, keep []int) error {
 		p += g.Width
 	}
 	if p == 0 {
-		return errors.New("data: no feature column has a value in the rows kept; the file needs at least one feature besides the target")
+		return dataErr("no feature column has a value in the rows kept; the file needs at least one feature besides the target")
 	}
 	if float64(n)*float64(p)*8 > check.MaxAllocBytes {
-		return fmt.Errorf("data: the %d×%d design matrix needs %s, over the %s limit; use fewer rows or columns",
+		return check.New(check.TooLarge, "", "data: the %d×%d design matrix needs %s, over the %s limit; use fewer rows or columns",
 			n, p, check.FormatBytes(float64(n)*float64(p)*8), check.FormatBytes(check.MaxAllocBytes))
 	}
 	d.X = mat.NewDense(n, p, nil)
@@ -694,4 +710,17 @@ func (d *Dataset) setFeatures(cols []column, keep []int) error {
 		}
 	}
 	return nil
+}
+
+// parseErr is an error in the file itself: text that cannot be read as a
+// table, or a cell that cannot be read as its column says. Every reader
+// (Parse, Preview, Schema.Read) gives this code for these causes.
+func parseErr(format string, a ...any) error {
+	return check.New(check.Parse, "", "data: "+format, a...)
+}
+
+// dataErr is a table that reads but cannot be learned from as asked: a
+// target without values, too many classes, a free-text feature.
+func dataErr(format string, a ...any) error {
+	return check.New(check.Data, "", "data: "+format, a...)
 }

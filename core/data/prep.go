@@ -2,8 +2,6 @@ package data
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -73,7 +71,7 @@ func (s *Scaler) Prep() Prep { return s.prep }
 // after imputation. A constant column is centred to 0 and not scaled.
 func Fit(X *mat.Dense, groups []Group, p Prep) (*Scaler, error) {
 	if X == nil || X.IsEmpty() {
-		return nil, errors.New("data: cannot fit a scaler on an empty matrix")
+		return nil, check.New(check.Shape, "", "data: cannot fit a scaler on an empty matrix; it needs at least one row and one column")
 	}
 	n, c := X.Dims()
 	if err := checkInf(X); err != nil {
@@ -175,13 +173,17 @@ func checkInf(X *mat.Dense) error {
 func checkGroups(groups []Group, c int) error {
 	p := 0
 	for k, g := range groups {
-		if g.Start != p || g.Width < 0 || !g.Categorical && g.Width != 1 {
-			return fmt.Errorf("data: group %d (start %d, width %d) does not continue the groups before it at column %d; pass Dataset.Groups unchanged, or nil", k, g.Start, g.Width, p)
+		const fix = "groups must tile the columns in order: give the groups of the parsed data set unchanged, or none"
+		switch {
+		case g.Width < 0 || !g.Categorical && g.Width != 1:
+			return check.New(check.Option, "groups", "data: group %d (start %d) is %d columns wide, but a numeric group is 1 column and a categorical one at least 0; %s", k, g.Start, g.Width, fix)
+		case g.Start != p:
+			return check.New(check.Option, "groups", "data: group %d starts at column %d, but the groups before it end at column %d: groups may not overlap or leave gaps; %s", k, g.Start, p, fix)
 		}
 		p += g.Width
 	}
 	if p != c {
-		return check.New(check.Shape, "", "data: the groups cover %d columns but X has %d; pass the Groups of the Dataset X came from, or nil", p, c)
+		return check.New(check.Shape, "groups", "data: the groups cover %d columns but X has %d; give the groups of the data set X was parsed from, or none", p, c)
 	}
 	return nil
 }
@@ -273,7 +275,7 @@ func (s *Scaler) impute(dst, src []float64) {
 // fitted with; NaN marks a missing value, ±Inf is an error.
 func (s *Scaler) Apply(dst, X *mat.Dense) (*mat.Dense, error) {
 	if X == nil || X.IsEmpty() {
-		return nil, errors.New("data: cannot scale an empty matrix")
+		return nil, check.New(check.Shape, "", "data: cannot scale an empty matrix; it needs at least one row and one column")
 	}
 	n, c := X.Dims()
 	if c != len(s.fill) {
@@ -285,7 +287,7 @@ func (s *Scaler) Apply(dst, X *mat.Dense) (*mat.Dense, error) {
 	if dst == nil {
 		dst = mat.NewDense(n, c, nil)
 	} else if r, k := dst.Dims(); r != n || k != c {
-		return nil, fmt.Errorf("data: dst is %d×%d but X is %d×%d; pass a matching dst or nil", r, k, n, c)
+		return nil, check.New(check.Shape, "", "data: dst is %d×%d but X is %d×%d; pass a matching dst or nil", r, k, n, c)
 	}
 	for i := range n {
 		row := dst.RawRowView(i)

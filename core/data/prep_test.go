@@ -116,8 +116,8 @@ func TestScalerErrors(t *testing.T) {
 			_, err := Fit(mat.NewDense(1, 2, []float64{1, math.Inf(-1)}), nil, Prep{Raw: true})
 			return err
 		}, "X has -Inf at row 0, column 1"},
-		{"gap in groups", func() error { _, err := Fit(X, []Group{{Start: 1, Width: 1}}, Prep{Raw: true}); return err }, "does not continue"},
-		{"numeric group wider than 1", func() error { _, err := Fit(X, []Group{{Start: 0, Width: 2}}, Prep{Raw: true}); return err }, "does not continue"},
+		{"gap in groups", func() error { _, err := Fit(X, []Group{{Start: 1, Width: 1}}, Prep{Raw: true}); return err }, "groups must tile the columns"},
+		{"numeric group wider than 1", func() error { _, err := Fit(X, []Group{{Start: 0, Width: 2}}, Prep{Raw: true}); return err }, "groups must tile the columns"},
 		{"groups short", func() error { _, err := Fit(X, []Group{{Start: 0, Width: 1}}, Prep{Raw: true}); return err }, "cover 1 columns but X has 2"},
 		{"apply columns", func() error { _, err := s.Apply(nil, mat.NewDense(1, 3, nil)); return err }, "X has 3 columns but the scaler was fitted on 2"},
 		{"apply inf", func() error { _, err := s.Apply(nil, mat.NewDense(1, 2, []float64{math.Inf(1), 0})); return err }, "+Inf"},

@@ -1,8 +1,9 @@
 package data
 
 import (
-	"fmt"
 	"strings"
+
+	"ntkrf/internal/check"
 )
 
 // previewBytes bounds how much (decompressed) text Preview reads.
@@ -33,7 +34,7 @@ func Preview(b []byte, rows int, opt Options) (*Table, error) {
 		return nil, err
 	}
 	if rows < 1 || rows > MaxPreviewRows {
-		return nil, fmt.Errorf("data: preview rows %d is out of range; use 1…%d", rows, MaxPreviewRows)
+		return nil, check.New(check.Option, "rows", "data: preview rows %d is out of range; use 1…%d", rows, MaxPreviewRows)
 	}
 	text, truncated, err := decode(b, o.MaxBytes, min(previewBytes, o.MaxBytes))
 	if err != nil {

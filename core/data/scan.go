@@ -27,7 +27,7 @@ func decode(b []byte, max, prefix int) (text []byte, truncated bool, err error) 
 		}
 	} else {
 		if prefix == 0 && len(b) > max {
-			return nil, false, fmt.Errorf("data: the input is %s, over the %s limit; use a smaller file or raise MaxBytes",
+			return nil, false, check.New(check.TooLarge, "maxBytes", "data: the input is %s, over the %s limit; use a smaller file or raise MaxBytes",
 				check.FormatBytes(float64(len(b))), check.FormatBytes(float64(max)))
 		}
 		if prefix > 0 && len(b) > prefix {
@@ -54,7 +54,7 @@ func decode(b []byte, max, prefix int) (text []byte, truncated bool, err error) 
 func gunzip(b []byte, max, prefix int) ([]byte, bool, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {
-		return nil, false, fmt.Errorf("data: the input starts like gzip but its header is damaged (%v); compress it again or load the plain file", err)
+		return nil, false, parseErr("the input starts like gzip but its header is damaged (%v); compress it again or load the plain file", err)
 	}
 	limit := max
 	if prefix > 0 && prefix < limit {
@@ -64,14 +64,14 @@ func gunzip(b []byte, max, prefix int) ([]byte, bool, error) {
 	buf.Grow(min(limit, 4*len(b)) + 1)
 	n, err := io.Copy(&buf, io.LimitReader(zr, int64(limit)+1))
 	if err != nil {
-		return nil, false, fmt.Errorf("data: the gzip data is damaged after %s of text (%v); compress the file again or load it uncompressed",
+		return nil, false, parseErr("the gzip data is damaged after %s of text (%v); compress the file again or load it uncompressed",
 			check.FormatBytes(float64(n)), err)
 	}
 	if n > int64(limit) {
 		if prefix > 0 {
 			return buf.Bytes()[:limit], true, nil
 		}
-		return nil, false, fmt.Errorf("data: the gzip input decompresses to more than the %s limit; use a smaller file or raise MaxBytes",
+		return nil, false, check.New(check.TooLarge, "maxBytes", "data: the gzip input decompresses to more than the %s limit; use a smaller file or raise MaxBytes",
 			check.FormatBytes(float64(max)))
 	}
 	return buf.Bytes(), false, nil
@@ -82,9 +82,9 @@ func gunzip(b []byte, max, prefix int) ([]byte, bool, error) {
 func checkText(b []byte) error {
 	switch {
 	case bytes.HasPrefix(b, []byte("PK\x03\x04")):
-		return errors.New("data: the input is a ZIP archive (an .xlsx workbook?), not text; save the sheet as CSV, or unzip it first")
+		return parseErr("the input is a ZIP archive (an .xlsx workbook?), not text; save the sheet as CSV, or unzip it first")
 	case bytes.HasPrefix(b, []byte("\xff\xfe")), bytes.HasPrefix(b, []byte("\xfe\xff")):
-		return errors.New("data: the input is UTF-16 text; save it as UTF-8 (\"CSV UTF-8\" in spreadsheet programs)")
+		return parseErr("the input is UTF-16 text; save it as UTF-8 (\"CSV UTF-8\" in spreadsheet programs)")
 	}
 	head := b[:min(len(b), 8192)]
 	ctl := 0
@@ -97,7 +97,7 @@ func checkText(b []byte) error {
 		if i < 0 {
 			i = len(head)
 		}
-		return fmt.Errorf("data: the input does not look like text (binary bytes near line %d); load a CSV or TSV file, plain or gzip-compressed", lineAt(b, i))
+		return parseErr("the input does not look like text (binary bytes near line %d); load a CSV or TSV file, plain or gzip-compressed", lineAt(b, i))
 	}
 	if !utf8.Valid(b) {
 		i := 0
@@ -108,7 +108,7 @@ func checkText(b []byte) error {
 			}
 			i += size
 		}
-		return fmt.Errorf("data: line %d is not valid UTF-8 (byte 0x%02x); save the file as UTF-8 (\"CSV UTF-8\" in spreadsheet programs)", lineAt(b, i), b[i])
+		return parseErr("line %d is not valid UTF-8 (byte 0x%02x); save the file as UTF-8 (\"CSV UTF-8\" in spreadsheet programs)", lineAt(b, i), b[i])
 	}
 	return nil
 }
@@ -236,7 +236,7 @@ func (s *scanner) quoted(i, col int) error {
 	for {
 		j := bytes.IndexByte(b[i:], '"')
 		if j < 0 {
-			return fmt.Errorf("data: line %d: the quoted value in field %d starts here but has no closing quote; add it (a quote inside a quoted value is written \"\")", open, col+1)
+			return parseErr("line %d: the quoted value in field %d starts here but has no closing quote; add it (a quote inside a quoted value is written \"\")", open, col+1)
 		}
 		s.out = append(s.out, b[i:i+j]...)
 		s.line += countBreaks(b[i : i+j])
@@ -253,7 +253,7 @@ func (s *scanner) quoted(i, col int) error {
 	}
 	if i < len(b) && b[i] != s.delim && b[i] != '\n' && b[i] != '\r' {
 		r, _ := utf8.DecodeRune(b[i:])
-		return fmt.Errorf("data: line %d: %q follows the closing quote of field %d; a quote inside a quoted value is written \"\"", s.line, r, col+1)
+		return parseErr("line %d: %q follows the closing quote of field %d; a quote inside a quoted value is written \"\"", s.line, r, col+1)
 	}
 	s.pos = i
 	cell := s.out[start:]
@@ -357,7 +357,7 @@ func detectDelimiter(b []byte) (byte, error) {
 		if scanErr != nil {
 			return 0, scanErr
 		}
-		return 0, errors.New("data: found no delimiter that splits the lines into columns (tried comma, semicolon, tab and |); a data set needs at least two columns, features and a target, separated by one of these")
+		return 0, parseErr("found no delimiter that splits the lines into columns (tried comma, semicolon, tab and |); a data set needs at least two columns, features and a target, separated by one of these")
 	case 1:
 		return best[0].d, nil
 	}
@@ -365,7 +365,7 @@ func detectDelimiter(b []byte) (byte, error) {
 	for _, sc := range best {
 		opts = append(opts, fmt.Sprintf("%s (%d columns)", delimName(sc.d), sc.width))
 	}
-	return 0, fmt.Errorf("data: the delimiter is ambiguous: %s all split the lines evenly; choose the delimiter", strings.Join(opts, " and "))
+	return 0, parseErr("the delimiter is ambiguous: %s all split the lines evenly; choose the delimiter", strings.Join(opts, " and "))
 }
 
 func delimName(d byte) string {
@@ -429,7 +429,7 @@ func tokenize(b []byte, delim byte, maxRecords int, truncated bool) (*table, err
 				s.ends = s.ends[:len(t.lines)*t.width]
 				break
 			}
-			return nil, fmt.Errorf("data: line %d has %s but line %d has %d; every line needs the same number (look for a missing or extra %s, or an unquoted %s inside a value)",
+			return nil, parseErr("line %d has %s but line %d has %d; every line needs the same number (look for a missing or extra %s, or an unquoted %s inside a value)",
 				line, fields(n), t.lines[0], t.width, delimName(delim), delimName(delim))
 		}
 		t.lines = append(t.lines, int32(line))
@@ -461,6 +461,40 @@ const (
 	cellText
 )
 
+// isDecimal reports whether s (its sign removed) is a decimal number as
+// spreadsheets read one: digits with an optional point ("12", "1.5", "1.",
+// ".5") and an optional exponent ("e-3", "E+07"). Underscores, hexadecimal
+// and hexadecimal floats, which strconv.ParseFloat also takes, are not.
+func isDecimal(s string) bool {
+	i, digits := 0, 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i, digits = i+1, digits+1
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i, digits = i+1, digits+1
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		start := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
 // parseCell classifies s and returns its value when it is a number.
 // Missing: empty, "?", and (any case) NA, N/A, NaN, NULL.
 func parseCell(s string) (float64, cellKind) {
@@ -487,6 +521,10 @@ func parseCell(s string) (float64, cellKind) {
 		if strings.EqualFold(body, "inf") || strings.EqualFold(body, "infinity") {
 			return 0, cellNonFinite
 		}
+		return 0, cellText
+	}
+	if !isDecimal(body) {
+		// Go's syntax extras (1_000, 0x1p4) are numbers to no spreadsheet.
 		return 0, cellText
 	}
 	v, err := strconv.ParseFloat(s, 64)

@@ -1,10 +1,8 @@
 package data
 
 import (
-	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -56,31 +54,31 @@ func (s *Schema) Check() error {
 		return bad("target %d is not a column index in 0…%d", s.Target, len(s.Columns)-1)
 	}
 	if s.TargetName != s.Columns[s.Target].Name {
-		return bad("targetName %q is not the name of column %d (%q)", s.TargetName, s.Target, s.Columns[s.Target].Name)
+		return bad("targetName %s is not the name of column %d (%s)", check.Quote(s.TargetName), s.Target, check.Quote(s.Columns[s.Target].Name))
 	}
 	if d := []rune(s.Delimiter); len(d) != 1 || d[0] > 0x7e || d[0] == '"' || d[0] == '\n' || d[0] == '\r' {
-		return bad("delimiter %q is not one ASCII character", s.Delimiter)
+		return bad("delimiter %s is not one ASCII character", check.Quote(s.Delimiter))
 	}
 	seen := make(map[string]bool, len(s.Columns))
 	for j, c := range s.Columns {
 		if c.Name == "" || seen[c.Name] {
-			return bad("column %d has an empty or repeated name %q", j, c.Name)
+			return bad("column %d has an empty or repeated name %s", j, check.Quote(c.Name))
 		}
 		seen[c.Name] = true
 		if c.Missing < 0 {
-			return bad("column %q has %d missing cells; a count is ≥ 0", c.Name, c.Missing)
+			return bad("column %s has %d missing cells; a count is ≥ 0", check.Quote(c.Name), c.Missing)
 		}
 		switch c.Kind {
 		case Numeric:
 			if len(c.Categories) > 0 {
-				return bad("numeric column %q has categories", c.Name)
+				return bad("numeric column %s has categories", check.Quote(c.Name))
 			}
 		case Categorical:
 			if len(c.Categories) == 0 || len(c.Categories) > MaxCategories || !strictlySorted(c.Categories) {
-				return bad("categorical column %q needs 1…%d distinct categories in byte order", c.Name, MaxCategories)
+				return bad("categorical column %s needs 1…%d distinct categories in byte order", check.Quote(c.Name), MaxCategories)
 			}
 		default:
-			return bad("column %q has kind %q; use %q or %q", c.Name, c.Kind, Numeric, Categorical)
+			return bad("column %s has kind %s; use %q or %q", check.Quote(c.Name), check.Quote(c.Kind), Numeric, Categorical)
 		}
 	}
 	j, p := 0, 0
@@ -96,7 +94,7 @@ func (s *Schema) Check() error {
 			want = len(s.Columns[j].Categories)
 		}
 		if g.Width != want {
-			return bad("group %d is %d columns wide but column %q makes %d", i, g.Width, s.Columns[j].Name, want)
+			return bad("group %d is %d columns wide but column %s makes %d", i, g.Width, check.Quote(s.Columns[j].Name), want)
 		}
 		j, p = j+1, p+g.Width
 	}
@@ -119,7 +117,7 @@ func (s *Schema) Check() error {
 			return bad("regression has no classes")
 		}
 	default:
-		return bad("task %q; use %q or %q", s.Task, Classification, Regression)
+		return bad("task %s; use %q or %q", check.Quote(s.Task), Classification, Regression)
 	}
 	return nil
 }
@@ -148,7 +146,7 @@ func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
 		return nil, err
 	}
 	if t.rows() == 0 {
-		return nil, check.New(check.Parse, "", "data: the input is empty; it needs data rows")
+		return nil, parseErr("the input is empty; it needs data rows")
 	}
 	// at[j] is the file column of schema column j, or −1 (the target only).
 	at := make([]int, len(s.Columns))
@@ -169,11 +167,11 @@ func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
 			case j == s.Target:
 				at[j] = -1
 			default:
-				lost = append(lost, fmt.Sprintf("%q", c.Name))
+				lost = append(lost, c.Name)
 			}
 		}
 		if len(lost) > 0 {
-			return nil, check.New(check.Parse, "", "data: the file has no column named %s, which the model reads; its first line must name the columns as the training file did", strings.Join(lost, ", "))
+			return nil, parseErr("the file has no column named %s, which the model reads; its first line must name the columns as the training file did", listNames(lost))
 		}
 	} else {
 		switch t.width {
@@ -191,13 +189,13 @@ func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
 				at[j], k = k, k+1
 			}
 		default:
-			return nil, check.New(check.Parse, "", "data: lines have %s, but the model reads %d columns (%d with the target); give the columns in the training file's order",
+			return nil, parseErr("lines have %s, but the model reads %d columns (%d with the target); give the columns in the training file's order",
 				fields(t.width), len(s.Columns)-1, len(s.Columns))
 		}
 	}
 	n := t.rows() - first
 	if n == 0 {
-		return nil, check.New(check.Parse, "", "data: the input has a header line but no data rows")
+		return nil, parseErr("the input has a header line but no data rows")
 	}
 	p := s.Width()
 	if err := check.Alloc("design matrix", n, p); err != nil {
@@ -225,8 +223,12 @@ func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
 			}
 			if !g.Categorical {
 				if kind != cellNumber {
-					return nil, check.New(check.Parse, "", "data: %s: %q is not a finite number; the model reads this column as numbers (leave the cell empty to mark it missing)",
-						where(t, first+i, k, names), cell)
+					what := "a decimal number"
+					if kind == cellNonFinite {
+						what = "a finite number"
+					}
+					return nil, parseErr("%s: %s is not %s; the model reads this column as numbers (leave the cell empty to mark it missing)",
+						where(t, first+i, k, names), check.Quote(cell), what)
 				}
 				row[0] = v
 				continue
@@ -260,7 +262,7 @@ func ClassNames(names []string) error {
 	seen := make(map[string]bool, len(names))
 	for i, c := range names {
 		if c == "" || seen[c] {
-			return fmt.Errorf("class %d is %q, empty or a repeat; class names are distinct and not empty", i, c)
+			return check.New(check.Value, "", "class %d is %s, empty or a repeat; class names are distinct and not empty", i, check.Quote(c))
 		}
 		seen[c] = true
 	}

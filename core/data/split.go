@@ -24,6 +24,30 @@ const (
 	DefaultFolds        = 4
 )
 
+// MaxIndices bounds the indices one call returns: n for Split, KFold and
+// Complement, k·n for Folds (every fold's training and test part). Indices
+// are cheap in Go (8 bytes) but cost about 100 bytes each in a JavaScript
+// host that receives them as a JSON array, so ten million is about a
+// gigabyte there; a data set of more rows does not fit a browser tab anyway.
+// Sizes are checked before anything is allocated.
+const MaxIndices = 10_000_000
+
+// checkCount refuses a row count n that is negative or whose indices (n,
+// times the folds for Folds) would exceed MaxIndices.
+func checkCount(n, times int) error {
+	if n < 0 {
+		return check.New(check.Option, "n", "data: the row count %d is negative; give the number of rows", n)
+	}
+	if float64(n)*float64(times) > MaxIndices {
+		if times > 1 {
+			return check.New(check.TooLarge, "k", "data: %d folds of %d rows return %d indices (every fold lists its training and test rows), over the limit of %d; use fewer folds or rows",
+				times, n, int64(n)*int64(times), MaxIndices)
+		}
+		return check.New(check.TooLarge, "n", "data: %d rows is over the limit of %d indices one call returns; use fewer rows", n, MaxIndices)
+	}
+	return nil
+}
+
 // Split shuffles 0…n−1 with the seed and returns the training and test
 // indices, each sorted. The test part has round(n·testFraction) indices,
 // at least one, and at least one index is left for training; testFraction
@@ -31,6 +55,9 @@ const (
 func Split(n int, testFraction float64, seed uint64) (train, test []int, err error) {
 	if testFraction == 0 {
 		testFraction = DefaultTestFraction
+	}
+	if err := checkCount(n, 1); err != nil {
+		return nil, nil, err
 	}
 	if n < 2 {
 		return nil, nil, check.New(check.Option, "n", "data: cannot split %d rows; a split needs at least 2", n)
@@ -53,8 +80,8 @@ func KFold(n, k int, seed uint64) ([][]int, error) {
 	if k == 0 {
 		k = DefaultFolds
 	}
-	if k < 2 || k > n {
-		return nil, check.New(check.Option, "k", "data: cannot make %d folds of %d rows; use 2 ≤ k ≤ rows", k, n)
+	if err := checkFolds(n, k, 1); err != nil {
+		return nil, err
 	}
 	perm := rand.New(rand.NewPCG(seed, kfoldStream)).Perm(n)
 	folds := make([][]int, k)
@@ -71,9 +98,55 @@ func KFold(n, k int, seed uint64) ([][]int, error) {
 	return folds, nil
 }
 
+// checkFolds refuses k folds of n rows unless 2 ≤ k ≤ n and the call
+// returns at most MaxIndices indices (n·times).
+func checkFolds(n, k, times int) error {
+	if err := checkCount(n, 1); err != nil {
+		return err
+	}
+	if k < 2 || k > n {
+		return check.New(check.Option, "k", "data: cannot make %d folds of %d rows; use 2 ≤ k ≤ rows", k, n)
+	}
+	return checkCount(n, times)
+}
+
+// Fold is one round of k-fold cross-validation: the rows it trains on and
+// the rows it tests on, each sorted.
+type Fold struct {
+	Train []int `json:"train"`
+	Test  []int `json:"test"`
+}
+
+// Folds is KFold with each fold's training part: k rounds that list all n
+// rows each, so k·n indices in all (at most MaxIndices).
+func Folds(n, k int, seed uint64) ([]Fold, error) {
+	if k == 0 {
+		k = DefaultFolds
+	}
+	if err := checkFolds(n, k, k); err != nil {
+		return nil, err
+	}
+	tests, err := KFold(n, k, seed)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Fold, len(tests))
+	for i, test := range tests {
+		train, err := Complement(n, test)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = Fold{train, test}
+	}
+	return out, nil
+}
+
 // Complement returns the indices in 0…n−1 that are not in idx, sorted.
-// Indices out of range are ignored.
-func Complement(n int, idx []int) []int {
+// Indices out of range are ignored; n must be in 0…MaxIndices.
+func Complement(n int, idx []int) ([]int, error) {
+	if err := checkCount(n, 1); err != nil {
+		return nil, err
+	}
 	in := make([]bool, n)
 	for _, i := range idx {
 		if i >= 0 && i < n {
@@ -86,7 +159,7 @@ func Complement(n int, idx []int) []int {
 			out = append(out, i)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Rows returns a new matrix holding the rows idx of X, in that order. It

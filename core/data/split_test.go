@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/internal/check"
 )
 
 // partition checks that the parts are sorted, disjoint and cover 0…n−1.
@@ -84,7 +86,11 @@ func TestKFold(t *testing.T) {
 		lo, hi := tc.n, 0
 		for _, f := range folds {
 			lo, hi = min(lo, len(f)), max(hi, len(f))
-			partition(t, tc.n, f, Complement(tc.n, f))
+			rest, err := Complement(tc.n, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			partition(t, tc.n, f, rest)
 		}
 		if hi-lo > 1 {
 			t.Errorf("KFold(%d, %d): fold sizes %d…%d", tc.n, tc.k, lo, hi)
@@ -109,7 +115,54 @@ func TestRowsTakeComplement(t *testing.T) {
 	if got := Take([]float64{7, 8, 9}, []int{1, 1, 2}); !slices.Equal(got, []float64{8, 8, 9}) {
 		t.Errorf("Take = %v", got)
 	}
-	if got := Complement(5, []int{3, 0, 3, 9, -1}); !slices.Equal(got, []int{1, 2, 4}) {
-		t.Errorf("Complement = %v", got)
+	if got, err := Complement(5, []int{3, 0, 3, 9, -1}); err != nil || !slices.Equal(got, []int{1, 2, 4}) {
+		t.Errorf("Complement = %v, %v", got, err)
+	}
+}
+
+// Sizes are checked before anything is allocated: a count past MaxIndices
+// (or folds × rows past it for Folds) is ERR_TOO_LARGE at once, never an
+// out-of-memory crash, and a negative count an option error, never a panic.
+func TestSplitSizesAreCheckedBeforeAllocating(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		call func() error
+		code check.Code
+	}{
+		{"Split 2^40", func() error { _, _, err := Split(1<<40, 0.25, 1); return err }, check.TooLarge},
+		{"Split 2^31", func() error { _, _, err := Split(1<<31, 0.25, 1); return err }, check.TooLarge},
+		{"Split MaxIndices+1", func() error { _, _, err := Split(MaxIndices+1, 0.25, 1); return err }, check.TooLarge},
+		{"Split -1", func() error { _, _, err := Split(-1, 0.25, 1); return err }, check.Option},
+		{"KFold 2^31", func() error { _, err := KFold(1<<31, 4, 1); return err }, check.TooLarge},
+		{"KFold -5", func() error { _, err := KFold(-5, 4, 1); return err }, check.Option},
+		{"Folds 2^31", func() error { _, err := Folds(1<<31, 4, 1); return err }, check.TooLarge},
+		{"Folds leave-one-out of 10^5", func() error { _, err := Folds(100_000, 100_000, 1); return err }, check.TooLarge},
+		{"Folds k > n", func() error { _, err := Folds(5, 6, 1); return err }, check.Option},
+		{"Complement -1", func() error { _, err := Complement(-1, nil); return err }, check.Option},
+		{"Complement 2^40", func() error { _, err := Complement(1<<40, nil); return err }, check.TooLarge},
+	} {
+		err := tc.call()
+		if check.CodeOf(err) != tc.code {
+			t.Errorf("%s: %v (code %q), want %s", tc.name, err, check.CodeOf(err), tc.code)
+		}
+	}
+	if _, err := Folds(MaxIndices/10, 10, 1); err != nil {
+		t.Errorf("Folds at the limit: %v", err)
+	}
+}
+
+func TestFoldsPairEachTestPartWithItsComplement(t *testing.T) {
+	t.Parallel()
+	folds, err := Folds(10, 3, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests, _ := KFold(10, 3, 42)
+	for i, f := range folds {
+		if !slices.Equal(f.Test, tests[i]) {
+			t.Errorf("fold %d tests %v, KFold says %v", i, f.Test, tests[i])
+		}
+		partition(t, 10, f.Train, f.Test)
 	}
 }

@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -59,7 +58,7 @@ func (k Spec) Filled(d int) (Spec, error) {
 	case "linear":
 		k.Depth, k.Gamma = 0, 0
 	default:
-		return k, check.New(check.Option, "kernel", "core: unknown kernel %q; use one of %q", k.Name, Names)
+		return k, check.New(check.Option, "kernel", "core: unknown kernel %s; use one of %q", check.Quote(k.Name), Names)
 	}
 	return k, nil
 }
@@ -114,7 +113,7 @@ func NTK(X *mat.Dense, depth int) (*mat.Dense, error) {
 // (len(X)×len(Z)), as needed to predict Z from a model trained on X.
 func NTKCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 	if Z == nil {
-		return nil, fmt.Errorf("core: Z is nil; use NTK for X against itself")
+		return nil, check.New(check.Type, "Z", "core: Z is nil; use NTK for X against itself")
 	}
 	return relu(X, Z, depth, true)
 }
@@ -128,7 +127,7 @@ func NNGP(X *mat.Dense, depth int) (*mat.Dense, error) {
 // NNGPCross returns the NNGP kernel between the rows of X and of Z.
 func NNGPCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 	if Z == nil {
-		return nil, fmt.Errorf("core: Z is nil; use NNGP for X against itself")
+		return nil, check.New(check.Type, "Z", "core: Z is nil; use NNGP for X against itself")
 	}
 	return relu(X, Z, depth, false)
 }
@@ -141,7 +140,7 @@ func RBF(X *mat.Dense, gamma float64) (*mat.Dense, error) {
 // RBFCross returns exp(−γ‖xᵢ−zⱼ‖²) between the rows of X and of Z.
 func RBFCross(X, Z *mat.Dense, gamma float64) (*mat.Dense, error) {
 	if Z == nil {
-		return nil, fmt.Errorf("core: Z is nil; use RBF for X against itself")
+		return nil, check.New(check.Type, "Z", "core: Z is nil; use RBF for X against itself")
 	}
 	return Spec{Name: "rbf", Gamma: gamma}.Gram(X, Z)
 }
@@ -241,7 +240,7 @@ func rowSquares(name string, X *mat.Dense) ([]float64, error) {
 			s[i] += v * v
 		}
 		if math.IsInf(s[i], 0) {
-			return nil, fmt.Errorf("core: %s row %d has a squared norm beyond the float64 range (%.3g); rescale the data, e.g. standardize it", name, i, mat.Norm(mat.NewVecDense(len(X.RawRowView(i)), X.RawRowView(i)), math.Inf(1)))
+			return nil, check.New(check.Value, "", "core: %s row %d has a squared norm beyond the float64 range (%.3g); rescale the data, e.g. standardize it", name, i, mat.Norm(mat.NewVecDense(len(X.RawRowView(i)), X.RawRowView(i)), math.Inf(1)))
 		}
 	}
 	return s, nil

@@ -1,8 +1,6 @@
 package krr
 
 import (
-	"fmt"
-	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
@@ -56,7 +54,7 @@ func NewAccumulator(m int, opt Options) (*Accumulator, error) {
 		return nil, err
 	}
 	if m <= 0 {
-		return nil, fmt.Errorf("krr: feature dimension %d is invalid; it must be positive", m)
+		return nil, check.New(check.Shape, "", "krr: feature dimension %d is invalid; it must be positive", m)
 	}
 	if err := check.Alloc("Gram matrix ΦᵀΦ", m, m); err != nil {
 		return nil, wrap(err)
@@ -102,12 +100,15 @@ func (a *Accumulator) AddExcept(Phi *mat.Dense, y []float64, out []int, dst *mat
 	}
 	for i, o := range out {
 		if o < 0 || o >= r || (i > 0 && o <= out[i-1]) {
-			return fmt.Errorf("krr: the rows to leave out must be rows of Phi (0…%d) in increasing order; entry %d is %d", r-1, i, o)
+			return check.New(check.Value, "", "krr: the rows to leave out must be rows of Phi (0…%d) in increasing order; entry %d is %d", r-1, i, o)
 		}
 	}
 	if len(out) > 0 {
+		if dst == nil {
+			return check.New(check.Type, "", "krr: dst is nil but %d rows are left out; pass a matrix for their features", len(out))
+		}
 		if dr, dc := dst.Dims(); dc != a.m || at < 0 || at+len(out) > dr {
-			return fmt.Errorf("krr: dst is %d×%d; rows %d…%d of %d features do not fit", dr, dc, at, at+len(out)-1, a.m)
+			return check.New(check.Shape, "", "krr: dst is %d×%d; rows %d…%d of %d features do not fit", dr, dc, at, at+len(out)-1, a.m)
 		}
 	}
 	a.buf = grow(a.buf, r*a.m)
@@ -244,8 +245,11 @@ func (a *Accumulator) mergeMoments(nb int, bmu, byb, cb, db, eb []float64) {
 // Merge adds the rows summed in b into a, as if they had been added to a.
 // b is not modified.
 func (a *Accumulator) Merge(b *Accumulator) error {
+	if b == nil {
+		return check.New(check.Type, "", "krr: the accumulator to merge is nil")
+	}
 	if b.m != a.m || b.opt.Task != a.opt.Task || b.k != a.k {
-		return fmt.Errorf("krr: cannot merge an accumulator of %d features and %d outputs (%s) into one of %d features and %d outputs (%s); use the same map and options",
+		return check.New(check.Shape, "", "krr: cannot merge an accumulator of %d features and %d outputs (%s) into one of %d features and %d outputs (%s); use the same map and options",
 			b.m, b.k, b.opt.Task, a.m, a.k, a.opt.Task)
 	}
 	if b.n == 0 {
@@ -271,9 +275,9 @@ func (a *Accumulator) Solve() (*Model, error) {
 	}
 	switch a.opt.Criterion {
 	case LOO:
-		return nil, fmt.Errorf("krr: criterion %q needs a second pass over the rows; use Spectrum and LOOSums, or criterion %q", LOO, GCV)
+		return nil, check.New(check.Option, "criterion", "krr: criterion %q needs a second pass over the rows; use Spectrum and LOOSums, or criterion %q", LOO, GCV)
 	case Holdout:
-		return nil, fmt.Errorf("krr: criterion %q needs the held-out rows; leave them out with AddExcept and use SolveHeldOut", Holdout)
+		return nil, check.New(check.Option, "criterion", "krr: criterion %q needs the held-out rows; leave them out with AddExcept and use SolveHeldOut", Holdout)
 	}
 	s, err := a.spectrum(false)
 	if err != nil {
@@ -286,8 +290,8 @@ func (a *Accumulator) Solve() (*Model, error) {
 // Options.Lambda says: to compare several λ on the same rows without
 // accumulating them again.
 func (a *Accumulator) SolveAt(lambda float64) (*Model, error) {
-	if !(lambda > 0) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("krr: λ = %v is invalid; use a positive finite number", lambda)
+	if err := check.Lambda("krr", "lambda", lambda); err != nil {
+		return nil, err
 	}
 	if err := a.checkSolvable(); err != nil {
 		return nil, err
@@ -303,7 +307,7 @@ func (a *Accumulator) checkSolvable() error {
 // fitted, if they cannot.
 func solvable(n int, task string, ybar ...[]float64) error {
 	if n < 2 {
-		return fmt.Errorf("krr: %d rows added; ridge regression needs at least 2", n)
+		return check.New(check.Shape, "", "krr: %d rows added; ridge regression needs at least 2", n)
 	}
 	if task == Classification {
 		seen := 0
@@ -313,7 +317,7 @@ func solvable(n int, task string, ybar ...[]float64) error {
 			}
 		}
 		if seen < 2 {
-			return fmt.Errorf("krr: all %d rows are of one class; classification needs at least two classes", n)
+			return check.New(check.Data, "", "krr: all %d rows are of one class; classification needs at least two classes", n)
 		}
 	}
 	return nil
@@ -351,7 +355,7 @@ func (a *Accumulator) coefficients(lambda float64) (W *mat.Dense, bias []float64
 func (a *Accumulator) solve(lambda float64, curve []CurvePoint) (*Model, error) {
 	W, bias, ok := a.coefficients(lambda)
 	if !ok {
-		return nil, fmt.Errorf("krr: ΦᵀΦ + λI is not numerically positive definite at λ = %g; use a larger λ", lambda)
+		return nil, singular("ΦᵀΦ", lambda, a.opt.Lambda > 0)
 	}
 	if err := checkFitted(W, bias, lambda); err != nil {
 		return nil, err

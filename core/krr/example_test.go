@@ -123,7 +123,8 @@ func ExampleSpectrum_LOOSums() {
 	s, _ := acc.Spectrum()
 	part1, _ := s.LOOSums(phi.Slice(0, 3, 0, 2).(*mat.Dense), y[:3])
 	part2, _ := s.LOOSums(phi.Slice(3, 6, 0, 2).(*mat.Dense), y[3:])
-	curve, _ := s.LOOCurve(krr.AddSums(part1, part2))
+	sums, _ := krr.AddSums(part1, part2)
+	curve, _ := s.LOOCurve(sums)
 	m, _ := s.Solve(curve)
 	fmt.Println("λ =", m.Lambda())
 	// Output:

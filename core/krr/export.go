@@ -1,7 +1,6 @@
 package krr
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -31,16 +30,16 @@ func (a *Accumulator) Parts() Parts {
 func (a *Accumulator) AddParts(p Parts) error {
 	m, k := a.m, a.k
 	if len(p.Mu) != m || len(p.Ybar) != k || len(p.C) != m*m || len(p.D) != m*k || len(p.E) != k {
-		return fmt.Errorf("krr: parts have %d, %d, %d, %d, %d values; an accumulator of %d features and %d outputs needs %d, %d, %d, %d, %d",
+		return check.New(check.Shape, "", "krr: parts have %d, %d, %d, %d, %d values; an accumulator of %d features and %d outputs needs %d, %d, %d, %d, %d",
 			len(p.Mu), len(p.Ybar), len(p.C), len(p.D), len(p.E), m, k, m, k, m*m, m*k, k)
 	}
 	if p.Rows < 0 {
-		return fmt.Errorf("krr: parts have %d rows", p.Rows)
+		return check.New(check.Value, "", "krr: parts have %d rows", p.Rows)
 	}
 	for _, v := range [][]float64{p.Mu, p.Ybar, p.C, p.D, p.E} {
 		for _, x := range v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return fmt.Errorf("krr: parts hold a non-finite value")
+				return check.New(check.NonFinite, "", "krr: parts hold a non-finite value")
 			}
 		}
 	}
@@ -72,11 +71,14 @@ func (m *Model) Task() string { return m.task }
 // Coefficients), e.g. in another process, with the featurizer it was fitted
 // with. curve may be nil.
 func NewFeatureModel(f Featurizer, W *mat.Dense, bias []float64, task string, lambda float64, curve []CurvePoint) (*Model, error) {
+	if err := checkFeaturizer(f); err != nil {
+		return nil, err
+	}
 	if err := checkCoefficients(W, bias, task, lambda); err != nil {
 		return nil, err
 	}
 	if r, _ := W.Dims(); f.Dim() != r {
-		return nil, fmt.Errorf("krr: the featurizer has %d features but W has %d rows", f.Dim(), r)
+		return nil, check.New(check.Shape, "", "krr: the featurizer has %d features but W has %d rows", f.Dim(), r)
 	}
 	return &Model{task: task, classes: classesOf(task, bias), blockRows: defaultBlockRows, lambda: lambda, curve: curve, f: f, w: W, bias: bias}, nil
 }
@@ -108,21 +110,21 @@ func classesOf(task string, bias []float64) int {
 
 func checkCoefficients(W *mat.Dense, bias []float64, task string, lambda float64) error {
 	if task != Classification && task != Regression {
-		return fmt.Errorf("krr: unknown task %q; use %q or %q", task, Classification, Regression)
+		return check.New(check.Option, "task", "krr: unknown task %s; use %q or %q", check.Quote(task), Classification, Regression)
 	}
 	if err := check.Matrix("coefficients", W); err != nil {
 		return wrap(err)
 	}
 	if _, k := W.Dims(); k != len(bias) || (task == Regression && k != 1) {
-		return fmt.Errorf("krr: coefficients have %d columns and %d biases for a %s", k, len(bias), task)
+		return check.New(check.Shape, "", "krr: coefficients have %d columns and %d biases for a %s", k, len(bias), task)
 	}
 	for _, b := range bias {
 		if math.IsNaN(b) || math.IsInf(b, 0) {
 			return check.New(check.NonFinite, "", "krr: bias %v is not finite", b)
 		}
 	}
-	if !(lambda > 0) || math.IsInf(lambda, 0) {
-		return fmt.Errorf("krr: λ %v must be positive and finite", lambda)
+	if err := check.Lambda("krr", "lambda", lambda); err != nil {
+		return err
 	}
 	return nil
 }

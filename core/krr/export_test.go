@@ -93,7 +93,7 @@ func TestExportErrors(t *testing.T) {
 		{acc.AddParts(Parts{Rows: 1, Mu: []float64{1, 2, 3, math.Inf(1)}, Ybar: make([]float64, 1), C: make([]float64, 16), D: make([]float64, 4), E: make([]float64, 1)}), "non-finite"},
 		{func() error { _, err := NewFeatureModel(f, W, []float64{0}, "ranking", 1, nil); return err }(), "unknown task"},
 		{func() error { _, err := NewFeatureModel(f, W, []float64{0, 1}, Regression, 1, nil); return err }(), "2 biases"},
-		{func() error { _, err := NewFeatureModel(f, W, []float64{0}, Regression, 0, nil); return err }(), "λ 0"},
+		{func() error { _, err := NewFeatureModel(f, W, []float64{0}, Regression, 0, nil); return err }(), "lambda 0"},
 		{func() error {
 			_, err := NewFeatureModel(fixture.NewReLU(3, 5, 1), W, []float64{0}, Regression, 1, nil)
 			return err

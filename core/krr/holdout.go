@@ -1,7 +1,6 @@
 package krr
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -29,19 +28,48 @@ const holdoutLo, holdoutHi, holdoutStep = -4.0, 1.0, 0.5
 // of a primal fit of n rows: min(n/5, MaxHoldoutRows) rows picked by a
 // fixed hash of the row index, so every host picks the same rows without a
 // seed, and rows sorted by class are still sampled evenly.
+//
+// Memory is O(MaxHoldoutRows) whatever n (the rows are the v smallest
+// hashes, kept in a heap as they pass), so a plan for millions of rows
+// costs no n-sized buffer.
 func HoldoutRows(n int) []int {
 	v := min(n/5, MaxHoldoutRows)
 	if v < 1 {
 		return nil
 	}
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
+	// A max-heap of the v smallest hashes seen, by their rows.
+	h := make([]int, 0, v)
+	less := func(a, b int) bool { return mix(uint64(h[a])) > mix(uint64(h[b])) }
+	down := func(i int) {
+		for {
+			c := 2*i + 1
+			if c >= len(h) {
+				return
+			}
+			if c+1 < len(h) && less(c+1, c) {
+				c++
+			}
+			if !less(c, i) {
+				return
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
+		}
 	}
-	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(mix(uint64(a)), mix(uint64(b))) })
-	out := idx[:v]
-	slices.Sort(out)
-	return out
+	for i := range n {
+		switch {
+		case len(h) < v:
+			h = append(h, i)
+			for j := len(h) - 1; j > 0 && less(j, (j-1)/2); j = (j - 1) / 2 {
+				h[j], h[(j-1)/2] = h[(j-1)/2], h[j]
+			}
+		case mix(uint64(i)) < mix(uint64(h[0])):
+			h[0] = i
+			down(0)
+		}
+	}
+	slices.Sort(h)
+	return h
 }
 
 // mix is splitmix64's finalizer: a bijection that scatters row indices.

@@ -1,7 +1,9 @@
 package krr
 
 import (
+	"cmp"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -269,5 +271,34 @@ func TestBest(t *testing.T) {
 	}
 	if _, err := Best([]CurvePoint{{1, inf, 0}}, false); err == nil {
 		t.Error("Best found a point in an all-infinite curve")
+	}
+}
+
+// TestHoldoutRowsWithoutAnNBuffer: the heap picks exactly the rows of the
+// definition (the v smallest hashes of all n rows, sorted), which the old
+// code found by sorting an n-sized index.
+func TestHoldoutRowsWithoutAnNBuffer(t *testing.T) {
+	// Not parallel: the allocation count below must be this test's alone.
+	for _, n := range []int{-1, 0, 4, 5, 9, 10, 11, 997, 5000, 10003, 23456} {
+		want := []int(nil)
+		if v := min(n/5, MaxHoldoutRows); v >= 1 {
+			idx := make([]int, n)
+			for i := range idx {
+				idx[i] = i
+			}
+			slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(mix(uint64(a)), mix(uint64(b))) })
+			want = idx[:v]
+			slices.Sort(want)
+		}
+		if got := HoldoutRows(n); !slices.Equal(got, want) {
+			t.Errorf("HoldoutRows(%d): %d rows, not the %d of the definition", n, len(got), len(want))
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	HoldoutRows(1 << 22)
+	runtime.ReadMemStats(&after)
+	if b := after.TotalAlloc - before.TotalAlloc; b > 1<<20 {
+		t.Errorf("HoldoutRows(2^22) allocated %d bytes; its memory is O(MaxHoldoutRows)", b)
 	}
 }

@@ -1,11 +1,11 @@
 package krr
 
 import (
-	"fmt"
 	"math"
 	"ntkrf/core/kernel"
 	"ntkrf/core/linalg"
 	"ntkrf/internal/check"
+	"strings"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -86,7 +86,7 @@ func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []f
 	}
 	var ok bool
 	if alpha, ok = linalg.CholSolve(kd, n, yc.RawMatrix().Data, kout); !ok {
-		return nil, nil, 0, nil, fmt.Errorf("krr: K + λI is not numerically positive definite at λ = %g; use a larger λ", lambda)
+		return nil, nil, 0, nil, singular("K", lambda, opt.Lambda > 0)
 	}
 	// Since 1ᵀα = 0, k_c(x)ᵀα = k(x,X)α − cᵀα: fold cᵀα into the bias.
 	bias = ybar
@@ -222,7 +222,7 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 	// GCV needs only Λ and B = UᵀYc; LOO needs Uᵀ (w) as well.
 	vals, w, err := linalg.EigSym(append([]float64(nil), kc.RawSymmetric().Data...), n, rhs, k, stageProgress(opt, "eigen"))
 	if err != nil {
-		return nil, fmt.Errorf("krr: the eigendecomposition of K did not converge; check the inputs for extreme values")
+		return nil, check.New(check.Data, "", "krr: the eigendecomposition of K failed (%s); check the inputs for extreme values", strings.TrimPrefix(err.Error(), "linalg: "))
 	}
 	tr := 0.0
 	for i, l := range vals {
@@ -232,7 +232,7 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 	grid := opt.Grid
 	if len(grid) == 0 {
 		if !(tr > 0) {
-			return nil, fmt.Errorf("krr: the centered kernel matrix is zero over the %d rows; the inputs carry no information to fit", n)
+			return nil, check.New(check.Data, "", "krr: the centered kernel matrix is zero over the %d rows; the inputs carry no information to fit", n)
 		}
 		grid = defaultGrid(tr / float64(n))
 	}
@@ -351,4 +351,14 @@ func looHit(e []float64, den float64, c int) bool {
 		}
 	}
 	return true
+}
+
+// singular is the error of a Cholesky factorization of G + λI (G = K or
+// ΦᵀΦ) that failed: an option to change when the caller fixed λ, the
+// data's fault when λ was chosen.
+func singular(g string, lambda float64, fixed bool) error {
+	if fixed {
+		return check.New(check.Option, "lambda", "krr: %s + λI is not numerically positive definite at the fixed λ = %g: λ is too small for these rows; use a larger λ, or choose it automatically", g, lambda)
+	}
+	return check.New(check.Data, "", "krr: %s + λI is not numerically positive definite at the chosen λ = %g; give a grid of larger λ", g, lambda)
 }

@@ -341,7 +341,9 @@ func TestAccumulatorSplits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sums = AddSums(sums, part)
+		if sums, err = AddSums(sums, part); err != nil {
+			t.Fatal(err)
+		}
 	}
 	curve, err := s.LOOCurve(sums)
 	if err != nil {
@@ -529,7 +531,7 @@ func TestErrors(t *testing.T) {
 			_, err := FitKernel(kernel.Spec{Name: "ntk"}, X, y, Options{Lambda: math.NaN()})
 			return err
 		}, "lambda NaN is invalid"},
-		{"bad grid", func() error { _, err := FitFeatures(f, X, y, Options{Grid: []float64{1, 0}}); return err }, "grid value 0"},
+		{"bad grid", func() error { _, err := FitFeatures(f, X, y, Options{Grid: []float64{1, 0}}); return err }, "grid[1] 0 is invalid"},
 		{"criterion", func() error { _, err := FitFeatures(f, X, y, Options{Criterion: "aic"}); return err }, `unknown criterion "aic"`},
 		{"task", func() error { _, err := FitFeatures(f, X, y, Options{Task: "ranking"}); return err }, `unknown task "ranking"`},
 		{"input dim", func() error { _, err := FitFeatures(fixture.NewReLU(4, 5, 1), X, y, Options{}); return err }, "featurizer takes 4"},

@@ -43,11 +43,14 @@ func (m *Model) Outputs() int { return len(m.bias) }
 // SetFeaturizer attaches the feature map to a model solved from an
 // Accumulator, so that Predict takes inputs rather than features.
 func (m *Model) SetFeaturizer(f Featurizer) error {
+	if err := checkFeaturizer(f); err != nil {
+		return err
+	}
 	if m.w == nil {
-		return fmt.Errorf("krr: this model was fitted on a kernel; it has no feature weights")
+		return check.New(check.Type, "", "krr: this model was fitted on a kernel; it has no feature weights")
 	}
 	if r, _ := m.w.Dims(); f.Dim() != r {
-		return fmt.Errorf("krr: the featurizer has %d features but the model has %d; use the map the model was fitted with", f.Dim(), r)
+		return check.New(check.Shape, "", "krr: the featurizer has %d features but the model has %d; use the map the model was fitted with", f.Dim(), r)
 	}
 	m.f = f
 	return nil
@@ -60,6 +63,9 @@ func (m *Model) SetFeaturizer(f Featurizer) error {
 // Cholesky. The cost is O(n·m² + m³) time and O(m² + BlockRows·m) memory;
 // criterion LOO featurizes the rows a second time.
 func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, error) {
+	if err := checkFeaturizer(f); err != nil {
+		return nil, err
+	}
 	opt, err := opt.checked(y, true)
 	if err != nil {
 		return nil, err
@@ -106,10 +112,10 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 				return fmt.Errorf("krr: featurizing rows %d…%d: %w", lo, hi-1, err)
 			}
 			if r, c := phi.Dims(); r != hi-lo || c != m {
-				return fmt.Errorf("krr: the featurizer returned %d×%d for %d rows; it must return rows×Dim()", r, c, hi-lo)
+				return check.New(check.Shape, "", "krr: the featurizer returned %d×%d for %d rows; it must return rows×Dim()", r, c, hi-lo)
 			}
 			if i, j, v := firstNonFinite(phi); i >= 0 {
-				return fmt.Errorf("krr: feature %d of row %d is %v; check X for extreme values", j, lo+i, v)
+				return check.New(check.NonFinite, "", "krr: feature %d of row %d is %v; check X for extreme values", j, lo+i, v)
 			}
 			// A block the featurizer allocated, or wrote into our buffer,
 			// may be overwritten.
@@ -185,7 +191,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 			err = forBlocks("loo", blocks+1, func(phi *mat.Dense, yb []float64, _ bool) error {
 				part, err := s.LOOSums(phi, yb)
 				if err == nil {
-					sums = AddSums(sums, part)
+					sums, err = AddSums(sums, part)
 				}
 				return err
 			})
@@ -236,7 +242,7 @@ func checkXY(X *mat.Dense, y []float64, opt Options) error {
 		return check.New(check.Shape, "", "krr: X has %d rows but y has %d values; give one target per row", n, len(y))
 	}
 	if n < 2 {
-		return fmt.Errorf("krr: %d rows given; ridge regression needs at least 2", n)
+		return check.New(check.Shape, "", "krr: %d rows given; ridge regression needs at least 2", n)
 	}
 	if err := checkTargets(y, opt, 0); err != nil {
 		return err
@@ -248,7 +254,7 @@ func checkXY(X *mat.Dense, y []float64, opt Options) error {
 				return nil
 			}
 		}
-		return fmt.Errorf("krr: every row is of class %v; classification needs at least two classes", first)
+		return check.New(check.Data, "", "krr: every row is of class %v; classification needs at least two classes", first)
 	}
 	return nil
 }
@@ -396,7 +402,7 @@ func fitFeaturesDual(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Mod
 		return nil, fmt.Errorf("krr: featurizing the rows: %w", err)
 	}
 	if r, c := phi.Dims(); r != n || c != m {
-		return nil, fmt.Errorf("krr: the featurizer returned %d×%d for %d rows; it must return rows×Dim()", r, c, n)
+		return nil, check.New(check.Shape, "", "krr: the featurizer returned %d×%d for %d rows; it must return rows×Dim()", r, c, n)
 	}
 	if err := check.Matrix("Phi", phi); err != nil {
 		return nil, wrap(err)

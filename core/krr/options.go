@@ -2,9 +2,9 @@ package krr
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -46,6 +46,18 @@ var (
 // MaxClasses bounds the number of classes: a model holds one column of
 // coefficients per class.
 const MaxClasses = 10000
+
+// checkFeaturizer refuses a nil featurizer, a typed nil (a nil *rf.Map in
+// the interface) included, whose methods would panic.
+func checkFeaturizer(f Featurizer) error {
+	if f == nil {
+		return check.New(check.Type, "", "krr: the featurizer is nil; pass the feature map the rows are featurized with")
+	}
+	if v := reflect.ValueOf(f); (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil() {
+		return check.New(check.Type, "", "krr: the featurizer is a nil %T; pass the feature map the rows are featurized with", f)
+	}
+	return nil
+}
 
 // Dual reports whether FitFeatures solves n rows of m features in the dual
 // (on ΦΦᵀ, all rows at once): when there are no more rows than features.
@@ -142,13 +154,13 @@ func TaskOf(task string, classes int, y []float64) (string, error) {
 			return Classification, nil
 		}
 		if len(y) > 0 && !slices.ContainsFunc(y, func(v float64) bool { return v != math.Trunc(v) }) {
-			return "", check.New(check.Option, "task", "krr: y holds only whole numbers, which may be class labels or values; set Options.Task to %q or %q", Classification, Regression)
+			return "", check.New(check.Option, "task", "krr: y holds only whole numbers, which may be class labels or values; give the task, %q or %q", Classification, Regression)
 		}
 		return Regression, nil
 	case Classification, Regression:
 		return task, nil
 	}
-	return "", fmt.Errorf("krr: unknown task %q; use %q or %q", task, Classification, Regression)
+	return "", check.New(check.Option, "task", "krr: unknown task %s; use %q or %q", check.Quote(task), Classification, Regression)
 }
 
 // Labels settles what a fit of opt on targets y is, as Fit settles it: the
@@ -170,17 +182,19 @@ func (opt Options) Labels(y []float64) (task string, classes int, err error) {
 // data (criterion, task, block size). y is used to infer Classes when
 // infer is set.
 func (opt Options) checked(y []float64, infer bool) (Options, error) {
-	if math.IsNaN(opt.Lambda) || opt.Lambda < 0 || math.IsInf(opt.Lambda, 0) {
-		return opt, fmt.Errorf("krr: lambda %v is invalid; use a positive finite λ, or 0 to choose it automatically", opt.Lambda)
+	if opt.Lambda != 0 {
+		if err := check.Lambda("krr", "lambda", opt.Lambda); err != nil {
+			return opt, err
+		}
 	}
 	switch opt.Criterion {
 	case "", GCV, LOO, Holdout:
 	default:
-		return opt, check.New(check.Option, "criterion", "krr: unknown criterion %q; use one of %q, or leave it empty to choose by the task", opt.Criterion, Criteria)
+		return opt, check.New(check.Option, "criterion", "krr: unknown criterion %s; use one of %q, or leave it empty to choose by the task", check.Quote(opt.Criterion), Criteria)
 	}
-	for _, l := range opt.Grid {
-		if !(l > 0) || math.IsInf(l, 0) {
-			return opt, fmt.Errorf("krr: grid value %v is invalid; every λ in the grid must be positive and finite", l)
+	for i, l := range opt.Grid {
+		if err := check.Lambda("krr", fmt.Sprintf("grid[%d]", i), l); err != nil {
+			return opt, err
 		}
 	}
 	if opt.Classes < 0 || opt.Classes > MaxClasses {
@@ -197,14 +211,14 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 		return opt, err
 	}
 	if opt.BlockRows < 0 {
-		return opt, fmt.Errorf("krr: block rows %d is negative; use a positive size or 0 for the default", opt.BlockRows)
+		return opt, check.New(check.Option, "blockRows", "krr: block rows %d is negative; use a positive size or 0 for the default", opt.BlockRows)
 	}
 	if opt.BlockRows == 0 {
 		opt.BlockRows = defaultBlockRows
 	}
 	if opt.Task == Classification && opt.Classes == 0 {
 		if !infer {
-			return opt, errors.New("krr: classes is 0; set Options.Classes to the number of classes for an Accumulator")
+			return opt, check.New(check.Option, "classes", "krr: classes is 0; set Options.Classes to the number of classes for an Accumulator")
 		}
 		top := 0.0
 		for _, v := range y {

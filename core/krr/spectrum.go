@@ -1,10 +1,9 @@
 package krr
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -65,7 +64,7 @@ func (a *Accumulator) spectrum(vectors bool) (*Spectrum, error) {
 	}
 	vals, w, err := linalg.EigSym(work, m, nil, k, progress)
 	if err != nil {
-		return nil, errNoConvergence
+		return nil, eigenFailed(err)
 	}
 	s := &Spectrum{acc: a, values: vals, vt: w, b: make([]float64, m*k)}
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
@@ -95,7 +94,7 @@ func (s *Spectrum) withGrid(tr float64) (*Spectrum, error) {
 	grid := a.opt.Grid
 	if len(grid) == 0 {
 		if !(tr > 0) {
-			return nil, fmt.Errorf("krr: every feature is constant over the %d rows; the features carry no information to fit", a.n)
+			return nil, check.New(check.Data, "", "krr: every feature is constant over the %d rows; the features carry no information to fit", a.n)
 		}
 		grid = defaultGrid(tr / float64(m))
 	}
@@ -105,7 +104,7 @@ func (s *Spectrum) withGrid(tr float64) (*Spectrum, error) {
 			d, e, w := s.td, s.te, s.tz
 			s.td, s.te, s.tz = nil, nil, nil
 			if err := linalg.TridiagEig(d, e, w, k); err != nil {
-				return nil, errNoConvergence
+				return nil, eigenFailed(err)
 			}
 			clampValues(d)
 			s.values, s.b = d, w
@@ -114,7 +113,9 @@ func (s *Spectrum) withGrid(tr float64) (*Spectrum, error) {
 	return s, nil
 }
 
-var errNoConvergence = errors.New("krr: the eigendecomposition of ΦᵀΦ did not converge; check the features for extreme values")
+func eigenFailed(err error) error {
+	return check.New(check.Data, "", "krr: the eigendecomposition of ΦᵀΦ failed (%s); check the features for extreme values", strings.TrimPrefix(err.Error(), "linalg: "))
+}
 
 // clampValues sets the eigenvalues below 0, which rounding leaves in a PSD
 // matrix, to 0 and returns their sum.
@@ -284,7 +285,7 @@ func (s *Spectrum) GCV() []CurvePoint {
 func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]CurvePoint, error) {
 	a := s.acc
 	if s.vt == nil {
-		panic("krr: LOOSums on a spectrum without eigenvectors")
+		return nil, check.New(check.Option, "criterion", "krr: LOOSums needs the eigenvectors, and this spectrum was reduced for GCV only; take the spectrum from the accumulator's Spectrum method")
 	}
 	if err := check.Matrix("Phi", Phi); err != nil {
 		return nil, wrap(err)
@@ -370,23 +371,26 @@ func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]CurvePoint, error) {
 }
 
 // AddSums adds the LOO sums of another row block to total (allocated when
-// nil) and returns it.
-func AddSums(total, part []CurvePoint) []CurvePoint {
+// nil) and returns it. Both are sums over the same grid.
+func AddSums(total, part []CurvePoint) ([]CurvePoint, error) {
 	if total == nil {
-		return append([]CurvePoint(nil), part...)
+		return append([]CurvePoint(nil), part...), nil
+	}
+	if len(part) != len(total) {
+		return nil, check.New(check.Shape, "", "krr: LOO sums of %d λ added to sums of %d; add the sums of one spectrum's grid", len(part), len(total))
 	}
 	for t := range total {
 		total[t].Score += part[t].Score
 		total[t].Accuracy += part[t].Accuracy
 	}
-	return total
+	return total, nil
 }
 
 // LOOCurve turns LOO sums over all rows into mean squared errors per
 // output and accuracies.
 func (s *Spectrum) LOOCurve(sums []CurvePoint) ([]CurvePoint, error) {
 	if len(sums) != len(s.grid) {
-		return nil, fmt.Errorf("krr: %d LOO sums for a grid of %d λ; pass the sums from LOOSums", len(sums), len(s.grid))
+		return nil, check.New(check.Shape, "", "krr: %d LOO sums for a grid of %d λ; pass the sums from LOOSums", len(sums), len(s.grid))
 	}
 	curve := make([]CurvePoint, len(sums))
 	n := float64(s.acc.n)
@@ -402,6 +406,9 @@ func (s *Spectrum) LOOCurve(sums []CurvePoint) ([]CurvePoint, error) {
 func (s *Spectrum) Solve(curve []CurvePoint) (*Model, error) {
 	i, err := Best(curve, s.acc.opt.Task == Classification)
 	if err != nil {
+		return nil, err
+	}
+	if err := check.Lambda("krr", "curve λ", curve[i].Lambda); err != nil {
 		return nil, err
 	}
 	return s.acc.solve(curve[i].Lambda, append([]CurvePoint(nil), curve...))
@@ -421,7 +428,7 @@ func Best(curve []CurvePoint, byAccuracy bool) (int, error) {
 		}
 	}
 	if best < 0 {
-		return 0, fmt.Errorf("krr: no λ in the grid gave a finite score; use a grid of larger λ or set Lambda")
+		return 0, check.New(check.Data, "", "krr: no λ in the grid gave a finite score; use a grid of larger λ or set Lambda")
 	}
 	return best, nil
 }

@@ -28,6 +28,7 @@ func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total 
 		}
 		return d, w, nil
 	}
+	s := scaleUpper(a, m)
 	d := make([]float64, m)
 	e := make([]float64, m) // e[m-1] = 0 ends the off-diagonal
 	tau := make([]float64, max(m-1, 1))
@@ -41,7 +42,85 @@ func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total 
 		return nil, nil, err
 	}
 	sortEig(d, w, l)
+	unscale(s, d)
+	if err := finite(d); err != nil {
+		return nil, nil, err
+	}
 	return d, w, nil
+}
+
+// errOverflow reports eigenvalues of a finite matrix beyond the float64
+// range (entries near 1e308 whose sums overflow).
+var errOverflow = errors.New("linalg: an eigenvalue is beyond the float64 range; rescale the matrix")
+
+func finite(d []float64) error {
+	for _, v := range d {
+		if math.IsInf(v, 0) {
+			return errOverflow
+		}
+	}
+	return nil
+}
+
+// scaleUpper divides the upper triangle of the m×m matrix a by 4^k when
+// its largest entry is beyond 2^±400, where the reduction's sums of
+// squares would overflow (entries near 1e308 gave finite, wrong
+// eigenvalues) or underflow, and returns the exponent 2k (0 when none).
+// A power of four is exact, and so is every step of the reduction on the
+// scaled matrix: T scales by it and Q does not change. Other matrices are
+// not touched, so their bits are those of before.
+func scaleUpper(a []float64, m int) int {
+	top := 0.0
+	for i := range m {
+		for _, v := range a[i*m+i : i*m+m] {
+			top = max(top, math.Abs(v))
+		}
+	}
+	k := scaleExp(top)
+	if k != 0 {
+		for i := range m {
+			row := a[i*m+i : i*m+m]
+			for j := range row {
+				row[j] = math.Ldexp(row[j], -k)
+			}
+		}
+	}
+	return k
+}
+
+// scaleFor is the exponent scaleUpper would scale the entries of xs by.
+func scaleFor(xs ...[]float64) int {
+	top := 0.0
+	for _, x := range xs {
+		for _, v := range x {
+			top = max(top, math.Abs(v))
+		}
+	}
+	return scaleExp(top)
+}
+
+// scaleExp returns 0 when top (the largest magnitude) is within 2^±400
+// (or zero, or not finite: nothing to scale), else the even exponent that
+// brings it to [1/4, 1).
+func scaleExp(top float64) int {
+	if top <= 0x1p400 && (top == 0 || top >= 0x1p-400) || math.IsInf(top, 0) || math.IsNaN(top) {
+		return 0
+	}
+	_, exp := math.Frexp(top)
+	return exp + exp&1
+}
+
+// unscale multiplies each slice by 2^k, undoing scaleUpper on T; values
+// beyond the float64 range become ±Inf (see finite).
+func unscale(k int, xs ...[]float64) {
+	if k == 0 {
+		return
+	}
+	for _, x := range xs {
+		for i := range x {
+			x[i] = math.Ldexp(x[i], k)
+		}
+	}
 }
 
 // Tridiagonalize reduces the symmetric m×m matrix whose upper triangle is
@@ -52,27 +131,37 @@ func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total 
 // tridiagonal solves. Below twoStageMin the reduction is one-stage
 // (tridiag); from there on it runs in two stages (twoStageReduce: a band by
 // matrix products, then bulge chasing), which gives T's eigenvalues to
-// about 1e-14 of the largest and is 2× faster at m = 4096.
+// about 1e-14 of the largest and is 2× faster at m = 4096. Entries beyond
+// 2^±400 are scaled first (scaleUpper); T's entries beyond the float64
+// range are then ±Inf.
 func Tridiagonalize(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (d, e, w []float64) {
 	w = append([]float64(nil), rhs[:m*l]...)
+	s := scaleUpper(a, m)
 	if m >= twoStageMin && twoStage {
 		d, e, _, _, _ = twoStageReduce(a, m, bandWidth, w, l, false, progress)
-		return d, e, w
+	} else {
+		d, e, _, _ = oneStageReduce(a, m, w, l, false, progress)
 	}
-	d, e, _, _ = oneStageReduce(a, m, w, l, false, progress)
+	unscale(s, d, e)
 	return d, e, w
 }
 
 // TridiagEig diagonalizes the symmetric tridiagonal T (diagonal d,
 // off-diagonal e with e[m−1] = 0, as Tridiagonalize returns them) as
 // T = SΛSᵀ: on return d holds Λ in ascending order and the m×l matrix w is
-// overwritten with Sᵀw; e is destroyed.
+// overwritten with Sᵀw; e is destroyed. An eigenvalue beyond the float64
+// range is an error.
 func TridiagEig(d, e, w []float64, l int) error {
+	// T is scaled as scaleUpper scales a matrix: QL's shifts and rotations
+	// square its entries.
+	s := scaleFor(d, e)
+	unscale(-s, d, e)
 	if err := tql(d, e, w, l); err != nil {
 		return err
 	}
 	sortEig(d, w, l)
-	return nil
+	unscale(s, d)
+	return finite(d)
 }
 
 // sortEig sorts the eigenvalues d ascending, moving the rows of the

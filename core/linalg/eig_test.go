@@ -3,6 +3,7 @@ package linalg
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -141,4 +142,89 @@ func benchEigSym(b *testing.B, m int, gcv bool) {
 		defer func() { twoStage = true }()
 		run(b)
 	})
+}
+
+// TestEigSymExtremeScales: a matrix with entries near 1e308 (or 1e-300)
+// has the eigenvalues of the same matrix at scale 1, times the scale, in
+// every entry point (EigSym with and without R, Tridiagonalize then
+// TridiagEig, Reduce), and eigenvalues beyond the float64 range are an
+// error, never a finite wrong number.
+func TestEigSymExtremeScales(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, m := range []int{12, 600} { // one-stage and two-stage reductions
+		base := make([]float64, m*m)
+		for i := range m {
+			for j := i; j < m; j++ {
+				v := r.Float64()*2 - 1
+				base[i*m+j], base[j*m+i] = v, v
+			}
+		}
+		rhs := make([]float64, m)
+		for i := range rhs {
+			rhs[i] = r.NormFloat64()
+		}
+		want, _, err := EigSym(append([]float64(nil), base...), m, nil, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := 0.0
+		for _, v := range want {
+			top = max(top, math.Abs(v))
+		}
+		for _, scale := range []float64{1e308 / top / 2, 1e-300} {
+			scaled := func() []float64 {
+				a := make([]float64, m*m)
+				for i, v := range base {
+					a[i] = v * scale
+				}
+				return a
+			}
+			check := func(how string, got []float64) {
+				t.Helper()
+				sorted := append([]float64(nil), got...)
+				slices.Sort(sorted)
+				for i, v := range sorted {
+					if d := math.Abs(v/scale - want[i]); !(d <= 1e-12*top) {
+						t.Fatalf("m=%d scale %g, %s: eigenvalue %d is %g, want %g", m, scale, how, i, v/scale, want[i])
+					}
+				}
+			}
+			vals, _, err := EigSym(scaled(), m, nil, 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("EigSym", vals)
+			vals, _, err = EigSym(scaled(), m, rhs, 1, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("EigSym with R", vals)
+			d, e, w := Tridiagonalize(scaled(), m, rhs, 1, nil)
+			if err := TridiagEig(d, e, w, 1); err != nil {
+				t.Fatal(err)
+			}
+			check("Tridiagonalize", d)
+			red, _ := Reduce(scaled(), m, rhs, 1, nil)
+			d = append([]float64(nil), red.D...)
+			if err := TridiagEig(d, append([]float64(nil), red.E...), make([]float64, m), 1); err != nil {
+				t.Fatal(err)
+			}
+			check("Reduce", d)
+		}
+	}
+	for _, tc := range []struct{ a, want []float64 }{
+		{[]float64{1e308, 1e308, 1e308, -1e308}, []float64{-math.Sqrt2 * 1e308, math.Sqrt2 * 1e308}},
+		{[]float64{1e308, 5e307, 5e307, 1e308}, []float64{5e307, 1.5e308}},
+	} {
+		vals, _, err := EigSym(append([]float64(nil), tc.a...), 2, nil, 0, nil)
+		if err != nil || math.Abs(vals[0]-tc.want[0]) > 1e-14*1e308 || math.Abs(vals[1]-tc.want[1]) > 1e-14*1e308 {
+			t.Errorf("eigenvalues of %v: %v (%v), want %v", tc.a, vals, err, tc.want)
+		}
+	}
+	// All entries 1e308: the eigenvalue 3e308 is not a float64.
+	big := []float64{1e308, 1e308, 1e308, 1e308, 1e308, 1e308, 1e308, 1e308, 1e308}
+	if vals, _, err := EigSym(big, 3, nil, 0, nil); err == nil {
+		t.Errorf("eigenvalues %v of a matrix of 1e308, want an error", vals)
+	}
 }

@@ -29,12 +29,14 @@ type Reduction struct {
 func Reduce(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (*Reduction, []float64) {
 	w := append([]float64(nil), rhs[:m*l]...)
 	r := &Reduction{a: a, m: m, off: 1}
+	s := scaleUpper(a, m) // see EigSym: the reflectors do not change
 	if m >= twoStageMin && twoStage {
 		r.off, r.nb = bandWidth, bandWidth
 		r.D, r.E, r.tau, r.tau2, r.ts = twoStageReduce(a, m, bandWidth, w, l, true, progress)
-		return r, w
+	} else {
+		r.D, r.E, r.tau, r.ts = oneStageReduce(a, m, w, l, true, progress)
 	}
-	r.D, r.E, r.tau, r.ts = oneStageReduce(a, m, w, l, true, progress)
+	unscale(s, r.D, r.E)
 	return r, w
 }
 

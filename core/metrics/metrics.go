@@ -1,8 +1,8 @@
 package metrics
 
 import (
-	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -21,12 +21,18 @@ func checkKPhi(K, Phi *mat.Dense) (n int, err error) {
 	}
 	n, c := K.Dims()
 	if n != c {
-		return 0, fmt.Errorf("metrics: K is %d×%d; a kernel matrix must be square", n, c)
+		return 0, check.New(check.Shape, "", "metrics: K is %d×%d; a kernel matrix must be square", n, c)
 	}
 	if r, _ := Phi.Dims(); r != n {
-		return 0, fmt.Errorf("metrics: K is %d×%d but Phi has %d rows; use the features of the same rows", n, n, r)
+		return 0, check.New(check.Shape, "", "metrics: K is %d×%d but Phi has %d rows; use the features of the same rows", n, n, r)
 	}
 	return n, nil
+}
+
+// overflowErr is the error of a sum of squares beyond the float64 range:
+// finite inputs whose result cannot be represented.
+func overflowErr(what string) error {
+	return check.New(check.Data, "", "metrics: %s overflow float64 (entries beyond about 1e154); rescale the values", what)
 }
 
 // kernelErrors returns ‖ΦΦᵀ−K‖²_F and ‖K‖²_F, computing ΦΦᵀ in blocks of
@@ -59,7 +65,10 @@ func RelFrobenius(K, Phi *mat.Dense) (float64, error) {
 	}
 	diff, norm := kernelErrors(K, Phi, n)
 	if norm == 0 {
-		return 0, fmt.Errorf("metrics: K is zero; the relative error is undefined")
+		return 0, check.New(check.Data, "", "metrics: K is zero; the relative error is undefined")
+	}
+	if math.IsInf(diff, 0) || math.IsInf(norm, 0) || math.IsNaN(diff) {
+		return 0, overflowErr("the squared entries of K or ΦΦᵀ")
 	}
 	return math.Sqrt(diff / norm), nil
 }
@@ -71,6 +80,9 @@ func EntryMSE(K, Phi *mat.Dense) (float64, error) {
 		return 0, err
 	}
 	diff, _ := kernelErrors(K, Phi, n)
+	if math.IsInf(diff, 0) || math.IsNaN(diff) {
+		return 0, overflowErr("the squared differences of K and ΦΦᵀ")
+	}
 	return diff / float64(n) / float64(n), nil
 }
 
@@ -89,22 +101,25 @@ func Spectral(K, Phi *mat.Dense, lambda float64) (float64, error) {
 	if lambda == 0 {
 		lambda = 1e-4 * float64(n)
 	}
-	if !(lambda > 0) || math.IsInf(lambda, 0) {
-		return 0, fmt.Errorf("metrics: lambda %v is invalid; use a positive finite λ, or 0 for 1e-4·n", lambda)
+	if err := check.Lambda("metrics", "lambda", lambda); err != nil {
+		return 0, err
 	}
 	if err := check.Alloc("kernel matrix", n, n); err != nil {
 		return 0, wrap(err)
 	}
+	if err := checkSymmetric(K); err != nil {
+		return 0, err
+	}
 	s := mat.NewSymDense(n, nil)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
-			s.SetSym(i, j, 0.5*(K.At(i, j)+K.At(j, i)))
+			s.SetSym(i, j, 0.5*K.At(i, j)+0.5*K.At(j, i))
 		}
 		s.SetSym(i, i, s.At(i, i)+lambda)
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(s) {
-		return 0, fmt.Errorf("metrics: K + λI is not positive definite at λ = %g; K must be positive semidefinite", lambda)
+		return 0, check.New(check.Data, "", "metrics: K + λI is not positive definite at λ = %g; K must be positive semidefinite", lambda)
 	}
 	var u mat.TriDense
 	ch.UTo(&u)
@@ -125,24 +140,51 @@ func Spectral(K, Phi *mat.Dense, lambda float64) (float64, error) {
 	}
 	var es mat.EigenSym
 	if !es.Factorize(m, false) {
-		return 0, fmt.Errorf("metrics: the eigendecomposition did not converge; check K and Phi for extreme values")
+		return 0, check.New(check.Data, "", "metrics: the eigendecomposition did not converge; check K and Phi for extreme values")
 	}
 	v := es.Values(nil)
-	return v[n-1] / v[0], nil
+	// The eigenvalues are positive in exact arithmetic; a ratio that is not
+	// at least 1 and finite means rounding or overflow swamped them.
+	if r := v[n-1] / v[0]; r >= 1 && !math.IsInf(r, 0) {
+		return r, nil
+	}
+	return 0, check.New(check.Data, "", "metrics: the spectral ratio is not computable at λ = %g (eigenvalues %g…%g): K + λI is too ill-conditioned or the entries too large; use a larger λ or rescale K and Phi", lambda, v[0], v[n-1])
+}
+
+// checkSymmetric refuses a K that is not symmetric beyond rounding: the
+// spectral measure is defined for kernel matrices, and averaging K with
+// its transpose would measure another matrix without a word.
+func checkSymmetric(K *mat.Dense) error {
+	n, _ := K.Dims()
+	top := 0.0
+	for i := range n {
+		for _, v := range K.RawRowView(i)[:n] {
+			top = max(top, math.Abs(v))
+		}
+	}
+	const tol = 1e-10 // relative to the largest entry: far above rounding
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			if a, b := K.At(i, j), K.At(j, i); math.Abs(a-b) > tol*top {
+				return check.New(check.Value, "", "metrics: K is not symmetric: K[%d][%d] = %g but K[%d][%d] = %g; a kernel matrix is symmetric", i, j, a, j, i, b)
+			}
+		}
+	}
+	return nil
 }
 
 // checkLabels validates a pair of label vectors.
 func checkLabels(yTrue, yPred []float64) error {
 	if len(yTrue) != len(yPred) {
-		return fmt.Errorf("metrics: %d true labels but %d predictions; give one prediction per row", len(yTrue), len(yPred))
+		return check.New(check.Shape, "", "metrics: %d true labels but %d predictions; give one prediction per row", len(yTrue), len(yPred))
 	}
 	if len(yTrue) == 0 {
-		return fmt.Errorf("metrics: no labels given")
+		return check.New(check.Shape, "", "metrics: no labels given")
 	}
 	for i := range yTrue {
 		for _, v := range [2]float64{yTrue[i], yPred[i]} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("metrics: label %v at row %d is not finite", v, i)
+				return check.New(check.NonFinite, "", "metrics: label %v at row %d is not finite", v, i)
 			}
 		}
 	}
@@ -185,6 +227,9 @@ func MSE(yTrue, yPred []float64) (float64, error) {
 		d := v - yPred[i]
 		s += d * d
 	}
+	if math.IsInf(s, 0) {
+		return 0, overflowErr("the squared errors")
+	}
 	return s / float64(len(yTrue)), nil
 }
 
@@ -193,18 +238,34 @@ func R2(yTrue, yPred []float64) (float64, error) {
 	if err := checkLabels(yTrue, yPred); err != nil {
 		return 0, err
 	}
+	if !slices.ContainsFunc(yTrue, func(v float64) bool { return v != yTrue[0] }) {
+		// Tested before the sums: a rounded mean of equal values differs
+		// from them, and 1 − res/(a rounding error) is no score.
+		return 0, check.New(check.Data, "", "metrics: the true values are all equal; R² is undefined (use MSE)")
+	}
+	// R² does not change with the scale of the values, so they are divided
+	// by the largest magnitude first: sums of squares of values near 1e308
+	// would overflow to Inf/Inf = NaN.
+	scale := 0.0
+	for i, v := range yTrue {
+		scale = max(scale, math.Abs(v), math.Abs(yPred[i]))
+	}
+	if scale == 0 {
+		scale = 1
+	}
 	mean := 0.0
 	for _, v := range yTrue {
-		mean += v
+		mean += v / scale
 	}
 	mean /= float64(len(yTrue))
 	var res, tot float64
 	for i, v := range yTrue {
-		res += (v - yPred[i]) * (v - yPred[i])
-		tot += (v - mean) * (v - mean)
+		d, c := v/scale-yPred[i]/scale, v/scale-mean
+		res += d * d
+		tot += c * c
 	}
 	if tot == 0 {
-		return 0, fmt.Errorf("metrics: the true values are all equal; R² is undefined")
+		return 0, check.New(check.Data, "", "metrics: the true values are all equal; R² is undefined (use MSE)")
 	}
 	return 1 - res/tot, nil
 }

@@ -440,7 +440,7 @@ func (s *Selection) check() error {
 		return check.New(check.Value, "", "pipeline: model file: selection: "+format, a...)
 	}
 	if s.Rows < 1 || s.Criterion == "" || len(s.Candidates) == 0 || s.Chosen < 0 || s.Chosen >= len(s.Candidates) {
-		return bad("rows %d, criterion %q, %d candidates, chosen %d: a selection scores at least one candidate on at least one row and chooses one of them", s.Rows, s.Criterion, len(s.Candidates), s.Chosen)
+		return bad("rows %d, criterion %s, %d candidates, chosen %d: a selection scores at least one candidate on at least one row and chooses one of them", s.Rows, check.Quote(s.Criterion), len(s.Candidates), s.Chosen)
 	}
 	for _, c := range s.Candidates {
 		if c.Depth < 0 || c.Depth > kernel.MaxDepth || !(c.Lambda > 0) || !(c.Score >= 0) || c.Accuracy < 0 || c.Accuracy > 1 || !(c.StdErr >= 0) {

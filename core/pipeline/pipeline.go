@@ -76,7 +76,7 @@ func FitDataset(ctx context.Context, ds *data.Dataset, cfg Config) (*Pipeline, e
 		return nil, err
 	}
 	if t := cfg.Ridge.Task; t != "" && t != ds.Task {
-		return nil, check.New(check.Option, "task", "pipeline: task %q, but the data set's target is a %s target; leave the task unset or parse with task %q", t, ds.Task, t)
+		return nil, check.New(check.Option, "task", "pipeline: task %s, but the data set's target is a %s target; leave the task unset or parse with task %s", check.Quote(t), check.Quote(ds.Task), check.Quote(t))
 	}
 	cfg.Ridge.Task = ds.Task
 	if ds.Task == krr.Classification {

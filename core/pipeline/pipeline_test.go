@@ -164,7 +164,7 @@ func TestDatasetAndCSV(t *testing.T) {
 	}
 	for _, tc := range []struct{ text, want string }{
 		{"size,weight\n1,2\n", `no column named "color"`},
-		{"size,color,weight\nbig,red,1\n", "is not a finite number"},
+		{"size,color,weight\nbig,red,1\n", "is not a decimal number"},
 		{"", "empty"},
 	} {
 		if _, err := q.PredictCSV([]byte(tc.text), 0); err == nil || !strings.Contains(err.Error(), tc.want) {

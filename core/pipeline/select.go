@@ -332,6 +332,9 @@ func (s *search) score(ctx context.Context, X *mat.Dense, which []int) ([]Scored
 			return
 		}
 		best, err := krr.Best(curve, byAcc)
+		if err != nil && s.opt.Lambda > 0 {
+			err = check.New(check.Option, "lambda", "pipeline: at the fixed λ = %g no candidate's leave-one-out score is finite: λ is too small for these rows; use a larger λ, or choose it automatically", s.opt.Lambda)
+		}
 		if err != nil {
 			errs[j] = err
 			return
@@ -425,12 +428,16 @@ func (s *search) pick(scored []Scored) (choice, error) {
 // A sample of rows cannot rank candidates closer than its noise: the rule
 // takes the least complex (and cheapest to featurize) kernel the sample
 // cannot tell from the best. It sets each candidate's StdErr. When no
-// depth is searched (every depth equal), it returns b. It panics when the
-// losses are not one vector of at least two rows per candidate, all of the
-// same length.
+// depth is searched (every depth equal), it returns b. The losses must be
+// one vector of at least two rows per candidate, all of the same length.
 func Simplest(cands []Candidate, losses [][]float64, byAccuracy bool) (int, error) {
 	if len(cands) == 0 || len(losses) != len(cands) {
-		panic("pipeline: Simplest needs one loss vector per candidate")
+		return 0, check.New(check.Shape, "", "pipeline: %d candidates and %d loss vectors; give one loss vector per candidate, at least one", len(cands), len(losses))
+	}
+	for i, l := range losses {
+		if len(l) < 2 || len(l) != len(losses[0]) {
+			return 0, check.New(check.Shape, "", "pipeline: loss vector %d has %d rows and vector 0 has %d; every candidate needs the losses of the same rows, at least two", i, len(l), len(losses[0]))
+		}
 	}
 	points := make([]krr.CurvePoint, len(cands))
 	for i, c := range cands {

@@ -1,8 +1,9 @@
 package rf
 
 import (
-	"fmt"
 	"math"
+
+	"ntkrf/internal/check"
 )
 
 // naiveDim returns the output dimension of the explicit construction
@@ -33,7 +34,7 @@ func (p *mapPlan) sizeNaive(d int) error {
 			return naiveDim(L, orDefault(c.M0, w), orDefault(c.M1, w), d) <= c.Dim
 		}
 		if !fits(1) {
-			return fmt.Errorf("rf: Config.Dim %d is too small for naive at depth %d on %d columns; use at least %d",
+			return check.New(check.Option, "dim", "rf: Config.Dim %d is too small for naive at depth %d on %d columns; use at least %d",
 				c.Dim, L, d, naiveDim(L, orDefault(c.M0, 1), orDefault(c.M1, 1), d))
 		}
 		w := 1
@@ -44,7 +45,7 @@ func (p *mapPlan) sizeNaive(d int) error {
 	}
 	c.Dim = naiveDim(L, c.M0, c.M1, d)
 	if c.Dim > MaxDim {
-		return fmt.Errorf("rf: naive features with Config.M0 %d and Config.M1 %d have more than %d columns; use smaller widths", c.M0, c.M1, MaxDim)
+		return check.New(check.Option, "m0", "rf: naive features with Config.M0 %d and Config.M1 %d have more than %d columns; use smaller widths", c.M0, c.M1, MaxDim)
 	}
 	din := d
 	for range L {
@@ -72,7 +73,7 @@ func (p *mapPlan) sizeGrad(d int) error {
 			return err
 		}
 		if gradDim(L, 1, d) > c.Dim {
-			return fmt.Errorf("rf: Config.Dim %d is too small for grad at depth %d on %d columns; use at least %d",
+			return check.New(check.Option, "dim", "rf: Config.Dim %d is too small for grad at depth %d on %d columns; use at least %d",
 				c.Dim, L, d, gradDim(L, 1, d))
 		}
 		w := 1
@@ -83,7 +84,7 @@ func (p *mapPlan) sizeGrad(d int) error {
 	}
 	c.Dim = gradDim(L, c.M1, d)
 	if c.Dim > MaxDim {
-		return fmt.Errorf("rf: grad features of width Config.M1 %d have more than %d columns; use a smaller width", c.M1, MaxDim)
+		return check.New(check.Option, "m1", "rf: grad features of width Config.M1 %d have more than %d columns; use a smaller width", c.M1, MaxDim)
 	}
 	c.Sampler = "gaussian" // the network's weights are plain Gaussian
 	din := d

@@ -1,9 +1,9 @@
 package rf
 
 import (
-	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"ntkrf/core/kernel"
 	"ntkrf/internal/check"
@@ -99,13 +99,13 @@ func oneOf(field, v string, allowed []string) error {
 	if slices.Contains(allowed, v) {
 		return nil
 	}
-	return fmt.Errorf("rf: Config.%s %q is unknown; use one of %q", field, v, allowed)
+	return check.New(check.Option, strings.ToLower(field[:1])+field[1:], "rf: Config.%s %s is unknown; use one of %q", field, check.Quote(v), allowed)
 }
 
 // fill validates cfg and fills in the defaults that do not depend on sizes.
 func (c *Config) fill(inputDim int) error {
 	if inputDim <= 0 || inputDim > MaxDim {
-		return fmt.Errorf("rf: input dimension %d is out of range; X needs 1 … %d columns", inputDim, MaxDim)
+		return check.New(check.Shape, "", "rf: input dimension %d is out of range; X needs 1 … %d columns", inputDim, MaxDim)
 	}
 	if c.Method == "" {
 		c.Method = Methods[0]
@@ -130,11 +130,11 @@ func (c *Config) fill(inputDim int) error {
 	}{{"Dim", c.Dim}, {"M0", c.M0}, {"M1", c.M1}, {"SketchDim", c.SketchDim}}
 	for _, f := range ints {
 		if f.v < 0 || f.v > MaxDim {
-			return fmt.Errorf("rf: Config.%s %d is out of range; use 0 (default) … %d", f.name, f.v, MaxDim)
+			return check.New(check.Option, strings.ToLower(f.name[:1])+f.name[1:], "rf: Config.%s %d is out of range; use 0 (default) … %d", f.name, f.v, MaxDim)
 		}
 	}
 	if c.GibbsSweeps < 0 || c.GibbsSweeps > MaxGibbsSweeps {
-		return fmt.Errorf("rf: Config.GibbsSweeps %d is out of range; use 1 … %d (0 means 1)", c.GibbsSweeps, MaxGibbsSweeps)
+		return check.New(check.Option, "gibbsSweeps", "rf: Config.GibbsSweeps %d is out of range; use 1 … %d (0 means 1)", c.GibbsSweeps, MaxGibbsSweeps)
 	}
 	if err := checkSeed(c.Seed); err != nil {
 		return err
@@ -150,12 +150,12 @@ func (c *Config) fill(inputDim int) error {
 			c.Depth = kernel.DefaultDepth
 		}
 		if c.Depth < 0 || c.Depth > kernel.MaxDepth {
-			return fmt.Errorf("rf: Config.Depth %d is out of range; use 1 … %d (0 means %d)", c.Depth, kernel.MaxDepth, kernel.DefaultDepth)
+			return check.New(check.Option, "depth", "rf: Config.Depth %d is out of range; use 1 … %d (0 means %d)", c.Depth, kernel.MaxDepth, kernel.DefaultDepth)
 		}
 	}
 	if c.Method == "rff" {
 		if math.IsNaN(c.Gamma) || c.Gamma < 0 || math.IsInf(c.Gamma, 0) {
-			return fmt.Errorf("rf: Config.Gamma %v is invalid; use a positive finite number (0 means 1/inputDim)", c.Gamma)
+			return check.New(check.Option, "gamma", "rf: Config.Gamma %v is invalid; use a positive finite number (0 means 1/inputDim)", c.Gamma)
 		}
 		if c.Gamma == 0 {
 			c.Gamma = 1 / float64(inputDim)
@@ -175,7 +175,7 @@ func checkSeed(seed uint64) error {
 // needDim returns an error if the default sizes need Dim and it is unset.
 func needDim(c *Config) error {
 	if c.Dim == 0 {
-		return fmt.Errorf("rf: Config.Dim is 0; set the number of output features (e.g. 4096)")
+		return check.New(check.Option, "dim", "rf: Config.Dim is 0; set the number of output features (e.g. 4096)")
 	}
 	return nil
 }
@@ -399,14 +399,14 @@ func (p *mapPlan) sizeNTK(d int) error {
 		mcs = orDefault(c.SketchDim, c.Dim-m1)
 		m0 = orDefault(c.M0, m1)
 		if m1 < 1 || mcs < 1 || m0 < 1 {
-			return fmt.Errorf("rf: Config.Dim %d is too small for ntk; use at least 2 (half ReLU features, half sketch)", c.Dim)
+			return check.New(check.Option, "dim", "rf: Config.Dim %d is too small for ntk; use at least 2 (half ReLU features, half sketch)", c.Dim)
 		}
 		dim = m1 + mcs
 		c.M0, c.SketchDim = m0, mcs
 	}
 	c.M1 = m1
 	if dim > MaxDim {
-		return fmt.Errorf("rf: Config.M1 + Config.SketchDim = %d is too large; use at most %d", dim, MaxDim)
+		return check.New(check.Option, "sketchDim", "rf: Config.M1 + Config.SketchDim = %d is too large; use at most %d", dim, MaxDim)
 	}
 	if asked != 0 && dim != asked {
 		// M1 or SketchDim given with a Dim they contradict: the map

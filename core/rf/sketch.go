@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"ntkrf/internal/check"
 )
 
 // CountSketch maps R^in to R^out by hashing coordinate j to bucket h(j)
@@ -40,7 +42,7 @@ func newCountSketch(in, out int, seed uint64, layer, tag int) *CountSketch {
 func checkSketchDims(in ...int) error {
 	for _, n := range in {
 		if n <= 0 || n > MaxDim {
-			return fmt.Errorf("rf: sketch dimension %d is out of range; use 1 … %d", n, MaxDim)
+			return check.New(check.Option, "", "rf: sketch dimension %d is out of range; use 1 … %d", n, MaxDim)
 		}
 	}
 	return nil

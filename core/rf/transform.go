@@ -2,7 +2,6 @@ package rf
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"runtime"
 	"strings"
@@ -36,7 +35,7 @@ func rfError(err error) error {
 	if errors.As(err, &e) {
 		return &check.Error{Code: e.Code, Option: e.Option, Msg: msg}
 	}
-	return errors.New(msg)
+	return check.New(check.Data, "", "%s", msg)
 }
 
 // Transform sets dst to the n×Dim features of the n rows of X and returns
@@ -57,7 +56,7 @@ func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 		}
 		dst = mat.NewDense(n, f.dim, nil)
 	} else if r, c := dst.Dims(); r != n || c != f.dim {
-		return nil, fmt.Errorf("rf: dst is %d×%d; Transform needs %d×%d (or nil)", r, c, n, f.dim)
+		return nil, check.New(check.Shape, "", "rf: dst is %d×%d; Transform needs %d×%d (or nil)", r, c, n, f.dim)
 	}
 	xr, dr := X.RawMatrix(), dst.RawMatrix()
 	blocks := (n + blockRows - 1) / blockRows
@@ -101,7 +100,7 @@ func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	for i := range n {
 		for _, v := range dr.Data[i*dr.Stride : i*dr.Stride+f.dim] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("rf: the features of row %d are not finite (its largest value is %.3g); rescale the data, e.g. standardize it",
+				return nil, check.New(check.Value, "", "rf: the features of row %d are not finite (its largest value is %.3g); rescale the data, e.g. standardize it",
 					i, floats.Norm(xr.Data[i*xr.Stride:i*xr.Stride+d], math.Inf(1)))
 			}
 		}

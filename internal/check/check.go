@@ -13,6 +13,24 @@ import (
 // add cost and no information.
 const MaxDepth = 64
 
+// MinLambda is the smallest ridge λ accepted, the smallest normal float64
+// (2.2e-308). Below it λ is subnormal: it has lost precision, 1/λ
+// overflows, and added to any diagonal entry of a Gram matrix it changes
+// nothing, so it regularizes nothing and a singular system stays singular.
+const MinLambda = 0x1p-1022
+
+// Lambda returns an error unless v is a λ in MinLambda…MaxFloat64; option
+// names it ("lambda", "grid[2]") and pkg prefixes the message.
+func Lambda(pkg, option string, v float64) error {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0) || v <= 0:
+		return New(Option, option, "%s: %s %v is invalid; use a positive finite λ", pkg, option, v)
+	case v < MinLambda:
+		return New(Option, option, "%s: %s %v is subnormal, below %v: it has lost precision and adds nothing to a diagonal, so it regularizes nothing; use λ ≥ %v", pkg, option, v, MinLambda, MinLambda)
+	}
+	return nil
+}
+
 // CheckMatrix returns an error unless X is a non-empty matrix of finite
 // values. name is used in the message ("core: X has NaN at row 3, column 2").
 func Matrix(name string, X *mat.Dense) error {

@@ -248,14 +248,8 @@ func wrong(path string, tok json.Token, want string) error {
 	return &Error{Code: check.Type, Path: path, Msg: fmt.Sprintf("is %s; it must be %s", got, want)}
 }
 
-// clip shortens what a message quotes of the file.
-func clip(s string) string {
-	const most = 40
-	if r := []rune(s); len(r) > most {
-		return string(r[:most]) + "…"
-	}
-	return s
-}
+// clip shortens what a message quotes of the file, as every message does.
+func clip(s string) string { return check.Cut(s) }
 
 func (d *decoder) array(v reflect.Value, path string) error {
 	et := v.Type().Elem()

@@ -550,9 +550,9 @@ export interface Engine {
   compare(X: Matrix, options?: CompareOptions): Promise<Comparison>;
   /** Greedy experimental design: k rows to label that minimize the paper's criterion on random features. */
   selectActive(X: Matrix, options: SelectOptions): Promise<number[]>;
-  /** Seeded shuffle split into train and test row indices. */
+  /** Seeded shuffle split into train and test row indices; n at most 10,000,000 (Go's data.MaxIndices; more is ERR_TOO_LARGE). */
   split(n: number, options?: SplitOptions): Promise<{ train: number[]; test: number[] }>;
-  /** Seeded k-fold split: per fold, the held-out rows (test) and the rest (train); the test parts partition 0…n−1. */
+  /** Seeded k-fold split: per fold, the held-out rows (test) and the rest (train); the test parts partition 0…n−1. k·n at most 10,000,000 indices in all (Go's data.MaxIndices; more is ERR_TOO_LARGE). */
   kfold(n: number, options?: KFoldOptions): Promise<{ train: number[]; test: number[] }[]>;
   /** Accuracy, confusion matrix (classification), MSE and R². */
   score(yTrue: Float64Array, yPred: Float64Array, options?: ScoreOptions): Promise<Scores>;

@@ -285,9 +285,14 @@ export function formatBytes(b) {
   return `${b} B`;
 }
 
+/**
+ * A row count: a number that JSON carries exactly. How many rows a call may
+ * index is Go's rule (data.MaxIndices, ERR_TOO_LARGE), checked there before
+ * anything is allocated.
+ */
 export function checkCount(where, name, n) {
   if (typeof n !== 'number') throw typeError(`${where}: ${name} must be an integer ≥ 0, got ${describe(n)}`, name);
-  if (!Number.isInteger(n) || n < 0 || n > 2 ** 31) throw ntkrfError('ERR_OPTION', `${where}: ${name} must be an integer in 0…${2 ** 31}, got ${describe(n)}`, name);
+  if (!Number.isSafeInteger(n) || n < 0) throw ntkrfError('ERR_OPTION', `${where}: ${name} must be an integer in 0…2^53−1, got ${describe(n)}`, name);
 }
 
 /** A string shaped like a file's path: a drive, a root, ./ or ~/, file:, or a data file's extension at its end. */
