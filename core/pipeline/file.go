@@ -221,7 +221,9 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 	if f.Preprocess == nil {
 		return nil, bad(check.Value, "no preprocess")
 	}
-	d := f.Preprocess.Cols()
+	// The schema reads d columns; the features or the kernel take the
+	// preprocessed rows, with the bias input when there is one.
+	d, dp := f.Preprocess.Cols(), f.Preprocess.OutCols()
 	if f.Input != nil {
 		if err := f.Input.Check(); err != nil {
 			return nil, err
@@ -257,8 +259,8 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 	case f.Features != nil && f.Kernel == nil && f.Train == nil:
 		// A map drawn from the same configuration for the same inputs is
 		// the same map, bit for bit: Assemble passes the one it fitted with.
-		if p.fmap = drawn; drawn == nil || drawn.InputDim() != d || drawn.Config() != *f.Features {
-			if p.fmap, err = rf.New(*f.Features, d); err != nil {
+		if p.fmap = drawn; drawn == nil || drawn.InputDim() != dp || drawn.Config() != *f.Features {
+			if p.fmap, err = rf.New(*f.Features, dp); err != nil {
 				return nil, coded(err, check.Value)
 			}
 		}
@@ -271,13 +273,13 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 			return nil, fileErr(err)
 		}
 	case f.Kernel != nil && f.Features == nil && f.Train != nil:
-		ks, err := f.Kernel.Filled(d)
+		ks, err := f.Kernel.Filled(dp)
 		if err != nil {
 			return nil, coded(err, check.Value)
 		}
 		p.kern = &ks
-		if f.Train.Cols != d {
-			return nil, bad(check.Shape, "train has %d columns but preprocess makes %d", f.Train.Cols, d)
+		if f.Train.Cols != dp {
+			return nil, bad(check.Shape, "train has %d columns but preprocess makes %d", f.Train.Cols, dp)
 		}
 		train, err := f.Train.dense("train")
 		if err != nil {

@@ -22,10 +22,13 @@ import (
 var DefaultDepths = []int{1, 2, 3, 4, 5}
 
 // DefaultPreprocess are the preprocessings searched when it is left to the
-// pipeline: standardized columns, and standardized columns with every row
+// pipeline: standardized columns; standardized columns with every row
 // then scaled to unit norm (the NTK of unit-norm rows depends on angles
-// only; it wins on image-like data, loses where row norms carry signal).
-var DefaultPreprocess = []data.Prep{{}, {UnitNorm: true}}
+// only; it wins on image-like data, loses where row norms carry signal);
+// and standardized columns with a bias input (the NTK of a network with
+// biases, not positively homogeneous: it wins on low-dimensional data
+// whose classes are not wedges from the origin, such as a spiral).
+var DefaultPreprocess = []data.Prep{{}, {UnitNorm: true}, {Bias: data.DefaultBias}}
 
 // DefaultSearchRows is the number of training rows (a seeded sample when
 // there are more) on which the depth and preprocessing are chosen: each
@@ -500,6 +503,11 @@ func (s Search) check() error {
 	}
 	if s.Preprocess != nil && len(s.Preprocess) == 0 {
 		return check.New(check.Option, "preprocess", "pipeline: the search has no preprocessing to try; give at least one, or leave it unset")
+	}
+	for _, p := range s.Preprocess {
+		if err := p.Check(); err != nil {
+			return err
+		}
 	}
 	for _, d := range s.Depths {
 		if d < 1 || d > kernel.MaxDepth {
