@@ -67,7 +67,8 @@ type Search struct {
 	// DefaultDepths). Kernels without a depth ignore them.
 	Depths []int `json:"depths,omitempty"`
 	// Preprocess are the candidates when Config.Preprocess is nil (nil:
-	// DefaultPreprocess).
+	// DefaultPreprocess, without the bias input for kernels other than ntk
+	// and nngp).
 	Preprocess []data.Prep `json:"preprocess,omitempty"`
 	// Rows is the number of training rows the candidates are scored on,
 	// a sample drawn with the features' seed when there are more (0:
@@ -257,7 +258,7 @@ func newSearch(X *mat.Dense, y []float64, cfg Config) (*search, error) {
 	if cfg.Preprocess != nil {
 		s.preps = []data.Prep{*cfg.Preprocess}
 	} else if s.preps == nil {
-		s.preps = DefaultPreprocess
+		s.preps = defaultPreprocess(spec)
 	}
 	if err := cfg.Search.check(); err != nil {
 		return nil, err
@@ -482,6 +483,28 @@ func pairedDiff(a, b []float64) (mean, se float64) {
 	return mean, math.Sqrt(ss / float64(n-1) / float64(n))
 }
 
+// defaultPreprocess is DefaultPreprocess for the kernel k: without the
+// bias input for kernels other than the ReLU ones (ntk, nngp), on which a
+// constant column changes nothing (rbf: distances) or repeats the ridge
+// intercept (linear).
+func defaultPreprocess(k kernel.Spec) []data.Prep {
+	if reluKernel(k) {
+		return DefaultPreprocess
+	}
+	var out []data.Prep
+	for _, p := range DefaultPreprocess {
+		if p.Bias == 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// reluKernel reports whether k is the NTK or NNGP kernel of a ReLU network.
+func reluKernel(k kernel.Spec) bool {
+	return k.Name == "" || k.Name == "ntk" || k.Name == "nngp"
+}
+
 // kernelSpec is the exact kernel the pipeline fits or its features
 // approximate, if there is one.
 func (cfg Config) kernelSpec() (kernel.Spec, bool) {
@@ -493,7 +516,7 @@ func (cfg Config) kernelSpec() (kernel.Spec, bool) {
 
 // depthOpen reports whether the kernel has a depth and leaves it open.
 func depthOpen(k kernel.Spec) bool {
-	return (k.Name == "" || k.Name == "ntk" || k.Name == "nngp") && k.Depth == 0
+	return reluKernel(k) && k.Depth == 0
 }
 
 // check validates the candidates, whether or not they are used.
