@@ -447,7 +447,7 @@ test('labels of undefined values are a dash, not a crash', () => {
 });
 
 test('the selection sentence names the chosen candidate, why (the best, or within one standard error of it), and the runners-up', () => {
-  assert.deepEqual([{ standardize: true, unitNorm: false }, { standardize: true, unitNorm: true }, { standardize: false, unitNorm: false }].map(prepName), ['standardized columns', 'unit-norm rows', 'raw columns']);
+  assert.deepEqual([{ standardize: true, unitNorm: false }, { standardize: true, unitNorm: true }, { standardize: false, unitNorm: false }, { standardize: true, unitNorm: false, bias: 1 }].map(prepName), ['standardized columns', 'unit-norm rows', 'raw columns', 'standardized columns with a bias input']);
   const std = { standardize: true, unitNorm: false }, unit = { standardize: true, unitNorm: true };
   const cands = [
     { depth: 1, preprocess: std, lambda: 0.1, score: 0.2, accuracy: 0.95, stdErr: 0.02 },
