@@ -380,7 +380,7 @@ export interface ModelFile {
   /** The ridge coefficients: feature dimension (or training rows) × outputs. */
   coef: FileMatrix;
   bias: number[];
-  /** The preprocessed training rows (kernel models only). */
+  /** The preprocessed training rows (kernel models only; with the bias input, one more column than X). */
   train?: FileMatrix;
 }
 
@@ -536,8 +536,8 @@ export interface Engine {
   loadModel(file: string | ModelFile, options?: CallControl): Promise<Model>;
   /**
    * X preprocessed exactly as fitRidge would preprocess it (missing cells
-   * imputed, then standardized, then rows scaled to unit norm, as asked),
-   * fitted on X itself.
+   * imputed, then standardized, then rows scaled to unit norm, then the bias
+   * input appended as one more column, as asked), fitted on X itself.
    */
   preprocess(X: Matrix, options?: PreprocessOptions): Promise<Matrix64>;
   /** How well random features approximate the exact kernel on the rows of X. */
