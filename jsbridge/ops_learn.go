@@ -66,6 +66,7 @@ func init() {
 		if X, err = a.preprocessed(X); err != nil {
 			return nil, err
 		}
+		_, d = X.Dims() // a bias input adds a column
 		ka, _ := a.Features.Kernel()
 		if a.Kernel != nil {
 			ka = a.Kernel.Spec
@@ -223,6 +224,7 @@ func init() {
 		if X, err = a.preprocessed(X); err != nil {
 			return nil, err
 		}
+		_, d = X.Dims() // a bias input adds a column
 		f, err := newMap(c.op, a.Features, d)
 		if err != nil {
 			return nil, err

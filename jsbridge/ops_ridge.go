@@ -307,9 +307,12 @@ func init() {
 
 	ops["plan"] = func(c *call, args []byte) (any, error) {
 		var a struct {
-			Rows      int         `json:"rows"`
-			Cols      int         `json:"cols"`
-			Features  featureArgs `json:"features"`
+			Rows int `json:"rows"`
+			Cols int `json:"cols"`
+			// Preprocess is the fit's (fixed or chosen): the feature map
+			// takes the columns it makes.
+			Preprocess *data.Prep  `json:"preprocess"`
+			Features   featureArgs `json:"features"`
 			Criterion string      `json:"criterion"`
 			Lambda    any         `json:"lambda"`
 			Task      string      `json:"task"`
@@ -320,7 +323,11 @@ func init() {
 		if a.Rows < 1 || a.Cols < 1 {
 			return nil, shapeErr("%s: %d rows × %d columns; a fit needs at least one of each", c.op, a.Rows, a.Cols)
 		}
-		f, err := cachedMap(c.op, a.Features, a.Cols)
+		cols := a.Cols
+		if a.Preprocess != nil {
+			cols = a.Preprocess.Width(cols)
+		}
+		f, err := cachedMap(c.op, a.Features, cols)
 		if err != nil {
 			return nil, err
 		}
@@ -440,7 +447,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		f, err := cachedMap(c.op, a.Features, s.Cols())
+		f, err := cachedMap(c.op, a.Features, s.OutCols())
 		if err != nil {
 			return nil, err
 		}

@@ -94,6 +94,8 @@ var (
 	prepOpts       = []Opt{
 		{Name: "standardize", Kind: "bool", Default: true, Doc: "centre and scale every column on the training rows"},
 		{Name: "unitNorm", Kind: "bool", Default: false, Doc: "then scale every row to unit norm"},
+		{Name: "bias", Kind: "number", Min: f(0), Max: f(data.MaxBias),
+			Doc: "then append a constant input to every row, this many times the training rows' root-mean-square norm (0: none): the NTK of a ReLU network with first-layer biases, which is not positively homogeneous; \"auto\" tries 1"},
 	}
 	groupOpt = Opt{Name: "groups", Kind: "array", Items: &Opt{Name: "group", Kind: "object", Fields: []Opt{
 		{Name: "column", Kind: "int", Min: f(0), Max: f(rf.MaxDim)},

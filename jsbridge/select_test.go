@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"ntkrf/core/pipeline"
 	"ntkrf/internal/fixture"
 )
 
@@ -39,7 +40,7 @@ func TestSelectInParts(t *testing.T) {
 		if err := json.Unmarshal(res, &out); err != nil {
 			t.Fatal(err)
 		}
-		if out.Candidates != 6 || len(out.Scored) != 2 {
+		if total := 3 * len(pipeline.DefaultPreprocess); out.Candidates != total || len(out.Scored) != total/3 {
 			t.Fatalf("part %d: %d of %d candidates", part, len(out.Scored), out.Candidates)
 		}
 		all = append(all, out.Scored...)
@@ -65,7 +66,7 @@ func TestSelectInParts(t *testing.T) {
 	for _, tc := range []struct{ args, code, option, want string }{
 		{fmt.Sprintf(`{%s,"part":{"index":0,"count":2},"scored":%s}`, base, scored), "ERR_OPTION", "scored", "not both"},
 		{fmt.Sprintf(`{%s,"part":{"index":2,"count":2}}`, base), "ERR_OPTION", "part", "part 2 of 2"},
-		{fmt.Sprintf(`{%s,"scored":[]}`, base), "ERR_SHAPE", "scored", "0 candidates scored; the selection has 6"},
+		{fmt.Sprintf(`{%s,"scored":[]}`, base), "ERR_SHAPE", "scored", fmt.Sprintf("0 candidates scored; the selection has %d", 3*len(pipeline.DefaultPreprocess))},
 		{fmt.Sprintf(`{%s,"scored":%s}`, base, strings.Replace(string(scored), `"lambda":`, `"lambda":-`, 1)), "ERR_VALUE", "scored", "λ > 0"},
 	} {
 		_, _, err := Dispatch("select", []byte(tc.args), in, nil)

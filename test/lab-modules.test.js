@@ -358,8 +358,10 @@ test('experiments: training iris on a split scores as the page shows it; its mod
   assert.ok(r.scores.accuracy >= 0.85, `accuracy ${r.scores.accuracy}`);
   assert.ok(r.exactScores.accuracy >= 0.85, `exact accuracy ${r.exactScores.accuracy}`);
   assert.equal(r.curve.accuracy, true, 'classification: λ by validated (leave-one-out) accuracy');
-  assert.equal(r.selection.candidates.length, 10, 'depths 1–5 × two preprocessings');
-  assert.ok(r.selection.chosen >= 0 && r.selection.chosen < 10);
+  const auto = optionAt(schema, 'fitRidge.search').fields;
+  const total = auto.find((o) => o.name === 'depths').default.length * auto.find((o) => o.name === 'preprocess').default.length;
+  assert.equal(r.selection.candidates.length, total, 'the default depths × preprocessings');
+  assert.ok(r.selection.chosen >= 0 && r.selection.chosen < total);
   assert.match(r.how, /^45 held-out test rows$/);
   const { text, rows } = predictionsCSV({ ...r, ds });
   const table = parseCSV(text);
@@ -465,7 +467,7 @@ test('labels of undefined values are a dash, not a crash', () => {
 });
 
 test('the selection sentence names the chosen candidate, why (the best, or within one standard error of it), and the runners-up', () => {
-  assert.deepEqual([{ standardize: true, unitNorm: false }, { standardize: true, unitNorm: true }, { standardize: false, unitNorm: false }].map(prepName), ['standardized columns', 'unit-norm rows', 'raw columns']);
+  assert.deepEqual([{ standardize: true, unitNorm: false }, { standardize: true, unitNorm: true }, { standardize: false, unitNorm: false }, { standardize: true, unitNorm: false, bias: 1 }].map(prepName), ['standardized columns', 'unit-norm rows', 'raw columns', 'standardized columns with a bias input']);
   const std = { standardize: true, unitNorm: false }, unit = { standardize: true, unitNorm: true };
   const cands = [
     { depth: 1, preprocess: std, lambda: 0.1, score: 0.2, accuracy: 0.95, stdErr: 0.02 },

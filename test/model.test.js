@@ -10,6 +10,13 @@ import path from 'node:path';
 import { pkg, root, randomMatrix, refX } from './helpers.js';
 
 const { createEngine } = await import(pkg);
+
+/** How many candidates the default 'auto' search scores (depths × preprocessings), from the schema Go builds. */
+function defaultCandidates(schema) {
+  const search = schema.fitRidge.find((o) => o.name === 'search').fields;
+  const def = (name) => search.find((o) => o.name === name).default;
+  return def('depths').length * def('preprocess').length;
+}
 const text = (name) => readFileSync(path.join(root, 'testdata', name), 'utf8');
 let eng;
 before(async () => { eng = await createEngine({ workers: 2 }); });
@@ -89,7 +96,7 @@ test('cross-host: the Node model, its CSV and its predictions for native Go; the
   const ds = await eng.parseCSV(text('iris.csv'));
   const here = await eng.fitRidge(ds, { features: { dim: 512, seed: 11 } });
   const sel = native.model.selection;
-  assert.ok(sel && sel.candidates.length === 10, 'the native model carries its selection');
+  assert.ok(sel && sel.candidates.length === defaultCandidates(eng.schema), 'the native model carries its selection');
   assert.equal(here.selection.chosen, sel.chosen);
   here.selection.candidates.forEach((c, i) => {
     const n = sel.candidates[i];
@@ -233,12 +240,13 @@ test("the 'auto' selection split over three workers chooses as one worker does (
     const events = [];
     const b = await three.fitRidge(X, y, { ...opts, onProgress: (p) => { if (p.stage === 'select') events.push(p); } });
     assert.deepEqual(parts, [{ index: 0, count: 3 }, { index: 1, count: 3 }, { index: 2, count: 3 }, null], 'three shares, then the choice');
-    assert.equal(a.selection.candidates.length, 10);
+    const total = defaultCandidates(one.schema);
+    assert.equal(a.selection.candidates.length, total);
     assert.deepEqual(b.selection, a.selection);
     assert.equal(b.lambda, a.lambda);
-    // The three shares (4 + 3 + 3 candidates) count as one selection that never runs backwards.
-    assert.ok(events.length > 0 && events.every((p) => p.total === 10), JSON.stringify(events));
-    assert.equal(events.at(-1).done, 10);
+    // The three shares count as one selection that never runs backwards.
+    assert.ok(events.length > 0 && events.every((p) => p.total === total), JSON.stringify(events));
+    assert.equal(events.at(-1).done, total);
     events.forEach((p, i) => assert.ok(i === 0 || p.done >= events[i - 1].done, `select progress went back at event ${i}`));
   } finally {
     Worker.prototype.postMessage = post;
@@ -317,6 +325,38 @@ test('preprocess gives X as a fit sees it: standardized columns, imputed cells, 
   assert.ok(Math.abs(U.data[3] - 20 / Math.hypot(2, 20)) < 1e-12);
   await assert.rejects(eng.preprocess(X, { preprocess: { scale: true } }), isError(TypeError, 'ERR_UNKNOWN_OPTION'));
   await assert.rejects(eng.preprocess({ rows: 1, cols: 2, data: new Float64Array(3) }), isError(RangeError, 'ERR_SHAPE'));
+});
+
+test('preprocess.bias: a constant input after standardizing, kept by the model file, checked from the schema', async () => {
+  // A constant column a user adds is zeroed by standardizing; the bias input is appended after it.
+  const X = { rows: 4, cols: 3, data: Float64Array.from([1, 5, 2, 3, 5, -1, -2, 5, 0.5, 4, 5, 3]) };
+  const Z = await eng.preprocess(X, { preprocess: { bias: 1 } });
+  assert.equal(Z.cols, 4);
+  for (let i = 0; i < 4; i++) {
+    assert.equal(Z.data[4 * i + 1], 0, 'the constant column is zeroed');
+    // Two standardized columns: a root-mean-square row norm of √2.
+    assert.ok(Math.abs(Z.data[4 * i + 3] - Math.SQRT2) < 1e-14, `bias input ${Z.data[4 * i + 3]}`);
+  }
+  const y = Float64Array.from([0, 1, 0, 1]);
+  const Xf = randomMatrix(40, 2, 31);
+  const yf = Float64Array.from({ length: 40 }, (_, i) => (Math.hypot(Xf.data[2 * i], Xf.data[2 * i + 1]) > 1 ? 1 : 0));
+  const Xt = randomMatrix(30, 2, 32);
+  for (const fit of [{ features: { dim: 64, depth: 2, seed: 3 } }, { kernel: { kernel: 'ntk', depth: 2 } }]) {
+    const model = await eng.fitRidge(Xf, yf, { ...fit, task: 'classification', preprocess: { bias: 0.5 } });
+    const saved = JSON.parse(JSON.stringify(model));
+    assert.equal(saved.preprocess.bias, 0.5);
+    assert.ok(saved.preprocess.biasInput > 0);
+    if (fit.kernel) assert.equal(saved.train.cols, 3, 'the training rows carry the bias input');
+    const loaded = await eng.loadModel(JSON.stringify(model));
+    assert.equal(bits((await loaded.predictScores(Xt)).data), bits((await model.predictScores(Xt)).data));
+  }
+  // Without it the file has no bias field: files saved before read and write the same.
+  const plain = JSON.parse(JSON.stringify(await eng.fitRidge(X, y, { task: 'classification', preprocess: {}, features: { depth: 1 } })));
+  assert.ok(!('bias' in plain.preprocess) && !('biasInput' in plain.preprocess));
+  for (const bad of [-1, 1e9, NaN]) {
+    await assert.rejects(eng.fitRidge(X, y, { task: 'classification', preprocess: { bias: bad } }), isError(RangeError, 'ERR_OPTION', /preprocess\.bias/), `bias ${bad}`);
+  }
+  await assert.rejects(eng.fitRidge(X, y, { task: 'classification', search: { preprocess: [{ bias: -2 }] } }), isError(RangeError, 'ERR_OPTION'));
 });
 
 test('depth 0 is refused everywhere: the schema says depth ≥ 1', async () => {

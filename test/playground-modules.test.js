@@ -14,8 +14,8 @@ import { root, pkg } from './helpers.js';
 const lab = (name) => import(pathToFileURL(path.join(root, 'www', 'lab', name)).href);
 const { TOYS, TOY_IDS, EXTENT, STREAMS, CLASS_NAMES, generate, toySet, withPoints, toyCSV, streamSeed, rng, isToy } = await lab('toy.js');
 const {
-  GRID, BATCH, BIAS, SURFACES, SURFACE, SURE, RBF_GAMMA, RAW, CLASS_COLOURS,
-  lift, gridPoints, toPlane, toPixel, batches, decision, evaluate, accuracy, agreement, surfacePixels, surfaceOptions,
+  GRID, BATCH, BIAS, SURFACES, SURFACE, SURE, RBF_GAMMA, PREPROCESS, CLASS_COLOURS,
+  points, gridPoints, toPlane, toPixel, batches, decision, evaluate, accuracy, agreement, surfacePixels, surfaceOptions,
 } = await lab('surface.js');
 const { schedule, randomOrder, scoreOf, toyProblem, tableProblem, activeLearning, RANDOM_ORDERS, CURVE_POINTS } = await lab('active.js');
 const { vocabulary, optionAt, SETTINGS, LANDING } = await lab('vocab.js');
@@ -134,8 +134,8 @@ test('the grid: cell centres row by row from the top left, pixels ↔ plane, row
     const [a, b] = toPlane(px, py, side, e);
     assert.ok(Math.abs(a - x[2 * k]) < 1e-12 && Math.abs(b - x[2 * k + 1]) < 1e-12, 'toPlane inverts toPixel');
   }
-  const L = lift(Float64Array.from([1, 2, -3, 4]));
-  assert.deepEqual([L.rows, L.cols, Array.from(L.data)], [2, 3, [1, 2, BIAS, -3, 4, BIAS]]);
+  const P = points(Float64Array.from([1, 2, -3, 4]));
+  assert.deepEqual([P.rows, P.cols, Array.from(P.data)], [2, 2, [1, 2, -3, 4]], 'plain points: the bias input is the engine\'s');
   assert.deepEqual(batches(5, 2), [[0, 2], [2, 4], [4, 5]]);
   assert.deepEqual(batches(4, 2), [[0, 2], [2, 4]]);
   assert.deepEqual(batches(0), []);
@@ -167,13 +167,13 @@ test('decision values, colours, accuracy and agreement', () => {
   assert.equal(agreement(Float64Array.from([1, -1, 2]), Float64Array.from([3, 1, 1])), 2 / 3);
 });
 
-test('evaluate predicts the grid in batches of lifted rows, reports each, and stops between batches once aborted', async () => {
+test('evaluate predicts the grid in batches of points, reports each, and stops between batches once aborted', async () => {
   const calls = [];
   const fake = {
     predictScores: async (X) => {
       calls.push(X);
       const data = new Float64Array(2 * X.rows);
-      for (let i = 0; i < X.rows; i++) [data[2 * i], data[2 * i + 1]] = [0, X.data[3 * i] + X.data[3 * i + 1]];
+      for (let i = 0; i < X.rows; i++) [data[2 * i], data[2 * i + 1]] = [0, X.data[2 * i] + X.data[2 * i + 1]];
       return { rows: X.rows, cols: 2, data };
     },
   };
@@ -181,8 +181,7 @@ test('evaluate predicts the grid in batches of lifted rows, reports each, and st
   const seen = [];
   const v = await evaluate(fake, x, { onBatch: (done, total) => seen.push([done, total]) });
   assert.deepEqual(seen, [[BATCH, 1600], [1600, 1600]]);
-  assert.deepEqual(calls.map((X) => [X.rows, X.cols]), [[BATCH, 3], [1600 - BATCH, 3]]);
-  assert.ok(calls.every((X) => X.data.filter((_, i) => i % 3 === 2).every((b) => b === BIAS)), 'every row carries the bias input');
+  assert.deepEqual(calls.map((X) => [X.rows, X.cols]), [[BATCH, 2], [1600 - BATCH, 2]]);
   for (let k = 0; k < 1600; k++) assert.equal(v[k], x[2 * k] + x[2 * k + 1]);
   const stop = new AbortController();
   calls.length = 0;
@@ -190,21 +189,28 @@ test('evaluate predicts the grid in batches of lifted rows, reports each, and st
   assert.equal(calls.length, 1, 'no batch after the abort');
 });
 
-test('the three surfaces fit with the engine: options it takes, batched predictions equal one call, the exact NTK separates the spiral, more features agree more', { timeout: 120_000 }, async () => {
+test('the three surfaces fit with the engine: options it takes, batched predictions equal one call, the exact NTK separates the spiral, a surface\'s model saves and reloads, more features agree more', { timeout: 120_000 }, async () => {
   assert.deepEqual(SURFACES.map((s) => s.id), ['exact', 'rf', 'rbf']);
   assert.equal(SURFACES[2].gamma, RBF_GAMMA);
   const { train, test } = toySet('spiral', { n: 200, noisePercent: 10, seed: 1 });
-  const X = lift(train.x);
+  const X = points(train.x);
   const grid = gridPoints(GRID, EXTENT);
   const s = settingsWith();
   const values = {};
   for (const sf of SURFACES) {
     const opts = surfaceOptions(sf, { depth: 2, features: featureOptions(s, 'ntk', 512), lambda: 0.01 });
-    assert.deepEqual(opts.preprocess, RAW, 'the bias input is kept as it is');
+    assert.deepEqual(opts.preprocess, { standardize: false, unitNorm: false, bias: BIAS }, 'the points keep their scale, with the engine\'s bias input');
+    assert.equal(PREPROCESS.bias, BIAS);
     const model = await eng.fitRidge(X, train.y, opts);
     values[sf.id] = await evaluate(model, grid);
+    // The model file keeps the bias: a saved surface reloads and draws the same picture.
+    const saved = JSON.parse(JSON.stringify(model));
+    assert.equal(saved.preprocess.bias, BIAS, `${sf.id}: the file keeps the bias`);
+    const again = await eng.loadModel(JSON.stringify(model));
+    assert.equal(bits(await evaluate(again, grid)), bits(values[sf.id]), `${sf.id}: the reloaded model draws the same surface`);
+    again.dispose();
     if (sf.id === 'exact') {
-      const whole = decision(await model.predictScores(lift(grid)));
+      const whole = decision(await model.predictScores(points(grid)));
       assert.equal(bits(values.exact), bits(whole), 'batches give the bits of one call');
       assert.ok(accuracy(await evaluate(model, test.x), test.y) >= 0.9);
     }
@@ -262,7 +268,8 @@ test('active learning on the spiral: the design beats random picks; on iris it s
   const s = settingsWith({ dseed: 1 });
   const set = toySet('spiral', { n: 200, noisePercent: 10, seed: 1 });
   const p = toyProblem(set, s);
-  assert.deepEqual([p.pool.rows, p.pool.cols, p.test.rows, p.task, p.classes], [200, 3, 200, 'classification', 2]);
+  assert.deepEqual([p.pool.rows, p.pool.cols, p.test.rows, p.task, p.classes], [200, 2, 200, 'classification', 2]);
+  assert.deepEqual(p.preprocess, PREPROCESS, 'the surfaces\' points and bias input');
   assert.deepEqual(p.kernel, { kernel: 'ntk', depth: s.depth });
   assert.equal(p.lambda, 0.01);
   let steps = 0, partials = 0;

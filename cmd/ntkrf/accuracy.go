@@ -124,13 +124,17 @@ func runAccuracy(args []string) error {
 	return nil
 }
 
-// describe names each fold's choice, e.g. "L2 unit λ=0.031".
+// describe names each fold's choice, e.g. "L2 unit λ=0.031" or
+// "L1 std+bias λ=0.5".
 func describe(ps []*pipeline.Pipeline) string {
 	var parts []string
 	for _, p := range ps {
 		prep := "std"
 		if p.Preprocess().UnitNorm {
 			prep = "unit"
+		}
+		if p.Preprocess().Bias > 0 {
+			prep += "+bias"
 		}
 		depth := 0
 		if f := p.Features(); f != nil {

@@ -87,8 +87,12 @@
 // (categorical) that [Scaler.Apply] fills in, on training and test rows
 // alike, before optional standardization (training mean and population
 // standard deviation; constant columns are centred to 0 and not divided)
-// and optional scaling of rows to unit norm (zero rows stay zero). With
-// Missing "drop", rows with any missing feature are dropped.
+// and optional scaling of rows to unit norm (zero rows stay zero), then an
+// optional bias input (Prep.Bias: a constant column, Bias times the
+// training rows' root-mean-square norm, appended last so that
+// standardizing never zeroes it; the NTK of the rows is then that of a
+// network whose first layer has biases). With Missing "drop", rows with
+// any missing feature are dropped.
 //
 // # Splits
 //

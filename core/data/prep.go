@@ -13,37 +13,79 @@ import (
 
 // Prep selects the preprocessing a Scaler applies after imputation. The
 // zero value is the default: standardize every column (training
-// statistics), no row normalization. In JSON it is the JavaScript API's
-// {"standardize": true, "unitNorm": false}.
+// statistics), no row normalization, no bias input. In JSON it is the
+// JavaScript API's {"standardize": true, "unitNorm": false}, with "bias"
+// only when it is set.
 type Prep struct {
 	Raw      bool // keep the columns' scale (impute only) instead of centring and scaling to unit variance
 	UnitNorm bool // then scale each row to unit Euclidean norm
+	// Bias, when > 0, appends a constant input to every row after the
+	// other steps: Bias times the root-mean-square norm of the training
+	// rows so preprocessed (1: the first layer's pre-activations get equal
+	// shares of data and bias, whatever the columns' scale). The kernels and
+	// features of the rows are then those of a ReLU network whose first
+	// layer has biases (without them the NTK is positively homogeneous, so
+	// a prediction's sign depends on the direction of x only). 0 means
+	// none; at most MaxBias.
+	Bias float64
 }
+
+// DefaultBias is the bias that model selection tries ('auto'): a constant
+// input as large as a typical training row.
+const DefaultBias = 1
+
+// MaxBias bounds Prep.Bias: beyond it the rows are a rounding error beside
+// the constant.
+const MaxBias = 1e3
 
 type prepJSON struct {
-	Standardize *bool `json:"standardize"`
-	UnitNorm    bool  `json:"unitNorm"`
+	Standardize *bool   `json:"standardize"`
+	UnitNorm    bool    `json:"unitNorm"`
+	Bias        float64 `json:"bias,omitempty"`
 }
 
-// MarshalJSON writes p as {"standardize", "unitNorm"}.
+// MarshalJSON writes p as {"standardize", "unitNorm"}, and "bias" when it
+// is set.
 func (p Prep) MarshalJSON() ([]byte, error) {
 	std := !p.Raw
-	return json.Marshal(prepJSON{&std, p.UnitNorm})
+	return json.Marshal(prepJSON{&std, p.UnitNorm, p.Bias})
 }
 
-// UnmarshalJSON reads {"standardize", "unitNorm"} strictly (see
+// UnmarshalJSON reads {"standardize", "unitNorm", "bias"} strictly (see
 // internal/strict); an absent standardize means true, an absent unitNorm
-// false.
+// false, an absent bias none. The bias is checked.
 func (p *Prep) UnmarshalJSON(b []byte) error {
 	var w struct {
 		Standardize *bool `json:"standardize,omitempty"`
-		UnitNorm    *bool `json:"unitNorm,omitempty"`
+		UnitNorm    *bool   `json:"unitNorm,omitempty"`
+		Bias        float64 `json:"bias,omitempty"`
 	}
 	if err := strict.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*p = Prep{Raw: w.Standardize != nil && !*w.Standardize, UnitNorm: w.UnitNorm != nil && *w.UnitNorm}
+	q := Prep{Raw: w.Standardize != nil && !*w.Standardize, UnitNorm: w.UnitNorm != nil && *w.UnitNorm, Bias: w.Bias}
+	if err := q.Check(); err != nil {
+		return err
+	}
+	*p = q
 	return nil
+}
+
+// Check returns an error unless the bias is 0 or in (0, MaxBias].
+func (p Prep) Check() error {
+	if !(p.Bias >= 0 && p.Bias <= MaxBias) {
+		return check.New(check.Option, "bias", "data: bias %v is out of range; use 0 (none) … %g", p.Bias, float64(MaxBias))
+	}
+	return nil
+}
+
+// Width returns the number of columns the preprocessing makes of rows of
+// cols columns: one more with a bias input.
+func (p Prep) Width(cols int) int {
+	if p.Bias > 0 {
+		return cols + 1
+	}
+	return cols
 }
 
 // Scaler imputes missing values and standardizes with statistics of the
@@ -55,6 +97,7 @@ type Scaler struct {
 	// Standardizing computes ((x/div) − mu)·inv, dividing by the column's
 	// largest magnitude first so that no sum overflows even for ±1e308.
 	div, mu, inv []float64
+	bias         float64 // the constant input appended (0: none), fitted from Prep.Bias
 }
 
 // Prep returns the preprocessing the scaler was fitted for.
@@ -68,12 +111,17 @@ func (s *Scaler) Prep() Prep { return s.prep }
 // A numeric column is imputed with its mean over the rows present, a
 // categorical block with its most frequent category (ties: the first); a
 // column with no value at all is imputed with zeros. Statistics are taken
-// after imputation. A constant column is centred to 0 and not scaled.
+// after imputation. A constant column is centred to 0 and not scaled; the
+// bias input (p.Bias) is appended after the other steps, so standardizing
+// or normalizing never removes it.
 func Fit(X *mat.Dense, groups []Group, p Prep) (*Scaler, error) {
 	if X == nil || X.IsEmpty() {
 		return nil, check.New(check.Shape, "", "data: cannot fit a scaler on an empty matrix; it needs at least one row and one column")
 	}
-	n, c := X.Dims()
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	_, c := X.Dims()
 	if err := checkInf(X); err != nil {
 		return nil, err
 	}
@@ -96,9 +144,20 @@ func Fit(X *mat.Dense, groups []Group, p Prep) (*Scaler, error) {
 		}
 	}
 	s.fitMeans(X, numeric)
-	if p.Raw {
-		return s, nil
+	if !p.Raw {
+		s.fitStandardize(X)
 	}
+	if p.Bias > 0 {
+		if err := s.fitBias(X); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// fitStandardize sets the column statistics of standardizing.
+func (s *Scaler) fitStandardize(X *mat.Dense) {
+	n, c := X.Dims()
 	s.div, s.mu, s.inv = make([]float64, c), make([]float64, c), make([]float64, c)
 	row := make([]float64, c)
 	lo, hi := make([]float64, c), make([]float64, c)
@@ -144,7 +203,35 @@ func Fit(X *mat.Dense, groups []Group, p Prep) (*Scaler, error) {
 			s.inv[j] = 1 / sd
 		}
 	}
-	return s, nil
+}
+
+// fitBias sets the bias input: Prep.Bias times the root-mean-square norm
+// of the rows of X as Apply prepares them (Prep.Bias itself when every
+// row is zero), summed relative to the largest norm so that it cannot
+// overflow.
+func (s *Scaler) fitBias(X *mat.Dense) error {
+	n, c := X.Dims()
+	norms := make([]float64, n)
+	row := make([]float64, c)
+	big := 0.0
+	for i := range n {
+		s.prepare(row, X.RawRowView(i))
+		norms[i] = floats.Norm(row, 2)
+		big = max(big, norms[i])
+	}
+	s.bias = s.prep.Bias
+	if big == 0 {
+		return nil
+	}
+	sum := 0.0
+	for _, r := range norms {
+		sum += (r / big) * (r / big)
+	}
+	s.bias = s.prep.Bias * big * math.Sqrt(sum/float64(n))
+	if math.IsInf(s.bias, 0) {
+		return check.New(check.Value, "bias", "data: the bias input %g × the rows' norm overflows float64; rescale the data or standardize it", s.prep.Bias)
+	}
+	return nil
 }
 
 // Prepare fits p on the rows of X and applies it to them: the
@@ -270,9 +357,10 @@ func (s *Scaler) impute(dst, src []float64) {
 	}
 }
 
-// Apply imputes, standardizes and normalizes the rows of X into dst, which
-// may be X itself; nil allocates. X needs the column count the Scaler was
-// fitted with; NaN marks a missing value, ±Inf is an error.
+// Apply imputes, standardizes and normalizes the rows of X and appends the
+// bias input into dst, of OutCols columns: X itself when there is no bias,
+// or nil to allocate. X needs the column count the Scaler was fitted with;
+// NaN marks a missing value, ±Inf is an error.
 func (s *Scaler) Apply(dst, X *mat.Dense) (*mat.Dense, error) {
 	if X == nil || X.IsEmpty() {
 		return nil, check.New(check.Shape, "", "data: cannot scale an empty matrix; it needs at least one row and one column")
@@ -284,26 +372,38 @@ func (s *Scaler) Apply(dst, X *mat.Dense) (*mat.Dense, error) {
 	if err := checkInf(X); err != nil {
 		return nil, err
 	}
+	w := s.prep.Width(c)
 	if dst == nil {
-		dst = mat.NewDense(n, c, nil)
-	} else if r, k := dst.Dims(); r != n || k != c {
-		return nil, check.New(check.Shape, "", "data: dst is %d×%d but X is %d×%d; pass a matching dst or nil", r, k, n, c)
+		dst = mat.NewDense(n, w, nil)
+	} else if r, k := dst.Dims(); r != n || k != w {
+		return nil, check.New(check.Shape, "", "data: dst is %d×%d but the scaled X is %d×%d; pass a matching dst or nil", r, k, n, w)
 	}
 	for i := range n {
-		row := dst.RawRowView(i)
-		s.impute(row, X.RawRowView(i))
-		if !s.prep.Raw {
-			for j, v := range row {
-				row[j] = (v/s.div[j] - s.mu[j]) * s.inv[j]
-			}
-		}
-		if s.prep.UnitNorm {
-			if norm := floats.Norm(row, 2); norm > 0 {
-				for j := range row {
-					row[j] /= norm // not ·(1/norm): that overflows for subnormal norms
-				}
-			}
+		s.prepare(dst.RawRowView(i)[:c], X.RawRowView(i))
+		if w > c {
+			dst.Set(i, c, s.bias)
 		}
 	}
 	return dst, nil
 }
+
+// prepare imputes, standardizes and normalizes one row into dst.
+func (s *Scaler) prepare(row, src []float64) {
+	s.impute(row, src)
+	if !s.prep.Raw {
+		for j, v := range row {
+			row[j] = (v/s.div[j] - s.mu[j]) * s.inv[j]
+		}
+	}
+	if s.prep.UnitNorm {
+		if norm := floats.Norm(row, 2); norm > 0 {
+			for j := range row {
+				row[j] /= norm // not ·(1/norm): that overflows for subnormal norms
+			}
+		}
+	}
+}
+
+// BiasInput returns the constant input Apply appends to every row, or 0
+// when there is none.
+func (s *Scaler) BiasInput() float64 { return s.bias }

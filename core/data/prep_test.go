@@ -121,7 +121,7 @@ func TestScalerErrors(t *testing.T) {
 		{"groups short", func() error { _, err := Fit(X, []Group{{Start: 0, Width: 1}}, Prep{Raw: true}); return err }, "cover 1 columns but X has 2"},
 		{"apply columns", func() error { _, err := s.Apply(nil, mat.NewDense(1, 3, nil)); return err }, "X has 3 columns but the scaler was fitted on 2"},
 		{"apply inf", func() error { _, err := s.Apply(nil, mat.NewDense(1, 2, []float64{math.Inf(1), 0})); return err }, "+Inf"},
-		{"apply dst", func() error { _, err := s.Apply(mat.NewDense(3, 2, nil), X); return err }, "dst is 3×2 but X is 2×2"},
+		{"apply dst", func() error { _, err := s.Apply(mat.NewDense(3, 2, nil), X); return err }, "dst is 3×2 but the scaled X is 2×2"},
 		{"apply nil", func() error { _, err := s.Apply(nil, nil); return err }, "empty matrix"},
 	}
 	for _, tc := range tests {

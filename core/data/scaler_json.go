@@ -19,11 +19,16 @@ type scalerJSON struct {
 	Div         []float64 `json:"div,omitempty"`
 	Mu          []float64 `json:"mu,omitempty"`
 	Inv         []float64 `json:"inv,omitempty"`
+	// Bias is Prep.Bias and BiasInput the constant fitted from it, both
+	// absent when there is none: files without one read and write as
+	// before.
+	Bias      float64 `json:"bias,omitempty"`
+	BiasInput float64 `json:"biasInput,omitempty"`
 }
 
 // MarshalJSON encodes the fitted statistics.
 func (s *Scaler) MarshalJSON() ([]byte, error) {
-	return json.Marshal(scalerJSON{!s.prep.Raw, s.prep.UnitNorm, s.groups, s.fill, s.div, s.mu, s.inv})
+	return json.Marshal(scalerJSON{!s.prep.Raw, s.prep.UnitNorm, s.groups, s.fill, s.div, s.mu, s.inv, s.prep.Bias, s.bias})
 }
 
 // UnmarshalJSON restores a Scaler encoded by MarshalJSON, strictly (see
@@ -63,7 +68,14 @@ func (s *Scaler) UnmarshalJSON(b []byte) error {
 	if err := checkGroups(w.Groups, p); err != nil {
 		return strict.At("groups", check.New(check.Value, "", "%v", err))
 	}
-	*s = Scaler{prep: Prep{Raw: !w.Standardize, UnitNorm: w.UnitNorm}, groups: w.Groups, fill: w.Fill, div: w.Div, mu: w.Mu, inv: w.Inv}
+	prep := Prep{Raw: !w.Standardize, UnitNorm: w.UnitNorm, Bias: w.Bias}
+	if err := prep.Check(); err != nil {
+		return strict.At("bias", check.New(check.Value, "", "%v", err))
+	}
+	if (w.Bias > 0) != (w.BiasInput > 0) {
+		return bad(check.Value, "biasInput", "is %v with bias %v; a scaler with a bias has a positive input, one without has neither", w.BiasInput, w.Bias)
+	}
+	*s = Scaler{prep: prep, groups: w.Groups, fill: w.Fill, div: w.Div, mu: w.Mu, inv: w.Inv, bias: w.BiasInput}
 	return nil
 }
 
@@ -73,3 +85,7 @@ func (s *Scaler) Groups() []Group { return s.groups }
 
 // Cols returns the number of columns the scaler was fitted on.
 func (s *Scaler) Cols() int { return len(s.fill) }
+
+// OutCols returns the number of columns Apply makes: Cols, one more with
+// a bias input. Feature maps and kernels of the scaled rows take this many.
+func (s *Scaler) OutCols() int { return s.prep.Width(len(s.fill)) }

@@ -22,7 +22,7 @@ func TestScalerJSONRoundTrip(t *testing.T) {
 		0.1, -4, 0, 1, 0,
 	})
 	groups := []Group{{Column: 0, Start: 0, Width: 1}, {Column: 1, Start: 1, Width: 1}, {Column: 2, Start: 2, Width: 3, Categorical: true}}
-	for _, p := range []Prep{{Raw: true}, {}, {UnitNorm: true}} {
+	for _, p := range []Prep{{Raw: true}, {}, {UnitNorm: true}, {Bias: 1}, {Raw: true, UnitNorm: true, Bias: 0.5}} {
 		s, err := Fit(X, groups, p)
 		if err != nil {
 			t.Fatal(err)

@@ -197,7 +197,9 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 	if err := f.checkHeader(); err != nil {
 		return nil, err
 	}
-	d := f.Preprocess.Cols()
+	// The features or the kernel take the preprocessed rows, with the bias
+	// input when there is one (the schema reads Preprocess.Cols()).
+	dp := f.Preprocess.OutCols()
 	coef, err := f.Coef.dense("coef")
 	if err != nil {
 		return nil, err
@@ -208,7 +210,7 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 		// A saved configuration has every default written out; one that
 		// fills in differently was not written by ntkrf. Resolve draws
 		// nothing: it checks the map's memory, all layers at once.
-		cfg, err := f.Features.Resolve(d)
+		cfg, err := f.Features.Resolve(dp)
 		if err != nil {
 			return nil, fileErr(err, check.Value)
 		}
@@ -223,8 +225,8 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 		}
 		// A map drawn from the same configuration for the same inputs is
 		// the same map, bit for bit: Assemble passes the one it fitted with.
-		if p.fmap = drawn; drawn == nil || drawn.InputDim() != d || drawn.Config() != cfg {
-			if p.fmap, err = rf.New(cfg, d); err != nil {
+		if p.fmap = drawn; drawn == nil || drawn.InputDim() != dp || drawn.Config() != cfg {
+			if p.fmap, err = rf.New(cfg, dp); err != nil {
 				return nil, fileErr(err, check.Value)
 			}
 		}
@@ -232,7 +234,7 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 			return nil, fileErr(err, check.Shape)
 		}
 	case f.Kernel != nil && f.Features == nil && f.Train != nil:
-		ks, err := f.Kernel.Filled(d)
+		ks, err := f.Kernel.Filled(dp)
 		if err != nil {
 			return nil, fileErr(err, check.Value)
 		}
@@ -243,8 +245,8 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 			return nil, err
 		}
 		p.kern = &ks
-		if f.Train.Cols != d {
-			return nil, bad(check.Shape, "train has %d columns but preprocess makes %d", f.Train.Cols, d)
+		if f.Train.Cols != dp {
+			return nil, bad(check.Shape, "train has %d columns but preprocess makes %d", f.Train.Cols, dp)
 		}
 		train, err := f.Train.dense("train")
 		if err != nil {

@@ -22,10 +22,13 @@ import (
 var DefaultDepths = []int{1, 2, 3, 4, 5}
 
 // DefaultPreprocess are the preprocessings searched when it is left to the
-// pipeline: standardized columns, and standardized columns with every row
+// pipeline: standardized columns; standardized columns with every row
 // then scaled to unit norm (the NTK of unit-norm rows depends on angles
-// only; it wins on image-like data, loses where row norms carry signal).
-var DefaultPreprocess = []data.Prep{{}, {UnitNorm: true}}
+// only; it wins on image-like data, loses where row norms carry signal);
+// and standardized columns with a bias input (the NTK of a network with
+// biases, not positively homogeneous: it wins on low-dimensional data
+// whose classes are not wedges from the origin, such as a spiral).
+var DefaultPreprocess = []data.Prep{{}, {UnitNorm: true}, {Bias: data.DefaultBias}}
 
 // DefaultSearchRows is the number of training rows (a seeded sample when
 // there are more) on which the depth and preprocessing are chosen: each
@@ -64,7 +67,8 @@ type Search struct {
 	// DefaultDepths). Kernels without a depth ignore them.
 	Depths []int `json:"depths,omitempty"`
 	// Preprocess are the candidates when Config.Preprocess is nil (nil:
-	// DefaultPreprocess).
+	// DefaultPreprocess, without the bias input for kernels other than ntk
+	// and nngp).
 	Preprocess []data.Prep `json:"preprocess,omitempty"`
 	// Rows is the number of training rows the candidates are scored on,
 	// a sample drawn with the features' seed when there are more (0:
@@ -262,7 +266,7 @@ func newSearch(X *mat.Dense, y []float64, cfg Config) (*search, error) {
 	if cfg.Preprocess != nil {
 		s.preps = []data.Prep{*cfg.Preprocess}
 	} else if s.preps == nil {
-		s.preps = DefaultPreprocess
+		s.preps = defaultPreprocess(spec)
 	}
 	if err := cfg.Search.check(); err != nil {
 		return nil, err
@@ -494,6 +498,28 @@ func pairedDiff(a, b []float64) (mean, se float64) {
 	return mean, math.Sqrt(ss / float64(n-1) / float64(n))
 }
 
+// defaultPreprocess is DefaultPreprocess for the kernel k: without the
+// bias input for kernels other than the ReLU ones (ntk, nngp), on which a
+// constant column changes nothing (rbf: distances) or repeats the ridge
+// intercept (linear).
+func defaultPreprocess(k kernel.Spec) []data.Prep {
+	if reluKernel(k) {
+		return DefaultPreprocess
+	}
+	var out []data.Prep
+	for _, p := range DefaultPreprocess {
+		if p.Bias == 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// reluKernel reports whether k is the NTK or NNGP kernel of a ReLU network.
+func reluKernel(k kernel.Spec) bool {
+	return k.Name == "" || k.Name == "ntk" || k.Name == "nngp"
+}
+
 // kernelSpec is the exact kernel the pipeline fits or its features
 // approximate, if there is one.
 func (cfg Config) kernelSpec() (kernel.Spec, bool) {
@@ -505,7 +531,7 @@ func (cfg Config) kernelSpec() (kernel.Spec, bool) {
 
 // depthOpen reports whether the kernel has a depth and leaves it open.
 func depthOpen(k kernel.Spec) bool {
-	return (k.Name == "" || k.Name == "ntk" || k.Name == "nngp") && k.Depth == 0
+	return reluKernel(k) && k.Depth == 0
 }
 
 // check validates the candidates, whether or not they are used.
@@ -515,6 +541,11 @@ func (s Search) check() error {
 	}
 	if s.Preprocess != nil && len(s.Preprocess) == 0 {
 		return check.New(check.Option, "preprocess", "pipeline: the search has no preprocessing to try; give at least one, or leave it unset")
+	}
+	for _, p := range s.Preprocess {
+		if err := p.Check(); err != nil {
+			return err
+		}
 	}
 	for _, d := range s.Depths {
 		if d < 1 || d > kernel.MaxDepth {

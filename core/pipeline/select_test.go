@@ -34,7 +34,7 @@ func TestSelectionIsKernelLOO(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := p.Selection()
-	if s == nil || s.Rows != 60 || len(s.Candidates) != 4 || s.Criterion != krr.LOO {
+	if s == nil || s.Rows != 60 || len(s.Candidates) != 2*len(DefaultPreprocess) || s.Criterion != krr.LOO {
 		t.Fatalf("selection %+v", s)
 	}
 	idx := sample(120, 60, 4)
@@ -98,7 +98,8 @@ func TestFixedSettingsAreNotSearched(t *testing.T) {
 		{"depth open", Config{Preprocess: unit, Features: rf.Config{Dim: 64}}, len(DefaultDepths)},
 		{"preprocessing open", Config{Features: rf.Config{Depth: 2, Dim: 64}}, len(DefaultPreprocess)},
 		{"kernel depth open", Config{Kernel: &kernel.Spec{Name: "nngp"}, Preprocess: unit}, len(DefaultDepths)},
-		{"rbf has no depth", Config{Kernel: &kernel.Spec{Name: "rbf"}}, len(DefaultPreprocess)},
+		// and no bias candidate: a constant column changes no distance.
+		{"rbf has no depth", Config{Kernel: &kernel.Spec{Name: "rbf"}}, len(DefaultPreprocess) - 1},
 		{"rff has no depth", Config{Features: rf.Config{Method: "rff", Dim: 64}, Preprocess: unit}, 0},
 	} {
 		tc.cfg.Ridge = class
@@ -203,7 +204,7 @@ func TestSelectionInParts(t *testing.T) {
 func TestSelectScoredErrors(t *testing.T) {
 	t.Parallel()
 	X, y := fixture.Data(40, 3, 2, 31)
-	cfg := Config{Features: rf.Config{Dim: 32, Seed: 1}, Search: Search{Depths: []int{1, 2}}, Ridge: class}
+	cfg := Config{Features: rf.Config{Dim: 32, Seed: 1}, Search: Search{Depths: []int{1, 2}, Preprocess: []data.Prep{{}, {UnitNorm: true}}}, Ridge: class}
 	good, total, err := SelectPart(context.Background(), X, y, cfg, 0, 1)
 	if err != nil || total != 4 {
 		t.Fatalf("%d candidates, %v", total, err)

@@ -5,7 +5,7 @@
 // runs it as a job and draws the curves and the picks.
 import { check } from './jobs.js';
 import { rng, streamSeed, CLASS_NAMES } from './toy.js';
-import { lift, RAW, EXACT, FEATURES, TASK } from './surface.js';
+import { points, PREPROCESS, EXACT, FEATURES, TASK } from './surface.js';
 import { featureOptions, preprocessOf, dim, lambdaOf } from './experiments.js';
 import { toOption, SETTINGS } from './vocab.js';
 
@@ -62,13 +62,13 @@ function majority(y) {
 
 /**
  * The experiment on a generated set: the training points are the pool to
- * label, the test points score; points as the surfaces see them (with the
- * bias input, unscaled). settings: the page's.
+ * label, the test points score; points as the surfaces see them (unscaled,
+ * with the bias input). settings: the page's.
  */
 export function toyProblem(toy, settings) {
   return {
-    pool: lift(toy.train.x), poolY: toy.train.y, test: lift(toy.test.x), testY: toy.test.y,
-    task: TASK, classes: CLASS_NAMES.length, preprocess: RAW, groups: undefined,
+    pool: points(toy.train.x), poolY: toy.train.y, test: points(toy.test.x), testY: toy.test.y,
+    task: TASK, classes: CLASS_NAMES.length, preprocess: PREPROCESS, groups: undefined,
     ...common(settings),
   };
 }

@@ -55,7 +55,7 @@ const capitalize = (s) => s[0].toUpperCase() + s.slice(1);
 
 /** What 'auto' chose (model.selection), in a sentence with the runners-up. */
 /** A preprocessing in words, as the selection and the auto help name it. */
-export const prepName = (p) => (p.unitNorm ? 'unit-norm rows' : p.standardize === false ? 'raw columns' : 'standardized columns');
+export const prepName = (p) => (p.unitNorm ? 'unit-norm rows' : p.standardize === false ? 'raw columns' : 'standardized columns') + (p.bias ? ' with a bias input' : '');
 
 export function selectionText(sel) {
   const prep = prepName;

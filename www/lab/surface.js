@@ -1,8 +1,9 @@
 // Decision surfaces of the playground: the grid of points covering the
-// plane, the inputs the models see (each point with a constant bias input),
-// the three models drawn side by side, their predictions over the grid in
-// batches (so that a stale run stops between batches), and the colours of
-// a surface. No DOM: playground.js paints the pixels this module computes.
+// plane, the options of the models (the engine's bias input: see
+// PREPROCESS), the three models drawn side by side, their predictions over
+// the grid in batches (so that a stale run stops between batches), and the
+// colours of a surface. No DOM: playground.js paints the pixels this module
+// computes.
 import { check } from './jobs.js';
 import { CLASS_NAMES } from './toy.js';
 import { lut } from './heatmap.js';
@@ -13,11 +14,13 @@ export const GRID = 64;
 export const BATCH = 1024;
 
 /**
- * The constant input added to every point. A ReLU network without biases is
- * positively homogeneous, and so is its NTK: K(x, z) = ‖x‖‖z‖·k(angle), and
- * the sign of every prediction would depend on the angle of x alone (wedges
- * from the origin). A network with biases is one whose inputs carry a
- * constant: (x₁, x₂, BIAS).
+ * The bias input of every model (fitRidge's preprocess.bias: a constant
+ * input this many times the training points' root-mean-square norm). A
+ * ReLU network without biases is positively homogeneous, and so is its
+ * NTK: K(x, z) = ‖x‖‖z‖·k(angle), and the sign of every prediction would
+ * depend on the angle of x alone (wedges from the origin). The NTK of a
+ * network with biases is the engine's preprocess.bias, so a surface's model
+ * is saved and reloaded, and reads plain (x₁, x₂) points, like any other.
  */
 export const BIAS = 1;
 
@@ -43,8 +46,8 @@ export const SURFACES = [EXACT, FEATURES, CONTRAST];
 /** The task of every playground fit: the engine's name for it (vocab.js checks it). */
 export const TASK = 'classification';
 
-/** The playground's points are used as they are: standardizing would zero the bias input. */
-export const RAW = { standardize: false, unitNorm: false };
+/** The playground's points keep their scale (the picture's), with the bias input. */
+export const PREPROCESS = { standardize: false, unitNorm: false, bias: BIAS };
 
 /**
  * fitRidge's options for a surface: depth L, features (the feature options
@@ -54,19 +57,12 @@ export function surfaceOptions(surface, { depth, features, lambda }) {
   const fit = surface.method
     ? { features }
     : { kernel: surface.gamma === undefined ? { kernel: surface.kernel, depth } : { kernel: surface.kernel, gamma: surface.gamma } };
-  return { ...fit, lambda, task: TASK, classes: CLASS_NAMES.length, preprocess: RAW };
+  return { ...fit, lambda, task: TASK, classes: CLASS_NAMES.length, preprocess: PREPROCESS };
 }
 
-/** n points ({x: n·2 coordinates}) as the rows the models see: (x₁, x₂, BIAS). */
-export function lift(x) {
-  const n = x.length / 2;
-  const data = new Float64Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    data[3 * i] = x[2 * i];
-    data[3 * i + 1] = x[2 * i + 1];
-    data[3 * i + 2] = BIAS;
-  }
-  return { rows: n, cols: 3, data };
+/** n points ({x: n·2 coordinates}) as the engine's matrix of rows (x₁, x₂). */
+export function points(x) {
+  return { rows: x.length / 2, cols: 2, data: x };
 }
 
 /**
@@ -133,7 +129,7 @@ export async function evaluate(model, x, { signal, onBatch = () => {} } = {}) {
   const out = new Float64Array(n);
   for (const [lo, hi] of batches(n)) {
     if (signal) check(signal);
-    const S = await model.predictScores(lift(x.subarray(2 * lo, 2 * hi)), signal ? { signal } : {});
+    const S = await model.predictScores(points(x.subarray(2 * lo, 2 * hi)), signal ? { signal } : {});
     out.set(decision(S), lo);
     onBatch(hi, n);
   }

@@ -144,7 +144,7 @@ export async function fitRidge(pool, ...args) {
   // scaler in the first. Plan's errors come first, as they would in
   // sequence. Every stage reports: the search, the scaler, the features
   // (in rows, over the workers) and the solve with its λ search.
-  const planned = kernel ? null : call('plan', { rows: X.rows, cols: X.cols, features, criterion: opts.criterion, lambda: opts.lambda, task }, [], { signal: control.signal }, { slot: pool.slots.at(-1) });
+  const planned = kernel ? null : call('plan', { rows: X.rows, cols: X.cols, preprocess, features, criterion: opts.criterion, lambda: opts.lambda, task }, [], { signal: control.signal }, { slot: pool.slots.at(-1) });
   const scaled = scaler ? null : call('fitScaler', { X: Xref(X.rows), preprocess, groups: opts.groups }, [data.slice()],
     { signal: control.signal, onProgress: stage('preprocess') }, { slot: first, transfer: true });
   scaled?.catch(() => {}); // awaited below, unless plan fails first

@@ -158,6 +158,16 @@ export interface Preprocess {
   standardize?: boolean;
   /** Then scale each row to unit norm (default false; the paper uses it for images). */
   unitNorm?: boolean;
+  /**
+   * Then append a constant input to every row: this many times the training
+   * rows' root-mean-square norm (0…1000; default 0, none). The kernel and
+   * features are then those of a ReLU network whose first layer has biases:
+   * without them the NTK is positively homogeneous, so on low-dimensional
+   * data (a 2-D spiral) a prediction's sign depends on the angle of x alone.
+   * Appended after standardizing, so it is never zeroed; the model file
+   * keeps it. 'auto' tries 1 with standardized columns (ReLU kernels only).
+   */
+  bias?: number;
 }
 
 export interface ParseOptions extends CallControl {
@@ -245,12 +255,12 @@ export interface FitOptions extends CallControl {
    * exact leave-one-out ridge regression with the exact kernel (the one the
    * features approximate) on `rows` training rows, each at its best λ: one
    * eigendecomposition of rows×rows per candidate (about 0.7 s at 1000 rows
-   * natively, 10 candidates by default).
+   * natively, 15 candidates by default).
    */
   search?: {
     /** Default [1, 2, 3, 4, 5]. */
     depths?: number[];
-    /** Default [{standardize: true}, {standardize: true, unitNorm: true}]. */
+    /** Default [{standardize: true}, {standardize: true, unitNorm: true}, {standardize: true, bias: 1}] (the bias only for ntk and nngp). */
     preprocess?: Preprocess[];
     /** Rows scored, a seeded sample when there are more (3…8000; default 1000, fewer with hundreds of classes). */
     rows?: number;
@@ -375,7 +385,7 @@ export interface ModelFile {
   /** The ridge coefficients: feature dimension (or training rows) × outputs. */
   coef: FileMatrix;
   bias: number[];
-  /** The preprocessed training rows (kernel models only). */
+  /** The preprocessed training rows (kernel models only; with the bias input, one more column than X). */
   train?: FileMatrix;
 }
 
@@ -542,8 +552,8 @@ export interface Engine {
   loadModel(file: string | ModelFile, options?: CallControl): Promise<Model>;
   /**
    * X preprocessed exactly as fitRidge would preprocess it (missing cells
-   * imputed, then standardized, then rows scaled to unit norm, as asked),
-   * fitted on X itself.
+   * imputed, then standardized, then rows scaled to unit norm, then the bias
+   * input appended as one more column, as asked), fitted on X itself.
    */
   preprocess(X: Matrix, options?: PreprocessOptions): Promise<Matrix64>;
   /** How well random features approximate the exact kernel on the rows of X. */

@@ -1,0 +1,313 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/rf"
+	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
+)
+
+// biasRows are four rows standardized with a bias input (data.Prep.Bias):
+// the rows' columns, then the constant.
+func biasRows(t *testing.T) (X, Xs *mat.Dense, b float64) {
+	t.Helper()
+	X = mat.NewDense(4, 2, []float64{0.3, -1.2, 1.1, 0.4, -0.7, -0.2, 0.9, 1.5})
+	s, err := data.Fit(X, nil, data.Prep{Bias: data.DefaultBias})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Xs, err = s.Apply(nil, X); err != nil {
+		t.Fatal(err)
+	}
+	return X, Xs, s.BiasInput()
+}
+
+// biasedNTK is the NTK of depth L of a ReLU network whose first layer has
+// biases of variance b², written from the network (not from package
+// kernel): the first layer's pre-activations have covariance
+// Σ₀ = ⟨x,z⟩ + b²; each layer maps it through the arc-cosine kernels of
+// orders 1 (Σ) and 0 (Σ̇, the derivative's), and Θ_l = Σ_l + Θ_{l−1}·Σ̇_l.
+func biasedNTK(x, z []float64, b float64, L int) float64 {
+	dot := func(u, v []float64) float64 {
+		s := b * b
+		for i := range u {
+			s += u[i] * v[i]
+		}
+		return s
+	}
+	sxz, sxx, szz := dot(x, z), dot(x, x), dot(z, z)
+	theta := sxz
+	for range L {
+		c := sxz / math.Sqrt(sxx*szz)
+		a := math.Acos(math.Max(-1, math.Min(1, c)))
+		f1 := math.Sqrt(sxx*szz) * (math.Sin(a) + (math.Pi-a)*c) / math.Pi
+		f0 := (math.Pi - a) / math.Pi
+		sxz = f1 // E[relu(u)relu(v)]·2; the diagonals stay: F1(x,x) = Σ(x,x)
+		theta = f1 + theta*f0
+	}
+	return theta
+}
+
+// TestBiasIsTheNTKOfANetworkWithBiases checks the bias input two ways
+// against the exact kernel of the preprocessed rows: the closed form
+// written from the network above (depths 1–3, to rounding), and, at
+// depth 1, the mean over random finite networks with biases of their
+// gradient inner products (the empirical NTK, unbiased at any width), to
+// within 4 standard errors estimated from the same draws.
+func TestBiasIsTheNTKOfANetworkWithBiases(t *testing.T) {
+	t.Parallel()
+	X, Xs, b := biasRows(t)
+	sc, _ := data.Fit(X, nil, data.Prep{}) // the same rows without the bias
+	Z, _ := sc.Apply(nil, X)
+	n, _ := X.Dims()
+	if _, c := Xs.Dims(); c != 3 {
+		t.Fatalf("the bias input makes %d columns, want 3", c)
+	}
+	for L := 1; L <= 3; L++ {
+		K, err := kernel.NTK(Xs, L)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			for j := range n {
+				want := biasedNTK(Z.RawRowView(i), Z.RawRowView(j), b, L)
+				if i == j {
+					// Σ̇(x,x) = 1 and Σ_l(x,x) = Σ₀(x,x): (L+1)(‖x‖² + b²),
+					// which arccos near 1 would blur in the form above.
+					x := Z.RawRowView(i)
+					want = float64(L+1) * (x[0]*x[0] + x[1]*x[1] + b*b)
+				}
+				if got := K.At(i, j); math.Abs(got-want) > 1e-12*math.Abs(want) {
+					t.Errorf("L=%d (%d,%d): kernel %.15g, network %.15g", L, i, j, got, want)
+				}
+			}
+		}
+	}
+
+	// f(x) = √(2/m)·Σₖ aₖ ReLU(wₖ·x + b·βₖ), every parameter N(0, 1): the
+	// gradient inner product is (2/m)Σₖ [ReLU(uₖ)ReLU(vₖ) + aₖ²·1[uₖ>0]1[vₖ>0]·(⟨x,z⟩ + b²)].
+	const (
+		width = 32
+		nets  = 4000
+		nSE   = 4.0
+	)
+	K, _ := kernel.NTK(Xs, 1)
+	r := rand.New(rand.NewPCG(7, 8))
+	pairs := [][2]int{{0, 1}, {0, 3}, {1, 2}, {2, 3}, {1, 1}}
+	est := make([][]float64, len(pairs))
+	w := make([]float64, 2)
+	for range nets {
+		sums := make([]float64, len(pairs))
+		for range width {
+			w[0], w[1] = r.NormFloat64(), r.NormFloat64()
+			beta, a := r.NormFloat64(), r.NormFloat64()
+			for k, p := range pairs {
+				x, z := Z.RawRowView(p[0]), Z.RawRowView(p[1])
+				u := w[0]*x[0] + w[1]*x[1] + b*beta
+				v := w[0]*z[0] + w[1]*z[1] + b*beta
+				if u > 0 && v > 0 {
+					sums[k] += u*v + a*a*(x[0]*z[0]+x[1]*z[1]+b*b)
+				}
+			}
+		}
+		for k := range pairs {
+			est[k] = append(est[k], 2*sums[k]/width)
+		}
+	}
+	for k, p := range pairs {
+		mean, se := meanSE(est[k])
+		want := K.At(p[0], p[1])
+		if scale := math.Sqrt(K.At(p[0], p[0]) * K.At(p[1], p[1])); nSE*se > 0.05*scale {
+			t.Fatalf("pair %v: SE %.4f cannot resolve 5 %% of %.4f; use more networks", p, se, scale)
+		}
+		if math.Abs(mean-want) > nSE*se {
+			t.Errorf("pair %v: networks give %.5f ± %.5f, kernel %.5f (%.1f SE)", p, mean, se, want, math.Abs(mean-want)/se)
+		}
+	}
+}
+
+// meanSE returns the sample mean and its standard error.
+func meanSE(v []float64) (mean, se float64) {
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	var ss float64
+	for _, x := range v {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(v)-1) / float64(len(v)))
+}
+
+// TestBiasFeaturesAreUnbiased checks that every feature method and
+// sampler estimates the exact kernel of rows with a bias input: over 64
+// seeds the mean of Φ(x)·Φ(z) lies within 4 standard errors (from the same
+// samples) of the kernel, as package rf's TestUnbiased does for rows
+// without one (whose comments explain the tolerance of the deep and
+// structured estimators).
+func TestBiasFeaturesAreUnbiased(t *testing.T) {
+	t.Parallel()
+	const (
+		seeds = 64
+		nSE   = 4.0
+	)
+	_, Xs, _ := biasRows(t)
+	cases := []rf.Config{
+		{Method: "ntk", Sketch: "tensorsketch", Dim: 256},
+		{Method: "ntk", Sketch: "tensorsrht", Dim: 256},
+		// One Gibbs sweep is biased in few dimensions (rf's package doc);
+		// enough sweeps are not.
+		{Method: "ntk", Sampler: "gibbs", GibbsSweeps: 20, Dim: 256},
+		{Method: "ntk", Sampler: "orthogonal", Dim: 256},
+		{Method: "ntk", Sampler: "gaussian", Dim: 256},
+		{Method: "ntk", Sampler: "hadamard", Dim: 256},
+		{Method: "nngp", Dim: 128},
+		{Method: "arccos1", Dim: 128},
+		{Method: "naive", Dim: 2048},
+		{Method: "grad", Dim: 2048},
+	}
+	pairs := [][2]int{{0, 1}, {0, 3}, {1, 2}, {2, 2}}
+	for _, cfg := range cases {
+		for _, depth := range []int{1, 2} {
+			if depth > 1 && (cfg.Method == "arccos1" || cfg.GibbsSweeps > 1) {
+				continue // no depth; 20 sweeps over m1 inputs take minutes
+			}
+			cfg.Depth = depth
+			t.Run(fmt.Sprintf("%s/%s/%s/L%d", cfg.Method, cfg.Sketch, cfg.Sampler, depth), func(t *testing.T) {
+				spec, _ := cfg.Kernel()
+				K, err := spec.Gram(Xs, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				est := make([][]float64, len(pairs))
+				for s := range seeds {
+					cfg.Seed = uint64(1000 + s)
+					f, err := rf.New(cfg, 3)
+					if err != nil {
+						t.Fatal(err)
+					}
+					F, err := f.Transform(nil, Xs)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for k, p := range pairs {
+						est[k] = append(est[k], mat.Dot(F.RowView(p[0]), F.RowView(p[1])))
+					}
+				}
+				for k, p := range pairs {
+					mean, se := meanSE(est[k])
+					if want := K.At(p[0], p[1]); math.Abs(mean-want) > nSE*se+1e-12 {
+						t.Errorf("pair %v: features %.5f ± %.5f, kernel %.5f (%.1f SE)", p, mean, se, want, math.Abs(mean-want)/se)
+					}
+				}
+			})
+		}
+	}
+}
+
+// spiral is the playground's spiral (www/lab/toy.js): two interleaved arms
+// of n/2 points each, classes alternating, with Gaussian noise.
+func spiral(n int, noise float64, seed uint64) (*mat.Dense, []float64) {
+	r := rand.New(rand.NewPCG(seed, 0))
+	X, y := mat.NewDense(n, 2, nil), make([]float64, n)
+	for i := range n {
+		c, t := i%2, float64(i/2)/float64(n/2)
+		rad, a := 0.05+0.95*t, 3.5*math.Pi*t+float64(c)*math.Pi
+		X.Set(i, 0, rad*math.Sin(a)+0.25*noise*r.NormFloat64())
+		X.Set(i, 1, rad*math.Cos(a)+0.25*noise*r.NormFloat64())
+		y[i] = float64(c)
+	}
+	return X, y
+}
+
+// TestDefaultFitOnASpiral: a positively homogeneous NTK cannot separate
+// a spiral (its predictions depend on the angle of x, about 55 % before
+// the bias input); the default fit ('auto' everything, only the task
+// given) chooses the bias input and separates it, and the model keeps it
+// through a save and load. A kernel other than the ReLU ones gets no bias
+// candidate.
+func TestDefaultFitOnASpiral(t *testing.T) {
+	t.Parallel()
+	X, y := spiral(200, 0.1, 1)
+	Xt, yt := spiral(200, 0.1, 2)
+	p, err := Fit(context.Background(), X, y, Config{Ridge: class})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Preprocess().Bias != data.DefaultBias {
+		t.Errorf("the default fit chose %+v; want the bias input", p.Preprocess())
+	}
+	biased := 0
+	for _, c := range p.Selection().Candidates {
+		if c.Preprocess.Bias > 0 {
+			biased++
+		}
+	}
+	if want := len(DefaultDepths); biased != want {
+		t.Errorf("%d candidates with the bias input; want one per depth (%d)", biased, want)
+	}
+	pred, err := p.Predict(Xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc := accuracy(pred, yt); acc < 0.95 {
+		t.Errorf("default fit: %.1f %% on fresh spiral points; want ≥ 95 %%", 100*acc)
+	}
+	roundTrip(t, p, Xt)
+
+	k, err := Fit(context.Background(), X, y, Config{Kernel: &kernel.Spec{Name: "ntk"}, Ridge: class})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Preprocess().Bias == 0 {
+		t.Errorf("the exact NTK's default fit chose %+v; want the bias input", k.Preprocess())
+	}
+	roundTrip(t, k, Xt)
+
+	r, err := Fit(context.Background(), X, y, Config{Kernel: &kernel.Spec{Name: "rbf"}, Ridge: class})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Selection().Candidates {
+		if c.Preprocess.Bias > 0 {
+			t.Errorf("rbf searched %+v: a constant column does not change distances", c.Preprocess)
+		}
+	}
+}
+
+func accuracy(pred, y []float64) float64 {
+	ok := 0
+	for i := range y {
+		if pred[i] == y[i] {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(y))
+}
+
+// TestBiasSearchChecked: a search candidate with a bias out of range is
+// refused before any work, with the option named.
+func TestBiasSearchChecked(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(30, 3, 2, 1)
+	for _, b := range []float64{-1, math.NaN(), math.Inf(1), 2 * data.MaxBias} {
+		_, err := Fit(context.Background(), X, y, Config{Ridge: krr.Options{Task: krr.Classification}, Search: Search{Preprocess: []data.Prep{{Bias: b}}}})
+		if err == nil || codeOf(err) != check.Option {
+			t.Errorf("search bias %v: %v, want ERR_OPTION", b, err)
+		}
+		_, err = Fit(context.Background(), X, y, Config{Ridge: class, Preprocess: &data.Prep{Bias: b}})
+		if err == nil || codeOf(err) != check.Option {
+			t.Errorf("bias %v: %v, want ERR_OPTION", b, err)
+		}
+	}
+}
