@@ -48,7 +48,7 @@ func (f *Map) buildNaive() error {
 	}
 	din := d
 	for l := 1; l <= L; l++ {
-		ly, err := f.newLayer(l, din, c.M0, c.M1)
+		ly, err := f.newLayer(l, din, c.M0, c.M1, 2)
 		if err != nil {
 			return err
 		}
@@ -92,7 +92,7 @@ func (f *Map) buildGrad() error {
 	c.Sampler = "gaussian" // the network's weights are plain Gaussian
 	din := d
 	for l := 1; l <= L; l++ {
-		ly, err := f.newLayer(l, din, 0, c.M1)
+		ly, err := f.newLayer(l, din, 0, c.M1, 2)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package rf
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -23,7 +24,7 @@ const MaxGibbsSweeps = 1000
 // The names Config accepts, each list's default first.
 var (
 	Methods  = []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}
-	Sketches = []string{"tensorsketch", "tensorsrht"}
+	Sketches = []string{"split", "tensorsketch", "tensorsrht"}
 	Samplers = []string{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}
 )
 
@@ -74,6 +75,7 @@ type Map struct {
 	layers   []*layer  // ntk, nngp, naive, grad, arccos0/1, rff: one per layer
 	head     []float64 // grad: output weights w
 	bias     []float64 // rff: phases b
+	split    *splitPlan // ntk with Sketch "split": the layout of Φ
 }
 
 // layer holds the projection of one layer: w is din×(m0+m1), row-major, its
@@ -103,16 +105,13 @@ func (c *Config) fill(inputDim int) error {
 	if c.Method == "" {
 		c.Method = Methods[0]
 	}
-	if c.Sketch == "" {
-		c.Sketch = Sketches[0]
-	}
 	if c.Sampler == "" {
 		c.Sampler = Samplers[0]
 	}
 	if c.GibbsSweeps == 0 {
 		c.GibbsSweeps = 1
 	}
-	for _, e := range []error{oneOf("Method", c.Method, Methods), oneOf("Sketch", c.Sketch, Sketches), oneOf("Sampler", c.Sampler, Samplers)} {
+	for _, e := range []error{oneOf("Method", c.Method, Methods), oneOf("Sketch", cmp.Or(c.Sketch, Sketches[0]), Sketches), oneOf("Sampler", c.Sampler, Samplers)} {
 		if e != nil {
 			return e
 		}
@@ -142,6 +141,9 @@ func (c *Config) fill(inputDim int) error {
 		if c.Depth < 0 || c.Depth > kernel.MaxDepth {
 			return fmt.Errorf("rf: Config.Depth %d is out of range; use 1 … %d (0 means %d)", c.Depth, kernel.MaxDepth, kernel.DefaultDepth)
 		}
+	}
+	if c.Sketch == "" {
+		c.Sketch = defaultSketch(c, inputDim)
 	}
 	if c.Method == "rff" {
 		if math.IsNaN(c.Gamma) || c.Gamma < 0 || math.IsInf(c.Gamma, 0) {
@@ -182,6 +184,10 @@ func New(cfg Config, inputDim int) (*Map, error) {
 	var err error
 	switch cfg.Method {
 	case "ntk", "nngp":
+		if cfg.Method == "ntk" && cfg.Sketch == "split" {
+			err = f.buildSplit()
+			break
+		}
 		err = f.buildNTK()
 		if err == nil && cfg.Depth > 0 && cfg.Dim != 0 && f.dim != cfg.Dim {
 			// M1 or SketchDim given with a Dim they contradict: the map
@@ -210,8 +216,10 @@ func New(cfg Config, inputDim int) (*Map, error) {
 }
 
 // newLayer draws the Step (m0) and ReLU (m1) directions of a layer with
-// input dimension din.
-func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
+// input dimension din. gain is the numerator of the squared scales: 2 for
+// the arc-cosine features a0 and a1, 1 for the sign and |·| features of
+// the split form (split.go), which carry half of each kernel.
+func (f *Map) newLayer(l, din, m0, m1 int, gain float64) (*layer, error) {
 	c := f.cfg
 	if c.Sampler == "hadamard" {
 		// Step and ReLU directions are consecutive rows of the structured
@@ -222,8 +230,8 @@ func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
 			return nil, rfError(err)
 		}
 		ly := &layer{din: din, m0: m0, m1: m1, had: newHadamardProj(din, m0+m1, newStream(c.Seed, l, tagHadamard))}
-		ly.s0 = math.Sqrt(2 / float64(max(m0, 1)))
-		ly.s1 = math.Sqrt(2 * float64(p) / float64(max(m1, 1)))
+		ly.s0 = math.Sqrt(gain / float64(max(m0, 1)))
+		ly.s1 = math.Sqrt(gain * float64(p) / float64(max(m1, 1)))
 		return ly, nil
 	}
 	if err := check.Alloc("random-feature weight matrix", din, m0+m1); err != nil {
@@ -249,18 +257,18 @@ func (f *Map) newLayer(l, din, m0, m1 int) (*layer, error) {
 			rows = gaussianRows(&gauss{r: r}, m0, din)
 		}
 		put(rows, 0, m0)
-		ly.s0 = math.Sqrt(2 / float64(m0))
+		ly.s0 = math.Sqrt(gain / float64(m0))
 	}
 	if m1 > 0 {
 		r := newStream(c.Seed, l, tagA1)
 		var rows []float64
 		if c.Sampler == "gaussian" {
 			rows = gaussianRows(&gauss{r: r}, m1, din)
-			ly.s1 = math.Sqrt(2 / float64(m1))
+			ly.s1 = math.Sqrt(gain / float64(m1))
 		} else {
 			// Algorithm 2: √(2d/m)·ReLU(x·v)/‖v‖ for v ~ q; only v/‖v‖ matters.
 			rows = directions(c.Sampler, r, m1, din, c.GibbsSweeps)
-			ly.s1 = math.Sqrt(2 * float64(din) / float64(m1))
+			ly.s1 = math.Sqrt(gain * float64(din) / float64(m1))
 		}
 		put(rows, m0, m1)
 	}
@@ -307,7 +315,7 @@ func (f *Map) buildNTK() error {
 	}
 	din, phiDim := d, d
 	for l := 1; l <= c.Depth; l++ {
-		ly, err := f.newLayer(l, din, m0, m1)
+		ly, err := f.newLayer(l, din, m0, m1, 2)
 		if err != nil {
 			return err
 		}
@@ -344,7 +352,7 @@ func (f *Map) buildArccos() error {
 		m1 = orDefault(c.M1, c.Dim)
 		c.M1 = m1
 	}
-	ly, err := f.newLayer(1, f.inputDim, m0, m1)
+	ly, err := f.newLayer(1, f.inputDim, m0, m1, 2)
 	if err != nil {
 		return err
 	}

@@ -81,8 +81,15 @@ func TestConfigDefaults(t *testing.T) {
 		{Config{Depth: 2, Dim: 9}, 5, Config{Method: "ntk", Depth: 2, Dim: 9, M0: 4, M1: 4, SketchDim: 5, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Depth: 1, M1: 3, SketchDim: 6}, 5, Config{Method: "ntk", Depth: 1, Dim: 9, M0: 3, M1: 3, SketchDim: 6, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		// The zero Config is the documented default: NTK of depth 1, DefaultDim columns.
-		{Config{}, 5, Config{Method: "ntk", Depth: 1, Dim: DefaultDim, M0: DefaultDim / 2, M1: DefaultDim / 2, SketchDim: DefaultDim / 2, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
-		{Config{Method: "ntk", Dim: 2048}, 5, Config{Method: "ntk", Depth: 1, Dim: 2048, M0: 1024, M1: 1024, SketchDim: 1024, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		// The split form where it fits: the |·| and sketch blocks share
+		// m − d = 1019 columns (509 + 510), M0 = the last |·| width.
+		{Config{}, 5, Config{Method: "ntk", Depth: 1, Dim: DefaultDim, M0: 509, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Method: "ntk", Dim: 2048}, 5, Config{Method: "ntk", Depth: 1, Dim: 2048, M0: 1021, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
+		// Depth 2: widths ∝ 2, 1, 2, 2 of m − d = 123 → A_2 = 35.
+		{Config{Depth: 2, Dim: 128}, 5, Config{Method: "ntk", Depth: 2, Dim: 128, M0: 35, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
+		// Inputs wider than 3m/4: the paper's form.
+		{Config{Dim: 64}, 49, Config{Method: "ntk", Depth: 1, Dim: 64, M0: 32, M1: 32, SketchDim: 32, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Dim: 64}, 48, Config{Method: "ntk", Depth: 1, Dim: 64, M0: 8, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Method: "nngp", M1: 6}, 5, Config{Method: "nngp", Depth: 1, Dim: 6, M1: 6, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Method: "arccos1", Depth: 3, Dim: 7}, 5, Config{Method: "arccos1", Dim: 7, M1: 7, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Method: "rff", Dim: 7}, 4, Config{Method: "rff", Dim: 7, Gamma: 0.25, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
