@@ -71,7 +71,7 @@ var (
 		optDim("m0", "number of Step (arc-cosine order 0) features (default m1)", nil),
 		optDim("m1", "number of ReLU features (default dim/2 for ntk)", nil),
 		{Name: "sketch", Kind: "enum", Enum: rf.Sketches, Default: rf.Sketches[0],
-			Doc: "sketch of the tensor products (ntk)"},
+			Doc: "how ntk builds its features: split (the linear part exact), the paper's tensorsketch or tensorsrht, or auto: split where the input has at most 3/4 of dim columns and no m1/sketchDim is given, else tensorsketch"},
 		{Name: "sampler", Kind: "enum", Enum: rf.Samplers, Default: rf.Samplers[0],
 			Doc: "how the ReLU directions are drawn"},
 		{Name: "gibbsSweeps", Kind: "int", Min: f(1), Max: f(rf.MaxGibbsSweeps), Default: 1, Doc: "Gibbs sweeps of the gibbs sampler"},

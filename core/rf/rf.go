@@ -24,7 +24,7 @@ const MaxGibbsSweeps = 1000
 // The names Config accepts, each list's default first.
 var (
 	Methods  = []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}
-	Sketches = []string{"split", "tensorsketch", "tensorsrht"}
+	Sketches = []string{"auto", "split", "tensorsketch", "tensorsrht"}
 	Samplers = []string{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}
 )
 
@@ -42,15 +42,23 @@ type Config struct {
 	Depth int `json:"depth"`
 	// Dim is the number of output columns m; 0 means DefaultDim, or, when
 	// M1 and SketchDim (nngp: M1) are given, the width they make. For ntk
+	// in the split form the input's d columns come first and the random
+	// blocks share the other m − d (split.go); in the paper's form
 	// m1 = ⌊m/2⌋ and m_cs = m − m1; naive and grad pick the largest sizes
 	// whose output fits in Dim (see the package documentation).
 	Dim int `json:"dim"`
 	// M0 and M1 override the widths of the Step (a0) and ReLU (a1)
 	// features; SketchDim overrides m_cs. 0 means the default from Dim.
+	// The split form takes M0 (sign features per layer, default the
+	// last layer's |·| width) but neither M1 nor SketchDim.
 	M0        int `json:"m0"`
 	M1        int `json:"m1"`
 	SketchDim int `json:"sketchDim"`
-	// Sketch is "tensorsketch" (default) or "tensorsrht" (ntk only).
+	// Sketch says how ntk builds its features: "split" (the linear part
+	// exact, see split.go), the paper's "tensorsketch" or "tensorsrht", or
+	// "auto" (default): split where it fits (the input has at most 3/4 of
+	// Dim columns and neither M1 nor SketchDim is given), else
+	// tensorsketch. Map.Config reports the one used.
 	Sketch string `json:"sketch"`
 	// Sampler draws the directions of the ReLU features: "exact"
 	// (default), "gibbs", "orthogonal", "gaussian" or "hadamard" (which
@@ -72,9 +80,9 @@ type Map struct {
 	cfg      Config
 	inputDim int
 	dim      int
-	layers   []*layer  // ntk, nngp, naive, grad, arccos0/1, rff: one per layer
-	head     []float64 // grad: output weights w
-	bias     []float64 // rff: phases b
+	layers   []*layer   // ntk, nngp, naive, grad, arccos0/1, rff: one per layer
+	head     []float64  // grad: output weights w
+	bias     []float64  // rff: phases b
 	split    *splitPlan // ntk with Sketch "split": the layout of Φ
 }
 
@@ -142,7 +150,7 @@ func (c *Config) fill(inputDim int) error {
 			return fmt.Errorf("rf: Config.Depth %d is out of range; use 1 … %d (0 means %d)", c.Depth, kernel.MaxDepth, kernel.DefaultDepth)
 		}
 	}
-	if c.Sketch == "" {
+	if c.Sketch == "" || c.Sketch == "auto" {
 		c.Sketch = defaultSketch(c, inputDim)
 	}
 	if c.Method == "rff" {

@@ -119,8 +119,9 @@ func fitsSplit(d, m, L int) bool {
 	return 4*d <= 3*m && m-d >= total
 }
 
-// defaultSketch is what an unset Config.Sketch means: the split form for
-// ntk where it fits and no widths are given, else TensorSketch.
+// defaultSketch is what Config.Sketch "auto" (or unset) means: the split
+// form for ntk where it fits and no widths are given, else TensorSketch
+// (also for the methods that take no sketch, as before the split form).
 func defaultSketch(c *Config, d int) string {
 	if c.Method == "ntk" && c.M1 == 0 && c.SketchDim == 0 && c.Dim > 0 && fitsSplit(d, c.Dim, c.Depth) {
 		return "split"
