@@ -398,6 +398,20 @@ func (f *Map) buildRFF() error {
 // Dim returns the number of output columns.
 func (f *Map) Dim() int { return f.dim }
 
+// ProjectionMACs returns the multiply-adds per row of the map's dense
+// projections, Σ over layers din·(m0+m1) (the "hadamard" sampler's
+// transforms count 0): what a cost model counts, whatever form laid the
+// layers out.
+func (f *Map) ProjectionMACs() int {
+	n := 0
+	for _, ly := range f.layers {
+		if ly.w != nil {
+			n += len(ly.w)
+		}
+	}
+	return n
+}
+
 // InputDim returns the number of input columns.
 func (f *Map) InputDim() int { return f.inputDim }
 

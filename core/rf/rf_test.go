@@ -203,3 +203,29 @@ func ExampleMap_Config() {
 	// Output:
 	// 10 962 26
 }
+
+// TestProjectionMACs checks the projection cost a cost model reads, in
+// the paper's form (din = d, then m1) and the split form (din = d, then
+// d + |A_1|), from the widths the configuration reports.
+func TestProjectionMACs(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		cfg  Config
+		d    int
+		want int
+	}{
+		{Config{Depth: 2, Dim: 64, Sketch: "tensorsketch"}, 13, 13*64 + 32*64},
+		{Config{Depth: 1, Dim: 64, Sketch: "tensorsketch", Sampler: "hadamard"}, 13, 0},
+		// Split, depth 2, m − d = 51 in shares 2:1:2:2 → |A_1| = 14, |A_2| = 14 = M0.
+		{Config{Depth: 2, Dim: 64}, 13, 13*(14+14) + (13+14)*(14+14)},
+	}
+	for _, c := range cases {
+		f, err := New(c.cfg, c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.ProjectionMACs(); got != c.want {
+			t.Errorf("%+v: ProjectionMACs %d, want %d", f.Config(), got, c.want)
+		}
+	}
+}
