@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"ntkrf/internal/check"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,11 +83,13 @@ func TestConfigDefaults(t *testing.T) {
 		{Config{Depth: 1, M1: 3, SketchDim: 6}, 5, Config{Method: "ntk", Depth: 1, Dim: 9, M0: 3, M1: 3, SketchDim: 6, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		// The zero Config is the documented default: NTK of depth 1, DefaultDim columns.
 		// The split form where it fits: the |·| and sketch blocks share
-		// m − d = 1019 columns (509 + 510), M0 = the last |·| width.
-		{Config{}, 5, Config{Method: "ntk", Depth: 1, Dim: DefaultDim, M0: 509, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
-		{Config{Method: "ntk", Dim: 2048}, 5, Config{Method: "ntk", Depth: 1, Dim: 2048, M0: 1021, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
-		// Depth 2: widths ∝ 2, 1, 2, 2 of m − d = 123 → A_2 = 35.
-		{Config{Depth: 2, Dim: 128}, 5, Config{Method: "ntk", Depth: 2, Dim: 128, M0: 35, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
+		// m − d = 1019 columns, the sketch's 509 rounded to 512, so the
+		// |·| block (and M0) gets 507.
+		{Config{}, 5, Config{Method: "ntk", Depth: 1, Dim: DefaultDim, M0: 507, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Method: "ntk", Dim: 2048}, 5, Config{Method: "ntk", Depth: 1, Dim: 2048, M0: 1019, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
+		// Depth 2: shares ∝ 2, 1, 2, 2 of m − d = 123; sketches 17 → 16 and
+		// 35 → 32, the |·| blocks 75 → 37 + 38.
+		{Config{Depth: 2, Dim: 128}, 5, Config{Method: "ntk", Depth: 2, Dim: 128, M0: 38, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
 		// Inputs wider than 3m/4: the paper's form.
 		{Config{Dim: 64}, 49, Config{Method: "ntk", Depth: 1, Dim: 64, M0: 32, M1: 32, SketchDim: 32, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Dim: 64}, 48, Config{Method: "ntk", Depth: 1, Dim: 64, M0: 8, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
@@ -216,8 +219,9 @@ func TestProjectionMACs(t *testing.T) {
 	}{
 		{Config{Depth: 2, Dim: 64, Sketch: "tensorsketch"}, 13, 13*64 + 32*64},
 		{Config{Depth: 1, Dim: 64, Sketch: "tensorsketch", Sampler: "hadamard"}, 13, 0},
-		// Split, depth 2, m − d = 51 in shares 2:1:2:2 → |A_1| = 14, |A_2| = 14 = M0.
-		{Config{Depth: 2, Dim: 64}, 13, 13*(14+14) + (13+14)*(14+14)},
+		// Split, depth 2, m − d = 51 in shares 2:1:2:2: sketches 7 → 8 and
+		// 14 → 16, |A_1| = 13, |A_2| = 14 = M0.
+		{Config{Depth: 2, Dim: 64}, 13, 13*(14+13) + (13+13)*(14+14)},
 	}
 	for _, c := range cases {
 		f, err := New(c.cfg, c.d)
@@ -226,6 +230,33 @@ func TestProjectionMACs(t *testing.T) {
 		}
 		if got := f.ProjectionMACs(); got != c.want {
 			t.Errorf("%+v: ProjectionMACs %d, want %d", f.Config(), got, c.want)
+		}
+	}
+}
+
+// TestSplitPlan checks the split form's layout: x first, the random blocks
+// in proportion to their weights with every sketch a power of two (a fast
+// FFT), and exactly m columns.
+func TestSplitPlan(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		d, m, L int
+		want    []int // x, A_1, G_1, …
+	}{
+		{64, 4096, 1, []int{64, 1984, 2048}},
+		{784, 4096, 1, []int{784, 1264, 2048}},
+		{784, 1024, 1, []int{784, 112, 128}},
+		// Shares 2:1:2:2 of 4032: 1152, 576, 1152, 1152 → G 512, 1024.
+		{64, 4096, 2, []int{64, 1248, 512, 1248, 1024}},
+		{13, 64, 2, []int{13, 13, 8, 14, 16}},
+	}
+	for _, c := range cases {
+		p, err := newSplitPlan(c.d, c.m, c.L)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(p.width, c.want) {
+			t.Errorf("d %d, m %d, L %d: widths %v, want %v", c.d, c.m, c.L, p.width, c.want)
 		}
 	}
 }
