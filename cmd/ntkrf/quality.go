@@ -43,6 +43,9 @@ func (c qualityCfg) String() string {
 func qualityConfigs() []qualityCfg {
 	cs := []qualityCfg{{}}
 	for _, sk := range rf.Sketches {
+		if sk == "auto" { // the default's rule: one of the others
+			continue
+		}
 		for _, sa := range []string{"exact", "orthogonal", "hadamard"} {
 			cs = append(cs, qualityCfg{sk, sa})
 		}
