@@ -90,6 +90,10 @@ func TestConfigDefaults(t *testing.T) {
 		// Depth 2: shares ∝ 2, 1, 2, 2 of m − d = 123; sketches 17 → 16 and
 		// 35 → 32, the |·| blocks 75 → 37 + 38.
 		{Config{Depth: 2, Dim: 128}, 5, Config{Method: "ntk", Depth: 2, Dim: 128, M0: 38, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
+		// Deeper than the split form's columns allow (and where its
+		// integer weights would overflow): the paper's form.
+		{Config{Depth: 8, Dim: 256}, 5, Config{Method: "ntk", Depth: 8, Dim: 256, M0: 128, M1: 128, SketchDim: 128, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Depth: 64, Dim: 8}, 5, Config{Method: "ntk", Depth: 64, Dim: 8, M0: 4, M1: 4, SketchDim: 4, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		// Inputs wider than 3m/4: the paper's form.
 		{Config{Dim: 64}, 49, Config{Method: "ntk", Depth: 1, Dim: 64, M0: 32, M1: 32, SketchDim: 32, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Dim: 64}, 48, Config{Method: "ntk", Depth: 1, Dim: 64, M0: 8, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
@@ -257,6 +261,29 @@ func TestSplitPlan(t *testing.T) {
 		}
 		if !slices.Equal(p.width, c.want) {
 			t.Errorf("d %d, m %d, L %d: widths %v, want %v", c.d, c.m, c.L, p.width, c.want)
+		}
+	}
+}
+
+// TestSplitRefused: an explicit split form that cannot be laid out is an
+// error naming what to change, never a panic or a wrong width.
+func TestSplitRefused(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		cfg  Config
+		d    int
+		want string
+	}{
+		{Config{Sketch: "split", Dim: 64, Depth: 64}, 3, "too deep"},
+		{Config{Sketch: "split", Dim: 64, Depth: 24}, 3, "too deep"},
+		{Config{Sketch: "split", Dim: 64, Depth: 6}, 3, "too small"},
+		{Config{Sketch: "split", Dim: 10}, 10, "too small"},
+		{Config{Sketch: "split", Dim: 10}, 20, "too small"},
+		{Config{Sketch: "split", M1: 4, SketchDim: 4}, 3, "M1 and Config.SketchDim"},
+	}
+	for _, c := range cases {
+		if _, err := New(c.cfg, c.d); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("New(%+v, %d): error %v, want one saying %q", c.cfg, c.d, err, c.want)
 		}
 	}
 }

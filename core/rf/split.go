@@ -53,6 +53,9 @@ type splitPlan struct {
 // the split near the optimum (at depth 1, sketch shares of 0.4–0.6 differ
 // by 5 %).
 func newSplitPlan(d, m, L int) (*splitPlan, error) {
+	if L > maxSplitDepth {
+		return nil, fmt.Errorf("rf: Config.Depth %d is too deep for the split form, whose blocks need 2^depth columns; use at most %d, or Config.Sketch \"tensorsketch\"", L, maxSplitDepth)
+	}
 	nc := 2*L + 1
 	p := &splitPlan{width: make([]int, nc), off: make([]int, nc)}
 	wt, total := splitWeights(L)
@@ -122,6 +125,11 @@ func newSplitPlan(d, m, L int) (*splitPlan, error) {
 	return p, nil
 }
 
+// maxSplitDepth is the deepest split form: its blocks need more than
+// 2^L columns in all, so deeper ones exceed MaxDim (and their integer
+// weights would overflow).
+const maxSplitDepth = 23
+
 // splitWeights returns the squared weights of the components in Φ_L in
 // units of 2^{−L} (x's entry unused) and the sum of those of the random
 // blocks, the fewest columns they need.
@@ -140,6 +148,9 @@ func splitWeights(L int) (wt []int, total int) {
 // was measured better than the paper's form up to d ≈ 0.77·m (Fashion-MNIST
 // at m = 1024) and is used up to d = 3m/4.
 func fitsSplit(d, m, L int) bool {
+	if L > maxSplitDepth {
+		return false
+	}
 	_, total := splitWeights(L)
 	return 4*d <= 3*m && m-d >= total
 }
