@@ -180,17 +180,15 @@ func (f *Map) buildSplit() error {
 		return err
 	}
 	m0 := orDefault(c.M0, p.width[2*L-1])
-	// Every layer's weights at once, before drawing any.
-	cells := 0
+	// Every layer's weights at once, before drawing any: layer l is
+	// din_l × (m0 + |A_l|), bounded by (Σ din_l) × (m0 + max |A_l|).
+	rows, cols := 0, 0
 	for l := 1; l <= L; l++ {
-		din := d // Ψ_{l−1} holds x and A_1 … A_{l−1}
-		for k := 1; k < l; k++ {
-			din += p.width[2*k-1]
-		}
-		cells += din * (m0 + p.width[2*l-1])
+		rows += p.off[2*l-1] - sumG(p, l-1) // x, A_1 … A_{l−1}
+		cols = max(cols, m0+p.width[2*l-1])
 	}
 	if c.Sampler != "hadamard" {
-		if err := check.Alloc("random-feature weight matrix (all layers)", cells, 1); err != nil {
+		if err := check.Alloc("random-feature weight matrix (all layers)", rows, cols); err != nil {
 			return err
 		}
 	}
@@ -208,6 +206,15 @@ func (f *Map) buildSplit() error {
 	c.M0 = m0
 	f.split, f.dim = p, c.Dim
 	return nil
+}
+
+// sumG returns the columns of G_1 … G_k.
+func sumG(p *splitPlan, k int) int {
+	n := 0
+	for j := 1; j <= k; j++ {
+		n += p.width[2*j]
+	}
+	return n
 }
 
 // blockSplit computes the split-form features of the b rows in ws.x.
