@@ -88,6 +88,14 @@ func TestSchemaDefaults(t *testing.T) {
 				continue
 			}
 			want := filled(map[string]any{"v": o.Default})["v"]
+			if want == "auto" && o.Kind == "enum" {
+				// The core resolves "auto" by the data's size (rf's
+				// sketch) into one of the other values, and reports that.
+				if g, ok := got[o.Name].(string); !ok || g == "auto" || !slices.Contains(o.Enum, g) {
+					t.Errorf("%s.%s: schema default auto, core %v; want one of %v resolved", what, o.Name, got[o.Name], o.Enum)
+				}
+				continue
+			}
 			if got[o.Name] != want {
 				t.Errorf("%s.%s: schema default %v, core %v", what, o.Name, want, got[o.Name])
 			}

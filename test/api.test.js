@@ -96,8 +96,16 @@ test('fitRidge: features and exact kernel learn iris; λ curve reported', async 
   const m = await eng.fitRidge(Xtr, ytr, { features: { dim: 512, depth: 2, seed: 1 }, task: 'classification', onProgress: (p) => stages.push(p) });
   assert.equal(m.kind, 'features');
   assert.ok(m.lambda > 0 && m.curve.length > 5);
-  const acc = (await eng.score(yte, await m.predict(Xte), { task: 'classification' })).accuracy;
-  assert.ok(acc >= 0.9, `features accuracy ${acc}`);
+  // Mean over seeds 1–3: one row of the 38 held out moves the accuracy by
+  // 2.6 %, and one draw's λ search can land on the exact kernel's small λ
+  // (0.947 here) or below it.
+  let acc = (await eng.score(yte, await m.predict(Xte), { task: 'classification' })).accuracy / 3;
+  for (const seed of [2, 3]) {
+    const ms = await eng.fitRidge(Xtr, ytr, { features: { dim: 512, depth: 2, seed }, task: 'classification' });
+    acc += (await eng.score(yte, await ms.predict(Xte), { task: 'classification' })).accuracy / 3;
+    ms.dispose();
+  }
+  assert.ok(acc >= 0.9, `features accuracy ${acc} (mean of seeds 1–3)`);
   assert.equal(stages.at(-1).done, stages.at(-1).total);
   const k = await eng.fitRidge(Xtr, ytr, { kernel: { kernel: 'ntk', depth: 2 }, task: 'classification' });
   assert.equal(k.kind, 'kernel');

@@ -347,7 +347,7 @@ test('experiments: training iris on a split scores as the page shows it; its mod
   assert.deepEqual(trainingPlan({ ...settings, method: 'rff' }, ds, search).search, { candidates: search.preprocess.length, rows: search.rows }, 'RFF has no depth to search');
   assert.equal(trainingPlan({ ...settings, auto: false }, ds, search).search, null);
   // Training leaves depth and preprocessing to the engine ('auto', its default).
-  assert.deepEqual(plan.features, { method: 'ntk', dim: 512, seed: 1, depth: 'auto', sketch: 'tensorsketch', sampler: 'exact' });
+  assert.deepEqual(plan.features, { method: 'ntk', dim: 512, seed: 1, depth: 'auto', sketch: 'auto', sampler: 'exact' });
   assert.equal(plan.preprocess, 'auto');
   assert.deepEqual(trainingPlan({ ...settings, auto: false }, ds).preprocess, { standardize: true, unitNorm: false });
   assert.equal(trainingPlan({ ...settings, auto: false }, ds).features.depth, 1);

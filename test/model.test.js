@@ -210,11 +210,14 @@ test('bad model files are refused with the documented codes, and the engine answ
 });
 
 /** The widest features there are, on iris's 4 columns: layer 2's 2^23 × 2^24 weights would take 1.1 PB. */
-const tooWide = () => tampered((m) => { m.features = { ...m.features, dim: 2 ** 24, m0: 2 ** 23, m1: 2 ** 23, sketchDim: 2 ** 23 }; });
+const tooWide = () => tampered((m) => { m.features = { ...m.features, sketch: 'tensorsketch', dim: 2 ** 24, m0: 2 ** 23, m1: 2 ** 23, sketchDim: 2 ** 23 }; });
+/** The same width in the split form (the default the model was saved with): its own layout, refused as early. */
+const tooWideSplit = () => tampered((m) => { m.features = { ...m.features, sketch: 'split', depth: 2, dim: 2 ** 24, m0: 2 ** 23 }; });
 
 test('a model file whose feature map would take too much memory is refused with ERR_TOO_LARGE; the engine answers', async () => {
   // The coefficients are left as they were: the map is checked first.
   await assert.rejects(eng.loadModel(tooWide()), isError(RangeError, 'ERR_TOO_LARGE', /^loadModel: model file: the feature map \(ntk, 16777216 columns on 4 inputs, 2 layers\) needs .* over the .* limit/));
+  await assert.rejects(eng.loadModel(tooWideSplit()), isError(RangeError, 'ERR_TOO_LARGE', /^loadModel: model file: the feature map \(ntk, 16777216 columns on 4 inputs, 2 layers\) needs .* over the .* limit/));
   const K = await eng.kernel(refX(), null, { depth: 1 });
   assert.equal(K.data[0], 10);
 });

@@ -81,6 +81,7 @@ func runBench(args []string) error {
 	m := fs.Int("m", 4096, "feature dimension")
 	depths := fs.String("depths", "1,2", "comma-separated depths")
 	sampler := fs.String("sampler", "exact", "direction sampler: exact, gibbs, orthogonal, gaussian")
+	sketch := fs.String("sketch", "auto", "how the ntk features are built: auto (rf's default), split, tensorsketch (the paper's, the anchors'), tensorsrht")
 	seed := fs.Uint64("seed", 1, "seed")
 	exact := fs.Bool("exact", true, "also run exact-NTK KRR on the same rows (needs n²·8 bytes)")
 	block := fs.Int("block", 2048, "rows featurized at a time")
@@ -102,7 +103,7 @@ func runBench(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("Fashion-MNIST: %d train, %d test rows, d = %d, m = %d, sampler %s, float32 Gram %v, GOMAXPROCS %d\n", *n, *nTest, d, *m, *sampler, *gram32 && linalg.Float32(), runtimeProcs())
+	fmt.Printf("Fashion-MNIST: %d train, %d test rows, d = %d, m = %d, sketch %s, sampler %s, float32 Gram %v, GOMAXPROCS %d\n", *n, *nTest, d, *m, *sketch, *sampler, *gram32 && linalg.Float32(), runtimeProcs())
 	peak, bw := measurePeaks()
 	fmt.Printf("measured limits: AddAtA on a warm buffer %.1f GFLOP/s (n·m·(m+1) flops), streaming copy %.1f GB/s\n", peak, bw)
 	fmt.Printf("%-6s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s %10s\n", "depth", "sampling", "features", "gram", "GFLOP/s", "solve", "predict", "total", "acc", "anchor", "ratio", "λ search")
@@ -110,7 +111,7 @@ func runBench(args []string) error {
 	for _, L := range ds {
 		r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, Float32Gram: *gram32 && linalg.Float32(), AnchorTotal: anchors[L].total}
 		t0 := time.Now()
-		f, err := rf.New(rf.Config{Method: "ntk", Depth: L, Dim: *m, Sampler: *sampler, Seed: *seed}, d)
+		f, err := rf.New(rf.Config{Method: "ntk", Depth: L, Dim: *m, Sketch: *sketch, Sampler: *sampler, Seed: *seed}, d)
 		if err != nil {
 			return err
 		}
@@ -229,7 +230,7 @@ func runBench(args []string) error {
 		}
 		r.PeakMB = peakMB()
 		r.PeakGFLOPS, r.CopyGBs = peak, bw
-		r.Share = stageShares(r, f.Config(), d, peak, bw)
+		r.Share = stageShares(r, f, peak, bw)
 		a := anchors[L]
 		fmt.Printf("%-6d %9.2f %9.2f %9.2f %9.1f %9.2f %9.2f %9.2f %8.4f %9.1f %9.2f %10.2f\n", L, r.Sampling, r.Features, r.Gram, r.GramGFLOPS, r.Solve, r.Predict, r.Total, r.Accuracy, a.total, r.Total/a.total, r.LambdaSearch)
 		fmt.Printf("       with the λ search: %.2f s (%.2f of the anchor)\n", r.TotalSearch, r.TotalSearch/a.total)
@@ -391,15 +392,10 @@ func copyParallel(dst, src []float64) {
 // features 2·rows·Σ din·(m0+m1) for the projections (the sketches are left
 // out); Gram n·m·(m+1); λ search 4/3·m³ (the reduction to tridiagonal
 // form); solve m³/3 (Cholesky).
-func stageShares(r benchResult, cfg rf.Config, d int, peak, bw float64) map[string]float64 {
+func stageShares(r benchResult, f *rf.Map, peak, bw float64) map[string]float64 {
 	rows := float64(r.N + r.NTest)
 	m := float64(r.Dim)
-	proj := 0.0
-	din := float64(d)
-	for range cfg.Depth {
-		proj += 2 * din * float64(cfg.M0+cfg.M1)
-		din = float64(cfg.M1)
-	}
+	proj := 2 * float64(f.ProjectionMACs())
 	rate := func(flops, secs float64) float64 {
 		if secs <= 0 {
 			return 0

@@ -54,8 +54,9 @@ func (c defaultsCfg) rfConfig(L, m int, seed uint64) rf.Config {
 var defaultsShares = []float64{1. / 4, 3. / 8, 5. / 8, 3. / 4}
 
 // defaultsConfigs lists every sampler × sketch at the default split, rf's
-// defaults (the first of each list) first, then the default sampler and
-// sketch at the other splits.
+// defaults (the first of each list) first, then the default sampler with
+// the paper's TensorSketch at the other splits (the split form divides m
+// by its own rule, rf/split.go).
 func defaultsConfigs() []defaultsCfg {
 	var cs []defaultsCfg
 	for _, sa := range rf.Samplers {
@@ -64,7 +65,7 @@ func defaultsConfigs() []defaultsCfg {
 		}
 	}
 	for _, s := range defaultsShares {
-		cs = append(cs, defaultsCfg{rf.Samplers[0], rf.Sketches[0], s})
+		cs = append(cs, defaultsCfg{rf.Samplers[0], "tensorsketch", s})
 	}
 	return cs
 }

@@ -502,7 +502,7 @@ func TestCorpusRefusesBeforeDrawing(t *testing.T) {
 	var m map[string]any
 	json.Unmarshal(h, &m)
 	f := m["features"].(map[string]any)
-	f["dim"], f["m0"], f["m1"], f["sketchDim"], f["depth"], f["sampler"] = 1<<24, 1<<23, 1<<23, 1<<23, 64, "hadamard"
+	f["dim"], f["m0"], f["m1"], f["sketchDim"], f["depth"], f["sampler"], f["sketch"] = 1<<24, 1<<23, 1<<23, 1<<23, 64, "hadamard", "tensorsketch"
 	h, _ = json.Marshal(m)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

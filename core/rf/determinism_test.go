@@ -33,13 +33,23 @@ var goldenConfigs = []struct {
 	cfg  Config
 	want uint64
 }{
-	{Config{Method: "ntk", Depth: 2, Dim: 64}, 0xba6b4680d1aeee77},
+	// The paper's form, pinned since before the split form became the
+	// default (the same checksums as then, now with the sketch named).
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsketch"}, 0xba6b4680d1aeee77},
 	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsrht"}, 0x7e9d29b93e147634},
 	{Config{Method: "ntk", Depth: 1, M1: 20, SketchDim: 24, M0: 10}, 0xfb6b200010fd2a1e},
-	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "gibbs", GibbsSweeps: 2}, 0x91518379718382f0},
-	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "orthogonal"}, 0xa16e0988e2b69019},
-	{Config{Method: "ntk", Depth: 3, Dim: 64, Sampler: "gaussian", Normalize: true}, 0x21ee1953c6912629},
-	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "hadamard"}, 0x36fe599011556435},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsketch", Sampler: "gibbs", GibbsSweeps: 2}, 0x91518379718382f0},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsketch", Sampler: "orthogonal"}, 0xa16e0988e2b69019},
+	{Config{Method: "ntk", Depth: 3, Dim: 64, Sketch: "tensorsketch", Sampler: "gaussian", Normalize: true}, 0x21ee1953c6912629},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsketch", Sampler: "hadamard"}, 0x36fe599011556435},
+	// The split form (the default where it fits), with every sampler, a
+	// Bluestein-length sketch (Dim 100) and an explicit M0.
+	{Config{Method: "ntk", Depth: 2, Dim: 64}, 0xb7ff0a04c4afd0d6},
+	{Config{Method: "ntk", Depth: 1, Dim: 100, M0: 10}, 0x27ba3961421b15f7},
+	{Config{Method: "ntk", Depth: 3, Dim: 128, Sampler: "orthogonal", Normalize: true}, 0x2c865efae0e37eda},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "gibbs", GibbsSweeps: 2}, 0x8945209cf38e6c20},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "gaussian"}, 0x30a4bccb8969fbda},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "hadamard"}, 0x31be9e69cb0e0457},
 	{Config{Method: "nngp", Depth: 2, Dim: 32}, 0x158e23dfabc6e422},
 	{Config{Method: "arccos0", Dim: 32}, 0xd21a7d06f50bb405},
 	{Config{Method: "arccos1", Dim: 32, Sampler: "gibbs"}, 0x4f0c689ea0db2751},
@@ -152,5 +162,5 @@ func ExampleMap_Transform() {
 	fmt.Printf("Φ(x)·Φ(y) = %.2f, NTK(x, y) = %.2f\n", mat.Dot(F.RowView(0), F.RowView(1)), K.At(0, 1))
 	// Output:
 	// 2 4096
-	// Φ(x)·Φ(y) = 1.07, NTK(x, y) = 1.10
+	// Φ(x)·Φ(y) = 1.10, NTK(x, y) = 1.10
 }

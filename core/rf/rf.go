@@ -1,6 +1,7 @@
 package rf
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -30,7 +31,7 @@ const MaxGibbsSweeps = 1000
 // The names Config accepts, each list's default first.
 var (
 	Methods  = []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}
-	Sketches = []string{"tensorsketch", "tensorsrht"}
+	Sketches = []string{"auto", "split", "tensorsketch", "tensorsrht"}
 	Samplers = []string{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}
 )
 
@@ -48,15 +49,23 @@ type Config struct {
 	Depth int `json:"depth"`
 	// Dim is the number of output columns m; 0 means DefaultDim, or, when
 	// M1 and SketchDim (nngp: M1) are given, the width they make. For ntk
+	// in the split form the input's d columns come first and the random
+	// blocks share the other m − d (split.go); in the paper's form
 	// m1 = ⌊m/2⌋ and m_cs = m − m1; naive and grad pick the largest sizes
 	// whose output fits in Dim (see the package documentation).
 	Dim int `json:"dim"`
 	// M0 and M1 override the widths of the Step (a0) and ReLU (a1)
 	// features; SketchDim overrides m_cs. 0 means the default from Dim.
+	// The split form takes M0 (sign features per layer, default the
+	// last layer's |·| width) but neither M1 nor SketchDim.
 	M0        int `json:"m0"`
 	M1        int `json:"m1"`
 	SketchDim int `json:"sketchDim"`
-	// Sketch is "tensorsketch" (default) or "tensorsrht" (ntk only).
+	// Sketch says how ntk builds its features: "split" (the linear part
+	// exact, see split.go), the paper's "tensorsketch" or "tensorsrht", or
+	// "auto" (default): split where it fits (the input has at most 3/4 of
+	// Dim columns and neither M1 nor SketchDim is given), else
+	// tensorsketch. Map.Config reports the one used.
 	Sketch string `json:"sketch"`
 	// Sampler draws the directions of the ReLU features: "exact"
 	// (default), "gibbs", "orthogonal", "gaussian" or "hadamard" (which
@@ -78,9 +87,10 @@ type Map struct {
 	cfg      Config
 	inputDim int
 	dim      int
-	layers   []*layer  // ntk, nngp, naive, grad, arccos0/1, rff: one per layer
-	head     []float64 // grad: output weights w
-	bias     []float64 // rff: phases b
+	layers   []*layer   // ntk, nngp, naive, grad, arccos0/1, rff: one per layer
+	head     []float64  // grad: output weights w
+	bias     []float64  // rff: phases b
+	split    *splitPlan // ntk with Sketch "split": the layout of Φ
 }
 
 // layer holds the projection of one layer: w is din×(m0+m1), row-major, its
@@ -110,16 +120,13 @@ func (c *Config) fill(inputDim int) error {
 	if c.Method == "" {
 		c.Method = Methods[0]
 	}
-	if c.Sketch == "" {
-		c.Sketch = Sketches[0]
-	}
 	if c.Sampler == "" {
 		c.Sampler = Samplers[0]
 	}
 	if c.GibbsSweeps == 0 {
 		c.GibbsSweeps = 1
 	}
-	for _, e := range []error{oneOf("Method", c.Method, Methods), oneOf("Sketch", c.Sketch, Sketches), oneOf("Sampler", c.Sampler, Samplers)} {
+	for _, e := range []error{oneOf("Method", c.Method, Methods), oneOf("Sketch", cmp.Or(c.Sketch, Sketches[0]), Sketches), oneOf("Sampler", c.Sampler, Samplers)} {
 		if e != nil {
 			return e
 		}
@@ -152,6 +159,9 @@ func (c *Config) fill(inputDim int) error {
 		if c.Depth < 0 || c.Depth > kernel.MaxDepth {
 			return check.New(check.Option, "depth", "rf: Config.Depth %d is out of range; use 1 … %d (0 means %d)", c.Depth, kernel.MaxDepth, kernel.DefaultDepth)
 		}
+	}
+	if c.Sketch == "" || c.Sketch == "auto" {
+		c.Sketch = defaultSketch(c, inputDim)
 	}
 	if c.Method == "rff" {
 		if math.IsNaN(c.Gamma) || c.Gamma < 0 || math.IsInf(c.Gamma, 0) {
@@ -199,7 +209,7 @@ func New(cfg Config, inputDim int) (*Map, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Map{cfg: p.cfg, inputDim: inputDim, dim: p.cfg.Dim}
+	f := &Map{cfg: p.cfg, inputDim: inputDim, dim: p.cfg.Dim, split: p.split}
 	c := &f.cfg
 	if c.Method == "rff" {
 		f.drawRFF()
@@ -237,6 +247,7 @@ func (c Config) Resolve(inputDim int) (Config, error) {
 type layerPlan struct {
 	din, m0, m1 int
 	phiDim, mcs int
+	gain        float64 // the squared scales' numerator; 0 means 2
 }
 
 // mapPlan is a map before it is drawn: its filled configuration and the
@@ -244,6 +255,7 @@ type layerPlan struct {
 type mapPlan struct {
 	cfg    Config
 	layers []layerPlan
+	split  *splitPlan // ntk with Sketch "split": the layout of Φ
 }
 
 // plan checks cfg, fills it in and sizes every layer, then checks the
@@ -258,6 +270,10 @@ func plan(cfg Config, inputDim int) (mapPlan, error) {
 	var err error
 	switch c.Method {
 	case "ntk", "nngp":
+		if c.Method == "ntk" && c.Sketch == "split" {
+			err = p.sizeSplit(inputDim)
+			break
+		}
 		err = p.sizeNTK(inputDim)
 	case "arccos0", "arccos1":
 		err = p.sizeArccos(inputDim)
@@ -329,14 +345,18 @@ func (p *mapPlan) checkMemory(inputDim int) error {
 func (f *Map) newLayer(l int, s layerPlan) *layer {
 	c := f.cfg
 	din, m0, m1 := s.din, s.m0, s.m1
+	// The numerator of the squared scales: 2 for the arc-cosine features
+	// a0 and a1, 1 for the sign and |·| features of the split form
+	// (split.go), which carry half of each kernel.
+	gain := cmp.Or(s.gain, 2)
 	if c.Sampler == "hadamard" {
 		// Step and ReLU directions are consecutive rows of the structured
 		// blocks; unit rows over p coordinates keep E‖u‖² = din/p on the
 		// first din, hence √(2p/m1) where exact directions use √(2d/m1).
 		p := hadamardOrder(din)
 		ly := &layer{din: din, m0: m0, m1: m1, had: newHadamardProj(din, m0+m1, newStream(c.Seed, l, tagHadamard))}
-		ly.s0 = math.Sqrt(2 / float64(max(m0, 1)))
-		ly.s1 = math.Sqrt(2 * float64(p) / float64(max(m1, 1)))
+		ly.s0 = math.Sqrt(gain / float64(max(m0, 1)))
+		ly.s1 = math.Sqrt(gain * float64(p) / float64(max(m1, 1)))
 		return ly
 	}
 	ly := &layer{din: din, m0: m0, m1: m1, w: make([]float64, din*(m0+m1))}
@@ -359,18 +379,18 @@ func (f *Map) newLayer(l int, s layerPlan) *layer {
 			rows = gaussianRows(&gauss{r: r}, m0, din)
 		}
 		put(rows, 0, m0)
-		ly.s0 = math.Sqrt(2 / float64(m0))
+		ly.s0 = math.Sqrt(gain / float64(m0))
 	}
 	if m1 > 0 {
 		r := newStream(c.Seed, l, tagA1)
 		var rows []float64
 		if c.Sampler == "gaussian" {
 			rows = gaussianRows(&gauss{r: r}, m1, din)
-			ly.s1 = math.Sqrt(2 / float64(m1))
+			ly.s1 = math.Sqrt(gain / float64(m1))
 		} else {
 			// Algorithm 2: √(2d/m)·ReLU(x·v)/‖v‖ for v ~ q; only v/‖v‖ matters.
 			rows = directions(c.Sampler, r, m1, din, c.GibbsSweeps)
-			ly.s1 = math.Sqrt(2 * float64(din) / float64(m1))
+			ly.s1 = math.Sqrt(gain * float64(din) / float64(m1))
 		}
 		put(rows, m0, m1)
 	}
@@ -478,6 +498,20 @@ func (f *Map) drawRFF() {
 
 // Dim returns the number of output columns.
 func (f *Map) Dim() int { return f.dim }
+
+// ProjectionMACs returns the multiply-adds per row of the map's dense
+// projections, Σ over layers din·(m0+m1) (the "hadamard" sampler's
+// transforms count 0): what a cost model counts, whatever form laid the
+// layers out.
+func (f *Map) ProjectionMACs() int {
+	n := 0
+	for _, ly := range f.layers {
+		if ly.w != nil {
+			n += len(ly.w)
+		}
+	}
+	return n
+}
 
 // InputDim returns the number of input columns.
 func (f *Map) InputDim() int { return f.inputDim }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"ntkrf/internal/check"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,8 +84,21 @@ func TestConfigDefaults(t *testing.T) {
 		{Config{Depth: 2, Dim: 9}, 5, Config{Method: "ntk", Depth: 2, Dim: 9, M0: 4, M1: 4, SketchDim: 5, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Depth: 1, M1: 3, SketchDim: 6}, 5, Config{Method: "ntk", Depth: 1, Dim: 9, M0: 3, M1: 3, SketchDim: 6, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		// The zero Config is the documented default: NTK of depth 1, DefaultDim columns.
-		{Config{}, 5, Config{Method: "ntk", Depth: 1, Dim: DefaultDim, M0: DefaultDim / 2, M1: DefaultDim / 2, SketchDim: DefaultDim / 2, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
-		{Config{Method: "ntk", Dim: 2048}, 5, Config{Method: "ntk", Depth: 1, Dim: 2048, M0: 1024, M1: 1024, SketchDim: 1024, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		// The split form where it fits: the |·| and sketch blocks share
+		// m − d = 1019 columns, the sketch's 509 rounded to 512, so the
+		// |·| block (and M0) gets 507.
+		{Config{}, 5, Config{Method: "ntk", Depth: 1, Dim: DefaultDim, M0: 507, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Method: "ntk", Dim: 2048}, 5, Config{Method: "ntk", Depth: 1, Dim: 2048, M0: 1019, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
+		// Depth 2: shares ∝ 2, 1, 2, 2 of m − d = 123; sketches 17 → 16 and
+		// 35 → 32, the |·| blocks 75 → 37 + 38.
+		{Config{Depth: 2, Dim: 128}, 5, Config{Method: "ntk", Depth: 2, Dim: 128, M0: 38, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
+		// Deeper than the split form's columns allow (and where its
+		// integer weights would overflow): the paper's form.
+		{Config{Depth: 8, Dim: 256}, 5, Config{Method: "ntk", Depth: 8, Dim: 256, M0: 128, M1: 128, SketchDim: 128, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Depth: 64, Dim: 8}, 5, Config{Method: "ntk", Depth: 64, Dim: 8, M0: 4, M1: 4, SketchDim: 4, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		// Inputs wider than 3m/4: the paper's form.
+		{Config{Dim: 64}, 49, Config{Method: "ntk", Depth: 1, Dim: 64, M0: 32, M1: 32, SketchDim: 32, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Dim: 64}, 48, Config{Method: "ntk", Depth: 1, Dim: 64, M0: 8, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Method: "nngp", M1: 6}, 5, Config{Method: "nngp", Depth: 1, Dim: 6, M1: 6, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Method: "arccos1", Depth: 3, Dim: 7}, 5, Config{Method: "arccos1", Dim: 7, M1: 7, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
 		{Config{Method: "rff", Dim: 7}, 4, Config{Method: "rff", Dim: 7, Gamma: 0.25, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
@@ -197,4 +211,81 @@ func ExampleMap_Config() {
 	fmt.Println(f.InputDim(), f.Dim(), f.Config().M1)
 	// Output:
 	// 10 962 26
+}
+
+// TestProjectionMACs checks the projection cost a cost model reads, in
+// the paper's form (din = d, then m1) and the split form (din = d, then
+// d + |A_1|), from the widths the configuration reports.
+func TestProjectionMACs(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		cfg  Config
+		d    int
+		want int
+	}{
+		{Config{Depth: 2, Dim: 64, Sketch: "tensorsketch"}, 13, 13*64 + 32*64},
+		{Config{Depth: 1, Dim: 64, Sketch: "tensorsketch", Sampler: "hadamard"}, 13, 0},
+		// Split, depth 2, m − d = 51 in shares 2:1:2:2: sketches 7 → 8 and
+		// 14 → 16, |A_1| = 13, |A_2| = 14 = M0.
+		{Config{Depth: 2, Dim: 64}, 13, 13*(14+13) + (13+13)*(14+14)},
+	}
+	for _, c := range cases {
+		f, err := New(c.cfg, c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.ProjectionMACs(); got != c.want {
+			t.Errorf("%+v: ProjectionMACs %d, want %d", f.Config(), got, c.want)
+		}
+	}
+}
+
+// TestSplitPlan checks the split form's layout: x first, the random blocks
+// in proportion to their weights with every sketch a power of two (a fast
+// FFT), and exactly m columns.
+func TestSplitPlan(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		d, m, L int
+		want    []int // x, A_1, G_1, …
+	}{
+		{64, 4096, 1, []int{64, 1984, 2048}},
+		{784, 4096, 1, []int{784, 1264, 2048}},
+		{784, 1024, 1, []int{784, 112, 128}},
+		// Shares 2:1:2:2 of 4032: 1152, 576, 1152, 1152 → G 512, 1024.
+		{64, 4096, 2, []int{64, 1248, 512, 1248, 1024}},
+		{13, 64, 2, []int{13, 13, 8, 14, 16}},
+	}
+	for _, c := range cases {
+		p, err := newSplitPlan(c.d, c.m, c.L)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(p.width, c.want) {
+			t.Errorf("d %d, m %d, L %d: widths %v, want %v", c.d, c.m, c.L, p.width, c.want)
+		}
+	}
+}
+
+// TestSplitRefused: an explicit split form that cannot be laid out is an
+// error naming what to change, never a panic or a wrong width.
+func TestSplitRefused(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		cfg  Config
+		d    int
+		want string
+	}{
+		{Config{Sketch: "split", Dim: 64, Depth: 64}, 3, "too deep"},
+		{Config{Sketch: "split", Dim: 64, Depth: 24}, 3, "too deep"},
+		{Config{Sketch: "split", Dim: 64, Depth: 6}, 3, "too small"},
+		{Config{Sketch: "split", Dim: 10}, 10, "too small"},
+		{Config{Sketch: "split", Dim: 10}, 20, "too small"},
+		{Config{Sketch: "split", M1: 4, SketchDim: 4}, 3, "M1 and Config.SketchDim"},
+	}
+	for _, c := range cases {
+		if _, err := New(c.cfg, c.d); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("New(%+v, %d): error %v, want one saying %q", c.cfg, c.d, err, c.want)
+		}
+	}
 }

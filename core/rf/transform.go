@@ -132,6 +132,9 @@ type workspace struct {
 func (f *Map) block(ws *workspace, b int) []float64 {
 	switch f.cfg.Method {
 	case "ntk", "nngp", "naive":
+		if f.split != nil {
+			return f.blockSplit(ws, b)
+		}
 		return f.blockNTK(ws, b)
 	case "grad":
 		return f.blockGrad(ws, b)

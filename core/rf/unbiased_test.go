@@ -81,12 +81,17 @@ func TestUnbiased(t *testing.T) {
 	}
 	all := []int{1, 2, 3}
 	var cases []tc
-	for _, sk := range []string{"tensorsketch", "tensorsrht"} {
+	for _, sk := range Sketches {
 		cases = append(cases, tc{Config{Method: "ntk", Sketch: sk, Dim: 256}, all})
 	}
-	for _, sm := range []string{"gibbs", "orthogonal", "gaussian", "hadamard"} {
-		cases = append(cases, tc{Config{Method: "ntk", Sampler: sm, Dim: 256}, []int{1, 2}})
+	for _, sk := range []string{"split", "tensorsketch"} {
+		for _, sm := range []string{"gibbs", "orthogonal", "gaussian", "hadamard"} {
+			cases = append(cases, tc{Config{Method: "ntk", Sketch: sk, Sampler: sm, Dim: 256}, []int{1, 2}})
+		}
 	}
+	// The split form with fewer sign features than |·| features: the sign
+	// scale 1/√m0 must follow m0.
+	cases = append(cases, tc{Config{Method: "ntk", Sketch: "split", M0: 16, Dim: 256}, all})
 	// Unequal widths: the Step scale √(2/m0) must follow m0, not m1 (the
 	// defaults make them equal, which hides a mix-up).
 	for _, sm := range []string{"exact", "hadamard"} {
@@ -153,7 +158,10 @@ func TestUnbiasedPrecisely(t *testing.T) {
 		{Method: "arccos1", Sampler: "orthogonal", Dim: 64},
 		{Method: "arccos1", Sampler: "gaussian", Dim: 64},
 		{Method: "nngp", Depth: 1, Dim: 64},
-		{Method: "ntk", Depth: 1, Dim: 128},
+		{Method: "ntk", Depth: 1, Sketch: "split", Dim: 128},
+		{Method: "ntk", Depth: 1, Sketch: "split", Sampler: "orthogonal", Dim: 128},
+		{Method: "ntk", Depth: 1, Sketch: "split", M0: 16, Dim: 128},
+		{Method: "ntk", Depth: 1, Sketch: "tensorsketch", Dim: 128},
 		{Method: "ntk", Depth: 1, Sketch: "tensorsrht", Dim: 128},
 		{Method: "ntk", Depth: 1, M0: 16, M1: 64, SketchDim: 64},
 		{Method: "naive", Depth: 1, Dim: 256},

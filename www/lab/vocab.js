@@ -109,7 +109,7 @@ export const EXCLUDED = {
 
 /** Words for the other menus' values; a value missing here shows as itself. */
 export const WORDS = {
-  sketch: { tensorsketch: 'TensorSketch (FFT)', tensorsrht: 'TensorSRHT (Hadamard)' },
+  sketch: { auto: 'auto (split where it fits)', split: 'split (exact linear part)', tensorsketch: 'TensorSketch (FFT, the paper)', tensorsrht: 'TensorSRHT (Hadamard)' },
   sampler: {
     exact: 'exact importance',
     gibbs: 'Gibbs (as in the paper)',

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestQualityCell: on the same rows, the defaults' error is below the
+// paper's TensorSketch features' (the claim ntkrf quality prints), and
+// both are small positive numbers.
+func TestQualityCell(t *testing.T) {
+	X, err := heldOut(sharedData, "Vehicle.csv", 120)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, _, _, err := qualityCell(X, 1, 512, 2, qualityCfg{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paper, _, _, err := qualityCell(X, 1, 512, 2, qualityCfg{"tensorsketch", "exact"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(def > 0 && def < paper && paper < 1) {
+		t.Errorf("errors: default %v, tensorsketch/exact %v; want 0 < default < paper < 1", def, paper)
+	}
+}
+
+// TestQualityFlags: bad flags are refused with the flag named.
+func TestQualityFlags(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-configs", "nonsense"}, "-configs"},
+		{[]string{"-seeds", "0"}, "-seeds"},
+		{[]string{"-depths", "x"}, "-depths"},
+		{[]string{"-data", sharedData, "-sets", "nope.csv"}, "nope.csv"},
+	}
+	for _, c := range cases {
+		if err := runQuality(c.args); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("quality %v: error %v, want one naming %s", c.args, err, c.want)
+		}
+	}
+}
