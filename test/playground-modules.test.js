@@ -15,7 +15,7 @@ const lab = (name) => import(pathToFileURL(path.join(root, 'www', 'lab', name)).
 const { TOYS, TOY_IDS, EXTENT, STREAMS, CLASS_NAMES, generate, toySet, withPoints, toyCSV, streamSeed, rng, isToy } = await lab('toy.js');
 const {
   GRID, BATCH, BIAS, SURFACES, SURFACE, SURE, RBF_GAMMA, PREPROCESS, CLASS_COLOURS,
-  points, gridPoints, toPlane, toPixel, batches, decision, evaluate, accuracy, agreement, surfacePixels, surfaceOptions,
+  planeRows, gridPoints, toPlane, toPixel, batches, decision, evaluate, accuracy, agreement, surfacePixels, surfaceOptions,
 } = await lab('surface.js');
 const { schedule, randomOrder, scoreOf, toyProblem, tableProblem, activeLearning, RANDOM_ORDERS, CURVE_POINTS } = await lab('active.js');
 const { vocabulary, optionAt, SETTINGS, LANDING } = await lab('vocab.js');
@@ -134,7 +134,7 @@ test('the grid: cell centres row by row from the top left, pixels ↔ plane, row
     const [a, b] = toPlane(px, py, side, e);
     assert.ok(Math.abs(a - x[2 * k]) < 1e-12 && Math.abs(b - x[2 * k + 1]) < 1e-12, 'toPlane inverts toPixel');
   }
-  const P = points(Float64Array.from([1, 2, -3, 4]));
+  const P = planeRows(Float64Array.from([1, 2, -3, 4]));
   assert.deepEqual([P.rows, P.cols, Array.from(P.data)], [2, 2, [1, 2, -3, 4]], 'plain points: the bias input is the engine\'s');
   assert.deepEqual(batches(5, 2), [[0, 2], [2, 4], [4, 5]]);
   assert.deepEqual(batches(4, 2), [[0, 2], [2, 4]]);
@@ -193,7 +193,7 @@ test('the three surfaces fit with the engine: options it takes, batched predicti
   assert.deepEqual(SURFACES.map((s) => s.id), ['exact', 'rf', 'rbf']);
   assert.equal(SURFACES[2].gamma, RBF_GAMMA);
   const { train, test } = toySet('spiral', { n: 200, noisePercent: 10, seed: 1 });
-  const X = points(train.x);
+  const X = planeRows(train.x);
   const grid = gridPoints(GRID, EXTENT);
   const s = settingsWith();
   const values = {};
@@ -210,7 +210,7 @@ test('the three surfaces fit with the engine: options it takes, batched predicti
     assert.equal(bits(await evaluate(again, grid)), bits(values[sf.id]), `${sf.id}: the reloaded model draws the same surface`);
     again.dispose();
     if (sf.id === 'exact') {
-      const whole = decision(await model.predictScores(points(grid)));
+      const whole = decision(await model.predictScores(planeRows(grid)));
       assert.equal(bits(values.exact), bits(whole), 'batches give the bits of one call');
       assert.ok(accuracy(await evaluate(model, test.x), test.y) >= 0.9);
     }

@@ -5,7 +5,7 @@
 // runs it as a job and draws the curves and the picks.
 import { check } from './jobs.js';
 import { rng, streamSeed, CLASS_NAMES } from './toy.js';
-import { points, PREPROCESS, EXACT, FEATURES, TASK } from './surface.js';
+import { planeRows, PREPROCESS, EXACT, FEATURES, TASK } from './surface.js';
 import { featureOptions, preprocessOf, dim, lambdaOf } from './experiments.js';
 import { toOption, SETTINGS } from './vocab.js';
 
@@ -67,7 +67,7 @@ function majority(y) {
  */
 export function toyProblem(toy, settings) {
   return {
-    pool: points(toy.train.x), poolY: toy.train.y, test: points(toy.test.x), testY: toy.test.y,
+    pool: planeRows(toy.train.x), poolY: toy.train.y, test: planeRows(toy.test.x), testY: toy.test.y,
     task: TASK, classes: CLASS_NAMES.length, preprocess: PREPROCESS, groups: undefined,
     ...common(settings),
   };

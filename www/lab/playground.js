@@ -3,7 +3,7 @@
 // move, with clicks that add points; and the active-learning panel. What
 // they compute lives in surface.js and active.js; this module paints
 // canvases and charts and handles their events.
-import { SURFACES, EXACT, FEATURES, GRID, surfaceOptions, gridPoints, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, points, CLASS_COLOURS, SURFACE } from './surface.js';
+import { SURFACES, EXACT, FEATURES, GRID, surfaceOptions, gridPoints, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE } from './surface.js';
 import { EXTENT, CLASS_NAMES, TOYS, TOY_IDS } from './toy.js';
 import { featureOptions, dim, lambdaOf } from './experiments.js';
 import { activeLearning, toyProblem, tableProblem, RANDOM_ORDERS } from './active.js';
@@ -176,7 +176,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     $('play-status').textContent = `Computing the surfaces for L = ${depth}, m = ${m}, ${lam}…${slow}`;
     const t0 = performance.now();
     const outcome = await run('decision surfaces', 'playground', async (ctl, signal) => {
-      const X = points(train.x);
+      const X = planeRows(train.x);
       let exact = null;
       for (const [step, v] of order.entries()) {
         const { onProgress } = ctl(step, order.length);

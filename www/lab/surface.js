@@ -61,7 +61,7 @@ export function surfaceOptions(surface, { depth, features, lambda }) {
 }
 
 /** n points ({x: n·2 coordinates}) as the engine's matrix of rows (x₁, x₂). */
-export function points(x) {
+export function planeRows(x) {
   return { rows: x.length / 2, cols: 2, data: x };
 }
 
@@ -129,7 +129,7 @@ export async function evaluate(model, x, { signal, onBatch = () => {} } = {}) {
   const out = new Float64Array(n);
   for (const [lo, hi] of batches(n)) {
     if (signal) check(signal);
-    const S = await model.predictScores(points(x.subarray(2 * lo, 2 * hi)), signal ? { signal } : {});
+    const S = await model.predictScores(planeRows(x.subarray(2 * lo, 2 * hi)), signal ? { signal } : {});
     out.set(decision(S), lo);
     onBatch(hi, n);
   }
