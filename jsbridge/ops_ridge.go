@@ -313,9 +313,9 @@ func init() {
 			// takes the columns it makes.
 			Preprocess *data.Prep  `json:"preprocess"`
 			Features   featureArgs `json:"features"`
-			Criterion string      `json:"criterion"`
-			Lambda    any         `json:"lambda"`
-			Task      string      `json:"task"`
+			Criterion  string      `json:"criterion"`
+			Lambda     any         `json:"lambda"`
+			Task       string      `json:"task"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err

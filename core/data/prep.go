@@ -56,7 +56,7 @@ func (p Prep) MarshalJSON() ([]byte, error) {
 // false, an absent bias none. The bias is checked.
 func (p *Prep) UnmarshalJSON(b []byte) error {
 	var w struct {
-		Standardize *bool `json:"standardize,omitempty"`
+		Standardize *bool   `json:"standardize,omitempty"`
 		UnitNorm    *bool   `json:"unitNorm,omitempty"`
 		Bias        float64 `json:"bias,omitempty"`
 	}
