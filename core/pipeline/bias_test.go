@@ -1,10 +1,13 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -309,5 +312,45 @@ func TestBiasSearchChecked(t *testing.T) {
 		if err == nil || codeOf(err) != check.Option {
 			t.Errorf("bias %v: %v, want ERR_OPTION", b, err)
 		}
+	}
+}
+
+// TestBiasFileVersion: a model with a bias input is written as version 3,
+// which older readers refuse instead of reading it without the bias; one
+// without any bias stays version 2; a file that names a bias under an
+// older version is refused.
+func TestBiasFileVersion(t *testing.T) {
+	t.Parallel()
+	X, y := spiral(60, 0.1, 1)
+	fixed := func(p data.Prep) *Pipeline {
+		t.Helper()
+		m, err := Fit(context.Background(), X, y, Config{Preprocess: &p, Features: rf.Config{Depth: 1, Dim: 64, Seed: 1}, Ridge: krr.Options{Lambda: 1e-3, Task: krr.Classification}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	version := func(p *Pipeline) (map[string]any, float64) {
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m, m["version"].(float64)
+	}
+	if _, v := version(fixed(data.Prep{})); v != 2 {
+		t.Errorf("a model without a bias is version %v; want 2", v)
+	}
+	m, v := version(fixed(data.Prep{Bias: 1}))
+	if v != 3 {
+		t.Errorf("a model with a bias is version %v; want 3", v)
+	}
+	m["version"] = 2
+	b, _ := json.Marshal(m)
+	if _, err := Load(bytes.NewReader(b)); codeOf(err) != check.Value || !strings.Contains(err.Error(), "version 3 added it") {
+		t.Errorf("a biased file labelled version 2: %v; want ERR_VALUE naming version 3", err)
 	}
 }

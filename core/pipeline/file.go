@@ -22,12 +22,33 @@ import (
 
 // Format and Version identify the JSON form of a pipeline. A reader refuses
 // other formats and versions with an error that says which it reads.
-// Version 2 added the selection and the curve's accuracy; version 1 files
-// are read as they are.
+// Version 2 added the selection and the curve's accuracy; version 3 the
+// bias input (preprocess.bias, and in the selection's candidates). A file
+// is written with the lowest version that holds it, so a model without a
+// bias reads in older ntkrf as before, and one with a bias is refused
+// there rather than read without it. Older files are read as they are.
 const (
 	Format  = "ntkrf-model"
-	Version = 2
+	Version = 3
 )
+
+// version is the lowest file version that holds f: 3 when it names a
+// bias input, else 2.
+func (f *file) version() int {
+	if f.biased() {
+		return 3
+	}
+	return 2
+}
+
+// biased reports whether the file's preprocessing or one of its
+// selection's candidates has a bias input.
+func (f *file) biased() bool {
+	if f.Preprocess != nil && f.Preprocess.Prep().Bias > 0 {
+		return true
+	}
+	return f.Selection != nil && slices.ContainsFunc(f.Selection.Candidates, func(c Candidate) bool { return c.Preprocess.Bias > 0 })
+}
 
 // Matrix is a matrix in the JSON form: row-major data.
 type Matrix struct {
@@ -122,9 +143,10 @@ type file struct {
 
 // form returns the JSON form, with coef and train when matrices is set.
 func (p *Pipeline) form(matrices bool) file {
-	f := file{Format: Format, Version: Version, Task: p.Task(), Classes: p.classes, Lambda: p.Lambda(),
+	f := file{Format: Format, Task: p.Task(), Classes: p.classes, Lambda: p.Lambda(),
 		Curve: curve(p.Curve()), Input: p.input, Preprocess: p.scaler, Features: p.Features(), Kernel: p.kern,
 		Selection: p.selection}
+	f.Version = f.version()
 	_, f.Bias = p.model.Coefficients()
 	if matrices {
 		coef, _ := p.model.Coefficients()
@@ -272,7 +294,7 @@ func bad(code check.Code, format string, a ...any) error {
 // coefficients' columns.
 func (f *file) checkHeader() error {
 	if f.Format != Format {
-		return bad(check.Value, "format %q; an ntkrf model has format %q", f.Format, Format)
+		return bad(check.Value, "format %s; an ntkrf model has format %q", check.Quote(f.Format), Format)
 	}
 	if f.Version < 1 || f.Version > Version {
 		return bad(check.Value, "version %d; this ntkrf reads versions 1 … %d (save the model again with this version)", f.Version, Version)
@@ -280,11 +302,14 @@ func (f *file) checkHeader() error {
 	if f.Version == 1 && (f.Selection != nil || slices.ContainsFunc(f.Curve, func(c krr.CurvePoint) bool { return c.Accuracy != 0 })) {
 		return bad(check.Value, "a version 1 file has no selection and no accuracy in its curve")
 	}
+	if f.Version < 3 && f.biased() {
+		return bad(check.Value, "a version %d file has no bias input (preprocess.bias): version 3 added it", f.Version)
+	}
 	if err := f.Selection.check(); err != nil {
 		return err
 	}
 	if !slices.Contains(krr.Tasks, f.Task) {
-		return bad(check.Value, "task %q; use one of %q", f.Task, krr.Tasks)
+		return bad(check.Value, "task %s; use one of %q", check.Quote(f.Task), krr.Tasks)
 	}
 	if !(f.Lambda > 0) {
 		return bad(check.Value, "lambda %v; a fitted λ is positive", f.Lambda)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -263,7 +264,7 @@ func TestBadFiles(t *testing.T) {
 		{"truncated", string(good[:len(good)/2]), check.Type, "truncated"},
 		{"not JSON", "hello", check.Type, "not a model file"},
 		{"array", "[1,2]", check.Type, "not a model file"},
-		{"version", edit(func(m map[string]any) { m["version"] = 99 }), check.Value, "version 99; this ntkrf reads versions 1 … 2"},
+		{"version", edit(func(m map[string]any) { m["version"] = 99 }), check.Value, fmt.Sprintf("version 99; this ntkrf reads versions 1 … %d", Version)},
 		{"format", edit(func(m map[string]any) { m["format"] = "other" }), check.Value, `format "other"`},
 		{"unknown field", edit(func(m map[string]any) { m["extra"] = 1 }), check.Type, `unknown field "extra"`},
 		{"coef shape", edit(func(m map[string]any) { m["coef"].(map[string]any)["rows"] = 3 }), check.Shape, "coef is 3×3"},
