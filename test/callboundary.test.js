@@ -10,7 +10,7 @@ import { pkg, root, randomMatrix } from './helpers.js';
 
 const { createEngine } = await import(pkg);
 const { Pool } = await import(path.join(root, 'dist', 'npm', 'pool.js'));
-const { MESSAGE_CHARS } = await import(path.join(root, 'dist', 'npm', 'errors.js'));
+const { MESSAGE_CHARS, QUOTE_CHARS } = await import(path.join(root, 'dist', 'npm', 'errors.js'));
 const iris = readFileSync(path.join(root, 'testdata', 'iris.csv'));
 
 // One worker: a call made while another runs waits in the queue.
@@ -213,6 +213,8 @@ test('no message quotes without bound: 200k option keys, a huge key, a huge obje
       assert.ok(e.code, `${name}: ${e.message.slice(0, 200)}`);
       assert.ok(e.message.length <= MESSAGE_CHARS + 60, `${name}: a message of ${e.message.length} characters`);
       if (pattern) assert.match(e.message, pattern, name);
+      // The option path names the caller's key within the same bound.
+      assert.ok((e.option ?? '').length <= QUOTE_CHARS + 60, `${name}: an option path of ${e.option?.length} characters`);
       return true;
     });
   }

@@ -53,6 +53,9 @@ func checkCount(n, times int) error {
 // at least one, and at least one index is left for training; testFraction
 // 0 means DefaultTestFraction.
 func Split(n int, testFraction float64, seed uint64) (train, test []int, err error) {
+	if err := check.Seed("data", "seed", seed); err != nil {
+		return nil, nil, err
+	}
 	if testFraction == 0 {
 		testFraction = DefaultTestFraction
 	}
@@ -77,6 +80,9 @@ func Split(n int, testFraction float64, seed uint64) (train, test []int, err err
 // sizes differ by at most one; each fold (sorted) is the test part of one
 // round, its Complement the training part. k 0 means DefaultFolds.
 func KFold(n, k int, seed uint64) ([][]int, error) {
+	if err := check.Seed("data", "seed", seed); err != nil {
+		return nil, err
+	}
 	if k == 0 {
 		k = DefaultFolds
 	}
@@ -120,6 +126,9 @@ type Fold struct {
 // Folds is KFold with each fold's training part: k rounds that list all n
 // rows each, so k·n indices in all (at most MaxIndices).
 func Folds(n, k int, seed uint64) ([]Fold, error) {
+	if err := check.Seed("data", "seed", seed); err != nil {
+		return nil, err
+	}
 	if k == 0 {
 		k = DefaultFolds
 	}

@@ -2,6 +2,7 @@ package data
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -164,5 +165,24 @@ func TestFoldsPairEachTestPartWithItsComplement(t *testing.T) {
 			t.Errorf("fold %d tests %v, KFold says %v", i, f.Test, tests[i])
 		}
 		partition(t, 10, f.Train, f.Test)
+	}
+}
+
+// TestSplitSeedsEveryHostCarries: a seed above 2^53−1 would become
+// another seed in a JavaScript host, so Go refuses it too, as rf does.
+func TestSplitSeedsEveryHostCarries(t *testing.T) {
+	t.Parallel()
+	const past = check.MaxSeed + 1
+	for name, call := range map[string]func(seed uint64) error{
+		"Split": func(s uint64) error { _, _, err := Split(10, 0.3, s); return err },
+		"KFold": func(s uint64) error { _, err := KFold(10, 3, s); return err },
+		"Folds": func(s uint64) error { _, err := Folds(10, 3, s); return err },
+	} {
+		if err := call(check.MaxSeed); err != nil {
+			t.Errorf("%s with seed 2^53−1: %v", name, err)
+		}
+		if err := call(past); check.CodeOf(err) != check.Option || !strings.Contains(err.Error(), "2^53−1") {
+			t.Errorf("%s with seed 2^53: %v; want ERR_OPTION naming 2^53−1", name, err)
+		}
 	}
 }

@@ -18,12 +18,10 @@ const MaxDim = 1 << 24
 // widths are given.
 const DefaultDim = 1024
 
-// MaxSeed is the largest Config.Seed: 2^53−1, the largest integer every
-// host carries exactly (a JavaScript number, a model file read by
-// JSON.parse). A larger seed would draw another map once it crossed to
-// such a host, so every host refuses it (ERR_OPTION; in a model file, the
-// file's error).
-const MaxSeed = 1<<53 - 1
+// MaxSeed is the largest Config.Seed, check.MaxSeed (2^53−1): a larger
+// seed would draw another map once it crossed to a JavaScript host, so
+// every host refuses it (ERR_OPTION; in a model file, the file's error).
+const MaxSeed = check.MaxSeed
 
 // MaxGibbsSweeps bounds Config.GibbsSweeps.
 const MaxGibbsSweeps = 1000

@@ -19,6 +19,21 @@ const MaxDepth = 64
 // nothing, so it regularizes nothing and a singular system stays singular.
 const MinLambda = 0x1p-1022
 
+// MaxSeed is the largest seed of any random draw (features, splits, folds):
+// 2^53−1, the largest integer every host carries exactly (a JavaScript
+// number, a model file read by JSON.parse). A larger seed would draw
+// something else once it crossed to such a host, so every host refuses it.
+const MaxSeed = 1<<53 - 1
+
+// Seed returns an error unless seed is at most MaxSeed; option names it
+// and pkg prefixes the message.
+func Seed(pkg, option string, seed uint64) error {
+	if seed > MaxSeed {
+		return New(Option, option, "%s: %s %d is above 2^53−1 = %d, the largest seed every host carries exactly (JavaScript numbers); use a seed in 0 … %d", pkg, option, seed, uint64(MaxSeed), uint64(MaxSeed))
+	}
+	return nil
+}
+
 // Lambda returns an error unless v is a λ in MinLambda…MaxFloat64; option
 // names it ("lambda", "grid[2]") and pkg prefixes the message.
 func Lambda(pkg, option string, v float64) error {

@@ -10,7 +10,8 @@ export function ntkrfError(code, message, option) {
   const Class = CLASS_OF[code] ?? Error;
   const e = new Class(capMessage(message));
   e.code = code;
-  if (option) e.option = option;
+  // An option's path quotes the caller's keys, which may be megabytes long.
+  if (option) e.option = cap(option);
   return e;
 }
 
