@@ -66,82 +66,15 @@ func (s *Scaler) Prep() Prep { return s.prep }
 // categorical block with its most frequent category (ties: the first); a
 // column with no value at all is imputed with zeros. Statistics are taken
 // after imputation. A constant column is centred to 0 and not scaled.
+//
+// Fit is Collect then Stats.Scaler: statistics of row blocks collected
+// apart (workers, machines) and merged give the same Scaler to rounding.
 func Fit(X *mat.Dense, groups []Group, p Prep) (*Scaler, error) {
-	if X == nil || X.IsEmpty() {
-		return nil, errors.New("data: cannot fit a scaler on an empty matrix")
-	}
-	n, c := X.Dims()
-	if err := checkInf(X); err != nil {
+	s, err := Collect(X, groups)
+	if err != nil {
 		return nil, err
 	}
-	if groups == nil {
-		groups = make([]Group, c)
-		for j := range groups {
-			groups[j] = Group{Column: j, Start: j, Width: 1}
-		}
-	}
-	if err := checkGroups(groups, c); err != nil {
-		return nil, err
-	}
-	s := &Scaler{prep: p, groups: groups, fill: make([]float64, c)}
-	var numeric []int
-	for _, g := range groups {
-		if g.Categorical {
-			s.fitMode(X, g)
-		} else {
-			numeric = append(numeric, g.Start)
-		}
-	}
-	s.fitMeans(X, numeric)
-	if p.Raw {
-		return s, nil
-	}
-	s.div, s.mu, s.inv = make([]float64, c), make([]float64, c), make([]float64, c)
-	row := make([]float64, c)
-	lo, hi := make([]float64, c), make([]float64, c)
-	for i := range n {
-		s.impute(row, X.RawRowView(i))
-		for j, v := range row {
-			if i == 0 || v < lo[j] {
-				lo[j] = v
-			}
-			if i == 0 || v > hi[j] {
-				hi[j] = v
-			}
-		}
-	}
-	for j := range c {
-		s.div[j] = max(math.Abs(lo[j]), math.Abs(hi[j]), math.SmallestNonzeroFloat64)
-		s.inv[j] = 1
-	}
-	sum := make([]float64, c)
-	for i := range n {
-		s.impute(row, X.RawRowView(i))
-		for j, v := range row {
-			sum[j] += v / s.div[j]
-		}
-	}
-	for j := range c {
-		s.mu[j] = sum[j] / float64(n)
-		if lo[j] == hi[j] {
-			// Centred exactly, and test values pass unscaled.
-			s.div[j], s.mu[j] = 1, lo[j]
-		}
-		sum[j] = 0
-	}
-	for i := range n {
-		s.impute(row, X.RawRowView(i))
-		for j, v := range row {
-			d := v/s.div[j] - s.mu[j]
-			sum[j] += d * d
-		}
-	}
-	for j := range c {
-		if sd := math.Sqrt(sum[j] / float64(n)); lo[j] != hi[j] && sd > 0 && !math.IsInf(1/sd, 0) {
-			s.inv[j] = 1 / sd
-		}
-	}
-	return s, nil
+	return s.Scaler(p)
 }
 
 // Prepare fits p on the rows of X and applies it to them: the
@@ -179,59 +112,6 @@ func checkGroups(groups []Group, c int) error {
 		return check.New(check.Shape, "", "data: the groups cover %d columns but X has %d; pass the Groups of the Dataset X came from, or nil", p, c)
 	}
 	return nil
-}
-
-// fitMeans sets the fill value of each numeric column in cols to the mean
-// of its present values, summed as v/max|v| (so huge values cannot
-// overflow the sum). It passes over the rows, not down the columns, which
-// is several times faster on tall matrices, with the same sums per column.
-func (s *Scaler) fitMeans(X *mat.Dense, cols []int) {
-	n, c := X.Dims()
-	big, sum, count := make([]float64, c), make([]float64, c), make([]int, c)
-	for i := range n {
-		row := X.RawRowView(i)
-		for _, j := range cols {
-			if v := row[j]; !math.IsNaN(v) {
-				big[j] = max(big[j], math.Abs(v))
-			}
-		}
-	}
-	for i := range n {
-		row := X.RawRowView(i)
-		for _, j := range cols {
-			if v := row[j]; !math.IsNaN(v) && big[j] != 0 {
-				sum[j] += v / big[j]
-				count[j]++
-			}
-		}
-	}
-	for _, j := range cols {
-		if big[j] != 0 {
-			s.fill[j] = sum[j] / float64(count[j]) * big[j]
-		}
-	}
-}
-
-func (s *Scaler) fitMode(X *mat.Dense, g Group) {
-	if g.Width == 0 {
-		return
-	}
-	n, _ := X.Dims()
-	counts := make([]int, g.Width)
-	for i := range n {
-		if k := category(X.RawRowView(i)[g.Start : g.Start+g.Width]); k >= 0 {
-			counts[k]++
-		}
-	}
-	best := 0
-	for k, m := range counts {
-		if m > counts[best] {
-			best = k
-		}
-	}
-	if counts[best] > 0 {
-		s.fill[g.Start+best] = 1
-	}
 }
 
 // category returns the index of the largest entry of a one-hot block, or
