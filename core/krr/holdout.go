@@ -1,7 +1,6 @@
 package krr
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -28,19 +27,19 @@ const holdoutLo, holdoutHi, holdoutStep = -4.0, 1.0, 0.5
 // HoldoutRows returns the rows (sorted) that criterion Holdout keeps out
 // of a primal fit of n rows: min(n/5, MaxHoldoutRows) rows picked by a
 // fixed hash of the row index, so every host picks the same rows without a
-// seed, and rows sorted by class are still sampled evenly.
+// seed, and rows sorted by class are still sampled evenly. It lists the
+// rows NewHoldoutCut(n) holds out.
 func HoldoutRows(n int) []int {
-	v := min(n/5, MaxHoldoutRows)
-	if v < 1 {
+	cut := NewHoldoutCut(n)
+	if cut.Rows == 0 {
 		return nil
 	}
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
+	out := make([]int, 0, cut.Rows)
+	for i := range n {
+		if cut.Holds(uint64(i)) {
+			out = append(out, i)
+		}
 	}
-	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(mix(uint64(a)), mix(uint64(b))) })
-	out := idx[:v]
-	slices.Sort(out)
 	return out
 }
 

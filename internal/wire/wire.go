@@ -161,3 +161,22 @@ func (r *Reader) Done() error {
 	}
 	return r.err
 }
+
+// Bytes returns the next n values of size bytes as they are, for a
+// caller that reads them in place.
+func (r *Reader) Bytes(n uint64, size int) []byte {
+	if !r.Need(n, size) {
+		return nil
+	}
+	return r.take(int(n) * size)
+}
+
+// FiniteF64s checks that the little-endian float64 values in b are finite.
+func (r *Reader) FiniteF64s(name string, b []byte) {
+	for i := 0; i+8 <= len(b); i += 8 {
+		if x := math.Float64frombits(binary.LittleEndian.Uint64(b[i:])); math.IsNaN(x) || math.IsInf(x, 0) {
+			r.Fail(check.NonFinite, "%s[%d] is %v", name, i/8, x)
+			return
+		}
+	}
+}
