@@ -195,3 +195,18 @@ func (a *Accumulator) MergeBinary(b []byte) error {
 	a.mergeMoments(w.n, w.mu, w.ybr, w.row(make([]float64, w.m)), w.d, w.e)
 	return nil
 }
+
+// Configure replaces a's options with opt, which must keep its task and
+// classes: a host that merged parts solves with its own λ, criterion,
+// grid, progress and context.
+func (a *Accumulator) Configure(opt Options) error {
+	opt, err := opt.checked(nil, false)
+	if err != nil {
+		return err
+	}
+	if opt.Task != a.opt.Task || opt.outputs() != a.k {
+		return check.New(check.Option, "task", "krr: options of a %s with %d outputs for an accumulator of a %s with %d; keep the task and classes", opt.Task, opt.outputs(), a.opt.Task, a.k)
+	}
+	a.opt = opt
+	return nil
+}
