@@ -82,7 +82,13 @@
 // alike, before optional standardization (training mean and population
 // standard deviation; constant columns are centred to 0 and not divided)
 // and optional scaling of rows to unit norm (zero rows stay zero). With
-// Missing "drop", rows with any missing feature are dropped.
+// Missing "drop", rows with any missing feature are dropped. [Fit] is
+// [Collect] then [Stats.Scaler]: the statistics (per column count,
+// magnitude, mean, M2, minimum, maximum; per one-hot block the category
+// counts) of row blocks collected apart merge (Chan's update) and travel
+// as a versioned binary form ([Stats.AppendBinary], [DecodeStats]), so
+// workers that never see each other's rows fit Fit's scaler (bit for bit
+// from one block without missing values, to rounding otherwise).
 //
 // # Splits
 //

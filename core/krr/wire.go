@@ -210,3 +210,13 @@ func (a *Accumulator) Configure(opt Options) error {
 	a.opt = opt
 	return nil
 }
+
+// WireRows checks an accumulator's wire form and returns its row count,
+// so that a caller can check a merge before making it.
+func WireRows(b []byte) (int, error) {
+	w, err := readAcc(b)
+	if err != nil {
+		return 0, err
+	}
+	return w.n, nil
+}
