@@ -200,9 +200,6 @@ func jsType(t reflect.Type) string {
 
 type opFunc func(c *call, args []byte) (any, error)
 
-// ops is the table of operations the JavaScript package can call.
-var ops = map[string]opFunc{}
-
 // Ops lists the operation names Dispatch knows.
 func Ops() []string {
 	names := make([]string, 0, len(ops))

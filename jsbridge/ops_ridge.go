@@ -245,327 +245,335 @@ func (c *call) predicted(p *pipeline.Pipeline, X *mat.Dense, scores bool) (any, 
 	return out, nil
 }
 
-func init() {
-	ops["fitScaler"] = func(c *call, args []byte) (any, error) {
-		var a prepArgs
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		X, err := c.matrix("X", a.X)
-		if err != nil {
-			return nil, err
-		}
-		c.progress(0, 1, "preprocess")
-		s, err := data.Fit(X, a.Groups, a.prep())
-		if err != nil {
-			return nil, err
-		}
-		c.progress(1, 1, "preprocess")
-		return s, nil
+// opFitScaler is the operation "fitScaler".
+func opFitScaler(c *call, args []byte) (any, error) {
+	var a prepArgs
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
 	}
-
-	ops["preprocess"] = func(c *call, args []byte) (any, error) {
-		var a prepArgs
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		X, err := c.matrix("X", a.X)
-		if err != nil {
-			return nil, err
-		}
-		if X, err = data.Prepare(X, a.Groups, a.prep()); err != nil {
-			return nil, err
-		}
-		return c.putMatrix(X), nil
+	X, err := c.matrix("X", a.X)
+	if err != nil {
+		return nil, err
 	}
-
-	ops["plan"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			Rows      int         `json:"rows"`
-			Cols      int         `json:"cols"`
-			Features  featureArgs `json:"features"`
-			Criterion string      `json:"criterion"`
-			Lambda    any         `json:"lambda"`
-			Task      string      `json:"task"`
-		}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		if a.Rows < 1 || a.Cols < 1 {
-			return nil, shapeErr("%s: %d rows × %d columns; a fit needs at least one of each", c.op, a.Rows, a.Cols)
-		}
-		f, err := cachedMap(c.op, a.Features, a.Cols)
-		if err != nil {
-			return nil, err
-		}
-		_, fixed := a.Lambda.(float64)
-		dual := krr.Dual(a.Rows, f.Dim())
-		criterion := krr.Options{Criterion: a.Criterion, Task: a.Task}.CriterionFor(dual)
-		out := struct {
-			Dim       int   `json:"dim"`
-			OneWorker bool  `json:"oneWorker"`
-			Holdout   []int `json:"holdout,omitempty"` // rows solve needs back (criterion holdout)
-		}{Dim: f.Dim(), OneWorker: dual || (criterion == krr.LOO && !fixed)}
-		if !out.OneWorker && !fixed && criterion == krr.Holdout {
-			out.Holdout = krr.HoldoutRows(a.Rows)
-		}
-		return out, nil
+	c.progress(0, 1, "preprocess")
+	s, err := data.Fit(X, a.Groups, a.prep())
+	if err != nil {
+		return nil, err
 	}
+	c.progress(1, 1, "preprocess")
+	return s, nil
+}
 
-	ops["accumulate"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			fitInput
-			Features featureArgs `json:"features"`
-			Task     string      `json:"task"`
-			Classes  int         `json:"classes"`
-			// Keep lists rows of the chunk (ascending) left out of the sums,
-			// their features coming back in phi: the held-out rows of
-			// criterion holdout, which solve scores and then adds.
-			Keep []int `json:"keep"`
+// opPreprocess is the operation "preprocess".
+func opPreprocess(c *call, args []byte) (any, error) {
+	var a prepArgs
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	X, err := c.matrix("X", a.X)
+	if err != nil {
+		return nil, err
+	}
+	if X, err = data.Prepare(X, a.Groups, a.prep()); err != nil {
+		return nil, err
+	}
+	return c.putMatrix(X), nil
+}
+
+// opPlan is the operation "plan".
+func opPlan(c *call, args []byte) (any, error) {
+	var a struct {
+		Rows      int         `json:"rows"`
+		Cols      int         `json:"cols"`
+		Features  featureArgs `json:"features"`
+		Criterion string      `json:"criterion"`
+		Lambda    any         `json:"lambda"`
+		Task      string      `json:"task"`
+	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	if a.Rows < 1 || a.Cols < 1 {
+		return nil, shapeErr("%s: %d rows × %d columns; a fit needs at least one of each", c.op, a.Rows, a.Cols)
+	}
+	f, err := cachedMap(c.op, a.Features, a.Cols)
+	if err != nil {
+		return nil, err
+	}
+	_, fixed := a.Lambda.(float64)
+	dual := krr.Dual(a.Rows, f.Dim())
+	criterion := krr.Options{Criterion: a.Criterion, Task: a.Task}.CriterionFor(dual)
+	out := struct {
+		Dim       int   `json:"dim"`
+		OneWorker bool  `json:"oneWorker"`
+		Holdout   []int `json:"holdout,omitempty"` // rows solve needs back (criterion holdout)
+	}{Dim: f.Dim(), OneWorker: dual || (criterion == krr.LOO && !fixed)}
+	if !out.OneWorker && !fixed && criterion == krr.Holdout {
+		out.Holdout = krr.HoldoutRows(a.Rows)
+	}
+	return out, nil
+}
+
+// opAccumulate is the operation "accumulate".
+func opAccumulate(c *call, args []byte) (any, error) {
+	var a struct {
+		fitInput
+		Features featureArgs `json:"features"`
+		Task     string      `json:"task"`
+		Classes  int         `json:"classes"`
+		// Keep lists rows of the chunk (ascending) left out of the sums,
+		// their features coming back in phi: the held-out rows of
+		// criterion holdout, which solve scores and then adds.
+		Keep []int `json:"keep"`
+	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	X, y, _, err := c.xy(a.fitInput)
+	if err != nil {
+		return nil, err
+	}
+	n, d := X.Dims()
+	for i, r := range a.Keep {
+		if r < 0 || r >= n || (i > 0 && r <= a.Keep[i-1]) {
+			return nil, optErr("keep", "%s: keep must list rows of the chunk (0 … %d) in increasing order; entry %d is %d", c.op, n-1, i, r)
 		}
-		if err := c.decode(args, &a); err != nil {
+	}
+	f, err := cachedMap(c.op, a.Features, d)
+	if err != nil {
+		return nil, err
+	}
+	opt := ridgeArgs{Task: a.Task, Classes: a.Classes}.options(c)
+	acc, err := krr.NewAccumulator(f.Dim(), opt)
+	if err != nil {
+		return nil, err
+	}
+	c.progress(0, n, "features")
+	var buf *mat.Dense
+	var kept *mat.Dense
+	if len(a.Keep) > 0 {
+		kept = mat.NewDense(len(a.Keep), f.Dim(), nil)
+	}
+	k := 0 // next entry of Keep
+	var out []int
+	for lo := 0; lo < n; lo += progressRows {
+		hi := min(lo+progressRows, n)
+		if buf == nil || hi-lo != buf.RawMatrix().Rows {
+			buf = mat.NewDense(hi-lo, f.Dim(), nil)
+		}
+		if _, err := f.Transform(buf, X.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
 			return nil, err
 		}
-		X, y, _, err := c.xy(a.fitInput)
-		if err != nil {
+		out = out[:0]
+		for j := k; j < len(a.Keep) && a.Keep[j] < hi; j++ {
+			out = append(out, a.Keep[j]-lo)
+		}
+		if err := acc.AddExcept(buf, y[lo:hi], out, kept, k); err != nil {
 			return nil, err
 		}
-		n, d := X.Dims()
-		for i, r := range a.Keep {
-			if r < 0 || r >= n || (i > 0 && r <= a.Keep[i-1]) {
-				return nil, optErr("keep", "%s: keep must list rows of the chunk (0 … %d) in increasing order; entry %d is %d", c.op, n-1, i, r)
-			}
-		}
-		f, err := cachedMap(c.op, a.Features, d)
-		if err != nil {
-			return nil, err
-		}
-		opt := ridgeArgs{Task: a.Task, Classes: a.Classes}.options(c)
-		acc, err := krr.NewAccumulator(f.Dim(), opt)
-		if err != nil {
-			return nil, err
-		}
-		c.progress(0, n, "features")
-		var buf *mat.Dense
-		var kept *mat.Dense
-		if len(a.Keep) > 0 {
-			kept = mat.NewDense(len(a.Keep), f.Dim(), nil)
-		}
-		k := 0 // next entry of Keep
-		var out []int
-		for lo := 0; lo < n; lo += progressRows {
-			hi := min(lo+progressRows, n)
-			if buf == nil || hi-lo != buf.RawMatrix().Rows {
-				buf = mat.NewDense(hi-lo, f.Dim(), nil)
-			}
-			if _, err := f.Transform(buf, X.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
+		k += len(out)
+		c.progress(hi, n, "features")
+	}
+	p := acc.Parts()
+	res := struct {
+		partsJSON
+		Phi *ArrayRef `json:"phi,omitempty"`
+	}{partsJSON: partsJSON{Rows: p.Rows, Mu: c.putArray(p.Mu), Ybar: c.putArray(p.Ybar), C: c.putArray(p.C), D: c.putArray(p.D), E: c.putArray(p.E)}}
+	if kept != nil {
+		ref := c.putArray(kept.RawMatrix().Data)
+		res.Phi = &ref
+	}
+	return res, nil
+}
+
+// opSolve is the operation "solve".
+func opSolve(c *call, args []byte) (any, error) {
+	var a struct {
+		ridgeArgs
+		Parts    []partsJSON     `json:"parts"`
+		Features featureArgs     `json:"features"`
+		Dim      int             `json:"dim"`
+		Scaler   json.RawMessage `json:"scaler"`
+		Input    *data.Schema    `json:"input"`
+		// Holdout holds the targets of the rows plan named (criterion
+		// holdout), and HoldoutPhi their features: accumulate's phi, in
+		// the order of plan's holdout, the rows that keep left out of
+		// the parts.
+		Holdout    *fitInput           `json:"holdout"`
+		HoldoutPhi *MatrixRef          `json:"holdoutPhi"`
+		Selection  *pipeline.Selection `json:"selection"`
+	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	opt := a.options(c)
+	if opt.Criterion == krr.LOO && opt.Lambda == 0 {
+		return nil, optErr("criterion", "%s: criterion \"loo\" needs a second pass over the rows; use fitFeatures", c.op)
+	}
+	holdout := opt.Lambda == 0 && opt.CriterionFor(false) == krr.Holdout
+	if holdout && (a.Holdout == nil || a.HoldoutPhi == nil) {
+		return nil, optErr("criterion", "%s: criterion \"holdout\" needs the held-out rows (plan's holdout, left out of the parts by accumulate's keep): their targets in holdout {y} and accumulate's phi in holdoutPhi", c.op)
+	}
+	s, err := scalerOf(c.op, a.Scaler)
+	if err != nil {
+		return nil, err
+	}
+	f, err := cachedMap(c.op, a.Features, s.Cols())
+	if err != nil {
+		return nil, err
+	}
+	acc, err := krr.NewAccumulator(a.Dim, opt)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range a.Parts {
+		var parts krr.Parts
+		parts.Rows = p.Rows
+		for _, f := range []struct {
+			dst *[]float64
+			ref ArrayRef
+		}{{&parts.Mu, p.Mu}, {&parts.Ybar, p.Ybar}, {&parts.C, p.C}, {&parts.D, p.D}, {&parts.E, p.E}} {
+			if *f.dst, err = c.array("parts", &f.ref); err != nil {
 				return nil, err
 			}
-			out = out[:0]
-			for j := k; j < len(a.Keep) && a.Keep[j] < hi; j++ {
-				out = append(out, a.Keep[j]-lo)
-			}
-			if err := acc.AddExcept(buf, y[lo:hi], out, kept, k); err != nil {
-				return nil, err
-			}
-			k += len(out)
-			c.progress(hi, n, "features")
 		}
-		p := acc.Parts()
-		res := struct {
-			partsJSON
-			Phi *ArrayRef `json:"phi,omitempty"`
-		}{partsJSON: partsJSON{Rows: p.Rows, Mu: c.putArray(p.Mu), Ybar: c.putArray(p.Ybar), C: c.putArray(p.C), D: c.putArray(p.D), E: c.putArray(p.E)}}
-		if kept != nil {
-			ref := c.putArray(kept.RawMatrix().Data)
-			res.Phi = &ref
+		if err := acc.AddParts(parts); err != nil {
+			return nil, fmt.Errorf("%s: part %d: %w", c.op, i, err)
 		}
-		return res, nil
 	}
+	c.progress(0, 1, "solve")
+	var m *krr.Model
+	if holdout {
+		phi, yh, err := c.holdoutRows(*a.Holdout, a.HoldoutPhi, f)
+		if err != nil {
+			return nil, err
+		}
+		m, err = acc.SolveHeldOut(phi, yh)
+	} else {
+		m, err = acc.Solve()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := m.SetFeaturizer(f); err != nil {
+		return nil, err
+	}
+	c.progress(1, 1, "solve")
+	return c.assemble(fitInput{Input: a.Input, Selection: a.Selection}, s, f, nil, m)
+}
 
-	ops["solve"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			ridgeArgs
-			Parts    []partsJSON     `json:"parts"`
-			Features featureArgs     `json:"features"`
-			Dim      int             `json:"dim"`
-			Scaler   json.RawMessage `json:"scaler"`
-			Input    *data.Schema    `json:"input"`
-			// Holdout holds the targets of the rows plan named (criterion
-			// holdout), and HoldoutPhi their features: accumulate's phi, in
-			// the order of plan's holdout, the rows that keep left out of
-			// the parts.
-			Holdout    *fitInput           `json:"holdout"`
-			HoldoutPhi *MatrixRef          `json:"holdoutPhi"`
-			Selection  *pipeline.Selection `json:"selection"`
-		}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		opt := a.options(c)
-		if opt.Criterion == krr.LOO && opt.Lambda == 0 {
-			return nil, optErr("criterion", "%s: criterion \"loo\" needs a second pass over the rows; use fitFeatures", c.op)
-		}
-		holdout := opt.Lambda == 0 && opt.CriterionFor(false) == krr.Holdout
-		if holdout && (a.Holdout == nil || a.HoldoutPhi == nil) {
-			return nil, optErr("criterion", "%s: criterion \"holdout\" needs the held-out rows (plan's holdout, left out of the parts by accumulate's keep): their targets in holdout {y} and accumulate's phi in holdoutPhi", c.op)
-		}
-		s, err := scalerOf(c.op, a.Scaler)
-		if err != nil {
-			return nil, err
-		}
-		f, err := cachedMap(c.op, a.Features, s.Cols())
-		if err != nil {
-			return nil, err
-		}
-		acc, err := krr.NewAccumulator(a.Dim, opt)
-		if err != nil {
-			return nil, err
-		}
-		for i, p := range a.Parts {
-			var parts krr.Parts
-			parts.Rows = p.Rows
-			for _, f := range []struct {
-				dst *[]float64
-				ref ArrayRef
-			}{{&parts.Mu, p.Mu}, {&parts.Ybar, p.Ybar}, {&parts.C, p.C}, {&parts.D, p.D}, {&parts.E, p.E}} {
-				if *f.dst, err = c.array("parts", &f.ref); err != nil {
-					return nil, err
-				}
-			}
-			if err := acc.AddParts(parts); err != nil {
-				return nil, fmt.Errorf("%s: part %d: %w", c.op, i, err)
-			}
-		}
-		c.progress(0, 1, "solve")
-		var m *krr.Model
-		if holdout {
-			phi, yh, err := c.holdoutRows(*a.Holdout, a.HoldoutPhi, f)
-			if err != nil {
-				return nil, err
-			}
-			m, err = acc.SolveHeldOut(phi, yh)
-		} else {
-			m, err = acc.Solve()
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := m.SetFeaturizer(f); err != nil {
-			return nil, err
-		}
-		c.progress(1, 1, "solve")
-		return c.assemble(fitInput{Input: a.Input, Selection: a.Selection}, s, f, nil, m)
+// opFitFeatures is the operation "fitFeatures".
+func opFitFeatures(c *call, args []byte) (any, error) {
+	var a struct {
+		fitInput
+		ridgeArgs
+		Features featureArgs `json:"features"`
 	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	X, y, s, err := c.xy(a.fitInput)
+	if err != nil {
+		return nil, err
+	}
+	_, d := X.Dims()
+	f, err := cachedMap(c.op, a.Features, d)
+	if err != nil {
+		return nil, err
+	}
+	m, err := krr.FitFeatures(f, X, y, a.options(c))
+	if err != nil {
+		return nil, err
+	}
+	return c.assemble(a.fitInput, s, f, nil, m)
+}
 
-	ops["fitFeatures"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			fitInput
-			ridgeArgs
-			Features featureArgs `json:"features"`
-		}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		X, y, s, err := c.xy(a.fitInput)
-		if err != nil {
-			return nil, err
-		}
-		_, d := X.Dims()
-		f, err := cachedMap(c.op, a.Features, d)
-		if err != nil {
-			return nil, err
-		}
-		m, err := krr.FitFeatures(f, X, y, a.options(c))
-		if err != nil {
-			return nil, err
-		}
-		return c.assemble(a.fitInput, s, f, nil, m)
+// opFitKernel is the operation "fitKernel".
+func opFitKernel(c *call, args []byte) (any, error) {
+	var a struct {
+		fitInput
+		ridgeArgs
+		Kernel kernel.Spec `json:"kernel"`
 	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	X, y, s, err := c.xy(a.fitInput)
+	if err != nil {
+		return nil, err
+	}
+	n, d := X.Dims()
+	k, err := kernelSpec(c.op, a.Kernel, d)
+	if err != nil {
+		return nil, err
+	}
+	if err := check.Alloc("kernel matrix", n, n); err != nil {
+		return nil, err
+	}
+	m, err := krr.FitKernel(k, X, y, a.options(c))
+	if err != nil {
+		return nil, err
+	}
+	return c.assemble(a.fitInput, s, nil, &k, m)
+}
 
-	ops["fitKernel"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			fitInput
-			ridgeArgs
-			Kernel kernel.Spec `json:"kernel"`
-		}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		X, y, s, err := c.xy(a.fitInput)
-		if err != nil {
-			return nil, err
-		}
-		n, d := X.Dims()
-		k, err := kernelSpec(c.op, a.Kernel, d)
-		if err != nil {
-			return nil, err
-		}
-		if err := check.Alloc("kernel matrix", n, n); err != nil {
-			return nil, err
-		}
-		m, err := krr.FitKernel(k, X, y, a.options(c))
-		if err != nil {
-			return nil, err
-		}
-		return c.assemble(a.fitInput, s, nil, &k, m)
+// opLoadModel is the operation "loadModel".
+func opLoadModel(c *call, args []byte) (any, error) {
+	var a modelRefs
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
 	}
+	p, err := c.pipelineOf(a)
+	if err != nil {
+		return nil, err
+	}
+	header, _, _, err := p.Split()
+	return struct {
+		Model json.RawMessage `json:"model"`
+	}{header}, err
+}
 
-	ops["loadModel"] = func(c *call, args []byte) (any, error) {
-		var a modelRefs
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		p, err := c.pipelineOf(a)
-		if err != nil {
-			return nil, err
-		}
-		header, _, _, err := p.Split()
-		return struct {
-			Model json.RawMessage `json:"model"`
-		}{header}, err
+// opPredict is the operation "predict".
+func opPredict(c *call, args []byte) (any, error) {
+	var a struct {
+		modelRefs
+		X      *MatrixRef `json:"X"`
+		Scores bool       `json:"scores"`
 	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	X, err := c.matrix("X", a.X)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.pipelineOf(a.modelRefs)
+	if err != nil {
+		return nil, err
+	}
+	return c.predicted(p, X, a.Scores)
+}
 
-	ops["predict"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			modelRefs
-			X      *MatrixRef `json:"X"`
-			Scores bool       `json:"scores"`
-		}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		X, err := c.matrix("X", a.X)
-		if err != nil {
-			return nil, err
-		}
-		p, err := c.pipelineOf(a.modelRefs)
-		if err != nil {
-			return nil, err
-		}
-		return c.predicted(p, X, a.Scores)
+// opPredictCSV is the operation "predictCSV".
+func opPredictCSV(c *call, args []byte) (any, error) {
+	var a struct {
+		modelRefs
+		MaxBytes int `json:"maxBytes"`
 	}
-
-	ops["predictCSV"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			modelRefs
-			MaxBytes int `json:"maxBytes"`
-		}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		p, err := c.pipelineOf(a.modelRefs)
-		if err != nil {
-			return nil, err
-		}
-		c.progress(0, 1, "parse")
-		X, err := p.ReadCSV(c.bytes, a.MaxBytes)
-		if err != nil {
-			return nil, err
-		}
-		c.progress(1, 1, "parse")
-		return c.predicted(p, X, false)
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
 	}
+	p, err := c.pipelineOf(a.modelRefs)
+	if err != nil {
+		return nil, err
+	}
+	c.progress(0, 1, "parse")
+	X, err := p.ReadCSV(c.bytes, a.MaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	c.progress(1, 1, "parse")
+	return c.predicted(p, X, false)
 }
 
 type partsJSON struct {
