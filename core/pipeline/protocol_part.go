@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -85,6 +86,13 @@ func (pt *Part) Add(ctx context.Context, X *mat.Dense, y []float64, first int) e
 	}
 	opt := p.cfg.Ridge
 	step := opt.BlockRows
+	if p.collect {
+		// Room for the rows at once: appending block by block would
+		// reallocate up to twice their size.
+		pt.keys = slices.Grow(pt.keys, n)
+		pt.y = slices.Grow(pt.y, n)
+		pt.x = slices.Grow(pt.x, n*d)
+	}
 	var xs, phi *mat.Dense
 	for lo := 0; lo < n; lo += step {
 		if err := ctx.Err(); err != nil {
