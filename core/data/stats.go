@@ -105,24 +105,20 @@ func (s *Stats) Add(X *mat.Dense) error {
 func (s *Stats) block(X *mat.Dense) *Stats {
 	n, c := X.Dims()
 	b := &Stats{groups: s.groups, rows: n, col: make([]colStats, c), cat: make([]int, c)}
-	// present[i·len(groups)+g]: whether row i has a value in group g.
-	G := len(s.groups)
-	present := make([]bool, n*G)
 	for i := range n {
 		row := X.RawRowView(i)
-		for g, gr := range s.groups {
-			block := row[gr.Start : gr.Start+gr.Width]
-			present[i*G+g] = !slices.ContainsFunc(block, math.IsNaN)
-			if !present[i*G+g] {
+		for _, g := range s.groups {
+			vals := row[g.Start : g.Start+g.Width]
+			if missing(vals) {
 				continue
 			}
-			if gr.Categorical {
-				if k := category(block); k >= 0 {
-					b.cat[gr.Start+k]++
+			if g.Categorical {
+				if k := category(vals); k >= 0 {
+					b.cat[g.Start+k]++
 				}
 			}
-			for j, v := range block {
-				cs := &b.col[gr.Start+j]
+			for j, v := range vals {
+				cs := &b.col[g.Start+j]
 				if cs.n == 0 || v < cs.lo {
 					cs.lo = v
 				}
@@ -134,32 +130,49 @@ func (s *Stats) block(X *mat.Dense) *Stats {
 			}
 		}
 	}
-	pass := func(add func(cs *colStats, v float64)) {
-		for i := range n {
-			row := X.RawRowView(i)
-			for g, gr := range s.groups {
-				if !present[i*G+g] {
-					continue
-				}
-				for j, v := range row[gr.Start : gr.Start+gr.Width] {
-					if cs := &b.col[gr.Start+j]; cs.big != 0 {
-						add(cs, v)
+	// The scaled passes skip columns without magnitude (all zeros).
+	for i := range n {
+		row := X.RawRowView(i)
+		for _, g := range s.groups {
+			if vals := row[g.Start : g.Start+g.Width]; !missing(vals) {
+				for j, v := range vals {
+					if cs := &b.col[g.Start+j]; cs.big != 0 {
+						cs.mean += v / cs.big
 					}
 				}
 			}
 		}
 	}
-	pass(func(cs *colStats, v float64) { cs.mean += v / cs.big })
 	for j := range b.col {
 		if cs := &b.col[j]; cs.big != 0 {
 			cs.mean /= float64(cs.n)
 		}
 	}
-	pass(func(cs *colStats, v float64) {
-		d := v/cs.big - cs.mean
-		cs.m2 += d * d
-	})
+	for i := range n {
+		row := X.RawRowView(i)
+		for _, g := range s.groups {
+			if vals := row[g.Start : g.Start+g.Width]; !missing(vals) {
+				for j, v := range vals {
+					if cs := &b.col[g.Start+j]; cs.big != 0 {
+						d := v/cs.big - cs.mean
+						cs.m2 += d * d
+					}
+				}
+			}
+		}
+	}
 	return b
+}
+
+// missing reports whether a block has a NaN: the whole block is missing
+// (and imputed whole).
+func missing(vals []float64) bool {
+	for _, v := range vals {
+		if v != v {
+			return true
+		}
+	}
+	return false
 }
 
 // Merge adds the rows of o, as if they had been added to s. o is not

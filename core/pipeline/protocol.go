@@ -162,7 +162,7 @@ func (p *Plan) Scaler(s *data.Stats) (*data.Scaler, error) {
 		}
 		return nil, check.New(check.Shape, "", "pipeline: statistics of %d rows × %d columns for a plan of %d × %d; merge the statistics of every part", rows, cols, p.rows, p.cols)
 	}
-	if g := s.Groups(); p.cfg.Groups != nil && !slices.Equal(g, p.cfg.Groups) {
+	if !slices.Equal(s.Groups(), p.NewStats().Groups()) {
 		return nil, check.New(check.Shape, "", "pipeline: the statistics have other column groups than the plan")
 	}
 	return s.Scaler(*p.cfg.Preprocess)

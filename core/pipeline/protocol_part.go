@@ -30,6 +30,8 @@ type Part struct {
 	keys []uint64
 	y    []float64
 	x    []float64
+	// solved is set by Solve, which adds the held-out rows to the sums.
+	solved bool
 }
 
 // NewPart returns an empty part that adds rows through the plan's scaler
@@ -68,6 +70,9 @@ func (pt *Part) Rows() int { return pt.rows }
 // between blocks once ctx is cancelled.
 func (pt *Part) Add(ctx context.Context, X *mat.Dense, y []float64, first int) error {
 	p := pt.plan
+	if pt.solved {
+		return check.New(check.Value, "", "pipeline: this part was solved already; add rows to a new part")
+	}
 	if pt.scaler == nil {
 		return check.New(check.Type, "", "pipeline: a decoded part merges and solves but adds no rows; add rows to a part from NewPart")
 	}
@@ -193,6 +198,9 @@ func (pt *Part) Merge(o *Part) error {
 // canTake checks that rows more rows of a part of plan q fit in pt.
 func (pt *Part) canTake(q *Plan, rows int) error {
 	p := pt.plan
+	if pt.solved {
+		return check.New(check.Value, "", "pipeline: this part was solved already; merge into a new part")
+	}
 	if q != p && (q.rows != p.rows || q.cols != p.cols || q.collect != p.collect || q.width() != p.width() || q.cut != p.cut ||
 		q.cfg.Ridge.Task != p.cfg.Ridge.Task || q.cfg.Ridge.Classes != p.cfg.Ridge.Classes) {
 		return check.New(check.Shape, "", "pipeline: cannot merge parts of different plans")

@@ -27,13 +27,19 @@ func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta)
 	if err := p.checkScaler(s); err != nil {
 		return nil, err
 	}
-	if part == nil || part.plan.cols != p.cols || part.rows != p.rows {
-		rows := 0
-		if part != nil {
-			rows = part.rows
-		}
-		return nil, check.New(check.Shape, "", "pipeline: the parts hold %d of the plan's %d rows; merge the part of every row before solving", rows, p.rows)
+	if part == nil {
+		return nil, check.New(check.Type, "", "pipeline: no part to solve; merge the part of every row")
 	}
+	if part.solved {
+		return nil, check.New(check.Value, "", "pipeline: this part was solved already (solving consumes its sums); merge the parts again")
+	}
+	if err := p.emptyPart().canTake(part.plan, part.rows); err != nil {
+		return nil, err
+	}
+	if part.rows != p.rows {
+		return nil, check.New(check.Shape, "", "pipeline: the parts hold %d of the plan's %d rows; merge the part of every row before solving", part.rows, p.rows)
+	}
+	part.solved = true
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

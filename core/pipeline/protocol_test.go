@@ -307,6 +307,13 @@ func TestProtocolRefuses(t *testing.T) {
 		if _, err := plan.Solve(ctx, s, a, Meta{}); err != nil {
 			t.Errorf("collect %v: solving every row: %v", collect, err)
 		}
+		if _, err := plan.Solve(ctx, s, a, Meta{}); check.CodeOf(err) != check.Value {
+			t.Errorf("collect %v: solving a part twice: %v", collect, err)
+		}
+		other, s2, _, _ := smallPlan(t, !collect)
+		if _, err := other.Solve(ctx, s2, b, Meta{}); check.CodeOf(err) != check.Shape {
+			t.Errorf("collect %v: solving a part of another plan: %v", collect, err)
+		}
 	}
 	// The same rows twice (collected: the keys repeat).
 	plan, s, X, y := smallPlan(t, true)
