@@ -138,7 +138,9 @@ func (p *Plan) Collects() bool { return p.collect }
 func (p *Plan) Holdout() krr.HoldoutCut { return p.cut }
 
 // Config is the settled configuration (Ridge's Progress and Context as
-// given to NewPlan).
+// given to NewPlan): the task, classes, criterion and block size filled
+// in, so that a worker rebuilds the same plan with NewPlan(Config(), Rows(),
+// Cols(), nil), without the targets.
 func (p *Plan) Config() Config {
 	c := p.cfg
 	c.Groups = slices.Clone(c.Groups)

@@ -350,3 +350,68 @@ func FuzzDecodePart(f *testing.F) {
 		}
 	})
 }
+
+// TestPlanRebuilt: a worker that rebuilds the plan from its settled
+// Config, without the targets, gets the same plan.
+func TestPlanRebuilt(t *testing.T) {
+	t.Parallel()
+	for _, tc := range protocolCases() {
+		X, y := protocolData(300, tc.k)
+		n, d := X.Dims()
+		p, err := NewPlan(tc.cfg, n, d, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := NewPlan(p.Config(), n, d, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if q.Task() != p.Task() || q.Classes() != p.Classes() || q.Criterion() != p.Criterion() || q.Dim() != p.Dim() ||
+			q.Collects() != p.Collects() || q.Holdout() != p.Holdout() {
+			t.Errorf("%s: the rebuilt plan differs", tc.name)
+		}
+		if tc.k > 0 && p.Task() != krr.Classification || p.Criterion() == "" {
+			t.Errorf("%s: task %q, criterion %q not settled", tc.name, p.Task(), p.Criterion())
+		}
+	}
+}
+
+// TestPlanSettles: the plan applies the core's rules once: the criterion
+// by solve and task, rows collected for the dual, a kernel and primal
+// LOO, the held-out budget min(n/5, krr.MaxHoldoutRows) only when λ is
+// chosen on held-out rows.
+func TestPlanSettles(t *testing.T) {
+	t.Parallel()
+	want := map[string]struct {
+		criterion string
+		collect   bool
+		held      int
+	}{
+		"classification, held out (default)": {krr.Holdout, false, 60},
+		"classification, gcv":                {krr.GCV, false, 0},
+		"classification, loo (primal)":       {krr.LOO, true, 0},
+		"classification, fixed λ":            {krr.Holdout, false, 0},
+		"classification, dual":               {krr.LOO, true, 0},
+		"classification, kernel":             {krr.LOO, true, 0},
+		"regression, gcv (default)":          {krr.GCV, false, 0},
+		"regression, held out":               {krr.Holdout, false, 60},
+		"regression, loo (primal)":           {krr.LOO, true, 0},
+		"regression, fixed λ":                {krr.GCV, false, 0},
+		"regression, dual":                   {krr.LOO, true, 0},
+		"regression, kernel":                 {krr.GCV, true, 0},
+	}
+	for _, tc := range protocolCases() {
+		_, y := protocolData(300, tc.k)
+		p, err := NewPlan(tc.cfg, 300, 5, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := want[tc.name]
+		if p.Criterion() != w.criterion || p.Collects() != w.collect || p.Holdout().Rows != w.held {
+			t.Errorf("%s: criterion %q, collects %v, %d held out; want %q, %v, %d", tc.name, p.Criterion(), p.Collects(), p.Holdout().Rows, w.criterion, w.collect, w.held)
+		}
+	}
+	if c := krr.NewHoldoutCut(100000); c.Rows != krr.MaxHoldoutRows {
+		t.Errorf("100,000 rows: %d held out, want %d", c.Rows, krr.MaxHoldoutRows)
+	}
+}
