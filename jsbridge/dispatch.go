@@ -47,7 +47,7 @@ var goNames = strings.NewReplacer(
 	"Options.Lambda", "lambda", "Options.Target", "target", "Options.MaxBytes", "maxBytes",
 	"raise Classes", "raise classes", "Options.Classes", "classes", "Options.Grid", "grid",
 	"raise MaxBytes", "raise maxBytes", "MaxBytes %d", "maxBytes %d", "use Missing", "use missing",
-	"set Lambda", "give a fixed lambda", "set Options.Task to", "pass task:",
+	"set Lambda", "give a fixed lambda",
 )
 
 // pkgPrefix matches the package prefix of a Go error message ("krr: ").

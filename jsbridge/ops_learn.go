@@ -176,7 +176,7 @@ func init() {
 		// never guessed, here as in fitRidge.
 		task, err := krr.TaskOf(a.Task, a.Classes, yt)
 		if err != nil {
-			return nil, check.New(check.Option, "task", "%s: yTrue holds only whole numbers, which may be class labels or values; pass task: %q or %q", c.op, krr.Classification, krr.Regression)
+			return nil, check.New(check.Option, "task", "%s: yTrue holds only whole numbers, which may be class labels or values; give the task, %q or %q", c.op, krr.Classification, krr.Regression)
 		}
 		if task == krr.Classification {
 			acc, err := metrics.Accuracy(yt, yp)
