@@ -142,30 +142,40 @@ func orthonormalize(b []float64, d int) {
 	k := len(b) / d
 	for j0 := 0; j0 < k; j0 += orthoPanel {
 		j1 := min(j0+orthoPanel, k)
+		// The panel itself, right-looking: once row i is final, the rows
+		// after it take its projection, four at a time.
 		for i := j0; i < j1; i++ {
 			vi := b[i*d : (i+1)*d]
-			for j := j0; j < i; j++ {
-				project1(vi, b[j*d:(j+1)*d])
-			}
 			normalize(vi)
+			r := i + 1
+			for ; r+4 <= j1; r += 4 {
+				project4(b[r*d:(r+1)*d], b[(r+1)*d:(r+2)*d], b[(r+2)*d:(r+3)*d], b[(r+3)*d:(r+4)*d], vi, 1)
+			}
+			for ; r < j1; r++ {
+				project1(b[r*d:(r+1)*d], vi)
+			}
 		}
 		panel := b[j0*d : j1*d]
+		nj := j1 - j0
 		rest := k - j1
-		groups := (rest + 3) / 4
+		groups := (rest + 15) / 16
 		update := func(g int) {
-			i0 := j1 + 4*g
-			i1 := min(i0+4, k)
-			if i1-i0 == 4 {
-				project4(b[i0*d:(i0+1)*d], b[(i0+1)*d:(i0+2)*d], b[(i0+2)*d:(i0+3)*d], b[(i0+3)*d:(i0+4)*d], panel, j1-j0)
+			i0 := j1 + 16*g
+			i1 := min(i0+16, k)
+			if i1-i0 == 16 {
+				projectGroup16(b[i0*d:i1*d], panel, nj, d)
 				return
 			}
-			for j := range j1 - j0 {
+			for ; i0+4 <= i1; i0 += 4 {
+				project4(b[i0*d:(i0+1)*d], b[(i0+1)*d:(i0+2)*d], b[(i0+2)*d:(i0+3)*d], b[(i0+3)*d:(i0+4)*d], panel, nj)
+			}
+			for j := range nj {
 				for i := i0; i < i1; i++ {
 					project1(b[i*d:(i+1)*d], panel[j*d:(j+1)*d])
 				}
 			}
 		}
-		if rest*(j1-j0)*d < orthoParallel {
+		if rest*nj*d < orthoParallel {
 			for g := range groups {
 				update(g)
 			}
@@ -193,6 +203,14 @@ func project1(v, u []float64) {
 	}
 	for t := range v {
 		v[t] -= float64(p * u[t])
+	}
+}
+
+// projectGroup16Portable is projectGroup16 in plain Go: project4 on
+// each four of the 16 rows of length d in v.
+func projectGroup16Portable(v, panel []float64, nj, d int) {
+	for r := 0; r < 16; r += 4 {
+		project4(v[r*d:(r+1)*d], v[(r+1)*d:(r+2)*d], v[(r+2)*d:(r+3)*d], v[(r+3)*d:(r+4)*d], panel, nj)
 	}
 }
 
