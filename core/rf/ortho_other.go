@@ -2,6 +2,10 @@
 
 package rf
 
-// projectGroup16 applies the nj×d panel's projections to the 16
-// consecutive rows of length d in v: plain Go in this build.
-func projectGroup16(v, panel []float64, nj, d int) { projectGroup16Portable(v, panel, nj, d) }
+// packed16 reports whether orthonormalize keeps its trailing rows packed:
+// not in plain Go, whose groups of four keep their sums in registers.
+const packed16 = false
+
+func projectPacked16(v, panel []float64, nj, d int) { panic("rf: projectPacked16 without packed rows") }
+func pack16(v []float64, d int)                     { panic("rf: pack16 without packed rows") }
+func unpack16(v []float64, d int)                   { panic("rf: unpack16 without packed rows") }

@@ -29,13 +29,13 @@ func orthonormalizeMGS(b []float64, d int) {
 
 // TestOrthonormalizeBits checks that the blocked, parallel orthonormalize
 // gives the bits of the textbook loop for blocks of k ≤ d rows — fewer
-// than one panel, partial groups of four, square blocks, and sizes large
+// than one panel, partial groups, whole groups only, square blocks, and sizes large
 // enough to run on several goroutines — on one core and on four; and that
 // the rows are orthonormal. Modified Gram–Schmidt loses orthogonality in
 // proportion to ε·κ, and a square Gaussian block has κ of order d with a
 // heavy tail, so the bound is 1e-10 (measured 2e-16 … 1e-12 here).
 func TestOrthonormalizeBits(t *testing.T) {
-	shapes := []struct{ k, d int }{{1, 5}, {3, 3}, {31, 40}, {37, 40}, {100, 100}, {130, 301}, {257, 257}, {301, 310}}
+	shapes := []struct{ k, d int }{{1, 5}, {3, 3}, {31, 40}, {37, 40}, {50, 60}, {64, 64}, {100, 100}, {130, 301}, {257, 257}, {301, 310}}
 	for _, s := range shapes {
 		t.Run(fmt.Sprintf("k%d_d%d", s.k, s.d), func(t *testing.T) {
 			want := gaussianRows(&gauss{r: newStream(uint64(s.k), s.d, 0)}, s.k, s.d)
