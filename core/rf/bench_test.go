@@ -1,6 +1,7 @@
 package rf
 
 import (
+	"fmt"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -91,3 +92,33 @@ func benchFWHT(b *testing.B, n int) {
 }
 
 func BenchmarkFWHT_4096(b *testing.B) { benchFWHT(b, 4096) }
+
+// BenchmarkNew_Sampler draws maps at d = 784, m = 4096 (Fashion-MNIST's
+// shape) with the structured samplers, whose drawing cost grows with the
+// depth: the split form's deeper layers project d + |A_1| + … inputs, the
+// paper's form m/2.
+func BenchmarkNew_Sampler(b *testing.B) {
+	cases := []struct {
+		sampler, sketch string
+		depth           int
+	}{
+		{"exact", "split", 2},
+		{"orthogonal", "split", 1},
+		{"orthogonal", "split", 2},
+		{"orthogonal", "split", 3},
+		{"orthogonal", "tensorsketch", 2},
+		{"hadamard", "split", 1},
+		{"hadamard", "split", 2},
+		{"hadamard", "split", 3},
+	}
+	for _, c := range cases {
+		b.Run(fmt.Sprintf("%s/%s/L%d", c.sampler, c.sketch, c.depth), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := New(Config{Depth: c.depth, Dim: 4096, Sampler: c.sampler, Sketch: c.sketch}, 784); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -65,9 +65,9 @@
 // The split form always uses TensorSketch: TensorSRHT was 2–7 % worse in
 // it. With Sampler "orthogonal" or "hadamard" it is another 15–20 %
 // better at depth 1 (mean .022 against .026), but the orthogonal draw
-// costs O(m·d²) and is slow at depth ≥ 2, where din grows with m, and
-// the hadamard directions carry a small structured bias; so the default
-// sampler stays "exact".
+// costs O(m·din·min(m, din)), several times the exact draw at depth ≥ 2,
+// where din grows with m, and the hadamard directions carry a small
+// structured bias; so the default sampler stays "exact".
 //
 // # Arc-cosine features and samplers
 //
@@ -89,7 +89,10 @@
 //     1 %; on standardized wine rows (d = 13) one sweep is about 1 % off.
 //   - "orthogonal": blocks of d exactly orthogonal uniform directions
 //     (Gram–Schmidt of Gaussian blocks, Haar-distributed), which lowers
-//     the estimator's variance; also used for a0. Drawing costs O(m·d²).
+//     the estimator's variance; also used for a0. Drawing costs
+//     O(m·d·min(m, d)): modified Gram–Schmidt, its trailing updates
+//     blocked and spread over the cores with the bits of the plain loop
+//     (random.go).
 //   - "gaussian": plain a1(x) = √(2/m1)·ReLU(Wx), the Cho–Saul features.
 //   - "hadamard": structured orthogonal directions (Yu et al., 2016) for
 //     a0 and a1 alike, the rows of independent p×p blocks
