@@ -288,12 +288,18 @@ test('active learning on the spiral: the design beats random picks; on iris it s
   assert.ok(d > rnd, `with 40 labels the design (${d}) beats the mean of ${RANDOM_ORDERS} random orders (${rnd})`);
 
   const ds = await eng.parseCSV(await import('node:fs/promises').then((f) => f.readFile(path.join(root, 'testdata', 'iris.csv'))));
-  const t = await tableProblem(eng, ds, s, undefined);
-  assert.deepEqual([t.pool.rows, t.test.rows], [105, 45], 'the Test share of the page (30 %)');
-  assert.deepEqual(t.preprocess, { standardize: s.std, unitNorm: s.unit });
-  const ri = await activeLearning(eng, t, 20, () => ({}), new AbortController().signal);
-  assert.equal(ri.metric, 'accuracy');
-  assert.ok(ri.design.at(-1)[1] > 0.8, `iris with 20 designed labels: ${ri.design.at(-1)[1]}`);
+  // One split and one feature draw decide 20 picks of 105: the design's
+  // accuracy ranges 0.76–1.0 over seeds, so its mean over three is asserted.
+  let sum = 0;
+  for (const seed of [1, 2, 3]) {
+    const t = await tableProblem(eng, ds, { ...s, seed }, undefined);
+    assert.deepEqual([t.pool.rows, t.test.rows], [105, 45], 'the Test share of the page (30 %)');
+    assert.deepEqual(t.preprocess, { standardize: s.std, unitNorm: s.unit });
+    const ri = await activeLearning(eng, t, 20, () => ({}), new AbortController().signal);
+    assert.equal(ri.metric, 'accuracy');
+    sum += ri.design.at(-1)[1];
+  }
+  assert.ok(sum / 3 > 0.8, `iris with 20 designed labels, mean of seeds 1–3: ${sum / 3}`);
 
   const stop = new AbortController();
   await assert.rejects(activeLearning(eng, p, 40, () => ({ signal: stop.signal }), stop.signal, () => stop.abort()), { name: 'AbortError' });
