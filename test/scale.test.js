@@ -167,8 +167,10 @@ test(`${N} rows × ${D} columns train in a browser tab (m = ${M}, 2 workers)`, {
   assert.ok(peak <= TAB_BASE + 3 * xBytes + CHUNK_WORKER_MAX, `renderer peak ${peak} bytes`);
 });
 
-test('chunked fits: the same bits for 1 and 2 workers, the one-call fit to rounding, monotone progress', { timeout: 120_000 }, async () => {
+test('chunked fits: the same bits for 1 and 2 workers, the one-call fit to rounding, monotone progress', { timeout: 300_000 }, async () => {
   // 45,000 × 50 rows are 18 MB: three chunks of at most 8 MiB, for any worker count.
+  // Three 'auto' fits (15 candidates each since the bias input) take 2–3
+  // minutes of WebAssembly on a 2-core machine.
   const { createEngine } = await import(pkg);
   const { X, y } = synth(45_000, D, 3);
   const held = synth(500, D, 4);
