@@ -23,17 +23,19 @@ import (
 // Format and Version identify the JSON form of a pipeline. A reader refuses
 // other formats and versions with an error that says which it reads.
 // Version 2 added the selection and the curve's accuracy; version 3 the
-// bias input (preprocess.bias, and in the selection's candidates). A file
-// is written with the lowest version that holds it, so a model without a
-// bias reads in older ntkrf as before, and one with a bias is refused
-// there rather than read without it. Older files are read as they are.
+// bias input (preprocess.bias). A file is written with the lowest version
+// that holds it, so a model without a bias input reads in older ntkrf as
+// before, and one with a bias is refused there rather than read without
+// it (older readers ignored unknown fields). A selection's candidates may
+// name a bias in any version: an older reader only shows them. Older files
+// are read as they are.
 const (
 	Format  = "ntkrf-model"
 	Version = 3
 )
 
-// version is the lowest file version that holds f: 3 when it names a
-// bias input, else 2.
+// version is the lowest file version that holds f: 3 when its
+// preprocessing has a bias input, else 2.
 func (f *file) version() int {
 	if f.biased() {
 		return 3
@@ -41,13 +43,9 @@ func (f *file) version() int {
 	return 2
 }
 
-// biased reports whether the file's preprocessing or one of its
-// selection's candidates has a bias input.
+// biased reports whether the file's preprocessing has a bias input.
 func (f *file) biased() bool {
-	if f.Preprocess != nil && f.Preprocess.Prep().Bias > 0 {
-		return true
-	}
-	return f.Selection != nil && slices.ContainsFunc(f.Selection.Candidates, func(c Candidate) bool { return c.Preprocess.Bias > 0 })
+	return f.Preprocess != nil && f.Preprocess.Prep().Bias > 0
 }
 
 // Matrix is a matrix in the JSON form: row-major data.
