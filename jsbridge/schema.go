@@ -157,7 +157,7 @@ var Schema = map[string][]Opt{
 	"score": {
 		{Name: "task", Kind: "enum", Enum: krr.Tasks,
 			Doc: "classification adds accuracy and the confusion matrix; required when yTrue holds whole numbers (as for fitRidge), otherwise regression"},
-		{Name: "classes", Kind: "int", Min: f(1), Max: f(krr.MaxClasses), Doc: "number of classes (default: largest label + 1); implies classification"},
+		{Name: "classes", Kind: "int", Min: f(0), Max: f(krr.MaxClasses), Doc: "number of classes, which implies classification; 0 (as when left out): the largest label + 1, the task decided as fitRidge decides it"},
 	},
 	"parseCSV": {
 		{Name: "target", Kind: "nameOrIndex", Min: f(0), Max: f(1 << 24),

@@ -50,6 +50,12 @@ test('2-D arrays are matrices in every method that takes one, with the bits of t
   assert.deepEqual(JSON.stringify(mRows), JSON.stringify(mFlat), 'the same model from rows and a plain y');
   await same('predict', (X) => mFlat.predict(X));
   await same('predictScores', (X) => mFlat.predictScores(X));
+  // The rows are read when the call is made: later writes do not reach it.
+  const B = rowsOf(M);
+  const pending = eng.kernel(B, null, { depth: 1 });
+  B[0][0] = 1e6;
+  B[1] = [0, 0, 0];
+  assert.equal(bits((await pending).data), bits((await eng.kernel(M, null, { depth: 1 })).data));
   // Rows may be typed arrays; NaN is a missing cell as in a Float64Array (a fit imputes it).
   const holes = rowsOf(M).map((r, i) => (i % 7 === 3 ? [NaN, r[1], r[2]] : r));
   const holesFlat = { rows: 40, cols: 3, data: Float64Array.from(holes.flat()) };
@@ -131,7 +137,7 @@ test('split(dataset) and kfold(dataset): Go\'s rows, Datasets that keep the sche
   await assert.rejects(eng.split({ ...iris, y: iris.y.subarray(1) }), coded('ERR_TYPE', /150 rows but dataset\.y has 149 values/));
 });
 
-test('a regression dataset\'s classes.length (0) means "not given", as krr.Options.Classes 0 does', async () => {
+test('a regression dataset\'s classes.length (0) means "not given" in fitRidge and score, as krr.Options.Classes 0 does', async () => {
   const ds = await eng.parseCSV(text('BostonHousing.csv'), { target: 'medv' });
   assert.equal(ds.task, 'regression');
   assert.deepEqual(ds.classes, []);
@@ -144,4 +150,12 @@ test('a regression dataset\'s classes.length (0) means "not given", as krr.Optio
   const c = await eng.fitRidge(iris.X, iris.y, { ...fit, task: iris.task, classes: 0 });
   assert.deepEqual(c.classes, ['0', '1', '2']);
   await assert.rejects(eng.fitRidge(iris.X, iris.y, { ...fit, task: 'classification', classes: -1 }), coded('ERR_OPTION', null, 'classes'));
+  // score takes the same classes: 0 is "not given" there too.
+  const pred = await m.predict(ds.X);
+  const s = await eng.score(ds.y, pred, { task: ds.task, classes: ds.classes.length });
+  assert.deepEqual(s, await eng.score(ds.y, pred, { task: ds.task }));
+  assert.equal(s.accuracy, undefined);
+  const si = await eng.score(iris.y, iris.y, { classes: 0, task: 'classification' });
+  assert.equal(si.accuracy, 1);
+  assert.equal(si.confusion.length, 3);
 });

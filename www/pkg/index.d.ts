@@ -337,7 +337,11 @@ export interface ScoreOptions extends CallControl {
    * regression. classes implies classification.
    */
   task?: 'classification' | 'regression';
-  /** Number of classes, 1…10000 (default: largest label + 1); implies task "classification". */
+  /**
+   * Number of classes, at most 10000, which implies task "classification";
+   * 0, as when left out: the largest label + 1, the task decided as above
+   * (so a regression Dataset's classes.length passes as it is).
+   */
   classes?: number;
 }
 

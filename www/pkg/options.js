@@ -221,7 +221,7 @@ const isRow = (r) => Array.isArray(r) || (ArrayBuffer.isView(r) && !(r instanceo
  * Float64Array: a fit imputes NaN (a missing cell), a kernel refuses it,
  * and ±Inf is refused everywhere (ERR_NONFINITE, by Go).
  */
-export function fromRows(where, name, A) {
+function fromRows(where, name, A) {
   const rows = A.length;
   if (rows === 0) throw ntkrfError('ERR_SHAPE', `${where}: ${name} has no rows; it needs at least one row and one column`, name);
   const first = A[0];
