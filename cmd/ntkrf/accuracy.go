@@ -16,27 +16,6 @@ import (
 	"ntkrf/core/rf"
 )
 
-// baseline is a row of ../shared/data/README.md: the exact-NTK KRR column
-// (accuracy for classification, 1 − R² for regression).
-type baseline struct {
-	file, target string
-	exactNTK     float64
-}
-
-var baselines = []baseline{
-	{"iris.csv", "target", 0.954},
-	{"wine.csv", "target", 0.972},
-	{"breast_cancer.csv", "target", 0.975},
-	{"digits.csv", "target", 0.987},
-	{"Sonar.csv", "Class", 0.870},
-	{"Ionosphere.csv", "Class", 0.929},
-	{"Glass.csv", "Type", 0.692},
-	{"Vehicle.csv", "Class", 0.806},
-	{"PimaIndiansDiabetes.csv", "diabetes", 0.773},
-	{"diabetes.csv", "target", 0.527},
-	{"BostonHousing.csv", "medv", 0.176},
-}
-
 // runAccuracy: 4-fold cross-validation of KRR on NTK random features with
 // the pipeline's defaults: depth, preprocessing and λ all 'auto', chosen
 // inside each training fold (see pipeline.Config), so the test fold is
@@ -122,27 +101,4 @@ func runAccuracy(args []string) error {
 		return os.WriteFile(*jsonOut, b, 0o644)
 	}
 	return nil
-}
-
-// describe names each fold's choice, e.g. "L2 unit λ=0.031" or
-// "L1 std+bias λ=0.5".
-func describe(ps []*pipeline.Pipeline) string {
-	var parts []string
-	for _, p := range ps {
-		prep := "std"
-		if p.Preprocess().UnitNorm {
-			prep = "unit"
-		}
-		if p.Preprocess().Bias > 0 {
-			prep += "+bias"
-		}
-		depth := 0
-		if f := p.Features(); f != nil {
-			depth = f.Depth
-		} else {
-			depth = p.Kernel().Depth
-		}
-		parts = append(parts, fmt.Sprintf("L%d %s λ=%.2g", depth, prep, p.Lambda()))
-	}
-	return strings.Join(parts, ", ")
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -109,23 +107,4 @@ func runAutoCost(args []string) error {
 		}
 	}
 	return nil
-}
-
-// cpuSeconds is the user + system CPU time of this process so far, from
-// /proc/self/stat (Linux, 100 ticks a second), or 0 where it is missing.
-func cpuSeconds() float64 {
-	b, err := os.ReadFile("/proc/self/stat")
-	if err != nil {
-		return 0
-	}
-	// Fields after the command name, which is in parentheses: utime and
-	// stime are the 12th and 13th of them.
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 13 {
-		return 0
-	}
-	u, _ := strconv.ParseFloat(f[11], 64)
-	st, _ := strconv.ParseFloat(f[12], 64)
-	return (u + st) / 100
 }

@@ -1,17 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"math"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -278,66 +271,6 @@ func oracleAccuracy(acc *krr.Accumulator, m int, phiT *mat.Dense, yt []float64) 
 		}
 	}
 	return lam, best, nil
-}
-
-func since(t time.Time) float64 { return time.Since(t).Seconds() }
-
-func parseInts(s string) ([]int, error) {
-	var out []int
-	for _, p := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil {
-			return nil, fmt.Errorf("bad list %q: %v", s, err)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-// readIDXLabels reads the first n labels of a gzipped IDX1 file.
-func readIDXLabels(path string, n int) ([]float64, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%w (install the Debian package dataset-fashion-mnist)", err)
-	}
-	defer fh.Close()
-	zr, err := gzip.NewReader(fh)
-	if err != nil {
-		return nil, err
-	}
-	var hdr [2]uint32
-	if err := binary.Read(zr, binary.BigEndian, &hdr); err != nil {
-		return nil, err
-	}
-	if hdr[0] != 0x801 || int(hdr[1]) < n {
-		return nil, fmt.Errorf("%s: not an IDX label file with %d labels", path, n)
-	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(zr, buf); err != nil {
-		return nil, err
-	}
-	y := make([]float64, n)
-	for i, b := range buf {
-		y[i] = float64(b)
-	}
-	return y, nil
-}
-
-// peakMB is the resident-set high-water mark of this process (Linux).
-func peakMB() float64 {
-	fh, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.ParseFloat(f[1], 64)
-			return kb / 1024
-		}
-	}
-	return 0
 }
 
 // measurePeaks returns the float64 rate of AddAtA on warm buffers (GFLOP/s,

@@ -15,7 +15,6 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
-	"ntkrf/core/linalg"
 	"ntkrf/core/rf"
 )
 
@@ -118,36 +117,6 @@ func measureDefaults(X *mat.Dense, L, m, seeds int, cfgs []defaultsCfg) (default
 	return c, nil
 }
 
-// relErr is ‖ΦΦᵀ − K‖_F/‖K‖_F (metrics.RelFrobenius) on the AddAtA
-// kernel: K − ΦΦᵀ on the upper triangle, from Φᵀ. The n²·m product
-// decides the run time, and this is several times faster than the gonum
-// product metrics uses. It panics unless Phi is contiguous (stride m, as
-// mat.NewDense and Transform make it).
-func relErr(K, Phi *mat.Dense) float64 {
-	n, m := Phi.Dims()
-	if Phi.RawMatrix().Stride != m {
-		panic("defaults: relErr needs a contiguous Phi")
-	}
-	g := make([]float64, n*n)
-	for i := range n {
-		copy(g[i*n:(i+1)*n], K.RawRowView(i))
-	}
-	linalg.SubAtAStride(g, n, linalg.Transpose(Phi.RawMatrix().Data, n, m), m, n)
-	var diff, norm float64
-	for i := range n {
-		for j := i; j < n; j++ {
-			w := 2.0 // an off-diagonal entry stands for two
-			if j == i {
-				w = 1
-			}
-			k := K.At(i, j)
-			diff += w * g[i*n+j] * g[i*n+j]
-			norm += w * k * k
-		}
-	}
-	return math.Sqrt(diff / norm)
-}
-
 // defaultsRow is one configuration's figures over a group of cells (the
 // data sets at one depth, or at all depths).
 type defaultsRow struct {
@@ -228,11 +197,6 @@ func summarizeDefaults(cells []defaultsCell, cfgs []defaultsCfg) []defaultsRow {
 		rows[i] = r
 	}
 	return rows
-}
-
-func median(v []float64) float64 {
-	s := slices.Sorted(slices.Values(v))
-	return (s[(len(s)-1)/2] + s[len(s)/2]) / 2
 }
 
 // defaultsPreps are the preprocessings: "std", the pipeline's default

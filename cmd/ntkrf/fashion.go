@@ -78,3 +78,32 @@ func readIDXImages(path string, n int) (*mat.Dense, error) {
 	}
 	return X, nil
 }
+
+// readIDXLabels reads the first n labels of a gzipped IDX1 file.
+func readIDXLabels(path string, n int) ([]float64, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w (install the Debian package dataset-fashion-mnist)", err)
+	}
+	defer fh.Close()
+	zr, err := gzip.NewReader(fh)
+	if err != nil {
+		return nil, err
+	}
+	var hdr [2]uint32
+	if err := binary.Read(zr, binary.BigEndian, &hdr); err != nil {
+		return nil, err
+	}
+	if hdr[0] != 0x801 || int(hdr[1]) < n {
+		return nil, fmt.Errorf("%s: not an IDX label file with %d labels", path, n)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(zr, buf); err != nil {
+		return nil, err
+	}
+	y := make([]float64, n)
+	for i, b := range buf {
+		y[i] = float64(b)
+	}
+	return y, nil
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -183,20 +182,4 @@ func fig3Curve(Xp *mat.Dense, yp []float64, Xte *mat.Dense, yte []float64, desig
 		}
 	}
 	return acc, nil
-}
-
-// column returns v[i][j] for every i.
-func column(v [][]float64, j int) []float64 {
-	c := make([]float64, len(v))
-	for i := range v {
-		c[i] = v[i][j]
-	}
-	return c
-}
-
-// meanSD returns the mean and the sample standard deviation (NaN for one
-// value): the spread over seeds, which is what the figure's bands show.
-func meanSD(v []float64) (mean, sd float64) {
-	mean, se := meanSE(v)
-	return mean, se * math.Sqrt(float64(len(v)))
 }

@@ -1,5 +1,13 @@
-// Command ntkrf runs the native benchmarks and paper reproductions, and
-// predicts with saved models.
+// Command ntkrf predicts with saved models, and runs the native benchmarks
+// and paper reproductions.
+//
+// The product command (predict.go, with readfile.go):
+//
+//	ntkrf predict MODEL.json DATA.csv   one prediction per data row, with a model saved by any host
+//
+// The research harness, one file per experiment (fig1.go … table3.go for
+// repro; flags.go, stats.go, sets.go, table.go, process.go, fashion.go and
+// describe.go hold what they share):
 //
 //	ntkrf quality  [flags]   kernel approximation error on Fashion-MNIST vs the authors' code
 //	ntkrf accuracy [flags]   4-fold accuracy of NTK random features on ../shared/data vs the exact NTK
@@ -7,7 +15,6 @@
 //	ntkrf bench    [flags]   the standard Fashion-MNIST job, stage by stage, vs the authors' PyTorch figures
 //	ntkrf autocost [flags]   what 'auto' costs on Fashion-MNIST against a fixed-depth fit (issue #15)
 //	ntkrf repro fig1|fig2|fig3|table2|table3 [flags]   the paper's experiments on the data here (tables and CSV)
-//	ntkrf predict MODEL.json DATA.csv   one prediction per data row, with a model saved by any host
 //
 // Run "ntkrf <command> -h" for the flags of each.
 package main
@@ -15,19 +22,19 @@ package main
 import (
 	"fmt"
 	"os"
-	"runtime"
 
 	"ntkrf/internal/check"
 )
 
 var commands = map[string]func(args []string) error{
+	"predict": runPredict,
+
 	"quality":  runQuality,
 	"accuracy": runAccuracy,
 	"defaults": runDefaults,
 	"bench":    runBench,
 	"autocost": runAutoCost,
 	"repro":    runRepro,
-	"predict":  runPredict,
 }
 
 func main() {
@@ -44,5 +51,3 @@ func main() {
 		os.Exit(1)
 	}
 }
-
-func runtimeProcs() int { return runtime.GOMAXPROCS(0) }

@@ -200,15 +200,3 @@ func qualityCell(X *mat.Dense, L, m, seeds int, c qualityCfg) (err, draw, feat f
 	}
 	return err, draw, feat, nil
 }
-
-func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
-	var out []T
-	for _, f := range strings.Split(s, ",") {
-		v, err := parse(strings.TrimSpace(f))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}

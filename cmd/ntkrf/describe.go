@@ -1,0 +1,33 @@
+// How the experiments name a fitted pipeline's choices.
+
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"ntkrf/core/pipeline"
+)
+
+// describe names each fold's choice, e.g. "L2 unit λ=0.031" or
+// "L1 std+bias λ=0.5".
+func describe(ps []*pipeline.Pipeline) string {
+	var parts []string
+	for _, p := range ps {
+		prep := "std"
+		if p.Preprocess().UnitNorm {
+			prep = "unit"
+		}
+		if p.Preprocess().Bias > 0 {
+			prep += "+bias"
+		}
+		depth := 0
+		if f := p.Features(); f != nil {
+			depth = f.Depth
+		} else {
+			depth = p.Kernel().Depth
+		}
+		parts = append(parts, fmt.Sprintf("L%d %s λ=%.2g", depth, prep, p.Lambda()))
+	}
+	return strings.Join(parts, ", ")
+}
