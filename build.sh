@@ -105,7 +105,7 @@ fuzz_short() {
   while read -r pkg target; do
     [ -n "$target" ] || continue
     $GO test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-5s}" "$pkg"
-  done < <(grep -rl --include='*_test.go' '^func Fuzz' core jsbridge | while read -r f; do
+  done < <(grep -rl --include='*_test.go' '^func Fuzz' core jsbridge internal | while read -r f; do
     for t in $(grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | cut -d' ' -f2); do echo "./$(dirname "$f") $t"; done
   done)
 }

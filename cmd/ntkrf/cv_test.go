@@ -21,7 +21,7 @@ import (
 // blocking of the test rows could differ (it does not; 1e-12 is margin).
 const cvTol = 1e-12
 
-// TestCVPredictUsesTrainingFoldsOnly: cvPredict (behind the README's
+// TestCVPredictUsesTrainingFoldsOnly: cvPredict (behind docs/PERFORMANCE.md's
 // accuracy table) must fit the scaler, the model, the pipeline's 'auto'
 // search (depth, preprocessing, λ) and the choice between candidates on
 // the training folds alone. Then the prediction of a test

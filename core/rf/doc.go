@@ -57,7 +57,7 @@
 // features' at depth 1 (mean .026 against .061; the authors' code .075)
 // on five tabular sets (d = 16 … 64) and Fashion-MNIST (d = 784), and
 // 0.53–0.58× at depth 2 (mean .046 against .082; the authors' .093);
-// see the README for the table. At depth 2 it is also cheaper: the second
+// see docs/PERFORMANCE.md for the table. At depth 2 it is also cheaper: the second
 // layer projects d + |A_1| inputs onto M0 + |A_2| ≈ 0.6·m columns. It needs d < m, and beat the paper's form at every ratio
 // measured up to d ≈ 0.77·m (Fashion-MNIST at m = 1024: .061 against
 // .081), so "auto" takes it up to d = 3m/4 (and where every block gets a

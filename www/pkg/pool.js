@@ -31,7 +31,7 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 
 export async function loadModule(wasmURL) {
   if (!WebAssembly.validate(SIMD_PROBE)) {
-    throw new Error('ntkrf: this JavaScript engine lacks WebAssembly SIMD; ntkrf needs Chrome or Edge 91, Firefox 89, Safari 16.4, Node.js 16.4 or later');
+    throw new Error('ntkrf: this JavaScript engine lacks WebAssembly SIMD; ntkrf needs Chrome or Edge 91, Firefox 89, Safari 16.4, or Node.js 20 (the package.json engines) or later');
   }
   const url = wasmURL ?? new URL('./ntkrf.wasm', import.meta.url);
   if (isNode && (typeof url !== 'string' || !/^https?:/.test(url)) && !(url instanceof URL && url.protocol.startsWith('http'))) {
