@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -89,11 +90,14 @@ func runBench(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if !slices.Contains(rf.Precisions, *precision) {
+		return fmt.Errorf("bench: -precision %q; use one of %q", *precision, rf.Precisions)
+	}
 	procs := []int{runtime.GOMAXPROCS(0)}
 	if *procsFlag != "" {
 		var err error
-		if procs, err = parseInts(*procsFlag); err != nil {
-			return err
+		if procs, err = parseInts(*procsFlag); err != nil || slices.ContainsFunc(procs, func(p int) bool { return p < 1 }) {
+			return fmt.Errorf("bench: -procs %q; give core counts ≥ 1, e.g. 1,2", *procsFlag)
 		}
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
