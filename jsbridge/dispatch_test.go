@@ -95,7 +95,7 @@ func TestDispatchErrors(t *testing.T) {
 		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"features":{"dimm":8}}`, [][]float64{refX, {0, 1, 2}}, "TypeError", "ERR_UNKNOWN_OPTION", "features.dimm", "unknown option features.dimm; features takes method, depth, dim"},
 		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"task":"classification","classes":2}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_VALUE", "", "y[2] = 2 is not a class index in 0…1; encode classes as 0…k−1 or raise classes"},
 		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"lambda":"fast"}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "lambda", `lambda must be "auto" or a finite number ≥ 2.2250738585072014e-308, got "fast"`},
-		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"classes":1000000}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "classes", "classes must be an integer in 2…10000, got 1000000"},
+		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"classes":1000000}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "classes", "classes must be an integer in 0…10000, got 1000000"},
 		{"fitFeatures", `{"X":{"rows":3,"cols":3,"array":0},"y":{"array":1},"grid":[1,0]}`, [][]float64{refX, {0, 1, 2}}, "RangeError", "ERR_OPTION", "grid[1]", "grid[1] must be a finite number ≥ 2.2250738585072014e-308, got 0"},
 		// Hostile sizes are refused before anything is allocated.
 		{"score", `{"yTrue":{"array":0},"yPred":{"array":1},"task":"classification"}`, [][]float64{{0, 1e18}, {0, 1}}, "RangeError", "ERR_VALUE", "", "score: label 1e+18 at row 1 is not a class index in 0…9999"},

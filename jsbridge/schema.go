@@ -109,8 +109,10 @@ var (
 	}}, Doc: "column groups of a Dataset (parseCSV), for one-hot columns"}
 	taskOpt = Opt{Name: "task", Kind: "enum", Enum: krr.Tasks,
 		Doc: "required when y holds whole numbers; otherwise regression"}
-	classesOpt = Opt{Name: "classes", Kind: "int", Min: f(2), Max: f(krr.MaxClasses),
-		Doc: "number of classes (default: largest label + 1)"}
+	// 0 is krr's "not given" (Options.Classes): a regression dataset's
+	// classes.length passes as it is.
+	classesOpt = Opt{Name: "classes", Kind: "int", Min: f(0), Max: f(krr.MaxClasses),
+		Doc: "number of classes; 0 (as when left out): the largest label + 1 for classification, none for regression"}
 )
 
 // Schema lists, for every method of the JavaScript engine, the options it

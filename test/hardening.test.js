@@ -133,7 +133,7 @@ test('hostile sizes are refused before anything is allocated, and the next call 
   const cases = [
     [() => eng.score(Float64Array.from([0, 1e18, 1]), y, { task: 'classification' }), RangeError, 'ERR_VALUE', /label 1e\+18 at row 1 is not a class index/],
     [() => eng.score(Float64Array.from([0, 3e5, 1]), y, { task: 'classification' }), RangeError, 'ERR_VALUE', /label 300000/],
-    [() => eng.fitRidge(randomMatrix(3, 2), y, { classes: 1e6 }), RangeError, 'ERR_OPTION', /classes must be an integer in 2…10000, got 1000000/],
+    [() => eng.fitRidge(randomMatrix(3, 2), y, { classes: 1e6 }), RangeError, 'ERR_OPTION', /classes must be an integer in 0…10000, got 1000000/],
     [() => eng.fitRidge(randomMatrix(3, 2), Float64Array.from([0, 1, 5e5]), { task: 'classification' }), RangeError, 'ERR_VALUE', /class index 500000 is too large/],
   ];
   for (const [call, Class, code, pattern] of cases) {

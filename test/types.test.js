@@ -68,7 +68,7 @@ test('index.d.ts types exactly the options each method takes, and every method t
     const typed = /readonly schema: Record<([^,]+),/.exec(dts)[1].match(/'(\w+)'/g).map((m) => m.slice(1, -1));
     assert.deepEqual([...typed].sort(), Object.keys(eng.schema).filter((k) => Array.isArray(eng.schema[k])).sort());
     // features takes FeatureOptions & CallControl.
-    assert.match(dts, /features\(X: Matrix, options\?: FeatureOptions & CallControl\)/);
+    assert.match(dts, /features\(X: Matrix \| Rows, options\?: FeatureOptions & CallControl\)/);
     // Every error code the engine can give is typed and tabled.
     const codes = [...dts.matchAll(/'(ERR_[A-Z_]+)'/g)].map((m) => m[1]);
     for (const code of ['ERR_TYPE', 'ERR_UNKNOWN_OPTION', 'ERR_OPTION', 'ERR_NONFINITE', 'ERR_VALUE', 'ERR_SHAPE', 'ERR_TOO_LARGE', 'ERR_PARSE', 'ERR_DATA', 'ERR_ABORTED', 'ERR_CLOSED', 'ERR_INSTANCE', 'ERR_INTERNAL']) {

@@ -68,11 +68,16 @@ func predictTo(out io.Writer, stdin io.Reader, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(1), err)
 	}
+	var names []string
+	if p.Task() == krr.Classification {
+		if names, err = p.ClassNames(pred); err != nil {
+			return err
+		}
+	}
 	w := bufio.NewWriter(out)
-	classes := p.Classes()
-	for _, v := range pred {
-		if p.Task() == krr.Classification {
-			w.WriteString(data.CSVField(oneLine(classes[int(v)])))
+	for i, v := range pred {
+		if names != nil {
+			w.WriteString(data.CSVField(oneLine(names[i])))
 		} else {
 			w.WriteString(strconv.FormatFloat(v, 'g', 17, 64))
 		}

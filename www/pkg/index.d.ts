@@ -1,7 +1,10 @@
 /**
  * ntkrf — random features for the Neural Tangent Kernel (Han, Avron, Shoham,
- * Kim, Shin), computed in WebAssembly workers. Works in Node ≥ 20 and in
- * browsers. All numbers are float64; every call returns a Promise.
+ * Kim, Shin), computed in WebAssembly workers. Works in Node ≥ 20 (the
+ * package's engines) and in browsers. All numbers are float64. Every method
+ * that computes returns a Promise and takes { signal, onProgress };
+ * `take`, `close`, `model.classNames`, `model.toJSON` and `model.dispose`
+ * are synchronous.
  */
 
 /** A dense row-major matrix: one data point per row. */
@@ -11,6 +14,19 @@ export interface Matrix {
   /** rows × cols values, row by row. Float32Array is accepted as input. */
   data: Float64Array | Float32Array;
 }
+
+/**
+ * A matrix as an array of rows (number[][], as ml.js and scikit-learn users
+ * hold data; a row may be a typed array): accepted wherever a Matrix is,
+ * copied into one. Rows of different lengths are ERR_SHAPE and a cell that
+ * is not a number ERR_TYPE, naming the row or cell; NaN and ±Inf are
+ * checked as in a Matrix (a fit imputes NaN as a missing cell; ±Inf is
+ * ERR_NONFINITE).
+ */
+export type Rows = readonly (readonly number[] | Float64Array | Float32Array)[];
+
+/** A vector of labels or targets: a typed array, or an array of numbers. */
+export type Vector = Float64Array | Float32Array | readonly number[];
 
 /** A matrix as ntkrf returns it (always float64, owned by the caller). */
 export interface Matrix64 extends Matrix {
@@ -260,7 +276,11 @@ export interface FitOptions extends CallControl {
   grid?: number[];
   /** Required when y holds only whole numbers (labels or values?); otherwise regression. */
   task?: 'classification' | 'regression';
-  /** Number of classes, 2…10000 (default: max(y)+1). */
+  /**
+   * Number of classes, at most 10000; 0, as when left out: max(y)+1 for
+   * classification, none for regression (so a regression Dataset's
+   * classes.length passes as it is).
+   */
   classes?: number;
   /**
    * The preprocessing fitted on the training rows, or 'auto' (default):
@@ -343,6 +363,19 @@ export interface SplitOptions extends CallControl {
   seed?: number;
 }
 
+/**
+ * A Dataset split by rows (Engine.split, Engine.kfold): train and test are
+ * Datasets with the schema of the one split (task, classes, columns,
+ * groups…), so fitRidge(train) makes a model that reads CSV files; rows
+ * are their row indices in it. A part's droppedRows is 0 and its
+ * missingCells counts the missing cells of its own rows.
+ */
+export interface DatasetSplit {
+  train: Dataset;
+  test: Dataset;
+  rows: { train: number[]; test: number[] };
+}
+
 export interface KFoldOptions extends CallControl {
   /** Number of folds, 2 … n (default 4). */
   k?: number;
@@ -423,15 +456,27 @@ export interface Model {
   readonly selection: Selection | null;
   /** The schema of the Dataset the model was fitted from (what predictCSV reads), or null. */
   readonly input: InputSchema | null;
-  /** Class indices (classification) or values (regression), one per row. */
-  predict(X: Matrix, options?: CallControl): Promise<Float64Array>;
+  /**
+   * Class indices (classification) or values (regression), one per row:
+   * numbers, as Go's Predict returns them. classNames names class indices.
+   */
+  predict(X: Matrix | Rows, options?: CallControl): Promise<Float64Array>;
   /** Raw scores: one column per class, or one for regression. */
-  predictScores(X: Matrix, options?: CallControl): Promise<Matrix64>;
+  predictScores(X: Matrix | Rows, options?: CallControl): Promise<Matrix64>;
+  /**
+   * The class name of each class index (what predict returns): classes[i]
+   * for label i, the rule of Go's Pipeline.ClassNames. Synchronous. Throws
+   * ERR_DATA for a regression model, ERR_TYPE or ERR_VALUE (option
+   * "labels") for a label that is not a class index of the model.
+   */
+  classNames(labels: Vector): string[];
   /**
    * Predicts the rows of a CSV file (text or bytes, gzip or not), read
    * through the model's input schema: the columns by name, the target
-   * column optional. Class names for classification, values for
-   * regression, one per data row. Needs a model fitted from a Dataset.
+   * column optional. Class names for classification (the classNames of the
+   * labels Go's PredictCSV returns; a file answers in its own terms, as
+   * `ntkrf predict` prints them), values for regression, one per data row.
+   * Needs a model fitted from a Dataset (or from a part of one: Engine.split).
    */
   predictCSV(input: string | Uint8Array | ArrayBuffer, options?: PredictCSVOptions): Promise<string[] | Float64Array>;
   /** The model file; JSON.stringify(model) calls it. Throws ERR_CLOSED after dispose(). */
@@ -524,13 +569,13 @@ export interface Engine {
    * Rejects with an NtkrfError (see ErrorCode): ERR_SHAPE, ERR_NONFINITE,
    * ERR_OPTION, ERR_TOO_LARGE… like every method.
    */
-  kernel(X: Matrix, Z?: Matrix | null, options?: KernelOptions): Promise<Matrix64>;
+  kernel(X: Matrix | Rows, Z?: Matrix | Rows | null, options?: KernelOptions): Promise<Matrix64>;
   /**
    * Random features Φ (X.rows × dim) with E[ΦΦᵀ] = the target kernel. Rows
    * are split over the workers; the result is bit-identical for any number
    * of workers.
    */
-  features(X: Matrix, options?: FeatureOptions & CallControl): Promise<Matrix64>;
+  features(X: Matrix | Rows, options?: FeatureOptions & CallControl): Promise<Matrix64>;
   /** Parses CSV or TSV text (a string, or bytes, gzip-compressed or not). */
   parseCSV(input: string | Uint8Array | ArrayBuffer, options?: ParseOptions): Promise<Dataset>;
   /** The header and first rows as text, cheaply, for a preview. */
@@ -544,13 +589,14 @@ export interface Engine {
    * of them in one worker (about two copies of X there), and per worker a
    * chunk plus O(m²).
    */
-  fitRidge(X: Matrix, y: Float64Array, options?: FitOptions): Promise<Model>;
+  fitRidge(X: Matrix | Rows, y: Vector, options?: FitOptions): Promise<Model>;
   /**
    * Kernel ridge regression on a parsed file: the Dataset's X and y with
    * its task, class names and one-hot groups (giving task, classes or groups
    * as options is refused). The model keeps the Dataset's schema
    * (model.input), so model.predictCSV reads new rows of the same file
-   * format.
+   * format. To fit on a part of the rows, split the Dataset (Engine.split
+   * or kfold): the parts keep the schema.
    */
   fitRidge(dataset: Dataset, options?: DatasetFitOptions): Promise<Model>;
   /**
@@ -572,17 +618,21 @@ export interface Engine {
    * imputed, then standardized, then rows scaled to unit norm, then the bias
    * input appended as one more column, as asked), fitted on X itself.
    */
-  preprocess(X: Matrix, options?: PreprocessOptions): Promise<Matrix64>;
+  preprocess(X: Matrix | Rows, options?: PreprocessOptions): Promise<Matrix64>;
   /** How well random features approximate the exact kernel on the rows of X. */
-  compare(X: Matrix, options?: CompareOptions): Promise<Comparison>;
+  compare(X: Matrix | Rows, options?: CompareOptions): Promise<Comparison>;
   /** Greedy experimental design: k rows to label that minimize the paper's criterion on random features. */
-  selectActive(X: Matrix, options: SelectOptions): Promise<number[]>;
+  selectActive(X: Matrix | Rows, options: SelectOptions): Promise<number[]>;
   /** Seeded shuffle split into train and test row indices; n at most 10,000,000 (Go's data.MaxIndices; more is ERR_TOO_LARGE). */
   split(n: number, options?: SplitOptions): Promise<{ train: number[]; test: number[] }>;
+  /** The same split of a Dataset's rows, as Datasets that keep its schema (fit on train, predictCSV still works). */
+  split(dataset: Dataset, options?: SplitOptions): Promise<DatasetSplit>;
   /** Seeded k-fold split: per fold, the held-out rows (test) and the rest (train); the test parts partition 0…n−1. k·n at most 10,000,000 indices in all (Go's data.MaxIndices; more is ERR_TOO_LARGE). */
   kfold(n: number, options?: KFoldOptions): Promise<{ train: number[]; test: number[] }[]>;
+  /** The same folds of a Dataset's rows, each as Datasets that keep its schema. */
+  kfold(dataset: Dataset, options?: KFoldOptions): Promise<DatasetSplit[]>;
   /** Accuracy, confusion matrix (classification), MSE and R². */
-  score(yTrue: Float64Array, yPred: Float64Array, options?: ScoreOptions): Promise<Scores>;
+  score(yTrue: Vector, yPred: Vector, options?: ScoreOptions): Promise<Scores>;
   /**
    * The rows idx of X as a new matrix (float64), in the order given. Pure
    * JavaScript and synchronous (no worker, no Promise; works after close()):

@@ -9,6 +9,7 @@
 //   rows.js     splitting rows over the workers, joining the results; take
 //   fit.js      the distributed ridge fit, planned by Go (the plan op)
 //   model.js    the fitted Model, and its file (toJSON, loadModel)
+//   dataset.js  a Dataset split into Datasets that keep its schema (split, kfold)
 //   index.js    the Engine and createEngine (this file)
 import { ntkrfError, typeError, closedError, describe } from './errors.js';
 import { SCHEMA, checkKeys, splitControl, readMatrix, snapshotMatrix, snapshotVector, inputBytes, withPathHint, checkCount } from './options.js';
@@ -16,6 +17,7 @@ import { isNode, loadModule, Pool } from './pool.js';
 import { rowBlocks, overRows, copyRows, concat, take } from './rows.js';
 import { fitRidge } from './fit.js';
 import { loadModel } from './model.js';
+import { splitDataset } from './dataset.js';
 
 const MAX_WORKERS = 8;
 
@@ -131,18 +133,23 @@ class Engine {
     return withPathHint(where, input, this.#pool.call(where, opts, [], control, { bytes }));
   }
 
+  /** split(n): train and test row indices; split(dataset): train and test Datasets that keep its schema. */
   async split(n, options = {}) {
-    guard(this.#pool, 'split');
-    const [opts, control] = splitControl('split', options);
-    checkCount('split', 'n', n);
-    return this.#pool.call('split', { ...opts, n }, [], control);
+    return this.#rows('split', n, options);
   }
 
+  /** kfold(n): the folds' row indices; kfold(dataset): the folds as Datasets that keep its schema. */
   async kfold(n, options = {}) {
-    guard(this.#pool, 'kfold');
-    const [opts, control] = splitControl('kfold', options);
-    checkCount('kfold', 'n', n);
-    return this.#pool.call('kfold', { ...opts, n }, [], control);
+    return this.#rows('kfold', n, options);
+  }
+
+  /** split and kfold: Go draws the rows (data.Split, data.KFold), of a count or of a Dataset. */
+  async #rows(where, n, options) {
+    guard(this.#pool, where);
+    const [opts, control] = splitControl(where, options);
+    if (n !== null && typeof n === 'object') return splitDataset(this.#pool, where, n, opts, control);
+    checkCount(where, 'n', n);
+    return this.#pool.call(where, { ...opts, n }, [], control);
   }
 
   /**

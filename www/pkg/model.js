@@ -4,7 +4,7 @@
 // field through untouched except the two big matrices, which cross the
 // bridge as typed arrays (coef, and train for kernel models).
 import { ntkrfError, typeError, describe } from './errors.js';
-import { splitControl, readMatrix, inputBytes, withPathHint } from './options.js';
+import { splitControl, readMatrix, snapshotVector, inputBytes, withPathHint } from './options.js';
 import { rowBlocks, overRows, chunkRows, copyRows, concat } from './rows.js';
 
 /** A fitted ridge model; its numbers live in JavaScript, so any worker can predict. */
@@ -78,8 +78,8 @@ export class Model {
   /**
    * Predicts the rows of a CSV file (text, or bytes, gzip or not) read
    * through the model's dataset schema (model.input): class names for
-   * classification, a Float64Array of values for regression. The target
-   * column may be absent.
+   * classification (classNames of Go's PredictCSV labels), a Float64Array
+   * of values for regression. The target column may be absent.
    */
   async predictCSV(input, options = {}) {
     const where = 'predictCSV';
@@ -88,7 +88,30 @@ export class Model {
     const bytes = inputBytes(where, input, opts.maxBytes);
     const arrays = [];
     const r = await withPathHint(where, input, this.#pool.call(where, { ...opts, ...this.#args(arrays) }, arrays, control, { bytes }));
-    return this.task === 'classification' ? Array.from(r.labels, (i) => r.classes[i]) : r.labels;
+    // The names form of the labels Go predicted (see classNames).
+    return this.task === 'classification' ? this.classNames(r.labels) : r.labels;
+  }
+
+  /**
+   * The class names of class indices (what predict returns): classes[i]
+   * for label i, as Go's Pipeline.ClassNames names them. Synchronous.
+   * Throws ERR_DATA for a regression model (its predictions are values),
+   * ERR_TYPE or ERR_VALUE (option "labels") for a label that is not a
+   * class index of this model.
+   */
+  classNames(labels) {
+    const where = 'classNames';
+    if (this.task !== 'classification') {
+      throw ntkrfError('ERR_DATA', `${where}: a ${this.task} model predicts values, which have no class names`);
+    }
+    const v = snapshotVector(where, 'labels', labels);
+    const k = this.classes.length;
+    return Array.from(v, (x, i) => {
+      if (!Number.isInteger(x) || x < 0 || x >= k) {
+        throw ntkrfError('ERR_VALUE', `${where}: labels[${i}] = ${describe(x)} is not a class index of this model (an integer in 0…${k - 1})`, 'labels');
+      }
+      return this.classes[x];
+    });
   }
 
   /** The model file (JSON.stringify(model) calls this); Engine.loadModel reads it back. */

@@ -172,12 +172,14 @@ export function control(where, signal, onProgress) {
 /**
  * A {rows, cols, data} matrix read once (each property exactly once: a
  * getter is never asked twice) and checked: {rows, cols, data}, data as
- * given (Float64Array or Float32Array, not copied). Every use of the
+ * given (Float64Array or Float32Array, not copied). An array of rows (a
+ * 2-D JavaScript array) is converted by fromRows. Every use of the
  * matrix in a call goes through what this returns, never through M again.
  */
 export function readMatrix(where, name, M, method = where) {
-  if (M === null || typeof M !== 'object' || Array.isArray(M) || ArrayBuffer.isView(M)) {
-    throw typeError(`${where}: ${name} must be a matrix {rows, cols, data}, got ${describe(M)}`, name);
+  if (Array.isArray(M)) return fromRows(where, name, M);
+  if (M === null || typeof M !== 'object' || ArrayBuffer.isView(M)) {
+    throw typeError(`${where}: ${name} must be a matrix {rows, cols, data} or an array of rows, got ${describe(M)}`, name);
   }
   if (!('data' in M) && !('rows' in M)) {
     const opts = SCHEMA?.[method]?.map((o) => o.name) ?? [];
@@ -206,6 +208,45 @@ export function readMatrix(where, name, M, method = where) {
   return { rows, cols, data };
 }
 
+/** A row: an array or a typed array of numbers (not a DataView, nor BigInts). */
+const isRow = (r) => Array.isArray(r) || (ArrayBuffer.isView(r) && !(r instanceof DataView) && !(r instanceof BigInt64Array) && !(r instanceof BigUint64Array));
+
+/**
+ * An array of rows (number[][], as ml.js and scikit-learn users hold data;
+ * rows may be typed arrays) as a new matrix {rows, cols, data: Float64Array},
+ * each row and cell read once. Refused: no rows or no columns, rows of
+ * different lengths (ERR_SHAPE, naming the row), a row that is not an array
+ * or a cell that is not a number (ERR_TYPE, naming it). NaN and ±Inf are
+ * kept, so that every method treats them as it treats them in a
+ * Float64Array: a fit imputes NaN (a missing cell), a kernel refuses it,
+ * and ±Inf is refused everywhere (ERR_NONFINITE, by Go).
+ */
+export function fromRows(where, name, A) {
+  const rows = A.length;
+  if (rows === 0) throw ntkrfError('ERR_SHAPE', `${where}: ${name} has no rows; it needs at least one row and one column`, name);
+  const first = A[0];
+  if (!isRow(first)) throw typeError(`${where}: ${name}[0] must be a row (an array of numbers), got ${describe(first)}`, name);
+  const cols = first.length;
+  if (cols === 0) throw ntkrfError('ERR_SHAPE', `${where}: ${name}[0] is empty; every row needs at least one value`, name);
+  if (rows * cols > 2 ** 31 - 1) throw ntkrfError('ERR_TOO_LARGE', `${where}: ${name} has ${rows} × ${cols} values, more than one array holds (2^31 − 1)`, name);
+  const data = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) {
+    const row = i === 0 ? first : A[i];
+    if (!isRow(row)) throw typeError(`${where}: ${name}[${i}] must be a row (an array of numbers), got ${describe(row)}`, name);
+    if (row.length !== cols) {
+      throw ntkrfError('ERR_SHAPE', `${where}: ${name}[${i}] has ${row.length} values but ${name}[0] has ${cols}; every row needs the same number of columns`, name);
+    }
+    for (let j = 0; j < cols; j++) {
+      const v = row[j];
+      if (typeof v !== 'number') {
+        throw typeError(`${where}: ${name}[${i}][${j}] must be a number (NaN for a missing value), got ${describe(v)}; parseCSV turns text columns into numbers (one-hot)`, name);
+      }
+      data[i * cols + j] = v;
+    }
+  }
+  return { rows, cols, data };
+}
+
 /**
  * A matrix as this call's own copy (Float64Array), taken when the call is
  * made: a call queued behind others computes with the values it was given,
@@ -217,10 +258,26 @@ export function snapshotMatrix(where, name, M, method = where) {
   return { rows, cols, data: new Float64Array(data) };
 }
 
-/** A vector (Float64Array or Float32Array) as this call's own Float64Array copy, taken when the call is made. */
+/**
+ * A vector (Float64Array, Float32Array, or an array of numbers) as this
+ * call's own Float64Array copy, taken when the call is made.
+ */
 export function snapshotVector(where, name, v) {
+  if (Array.isArray(v)) {
+    // Each entry read once, into the copy.
+    const n = v.length;
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const x = v[i];
+      if (typeof x !== 'number') {
+        throw typeError(`${where}: ${name} must be a Float64Array, a Float32Array or an array of numbers, got an array${notNumber('labels and targets', i, x)}`, name);
+      }
+      out[i] = x;
+    }
+    return out;
+  }
   if (!(v instanceof Float64Array) && !(v instanceof Float32Array)) {
-    throw typeError(`${where}: ${name} must be a Float64Array or Float32Array, got ${describe(v)}${notNumbers(v, 'labels and targets')}`, name);
+    throw typeError(`${where}: ${name} must be a Float64Array, a Float32Array or an array of numbers, got ${describe(v)}`, name);
   }
   if (v.buffer.byteLength === 0 && v.length === 0 && v.buffer.detached === true) {
     throw typeError(`${where}: ${name} is detached (its buffer was transferred)`, name);
@@ -238,13 +295,16 @@ function notNumbers(v, what) {
   const n = v.length;
   for (let i = 0; i < n; i++) {
     const x = v[i];
-    if (typeof x !== 'number') {
-      return what === 'labels and targets'
-        ? `; ${what} must be numbers (class indices 0…k−1 for classification), but [${i}] is ${describe(x)}: parseCSV gives them as dataset.y (the class indices) with dataset.classes (their names), or map each name to its index in a list of the names`
-        : `; ${what} must be numbers, but [${i}] is ${describe(x)}: parseCSV turns text columns into numbers (one-hot), or convert them yourself`;
-    }
+    if (typeof x !== 'number') return notNumber(what, i, x);
   }
   return '; wrap plain arrays with Float64Array.from(array)';
+}
+
+/** The advice for entry i (x) of an array that must hold numbers. */
+function notNumber(what, i, x) {
+  return what === 'labels and targets'
+    ? `; ${what} must be numbers (class indices 0…k−1 for classification), but [${i}] is ${describe(x)}: parseCSV gives them as dataset.y (the class indices) with dataset.classes (their names), or map each name to its index in a list of the names`
+    : `; ${what} must be numbers, but [${i}] is ${describe(x)}: parseCSV turns text columns into numbers (one-hot), or convert them yourself`;
 }
 
 /** An option's entry in the schema, for its default and limits. */
