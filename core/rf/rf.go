@@ -148,9 +148,9 @@ func (c *Config) fill(inputDim int) error {
 	if c.Float32() {
 		switch {
 		case c.Method == "grad":
-			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Method \"grad\"; use Precision \"float64\" (the default) or another method")
+			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Method \"grad\"; use Config.Precision \"float64\" (the default) or another method")
 		case c.Sampler == "hadamard":
-			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Sampler \"hadamard\" (its transforms are float64); use Precision \"float64\" (the default) or another sampler")
+			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Sampler \"hadamard\" (its transforms are float64); use Config.Precision \"float64\" (the default) or another sampler")
 		}
 	}
 	ints := []struct {
