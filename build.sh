@@ -130,10 +130,17 @@ bench() {
   # the hadamard sampler with the float32 Gram. Package (wasm): hadamard at every depth and the
   # exact sampler at depth 1 (its dense 2048→4096 layer-2 product takes
   # minutes in wasm).
+  # Then each native job on one core and on all of them (the worker
+  # scaling), the float32 projections beside the float64 reference.
+  local procs="1,$(nproc)"
   $GO run ./cmd/ntkrf bench -depths "$depths"
+  for p in float64 float32; do
+    $GO run ./cmd/ntkrf bench -depths "$depths" -procs "$procs" -precision $p -exact=false -oracle=false
+  done
   $GO run ./cmd/ntkrf bench -depths "$depths" -sampler hadamard -gram32 -exact=false
   for L in ${depths//,/ }; do node bench/package-bench.mjs --depth "$L" --sampler hadamard; done
   node bench/package-bench.mjs --depth 1 --sampler exact
+  node bench/package-bench.mjs --depth 1 --sampler exact --precision float32
 }
 
 # The package/native ratio on the issue's standard job: Fashion-MNIST,
@@ -142,13 +149,14 @@ bench() {
 # natively and through the package with 2 workers, in two alternating
 # rounds (the first native run of a process is often the slowest).
 bench_ratio() {
-  local r nat pkg
+  local r nat pkg p32
   $GO build -o dist/bin/ntkrf ./cmd/ntkrf
   for r in 1 2; do
     nat=$(dist/bin/ntkrf bench -n 5000 -test 2000 -m 2048 -depths 1 -exact=false -oracle=false | tail -n 1)
     pkg=$(node bench/package-bench.mjs --n 5000 --test 2000 --dim 2048 --depth 1 --workers 2 | tail -n 1)
-    node -e 'const [n] = JSON.parse(process.argv[1]), [p] = JSON.parse(process.argv[2]);
-      console.log(`standard job (n = 5,000 + 2,000, m = 2048, L = 1, λ search), round ${process.argv[3]}: native ${n.totalWithSearchSeconds.toFixed(2)} s, package (2 workers) ${p.totalSeconds.toFixed(2)} s, package/native ${(p.totalSeconds / n.totalWithSearchSeconds).toFixed(2)}×`)' "$nat" "$pkg" "$r"
+    p32=$(node bench/package-bench.mjs --n 5000 --test 2000 --dim 2048 --depth 1 --workers 2 --precision float32 | tail -n 1)
+    node -e 'const [n] = JSON.parse(process.argv[1]), [p] = JSON.parse(process.argv[2]), [q] = JSON.parse(process.argv[4]);
+      console.log(`standard job (n = 5,000 + 2,000, m = 2048, L = 1, λ search), round ${process.argv[3]}: native ${n.totalWithSearchSeconds.toFixed(2)} s, package (2 workers) ${p.totalSeconds.toFixed(2)} s, package/native ${(p.totalSeconds / n.totalWithSearchSeconds).toFixed(2)}×; package float32 ${q.totalSeconds.toFixed(2)} s, ${(q.totalSeconds / n.totalWithSearchSeconds).toFixed(2)}× native float64`)' "$nat" "$pkg" "$r" "$p32"
   done
 }
 

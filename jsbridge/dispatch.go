@@ -44,6 +44,7 @@ var goNames = strings.NewReplacer(
 	"Config.Method", "method", "Config.Depth", "depth", "Config.Dim", "dim", "Config.SketchDim", "sketchDim",
 	"Config.M0", "m0", "Config.M1", "m1", "Config.Sketch", "sketch", "Config.Sampler", "sampler",
 	"Config.GibbsSweeps", "gibbsSweeps", "Config.Gamma", "gamma", "Config.Seed", "seed",
+	"Config.Precision", "precision",
 	"Options.Lambda", "lambda", "Options.Target", "target", "Options.MaxBytes", "maxBytes",
 	"raise Classes", "raise classes", "Options.Classes", "classes", "Options.Grid", "grid",
 	"raise MaxBytes", "raise maxBytes", "MaxBytes %d", "maxBytes %d", "use Missing", "use missing",

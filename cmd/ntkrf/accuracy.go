@@ -27,6 +27,7 @@ func runAccuracy(args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the folds and the features")
 	only := fs.String("only", "", "comma-separated file names to run (default: all with a baseline)")
 	jsonOut := fs.String("json", "", "also write the table as JSON to this file")
+	precision := fs.String("precision", rf.Precisions[0], "arithmetic of the feature projections: float64 or float32 (rf.Config.Precision)")
 	exact := fs.Bool("exact", false, "fit the exact NTK through the same pipeline and selection instead of random features (tells the approximation's share of a gap from the selection's)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -66,7 +67,7 @@ func runAccuracy(args []string) error {
 		if err != nil {
 			return err
 		}
-		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed}}
+		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed, Precision: *precision}}
 		if *exact {
 			cfg.Kernel = &kernel.Spec{Name: "ntk"}
 		}

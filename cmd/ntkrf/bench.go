@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -34,6 +36,8 @@ type benchResult struct {
 	NTest        int     `json:"nTest"`
 	Dim          int     `json:"dim"`
 	Sampler      string  `json:"sampler"`
+	Precision    string  `json:"precision"` // of the projections (rf.Config.Precision)
+	Procs        int     `json:"procs"`     // GOMAXPROCS of the run
 	Float32Gram  bool    `json:"float32Gram"`
 	Sampling     float64 `json:"samplingSeconds"`
 	Features     float64 `json:"featuresSeconds"`
@@ -80,10 +84,23 @@ func runBench(args []string) error {
 	block := fs.Int("block", 2048, "rows featurized at a time")
 	gram32 := fs.Bool("gram32", false, "accumulate ΦᵀΦ in float32 blocks (krr.Options.Float32Gram)")
 	criterion := fs.String("criterion", "", "how λ is chosen: empty for the task's default (classification: holdout accuracy), or gcv")
+	precision := fs.String("precision", rf.Precisions[0], "arithmetic of the feature projections: float64 (the reference the package is compared with) or float32 (rf.Config.Precision)")
+	procsFlag := fs.String("procs", "", "comma-separated core counts (GOMAXPROCS) to run each depth on, for the worker scaling; default all cores")
 	oracle := fs.Bool("oracle", true, "also report the best test accuracy over the anchors' λ grid (their protocol; ~11 extra solves)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if !slices.Contains(rf.Precisions, *precision) {
+		return fmt.Errorf("bench: -precision %q; use one of %q", *precision, rf.Precisions)
+	}
+	procs := []int{runtime.GOMAXPROCS(0)}
+	if *procsFlag != "" {
+		var err error
+		if procs, err = parseInts(*procsFlag); err != nil || slices.ContainsFunc(procs, func(p int) bool { return p < 1 }) {
+			return fmt.Errorf("bench: -procs %q; give core counts ≥ 1, e.g. 1,2", *procsFlag)
+		}
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	X, y, Xt, yt, err := readFashion(fashionDir, *n, *nTest)
 	if err != nil {
 		return err
@@ -96,151 +113,177 @@ func runBench(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("Fashion-MNIST: %d train, %d test rows, d = %d, m = %d, sketch %s, sampler %s, float32 Gram %v, GOMAXPROCS %d\n", *n, *nTest, d, *m, *sketch, *sampler, *gram32 && linalg.Float32(), runtimeProcs())
-	peak, bw := measurePeaks()
-	fmt.Printf("measured limits: AddAtA on a warm buffer %.1f GFLOP/s (n·m·(m+1) flops), streaming copy %.1f GB/s\n", peak, bw)
-	fmt.Printf("%-6s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s %10s\n", "depth", "sampling", "features", "gram", "GFLOP/s", "solve", "predict", "total", "acc", "anchor", "ratio", "λ search")
+	fmt.Printf("Fashion-MNIST: %d train, %d test rows, d = %d, m = %d, sketch %s, sampler %s, precision %s, float32 Gram %v\n", *n, *nTest, d, *m, *sketch, *sampler, *precision, *gram32 && linalg.Float32())
 	var lines []benchResult
+	peaks := map[int][2]float64{}
 	for _, L := range ds {
-		r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, Float32Gram: *gram32 && linalg.Float32(), AnchorTotal: anchors[L].total}
-		t0 := time.Now()
-		f, err := rf.New(rf.Config{Method: "ntk", Depth: L, Dim: *m, Sketch: *sketch, Sampler: *sampler, Seed: *seed}, d)
-		if err != nil {
-			return err
-		}
-		r.Sampling = since(t0)
-		acc, err := krr.NewAccumulator(f.Dim(), krr.Options{Task: krr.Classification, Classes: 10, Float32Gram: *gram32, Criterion: *criterion})
-		if err != nil {
-			return err
-		}
-		buf := mat.NewDense(min(*block, *n), f.Dim(), nil)
-		// Fault the block buffer in before any stage is timed: the first
-		// Transform would otherwise pay for it.
-		clear(buf.RawMatrix().Data)
-		// The held-out rows of criterion holdout are left out of the sums
-		// as the blocks pass, their features kept (as krr.FitFeatures and
-		// the package do); the search adds them after.
-		holdout := (krr.Options{Task: krr.Classification, Criterion: *criterion}).CriterionFor(false) == krr.Holdout
-		var held []int
-		var phiH *mat.Dense
-		if held = krr.HoldoutRows(*n); holdout && len(held) == 0 {
-			return fmt.Errorf("bench: %d training rows leave none to hold out; use -n 5 or more", *n)
-		} else if holdout {
-			phiH = mat.NewDense(len(held), f.Dim(), nil)
-		} else {
-			held = nil
-		}
-		k := 0
-		var out []int
-		for lo := 0; lo < *n; lo += *block {
-			hi := min(lo+*block, *n)
-			phi := buf.Slice(0, hi-lo, 0, f.Dim()).(*mat.Dense)
+		for _, np := range procs {
+			runtime.GOMAXPROCS(np)
+			if _, ok := peaks[np]; !ok {
+				p, b := measurePeaks()
+				peaks[np] = [2]float64{p, b}
+				fmt.Printf("GOMAXPROCS %d: measured limits: AddAtA on a warm buffer %.1f GFLOP/s (n·m·(m+1) flops), streaming copy %.1f GB/s\n", np, p, b)
+				fmt.Printf("%-6s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s %10s\n", "depth", "sampling", "features", "gram", "GFLOP/s", "solve", "predict", "total", "acc", "anchor", "ratio", "λ search")
+			}
+			peak, bw := peaks[np][0], peaks[np][1]
+			r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, Precision: *precision, Procs: np, Float32Gram: *gram32 && linalg.Float32(), AnchorTotal: anchors[L].total}
+			t0 := time.Now()
+			f, err := rf.New(rf.Config{Method: "ntk", Depth: L, Dim: *m, Sketch: *sketch, Sampler: *sampler, Seed: *seed, Precision: *precision}, d)
+			if err != nil {
+				return err
+			}
+			r.Sampling = since(t0)
+			acc, err := krr.NewAccumulator(f.Dim(), krr.Options{Task: krr.Classification, Classes: 10, Float32Gram: *gram32, Criterion: *criterion})
+			if err != nil {
+				return err
+			}
+			buf := mat.NewDense(min(*block, *n), f.Dim(), nil)
+			// Fault the block buffer in before any stage is timed: the first
+			// Transform would otherwise pay for it.
+			clear(buf.RawMatrix().Data)
+			// The held-out rows of criterion holdout are left out of the sums
+			// as the blocks pass, their features kept (as krr.FitFeatures and
+			// the package do); the search adds them after.
+			holdout := (krr.Options{Task: krr.Classification, Criterion: *criterion}).CriterionFor(false) == krr.Holdout
+			var held []int
+			var phiH *mat.Dense
+			if held = krr.HoldoutRows(*n); holdout && len(held) == 0 {
+				return fmt.Errorf("bench: %d training rows leave none to hold out; use -n 5 or more", *n)
+			} else if holdout {
+				phiH = mat.NewDense(len(held), f.Dim(), nil)
+			} else {
+				held = nil
+			}
+			k := 0
+			var out []int
+			for lo := 0; lo < *n; lo += *block {
+				hi := min(lo+*block, *n)
+				phi := buf.Slice(0, hi-lo, 0, f.Dim()).(*mat.Dense)
+				t := time.Now()
+				if _, err := f.Transform(phi, X.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
+					return err
+				}
+				r.Features += since(t)
+				t = time.Now()
+				out = out[:0]
+				for j := k; j < len(held) && held[j] < hi; j++ {
+					out = append(out, held[j]-lo)
+				}
+				if err := acc.AddExcept(phi, y[lo:hi], out, phiH, k); err != nil {
+					return err
+				}
+				k += len(out)
+				r.Gram += since(t)
+			}
+			r.GramGFLOPS = 2 * float64(*n) * float64(f.Dim()) * float64(f.Dim()) / r.Gram / 1e9
+			// λ by the task's criterion (held-out accuracy: the kept rows'
+			// tridiagonal form with Q, then the final Cholesky) or by GCV, then the solve at the
+			// chosen λ timed on its own: the anchors' protocol picked λ outside
+			// the timed run, so the comparable total leaves the search out.
 			t := time.Now()
-			if _, err := f.Transform(phi, X.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
+			var model *krr.Model
+			if holdout {
+				if model, err = acc.SolveHeldOut(phiH, data.Take(y, held)); err != nil {
+					return err
+				}
+			} else if model, err = acc.Solve(); err != nil {
 				return err
 			}
-			r.Features += since(t)
+			search := since(t)
+			r.Lambda = model.Lambda()
 			t = time.Now()
-			out = out[:0]
-			for j := k; j < len(held) && held[j] < hi; j++ {
-				out = append(out, held[j]-lo)
-			}
-			if err := acc.AddExcept(phi, y[lo:hi], out, phiH, k); err != nil {
+			if model, err = acc.SolveAt(r.Lambda); err != nil {
 				return err
 			}
-			k += len(out)
-			r.Gram += since(t)
-		}
-		r.GramGFLOPS = 2 * float64(*n) * float64(f.Dim()) * float64(f.Dim()) / r.Gram / 1e9
-		// λ by the task's criterion (held-out accuracy: the kept rows'
-		// tridiagonal form with Q, then the final Cholesky) or by GCV, then the solve at the
-		// chosen λ timed on its own: the anchors' protocol picked λ outside
-		// the timed run, so the comparable total leaves the search out.
-		t := time.Now()
-		var model *krr.Model
-		if holdout {
-			if model, err = acc.SolveHeldOut(phiH, data.Take(y, held)); err != nil {
+			r.Solve = since(t)
+			r.LambdaSearch = search - r.Solve
+			// Test rows go through the training block buffer: memory stays
+			// O(block·m), and no fresh n×m matrix is faulted in page by page.
+			var labels []float64
+			for lo := 0; lo < *nTest; lo += *block {
+				hi := min(lo+*block, *nTest)
+				phi := buf.Slice(0, hi-lo, 0, f.Dim()).(*mat.Dense)
+				t := time.Now()
+				if _, err := f.Transform(phi, Xt.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
+					return err
+				}
+				r.Features += since(t)
+				t = time.Now()
+				l, err := model.PredictLabels(phi)
+				if err != nil {
+					return err
+				}
+				r.Predict += since(t)
+				labels = append(labels, l...)
+			}
+			r.Total = r.Sampling + r.Features + r.Gram + r.Solve + r.Predict
+			r.TotalSearch = r.Total + r.LambdaSearch
+			if r.Accuracy, err = metrics.Accuracy(yt, labels); err != nil {
 				return err
 			}
-		} else if model, err = acc.Solve(); err != nil {
-			return err
-		}
-		search := since(t)
-		r.Lambda = model.Lambda()
-		t = time.Now()
-		if model, err = acc.SolveAt(r.Lambda); err != nil {
-			return err
-		}
-		r.Solve = since(t)
-		r.LambdaSearch = search - r.Solve
-		// Test rows go through the training block buffer: memory stays
-		// O(block·m), and no fresh n×m matrix is faulted in page by page.
-		var labels []float64
-		for lo := 0; lo < *nTest; lo += *block {
-			hi := min(lo+*block, *nTest)
-			phi := buf.Slice(0, hi-lo, 0, f.Dim()).(*mat.Dense)
-			t := time.Now()
-			if _, err := f.Transform(phi, Xt.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
-				return err
+			if *oracle { // untimed
+				phiT, err := f.Transform(nil, Xt)
+				if err != nil {
+					return err
+				}
+				if r.OracleLambda, r.OracleAccuracy, err = oracleAccuracy(acc, f.Dim(), phiT, yt); err != nil {
+					return err
+				}
 			}
-			r.Features += since(t)
-			t = time.Now()
-			l, err := model.PredictLabels(phi)
-			if err != nil {
-				return err
+			if *exact {
+				t = time.Now()
+				em, err := krr.FitKernel(kernel.Spec{Name: "ntk", Depth: L}, X, y, krr.Options{Task: krr.Classification, Classes: 10, Lambda: r.Lambda})
+				if err != nil {
+					return fmt.Errorf("exact NTK: %v", err)
+				}
+				el, err := em.PredictLabels(Xt)
+				if err != nil {
+					return err
+				}
+				r.ExactSeconds = since(t)
+				if r.ExactAccuracy, err = metrics.Accuracy(yt, el); err != nil {
+					return fmt.Errorf("exact NTK: %v", err)
+				}
 			}
-			r.Predict += since(t)
-			labels = append(labels, l...)
-		}
-		r.Total = r.Sampling + r.Features + r.Gram + r.Solve + r.Predict
-		r.TotalSearch = r.Total + r.LambdaSearch
-		if r.Accuracy, err = metrics.Accuracy(yt, labels); err != nil {
-			return err
-		}
-		if *oracle { // untimed
-			phiT, err := f.Transform(nil, Xt)
-			if err != nil {
-				return err
+			r.PeakMB = peakMB()
+			r.PeakGFLOPS, r.CopyGBs = peak, bw
+			r.Share = stageShares(r, f, peak, bw)
+			a := anchors[L]
+			fmt.Printf("%-6d %9.2f %9.2f %9.2f %9.1f %9.2f %9.2f %9.2f %8.4f %9.1f %9.2f %10.2f\n", L, r.Sampling, r.Features, r.Gram, r.GramGFLOPS, r.Solve, r.Predict, r.Total, r.Accuracy, a.total, r.Total/a.total, r.LambdaSearch)
+			fmt.Printf("       with the λ search: %.2f s (%.2f of the anchor)\n", r.TotalSearch, r.TotalSearch/a.total)
+			if *oracle {
+				fmt.Printf("       λ picked on the test set as the anchors did: accuracy %.4f (λ = %.3g; anchor %.3f)\n", r.OracleAccuracy, r.OracleLambda, a.accuracy)
 			}
-			if r.OracleLambda, r.OracleAccuracy, err = oracleAccuracy(acc, f.Dim(), phiT, yt); err != nil {
-				return err
+			if *exact {
+				fmt.Printf("       exact-NTK KRR on the same rows: %.1f s, accuracy %.4f; random features are %.1f× faster\n", r.ExactSeconds, r.ExactAccuracy, r.ExactSeconds/r.Total)
 			}
+			fmt.Printf("       share of the measured limit: features %.0f %%, gram %.0f %%, λ search %.0f %%, solve %.0f %%, predict %.0f %% (of the copy bandwidth)\n",
+				100*r.Share["features"], 100*r.Share["gram"], 100*r.Share["lambdaSearch"], 100*r.Share["solve"], 100*r.Share["predict"])
+			lines = append(lines, r)
 		}
-		if *exact {
-			t = time.Now()
-			em, err := krr.FitKernel(kernel.Spec{Name: "ntk", Depth: L}, X, y, krr.Options{Task: krr.Classification, Classes: 10, Lambda: r.Lambda})
-			if err != nil {
-				return fmt.Errorf("exact NTK: %v", err)
-			}
-			el, err := em.PredictLabels(Xt)
-			if err != nil {
-				return err
-			}
-			r.ExactSeconds = since(t)
-			if r.ExactAccuracy, err = metrics.Accuracy(yt, el); err != nil {
-				return fmt.Errorf("exact NTK: %v", err)
-			}
-		}
-		r.PeakMB = peakMB()
-		r.PeakGFLOPS, r.CopyGBs = peak, bw
-		r.Share = stageShares(r, f, peak, bw)
-		a := anchors[L]
-		fmt.Printf("%-6d %9.2f %9.2f %9.2f %9.1f %9.2f %9.2f %9.2f %8.4f %9.1f %9.2f %10.2f\n", L, r.Sampling, r.Features, r.Gram, r.GramGFLOPS, r.Solve, r.Predict, r.Total, r.Accuracy, a.total, r.Total/a.total, r.LambdaSearch)
-		fmt.Printf("       with the λ search: %.2f s (%.2f of the anchor)\n", r.TotalSearch, r.TotalSearch/a.total)
-		if *oracle {
-			fmt.Printf("       λ picked on the test set as the anchors did: accuracy %.4f (λ = %.3g; anchor %.3f)\n", r.OracleAccuracy, r.OracleLambda, a.accuracy)
-		}
-		if *exact {
-			fmt.Printf("       exact-NTK KRR on the same rows: %.1f s, accuracy %.4f; random features are %.1f× faster\n", r.ExactSeconds, r.ExactAccuracy, r.ExactSeconds/r.Total)
-		}
-		fmt.Printf("       share of the measured limit: features %.0f %%, gram %.0f %%, λ search %.0f %%, solve %.0f %%, predict %.0f %% (of the copy bandwidth)\n",
-			100*r.Share["features"], 100*r.Share["gram"], 100*r.Share["lambdaSearch"], 100*r.Share["solve"], 100*r.Share["predict"])
-		lines = append(lines, r)
 	}
+	printScaling(lines)
 	fmt.Printf("peak memory %.0f MB (VmHWM)\n", peakMB())
 	b, _ := json.Marshal(lines)
 	fmt.Println(string(b))
 	return nil
+}
+
+// printScaling prints, for each depth run on several core counts, every
+// stage's speed-up over the run on the fewest cores.
+func printScaling(lines []benchResult) {
+	for i, base := range lines {
+		if i > 0 && lines[i-1].Depth == base.Depth {
+			continue
+		}
+		for _, r := range lines[i+1:] {
+			if r.Depth != base.Depth {
+				break
+			}
+			fmt.Printf("depth %d, %d → %d cores: speed-up features %.2f×, gram %.2f×, λ search %.2f×, solve %.2f×, predict %.2f×, total with the λ search %.2f×\n",
+				r.Depth, base.Procs, r.Procs, base.Features/r.Features, base.Gram/r.Gram, base.LambdaSearch/r.LambdaSearch, base.Solve/r.Solve, base.Predict/r.Predict, base.TotalSearch/r.TotalSearch)
+		}
+	}
 }
 
 // oracleAccuracy solves at each λ of the anchors' grid, 11 log-spaced

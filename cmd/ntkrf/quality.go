@@ -89,6 +89,7 @@ func runQuality(args []string) error {
 	depths := fs.String("depths", "1,2", "comma-separated network depths")
 	seeds := fs.Int("seeds", 3, "seeds 1 … seeds per configuration")
 	sets := fs.String("sets", strings.Join(qualitySets, ","), "comma-separated sets: shared CSV files, and fashion (Fashion-MNIST test images, if installed)")
+	precision := fs.String("precision", rf.Precisions[0], "arithmetic of the projections: float64 or float32 (rf.Config.Precision)")
 	only := fs.String("configs", "", "comma-separated configurations (default, split/exact, tensorsketch/orthogonal, …); default all")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -125,7 +126,7 @@ func runQuality(args []string) error {
 		}
 		held = append(held, set{name, X})
 	}
-	fmt.Printf("# ntkrf quality: relative Frobenius error ‖ΦΦᵀ − K‖_F/‖K‖_F, m = %d, ≤ %d held-out unit rows per set, mean of seeds 1…%d\n", *m, *rows, *seeds)
+	fmt.Printf("# ntkrf quality: relative Frobenius error ‖ΦΦᵀ − K‖_F/‖K‖_F, m = %d, ≤ %d held-out unit rows per set, mean of seeds 1…%d, precision %s\n", *m, *rows, *seeds, *precision)
 	for _, L := range Ls {
 		t := &table{header: []string{"config"}}
 		for _, s := range held {
@@ -138,7 +139,7 @@ func runQuality(args []string) error {
 			cells := []any{c.String()}
 			var sum, worst, draw, feat float64
 			for _, s := range held {
-				e, dr, ft, err := qualityCell(s.X, L, *m, *seeds, c)
+				e, dr, ft, err := qualityCell(s.X, L, *m, *seeds, c, *precision)
 				if err != nil {
 					return fmt.Errorf("quality: %s, %s, depth %d: %w", s.name, c, L, err)
 				}
@@ -174,7 +175,7 @@ func runQuality(args []string) error {
 // qualityCell returns the mean over seeds 1…seeds of the relative Frobenius
 // error of configuration c at depth L on X, and the mean seconds of rf.New
 // and of Transform.
-func qualityCell(X *mat.Dense, L, m, seeds int, c qualityCfg) (err, draw, feat float64, e error) {
+func qualityCell(X *mat.Dense, L, m, seeds int, c qualityCfg, precision string) (err, draw, feat float64, e error) {
 	n, d := X.Dims()
 	K, e := kernel.NTK(X, L)
 	if e != nil {
@@ -183,7 +184,7 @@ func qualityCell(X *mat.Dense, L, m, seeds int, c qualityCfg) (err, draw, feat f
 	Phi := mat.NewDense(n, m, nil)
 	for s := 1; s <= seeds; s++ {
 		t0 := time.Now()
-		f, e := rf.New(rf.Config{Method: "ntk", Depth: L, Dim: m, Sketch: c.sketch, Sampler: c.sampler, Seed: uint64(s)}, d)
+		f, e := rf.New(rf.Config{Method: "ntk", Depth: L, Dim: m, Sketch: c.sketch, Sampler: c.sampler, Seed: uint64(s), Precision: precision}, d)
 		if e != nil {
 			return 0, 0, 0, e
 		}

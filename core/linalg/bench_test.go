@@ -1,7 +1,9 @@
 package linalg
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -100,4 +102,41 @@ func benchMul(b *testing.B, n, k, m int) {
 		}
 		report(b)
 	})
+}
+
+// BenchmarkPrecisionRatio times, side by side and alternating five times,
+// the float64 and float32 forms of the two products of a feature fit: the
+// projection (Mul against Mul32, 256 rows of 784 onto 1504 columns, the
+// split form's layer at m = 2048) and the Gram step (AddAtA against
+// AddAtA32, 512 rows, m = 2048), and logs the median ratios: in
+// WebAssembly (GOEXPERIMENT=simd) they say what Float32x4 buys.
+func BenchmarkPrecisionRatio(b *testing.B) {
+	const n, k, m, gn, gm = 256, 784, 1504, 512, 2048
+	a, w := randSlice(n*k, 1), randSlice(k*m, 2)
+	a32, w32 := make([]float32, len(a)), make([]float32, len(w))
+	for i, v := range a {
+		a32[i] = float32(v)
+	}
+	for i, v := range w {
+		w32[i] = float32(v)
+	}
+	c, c32 := make([]float64, n*m), make([]float32, n*m)
+	phi, g := randSlice(gn*gm, 3), make([]float64, gm*gm)
+	var t [4][]float64
+	timed := func(i int, f func()) {
+		start := time.Now()
+		f()
+		t[i] = append(t[i], time.Since(start).Seconds())
+	}
+	for b.Loop() {
+		for range 5 {
+			timed(0, func() { Mul(c, a, w, n, k, m) })
+			timed(1, func() { Mul32(c32, a32, w32, n, k, m) })
+			timed(2, func() { AddAtA(g, phi, gn, gm) })
+			timed(3, func() { AddAtA32(g, phi, gn, gm) })
+		}
+	}
+	med := func(x []float64) float64 { s := slices.Clone(x); slices.Sort(s); return s[len(s)/2] }
+	b.Logf("projection %d×%d·%d×%d: float64 %.1f ms, float32 %.1f ms (%.2f×); Gram %d×%d: float64 %.1f ms, float32 blocks %.1f ms (%.2f×, float32 kernel %v)",
+		n, k, k, m, 1e3*med(t[0]), 1e3*med(t[1]), med(t[0])/med(t[1]), gn, gm, 1e3*med(t[2]), 1e3*med(t[3]), med(t[2])/med(t[3]), Float32())
 }

@@ -354,3 +354,52 @@ func TestBiasFileVersion(t *testing.T) {
 		t.Errorf("a biased file labelled version 2: %v; want ERR_VALUE naming version 3", err)
 	}
 }
+
+// TestFloat32FileVersion: a model whose features project in float32 is
+// written as version 4 (older readers refuse it rather than redraw float64
+// features), loads back with the same predictions bit for bit, and is
+// refused when labelled with an older version.
+func TestFloat32FileVersion(t *testing.T) {
+	t.Parallel()
+	X, y := spiral(60, 0.1, 1)
+	m, err := Fit(context.Background(), X, y, Config{Features: rf.Config{Depth: 1, Dim: 64, Seed: 1, Precision: "float32"}, Ridge: krr.Options{Lambda: 1e-3, Task: krr.Classification}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f map[string]any
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	if v := f["version"].(float64); v != 4 {
+		t.Errorf("a float32 model is version %v; want 4", v)
+	}
+	back, err := Load(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Features().Precision; got != "float32" {
+		t.Errorf("loaded precision %q, want float32", got)
+	}
+	p1, err := m.Predict(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := back.Predict(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range p1 {
+		if math.Float64bits(p1[i]) != math.Float64bits(p2[i]) {
+			t.Fatalf("row %d: the loaded float32 model predicts %v, the fitted one %v", i, p2[i], p1[i])
+		}
+	}
+	f["version"] = 3
+	b, _ = json.Marshal(f)
+	if _, err := Load(bytes.NewReader(b)); codeOf(err) != check.Value || !strings.Contains(err.Error(), "version 4 added them") {
+		t.Errorf("a float32 file labelled version 3: %v; want ERR_VALUE naming version 4", err)
+	}
+}

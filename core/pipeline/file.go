@@ -23,7 +23,8 @@ import (
 // Format and Version identify the JSON form of a pipeline. A reader refuses
 // other formats and versions with an error that says which it reads.
 // Version 2 added the selection and the curve's accuracy; version 3 the
-// bias input (preprocess.bias). A file is written with the lowest version
+// bias input (preprocess.bias); version 4 float32 projections
+// (features.precision). A file is written with the lowest version
 // that holds it, so a model without a bias input reads in older ntkrf as
 // before, and one with a bias is refused there rather than read without
 // it (older readers ignored unknown fields). A selection's candidates may
@@ -31,17 +32,23 @@ import (
 // are read as they are.
 const (
 	Format  = "ntkrf-model"
-	Version = 3
+	Version = 4
 )
 
-// version is the lowest file version that holds f: 3 when its
-// preprocessing has a bias input, else 2.
+// version is the lowest file version that holds f: 4 when its features
+// project in float32, 3 when its preprocessing has a bias input, else 2.
 func (f *file) version() int {
+	if f.float32() {
+		return 4
+	}
 	if f.biased() {
 		return 3
 	}
 	return 2
 }
+
+// float32 reports whether the file's features project in float32.
+func (f *file) float32() bool { return f.Features != nil && f.Features.Float32() }
 
 // biased reports whether the file's preprocessing has a bias input.
 func (f *file) biased() bool {
@@ -302,6 +309,9 @@ func (f *file) checkHeader() error {
 	}
 	if f.Version < 3 && f.biased() {
 		return bad(check.Value, "a version %d file has no bias input (preprocess.bias): version 3 added it", f.Version)
+	}
+	if f.Version < 4 && f.float32() {
+		return bad(check.Value, "a version %d file has no float32 features (features.precision): version 4 added them", f.Version)
 	}
 	if err := f.Selection.check(); err != nil {
 		return err

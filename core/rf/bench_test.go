@@ -2,7 +2,9 @@ package rf
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -121,4 +123,53 @@ func BenchmarkNew_Sampler(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkPrecision times Transform in float64 and float32 side by side
+// on Fashion-MNIST's shape (d = 784), alternating the two five times, and
+// reports the medians and their ratio (timings on a shared machine are
+// only comparable within one run). The projection's own share is timed
+// too: linalg.Mul or Mul32 on the first layer's shape.
+func BenchmarkPrecision(b *testing.B) {
+	for _, c := range []struct{ depth, dim, rows int }{{1, 2048, 512}, {2, 4096, 256}} {
+		b.Run(fmt.Sprintf("L%d_M%d", c.depth, c.dim), func(b *testing.B) {
+			const d = 784
+			X := mat.NewDense(c.rows, d, gaussianRows(&gauss{r: newStream(1, 0, 0)}, c.rows, d))
+			for i := range c.rows {
+				normalize(X.RawRowView(i))
+			}
+			var maps [2]*Map
+			for i, p := range Precisions {
+				f, err := New(Config{Depth: c.depth, Dim: c.dim, Precision: p}, d)
+				if err != nil {
+					b.Fatal(err)
+				}
+				maps[i] = f
+			}
+			dst := mat.NewDense(c.rows, c.dim, nil)
+			var t [2][]float64
+			for b.Loop() {
+				for range 5 {
+					for i, f := range maps {
+						start := time.Now()
+						if _, err := f.Transform(dst, X); err != nil {
+							b.Fatal(err)
+						}
+						t[i] = append(t[i], time.Since(start).Seconds())
+					}
+				}
+			}
+			m64, m32 := median(t[0]), median(t[1])
+			b.ReportMetric(m64*1e3, "ms-float64")
+			b.ReportMetric(m32*1e3, "ms-float32")
+			b.ReportMetric(m64/m32, "speedup")
+			b.Logf("L = %d, m = %d, %d rows: float64 %.1f ms, float32 %.1f ms, float32 %.2f× faster (medians of %d)", c.depth, c.dim, c.rows, m64*1e3, m32*1e3, m64/m32, len(t[0]))
+		})
+	}
+}
+
+func median(x []float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return s[len(s)/2]
 }

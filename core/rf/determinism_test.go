@@ -56,6 +56,19 @@ var goldenConfigs = []struct {
 	{Config{Method: "naive", Depth: 2, Dim: 400}, 0xa4699db0007a7f4f},
 	{Config{Method: "grad", Depth: 2, Dim: 400}, 0x363a56b64894fb76},
 	{Config{Method: "rff", Dim: 32, Gamma: 0.3}, 0x3315599435963b46},
+	// Precision "float32" (linalg.Mul32) for every method and form that
+	// has it: widths past a 64-column AVX-512 strip and odd tails.
+	{Config{Method: "ntk", Depth: 2, Dim: 200, Precision: "float32"}, 0x3cc68b57b42bab30},
+	{Config{Method: "ntk", Depth: 1, Dim: 100, M0: 10, Precision: "float32"}, 0xada3c984e8c29021},
+	{Config{Method: "ntk", Depth: 3, Dim: 128, Sampler: "orthogonal", Normalize: true, Precision: "float32"}, 0x74e693d314a5743f},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "gibbs", GibbsSweeps: 2, Precision: "float32"}, 0x1f1ed5e266a0183c},
+	{Config{Method: "ntk", Depth: 2, Dim: 96, Sketch: "tensorsketch", Sampler: "gaussian", Precision: "float32"}, 0x841487e5d2a754d5},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsrht", Precision: "float32"}, 0x36fa539d287e269a},
+	{Config{Method: "nngp", Depth: 2, Dim: 32, Precision: "float32"}, 0x523d2060764757cc},
+	{Config{Method: "arccos0", Dim: 80, Precision: "float32"}, 0xb4e2a935c4ed7c2d},
+	{Config{Method: "arccos1", Dim: 70, Precision: "float32"}, 0x4f5fd55b4c72ff1b},
+	{Config{Method: "naive", Depth: 2, Dim: 400, Precision: "float32"}, 0x74a21539ab5b2057},
+	{Config{Method: "rff", Dim: 90, Gamma: 0.3, Precision: "float32"}, 0x043274e69e2632e5},
 }
 
 // TestGolden pins the features of every method at a fixed seed to a

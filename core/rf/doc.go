@@ -130,6 +130,13 @@
 // depend only on that row, whatever the blocking or the number of
 // goroutines.
 //
+// Config.Precision "float32" rounds the weights (once) and each row to
+// float32 and projects with linalg.Mul32, which sums in float32 with the
+// same operations in the same order on every build (AVX-512, AVX2,
+// WebAssembly Float32x4, plain Go): those features are reproducible in the
+// same way, with checksums of their own. The rest of the map stays
+// float64.
+//
 // # Sketches
 //
 // [CountSketch], [TensorSketch] and [TensorSRHT] are exported for reuse;

@@ -31,6 +31,8 @@ var (
 	Methods  = []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}
 	Sketches = []string{"auto", "split", "tensorsketch", "tensorsrht"}
 	Samplers = []string{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}
+	// Precisions are the arithmetics of the projections (Config.Precision).
+	Precisions = []string{"float64", "float32"}
 )
 
 // Config selects a feature map. The zero value is the documented default
@@ -77,6 +79,15 @@ type Config struct {
 	Gamma float64 `json:"gamma"`
 	// Seed determines every random draw: 0 … MaxSeed.
 	Seed uint64 `json:"seed"`
+	// Precision is the arithmetic of the projections Wx, the bulk of the
+	// work: "float64" (default, the reference) or "float32", which rounds
+	// the weights and the projected rows to float32 and sums in float32
+	// (linalg.Mul32: twice the SIMD lanes, the same bits on every host).
+	// The rest (signs, magnitudes, sketches, output) stays float64. The
+	// hadamard sampler and grad have no float32 form. Map.Config reports
+	// the default as "" so that configurations and model files written
+	// before this field read as they were.
+	Precision string `json:"precision,omitempty"`
 }
 
 // Map is a feature map drawn once from a Config and applied with
@@ -98,6 +109,7 @@ type Map struct {
 type layer struct {
 	din, m0, m1 int
 	w           []float64
+	w32         []float32 // Precision "float32": w rounded, and w nil
 	had         *hadamardProj
 	s0, s1      float64 // scales of the Step and ReLU features
 	sk          tensorSketcher
@@ -124,9 +136,21 @@ func (c *Config) fill(inputDim int) error {
 	if c.GibbsSweeps == 0 {
 		c.GibbsSweeps = 1
 	}
-	for _, e := range []error{oneOf("Method", c.Method, Methods), oneOf("Sketch", cmp.Or(c.Sketch, Sketches[0]), Sketches), oneOf("Sampler", c.Sampler, Samplers)} {
+	for _, e := range []error{oneOf("Method", c.Method, Methods), oneOf("Sketch", cmp.Or(c.Sketch, Sketches[0]), Sketches), oneOf("Sampler", c.Sampler, Samplers),
+		oneOf("Precision", cmp.Or(c.Precision, Precisions[0]), Precisions)} {
 		if e != nil {
 			return e
+		}
+	}
+	if c.Precision == Precisions[0] {
+		c.Precision = ""
+	}
+	if c.Float32() {
+		switch {
+		case c.Method == "grad":
+			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Method \"grad\"; use Config.Precision \"float64\" (the default) or another method")
+		case c.Sampler == "hadamard":
+			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Sampler \"hadamard\" (its transforms are float64); use Config.Precision \"float64\" (the default) or another sampler")
 		}
 	}
 	ints := []struct {
@@ -172,6 +196,9 @@ func (c *Config) fill(inputDim int) error {
 	return nil
 }
 
+// Float32 reports whether c projects in float32 (Precision "float32").
+func (c Config) Float32() bool { return c.Precision == "float32" }
+
 // checkSeed refuses a seed above MaxSeed.
 func checkSeed(seed uint64) error {
 	if seed > MaxSeed {
@@ -211,6 +238,7 @@ func New(cfg Config, inputDim int) (*Map, error) {
 	c := &f.cfg
 	if c.Method == "rff" {
 		f.drawRFF()
+		f.round32()
 		return f, nil
 	}
 	for l, s := range p.layers {
@@ -224,6 +252,7 @@ func New(cfg Config, inputDim int) (*Map, error) {
 		}
 		f.layers = append(f.layers, ly)
 	}
+	f.round32()
 	if c.Method == "grad" {
 		f.head = gaussianRows(&gauss{r: newStream(c.Seed, 0, tagHead)}, c.M1, 1)
 	}
@@ -337,6 +366,25 @@ func (p *mapPlan) checkMemory(inputDim int) error {
 			p.cfg.Method, p.cfg.Dim, inputDim, max(len(p.layers), 1), check.FormatBytes(b), check.FormatBytes(check.MaxAllocBytes))
 	}
 	return nil
+}
+
+// round32 replaces the weights of every dense projection by their float32
+// roundings when the map projects in float32: the same directions,
+// rounded once, and half the memory.
+func (f *Map) round32() {
+	if !f.cfg.Float32() {
+		return
+	}
+	for _, ly := range f.layers {
+		if ly.w == nil {
+			continue
+		}
+		ly.w32 = make([]float32, len(ly.w))
+		for i, v := range ly.w {
+			ly.w32[i] = float32(v)
+		}
+		ly.w = nil
+	}
 }
 
 // newLayer draws the Step (m0) and ReLU (m1) directions of layer l.
@@ -504,9 +552,7 @@ func (f *Map) Dim() int { return f.dim }
 func (f *Map) ProjectionMACs() int {
 	n := 0
 	for _, ly := range f.layers {
-		if ly.w != nil {
-			n += len(ly.w)
-		}
+		n += len(ly.w) + len(ly.w32)
 	}
 	return n
 }

@@ -115,12 +115,28 @@ func (ly *layer) project(ws *workspace, dst, x []float64, b int) {
 		ws.had = ly.had.apply(dst, x, b, ws.had)
 		return
 	}
-	linalg.Mul(dst, x, ly.w, b, ly.din, ly.m0+ly.m1)
+	st := ly.m0 + ly.m1
+	if ly.w32 != nil {
+		// Precision "float32": the rows rounded once, the products summed
+		// in float32 (the same bits on every host), widened exactly.
+		ws.x32 = grow(ws.x32, b*ly.din)
+		for i, v := range x[:b*ly.din] {
+			ws.x32[i] = float32(v)
+		}
+		ws.p32 = grow(ws.p32, b*st)
+		linalg.Mul32(ws.p32, ws.x32, ly.w32, b, ly.din, st)
+		for i, v := range ws.p32 {
+			dst[i] = float64(v)
+		}
+		return
+	}
+	linalg.Mul(dst, x, ly.w, b, ly.din, st)
 }
 
 // workspace is the memory one goroutine reuses across blocks.
 type workspace struct {
 	x, proj, lam, had []float64
+	x32, p32          []float32 // Precision "float32": a block's rows and projections
 	psi, phi          [2][]float64
 	hs, gs            [][]float64 // grad: activations and pre-activations per layer
 	delta, back       []float64

@@ -165,6 +165,13 @@ export interface FeatureOptions {
   gamma?: number;
   /** Seed, an integer 0…2^53−1 (default 0; every host refuses larger seeds, Go too: rf.MaxSeed). Same seed → bit-identical features in Node, browsers and native Go. */
   seed?: number;
+  /**
+   * Arithmetic of the projections Wx, the bulk of the work: "float64"
+   * (default, the reference) or "float32" (weights and rows rounded to
+   * float32, sums in float32: twice the SIMD lanes; the same bits in every
+   * engine and natively; not for "grad" or the "hadamard" sampler).
+   */
+  precision?: 'float64' | 'float32';
 }
 
 /** An exact kernel for the dual (exact) ridge regression and for comparisons. */

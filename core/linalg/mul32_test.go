@@ -1,0 +1,120 @@
+package linalg
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func randFloat32s(r *rand.Rand, n int) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(r.NormFloat64())
+	}
+	return x
+}
+
+// mul32Shapes cross the kernels' edges: row groups of 4, strips of 8, 16
+// and 64 columns, blocks of mulBlock inner indices, and empty products.
+var mul32Shapes = []struct{ n, k, m int }{
+	{0, 3, 5}, {4, 0, 16}, {5, 0, 70}, {1, 1, 1}, {3, 7, 9}, {4, 5, 8}, {4, 5, 16}, {7, 9, 17},
+	{8, 128, 64}, {9, 129, 65}, {12, 300, 130}, {17, 31, 95}, {4, 257, 200}, {33, 784, 81},
+}
+
+// TestMul32Bits checks that every Mul32 implementation of this build
+// gives mul32Portable's bits (a kernel that fused a multiply-add or summed
+// in another order would differ in most entries of random products), and
+// that mul32Portable is within the float32 error bound of the exact sum.
+func TestMul32Bits(t *testing.T) {
+	t.Parallel()
+	for _, ks := range mul32Kernels() {
+		for _, s := range mul32Shapes {
+			t.Run(fmt.Sprintf("%s/n=%d,k=%d,m=%d", ks.name, s.n, s.k, s.m), func(t *testing.T) {
+				t.Parallel()
+				r := rand.New(rand.NewPCG(uint64(s.n), uint64(s.k*1000+s.m)))
+				a, b := randFloat32s(r, s.n*s.k), randFloat32s(r, s.k*s.m)
+				want := make([]float32, s.n*s.m)
+				got := make([]float32, s.n*s.m)
+				for i := range got {
+					got[i] = float32(math.NaN()) // every entry must be written
+				}
+				mul32Portable(want, a, b, 0, s.n, s.k, s.m)
+				ks.mul(got, a, b, 0, s.n, s.k, s.m)
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("entry %d: %v (%08x), portable %v (%08x)", i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+					}
+				}
+				for i := range s.n {
+					for j := range s.m {
+						var exact, abs float64
+						for l := range s.k {
+							p := float64(a[i*s.k+l]) * float64(b[l*s.m+j])
+							exact += p
+							abs += math.Abs(p)
+						}
+						if e := math.Abs(float64(want[i*s.m+j]) - exact); e > float64(s.k+1)*0x1p-24*abs {
+							t.Fatalf("entry (%d, %d) off the exact sum by %.3g; bound %.3g", i, j, e, float64(s.k+1)*0x1p-24*abs)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestMul32Float32 checks that the portable reference rounds every
+// product and sum to float32 separately: 1 + 2⁻²⁴ is 1 in float32, so
+// summing (1, 2⁻²⁴, 2⁻²⁴) left to right gives 1 where float64 or a fused
+// multiply-add would give 1 + 2⁻²³.
+func TestMul32Float32(t *testing.T) {
+	t.Parallel()
+	for _, ks := range mul32Kernels() {
+		t.Run(ks.name, func(t *testing.T) {
+			const k, m = 3, 64
+			a := make([]float32, 4*k)
+			b := make([]float32, k*m)
+			for r := range 4 {
+				a[r*k], a[r*k+1], a[r*k+2] = 1, 0x1p-12, 0x1p-12
+			}
+			for j := range m {
+				b[j], b[m+j], b[2*m+j] = 1, 0x1p-12, 0x1p-12
+			}
+			c := make([]float32, 4*m)
+			ks.mul(c, a, b, 0, 4, k, m)
+			for i, v := range c {
+				if v != 1 {
+					t.Fatalf("entry %d is %v, want 1 (float32 sums in order)", i, v)
+				}
+			}
+		})
+	}
+}
+
+// TestMul32Workers checks that the exported product, split over the
+// cores, gives the bits of one portable pass.
+func TestMul32Workers(t *testing.T) {
+	t.Parallel()
+	const n, k, m = 70, 200, 150 // above minParallel
+	r := rand.New(rand.NewPCG(3, 4))
+	a, b := randFloat32s(r, n*k), randFloat32s(r, k*m)
+	want, got := make([]float32, n*m), make([]float32, n*m)
+	mul32Portable(want, a, b, 0, n, k, m)
+	Mul32(got, a, b, n, k, m)
+	for i := range want {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("entry %d differs", i)
+		}
+	}
+}
+
+func TestMul32Panics(t *testing.T) {
+	t.Parallel()
+	defer func() {
+		if recover() == nil {
+			t.Error("Mul32 with a short c did not panic")
+		}
+	}()
+	Mul32(make([]float32, 3), make([]float32, 6), make([]float32, 6), 2, 3, 2)
+}
