@@ -44,7 +44,7 @@ func (k Spec) Filled(d int) (Spec, error) {
 			k.Depth = DefaultDepth
 		}
 		if k.Depth < 0 || k.Depth > MaxDepth {
-			return k, check.New(check.Option, "depth", "core: depth %d is out of range; use 1 ≤ depth ≤ %d (0 means %d)", k.Depth, MaxDepth, DefaultDepth)
+			return k, check.New(check.Option, "depth", "kernel: depth %d is out of range; use 1 ≤ depth ≤ %d (0 means %d)", k.Depth, MaxDepth, DefaultDepth)
 		}
 		k.Gamma = 0
 	case "rbf":
@@ -52,13 +52,13 @@ func (k Spec) Filled(d int) (Spec, error) {
 			k.Gamma = 1 / float64(d)
 		}
 		if !(k.Gamma > 0) || math.IsInf(k.Gamma, 1) {
-			return k, check.New(check.Option, "gamma", "core: rbf gamma must be a positive finite number, got %v", k.Gamma)
+			return k, check.New(check.Option, "gamma", "kernel: rbf gamma must be a positive finite number, got %v", k.Gamma)
 		}
 		k.Depth = 0
 	case "linear":
 		k.Depth, k.Gamma = 0, 0
 	default:
-		return k, check.New(check.Option, "kernel", "core: unknown kernel %s; use one of %q", check.Quote(k.Name), Names)
+		return k, check.New(check.Option, "kernel", "kernel: unknown kernel %s; use one of %q", check.Quote(k.Name), Names)
 	}
 	return k, nil
 }
@@ -88,11 +88,9 @@ func (k Spec) Gram(X, Z *mat.Dense) (*mat.Dense, error) {
 	return relu(X, Z, k.Depth, k.Name == "ntk")
 }
 
-// relu is the NTK (ntk) or NNGP kernel of any depth ≥ 0.
+// relu is the NTK (ntk) or NNGP kernel of any depth 0 … MaxDepth (depth
+// 0: XZᵀ, the linear kernel, reached only through Spec{Name: "linear"}).
 func relu(X, Z *mat.Dense, depth int, ntk bool) (*mat.Dense, error) {
-	if err := check.Depth(depth); err != nil {
-		return nil, err
-	}
 	L := float64(depth)
 	diag := func(s float64) float64 { return s } // NNGP_l(x,x) = ‖x‖²
 	if ntk {
@@ -104,16 +102,30 @@ func relu(X, Z *mat.Dense, depth int, ntk bool) (*mat.Dense, error) {
 }
 
 // NTK returns the n×n Neural Tangent Kernel of the rows of X for a ReLU
-// network of the given depth.
+// network of the given depth, 1 … MaxDepth. The functions that take a
+// depth argument have no default: depth 0 is an ERR_OPTION error, not the
+// linear kernel (that is Spec{Name: "linear"}), while a zero Spec.Depth
+// means DefaultDepth like every zero field of a Spec.
 func NTK(X *mat.Dense, depth int) (*mat.Dense, error) {
+	if err := depthArg(depth); err != nil {
+		return nil, err
+	}
 	return relu(X, nil, depth, true)
+}
+
+// depthArg checks the depth argument of NTK, NNGP and their Cross forms.
+func depthArg(depth int) error {
+	return check.Wrap("kernel", check.Depth(depth))
 }
 
 // NTKCross returns the NTK between the rows of X and the rows of Z
 // (len(X)×len(Z)), as needed to predict Z from a model trained on X.
 func NTKCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 	if Z == nil {
-		return nil, check.New(check.Type, "Z", "core: Z is nil; use NTK for X against itself")
+		return nil, check.New(check.Type, "Z", "kernel: Z is nil; use NTK for X against itself")
+	}
+	if err := depthArg(depth); err != nil {
+		return nil, err
 	}
 	return relu(X, Z, depth, true)
 }
@@ -121,13 +133,19 @@ func NTKCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 // NNGP returns the n×n NNGP (conjugate) kernel of the rows of X for a ReLU
 // network of the given depth: the covariance of its last hidden layer.
 func NNGP(X *mat.Dense, depth int) (*mat.Dense, error) {
+	if err := depthArg(depth); err != nil {
+		return nil, err
+	}
 	return relu(X, nil, depth, false)
 }
 
 // NNGPCross returns the NNGP kernel between the rows of X and of Z.
 func NNGPCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 	if Z == nil {
-		return nil, check.New(check.Type, "Z", "core: Z is nil; use NNGP for X against itself")
+		return nil, check.New(check.Type, "Z", "kernel: Z is nil; use NNGP for X against itself")
+	}
+	if err := depthArg(depth); err != nil {
+		return nil, err
 	}
 	return relu(X, Z, depth, false)
 }
@@ -140,7 +158,7 @@ func RBF(X *mat.Dense, gamma float64) (*mat.Dense, error) {
 // RBFCross returns exp(−γ‖xᵢ−zⱼ‖²) between the rows of X and of Z.
 func RBFCross(X, Z *mat.Dense, gamma float64) (*mat.Dense, error) {
 	if Z == nil {
-		return nil, check.New(check.Type, "Z", "core: Z is nil; use RBF for X against itself")
+		return nil, check.New(check.Type, "Z", "kernel: Z is nil; use RBF for X against itself")
 	}
 	return Spec{Name: "rbf", Gamma: gamma}.Gram(X, Z)
 }
@@ -155,21 +173,21 @@ type entryFunc func(g, sx, sz float64, x, z []float64) float64
 // lower triangle is mirrored.
 func gramOf(X, Z *mat.Dense, f entryFunc, diag func(float64) float64) (*mat.Dense, error) {
 	if err := check.Matrix("X", X); err != nil {
-		return nil, err
+		return nil, check.Wrap("kernel", err)
 	}
 	sym := Z == nil
 	if sym {
 		Z = X
 	} else if err := check.Matrix("Z", Z); err != nil {
-		return nil, err
+		return nil, check.Wrap("kernel", err)
 	}
 	n, d := X.Dims()
 	m, dz := Z.Dims()
 	if d != dz {
-		return nil, check.New(check.Shape, "", "core: X has %d columns but Z has %d; both need the same features", d, dz)
+		return nil, check.New(check.Shape, "", "kernel: X has %d columns but Z has %d; both need the same features", d, dz)
 	}
 	if err := check.Alloc("kernel matrix", n, m); err != nil {
-		return nil, err
+		return nil, check.Wrap("kernel", err)
 	}
 	sx, err := rowSquares("X", X)
 	if err != nil {
@@ -240,7 +258,7 @@ func rowSquares(name string, X *mat.Dense) ([]float64, error) {
 			s[i] += v * v
 		}
 		if math.IsInf(s[i], 0) {
-			return nil, check.New(check.Value, "", "core: %s row %d has a squared norm beyond the float64 range (%.3g); rescale the data, e.g. standardize it", name, i, mat.Norm(mat.NewVecDense(len(X.RawRowView(i)), X.RawRowView(i)), math.Inf(1)))
+			return nil, check.New(check.Value, "", "kernel: %s row %d has a squared norm beyond the float64 range (%.3g); rescale the data, e.g. standardize it", name, i, mat.Norm(mat.NewVecDense(len(X.RawRowView(i)), X.RawRowView(i)), math.Inf(1)))
 		}
 	}
 	return s, nil

@@ -322,7 +322,7 @@ func (opt Options) cancelled() error {
 		return nil
 	}
 	if err := opt.Context.Err(); err != nil {
-		return fmt.Errorf("krr: fit stopped: %w", err)
+		return check.Stopped("krr: fit", err)
 	}
 	return nil
 }

@@ -250,7 +250,7 @@ func newSearch(X *mat.Dense, y []float64, cfg Config) (*search, error) {
 		// the depth given or the default) before any search.
 		_, d := X.Dims()
 		if _, err := cfg.Features.Resolve(d); err != nil {
-			return nil, coded(err, check.Option)
+			return nil, err
 		}
 	}
 	s := &search{groups: cfg.Groups, opt: opt, depths: []int{0}}
@@ -367,7 +367,7 @@ func (s *search) score(ctx context.Context, X *mat.Dense, which []int) ([]Scored
 	}
 	progress(s.opt, total, total, "select")
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, check.Stopped("pipeline: selection", err)
 	}
 	for _, err := range errs {
 		if err != nil {

@@ -1,10 +1,8 @@
 package rf
 
 import (
-	"errors"
 	"math"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -28,23 +26,13 @@ var blockRows = 256
 // not fault fresh pages in on every call.
 var workspaces sync.Pool
 
-// rfError rewrites an error of package core as one of this package.
-func rfError(err error) error {
-	msg := "rf: " + strings.TrimPrefix(err.Error(), "core: ")
-	var e *check.Error
-	if errors.As(err, &e) {
-		return &check.Error{Code: e.Code, Option: e.Option, Msg: msg}
-	}
-	return check.New(check.Data, "", "%s", msg)
-}
-
 // Transform sets dst to the n×Dim features of the n rows of X and returns
 // it; a nil dst is allocated. Row i of the result depends only on row i of
 // X, and rows are computed in parallel blocks whose size does not change
 // the result. X is not modified.
 func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	if err := check.Matrix("X", X); err != nil {
-		return nil, rfError(err)
+		return nil, check.Wrap("rf", err)
 	}
 	n, d := X.Dims()
 	if d != f.inputDim {
@@ -52,7 +40,7 @@ func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	}
 	if dst == nil {
 		if err := check.Alloc("feature matrix", n, f.dim); err != nil {
-			return nil, rfError(err)
+			return nil, check.Wrap("rf", err)
 		}
 		dst = mat.NewDense(n, f.dim, nil)
 	} else if r, c := dst.Dims(); r != n || c != f.dim {
