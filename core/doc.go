@@ -12,6 +12,9 @@
 //     chosen by GCV or leave-one-out.
 //   - [ntkrf/core/metrics]: kernel approximation errors and prediction scores.
 //   - [ntkrf/core/active]: greedy active-learning designs.
+//   - [ntkrf/core/errs]: the coded error type every package returns.
+//   - [ntkrf/core/names]: the names of methods, kernels, sketches,
+//     samplers, tasks and criteria, each written once.
 //   - [ntkrf/core/linalg]: the dense linear algebra under all of them (Gram
 //     products, Cholesky, tridiagonal reduction, eigensolver, parallel for).
 //

@@ -43,7 +43,7 @@ func TestImportRules(t *testing.T) {
 			}
 		}
 		switch {
-		case p.ImportPath == "ntkrf/core/errs":
+		case p.ImportPath == "ntkrf/core/errs", p.ImportPath == "ntkrf/core/names":
 			forbid("it must import nothing of ntkrf", func(string) bool { return true })
 		case p.ImportPath == "ntkrf/internal/check", p.ImportPath == "ntkrf/core/linalg":
 			forbid("it must import nothing of ntkrf but the error codes", func(s string) bool { return s != "ntkrf/core/errs" })

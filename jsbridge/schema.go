@@ -13,6 +13,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
@@ -251,7 +252,7 @@ func checkOpt(op, path string, o Opt, v any) error {
 		return check.New(code, path, "%s: %s must be %s, got %s", op, path, Expect(o), show(v))
 	}
 	if s, ok := v.(string); ok && o.Auto {
-		if s != "auto" {
+		if s != names.Auto {
 			return bad(check.Option)
 		}
 		return nil

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -30,10 +31,11 @@ const MaxClasses = 1000
 // and one-hot encoding it would add a column per row and nothing to learn.
 const MaxCategories = 1000
 
-// Task and kind names.
+// Task names (ntkrf/core/names', where every name is written) and
+// column kinds.
 const (
-	Classification = "classification"
-	Regression     = "regression"
+	Classification = names.Classification
+	Regression     = names.Regression
 	Numeric        = "numeric"
 	Categorical    = "categorical"
 )
@@ -121,7 +123,7 @@ type options struct {
 func (o Options) resolve() (options, error) {
 	r := options{Options: o}
 	switch o.Task {
-	case "", "auto":
+	case "", names.Auto:
 		r.Task = ""
 	case Classification, Regression:
 	default:
@@ -135,7 +137,7 @@ func (o Options) resolve() (options, error) {
 		return r, check.New(check.Option, "missing", "data: unknown missing-value handling %s; use \"impute\" or \"drop\"", check.Quote(o.Missing))
 	}
 	switch o.Header {
-	case "", "auto":
+	case "", names.Auto:
 	case "yes":
 		r.header = 1
 	case "no":

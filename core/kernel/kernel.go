@@ -6,11 +6,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
 // Names are the kernels a Spec can name, the default first.
-var Names = []string{"ntk", "nngp", "rbf", "linear"}
+var Names = names.Kernels
 
 // MaxDepth is the largest network depth the kernels and features accept.
 const MaxDepth = check.MaxDepth
@@ -39,7 +40,7 @@ func (k Spec) Filled(d int) (Spec, error) {
 		k.Name = Names[0]
 	}
 	switch k.Name {
-	case "ntk", "nngp":
+	case names.NTK, names.NNGP:
 		if k.Depth == 0 {
 			k.Depth = DefaultDepth
 		}
@@ -47,7 +48,7 @@ func (k Spec) Filled(d int) (Spec, error) {
 			return k, check.New(check.Option, "depth", "kernel: depth %d is out of range; use 1 ≤ depth ≤ %d (0 means %d)", k.Depth, MaxDepth, DefaultDepth)
 		}
 		k.Gamma = 0
-	case "rbf":
+	case names.RBF:
 		if k.Gamma == 0 && d > 0 {
 			k.Gamma = 1 / float64(d)
 		}
@@ -55,7 +56,7 @@ func (k Spec) Filled(d int) (Spec, error) {
 			return k, check.New(check.Option, "gamma", "kernel: rbf gamma must be a positive finite number, got %v", k.Gamma)
 		}
 		k.Depth = 0
-	case "linear":
+	case names.Linear:
 		k.Depth, k.Gamma = 0, 0
 	default:
 		return k, check.New(check.Option, "kernel", "kernel: unknown kernel %s; use one of %q", check.Quote(k.Name), Names)
@@ -80,12 +81,12 @@ func (k Spec) Gram(X, Z *mat.Dense) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	if k.Name == "rbf" {
+	if k.Name == names.RBF {
 		return gramOf(X, Z, func(g, sx, sz float64, _, _ []float64) float64 {
 			return math.Exp(-k.Gamma * math.Max(sx+sz-2*g, 0))
 		}, func(float64) float64 { return 1 })
 	}
-	return relu(X, Z, k.Depth, k.Name == "ntk")
+	return relu(X, Z, k.Depth, k.Name == names.NTK)
 }
 
 // relu is the NTK (ntk) or NNGP kernel of any depth 0 … MaxDepth (depth
@@ -152,7 +153,7 @@ func NNGPCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 
 // RBF returns exp(−γ‖xᵢ−xⱼ‖²) for the rows of X.
 func RBF(X *mat.Dense, gamma float64) (*mat.Dense, error) {
-	return Spec{Name: "rbf", Gamma: gamma}.Gram(X, nil)
+	return Spec{Name: names.RBF, Gamma: gamma}.Gram(X, nil)
 }
 
 // RBFCross returns exp(−γ‖xᵢ−zⱼ‖²) between the rows of X and of Z.
@@ -160,7 +161,7 @@ func RBFCross(X, Z *mat.Dense, gamma float64) (*mat.Dense, error) {
 	if Z == nil {
 		return nil, check.New(check.Type, "Z", "kernel: Z is nil; use RBF for X against itself")
 	}
-	return Spec{Name: "rbf", Gamma: gamma}.Gram(X, Z)
+	return Spec{Name: names.RBF, Gamma: gamma}.Gram(X, Z)
 }
 
 // entryFunc maps an inner product g = ⟨x,z⟩ and squared norms to a kernel

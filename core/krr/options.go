@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -24,23 +25,23 @@ type Featurizer interface {
 	Transform(dst, X *mat.Dense) (*mat.Dense, error)
 }
 
-// Task names.
+// Task names (ntkrf/core/names', where every name is written).
 const (
-	Classification = "classification"
-	Regression     = "regression"
+	Classification = names.Classification
+	Regression     = names.Regression
 )
 
 // Criterion names for the automatic choice of λ.
 const (
-	GCV     = "gcv"
-	LOO     = "loo"
-	Holdout = "holdout"
+	GCV     = names.GCV
+	LOO     = names.LOO
+	Holdout = names.Holdout
 )
 
 // Tasks and Criteria are the names Options accepts.
 var (
-	Tasks    = []string{Classification, Regression}
-	Criteria = []string{GCV, LOO, Holdout}
+	Tasks    = names.Tasks
+	Criteria = names.Criteria
 )
 
 // MaxClasses bounds the number of classes: a model holds one column of

@@ -71,7 +71,6 @@
 // as ntkrf/core/errs errors with code ERR_DATA and messages that start with
 // "linalg: "; ErrNotPositiveDefinite is one value, for errors.Is.
 //
-//
 // The functions panic if the slices are shorter than the shapes say or a
 // dimension is negative: these are programming errors, not bad data.
 package linalg

@@ -13,6 +13,7 @@ import (
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/linalg"
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -517,7 +518,7 @@ func defaultPreprocess(k kernel.Spec) []data.Prep {
 
 // reluKernel reports whether k is the NTK or NNGP kernel of a ReLU network.
 func reluKernel(k kernel.Spec) bool {
-	return k.Name == "" || k.Name == "ntk" || k.Name == "nngp"
+	return k.Name == "" || k.Name == names.NTK || k.Name == names.NNGP
 }
 
 // kernelSpec is the exact kernel the pipeline fits or its features

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -158,10 +159,10 @@ func fitsSplit(d, m, L int) bool {
 // form for ntk where it fits and no widths are given, else TensorSketch
 // (also for the methods that take no sketch, as before the split form).
 func defaultSketch(c *Config, d int) string {
-	if c.Method == "ntk" && c.M1 == 0 && c.SketchDim == 0 && c.Dim > 0 && fitsSplit(d, c.Dim, c.Depth) {
-		return "split"
+	if c.Method == names.NTK && c.M1 == 0 && c.SketchDim == 0 && c.Dim > 0 && fitsSplit(d, c.Dim, c.Depth) {
+		return names.Split
 	}
-	return "tensorsketch"
+	return names.TensorSketch
 }
 
 // sizeSplit sizes the layers of the split form (Config.Sketch "split"):

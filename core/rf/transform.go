@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -119,12 +120,12 @@ type workspace struct {
 // row-major b×Dim slice owned by ws.
 func (f *Map) block(ws *workspace, b int) []float64 {
 	switch f.cfg.Method {
-	case "ntk", "nngp", "naive":
+	case names.NTK, names.NNGP, names.Naive:
 		if f.split != nil {
 			return f.blockSplit(ws, b)
 		}
 		return f.blockNTK(ws, b)
-	case "grad":
+	case names.Grad:
 		return f.blockGrad(ws, b)
 	}
 	// arccos0, arccos1, rff: one layer.
@@ -134,15 +135,15 @@ func (f *Map) block(ws *workspace, b int) []float64 {
 	ly.project(ws, ws.proj, ws.x, b)
 	p := ws.proj
 	switch f.cfg.Method {
-	case "arccos0":
+	case names.ArcCos0:
 		for i, v := range p {
 			p[i] = step(v) * ly.s0
 		}
-	case "arccos1":
+	case names.ArcCos1:
 		for i, v := range p {
 			p[i] = math.Max(v, 0) * ly.s1
 		}
-	case "rff":
+	case names.RFF:
 		for r := range b {
 			row := p[r*st : (r+1)*st]
 			for i, v := range row {
@@ -174,9 +175,9 @@ func (f *Map) blockNTK(ws *workspace, b int) []float64 {
 		np := ws.psi[k]
 		var outDim int
 		switch f.cfg.Method {
-		case "ntk":
+		case names.NTK:
 			outDim = ly.m1 + ly.sk.Out()
-		case "naive":
+		case names.Naive:
 			outDim = ly.m1 + ly.m0*phiDim
 		}
 		ws.phi[k] = grow(ws.phi[k], b*outDim)
@@ -197,7 +198,7 @@ func (f *Map) blockNTK(ws *workspace, b int) []float64 {
 			o := nphi[r*outDim : (r+1)*outDim]
 			copy(o, pr)
 			prev := phi[r*phiDim : (r+1)*phiDim]
-			if f.cfg.Method == "ntk" {
+			if f.cfg.Method == names.NTK {
 				ly.sk.apply(o[ly.m1:], ws.lam, prev, &ws.sc)
 				continue
 			}
@@ -212,7 +213,7 @@ func (f *Map) blockNTK(ws *workspace, b int) []float64 {
 		psi, phi = np, nphi
 		phiDim = outDim
 	}
-	if f.cfg.Method == "nngp" || len(f.layers) == 0 {
+	if f.cfg.Method == names.NNGP || len(f.layers) == 0 {
 		return psi
 	}
 	return phi
