@@ -101,7 +101,7 @@ func TestDispatchErrors(t *testing.T) {
 		{"score", `{"yTrue":{"array":0},"yPred":{"array":1},"task":"classification"}`, [][]float64{{0, 1e18}, {0, 1}}, "RangeError", "ERR_VALUE", "", "score: label 1e+18 at row 1 is not a class index in 0…9999"},
 		{"score", `{"yTrue":{"array":0},"yPred":{"array":1},"task":"classification"}`, [][]float64{{0, 3e5}, {0, 1}}, "RangeError", "ERR_VALUE", "", "label 300000 at row 1"},
 		{"score", `{"yTrue":{"array":0},"yPred":{"array":1},"task":"classification","classes":3}`, [][]float64{{0, 1}, {0, 0.5}}, "RangeError", "ERR_VALUE", "", ""},
-		{"parseCSV", `{"target":-1}`, nil, "RangeError", "ERR_OPTION", "target", "target must be a column name or an integer index in 0…16777216, got -1"},
+		{"parseCSV", `{"target":-1}`, nil, "RangeError", "ERR_OPTION", "target", "target must be a column name or an integer index in 0…16777215, got -1"},
 		{"parseCSV", `{"maxBytes":0}`, nil, "RangeError", "ERR_OPTION", "maxBytes", "maxBytes must be an integer in 1…2147483647, got 0"},
 		{"previewCSV", `{"rows":-1}`, nil, "RangeError", "ERR_OPTION", "rows", "rows must be an integer in 0…10000, got -1"},
 		{"split", `{"n":10,"testFraction":1}`, nil, "RangeError", "ERR_OPTION", "testFraction", "testFraction must be a finite number in (0, 1), got 1"},

@@ -13,6 +13,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/metrics"
 	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
@@ -48,6 +49,11 @@ type Opt struct {
 
 func f(v float64) *float64 { return &v }
 
+// maxCount bounds a count the core bounds by the data (selectActive's k
+// by the rows, kfold's k by the rows and data.MaxIndices): it only keeps
+// the number an int everywhere.
+const maxCount = 1 << 31
+
 // maxSeed is the largest seed (2^53−1, what JavaScript numbers carry
 // exactly): rf's, which every host applies.
 const maxSeed = rf.MaxSeed
@@ -76,7 +82,7 @@ var (
 			Doc: "how ntk builds its features: split (the linear part exact), the paper's tensorsketch or tensorsrht, or auto: split where the input has at most 3/4 of dim columns and no m1/sketchDim is given, else tensorsketch"},
 		{Name: "sampler", Kind: "enum", Enum: rf.Samplers, Default: rf.Samplers[0],
 			Doc: "how the ReLU directions are drawn"},
-		{Name: "gibbsSweeps", Kind: "int", Min: f(1), Max: f(rf.MaxGibbsSweeps), Default: 1, Doc: "Gibbs sweeps of the gibbs sampler"},
+		{Name: "gibbsSweeps", Kind: "int", Min: f(1), Max: f(rf.MaxGibbsSweeps), Default: rf.DefaultGibbsSweeps, Doc: "Gibbs sweeps of the gibbs sampler"},
 		{Name: "normalize", Kind: "bool", Default: false, Doc: "scale every feature row to unit norm"},
 		optGamma,
 		optSeed,
@@ -88,7 +94,7 @@ var (
 	}
 	// A fit chooses what is "auto" (pipeline.Select): the depth among
 	// search.depths, the preprocessing among search.preprocess.
-	optDepthAuto = Opt{Name: "depth", Kind: "int", Auto: true, Min: f(1), Max: f(kernel.MaxDepth), Default: "auto",
+	optDepthAuto = Opt{Name: "depth", Kind: "int", Auto: true, Min: f(1), Max: f(kernel.MaxDepth), Default: names.Auto,
 		Doc: "network depth L, or \"auto\": chosen among search.depths by exact leave-one-out with the exact kernel on search.rows rows"}
 	fitFeatureOpts = withDepthAuto(featureOpts)
 	fitKernelOpts  = withDepthAuto(kernelOpts)
@@ -99,14 +105,14 @@ var (
 			Doc: "then append a constant input to every row, this many times the training rows' root-mean-square norm (0: none): the NTK of a ReLU network with first-layer biases, which is not positively homogeneous; \"auto\" tries 1"},
 	}
 	groupOpt = Opt{Name: "groups", Kind: "array", Items: &Opt{Name: "group", Kind: "object", Fields: []Opt{
-		{Name: "column", Kind: "int", Min: f(0), Max: f(rf.MaxDim)},
-		{Name: "start", Kind: "int", Min: f(0), Max: f(rf.MaxDim)},
-		{Name: "width", Kind: "int", Min: f(1), Max: f(rf.MaxDim)},
+		{Name: "column", Kind: "int", Min: f(0), Max: f(data.MaxColumns - 1)},
+		{Name: "start", Kind: "int", Min: f(0), Max: f(data.MaxColumns - 1)},
+		{Name: "width", Kind: "int", Min: f(1), Max: f(data.MaxColumns)},
 		{Name: "categorical", Kind: "bool"},
 	}}, Doc: "column groups of a Dataset (parseCSV), for one-hot columns"}
 	taskOpt = Opt{Name: "task", Kind: "enum", Enum: krr.Tasks,
 		Doc: "required when y holds whole numbers; otherwise regression"}
-	classesOpt = Opt{Name: "classes", Kind: "int", Min: f(2), Max: f(krr.MaxClasses),
+	classesOpt = Opt{Name: "classes", Kind: "int", Min: f(krr.MinClasses), Max: f(krr.MaxClasses),
 		Doc: "number of classes (default: largest label + 1)"}
 )
 
@@ -118,22 +124,22 @@ var Schema = map[string][]Opt{
 	"fitRidge": {
 		{Name: "features", Kind: "object", Fields: fitFeatureOpts, Doc: "random features (primal fit); the default"},
 		{Name: "kernel", Kind: "object", Fields: fitKernelOpts, Doc: "an exact kernel instead (dual fit)"},
-		{Name: "lambda", Kind: "number", Auto: true, Min: f(check.MinLambda), Default: "auto",
+		{Name: "lambda", Kind: "number", Auto: true, Min: f(check.MinLambda), Default: names.Auto,
 			Doc: "ridge λ (at least the smallest normal number: a subnormal λ regularizes nothing), or \"auto\" (chosen by the criterion over the grid)"},
 		{Name: "criterion", Kind: "enum", Enum: krr.Criteria,
 			Doc: "how \"auto\" chooses λ (default by the task: classification by validated accuracy — loo when rows ≤ dim or with a kernel, else holdout on a fifth of the rows up to 2000; regression by squared error — loo, else gcv)"},
-		{Name: "grid", Kind: "array", Items: &Opt{Name: "λ", Kind: "number", Min: f(check.MinLambda)}, Max: f(10000),
+		{Name: "grid", Kind: "array", Items: &Opt{Name: "λ", Kind: "number", Min: f(check.MinLambda)}, Max: f(krr.MaxGrid),
 			Doc: "candidate λ values for \"auto\" (default: 30 values log-spaced over [1e-6, 100]·trace/m)"},
 		taskOpt,
 		classesOpt,
-		{Name: "preprocess", Kind: "object", Auto: true, Fields: prepOpts, Default: "auto",
+		{Name: "preprocess", Kind: "object", Auto: true, Fields: prepOpts, Default: names.Auto,
 			Doc: "preprocessing fitted on the training rows, or \"auto\": chosen among search.preprocess with the depth"},
 		{Name: "search", Kind: "object", Fields: []Opt{
 			{Name: "depths", Kind: "array", Items: &Opt{Name: "depth", Kind: "int", Min: f(1), Max: f(kernel.MaxDepth)}, Max: f(kernel.MaxDepth),
 				Default: pipeline.DefaultDepths, Doc: "depths tried when depth is \"auto\""},
-			{Name: "preprocess", Kind: "array", Items: &Opt{Name: "preprocessing", Kind: "object", Fields: prepOpts}, Max: f(16),
+			{Name: "preprocess", Kind: "array", Items: &Opt{Name: "preprocessing", Kind: "object", Fields: prepOpts}, Max: f(pipeline.MaxSearchPreprocess),
 				Default: pipeline.DefaultPreprocess, Doc: "preprocessings tried when preprocess is \"auto\""},
-			{Name: "rows", Kind: "int", Min: f(3), Max: f(pipeline.MaxSearchRows), Default: pipeline.DefaultSearchRows,
+			{Name: "rows", Kind: "int", Min: f(pipeline.MinSearchRows), Max: f(pipeline.MaxSearchRows), Default: pipeline.DefaultSearchRows,
 				Doc: "training rows (a seeded sample) the candidates are scored on; each costs one eigendecomposition of that size (default 1000, fewer with hundreds of classes)"},
 		}, Doc: "candidates of the \"auto\" settings"},
 		groupOpt,
@@ -141,14 +147,14 @@ var Schema = map[string][]Opt{
 	"compare": {
 		{Name: "features", Kind: "object", Fields: featureOpts, Doc: "the random features to compare"},
 		{Name: "kernel", Kind: "object", Fields: kernelOpts, Doc: "the exact kernel (default: the one the features approximate)"},
-		{Name: "lambda", Kind: "number", Min: f(0), Default: 0, Doc: "λ of the spectral error; 0 means 1e-4 · rows"},
+		{Name: "lambda", Kind: "number", Min: f(0), Default: 0, Doc: fmt.Sprintf("λ of the spectral error; 0 means %g · rows", metrics.SpectralLambdaPerRow)},
 		{Name: "matrices", Kind: "bool", Default: false, Doc: "also return K and ΦΦᵀ"},
 		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing before both"},
 		groupOpt,
 	},
 	"selectActive": {
 		{Name: "features", Kind: "object", Fields: featureOpts, Doc: "the random features of the design"},
-		{Name: "k", Kind: "int", Min: f(1), Max: f(1 << 31), Doc: "number of rows to pick (required)"},
+		{Name: "k", Kind: "int", Min: f(1), Max: f(maxCount), Doc: "number of rows to pick (required)"},
 		{Name: "lambda", Kind: "number", Min: f(check.MinLambda), Default: active.DefaultLambda, Doc: "ridge λ of the design criterion"},
 		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing before the features"},
 		groupOpt,
@@ -156,21 +162,21 @@ var Schema = map[string][]Opt{
 	"score": {
 		{Name: "task", Kind: "enum", Enum: krr.Tasks,
 			Doc: "classification adds accuracy and the confusion matrix; required when yTrue holds whole numbers (as for fitRidge), otherwise regression"},
-		{Name: "classes", Kind: "int", Min: f(1), Max: f(krr.MaxClasses), Doc: "number of classes (default: largest label + 1); implies classification"},
+		{Name: "classes", Kind: "int", Min: f(metrics.MinClasses), Max: f(krr.MaxClasses), Doc: "number of classes (default: largest label + 1); implies classification"},
 	},
 	"parseCSV": {
-		{Name: "target", Kind: "nameOrIndex", Min: f(0), Max: f(1 << 24),
+		{Name: "target", Kind: "nameOrIndex", Min: f(0), Max: f(data.MaxColumns - 1),
 			Doc: "the column to predict: a name (a string is always a name, even \"2\"), or a 0-based index (a number is always an index); default the last column"},
-		{Name: "task", Kind: "enum", Enum: append([]string{"auto"}, krr.Tasks...), Default: "auto", Doc: "what the target is"},
-		{Name: "missing", Kind: "enum", Enum: []string{"impute", "drop"}, Default: "impute", Doc: "rows with missing features"},
+		{Name: "task", Kind: "enum", Enum: data.ParseTasks, Default: names.Auto, Doc: "what the target is"},
+		{Name: "missing", Kind: "enum", Enum: data.MissingSettings, Default: data.MissingSettings[0], Doc: "rows with missing features"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
-		{Name: "header", Kind: "enum", Enum: []string{"auto", "yes", "no"}, Default: "auto", Doc: "whether the first row names the columns"},
+		{Name: "header", Kind: "enum", Enum: data.HeaderSettings, Default: data.HeaderSettings[0], Doc: "whether the first row names the columns"},
 		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input, after decompression"},
 	},
 	"previewCSV": {
 		{Name: "rows", Kind: "int", Min: f(0), Max: f(data.MaxPreviewRows), Default: data.DefaultPreviewRows, Doc: "data rows to return"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
-		{Name: "header", Kind: "enum", Enum: []string{"auto", "yes", "no"}, Default: "auto", Doc: "whether the first row names the columns"},
+		{Name: "header", Kind: "enum", Enum: data.HeaderSettings, Default: data.HeaderSettings[0], Doc: "whether the first row names the columns"},
 		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input accepted"},
 	},
 	"split": {
@@ -178,7 +184,7 @@ var Schema = map[string][]Opt{
 		optSeed,
 	},
 	"kfold": {
-		{Name: "k", Kind: "int", Min: f(2), Max: f(1 << 31), Default: data.DefaultFolds, Doc: "number of folds"},
+		{Name: "k", Kind: "int", Min: f(data.MinFolds), Max: f(maxCount), Default: data.DefaultFolds, Doc: "number of folds"},
 		optSeed,
 	},
 	"predict":   {},

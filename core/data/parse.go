@@ -22,8 +22,14 @@ const DefaultMaxBytes = 256_000_000
 // MaxBytesLimit is the largest MaxBytes accepted: cell offsets are int32.
 const MaxBytesLimit = math.MaxInt32
 
-// MaxClasses bounds the number of classes of a classification target.
-const MaxClasses = 1000
+// MaxClasses bounds the number of classes of a classification target, here
+// and in every model (krr.MaxClasses is this value): a model holds one
+// column of coefficients per class.
+const MaxClasses = 10000
+
+// MaxColumns bounds the columns of a table, and so a target index: 2^24,
+// the widest input any feature map takes (rf.MaxDim).
+const MaxColumns = 1 << 24
 
 // MaxCategories bounds the distinct values of a categorical feature. A
 // column with more than 50 distinct values that also has more than half as
@@ -38,6 +44,21 @@ const (
 	Regression     = names.Regression
 	Numeric        = "numeric"
 	Categorical    = "categorical"
+)
+
+// The settings of Options.Missing and Options.Header, the default first
+// ("" means it too), and ParseTasks, those of Options.Task.
+const (
+	Impute = "impute"
+	Drop   = "drop"
+	Yes    = "yes"
+	No     = "no"
+)
+
+var (
+	MissingSettings = []string{Impute, Drop}
+	HeaderSettings  = []string{names.Auto, Yes, No}
+	ParseTasks      = append([]string{names.Auto}, names.Tasks...)
 )
 
 // Options controls Parse and Preview. The zero value detects everything.
@@ -122,28 +143,31 @@ type options struct {
 
 func (o Options) resolve() (options, error) {
 	r := options{Options: o}
+	if o.TargetIndex != nil && (*o.TargetIndex < 0 || *o.TargetIndex >= MaxColumns) {
+		return r, check.New(check.Option, "target", "data: target column index %d is out of range; a table has at most %d columns, indexed 0…%d", *o.TargetIndex, MaxColumns, MaxColumns-1)
+	}
 	switch o.Task {
 	case "", names.Auto:
 		r.Task = ""
 	case Classification, Regression:
 	default:
-		return r, check.New(check.Option, "task", "data: unknown task %s; use \"auto\", %q or %q", check.Quote(o.Task), Classification, Regression)
+		return r, check.New(check.Option, "task", "data: unknown task %s; use one of %q", check.Quote(o.Task), ParseTasks)
 	}
 	switch o.Missing {
-	case "", "impute":
-	case "drop":
+	case "", Impute:
+	case Drop:
 		r.drop = true
 	default:
-		return r, check.New(check.Option, "missing", "data: unknown missing-value handling %s; use \"impute\" or \"drop\"", check.Quote(o.Missing))
+		return r, check.New(check.Option, "missing", "data: unknown missing-value handling %s; use one of %q", check.Quote(o.Missing), MissingSettings)
 	}
 	switch o.Header {
 	case "", names.Auto:
-	case "yes":
+	case Yes:
 		r.header = 1
-	case "no":
+	case No:
 		r.header = -1
 	default:
-		return r, check.New(check.Option, "header", "data: unknown header setting %s; use \"auto\", \"yes\" or \"no\"", check.Quote(o.Header))
+		return r, check.New(check.Option, "header", "data: unknown header setting %s; use one of %q", check.Quote(o.Header), HeaderSettings)
 	}
 	if d := o.Delimiter; d != 0 {
 		if d > 0x7e || d == '"' || d == '\r' || d == '\n' || d == '.' || d == '+' || d == '-' ||
@@ -477,6 +501,9 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 	n := t.rows() - first
 	if n == 0 {
 		return nil, parseErr("the input has a header line but no data rows")
+	}
+	if t.width > MaxColumns {
+		return nil, check.New(check.TooLarge, "", "data: the input has %d columns, more than the %d a table may have; use fewer columns", t.width, MaxColumns)
 	}
 	if cells := float64(n) * float64(t.width) * 8; cells > check.MaxAllocBytes {
 		return nil, check.New(check.TooLarge, "", "data: the %d rows × %d columns need %s as numbers, over the %s limit; use fewer rows or columns",

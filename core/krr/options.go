@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ntkrf/core/data"
 	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
@@ -45,8 +46,17 @@ var (
 )
 
 // MaxClasses bounds the number of classes: a model holds one column of
-// coefficients per class.
-const MaxClasses = 10000
+// coefficients per class. It is data.MaxClasses, the bound of a parsed
+// target, so a table's classes always fit a model.
+const MaxClasses = data.MaxClasses
+
+// MinClasses is the fewest classes Options.Classes may give: a classifier
+// separates at least two (a score counts one, see metrics.Confusion).
+const MinClasses = 2
+
+// MaxGrid bounds the λ values of Options.Grid: each costs a pass over the
+// spectrum, and 10,000 already resolves λ far finer than it matters.
+const MaxGrid = 10000
 
 // checkFeaturizer refuses a nil featurizer, a typed nil (a nil *rf.Map in
 // the interface) included, whose methods would panic.
@@ -193,13 +203,16 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 	default:
 		return opt, check.New(check.Option, "criterion", "krr: unknown criterion %s; use one of %q, or leave it empty to choose by the task", check.Quote(opt.Criterion), Criteria)
 	}
+	if len(opt.Grid) > MaxGrid {
+		return opt, check.New(check.Option, "grid", "krr: the grid has %d values, more than %d; give fewer λ", len(opt.Grid), MaxGrid)
+	}
 	for i, l := range opt.Grid {
 		if err := check.Lambda("krr", fmt.Sprintf("grid[%d]", i), l); err != nil {
 			return opt, err
 		}
 	}
-	if opt.Classes < 0 || opt.Classes > MaxClasses {
-		return opt, check.New(check.Option, "classes", "krr: classes %d is out of range; use 2 … %d, or 0 to infer it", opt.Classes, MaxClasses)
+	if opt.Classes < 0 || opt.Classes == 1 || opt.Classes > MaxClasses {
+		return opt, check.New(check.Option, "classes", "krr: classes %d is out of range; use %d … %d, or 0 to infer it", opt.Classes, MinClasses, MaxClasses)
 	}
 	if opt.Task == "" && !infer {
 		opt.Task = Regression

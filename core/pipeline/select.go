@@ -57,6 +57,14 @@ func defaultRows(opt krr.Options) int {
 	return max(min(DefaultSearchRows, int(math.Sqrt(searchFlops/float64(k*T)))), 50)
 }
 
+// MaxSearchPreprocess bounds Search.Preprocess: each preprocessing is
+// scored at every depth, one eigendecomposition per pair.
+const MaxSearchPreprocess = 16
+
+// MinSearchRows is the fewest rows a search scores: leave-one-out with a
+// standard error needs three.
+const MinSearchRows = 3
+
 // MaxSearchRows bounds Search.Rows: the candidates' kernel matrices and
 // their eigenvectors are dense (rows² each).
 const MaxSearchRows = 8000
@@ -543,6 +551,12 @@ func (s Search) check() error {
 	if s.Preprocess != nil && len(s.Preprocess) == 0 {
 		return check.New(check.Option, "preprocess", "pipeline: the search has no preprocessing to try; give at least one, or leave it unset")
 	}
+	if len(s.Preprocess) > MaxSearchPreprocess {
+		return check.New(check.Option, "preprocess", "pipeline: the search has %d preprocessings to try, more than %d; give fewer", len(s.Preprocess), MaxSearchPreprocess)
+	}
+	if len(s.Depths) > kernel.MaxDepth {
+		return check.New(check.Option, "depths", "pipeline: the search has %d depths to try, more than the %d there are; give each once", len(s.Depths), kernel.MaxDepth)
+	}
 	for _, p := range s.Preprocess {
 		if err := p.Check(); err != nil {
 			return err
@@ -553,8 +567,8 @@ func (s Search) check() error {
 			return check.New(check.Option, "depths", "pipeline: search depth %d is out of range; use 1 … %d", d, kernel.MaxDepth)
 		}
 	}
-	if s.Rows < 0 || s.Rows == 1 || s.Rows == 2 || s.Rows > MaxSearchRows {
-		return check.New(check.Option, "rows", "pipeline: search rows %d is out of range; use 3 … %d, or 0 for %d", s.Rows, MaxSearchRows, DefaultSearchRows)
+	if s.Rows < 0 || s.Rows > 0 && s.Rows < MinSearchRows || s.Rows > MaxSearchRows {
+		return check.New(check.Option, "rows", "pipeline: search rows %d is out of range; use %d … %d, or 0 for %d", s.Rows, MinSearchRows, MaxSearchRows, DefaultSearchRows)
 	}
 	return nil
 }

@@ -24,6 +24,9 @@ const DefaultDim = 1024
 // every host refuses it (ERR_OPTION; in a model file, the file's error).
 const MaxSeed = check.MaxSeed
 
+// DefaultGibbsSweeps is what a zero Config.GibbsSweeps means.
+const DefaultGibbsSweeps = 1
+
 // MaxGibbsSweeps bounds Config.GibbsSweeps.
 const MaxGibbsSweeps = 1000
 
@@ -70,7 +73,7 @@ type Config struct {
 	// (default), "gibbs", "orthogonal", "gaussian" or "hadamard" (which
 	// also draws the Step directions).
 	Sampler string `json:"sampler"`
-	// GibbsSweeps is the number T of Gibbs sweeps (default 1).
+	// GibbsSweeps is the number T of Gibbs sweeps; 0 means DefaultGibbsSweeps.
 	GibbsSweeps int `json:"gibbsSweeps"`
 	// Normalize scales every output row to unit norm.
 	Normalize bool `json:"normalize"`
@@ -123,7 +126,7 @@ func (c *Config) fill(inputDim int) error {
 		c.Sampler = Samplers[0]
 	}
 	if c.GibbsSweeps == 0 {
-		c.GibbsSweeps = 1
+		c.GibbsSweeps = DefaultGibbsSweeps
 	}
 	for _, e := range []error{oneOf("Method", c.Method, Methods), oneOf("Sketch", cmp.Or(c.Sketch, Sketches[0]), Sketches), oneOf("Sampler", c.Sampler, Samplers)} {
 		if e != nil {
@@ -140,7 +143,7 @@ func (c *Config) fill(inputDim int) error {
 		}
 	}
 	if c.GibbsSweeps < 0 || c.GibbsSweeps > MaxGibbsSweeps {
-		return check.New(check.Option, "gibbsSweeps", "rf: Config.GibbsSweeps %d is out of range; use 1 … %d (0 means 1)", c.GibbsSweeps, MaxGibbsSweeps)
+		return check.New(check.Option, "gibbsSweeps", "rf: Config.GibbsSweeps %d is out of range; use 1 … %d (0 means %d)", c.GibbsSweeps, MaxGibbsSweeps, DefaultGibbsSweeps)
 	}
 	if err := checkSeed(c.Seed); err != nil {
 		return err
