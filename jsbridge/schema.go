@@ -2,6 +2,7 @@ package jsbridge
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -206,6 +207,37 @@ var opSchema = map[string]string{
 	"fitScaler": "fitRidge", "accumulate": "fitRidge", "solve": "fitRidge", "fitFeatures": "fitRidge",
 	"fitKernel": "fitRidge", "plan": "fitRidge", "labels": "fitRidge", "select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
 	"predictCSV": "predictCSV", "preprocess": "preprocess",
+}
+
+// goNamesOf returns a replacer from the Go spelling of every option of
+// the schema, as core's messages write it (Config.SketchDim for rf.Config's
+// fields, Options.MaxBytes for krr's and data's), to its JavaScript name:
+// a Go field is its option's name with the first letter upper-cased.
+// Longer names come first, so Config.SketchDim is not read as
+// Config.Sketch followed by "Dim".
+func goNamesOf(schema map[string][]Opt) *strings.Replacer {
+	seen := map[string]bool{}
+	var walk func([]Opt)
+	walk = func(opts []Opt) {
+		for _, o := range opts {
+			seen[o.Name] = true
+			walk(o.Fields)
+		}
+	}
+	for _, opts := range schema {
+		walk(opts)
+	}
+	var js []string
+	for n := range seen {
+		js = append(js, n)
+	}
+	slices.SortFunc(js, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	var pairs []string
+	for _, n := range js {
+		field := strings.ToUpper(n[:1]) + n[1:]
+		pairs = append(pairs, "Config."+field, n, "Options."+field, n)
+	}
+	return strings.NewReplacer(pairs...)
 }
 
 // SchemaJSON is Schema as the package receives it.

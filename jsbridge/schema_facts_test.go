@@ -6,8 +6,12 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"reflect"
 	"strconv"
+	"strings"
 	"testing"
+
+	"ntkrf/core/rf"
 )
 
 // TestSchemaWritesNoLimit: the schema only spells the core's limits and
@@ -56,4 +60,24 @@ func TestSchemaWritesNoLimit(t *testing.T) {
 		})
 		return true
 	})
+}
+
+// TestGoNamesCoverTheConfig: every field of rf.Config, which messages
+// name as Config.Field, is read as the option the schema names after its
+// JSON tag: the replacer is derived from the schema, and this is the rule
+// it rests on (the Go field is the option's name, capitalized).
+func TestGoNamesCoverTheConfig(t *testing.T) {
+	typ := reflect.TypeFor[rf.Config]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		tag := strings.Split(f.Tag.Get("json"), ",")[0]
+		if got := goNames.Replace("Config." + f.Name); got != tag {
+			t.Errorf("Config.%s reads as %q in a message; its option is %q", f.Name, got, tag)
+		}
+	}
+	for goName, js := range map[string]string{"Options.MaxBytes": "maxBytes", "Options.Classes": "classes", "Options.Lambda": "lambda", "Options.Missing": "missing", "Config.SketchDim": "sketchDim"} {
+		if got := goNames.Replace(goName); got != js {
+			t.Errorf("%s reads as %q, want %q", goName, got, js)
+		}
+	}
 }

@@ -180,7 +180,7 @@ func (o Options) resolve() (options, error) {
 	case o.MaxBytes == 0:
 		r.MaxBytes = DefaultMaxBytes
 	case o.MaxBytes < 0 || o.MaxBytes > MaxBytesLimit:
-		return r, check.New(check.Option, "maxBytes", "data: MaxBytes %d is out of range; use 1…%d, or 0 for the default %d", o.MaxBytes, MaxBytesLimit, DefaultMaxBytes)
+		return r, check.New(check.Option, "maxBytes", "data: Options.MaxBytes %d is out of range; use 1…%d, or 0 for the default %d", o.MaxBytes, MaxBytesLimit, DefaultMaxBytes)
 	}
 	return r, nil
 }
@@ -589,7 +589,7 @@ rows:
 			worst = j
 		}
 	}
-	return nil, dataErr("every row has a missing value (column %s alone misses %d of %d); use Missing \"impute\" instead of \"drop\"",
+	return nil, dataErr("every row has a missing value (column %s alone misses %d of %d); use Options.Missing \"impute\" instead of \"drop\"",
 		check.Quote(names[worst]), cols[worst].missing, n)
 }
 

@@ -292,7 +292,7 @@ func checkTargets(y []float64, opt Options, offset int) error {
 			return check.New(check.NonFinite, "", "krr: y[%d] is %v; remove or impute non-finite targets", offset+i, v)
 		}
 		if opt.Task == Classification && (v != math.Trunc(v) || v < 0 || v >= float64(opt.Classes)) {
-			return check.New(check.Value, "", "krr: y[%d] = %v is not a class index in 0…%d; encode classes as 0…k−1 or raise Classes", offset+i, v, opt.Classes-1)
+			return check.New(check.Value, "", "krr: y[%d] = %v is not a class index in 0…%d; encode classes as 0…k−1 or raise Options.Classes", offset+i, v, opt.Classes-1)
 		}
 	}
 	return nil
