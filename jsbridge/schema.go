@@ -44,11 +44,26 @@ type Opt struct {
 	Items  *Opt     `json:"items,omitempty"`
 	// Default is the value used when the option is not given (nil: none,
 	// or one that depends on the data, told in Doc).
-	Default any    `json:"default,omitempty"`
-	Doc     string `json:"doc"`
+	Default any `json:"default,omitempty"`
+	// DefaultPerCol, when set, makes the default this value divided by the
+	// input's columns (gamma: kernel.DefaultGamma).
+	DefaultPerCol *float64 `json:"defaultPerCol,omitempty"`
+	// Uses maps each value of an enum to the options it reads (method:
+	// rf.Uses); the others change nothing for that value.
+	Uses map[string][]string `json:"uses,omitempty"`
+	Doc  string              `json:"doc"`
 }
 
 func f(v float64) *float64 { return &v }
+
+// methodUses is rf.Uses for every method.
+func methodUses() map[string][]string {
+	m := map[string][]string{}
+	for _, name := range rf.Methods {
+		m[name] = rf.Uses(name)
+	}
+	return m
+}
 
 // maxCount bounds a count the core bounds by the data (selectActive's k
 // by the rows, kfold's k by the rows and data.MaxIndices): it only keeps
@@ -66,13 +81,13 @@ var (
 		Doc: "network depth L"}
 	optSeed = Opt{Name: "seed", Kind: "int", Min: f(0), Max: f(maxSeed), Default: 0,
 		Doc: "seed of every random draw; the same seed gives the same bits everywhere"}
-	optGamma = Opt{Name: "gamma", Kind: "number", Min: f(0), MinGT: true,
-		Doc: "RBF scale γ of exp(−γ‖x−z‖²); default 1 / cols"}
+	optGamma = Opt{Name: "gamma", Kind: "number", Min: f(0), MinGT: true, DefaultPerCol: f(kernel.DefaultGamma(1)),
+		Doc: fmt.Sprintf("RBF scale γ of exp(−γ‖x−z‖²); default %g / cols", kernel.DefaultGamma(1))}
 	optDim = func(name, doc string, def any) Opt {
 		return Opt{Name: name, Kind: "int", Min: f(1), Max: f(rf.MaxDim), Default: def, Doc: doc}
 	}
 	featureOpts = []Opt{
-		{Name: "method", Kind: "enum", Enum: rf.Methods, Default: rf.Methods[0],
+		{Name: "method", Kind: "enum", Enum: rf.Methods, Default: rf.Methods[0], Uses: methodUses(),
 			Doc: "which random features"},
 		optDepth,
 		optDim("dim", "output dimension m", rf.DefaultDim),
@@ -80,7 +95,7 @@ var (
 		optDim("m0", "number of Step (arc-cosine order 0) features (default m1; split: sign features per layer, default the last |·| width)", nil),
 		optDim("m1", "number of ReLU features (default dim/2 for ntk; not with sketch split)", nil),
 		{Name: "sketch", Kind: "enum", Enum: rf.Sketches, Default: rf.Sketches[0],
-			Doc: "how ntk builds its features: split (the linear part exact), the paper's tensorsketch or tensorsrht, or auto: split where the input has at most 3/4 of dim columns and no m1/sketchDim is given, else tensorsketch"},
+			Doc: "how ntk builds its features: split (the linear part exact), the paper's tensorsketch or tensorsrht, or auto: " + rf.SketchRule},
 		{Name: "sampler", Kind: "enum", Enum: rf.Samplers, Default: rf.Samplers[0],
 			Doc: "how the ReLU directions are drawn"},
 		{Name: "gibbsSweeps", Kind: "int", Min: f(1), Max: f(rf.MaxGibbsSweeps), Default: rf.DefaultGibbsSweeps, Doc: "Gibbs sweeps of the gibbs sampler"},
@@ -103,7 +118,7 @@ var (
 		{Name: "standardize", Kind: "bool", Default: true, Doc: "centre and scale every column on the training rows"},
 		{Name: "unitNorm", Kind: "bool", Default: false, Doc: "then scale every row to unit norm"},
 		{Name: "bias", Kind: "number", Min: f(0), Max: f(data.MaxBias),
-			Doc: "then append a constant input to every row, this many times the training rows' root-mean-square norm (0: none): the NTK of a ReLU network with first-layer biases, which is not positively homogeneous; \"auto\" tries 1"},
+			Doc: "then append a constant input to every row, this many times the training rows' root-mean-square norm (0: none): the NTK of a ReLU network with first-layer biases, which is not positively homogeneous; \"auto\" tries " + fmt.Sprint(data.DefaultBias)},
 	}
 	groupOpt = Opt{Name: "groups", Kind: "array", Items: &Opt{Name: "group", Kind: "object", Fields: []Opt{
 		{Name: "column", Kind: "int", Min: f(0), Max: f(data.MaxColumns - 1)},
@@ -128,9 +143,9 @@ var Schema = map[string][]Opt{
 		{Name: "lambda", Kind: "number", Auto: true, Min: f(check.MinLambda), Default: names.Auto,
 			Doc: "ridge λ (at least the smallest normal number: a subnormal λ regularizes nothing), or \"auto\" (chosen by the criterion over the grid)"},
 		{Name: "criterion", Kind: "enum", Enum: krr.Criteria,
-			Doc: "how \"auto\" chooses λ (default by the task: classification by validated accuracy — loo when rows ≤ dim or with a kernel, else holdout on a fifth of the rows up to 2000; regression by squared error — loo, else gcv)"},
+			Doc: "how \"auto\" chooses λ (default " + krr.CriterionRule + ")"},
 		{Name: "grid", Kind: "array", Items: &Opt{Name: "λ", Kind: "number", Min: f(check.MinLambda)}, Max: f(krr.MaxGrid),
-			Doc: "candidate λ values for \"auto\" (default: 30 values log-spaced over [1e-6, 100]·trace/m)"},
+			Doc: "candidate λ values for \"auto\" (default: " + krr.GridRule + ")"},
 		taskOpt,
 		classesOpt,
 		{Name: "preprocess", Kind: "object", Auto: true, Fields: prepOpts, Default: names.Auto,
@@ -141,7 +156,7 @@ var Schema = map[string][]Opt{
 			{Name: "preprocess", Kind: "array", Items: &Opt{Name: "preprocessing", Kind: "object", Fields: prepOpts}, Max: f(pipeline.MaxSearchPreprocess),
 				Default: pipeline.DefaultPreprocess, Doc: "preprocessings tried when preprocess is \"auto\""},
 			{Name: "rows", Kind: "int", Min: f(pipeline.MinSearchRows), Max: f(pipeline.MaxSearchRows), Default: pipeline.DefaultSearchRows,
-				Doc: "training rows (a seeded sample) the candidates are scored on; each costs one eigendecomposition of that size (default 1000, fewer with hundreds of classes)"},
+				Doc: "training rows (a seeded sample) the candidates are scored on; each costs one eigendecomposition of that size (default " + pipeline.SearchRowsRule + ")"},
 		}, Doc: "candidates of the \"auto\" settings"},
 		groupOpt,
 	},
@@ -167,7 +182,7 @@ var Schema = map[string][]Opt{
 	},
 	"parseCSV": {
 		{Name: "target", Kind: "nameOrIndex", Min: f(0), Max: f(data.MaxColumns - 1),
-			Doc: "the column to predict: a name (a string is always a name, even \"2\"), or a 0-based index (a number is always an index); default the last column"},
+			Doc: "the column to predict: a name (a string is always a name, even one written in digits), or a 0-based index (a number is always an index); default the last column"},
 		{Name: "task", Kind: "enum", Enum: data.ParseTasks, Default: names.Auto, Doc: "what the target is"},
 		{Name: "missing", Kind: "enum", Enum: data.MissingSettings, Default: data.MissingSettings[0], Doc: "rows with missing features"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},

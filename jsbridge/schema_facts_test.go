@@ -7,12 +7,16 @@ import (
 	"go/parser"
 	"go/token"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"ntkrf/core/rf"
 )
+
+// docNumber is a number other than 0 and 1 in a doc ("1000", "3/4").
+var docNumber = regexp.MustCompile(`\b([2-9]|1[0-9])[0-9.]*\b`)
 
 // TestSchemaWritesNoLimit: the schema only spells the core's limits and
 // defaults; it writes none of its own. Every Min, Max and Default in
@@ -33,6 +37,17 @@ func TestSchemaWritesNoLimit(t *testing.T) {
 			return true
 		}
 		key, ok := kv.Key.(*ast.Ident)
+		if ok && key.Name == "Doc" {
+			// A doc states no rule of its own: a number in it (beyond 0
+			// and 1) comes from the core (krr.CriterionRule, …).
+			ast.Inspect(kv.Value, func(m ast.Node) bool {
+				if lit, ok := m.(*ast.BasicLit); ok && lit.Kind == token.STRING && docNumber.MatchString(lit.Value) {
+					t.Errorf("%s: the doc %.60s… writes the number %q; take the rule from the core", fset.Position(lit.Pos()), lit.Value, docNumber.FindString(lit.Value))
+				}
+				return true
+			})
+			return true
+		}
 		if !ok || (key.Name != "Min" && key.Name != "Max" && key.Name != "Default") {
 			return true
 		}

@@ -19,6 +19,12 @@ const MaxDepth = check.MaxDepth
 // DefaultDepth is the depth a Spec (and rf.Config) means by Depth 0.
 const DefaultDepth = 1
 
+// DefaultGamma is the RBF γ that a zero Spec.Gamma (and rf.Config.Gamma)
+// means for inputs of d columns: 1/d, so that γ‖x−z‖² stays of order one
+// on standardized columns. It is DefaultGamma(1)/d for every d, which is
+// how the JavaScript schema states it (defaultPerCol).
+func DefaultGamma(d int) float64 { return 1 / float64(d) }
+
 // Spec names a kernel chosen at run time, as the JS API does. The zero
 // value is the NTK of depth DefaultDepth; zero fields mean their defaults.
 type Spec struct {
@@ -28,7 +34,8 @@ type Spec struct {
 	// Depth is the network depth L, 1 … MaxDepth, of "ntk" and "nngp"; 0
 	// means DefaultDepth.
 	Depth int `json:"depth"`
-	// Gamma is the RBF scale γ in exp(−γ‖x−z‖²), > 0; 0 means 1/cols.
+	// Gamma is the RBF scale γ in exp(−γ‖x−z‖²), > 0; 0 means
+	// DefaultGamma(cols).
 	Gamma float64 `json:"gamma"`
 }
 
@@ -50,7 +57,7 @@ func (k Spec) Filled(d int) (Spec, error) {
 		k.Gamma = 0
 	case names.RBF:
 		if k.Gamma == 0 && d > 0 {
-			k.Gamma = 1 / float64(d)
+			k.Gamma = DefaultGamma(d)
 		}
 		if !(k.Gamma > 0) || math.IsInf(k.Gamma, 1) {
 			return k, check.New(check.Option, "gamma", "kernel: rbf gamma must be a positive finite number, got %v", k.Gamma)

@@ -353,3 +353,19 @@ func TestDepthArgument(t *testing.T) {
 		t.Errorf("Spec{} is not the NTK of depth %d", DefaultDepth)
 	}
 }
+
+// TestDefaultGamma: a zero γ means DefaultGamma(cols) in a Spec, and
+// DefaultGamma(d) is DefaultGamma(1)/d, the form the schema states it in
+// (defaultPerCol).
+func TestDefaultGamma(t *testing.T) {
+	t.Parallel()
+	for d := 1; d <= 12; d++ {
+		if DefaultGamma(d) != DefaultGamma(1)/float64(d) {
+			t.Errorf("DefaultGamma(%d) = %v, not DefaultGamma(1)/%d", d, DefaultGamma(d), d)
+		}
+		k, err := Spec{Name: "rbf"}.Filled(d)
+		if err != nil || k.Gamma != DefaultGamma(d) {
+			t.Errorf("Spec{rbf}.Filled(%d): γ %v (%v), want %v", d, k.Gamma, err, DefaultGamma(d))
+		}
+	}
+}

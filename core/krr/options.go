@@ -135,6 +135,15 @@ type Options struct {
 // GridPoints is the size of the default λ grid.
 const GridPoints = gridPoints
 
+// GridRule and CriterionRule say in words, for the hosts' documentation
+// (the JavaScript schema), what an empty Grid and an empty Criterion mean:
+// written beside defaultGrid and Criterion, from their constants.
+var (
+	GridRule      = fmt.Sprintf("%d values log-spaced over [%g, %g]·trace/m", gridPoints, gridLo, gridHi)
+	CriterionRule = fmt.Sprintf("by the task: classification by validated accuracy — %s when the fit is in the dual (rows ≤ features, or an exact kernel), else %s on 1/%d of the rows up to %d; regression by squared error — %s in the dual, else %s",
+		LOO, Holdout, HoldoutShare, MaxHoldoutRows, LOO, GCV)
+)
+
 const (
 	defaultBlockRows = 1024
 	gridPoints       = 30

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"fmt"
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
@@ -43,9 +44,16 @@ const DefaultSearchRows = 1000
 // 1,000 rows: 3·10¹⁰ flops per candidate).
 const searchFlops = 1e9
 
+// minDefaultRows is the fewest rows defaultRows gives.
+const minDefaultRows = 50
+
+// SearchRowsRule says in words, for the hosts' documentation, what a zero
+// Search.Rows means (defaultRows).
+var SearchRowsRule = fmt.Sprintf("%d, fewer when so many classes would make a candidate's leave-one-out cost more than %g flops, and at least %d", DefaultSearchRows, searchFlops, minDefaultRows)
+
 // defaultRows is DefaultSearchRows, fewer when there are so many classes
 // that a candidate's leave-one-out would exceed searchFlops (1,000 classes:
-// 182 rows), and never below 50.
+// 182 rows), and never below minDefaultRows.
 func defaultRows(opt krr.Options) int {
 	k, T := 1, len(opt.Grid)
 	if opt.Task == krr.Classification {
@@ -54,7 +62,7 @@ func defaultRows(opt krr.Options) int {
 	if T == 0 {
 		T = krr.GridPoints
 	}
-	return max(min(DefaultSearchRows, int(math.Sqrt(searchFlops/float64(k*T)))), 50)
+	return max(min(DefaultSearchRows, int(math.Sqrt(searchFlops/float64(k*T)))), minDefaultRows)
 }
 
 // MaxSearchPreprocess bounds Search.Preprocess: each preprocessing is

@@ -77,7 +77,8 @@ type Config struct {
 	GibbsSweeps int `json:"gibbsSweeps"`
 	// Normalize scales every output row to unit norm.
 	Normalize bool `json:"normalize"`
-	// Gamma is the rff scale γ of exp(−γ‖x−y‖²), > 0 (default 1/inputDim).
+	// Gamma is the rff scale γ of exp(−γ‖x−y‖²), > 0; 0 means
+	// kernel.DefaultGamma(inputDim).
 	Gamma float64 `json:"gamma"`
 	// Seed determines every random draw: 0 … MaxSeed.
 	Seed uint64 `json:"seed"`
@@ -170,7 +171,7 @@ func (c *Config) fill(inputDim int) error {
 			return check.New(check.Option, "gamma", "rf: Config.Gamma %v is invalid; use a positive finite number (0 means 1/inputDim)", c.Gamma)
 		}
 		if c.Gamma == 0 {
-			c.Gamma = 1 / float64(inputDim)
+			c.Gamma = kernel.DefaultGamma(inputDim)
 		}
 	}
 	return nil
@@ -521,6 +522,25 @@ func (f *Map) InputDim() int { return f.inputDim }
 // Config returns the configuration with every default filled in (Dim is
 // the actual output dimension).
 func (f *Map) Config() Config { return f.cfg }
+
+// uses lists, for every method, the options of Config it reads besides
+// Dim, the widths, Normalize and Seed (by their JSON names); the others do
+// not change a bit of its features (TestUses).
+var uses = map[string][]string{
+	names.NTK:     {"depth", "sketch", "sampler", "gibbsSweeps"},
+	names.NNGP:    {"depth", "sampler", "gibbsSweeps"},
+	names.ArcCos0: {"sampler"},
+	names.ArcCos1: {"sampler", "gibbsSweeps"},
+	names.Naive:   {"depth", "sampler", "gibbsSweeps"},
+	names.Grad:    {"depth"},
+	names.RFF:     {"gamma"},
+}
+
+// Uses returns the options of Config that method reads besides Dim, the
+// widths (M0, M1, SketchDim), Normalize and Seed, by their JSON names, so
+// a host can grey out or leave unsent the ones it ignores; nil for an
+// unknown method.
+func Uses(method string) []string { return slices.Clone(uses[method]) }
 
 // Kernel returns the exact kernel the features of c approximate (their
 // expected Gram), or false when there is none here (arccos0: the order-0

@@ -1,6 +1,7 @@
 package rf
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 
@@ -154,6 +155,11 @@ func fitsSplit(d, m, L int) bool {
 	_, total := splitWeights(L)
 	return 4*d <= 3*m && m-d >= total
 }
+
+// SketchRule says in words, for the hosts' documentation, what
+// Config.Sketch "auto" means (defaultSketch, fitsSplit).
+var SketchRule = fmt.Sprintf("%s for %s features where the input has at most 3/4 as many columns as the output (and at depth ≤ %d) and no ReLU or sketch width is given, else %s",
+	names.Split, names.NTK, maxSplitDepth, names.TensorSketch)
 
 // defaultSketch is what Config.Sketch "auto" (or unset) means: the split
 // form for ntk where it fits and no widths are given, else TensorSketch
