@@ -190,7 +190,7 @@ var Schema = map[string][]Opt{
 		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input, after decompression"},
 	},
 	"previewCSV": {
-		{Name: "rows", Kind: "int", Min: f(0), Max: f(data.MaxPreviewRows), Default: data.DefaultPreviewRows, Doc: "data rows to return"},
+		{Name: "rows", Kind: "int", Min: f(data.MinPreviewRows), Max: f(data.MaxPreviewRows), Default: data.DefaultPreviewRows, Doc: "data rows to return"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
 		{Name: "header", Kind: "enum", Enum: data.HeaderSettings, Default: data.HeaderSettings[0], Doc: "whether the first row names the columns"},
 		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input accepted"},
