@@ -25,7 +25,7 @@ const MaxClasses = 10000
 // and one-hot encoding it would add a column per row and nothing to learn.
 const MaxCategories = 1000
 
-// Task names (ntkrf/core/names', where every name is written) and
+// Task names (aliases of ntkrf/core/names, where every name is written) and
 // column kinds.
 const (
 	Classification = names.Classification

@@ -26,7 +26,7 @@ type Featurizer interface {
 	Transform(dst, X *mat.Dense) (*mat.Dense, error)
 }
 
-// Task names (ntkrf/core/names', where every name is written).
+// Task names (aliases of ntkrf/core/names, where every name is written).
 const (
 	Classification = names.Classification
 	Regression     = names.Regression
