@@ -103,7 +103,7 @@ func TestDispatchErrors(t *testing.T) {
 		{"score", `{"yTrue":{"array":0},"yPred":{"array":1},"task":"classification","classes":3}`, [][]float64{{0, 1}, {0, 0.5}}, "RangeError", "ERR_VALUE", "", ""},
 		{"parseCSV", `{"target":-1}`, nil, "RangeError", "ERR_OPTION", "target", "target must be a column name or an integer index in 0…16777215, got -1"},
 		{"parseCSV", `{"maxBytes":0}`, nil, "RangeError", "ERR_OPTION", "maxBytes", "maxBytes must be an integer in 1…2147483647, got 0"},
-		{"previewCSV", `{"rows":-1}`, nil, "RangeError", "ERR_OPTION", "rows", "rows must be an integer in 0…10000, got -1"},
+		{"previewCSV", `{"rows":-1}`, nil, "RangeError", "ERR_OPTION", "rows", "rows must be an integer in 1…10000, got -1"},
 		{"split", `{"n":10,"testFraction":1}`, nil, "RangeError", "ERR_OPTION", "testFraction", "testFraction must be a finite number in (0, 1), got 1"},
 		{"parseCSV", `{"target":"zz"}`, nil, "RangeError", "ERR_OPTION", "target", `parseCSV: no column is named "zz"`},
 		{"parseCSV", `{"target":"1"}`, nil, "RangeError", "ERR_OPTION", "target", `parseCSV: no column is named "1"; the columns are "a", "b"; to choose a column by its index, give the index as a number`},
