@@ -12,14 +12,18 @@
 //     chosen by GCV or leave-one-out.
 //   - [ntkrf/core/metrics]: kernel approximation errors and prediction scores.
 //   - [ntkrf/core/active]: greedy active-learning designs.
+//   - [ntkrf/core/errs]: the coded error type every package returns.
+//   - [ntkrf/core/names]: the names of methods, kernels, sketches,
+//     samplers, tasks and criteria, each written once.
 //   - [ntkrf/core/linalg]: the dense linear algebra under all of them (Gram
 //     products, Cholesky, tridiagonal reduction, eigensolver, parallel for).
 //
-// Shared input checks and the error codes live in ntkrf/internal/check,
-// which imports nothing else of ntkrf. ARCHITECTURE.md at the repository
+// The coded error type every package returns is ntkrf/core/errs (read
+// the code with errors.As or errs.CodeOf); the shared input checks live in
+// ntkrf/internal/check. ARCHITECTURE.md at the repository
 // root shows which package may import which.
 //
 // Matrices are row-major float64 [gonum.org/v1/gonum/mat.Dense] values, one
 // data point per row. Inputs are never modified. Bad data is returned as an
-// error (see ntkrf/internal/check for the codes); a panic means a bug.
+// error with a code (see ntkrf/core/errs); a panic means a bug.
 package core

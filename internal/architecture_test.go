@@ -43,8 +43,10 @@ func TestImportRules(t *testing.T) {
 			}
 		}
 		switch {
-		case p.ImportPath == "ntkrf/internal/check", p.ImportPath == "ntkrf/core/linalg":
+		case p.ImportPath == "ntkrf/core/errs", p.ImportPath == "ntkrf/core/names":
 			forbid("it must import nothing of ntkrf", func(string) bool { return true })
+		case p.ImportPath == "ntkrf/internal/check", p.ImportPath == "ntkrf/core/linalg":
+			forbid("it must import nothing of ntkrf but the error codes", func(s string) bool { return s != "ntkrf/core/errs" })
 		case p.ImportPath == "ntkrf/core/metrics", p.ImportPath == "ntkrf/core/active":
 			forbid("scoring and active learning stay apart from ridge regression", func(s string) bool { return s == "ntkrf/core/krr" || s == "ntkrf/core/pipeline" })
 		}

@@ -38,18 +38,10 @@ func JSError(err error) (class string, code check.Code, option, message string) 
 	return "Error", check.Internal, "", err.Error()
 }
 
-// goNames are the Go spellings that core's messages use for what the
-// JavaScript API calls otherwise; toJS rewrites them.
-var goNames = strings.NewReplacer(
-	"Config.Method", "method", "Config.Depth", "depth", "Config.Dim", "dim", "Config.SketchDim", "sketchDim",
-	"Config.M0", "m0", "Config.M1", "m1", "Config.Sketch", "sketch", "Config.Sampler", "sampler",
-	"Config.GibbsSweeps", "gibbsSweeps", "Config.Gamma", "gamma", "Config.Seed", "seed",
-	"Config.Precision", "precision",
-	"Options.Lambda", "lambda", "Options.Target", "target", "Options.MaxBytes", "maxBytes",
-	"raise Classes", "raise classes", "Options.Classes", "classes", "Options.Grid", "grid",
-	"raise MaxBytes", "raise maxBytes", "MaxBytes %d", "maxBytes %d", "use Missing", "use missing",
-	"set Lambda", "give a fixed lambda",
-)
+// goNames rewrites the Go spellings that core's messages use for options
+// (Config.SketchDim, Options.MaxBytes) as the JavaScript API spells them;
+// it is derived from the schema (goNamesOf), so no list is kept by hand.
+var goNames = goNamesOf(Schema)
 
 // pkgPrefix matches the package prefix of a Go error message ("krr: ").
 var pkgPrefix = regexp.MustCompile(`^(core|check|kernel|linalg|rf|krr|metrics|active|data|pipeline|jsbridge): `)

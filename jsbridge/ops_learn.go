@@ -112,7 +112,7 @@ func init() {
 		}
 		lambda := a.Lambda
 		if lambda == 0 {
-			lambda = 1e-4 * float64(n)
+			lambda = metrics.DefaultSpectralLambda(n)
 		}
 		spec, err := metrics.Spectral(K, Phi, lambda)
 		if err != nil {

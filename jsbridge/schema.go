@@ -2,6 +2,7 @@ package jsbridge
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -13,6 +14,8 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/metrics"
+	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
@@ -41,11 +44,31 @@ type Opt struct {
 	Items  *Opt     `json:"items,omitempty"`
 	// Default is the value used when the option is not given (nil: none,
 	// or one that depends on the data, told in Doc).
-	Default any    `json:"default,omitempty"`
-	Doc     string `json:"doc"`
+	Default any `json:"default,omitempty"`
+	// DefaultPerCol, when set, makes the default this value divided by the
+	// input's columns (gamma: kernel.DefaultGamma).
+	DefaultPerCol *float64 `json:"defaultPerCol,omitempty"`
+	// Uses maps each value of an enum to the options it reads (method:
+	// rf.Uses); the others change nothing for that value.
+	Uses map[string][]string `json:"uses,omitempty"`
+	Doc  string              `json:"doc"`
 }
 
 func f(v float64) *float64 { return &v }
+
+// methodUses is rf.Uses for every method.
+func methodUses() map[string][]string {
+	m := map[string][]string{}
+	for _, name := range rf.Methods {
+		m[name] = rf.Uses(name)
+	}
+	return m
+}
+
+// maxCount bounds a count the core bounds by the data (selectActive's k
+// by the rows, kfold's k by the rows and data.MaxIndices): it only keeps
+// the number an int everywhere.
+const maxCount = 1 << 31
 
 // maxSeed is the largest seed (2^53−1, what JavaScript numbers carry
 // exactly): rf's, which every host applies.
@@ -58,13 +81,13 @@ var (
 		Doc: "network depth L"}
 	optSeed = Opt{Name: "seed", Kind: "int", Min: f(0), Max: f(maxSeed), Default: 0,
 		Doc: "seed of every random draw; the same seed gives the same bits everywhere"}
-	optGamma = Opt{Name: "gamma", Kind: "number", Min: f(0), MinGT: true,
-		Doc: "RBF scale γ of exp(−γ‖x−z‖²); default 1 / cols"}
+	optGamma = Opt{Name: "gamma", Kind: "number", Min: f(0), MinGT: true, DefaultPerCol: f(kernel.DefaultGamma(1)),
+		Doc: fmt.Sprintf("RBF scale γ of exp(−γ‖x−z‖²); default %g / cols", kernel.DefaultGamma(1))}
 	optDim = func(name, doc string, def any) Opt {
 		return Opt{Name: name, Kind: "int", Min: f(1), Max: f(rf.MaxDim), Default: def, Doc: doc}
 	}
 	featureOpts = []Opt{
-		{Name: "method", Kind: "enum", Enum: rf.Methods, Default: rf.Methods[0],
+		{Name: "method", Kind: "enum", Enum: rf.Methods, Default: rf.Methods[0], Uses: methodUses(),
 			Doc: "which random features"},
 		optDepth,
 		optDim("dim", "output dimension m", rf.DefaultDim),
@@ -72,10 +95,10 @@ var (
 		optDim("m0", "number of Step (arc-cosine order 0) features (default m1; split: sign features per layer, default the last |·| width)", nil),
 		optDim("m1", "number of ReLU features (default dim/2 for ntk; not with sketch split)", nil),
 		{Name: "sketch", Kind: "enum", Enum: rf.Sketches, Default: rf.Sketches[0],
-			Doc: "how ntk builds its features: split (the linear part exact), the paper's tensorsketch or tensorsrht, or auto: split where the input has at most 3/4 of dim columns and no m1/sketchDim is given, else tensorsketch"},
+			Doc: "how ntk builds its features: split (the linear part exact), the paper's tensorsketch or tensorsrht, or auto: " + rf.SketchRule},
 		{Name: "sampler", Kind: "enum", Enum: rf.Samplers, Default: rf.Samplers[0],
 			Doc: "how the ReLU directions are drawn"},
-		{Name: "gibbsSweeps", Kind: "int", Min: f(1), Max: f(rf.MaxGibbsSweeps), Default: 1, Doc: "Gibbs sweeps of the gibbs sampler"},
+		{Name: "gibbsSweeps", Kind: "int", Min: f(1), Max: f(rf.MaxGibbsSweeps), Default: rf.DefaultGibbsSweeps, Doc: "Gibbs sweeps of the gibbs sampler"},
 		{Name: "normalize", Kind: "bool", Default: false, Doc: "scale every feature row to unit norm"},
 		optGamma,
 		optSeed,
@@ -91,7 +114,7 @@ var (
 	}
 	// A fit chooses what is "auto" (pipeline.Select): the depth among
 	// search.depths, the preprocessing among search.preprocess.
-	optDepthAuto = Opt{Name: "depth", Kind: "int", Auto: true, Min: f(1), Max: f(kernel.MaxDepth), Default: "auto",
+	optDepthAuto = Opt{Name: "depth", Kind: "int", Auto: true, Min: f(1), Max: f(kernel.MaxDepth), Default: names.Auto,
 		Doc: "network depth L, or \"auto\": chosen among search.depths by exact leave-one-out with the exact kernel on search.rows rows"}
 	fitFeatureOpts = withDepthAuto(featureOpts)
 	fitKernelOpts  = withDepthAuto(kernelOpts)
@@ -99,12 +122,12 @@ var (
 		{Name: "standardize", Kind: "bool", Default: true, Doc: "centre and scale every column on the training rows"},
 		{Name: "unitNorm", Kind: "bool", Default: false, Doc: "then scale every row to unit norm"},
 		{Name: "bias", Kind: "number", Min: f(0), Max: f(data.MaxBias),
-			Doc: "then append a constant input to every row, this many times the training rows' root-mean-square norm (0: none): the NTK of a ReLU network with first-layer biases, which is not positively homogeneous; \"auto\" tries 1"},
+			Doc: "then append a constant input to every row, this many times the training rows' root-mean-square norm (0: none): the NTK of a ReLU network with first-layer biases, which is not positively homogeneous; \"auto\" tries " + fmt.Sprint(data.DefaultBias)},
 	}
 	groupOpt = Opt{Name: "groups", Kind: "array", Items: &Opt{Name: "group", Kind: "object", Fields: []Opt{
-		{Name: "column", Kind: "int", Min: f(0), Max: f(rf.MaxDim)},
-		{Name: "start", Kind: "int", Min: f(0), Max: f(rf.MaxDim)},
-		{Name: "width", Kind: "int", Min: f(1), Max: f(rf.MaxDim)},
+		{Name: "column", Kind: "int", Min: f(0), Max: f(data.MaxColumns - 1)},
+		{Name: "start", Kind: "int", Min: f(0), Max: f(data.MaxColumns - 1)},
+		{Name: "width", Kind: "int", Min: f(1), Max: f(data.MaxColumns)},
 		{Name: "categorical", Kind: "bool"},
 	}}, Doc: "column groups of a Dataset (parseCSV), for one-hot columns"}
 	taskOpt = Opt{Name: "task", Kind: "enum", Enum: krr.Tasks,
@@ -123,37 +146,37 @@ var Schema = map[string][]Opt{
 	"fitRidge": {
 		{Name: "features", Kind: "object", Fields: fitFeatureOpts, Doc: "random features (primal fit); the default"},
 		{Name: "kernel", Kind: "object", Fields: fitKernelOpts, Doc: "an exact kernel instead (dual fit)"},
-		{Name: "lambda", Kind: "number", Auto: true, Min: f(check.MinLambda), Default: "auto",
+		{Name: "lambda", Kind: "number", Auto: true, Min: f(check.MinLambda), Default: names.Auto,
 			Doc: "ridge λ (at least the smallest normal number: a subnormal λ regularizes nothing), or \"auto\" (chosen by the criterion over the grid)"},
 		{Name: "criterion", Kind: "enum", Enum: krr.Criteria,
-			Doc: "how \"auto\" chooses λ (default by the task: classification by validated accuracy — loo when rows ≤ dim or with a kernel, else holdout on a fifth of the rows up to 2000; regression by squared error — loo, else gcv)"},
-		{Name: "grid", Kind: "array", Items: &Opt{Name: "λ", Kind: "number", Min: f(check.MinLambda)}, Max: f(10000),
-			Doc: "candidate λ values for \"auto\" (default: 30 values log-spaced over [1e-6, 100]·trace/m)"},
+			Doc: "how \"auto\" chooses λ (default " + krr.CriterionRule + ")"},
+		{Name: "grid", Kind: "array", Items: &Opt{Name: "λ", Kind: "number", Min: f(check.MinLambda)}, Max: f(krr.MaxGrid),
+			Doc: "candidate λ values for \"auto\" (default: " + krr.GridRule + ")"},
 		taskOpt,
 		classesOpt,
-		{Name: "preprocess", Kind: "object", Auto: true, Fields: prepOpts, Default: "auto",
+		{Name: "preprocess", Kind: "object", Auto: true, Fields: prepOpts, Default: names.Auto,
 			Doc: "preprocessing fitted on the training rows, or \"auto\": chosen among search.preprocess with the depth"},
 		{Name: "search", Kind: "object", Fields: []Opt{
 			{Name: "depths", Kind: "array", Items: &Opt{Name: "depth", Kind: "int", Min: f(1), Max: f(kernel.MaxDepth)}, Max: f(kernel.MaxDepth),
 				Default: pipeline.DefaultDepths, Doc: "depths tried when depth is \"auto\""},
-			{Name: "preprocess", Kind: "array", Items: &Opt{Name: "preprocessing", Kind: "object", Fields: prepOpts}, Max: f(16),
+			{Name: "preprocess", Kind: "array", Items: &Opt{Name: "preprocessing", Kind: "object", Fields: prepOpts}, Max: f(pipeline.MaxSearchPreprocess),
 				Default: pipeline.DefaultPreprocess, Doc: "preprocessings tried when preprocess is \"auto\""},
-			{Name: "rows", Kind: "int", Min: f(3), Max: f(pipeline.MaxSearchRows), Default: pipeline.DefaultSearchRows,
-				Doc: "training rows (a seeded sample) the candidates are scored on; each costs one eigendecomposition of that size (default 1000, fewer with hundreds of classes)"},
+			{Name: "rows", Kind: "int", Min: f(pipeline.MinSearchRows), Max: f(pipeline.MaxSearchRows), Default: pipeline.DefaultSearchRows,
+				Doc: "training rows (a seeded sample) the candidates are scored on; each costs one eigendecomposition of that size (default " + pipeline.SearchRowsRule + ")"},
 		}, Doc: "candidates of the \"auto\" settings"},
 		groupOpt,
 	},
 	"compare": {
 		{Name: "features", Kind: "object", Fields: featureOpts, Doc: "the random features to compare"},
 		{Name: "kernel", Kind: "object", Fields: kernelOpts, Doc: "the exact kernel (default: the one the features approximate)"},
-		{Name: "lambda", Kind: "number", Min: f(0), Default: 0, Doc: "λ of the spectral error; 0 means 1e-4 · rows"},
+		{Name: "lambda", Kind: "number", Min: f(0), Default: 0, Doc: fmt.Sprintf("λ of the spectral error; 0 means %g · rows", metrics.SpectralLambdaPerRow)},
 		{Name: "matrices", Kind: "bool", Default: false, Doc: "also return K and ΦΦᵀ"},
 		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing before both"},
 		groupOpt,
 	},
 	"selectActive": {
 		{Name: "features", Kind: "object", Fields: featureOpts, Doc: "the random features of the design"},
-		{Name: "k", Kind: "int", Min: f(1), Max: f(1 << 31), Doc: "number of rows to pick (required)"},
+		{Name: "k", Kind: "int", Min: f(1), Max: f(maxCount), Doc: "number of rows to pick (required)"},
 		{Name: "lambda", Kind: "number", Min: f(check.MinLambda), Default: active.DefaultLambda, Doc: "ridge λ of the design criterion"},
 		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing before the features"},
 		groupOpt,
@@ -164,18 +187,18 @@ var Schema = map[string][]Opt{
 		{Name: "classes", Kind: "int", Min: f(0), Max: f(krr.MaxClasses), Doc: "number of classes, which implies classification; 0 (as when left out): the largest label + 1, the task decided as fitRidge decides it"},
 	},
 	"parseCSV": {
-		{Name: "target", Kind: "nameOrIndex", Min: f(0), Max: f(1 << 24),
-			Doc: "the column to predict: a name (a string is always a name, even \"2\"), or a 0-based index (a number is always an index); default the last column"},
-		{Name: "task", Kind: "enum", Enum: append([]string{"auto"}, krr.Tasks...), Default: "auto", Doc: "what the target is"},
-		{Name: "missing", Kind: "enum", Enum: []string{"impute", "drop"}, Default: "impute", Doc: "rows with missing features"},
+		{Name: "target", Kind: "nameOrIndex", Min: f(0), Max: f(data.MaxColumns - 1),
+			Doc: "the column to predict: a name (a string is always a name, even one written in digits), or a 0-based index (a number is always an index); default the last column"},
+		{Name: "task", Kind: "enum", Enum: data.ParseTasks, Default: names.Auto, Doc: "what the target is"},
+		{Name: "missing", Kind: "enum", Enum: data.MissingSettings, Default: data.MissingSettings[0], Doc: "rows with missing features"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
-		{Name: "header", Kind: "enum", Enum: []string{"auto", "yes", "no"}, Default: "auto", Doc: "whether the first row names the columns"},
+		{Name: "header", Kind: "enum", Enum: data.HeaderSettings, Default: data.HeaderSettings[0], Doc: "whether the first row names the columns"},
 		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input, after decompression"},
 	},
 	"previewCSV": {
-		{Name: "rows", Kind: "int", Min: f(0), Max: f(data.MaxPreviewRows), Default: data.DefaultPreviewRows, Doc: "data rows to return"},
+		{Name: "rows", Kind: "int", Min: f(data.MinPreviewRows), Max: f(data.MaxPreviewRows), Default: data.DefaultPreviewRows, Doc: "data rows to return"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
-		{Name: "header", Kind: "enum", Enum: []string{"auto", "yes", "no"}, Default: "auto", Doc: "whether the first row names the columns"},
+		{Name: "header", Kind: "enum", Enum: data.HeaderSettings, Default: data.HeaderSettings[0], Doc: "whether the first row names the columns"},
 		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input accepted"},
 	},
 	"split": {
@@ -183,7 +206,7 @@ var Schema = map[string][]Opt{
 		optSeed,
 	},
 	"kfold": {
-		{Name: "k", Kind: "int", Min: f(2), Max: f(1 << 31), Default: data.DefaultFolds, Doc: "number of folds"},
+		{Name: "k", Kind: "int", Min: f(data.MinFolds), Max: f(maxCount), Default: data.DefaultFolds, Doc: "number of folds"},
 		optSeed,
 	},
 	"predict":   {},
@@ -205,6 +228,37 @@ var opSchema = map[string]string{
 	"fitScaler": "fitRidge", "accumulate": "fitRidge", "solve": "fitRidge", "fitFeatures": "fitRidge",
 	"fitKernel": "fitRidge", "plan": "fitRidge", "labels": "fitRidge", "select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
 	"predictCSV": "predictCSV", "preprocess": "preprocess",
+}
+
+// goNamesOf returns a replacer from the Go spelling of every option of
+// the schema, as core's messages write it (Config.SketchDim for rf.Config's
+// fields, Options.MaxBytes for krr's and data's), to its JavaScript name:
+// a Go field is its option's name with the first letter upper-cased.
+// Longer names come first, so Config.SketchDim is not read as
+// Config.Sketch followed by "Dim".
+func goNamesOf(schema map[string][]Opt) *strings.Replacer {
+	seen := map[string]bool{}
+	var walk func([]Opt)
+	walk = func(opts []Opt) {
+		for _, o := range opts {
+			seen[o.Name] = true
+			walk(o.Fields)
+		}
+	}
+	for _, opts := range schema {
+		walk(opts)
+	}
+	var js []string
+	for n := range seen {
+		js = append(js, n)
+	}
+	slices.SortFunc(js, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	var pairs []string
+	for _, n := range js {
+		field := strings.ToUpper(n[:1]) + n[1:]
+		pairs = append(pairs, "Config."+field, n, "Options."+field, n)
+	}
+	return strings.NewReplacer(pairs...)
 }
 
 // SchemaJSON is Schema as the package receives it.
@@ -257,7 +311,7 @@ func checkOpt(op, path string, o Opt, v any) error {
 		return check.New(code, path, "%s: %s must be %s, got %s", op, path, Expect(o), show(v))
 	}
 	if s, ok := v.(string); ok && o.Auto {
-		if s != "auto" {
+		if s != names.Auto {
 			return bad(check.Option)
 		}
 		return nil

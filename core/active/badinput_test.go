@@ -6,7 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
 )
 
 // TestBadInputsAreErrors: SelectActive refuses nil, empty, NaN, negative
@@ -25,18 +25,6 @@ func TestBadInputsAreErrors(t *testing.T) {
 		{"k 0", Phi, 0, 1}, {"k -1", Phi, -1, 1}, {"k > rows", Phi, 4, 1}, {"k 2^40", Phi, 1 << 40, 1},
 		{"λ -1", Phi, 1, -1}, {"λ NaN", Phi, 1, math.NaN()}, {"λ Inf", Phi, 1, math.Inf(1)}, {"λ subnormal", Phi, 1, 5e-324},
 	} {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("%s panicked: %v", tc.name, r)
-				}
-			}()
-			switch _, err := SelectActive(tc.phi, tc.k, tc.lambda); {
-			case err == nil:
-				t.Errorf("%s: no error", tc.name)
-			case check.CodeOf(err) == "":
-				t.Errorf("%s: %v has no code", tc.name, err)
-			}
-		}()
+		fixture.Refuse(t, tc.name, func() error { _, err := SelectActive(tc.phi, tc.k, tc.lambda); return err })
 	}
 }

@@ -6,26 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
 )
-
-// mustRefuse runs call and requires a coded error: never a panic, never
-// success.
-func mustRefuse(t *testing.T, name string, call func() error) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Errorf("%s panicked: %v", name, r)
-		}
-	}()
-	err := call()
-	switch {
-	case err == nil:
-		t.Errorf("%s: no error", name)
-	case check.CodeOf(err) == "":
-		t.Errorf("%s: %v has no code", name, err)
-	}
-}
 
 // TestBadInputsAreErrors calls the exported functions of data with nil,
 // empty, negative, NaN and mismatched inputs: each returns a coded error.
@@ -77,6 +59,6 @@ func TestBadInputsAreErrors(t *testing.T) {
 		{"Complement -1", func() error { _, err := Complement(-1, nil); return err }},
 		{"Complement 2^40", func() error { _, err := Complement(1<<40, []int{1}); return err }},
 	} {
-		mustRefuse(t, tc.name, tc.call)
+		fixture.Refuse(t, tc.name, tc.call)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/csv"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -444,7 +445,7 @@ func TestParseErrors(t *testing.T) {
 				b.WriteString("1," + strings.Repeat("z", i+1) + "\n")
 			}
 			return b.String()
-		}()), Options{Task: Classification}, []string{"more than the 1000 classes"}},
+		}()), Options{Task: Classification}, []string{fmt.Sprintf("more than the %d classes", MaxClasses)}},
 		{"bad task", []byte("a,b\n1,2\n"), Options{Task: "cluster"}, []string{`unknown task "cluster"`}},
 		{"bad missing", []byte("a,b\n1,2\n"), Options{Missing: "zero"}, []string{`unknown missing-value handling "zero"`}},
 		{"bad header", []byte("a,b\n1,2\n"), Options{Header: "maybe"}, []string{`unknown header setting "maybe"`}},

@@ -9,8 +9,11 @@ import (
 // previewBytes bounds how much (decompressed) text Preview reads.
 const previewBytes = 1 << 20
 
-// MaxPreviewRows bounds the rows argument of Preview.
-const MaxPreviewRows = 10000
+// MinPreviewRows and MaxPreviewRows bound the rows argument of Preview.
+const (
+	MinPreviewRows = 1
+	MaxPreviewRows = 10000
+)
 
 // Table is the start of a file as strings, for showing before parsing.
 type Table struct {
@@ -33,8 +36,8 @@ func Preview(b []byte, rows int, opt Options) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rows < 1 || rows > MaxPreviewRows {
-		return nil, check.New(check.Option, "rows", "data: preview rows %d is out of range; use 1…%d", rows, MaxPreviewRows)
+	if rows < MinPreviewRows || rows > MaxPreviewRows {
+		return nil, check.New(check.Option, "rows", "data: preview rows %d is out of range; use %d…%d", rows, MinPreviewRows, MaxPreviewRows)
 	}
 	text, truncated, err := decode(b, o.MaxBytes, min(previewBytes, o.MaxBytes))
 	if err != nil {
@@ -44,11 +47,7 @@ func Preview(b []byte, rows int, opt Options) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	header := o.header > 0 || o.header == 0 && hasHeader(t)
-	first := 0
-	if header {
-		first = 1
-	}
+	header, first := o.heading(t)
 	names, _ := columnNames(t, header)
 	p := &Table{Names: names, Delimiter: rune(t.delim), Header: header}
 	last := min(t.rows(), first+rows)

@@ -27,7 +27,7 @@ func decode(b []byte, max, prefix int) (text []byte, truncated bool, err error) 
 		}
 	} else {
 		if prefix == 0 && len(b) > max {
-			return nil, false, check.New(check.TooLarge, "maxBytes", "data: the input is %s, over the %s limit; use a smaller file or raise MaxBytes",
+			return nil, false, check.New(check.TooLarge, "maxBytes", "data: the input is %s, over the %s limit; use a smaller file or raise Options.MaxBytes",
 				check.FormatBytes(float64(len(b))), check.FormatBytes(float64(max)))
 		}
 		if prefix > 0 && len(b) > prefix {
@@ -71,7 +71,7 @@ func gunzip(b []byte, max, prefix int) ([]byte, bool, error) {
 		if prefix > 0 {
 			return buf.Bytes()[:limit], true, nil
 		}
-		return nil, false, check.New(check.TooLarge, "maxBytes", "data: the gzip input decompresses to more than the %s limit; use a smaller file or raise MaxBytes",
+		return nil, false, check.New(check.TooLarge, "maxBytes", "data: the gzip input decompresses to more than the %s limit; use a smaller file or raise Options.MaxBytes",
 			check.FormatBytes(float64(max)))
 	}
 	return buf.Bytes(), false, nil

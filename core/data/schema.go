@@ -3,6 +3,7 @@ package data
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -110,7 +111,7 @@ func (s *Schema) Check() error {
 			return bad("classification needs 1…%d classes, got %d", MaxClasses, len(s.Classes))
 		}
 		if err := ClassNames(s.Classes); err != nil {
-			return bad("%v", err)
+			return bad("%s", strings.TrimPrefix(err.Error(), "data: "))
 		}
 	case Regression:
 		if len(s.Classes) > 0 {
@@ -262,7 +263,7 @@ func ClassNames(names []string) error {
 	seen := make(map[string]bool, len(names))
 	for i, c := range names {
 		if c == "" || seen[c] {
-			return check.New(check.Value, "", "class %d is %s, empty or a repeat; class names are distinct and not empty", i, check.Quote(c))
+			return check.New(check.Value, "", "data: class %d is %s, empty or a repeat; class names are distinct and not empty", i, check.Quote(c))
 		}
 		seen[c] = true
 	}

@@ -24,6 +24,10 @@ const (
 	DefaultFolds        = 4
 )
 
+// MinFolds is the fewest folds KFold makes: every row is tested once and
+// trained on in the other folds.
+const MinFolds = 2
+
 // MaxIndices bounds the indices one call returns: n for Split, KFold and
 // Complement, k·n for Folds (every fold's training and test part). Indices
 // are cheap in Go (8 bytes) but cost about 100 bytes each in a JavaScript
@@ -110,7 +114,7 @@ func checkFolds(n, k, times int) error {
 	if err := checkCount(n, 1); err != nil {
 		return err
 	}
-	if k < 2 || k > n {
+	if k < MinFolds || k > n {
 		return check.New(check.Option, "k", "data: cannot make %d folds of %d rows; use 2 ≤ k ≤ rows", k, n)
 	}
 	return checkCount(n, times)

@@ -6,7 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
 )
 
 // TestBadInputsAreErrors calls every function of kernel with nil, empty,
@@ -38,18 +38,6 @@ func TestBadInputsAreErrors(t *testing.T) {
 		{"Validate negative depth", func() error { return Spec{Name: "ntk", Depth: -2}.Validate() }},
 		{"Filled negative d", func() error { _, err := Spec{Name: "rbf"}.Filled(-1); return err }},
 	} {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("%s panicked: %v", tc.name, r)
-				}
-			}()
-			switch err := tc.call(); {
-			case err == nil:
-				t.Errorf("%s: no error", tc.name)
-			case check.CodeOf(err) == "":
-				t.Errorf("%s: %v has no code", tc.name, err)
-			}
-		}()
+		fixture.Refuse(t, tc.name, tc.call)
 	}
 }

@@ -52,5 +52,5 @@ func ExampleSpec_Gram() {
 	_, err := kernel.Spec{Name: "ntk", Depth: -1}.Gram(mat.NewDense(1, 1, []float64{1}), nil)
 	fmt.Println(err)
 	// Output:
-	// core: depth -1 is out of range; use 1 ≤ depth ≤ 64 (0 means 1)
+	// kernel: depth -1 is out of range; use 1 ≤ depth ≤ 64 (0 means 1)
 }

@@ -6,17 +6,24 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
 // Names are the kernels a Spec can name, the default first.
-var Names = []string{"ntk", "nngp", "rbf", "linear"}
+var Names = names.Kernels
 
 // MaxDepth is the largest network depth the kernels and features accept.
 const MaxDepth = check.MaxDepth
 
 // DefaultDepth is the depth a Spec (and rf.Config) means by Depth 0.
 const DefaultDepth = 1
+
+// DefaultGamma is the RBF γ that a zero Spec.Gamma (and rf.Config.Gamma)
+// means for inputs of d columns: 1/d, so that γ‖x−z‖² stays of order one
+// on standardized columns. It is DefaultGamma(1)/d for every d, which is
+// how the JavaScript schema states it (defaultPerCol).
+func DefaultGamma(d int) float64 { return 1 / float64(d) }
 
 // Spec names a kernel chosen at run time, as the JS API does. The zero
 // value is the NTK of depth DefaultDepth; zero fields mean their defaults.
@@ -27,7 +34,8 @@ type Spec struct {
 	// Depth is the network depth L, 1 … MaxDepth, of "ntk" and "nngp"; 0
 	// means DefaultDepth.
 	Depth int `json:"depth"`
-	// Gamma is the RBF scale γ in exp(−γ‖x−z‖²), > 0; 0 means 1/cols.
+	// Gamma is the RBF scale γ in exp(−γ‖x−z‖²), > 0; 0 means
+	// DefaultGamma(cols).
 	Gamma float64 `json:"gamma"`
 }
 
@@ -39,26 +47,26 @@ func (k Spec) Filled(d int) (Spec, error) {
 		k.Name = Names[0]
 	}
 	switch k.Name {
-	case "ntk", "nngp":
+	case names.NTK, names.NNGP:
 		if k.Depth == 0 {
 			k.Depth = DefaultDepth
 		}
 		if k.Depth < 0 || k.Depth > MaxDepth {
-			return k, check.New(check.Option, "depth", "core: depth %d is out of range; use 1 ≤ depth ≤ %d (0 means %d)", k.Depth, MaxDepth, DefaultDepth)
+			return k, check.New(check.Option, "depth", "kernel: depth %d is out of range; use 1 ≤ depth ≤ %d (0 means %d)", k.Depth, MaxDepth, DefaultDepth)
 		}
 		k.Gamma = 0
-	case "rbf":
+	case names.RBF:
 		if k.Gamma == 0 && d > 0 {
-			k.Gamma = 1 / float64(d)
+			k.Gamma = DefaultGamma(d)
 		}
 		if !(k.Gamma > 0) || math.IsInf(k.Gamma, 1) {
-			return k, check.New(check.Option, "gamma", "core: rbf gamma must be a positive finite number, got %v", k.Gamma)
+			return k, check.New(check.Option, "gamma", "kernel: rbf gamma must be a positive finite number, got %v", k.Gamma)
 		}
 		k.Depth = 0
-	case "linear":
+	case names.Linear:
 		k.Depth, k.Gamma = 0, 0
 	default:
-		return k, check.New(check.Option, "kernel", "core: unknown kernel %s; use one of %q", check.Quote(k.Name), Names)
+		return k, check.New(check.Option, "kernel", "kernel: unknown kernel %s; use one of %q", check.Quote(k.Name), Names)
 	}
 	return k, nil
 }
@@ -80,19 +88,17 @@ func (k Spec) Gram(X, Z *mat.Dense) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	if k.Name == "rbf" {
+	if k.Name == names.RBF {
 		return gramOf(X, Z, func(g, sx, sz float64, _, _ []float64) float64 {
 			return math.Exp(-k.Gamma * math.Max(sx+sz-2*g, 0))
 		}, func(float64) float64 { return 1 })
 	}
-	return relu(X, Z, k.Depth, k.Name == "ntk")
+	return relu(X, Z, k.Depth, k.Name == names.NTK)
 }
 
-// relu is the NTK (ntk) or NNGP kernel of any depth ≥ 0.
+// relu is the NTK (ntk) or NNGP kernel of any depth 0 … MaxDepth (depth
+// 0: XZᵀ, the linear kernel, reached only through Spec{Name: "linear"}).
 func relu(X, Z *mat.Dense, depth int, ntk bool) (*mat.Dense, error) {
-	if err := check.Depth(depth); err != nil {
-		return nil, err
-	}
 	L := float64(depth)
 	diag := func(s float64) float64 { return s } // NNGP_l(x,x) = ‖x‖²
 	if ntk {
@@ -104,16 +110,30 @@ func relu(X, Z *mat.Dense, depth int, ntk bool) (*mat.Dense, error) {
 }
 
 // NTK returns the n×n Neural Tangent Kernel of the rows of X for a ReLU
-// network of the given depth.
+// network of the given depth, 1 … MaxDepth. The functions that take a
+// depth argument have no default: depth 0 is an ERR_OPTION error, not the
+// linear kernel (that is Spec{Name: "linear"}), while a zero Spec.Depth
+// means DefaultDepth like every zero field of a Spec.
 func NTK(X *mat.Dense, depth int) (*mat.Dense, error) {
+	if err := depthArg(depth); err != nil {
+		return nil, err
+	}
 	return relu(X, nil, depth, true)
+}
+
+// depthArg checks the depth argument of NTK, NNGP and their Cross forms.
+func depthArg(depth int) error {
+	return check.Wrap("kernel", check.Depth(depth))
 }
 
 // NTKCross returns the NTK between the rows of X and the rows of Z
 // (len(X)×len(Z)), as needed to predict Z from a model trained on X.
 func NTKCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 	if Z == nil {
-		return nil, check.New(check.Type, "Z", "core: Z is nil; use NTK for X against itself")
+		return nil, check.New(check.Type, "Z", "kernel: Z is nil; use NTK for X against itself")
+	}
+	if err := depthArg(depth); err != nil {
+		return nil, err
 	}
 	return relu(X, Z, depth, true)
 }
@@ -121,28 +141,34 @@ func NTKCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 // NNGP returns the n×n NNGP (conjugate) kernel of the rows of X for a ReLU
 // network of the given depth: the covariance of its last hidden layer.
 func NNGP(X *mat.Dense, depth int) (*mat.Dense, error) {
+	if err := depthArg(depth); err != nil {
+		return nil, err
+	}
 	return relu(X, nil, depth, false)
 }
 
 // NNGPCross returns the NNGP kernel between the rows of X and of Z.
 func NNGPCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 	if Z == nil {
-		return nil, check.New(check.Type, "Z", "core: Z is nil; use NNGP for X against itself")
+		return nil, check.New(check.Type, "Z", "kernel: Z is nil; use NNGP for X against itself")
+	}
+	if err := depthArg(depth); err != nil {
+		return nil, err
 	}
 	return relu(X, Z, depth, false)
 }
 
 // RBF returns exp(−γ‖xᵢ−xⱼ‖²) for the rows of X.
 func RBF(X *mat.Dense, gamma float64) (*mat.Dense, error) {
-	return Spec{Name: "rbf", Gamma: gamma}.Gram(X, nil)
+	return Spec{Name: names.RBF, Gamma: gamma}.Gram(X, nil)
 }
 
 // RBFCross returns exp(−γ‖xᵢ−zⱼ‖²) between the rows of X and of Z.
 func RBFCross(X, Z *mat.Dense, gamma float64) (*mat.Dense, error) {
 	if Z == nil {
-		return nil, check.New(check.Type, "Z", "core: Z is nil; use RBF for X against itself")
+		return nil, check.New(check.Type, "Z", "kernel: Z is nil; use RBF for X against itself")
 	}
-	return Spec{Name: "rbf", Gamma: gamma}.Gram(X, Z)
+	return Spec{Name: names.RBF, Gamma: gamma}.Gram(X, Z)
 }
 
 // entryFunc maps an inner product g = ⟨x,z⟩ and squared norms to a kernel
@@ -155,21 +181,21 @@ type entryFunc func(g, sx, sz float64, x, z []float64) float64
 // lower triangle is mirrored.
 func gramOf(X, Z *mat.Dense, f entryFunc, diag func(float64) float64) (*mat.Dense, error) {
 	if err := check.Matrix("X", X); err != nil {
-		return nil, err
+		return nil, check.Wrap("kernel", err)
 	}
 	sym := Z == nil
 	if sym {
 		Z = X
 	} else if err := check.Matrix("Z", Z); err != nil {
-		return nil, err
+		return nil, check.Wrap("kernel", err)
 	}
 	n, d := X.Dims()
 	m, dz := Z.Dims()
 	if d != dz {
-		return nil, check.New(check.Shape, "", "core: X has %d columns but Z has %d; both need the same features", d, dz)
+		return nil, check.New(check.Shape, "", "kernel: X has %d columns but Z has %d; both need the same features", d, dz)
 	}
 	if err := check.Alloc("kernel matrix", n, m); err != nil {
-		return nil, err
+		return nil, check.Wrap("kernel", err)
 	}
 	sx, err := rowSquares("X", X)
 	if err != nil {
@@ -240,7 +266,7 @@ func rowSquares(name string, X *mat.Dense) ([]float64, error) {
 			s[i] += v * v
 		}
 		if math.IsInf(s[i], 0) {
-			return nil, check.New(check.Value, "", "core: %s row %d has a squared norm beyond the float64 range (%.3g); rescale the data, e.g. standardize it", name, i, mat.Norm(mat.NewVecDense(len(X.RawRowView(i)), X.RawRowView(i)), math.Inf(1)))
+			return nil, check.New(check.Value, "", "kernel: %s row %d has a squared norm beyond the float64 range (%.3g); rescale the data, e.g. standardize it", name, i, mat.Norm(mat.NewVecDense(len(X.RawRowView(i)), X.RawRowView(i)), math.Inf(1)))
 		}
 	}
 	return s, nil

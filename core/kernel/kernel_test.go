@@ -1,13 +1,16 @@
 package kernel
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
-	"ntkrf/internal/check"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/errs"
+	"ntkrf/internal/check"
 )
 
 // refTol is the relative tolerance against ../shared/REFERENCE.md, whose
@@ -206,7 +209,7 @@ func TestHomogeneity(t *testing.T) {
 	Xa, Zb := mat.DenseCopyOf(X), mat.DenseCopyOf(Z)
 	Xa.Scale(a, X)
 	Zb.Scale(b, Z)
-	for L := 0; L <= 4; L++ {
+	for L := 1; L <= 4; L++ {
 		K, _ := NTKCross(X, Z, L)
 		Ks, _ := NTKCross(Xa, Zb, L)
 		for i := 0; i < 6; i++ {
@@ -259,7 +262,7 @@ func TestNearDuplicateRows(t *testing.T) {
 func TestZeroRowsAndRBF(t *testing.T) {
 	t.Parallel()
 	X := mat.NewDense(3, 2, []float64{0, 0, 1, 2, 3, -1})
-	for L := 0; L <= 3; L++ {
+	for L := 1; L <= 3; L++ {
 		K, err := NTK(X, L)
 		if err != nil {
 			t.Fatal(err)
@@ -308,11 +311,61 @@ func TestErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		_, err := tc.k.Gram(tc.X, tc.Z)
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "core: ") {
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "kernel: ") {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
 		}
 	}
 	if err := check.Alloc("kernel matrix", 1<<20, 1<<20); err == nil || !strings.Contains(err.Error(), "needs 8796.1 GB") {
 		t.Errorf("CheckAlloc: %v", err)
+	}
+}
+
+// TestDepthArgument: the functions that take a depth refuse 0 and
+// out-of-range depths with ERR_OPTION naming "depth" (one rule: no
+// default in an argument), while a zero Spec.Depth means DefaultDepth.
+func TestDepthArgument(t *testing.T) {
+	t.Parallel()
+	X := mat.NewDense(2, 2, []float64{1, 0, 0.5, 2})
+	calls := map[string]func(int) error{
+		"NTK":       func(L int) error { _, err := NTK(X, L); return err },
+		"NNGP":      func(L int) error { _, err := NNGP(X, L); return err },
+		"NTKCross":  func(L int) error { _, err := NTKCross(X, X, L); return err },
+		"NNGPCross": func(L int) error { _, err := NNGPCross(X, X, L); return err },
+	}
+	for name, call := range calls {
+		for _, L := range []int{0, -1, MaxDepth + 1} {
+			err := call(L)
+			var e *errs.Error
+			if !errors.As(err, &e) || e.Code != errs.Option || e.Option != "depth" || !strings.HasPrefix(err.Error(), "kernel: ") {
+				t.Errorf("%s(X, %d): %v, want a kernel: ERR_OPTION on depth", name, L, err)
+			}
+		}
+		if err := call(1); err != nil {
+			t.Errorf("%s(X, 1): %v", name, err)
+		}
+	}
+	zero, err := Spec{}.Gram(X, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, _ := NTK(X, DefaultDepth)
+	if !mat.Equal(zero, one) {
+		t.Errorf("Spec{} is not the NTK of depth %d", DefaultDepth)
+	}
+}
+
+// TestDefaultGamma: a zero γ means DefaultGamma(cols) in a Spec, and
+// DefaultGamma(d) is DefaultGamma(1)/d, the form the schema states it in
+// (defaultPerCol).
+func TestDefaultGamma(t *testing.T) {
+	t.Parallel()
+	for d := 1; d <= 12; d++ {
+		if DefaultGamma(d) != DefaultGamma(1)/float64(d) {
+			t.Errorf("DefaultGamma(%d) = %v, not DefaultGamma(1)/%d", d, DefaultGamma(d), d)
+		}
+		k, err := Spec{Name: "rbf"}.Filled(d)
+		if err != nil || k.Gamma != DefaultGamma(d) {
+			t.Errorf("Spec{rbf}.Filled(%d): γ %v (%v), want %v", d, k.Gamma, err, DefaultGamma(d))
+		}
 	}
 }

@@ -6,8 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ntkrf/core/errs"
 	"ntkrf/core/kernel"
-	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
 )
 
@@ -123,22 +123,22 @@ func TestBadInputsAreErrors(t *testing.T) {
 		{"Resolve NaN λ", func() error { _, err := Options{Lambda: math.NaN()}.Resolve(y); return err }},
 		{"Resolve negative classes", func() error { _, err := Options{Classes: -1}.Resolve(y); return err }},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var err error
-			func() {
-				defer func() {
-					if r := recover(); r != nil {
-						t.Errorf("%s panicked: %v", tc.name, r)
-						err = nil
-					}
-				}()
-				err = tc.call()
-				if err == nil {
-					t.Errorf("%s: no error", tc.name)
-				} else if check.CodeOf(err) == "" {
-					t.Errorf("%s: %v has no code", tc.name, err)
-				}
-			}()
-		})
+		t.Run(tc.name, func(t *testing.T) { fixture.Refuse(t, tc.name, tc.call) })
+	}
+}
+
+// TestLimits: the limits the schema reads are the core's, applied here:
+// a classifier needs MinClasses, a grid holds at most MaxGrid λ.
+func TestLimits(t *testing.T) {
+	t.Parallel()
+	y := []float64{0, 1, 1, 0}
+	long := make([]float64, MaxGrid+1)
+	for i := range long {
+		long[i] = 1
+	}
+	fixture.Refuse(t, "one class", func() error { _, err := Options{Classes: MinClasses - 1}.Resolve(y); return err }, errs.Option)
+	fixture.Refuse(t, "grid too long", func() error { _, err := Options{Task: Classification, Grid: long}.Resolve(y); return err }, errs.Option)
+	if _, err := (Options{Task: Classification, Grid: long[:MaxGrid]}).Resolve(y); err != nil {
+		t.Errorf("a grid of MaxGrid λ: %v", err)
 	}
 }

@@ -145,7 +145,7 @@ func ExampleSelectActive() {
 
 func ExampleRelFrobenius() {
 	X := mat.NewDense(3, 2, []float64{1, 0, 0, 2, 1, 1})
-	K, _ := kernel.NTK(X, 0) // the linear kernel XXᵀ
+	K, _ := kernel.Spec{Name: "linear"}.Gram(X, nil) // XXᵀ
 	var phi mat.Dense
 	phi.Scale(1.1, X) // features whose Gram is 1.21·K
 	e, _ := metrics.RelFrobenius(K, &phi)
@@ -156,7 +156,7 @@ func ExampleRelFrobenius() {
 
 func ExampleSpectral() {
 	X := mat.NewDense(3, 2, []float64{1, 0, 0, 2, 1, 1})
-	K, _ := kernel.NTK(X, 0)
+	K, _ := kernel.Spec{Name: "linear"}.Gram(X, nil)
 	c, _ := metrics.Spectral(K, X, 0) // exact features: perfect conditioning
 	fmt.Printf("%.6f\n", c)
 	// Output:

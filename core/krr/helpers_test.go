@@ -5,7 +5,7 @@ import (
 )
 
 // identity is the featurizer φ(x) = x, whose Gram is the linear kernel
-// (core's NTK or NNGP at depth 0).
+// (kernel.Spec{Name: "linear"}, the NTK and NNGP of depth 0).
 type identity struct{ d int }
 
 func (f identity) Dim() int      { return f.d }

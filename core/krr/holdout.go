@@ -11,6 +11,10 @@ import (
 	"ntkrf/internal/check"
 )
 
+// HoldoutShare is the share of the rows Holdout keeps out: 1/HoldoutShare
+// of them, at most MaxHoldoutRows.
+const HoldoutShare = 5
+
 // MaxHoldoutRows bounds the rows Holdout keeps out: a fifth of the rows,
 // at most this many. 2,000 rows resolve accuracy differences of a few
 // tenths of a point between neighbouring λ (paired on the same rows) and
@@ -33,7 +37,7 @@ const holdoutLo, holdoutHi, holdoutStep = -4.0, 1.0, 0.5
 // hashes, kept in a heap as they pass), so a plan for millions of rows
 // costs no n-sized buffer.
 func HoldoutRows(n int) []int {
-	v := min(n/5, MaxHoldoutRows)
+	v := min(n/HoldoutShare, MaxHoldoutRows)
 	if v < 1 {
 		return nil
 	}

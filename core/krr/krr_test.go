@@ -220,7 +220,7 @@ func TestGCVMatchesDefinition(t *testing.T) {
 }
 
 // TestPrimalEqualsDual fits the identity features (primal) and the linear
-// kernel, NTK at depth 0 (dual): the same model, so predictions and
+// kernel (dual): the same model, so predictions and
 // curves agree.
 func TestPrimalEqualsDual(t *testing.T) {
 	t.Parallel()

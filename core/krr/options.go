@@ -9,6 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ntkrf/core/data"
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -24,28 +26,37 @@ type Featurizer interface {
 	Transform(dst, X *mat.Dense) (*mat.Dense, error)
 }
 
-// Task names.
+// Task names (aliases of ntkrf/core/names, where every name is written).
 const (
-	Classification = "classification"
-	Regression     = "regression"
+	Classification = names.Classification
+	Regression     = names.Regression
 )
 
 // Criterion names for the automatic choice of λ.
 const (
-	GCV     = "gcv"
-	LOO     = "loo"
-	Holdout = "holdout"
+	GCV     = names.GCV
+	LOO     = names.LOO
+	Holdout = names.Holdout
 )
 
 // Tasks and Criteria are the names Options accepts.
 var (
-	Tasks    = []string{Classification, Regression}
-	Criteria = []string{GCV, LOO, Holdout}
+	Tasks    = names.Tasks
+	Criteria = names.Criteria
 )
 
 // MaxClasses bounds the number of classes: a model holds one column of
-// coefficients per class.
-const MaxClasses = 10000
+// coefficients per class. It is data.MaxClasses, the bound of a parsed
+// target, so a table's classes always fit a model.
+const MaxClasses = data.MaxClasses
+
+// MinClasses is the fewest classes Options.Classes may give: a classifier
+// separates at least two (a score counts one, see metrics.Confusion).
+const MinClasses = 2
+
+// MaxGrid bounds the λ values of Options.Grid: each costs a pass over the
+// spectrum, and 10,000 already resolves λ far finer than it matters.
+const MaxGrid = 10000
 
 // checkFeaturizer refuses a nil featurizer, a typed nil (a nil *rf.Map in
 // the interface) included, whose methods would panic.
@@ -124,6 +135,15 @@ type Options struct {
 // GridPoints is the size of the default λ grid.
 const GridPoints = gridPoints
 
+// GridRule and CriterionRule say in words, for the hosts' documentation
+// (the JavaScript schema), what an empty Grid and an empty Criterion mean:
+// written beside defaultGrid and Criterion, from their constants.
+var (
+	GridRule      = fmt.Sprintf("%d values log-spaced over [%g, %g]·trace/m", gridPoints, gridLo, gridHi)
+	CriterionRule = fmt.Sprintf("by the task: classification by validated accuracy — %s when the fit is in the dual (rows ≤ features, or an exact kernel), else %s on 1/%d of the rows up to %d; regression by squared error — %s in the dual, else %s",
+		LOO, Holdout, HoldoutShare, MaxHoldoutRows, LOO, GCV)
+)
+
 const (
 	defaultBlockRows = 1024
 	gridPoints       = 30
@@ -192,13 +212,16 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 	default:
 		return opt, check.New(check.Option, "criterion", "krr: unknown criterion %s; use one of %q, or leave it empty to choose by the task", check.Quote(opt.Criterion), Criteria)
 	}
+	if len(opt.Grid) > MaxGrid {
+		return opt, check.New(check.Option, "grid", "krr: the grid has %d values, more than %d; give fewer λ", len(opt.Grid), MaxGrid)
+	}
 	for i, l := range opt.Grid {
 		if err := check.Lambda("krr", fmt.Sprintf("grid[%d]", i), l); err != nil {
 			return opt, err
 		}
 	}
-	if opt.Classes < 0 || opt.Classes > MaxClasses {
-		return opt, check.New(check.Option, "classes", "krr: classes %d is out of range; use 2 … %d, or 0 to infer it", opt.Classes, MaxClasses)
+	if opt.Classes < 0 || opt.Classes == 1 || opt.Classes > MaxClasses {
+		return opt, check.New(check.Option, "classes", "krr: classes %d is out of range; use %d … %d, or 0 to infer it", opt.Classes, MinClasses, MaxClasses)
 	}
 	if opt.Task == "" && !infer {
 		opt.Task = Regression
@@ -278,7 +301,7 @@ func checkTargets(y []float64, opt Options, offset int) error {
 			return check.New(check.NonFinite, "", "krr: y[%d] is %v; remove or impute non-finite targets", offset+i, v)
 		}
 		if opt.Task == Classification && (v != math.Trunc(v) || v < 0 || v >= float64(opt.Classes)) {
-			return check.New(check.Value, "", "krr: y[%d] = %v is not a class index in 0…%d; encode classes as 0…k−1 or raise Classes", offset+i, v, opt.Classes-1)
+			return check.New(check.Value, "", "krr: y[%d] = %v is not a class index in 0…%d; encode classes as 0…k−1 or raise Options.Classes", offset+i, v, opt.Classes-1)
 		}
 	}
 	return nil
@@ -322,7 +345,7 @@ func (opt Options) cancelled() error {
 		return nil
 	}
 	if err := opt.Context.Err(); err != nil {
-		return fmt.Errorf("krr: fit stopped: %w", err)
+		return check.Stopped("krr: fit", err)
 	}
 	return nil
 }

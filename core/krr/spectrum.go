@@ -428,7 +428,7 @@ func Best(curve []CurvePoint, byAccuracy bool) (int, error) {
 		}
 	}
 	if best < 0 {
-		return 0, check.New(check.Data, "", "krr: no λ in the grid gave a finite score; use a grid of larger λ or set Lambda")
+		return 0, check.New(check.Data, "", "krr: no λ in the grid gave a finite score; use a grid of larger λ or set Options.Lambda")
 	}
 	return best, nil
 }

@@ -1,16 +1,17 @@
 package linalg
 
 import (
-	"errors"
 	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"ntkrf/core/errs"
 )
 
 // ErrNotPositiveDefinite is returned by Cholesky when a pivot is not
 // positive: the matrix is not (numerically) positive definite.
-var ErrNotPositiveDefinite = errors.New("gram: matrix is not positive definite")
+var ErrNotPositiveDefinite error = errs.New(errs.Data, "", "linalg: matrix is not positive definite")
 
 // choleskyBlock is the panel width: the trailing update, which carries
 // almost all of the m³/3 flops, runs on the AddAtA kernel in rank-256 steps.
@@ -32,7 +33,7 @@ func Cholesky(a []float64, m int) error {
 // reference the tests compare the bits with).
 func cholesky(a []float64, m, sub int) error {
 	if m < 0 || len(a) < m*m {
-		panic("gram: Cholesky needs an m×m matrix")
+		panic("linalg: Cholesky needs an m×m matrix")
 	}
 	var panel, negT []float64
 	for j0 := 0; j0 < m; j0 += choleskyBlock {

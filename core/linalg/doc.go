@@ -64,7 +64,12 @@
 // across columns with separate multiply and add instructions, which keeps
 // that order.
 //
-// # Panics
+// # Errors and panics
+//
+// The data faults it can meet (Cholesky of a matrix that is not positive
+// definite, an eigensolve that does not converge or overflows) are returned
+// as ntkrf/core/errs errors with code ERR_DATA and messages that start with
+// "linalg: "; ErrNotPositiveDefinite is one value, for errors.Is.
 //
 // The functions panic if the slices are shorter than the shapes say or a
 // dimension is negative: these are programming errors, not bad data.

@@ -1,14 +1,15 @@
 package linalg
 
 import (
-	"errors"
 	"math"
 	"runtime"
 	"sync"
+
+	"ntkrf/core/errs"
 )
 
 // errNoConvergence reports a tridiagonal QL iteration that did not settle.
-var errNoConvergence = errors.New("eigenvalue iteration did not converge")
+var errNoConvergence error = errs.New(errs.Data, "", "linalg: the eigenvalue iteration did not converge")
 
 // EigSym diagonalizes the symmetric m×m matrix whose upper triangle is in
 // a (row-major, stride m; overwritten) as C = VΛVᵀ. It returns the
@@ -51,7 +52,7 @@ func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total 
 
 // errOverflow reports eigenvalues of a finite matrix beyond the float64
 // range (entries near 1e308 whose sums overflow).
-var errOverflow = errors.New("linalg: an eigenvalue is beyond the float64 range; rescale the matrix")
+var errOverflow error = errs.New(errs.Data, "", "linalg: an eigenvalue is beyond the float64 range; rescale the matrix")
 
 func finite(d []float64) error {
 	for _, v := range d {

@@ -44,7 +44,7 @@ var tile tileFunc
 // amortize that work.
 func AddAtA(g []float64, a []float64, n, m int) {
 	if n < 0 || m < 0 || len(a) < n*m || len(g) < m*m {
-		panic(fmt.Sprintf("gram: AddAtA lengths %d, %d do not fit n=%d, m=%d", len(a), len(g), n, m))
+		panic(fmt.Sprintf("linalg: AddAtA lengths %d, %d do not fit n=%d, m=%d", len(a), len(g), n, m))
 	}
 	if n == 0 || m == 0 {
 		return
@@ -66,7 +66,7 @@ func SubAtAStride(g []float64, ldg int, a []float64, n, m int) {
 
 func checkStride(g []float64, ldg int, a []float64, n, m int) {
 	if n < 0 || m < 0 || ldg < m || len(a) < n*m || (m > 0 && len(g) < (m-1)*ldg+m) {
-		panic(fmt.Sprintf("gram: SubAtAStride lengths %d, %d do not fit n=%d, m=%d, ldg=%d", len(a), len(g), n, m, ldg))
+		panic(fmt.Sprintf("linalg: SubAtAStride lengths %d, %d do not fit n=%d, m=%d, ldg=%d", len(a), len(g), n, m, ldg))
 	}
 }
 

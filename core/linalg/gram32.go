@@ -51,7 +51,7 @@ type kernel32Set struct {
 // without GOEXPERIMENT=simd, the noasm tag) it is AddAtA.
 func AddAtA32(g, a []float64, n, m int) {
 	if n < 0 || m < 0 || len(a) < n*m || len(g) < m*m {
-		panic(fmt.Sprintf("gram: AddAtA32 lengths %d, %d do not fit n=%d, m=%d", len(a), len(g), n, m))
+		panic(fmt.Sprintf("linalg: AddAtA32 lengths %d, %d do not fit n=%d, m=%d", len(a), len(g), n, m))
 	}
 	if n == 0 || m == 0 {
 		return

@@ -22,7 +22,7 @@ func kernels32() []kernel32Set {
 func tileAVX512F32(k int, a, b []float32, ps int, c []float64, ldc int) {
 	if k < 1 || len(a) < (k-1)*panel32+tile32R || ps < k*panel32 || len(b) < 2*ps+k*panel32 ||
 		ldc < tile32C || len(c) < (tile32R-1)*ldc+tile32C {
-		panic("gram: float32 tile kernel called with bad shapes")
+		panic("linalg: float32 tile kernel called with bad shapes")
 	}
 	tile8x48AVX512F32(k, &a[0], &b[0], ps, &c[0], ldc)
 }

@@ -36,7 +36,7 @@ func kernels() []kernelSet {
 func tileCheck(k int, a, b []float64, ps int, c []float64, ldc int) {
 	if k < 1 || len(a) < k*panelW || len(b) < 2*ps+k*panelW || ps < k*panelW ||
 		ldc < tileC || len(c) < (tileR-1)*ldc+tileC {
-		panic("gram: tile kernel called with bad shapes")
+		panic("linalg: tile kernel called with bad shapes")
 	}
 }
 

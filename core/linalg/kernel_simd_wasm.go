@@ -85,7 +85,7 @@ func block4x4(k int, a, b unsafe.Pointer, stride int) (acc [8]f64x2) {
 func tileSIMD(k int, a, b []float64, ps int, c []float64, ldc int) {
 	if k < 1 || len(a) < k*panelW || len(b) < 2*ps+k*panelW || ps < k*panelW ||
 		ldc < tileC || len(c) < (tileR-1)*ldc+tileC {
-		panic("gram: tile kernel called with bad shapes")
+		panic("linalg: tile kernel called with bad shapes")
 	}
 	pa, pb := unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0])
 	for r := 0; r < tileR; r += 4 {
@@ -108,7 +108,7 @@ func mulSIMD(c, a, b []float64, i0, i1, k, m int) {
 
 func mul4x4SIMD(k int, a, b, c []float64, ldc int) {
 	if k < 1 || len(a) < 4*k || len(b) < 4*k || len(c) < 3*ldc+4 {
-		panic("gram: mul kernel called with bad shapes")
+		panic("linalg: mul kernel called with bad shapes")
 	}
 	acc := block4x4(k, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), 32)
 	for i := range 4 {
@@ -123,7 +123,7 @@ func mul4x4SIMD(k int, a, b, c []float64, ldc int) {
 func tile32SIMD(k int, a, b []float32, ps int, c []float64, ldc int) {
 	if k < 1 || len(a) < (k-1)*panel32+tile32R || ps < k*panel32 || len(b) < 2*ps+k*panel32 ||
 		ldc < tile32C || len(c) < (tile32R-1)*ldc+tile32C {
-		panic("gram: float32 tile kernel called with bad shapes")
+		panic("linalg: float32 tile kernel called with bad shapes")
 	}
 	pa, pb := unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0])
 	var sums [8][4]float32

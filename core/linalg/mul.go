@@ -23,7 +23,7 @@ var mulRows mulFunc
 // the lengths do not match.
 func Mul(c, a, b []float64, n, k, m int) {
 	if n < 0 || k < 0 || m < 0 || len(a) < n*k || len(b) < k*m || len(c) < n*m {
-		panic(fmt.Sprintf("gram: Mul lengths %d, %d, %d do not fit n=%d, k=%d, m=%d", len(c), len(a), len(b), n, k, m))
+		panic(fmt.Sprintf("linalg: Mul lengths %d, %d, %d do not fit n=%d, k=%d, m=%d", len(c), len(a), len(b), n, k, m))
 	}
 	mul(mulRows, c, a, b, n, k, m)
 }
@@ -65,7 +65,7 @@ func mulPortable(c, a, b []float64, i0, i1, k, m int) {
 // slice, so that products like AAᵀ can run on AddAtA.
 func Transpose(a []float64, n, k int) []float64 {
 	if len(a) < n*k {
-		panic(fmt.Sprintf("gram: Transpose length %d does not fit n=%d, k=%d", len(a), n, k))
+		panic(fmt.Sprintf("linalg: Transpose length %d does not fit n=%d, k=%d", len(a), n, k))
 	}
 	t := make([]float64, k*n)
 	for i := 0; i < n; i++ {

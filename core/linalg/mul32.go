@@ -30,7 +30,7 @@ var mul32Rows = mul32Kernels()[0].mul
 // exact sum. It panics if the lengths do not match.
 func Mul32(c, a, b []float32, n, k, m int) {
 	if n < 0 || k < 0 || m < 0 || len(a) < n*k || len(b) < k*m || len(c) < n*m {
-		panic(fmt.Sprintf("gram: Mul32 lengths %d, %d, %d do not fit n=%d, k=%d, m=%d", len(c), len(a), len(b), n, k, m))
+		panic(fmt.Sprintf("linalg: Mul32 lengths %d, %d, %d do not fit n=%d, k=%d, m=%d", len(c), len(a), len(b), n, k, m))
 	}
 	mul32(mul32Rows, c, a, b, n, k, m)
 }

@@ -10,7 +10,7 @@ import "fmt"
 // It panics if x or y is shorter than a.
 func DotAxpy(y, a, x []float64, s float64) float64 {
 	if len(x) < len(a) || len(y) < len(a) {
-		panic(fmt.Sprintf("gram: DotAxpy lengths %d, %d shorter than a (%d)", len(y), len(x), len(a)))
+		panic(fmt.Sprintf("linalg: DotAxpy lengths %d, %d shorter than a (%d)", len(y), len(x), len(a)))
 	}
 	return dotAxpy(y, a, x, s)
 }

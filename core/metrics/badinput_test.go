@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
 )
 
 // TestBadInputsAreErrors calls every function of metrics with nil, empty,
@@ -49,16 +50,7 @@ func TestBadInputsAreErrors(t *testing.T) {
 		{"Confusion k 0", func() error { _, err := Confusion([]float64{0}, []float64{0}, 0); return err }, check.Option},
 		{"Confusion label out of range", func() error { _, err := Confusion([]float64{0}, []float64{5}, 2); return err }, check.Value},
 	} {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("%s panicked: %v", tc.name, r)
-				}
-			}()
-			if err := tc.call(); check.CodeOf(err) != tc.code {
-				t.Errorf("%s: %v (code %q), want %s", tc.name, err, check.CodeOf(err), tc.code)
-			}
-		}()
+		fixture.Refuse(t, tc.name, tc.call, tc.code)
 	}
 	// Values near the float64 limits score as their scaled copies do.
 	yt, yp := []float64{1e300, -1e300, 5e299}, []float64{9e299, -1e300, 4e299}

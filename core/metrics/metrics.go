@@ -86,10 +86,17 @@ func EntryMSE(K, Phi *mat.Dense) (float64, error) {
 	return diff / float64(n) / float64(n), nil
 }
 
+// SpectralLambdaPerRow is the λ per row of K that Spectral uses when
+// given lambda 0: DefaultSpectralLambda(n) = 1e-4·n.
+const SpectralLambdaPerRow = 1e-4
+
+// DefaultSpectralLambda is the λ Spectral uses for n rows and lambda 0.
+func DefaultSpectralLambda(n int) float64 { return SpectralLambdaPerRow * float64(n) }
+
 // Spectral returns the condition number of
 // (K+λI)^{-1/2}(ΦΦᵀ+λI)(K+λI)^{-1/2}: 1 when ΦΦᵀ = K, and (1+ε)/(1−ε) when
 // ΦΦᵀ is an ε-spectral approximation (the paper's Figure 1). lambda 0
-// means 1e-4·n. It is computed without square roots of matrices: with the
+// means DefaultSpectralLambda(n). It is computed without square roots of matrices: with the
 // Cholesky factor K + λI = UᵀU, the matrix U⁻ᵀ(ΦΦᵀ+λI)U⁻¹ has the same
 // eigenvalues (the generalized problem), found by a symmetric eigensolver.
 // The cost is O(n³) time and three n×n buffers.
@@ -99,7 +106,7 @@ func Spectral(K, Phi *mat.Dense, lambda float64) (float64, error) {
 		return 0, err
 	}
 	if lambda == 0 {
-		lambda = 1e-4 * float64(n)
+		lambda = DefaultSpectralLambda(n)
 	}
 	if err := check.Lambda("metrics", "lambda", lambda); err != nil {
 		return 0, err
@@ -270,14 +277,18 @@ func R2(yTrue, yPred []float64) (float64, error) {
 	return 1 - res/tot, nil
 }
 
+// MinClasses is the fewest classes Confusion counts: one (every label 0)
+// is a valid, if trivial, score; a fit needs krr.MinClasses.
+const MinClasses = 1
+
 // Confusion returns the k×k confusion matrix: entry [t][p] counts the rows
 // of true class t predicted as class p.
 func Confusion(yTrue, yPred []float64, k int) ([][]int, error) {
 	if err := checkLabels(yTrue, yPred); err != nil {
 		return nil, err
 	}
-	if k <= 0 {
-		return nil, check.New(check.Option, "classes", "metrics: %d classes; give a positive number of classes", k)
+	if k < MinClasses {
+		return nil, check.New(check.Option, "classes", "metrics: %d classes; give at least %d", k, MinClasses)
 	}
 	// Labels first, then the k×k counts: a stray label must not allocate.
 	for i, t := range yTrue {

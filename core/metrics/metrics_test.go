@@ -13,7 +13,7 @@ import (
 func TestKernelMetrics(t *testing.T) {
 	t.Parallel()
 	X, _ := fixture.Data(12, 4, 0, 1)
-	K, err := kernel.NTK(X, 0) // the linear kernel XXᵀ, exactly featurized by X
+	K, err := kernel.Spec{Name: "linear"}.Gram(X, nil) // XXᵀ, exactly featurized by X
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,14 +4,16 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
+	"ntkrf/core/errs"
 	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
 	"ntkrf/core/rf"
-	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
 )
 
@@ -71,18 +73,24 @@ func TestBadInputsAreErrors(t *testing.T) {
 		{"ReadCSV without a schema", func() error { _, err := p.ReadCSV([]byte("a,b,c\n1,2,3\n"), 0); return err }},
 		{"PredictCSV negative maxBytes", func() error { _, err := p.PredictCSV([]byte("a,b,c\n1,2,3\n"), -1); return err }},
 	} {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("%s panicked: %v", tc.name, r)
-				}
-			}()
-			switch err := tc.call(); {
-			case err == nil:
-				t.Errorf("%s: no error", tc.name)
-			case check.CodeOf(err) == "":
-				t.Errorf("%s: %v has no code", tc.name, err)
-			}
-		}()
+		fixture.Refuse(t, tc.name, tc.call)
 	}
+}
+
+// TestSearchLimits: the search's bounds the schema reads are applied by
+// the core: at most MaxSearchPreprocess preprocessings, kernel.MaxDepth
+// depths, MinSearchRows … MaxSearchRows rows.
+func TestSearchLimits(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(30, 3, 2, 1)
+	fit := func(s Search) func() error {
+		return func() error {
+			_, err := Fit(context.Background(), X, y, Config{Features: rf.Config{Dim: 16}, Search: s, Ridge: krr.Options{Task: krr.Classification}})
+			return err
+		}
+	}
+	fixture.Refuse(t, "17 preprocessings", fit(Search{Preprocess: make([]data.Prep, MaxSearchPreprocess+1)}), errs.Option)
+	fixture.Refuse(t, "65 depths", fit(Search{Depths: slices.Repeat([]int{1}, kernel.MaxDepth+1)}), errs.Option)
+	fixture.Refuse(t, "2 rows", fit(Search{Rows: MinSearchRows - 1}), errs.Option)
+	fixture.Refuse(t, "too many rows", fit(Search{Rows: MaxSearchRows + 1}), errs.Option)
 }

@@ -64,7 +64,7 @@
 // testdata/models holds hostile files mutated from real ones, with the
 // outcome each host must give.
 //
-// Errors follow ntkrf's error grammar (internal/check): a bad model file
+// Errors follow ntkrf's error grammar (ntkrf/core/errs): a bad model file
 // is refused with ERR_TYPE (not a model file), ERR_VALUE (other format or
 // version, inconsistent fields, a seed past 2^53−1), ERR_SHAPE,
 // ERR_NONFINITE or ERR_TOO_LARGE, with the path of the field at fault,

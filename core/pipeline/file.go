@@ -9,6 +9,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -337,7 +338,7 @@ func (f *file) checkHeader() error {
 			return bad(check.Value, "%d class names; a classifier has 1…%d", k, krr.MaxClasses)
 		}
 		if err := data.ClassNames(f.Classes); err != nil {
-			return bad(check.Value, "classes: %v", err)
+			return bad(check.Value, "classes: %s", strings.TrimPrefix(err.Error(), "data: "))
 		}
 	} else if len(f.Classes) > 0 {
 		return bad(check.Value, "a regression model has no classes")
@@ -434,15 +435,6 @@ func (p *Pipeline) Split() (header []byte, coef, train *mat.Dense, err error) {
 		train = p.model.TrainRows()
 	}
 	return header, coef, train, err
-}
-
-// coded gives an error without a code (rf's) the code fallback.
-func coded(err error, fallback check.Code) error {
-	var e *check.Error
-	if errors.As(err, &e) {
-		return err
-	}
-	return &check.Error{Code: fallback, Msg: err.Error()}
 }
 
 // configDiff names the first field where a file's feature configuration

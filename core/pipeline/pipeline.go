@@ -111,7 +111,7 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data
 	}
 	progress(opt, 1, 1, "preprocess")
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, check.Stopped("pipeline: fit", err)
 	}
 	_, d := Xs.Dims()
 	p := &Pipeline{input: input, scaler: scaler, selection: sel}
@@ -124,7 +124,7 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data
 		p.model, err = krr.FitKernel(k, Xs, y, opt)
 	} else {
 		if p.fmap, err = rf.New(cfg.Features, d); err != nil {
-			return nil, coded(err, check.Option)
+			return nil, err
 		}
 		p.model, err = krr.FitFeatures(p.fmap, Xs, y, opt)
 	}

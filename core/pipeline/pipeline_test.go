@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
+	"ntkrf/core/errs"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/rf"
@@ -209,7 +210,7 @@ func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := Fit(ctx, X, y, Config{Features: rf.Config{Dim: 64}})
-	if !errors.Is(err, context.Canceled) {
+	if !errors.Is(err, context.Canceled) || errs.CodeOf(err) != errs.Aborted {
 		t.Errorf("cancelled fit: %v", err)
 	}
 	// Cancelled mid-way, between row blocks.
@@ -222,7 +223,7 @@ func TestCancel(t *testing.T) {
 			}
 		}
 	}}})
-	if !errors.Is(err, context.Canceled) || blocks != 3 {
+	if !errors.Is(err, context.Canceled) || errs.CodeOf(err) != errs.Aborted || blocks != 3 {
 		t.Errorf("cancelled after 3 blocks: %v after %d blocks", err, blocks)
 	}
 	// Cancelled during the depth and preprocessing search.
@@ -234,7 +235,7 @@ func TestCancel(t *testing.T) {
 			cancel()
 		}
 	}}})
-	if !errors.Is(err, context.Canceled) || scored != 2 {
+	if !errors.Is(err, context.Canceled) || errs.CodeOf(err) != errs.Aborted || scored != 2 {
 		t.Errorf("cancelled after 2 candidates: %v", err)
 	}
 }

@@ -9,10 +9,12 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"fmt"
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/linalg"
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -42,9 +44,16 @@ const DefaultSearchRows = 1000
 // 1,000 rows: 3·10¹⁰ flops per candidate).
 const searchFlops = 1e9
 
+// minDefaultRows is the fewest rows defaultRows gives.
+const minDefaultRows = 50
+
+// SearchRowsRule says in words, for the hosts' documentation, what a zero
+// Search.Rows means (defaultRows).
+var SearchRowsRule = fmt.Sprintf("%d, fewer when so many classes would make a candidate's leave-one-out cost more than %g flops, and at least %d", DefaultSearchRows, searchFlops, minDefaultRows)
+
 // defaultRows is DefaultSearchRows, fewer when there are so many classes
 // that a candidate's leave-one-out would exceed searchFlops (1,000 classes:
-// 182 rows), and never below 50.
+// 182 rows), and never below minDefaultRows.
 func defaultRows(opt krr.Options) int {
 	k, T := 1, len(opt.Grid)
 	if opt.Task == krr.Classification {
@@ -53,8 +62,16 @@ func defaultRows(opt krr.Options) int {
 	if T == 0 {
 		T = krr.GridPoints
 	}
-	return max(min(DefaultSearchRows, int(math.Sqrt(searchFlops/float64(k*T)))), 50)
+	return max(min(DefaultSearchRows, int(math.Sqrt(searchFlops/float64(k*T)))), minDefaultRows)
 }
+
+// MaxSearchPreprocess bounds Search.Preprocess: each preprocessing is
+// scored at every depth, one eigendecomposition per pair.
+const MaxSearchPreprocess = 16
+
+// MinSearchRows is the fewest rows a search scores: leave-one-out with a
+// standard error needs three.
+const MinSearchRows = 3
 
 // MaxSearchRows bounds Search.Rows: the candidates' kernel matrices and
 // their eigenvectors are dense (rows² each).
@@ -250,7 +267,7 @@ func newSearch(X *mat.Dense, y []float64, cfg Config) (*search, error) {
 		// the depth given or the default) before any search.
 		_, d := X.Dims()
 		if _, err := cfg.Features.Resolve(d); err != nil {
-			return nil, coded(err, check.Option)
+			return nil, err
 		}
 	}
 	s := &search{groups: cfg.Groups, opt: opt, depths: []int{0}}
@@ -367,7 +384,7 @@ func (s *search) score(ctx context.Context, X *mat.Dense, which []int) ([]Scored
 	}
 	progress(s.opt, total, total, "select")
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, check.Stopped("pipeline: selection", err)
 	}
 	for _, err := range errs {
 		if err != nil {
@@ -517,7 +534,7 @@ func defaultPreprocess(k kernel.Spec) []data.Prep {
 
 // reluKernel reports whether k is the NTK or NNGP kernel of a ReLU network.
 func reluKernel(k kernel.Spec) bool {
-	return k.Name == "" || k.Name == "ntk" || k.Name == "nngp"
+	return k.Name == "" || k.Name == names.NTK || k.Name == names.NNGP
 }
 
 // kernelSpec is the exact kernel the pipeline fits or its features
@@ -542,6 +559,12 @@ func (s Search) check() error {
 	if s.Preprocess != nil && len(s.Preprocess) == 0 {
 		return check.New(check.Option, "preprocess", "pipeline: the search has no preprocessing to try; give at least one, or leave it unset")
 	}
+	if len(s.Preprocess) > MaxSearchPreprocess {
+		return check.New(check.Option, "preprocess", "pipeline: the search has %d preprocessings to try, more than %d; give fewer", len(s.Preprocess), MaxSearchPreprocess)
+	}
+	if len(s.Depths) > kernel.MaxDepth {
+		return check.New(check.Option, "depths", "pipeline: the search has %d depths to try, more than the %d there are; give each once", len(s.Depths), kernel.MaxDepth)
+	}
 	for _, p := range s.Preprocess {
 		if err := p.Check(); err != nil {
 			return err
@@ -552,8 +575,8 @@ func (s Search) check() error {
 			return check.New(check.Option, "depths", "pipeline: search depth %d is out of range; use 1 … %d", d, kernel.MaxDepth)
 		}
 	}
-	if s.Rows < 0 || s.Rows == 1 || s.Rows == 2 || s.Rows > MaxSearchRows {
-		return check.New(check.Option, "rows", "pipeline: search rows %d is out of range; use 3 … %d, or 0 for %d", s.Rows, MaxSearchRows, DefaultSearchRows)
+	if s.Rows < 0 || s.Rows > 0 && s.Rows < MinSearchRows || s.Rows > MaxSearchRows {
+		return check.New(check.Option, "rows", "pipeline: search rows %d is out of range; use %d … %d, or 0 for %d", s.Rows, MinSearchRows, MaxSearchRows, DefaultSearchRows)
 	}
 	return nil
 }

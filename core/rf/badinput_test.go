@@ -6,7 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
 )
 
 // TestBadInputsAreErrors calls the functions of rf that return errors with
@@ -42,18 +42,6 @@ func TestBadInputsAreErrors(t *testing.T) {
 		{"NewTensorSketch negative", func() error { _, err := NewTensorSketch(-1, 4, 4, 1); return err }},
 		{"NewTensorSRHT 0", func() error { _, err := NewTensorSRHT(4, 4, 0, 1); return err }},
 	} {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("%s panicked: %v", tc.name, r)
-				}
-			}()
-			switch err := tc.call(); {
-			case err == nil:
-				t.Errorf("%s: no error", tc.name)
-			case check.CodeOf(err) == "":
-				t.Errorf("%s: %v has no code", tc.name, err)
-			}
-		}()
+		fixture.Refuse(t, tc.name, tc.call)
 	}
 }

@@ -14,7 +14,8 @@
 //     Ψ ← a1(Ψ), Γ = S(Λ ⊗ Φ) with a TensorSketch (or TensorSRHT) S into
 //     m_cs dimensions, Φ ← [Ψ, Γ], starting from Φ = Ψ = x. The output has
 //     m1 + m_cs columns; by default m0 = m1 = ⌊m/2⌋ and m_cs = m − m1, so
-//     exactly Dim. Depth 0 returns the rows themselves (K0 = XXᵀ).
+//     exactly Dim. Depth is 1 … MaxDepth; Config.Depth 0 means
+//     kernel.DefaultDepth (1), as everywhere in the core.
 //   - "nngp": the last Ψ of the same recursion (m1 = Dim columns).
 //   - "arccos0": √(2/m)·Step(Wx), estimating F0 = 1 − θ/π.
 //   - "arccos1": the ReLU features a1 below, estimating the order-1

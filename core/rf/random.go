@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"ntkrf/core/linalg"
+	"ntkrf/core/names"
 )
 
 // Stream tags: every random object draws from its own stream, derived from
@@ -86,14 +87,14 @@ func directions(sampler string, r *rand.Rand, m, d, sweeps int) []float64 {
 	g := &gauss{r: r}
 	var w []float64
 	switch sampler {
-	case "exact":
+	case names.Exact:
 		w = gaussianRows(g, m, d)
-	case "gibbs":
+	case names.Gibbs:
 		w = gaussianRows(g, m, d)
 		for i := 0; i < m; i++ {
 			gibbsChain(r, w[i*d:(i+1)*d], sweeps)
 		}
-	case "orthogonal":
+	case names.Orthogonal:
 		w = gaussianRows(g, m, d)
 		for lo := 0; lo < m; lo += d {
 			orthonormalize(w[lo*d:min(lo+d, m)*d], d)

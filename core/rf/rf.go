@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ntkrf/core/kernel"
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -23,16 +24,19 @@ const DefaultDim = 1024
 // every host refuses it (ERR_OPTION; in a model file, the file's error).
 const MaxSeed = check.MaxSeed
 
+// DefaultGibbsSweeps is what a zero Config.GibbsSweeps means.
+const DefaultGibbsSweeps = 1
+
 // MaxGibbsSweeps bounds Config.GibbsSweeps.
 const MaxGibbsSweeps = 1000
 
 // The names Config accepts, each list's default first.
 var (
-	Methods  = []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}
-	Sketches = []string{"auto", "split", "tensorsketch", "tensorsrht"}
-	Samplers = []string{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}
+	Methods  = names.Methods
+	Sketches = names.Sketches
+	Samplers = names.Samplers
 	// Precisions are the arithmetics of the projections (Config.Precision).
-	Precisions = []string{"float64", "float32"}
+	Precisions = names.Precisions
 )
 
 // Config selects a feature map. The zero value is the documented default
@@ -71,11 +75,12 @@ type Config struct {
 	// (default), "gibbs", "orthogonal", "gaussian" or "hadamard" (which
 	// also draws the Step directions).
 	Sampler string `json:"sampler"`
-	// GibbsSweeps is the number T of Gibbs sweeps (default 1).
+	// GibbsSweeps is the number T of Gibbs sweeps; 0 means DefaultGibbsSweeps.
 	GibbsSweeps int `json:"gibbsSweeps"`
 	// Normalize scales every output row to unit norm.
 	Normalize bool `json:"normalize"`
-	// Gamma is the rff scale γ of exp(−γ‖x−y‖²), > 0 (default 1/inputDim).
+	// Gamma is the rff scale γ of exp(−γ‖x−y‖²), > 0; 0 means
+	// kernel.DefaultGamma(inputDim).
 	Gamma float64 `json:"gamma"`
 	// Seed determines every random draw: 0 … MaxSeed.
 	Seed uint64 `json:"seed"`
@@ -134,7 +139,7 @@ func (c *Config) fill(inputDim int) error {
 		c.Sampler = Samplers[0]
 	}
 	if c.GibbsSweeps == 0 {
-		c.GibbsSweeps = 1
+		c.GibbsSweeps = DefaultGibbsSweeps
 	}
 	for _, e := range []error{oneOf("Method", c.Method, Methods), oneOf("Sketch", cmp.Or(c.Sketch, Sketches[0]), Sketches), oneOf("Sampler", c.Sampler, Samplers),
 		oneOf("Precision", cmp.Or(c.Precision, Precisions[0]), Precisions)} {
@@ -147,9 +152,9 @@ func (c *Config) fill(inputDim int) error {
 	}
 	if c.Float32() {
 		switch {
-		case c.Method == "grad":
+		case c.Method == names.Grad:
 			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Method \"grad\"; use Config.Precision \"float64\" (the default) or another method")
-		case c.Sampler == "hadamard":
+		case c.Sampler == names.Hadamard:
 			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Sampler \"hadamard\" (its transforms are float64); use Config.Precision \"float64\" (the default) or another sampler")
 		}
 	}
@@ -163,16 +168,16 @@ func (c *Config) fill(inputDim int) error {
 		}
 	}
 	if c.GibbsSweeps < 0 || c.GibbsSweeps > MaxGibbsSweeps {
-		return check.New(check.Option, "gibbsSweeps", "rf: Config.GibbsSweeps %d is out of range; use 1 … %d (0 means 1)", c.GibbsSweeps, MaxGibbsSweeps)
+		return check.New(check.Option, "gibbsSweeps", "rf: Config.GibbsSweeps %d is out of range; use 1 … %d (0 means %d)", c.GibbsSweeps, MaxGibbsSweeps, DefaultGibbsSweeps)
 	}
 	if err := checkSeed(c.Seed); err != nil {
 		return err
 	}
-	if c.Dim == 0 && !(c.M1 > 0 && (c.SketchDim > 0 || c.Method == "nngp")) {
+	if c.Dim == 0 && !(c.M1 > 0 && (c.SketchDim > 0 || c.Method == names.NNGP)) {
 		c.Dim = DefaultDim
 	}
 	switch c.Method {
-	case "arccos0", "arccos1", "rff":
+	case names.ArcCos0, names.ArcCos1, names.RFF:
 		c.Depth = 0
 	default:
 		if c.Depth == 0 {
@@ -182,22 +187,22 @@ func (c *Config) fill(inputDim int) error {
 			return check.New(check.Option, "depth", "rf: Config.Depth %d is out of range; use 1 … %d (0 means %d)", c.Depth, kernel.MaxDepth, kernel.DefaultDepth)
 		}
 	}
-	if c.Sketch == "" || c.Sketch == "auto" {
+	if c.Sketch == "" || c.Sketch == names.Auto {
 		c.Sketch = defaultSketch(c, inputDim)
 	}
-	if c.Method == "rff" {
+	if c.Method == names.RFF {
 		if math.IsNaN(c.Gamma) || c.Gamma < 0 || math.IsInf(c.Gamma, 0) {
 			return check.New(check.Option, "gamma", "rf: Config.Gamma %v is invalid; use a positive finite number (0 means 1/inputDim)", c.Gamma)
 		}
 		if c.Gamma == 0 {
-			c.Gamma = 1 / float64(inputDim)
+			c.Gamma = kernel.DefaultGamma(inputDim)
 		}
 	}
 	return nil
 }
 
 // Float32 reports whether c projects in float32 (Precision "float32").
-func (c Config) Float32() bool { return c.Precision == "float32" }
+func (c Config) Float32() bool { return c.Precision == names.Float32 }
 
 // checkSeed refuses a seed above MaxSeed.
 func checkSeed(seed uint64) error {
@@ -236,7 +241,7 @@ func New(cfg Config, inputDim int) (*Map, error) {
 	}
 	f := &Map{cfg: p.cfg, inputDim: inputDim, dim: p.cfg.Dim, split: p.split}
 	c := &f.cfg
-	if c.Method == "rff" {
+	if c.Method == names.RFF {
 		f.drawRFF()
 		f.round32()
 		return f, nil
@@ -244,7 +249,7 @@ func New(cfg Config, inputDim int) (*Map, error) {
 	for l, s := range p.layers {
 		ly := f.newLayer(l+1, s)
 		if s.mcs > 0 {
-			if c.Sketch == "tensorsrht" {
+			if c.Sketch == names.TensorSRHT {
 				ly.sk = newTensorSRHT(s.m0, s.phiDim, s.mcs, c.Seed, l+1)
 			} else {
 				ly.sk = newTensorSketch(s.m0, s.phiDim, s.mcs, c.Seed, l+1)
@@ -253,7 +258,7 @@ func New(cfg Config, inputDim int) (*Map, error) {
 		f.layers = append(f.layers, ly)
 	}
 	f.round32()
-	if c.Method == "grad" {
+	if c.Method == names.Grad {
 		f.head = gaussianRows(&gauss{r: newStream(c.Seed, 0, tagHead)}, c.M1, 1)
 	}
 	return f, nil
@@ -296,19 +301,19 @@ func plan(cfg Config, inputDim int) (mapPlan, error) {
 	}
 	var err error
 	switch c.Method {
-	case "ntk", "nngp":
-		if c.Method == "ntk" && c.Sketch == "split" {
+	case names.NTK, names.NNGP:
+		if c.Method == names.NTK && c.Sketch == names.Split {
 			err = p.sizeSplit(inputDim)
 			break
 		}
 		err = p.sizeNTK(inputDim)
-	case "arccos0", "arccos1":
+	case names.ArcCos0, names.ArcCos1:
 		err = p.sizeArccos(inputDim)
-	case "rff":
+	case names.RFF:
 		err = needDim(c)
-	case "naive":
+	case names.Naive:
 		err = p.sizeNaive(inputDim)
-	case "grad":
+	case names.Grad:
 		err = p.sizeGrad(inputDim)
 	}
 	if err == nil {
@@ -321,13 +326,13 @@ func plan(cfg Config, inputDim int) (mapPlan, error) {
 // takes (the rows of directions before they are laid out in w).
 func (p *mapPlan) bytes(inputDim int) float64 {
 	c := &p.cfg
-	if c.Method == "rff" {
+	if c.Method == names.RFF {
 		return 8 * float64(c.Dim) * float64(inputDim+1)
 	}
 	var b, rows float64
 	for _, s := range p.layers {
 		st := float64(s.m0 + s.m1)
-		if c.Sampler == "hadamard" {
+		if c.Sampler == names.Hadamard {
 			q := float64(hadamardOrder(s.din))
 			b += 3 * 8 * math.Ceil(st/q) * q
 		} else {
@@ -336,14 +341,14 @@ func (p *mapPlan) bytes(inputDim int) float64 {
 		}
 		if s.mcs > 0 {
 			in := float64(s.m0 + s.phiDim)
-			if c.Sketch == "tensorsrht" {
+			if c.Sketch == names.TensorSRHT {
 				b += 8*in + 8*float64(s.mcs)
 			} else {
 				b += 12*in + fftBytes(s.mcs)
 			}
 		}
 	}
-	if c.Method == "grad" {
+	if c.Method == names.Grad {
 		b += 8 * float64(c.M1)
 	}
 	return b + rows
@@ -395,7 +400,7 @@ func (f *Map) newLayer(l int, s layerPlan) *layer {
 	// a0 and a1, 1 for the sign and |·| features of the split form
 	// (split.go), which carry half of each kernel.
 	gain := cmp.Or(s.gain, 2)
-	if c.Sampler == "hadamard" {
+	if c.Sampler == names.Hadamard {
 		// Step and ReLU directions are consecutive rows of the structured
 		// blocks; unit rows over p coordinates keep E‖u‖² = din/p on the
 		// first din, hence √(2p/m1) where exact directions use √(2d/m1).
@@ -419,7 +424,7 @@ func (f *Map) newLayer(l int, s layerPlan) *layer {
 		// serve every sampler except "orthogonal".
 		r := newStream(c.Seed, l, tagA0)
 		var rows []float64
-		if c.Sampler == "orthogonal" {
+		if c.Sampler == names.Orthogonal {
 			rows = directions("orthogonal", r, m0, din, 0)
 		} else {
 			rows = gaussianRows(&gauss{r: r}, m0, din)
@@ -430,7 +435,7 @@ func (f *Map) newLayer(l int, s layerPlan) *layer {
 	if m1 > 0 {
 		r := newStream(c.Seed, l, tagA1)
 		var rows []float64
-		if c.Sampler == "gaussian" {
+		if c.Sampler == names.Gaussian {
 			rows = gaussianRows(&gauss{r: r}, m1, din)
 			ly.s1 = math.Sqrt(gain / float64(m1))
 		} else {
@@ -447,7 +452,7 @@ func (p *mapPlan) sizeNTK(d int) error {
 	c := &p.cfg
 	asked := c.Dim
 	var m0, m1, mcs, dim int
-	if c.Method == "nngp" {
+	if c.Method == names.NNGP {
 		if c.M1 == 0 {
 			if err := needDim(c); err != nil {
 				return err
@@ -478,7 +483,7 @@ func (p *mapPlan) sizeNTK(d int) error {
 		// M1 or SketchDim given with a Dim they contradict: the map
 		// would have another width than the one asked for (and callers
 		// plan memory with Dim).
-		if c.Method == "nngp" {
+		if c.Method == names.NNGP {
 			return check.New(check.Option, "m1", "rf: Config.M1 = %d columns, but Config.Dim is %d; give one of them", dim, asked)
 		}
 		return check.New(check.Option, "sketchDim", "rf: Config.M1 + Config.SketchDim = %d + %d = %d columns, but Config.Dim is %d; give Config.Dim alone (Config.M1 = ⌊Config.Dim/2⌋, Config.SketchDim the rest), or Config.M1 with Config.SketchDim and no Config.Dim",
@@ -500,7 +505,7 @@ func (p *mapPlan) sizeNTK(d int) error {
 func (p *mapPlan) sizeArccos(d int) error {
 	c := &p.cfg
 	var m0, m1 int
-	if c.Method == "arccos0" {
+	if c.Method == names.ArcCos0 {
 		if c.M0 == 0 {
 			if err := needDim(c); err != nil {
 				return err
@@ -564,19 +569,38 @@ func (f *Map) InputDim() int { return f.inputDim }
 // the actual output dimension).
 func (f *Map) Config() Config { return f.cfg }
 
+// uses lists, for every method, the options of Config it reads besides
+// Dim, the widths, Normalize and Seed (by their JSON names); the others do
+// not change a bit of its features (TestUses).
+var uses = map[string][]string{
+	names.NTK:     {"depth", "sketch", "sampler", "gibbsSweeps"},
+	names.NNGP:    {"depth", "sampler", "gibbsSweeps"},
+	names.ArcCos0: {"sampler"},
+	names.ArcCos1: {"sampler", "gibbsSweeps"},
+	names.Naive:   {"depth", "sampler", "gibbsSweeps"},
+	names.Grad:    {"depth"},
+	names.RFF:     {"gamma"},
+}
+
+// Uses returns the options of Config that method reads besides Dim, the
+// widths (M0, M1, SketchDim), Normalize and Seed, by their JSON names, so
+// a host can grey out or leave unsent the ones it ignores; nil for an
+// unknown method.
+func Uses(method string) []string { return slices.Clone(uses[method]) }
+
 // Kernel returns the exact kernel the features of c approximate (their
 // expected Gram), or false when there is none here (arccos0: the order-0
 // arc-cosine kernel).
 func (c Config) Kernel() (kernel.Spec, bool) {
 	switch c.Method {
-	case "", "ntk", "naive", "grad":
-		return kernel.Spec{Name: "ntk", Depth: c.Depth}, true
-	case "nngp":
-		return kernel.Spec{Name: "nngp", Depth: c.Depth}, true
-	case "arccos1":
-		return kernel.Spec{Name: "nngp", Depth: 1}, true
-	case "rff":
-		return kernel.Spec{Name: "rbf", Gamma: c.Gamma}, true
+	case "", names.NTK, names.Naive, names.Grad:
+		return kernel.Spec{Name: names.NTK, Depth: c.Depth}, true
+	case names.NNGP:
+		return kernel.Spec{Name: names.NNGP, Depth: c.Depth}, true
+	case names.ArcCos1:
+		return kernel.Spec{Name: names.NNGP, Depth: 1}, true
+	case names.RFF:
+		return kernel.Spec{Name: names.RBF, Gamma: c.Gamma}, true
 	}
 	return kernel.Spec{}, false
 }

@@ -3,12 +3,14 @@ package rf
 import (
 	"fmt"
 	"math"
-	"ntkrf/internal/check"
 	"slices"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/names"
+	"ntkrf/internal/check"
 )
 
 // TestConfigErrors checks that every invalid setting is rejected with an
@@ -286,6 +288,47 @@ func TestSplitRefused(t *testing.T) {
 	for _, c := range cases {
 		if _, err := New(c.cfg, c.d); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("New(%+v, %d): error %v, want one saying %q", c.cfg, c.d, err, c.want)
+		}
+	}
+}
+
+// TestUses: Uses(method) is exactly the options among depth, sketch,
+// sampler, gibbsSweeps and gamma that change the method's features: each
+// one listed changes a bit, each one left out changes none.
+func TestUses(t *testing.T) {
+	t.Parallel()
+	X := mat.NewDense(5, 3, []float64{1, 2, 3, -1, 0.5, 2, 0, 1, -2, 3, 1, 1, 0.2, -0.3, 0.9})
+	// Each option's other value, from a base that makes its effect visible.
+	alts := map[string]struct{ base, alt func(*Config) }{
+		"depth":       {func(*Config) {}, func(c *Config) { c.Depth = 2 }},
+		"sketch":      {func(*Config) {}, func(c *Config) { c.Sketch = names.TensorSRHT }},
+		"sampler":     {func(*Config) {}, func(c *Config) { c.Sampler = names.Orthogonal }},
+		"gibbsSweeps": {func(c *Config) { c.Sampler = names.Gibbs }, func(c *Config) { c.Sampler, c.GibbsSweeps = names.Gibbs, 3 }},
+		"gamma":       {func(*Config) {}, func(c *Config) { c.Gamma = 0.7 }},
+	}
+	features := func(c Config) *mat.Dense {
+		f, err := New(c, 3)
+		if err != nil {
+			t.Fatal(c, err)
+		}
+		P, err := f.Transform(nil, X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return P
+	}
+	for _, m := range Methods {
+		var used []string
+		for _, o := range []string{"depth", "sketch", "sampler", "gibbsSweeps", "gamma"} {
+			a, b := Config{Method: m, Dim: 64, Seed: 3}, Config{Method: m, Dim: 64, Seed: 3}
+			alts[o].base(&a)
+			alts[o].alt(&b)
+			if !mat.Equal(features(a), features(b)) {
+				used = append(used, o)
+			}
+		}
+		if !slices.Equal(used, Uses(m)) {
+			t.Errorf("%s: the options that change its features are %v; Uses says %v", m, used, Uses(m))
 		}
 	}
 }

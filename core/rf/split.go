@@ -1,9 +1,11 @@
 package rf
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -154,14 +156,19 @@ func fitsSplit(d, m, L int) bool {
 	return 4*d <= 3*m && m-d >= total
 }
 
+// SketchRule says in words, for the hosts' documentation, what
+// Config.Sketch "auto" means (defaultSketch, fitsSplit).
+var SketchRule = fmt.Sprintf("%s for %s features where the input has at most 3/4 as many columns as the output (and at depth ≤ %d) and no ReLU or sketch width is given, else %s",
+	names.Split, names.NTK, maxSplitDepth, names.TensorSketch)
+
 // defaultSketch is what Config.Sketch "auto" (or unset) means: the split
 // form for ntk where it fits and no widths are given, else TensorSketch
 // (also for the methods that take no sketch, as before the split form).
 func defaultSketch(c *Config, d int) string {
-	if c.Method == "ntk" && c.M1 == 0 && c.SketchDim == 0 && c.Dim > 0 && fitsSplit(d, c.Dim, c.Depth) {
-		return "split"
+	if c.Method == names.NTK && c.M1 == 0 && c.SketchDim == 0 && c.Dim > 0 && fitsSplit(d, c.Dim, c.Depth) {
+		return names.Split
 	}
-	return "tensorsketch"
+	return names.TensorSketch
 }
 
 // sizeSplit sizes the layers of the split form (Config.Sketch "split"):

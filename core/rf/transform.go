@@ -1,10 +1,8 @@
 package rf
 
 import (
-	"errors"
 	"math"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -12,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -28,23 +27,13 @@ var blockRows = 256
 // not fault fresh pages in on every call.
 var workspaces sync.Pool
 
-// rfError rewrites an error of package core as one of this package.
-func rfError(err error) error {
-	msg := "rf: " + strings.TrimPrefix(err.Error(), "core: ")
-	var e *check.Error
-	if errors.As(err, &e) {
-		return &check.Error{Code: e.Code, Option: e.Option, Msg: msg}
-	}
-	return check.New(check.Data, "", "%s", msg)
-}
-
 // Transform sets dst to the n×Dim features of the n rows of X and returns
 // it; a nil dst is allocated. Row i of the result depends only on row i of
 // X, and rows are computed in parallel blocks whose size does not change
 // the result. X is not modified.
 func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	if err := check.Matrix("X", X); err != nil {
-		return nil, rfError(err)
+		return nil, check.Wrap("rf", err)
 	}
 	n, d := X.Dims()
 	if d != f.inputDim {
@@ -52,7 +41,7 @@ func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	}
 	if dst == nil {
 		if err := check.Alloc("feature matrix", n, f.dim); err != nil {
-			return nil, rfError(err)
+			return nil, check.Wrap("rf", err)
 		}
 		dst = mat.NewDense(n, f.dim, nil)
 	} else if r, c := dst.Dims(); r != n || c != f.dim {
@@ -147,12 +136,12 @@ type workspace struct {
 // row-major b×Dim slice owned by ws.
 func (f *Map) block(ws *workspace, b int) []float64 {
 	switch f.cfg.Method {
-	case "ntk", "nngp", "naive":
+	case names.NTK, names.NNGP, names.Naive:
 		if f.split != nil {
 			return f.blockSplit(ws, b)
 		}
 		return f.blockNTK(ws, b)
-	case "grad":
+	case names.Grad:
 		return f.blockGrad(ws, b)
 	}
 	// arccos0, arccos1, rff: one layer.
@@ -162,15 +151,15 @@ func (f *Map) block(ws *workspace, b int) []float64 {
 	ly.project(ws, ws.proj, ws.x, b)
 	p := ws.proj
 	switch f.cfg.Method {
-	case "arccos0":
+	case names.ArcCos0:
 		for i, v := range p {
 			p[i] = step(v) * ly.s0
 		}
-	case "arccos1":
+	case names.ArcCos1:
 		for i, v := range p {
 			p[i] = math.Max(v, 0) * ly.s1
 		}
-	case "rff":
+	case names.RFF:
 		for r := range b {
 			row := p[r*st : (r+1)*st]
 			for i, v := range row {
@@ -202,9 +191,9 @@ func (f *Map) blockNTK(ws *workspace, b int) []float64 {
 		np := ws.psi[k]
 		var outDim int
 		switch f.cfg.Method {
-		case "ntk":
+		case names.NTK:
 			outDim = ly.m1 + ly.sk.Out()
-		case "naive":
+		case names.Naive:
 			outDim = ly.m1 + ly.m0*phiDim
 		}
 		ws.phi[k] = grow(ws.phi[k], b*outDim)
@@ -225,7 +214,7 @@ func (f *Map) blockNTK(ws *workspace, b int) []float64 {
 			o := nphi[r*outDim : (r+1)*outDim]
 			copy(o, pr)
 			prev := phi[r*phiDim : (r+1)*phiDim]
-			if f.cfg.Method == "ntk" {
+			if f.cfg.Method == names.NTK {
 				ly.sk.apply(o[ly.m1:], ws.lam, prev, &ws.sc)
 				continue
 			}
@@ -240,7 +229,7 @@ func (f *Map) blockNTK(ws *workspace, b int) []float64 {
 		psi, phi = np, nphi
 		phiDim = outDim
 	}
-	if f.cfg.Method == "nngp" || len(f.layers) == 0 {
+	if f.cfg.Method == names.NNGP || len(f.layers) == 0 {
 		return psi
 	}
 	return phi

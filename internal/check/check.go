@@ -46,7 +46,7 @@ func Lambda(pkg, option string, v float64) error {
 	return nil
 }
 
-// CheckMatrix returns an error unless X is a non-empty matrix of finite
+// Matrix returns an error unless X is a non-empty matrix of finite
 // values. name is used in the message ("core: X has NaN at row 3, column 2").
 func Matrix(name string, X *mat.Dense) error {
 	if X == nil || X.IsEmpty() {
@@ -65,15 +65,16 @@ func Matrix(name string, X *mat.Dense) error {
 	return nil
 }
 
-// CheckDepth returns an error unless 0 ≤ depth ≤ MaxDepth.
+// Depth returns an error unless 1 ≤ depth ≤ MaxDepth: a network has at
+// least one hidden layer (the depth-0 kernel XZᵀ is the linear kernel).
 func Depth(depth int) error {
-	if depth < 0 || depth > MaxDepth {
-		return New(Option, "depth", "core: depth %d is out of range; use 0 ≤ depth ≤ %d", depth, MaxDepth)
+	if depth < 1 || depth > MaxDepth {
+		return New(Option, "depth", "core: depth %d is out of range; use 1 ≤ depth ≤ %d (the depth-0 kernel XZᵀ is the linear kernel)", depth, MaxDepth)
 	}
 	return nil
 }
 
-// CheckAlloc returns an error if a float64 buffer of rows×cols would exceed
+// Alloc returns an error if a float64 buffer of rows×cols would exceed
 // MaxAllocBytes; what names the buffer in the message.
 func Alloc(what string, rows, cols int) error {
 	if rows <= 0 || cols <= 0 {

@@ -1,74 +1,44 @@
-// Package errs holds the error type every layer of ntkrf returns for faults
-// a caller can act on, and the stable codes that classify them. It imports
-// nothing of ntkrf, so every package may use it.
-//
-// A code says what kind of fault it is; hosts map it to their own error
-// classes (the JavaScript package turns ERR_TYPE and ERR_UNKNOWN_OPTION into
-// TypeError, the value and shape codes into RangeError, the rest into Error),
-// so the same cause gives the same error wherever it is detected.
 package check
 
-import (
-	"errors"
-	"fmt"
+import "ntkrf/core/errs"
+
+// The error type and codes are the public ntkrf/core/errs's; these names
+// let the core's checks write check.New(check.Option, …) as before.
+type (
+	Code  = errs.Code
+	Error = errs.Error
 )
 
-// Code is a stable, documented error code.
-type Code string
-
-// The codes, with the JavaScript class each becomes (see Class).
 const (
-	Type          Code = "ERR_TYPE"           // TypeError: an argument or option of the wrong type
-	UnknownOption Code = "ERR_UNKNOWN_OPTION" // TypeError: an option the call does not take
-	Option        Code = "ERR_OPTION"         // RangeError: an option value out of range or not allowed
-	NonFinite     Code = "ERR_NONFINITE"      // RangeError: NaN or ±Inf in the data
-	Value         Code = "ERR_VALUE"          // RangeError: a data value out of its range (a class label that is no class index)
-	Shape         Code = "ERR_SHAPE"          // RangeError: sizes that do not fit together, or empty data
-	TooLarge      Code = "ERR_TOO_LARGE"      // RangeError: more memory than one buffer or the input limit allows
-	Parse         Code = "ERR_PARSE"          // Error: a file that cannot be read as a data table
-	Data          Code = "ERR_DATA"           // Error: data that the method cannot use (one class, singular system…)
-	Aborted       Code = "ERR_ABORTED"        // AbortError: the caller cancelled the call
-	Closed        Code = "ERR_CLOSED"         // Error: the engine or model was closed
-	Instance      Code = "ERR_INSTANCE"       // Error: a WebAssembly instance died during the call
-	Internal      Code = "ERR_INTERNAL"       // Error: a bug in ntkrf (please report)
+	Type          = errs.Type
+	UnknownOption = errs.UnknownOption
+	Option        = errs.Option
+	NonFinite     = errs.NonFinite
+	Value         = errs.Value
+	Shape         = errs.Shape
+	TooLarge      = errs.TooLarge
+	Parse         = errs.Parse
+	Data          = errs.Data
+	Aborted       = errs.Aborted
+	Closed        = errs.Closed
+	Instance      = errs.Instance
+	Internal      = errs.Internal
 )
 
-// Codes lists every code, for documentation and tests.
-var Codes = []Code{Type, UnknownOption, Option, NonFinite, Value, Shape, TooLarge, Parse, Data, Aborted, Closed, Instance, Internal}
-
-// Class is the JavaScript error class of a code.
-func (c Code) Class() string {
-	switch c {
-	case Type, UnknownOption:
-		return "TypeError"
-	case Option, NonFinite, Value, Shape, TooLarge:
-		return "RangeError"
-	case Aborted:
-		return "AbortError"
-	}
-	return "Error"
-}
-
-// Error is a fault with a code and, when an option is at fault, its name
-// as the caller's API spells it.
-type Error struct {
-	Code   Code
-	Option string // e.g. "depth"; "" when no single option is at fault
-	Msg    string
-}
-
-func (e *Error) Error() string { return e.Msg }
+// Codes lists every code.
+var Codes = errs.Codes
 
 // New returns an *Error with a formatted message.
 func New(code Code, option, format string, a ...any) *Error {
-	return &Error{Code: code, Option: option, Msg: fmt.Sprintf(format, a...)}
+	return errs.New(code, option, format, a...)
 }
 
 // CodeOf returns the code of the first *Error in err's chain, or "".
-func CodeOf(err error) Code {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return ""
+func CodeOf(err error) Code { return errs.CodeOf(err) }
+
+// Stopped is the ERR_ABORTED error of a call whose context was cancelled
+// (cause: ctx.Err(), still reachable with errors.Is); what names the work,
+// with its package ("krr: fit").
+func Stopped(what string, cause error) error {
+	return errs.Wrap(errs.Aborted, what+" stopped", cause)
 }

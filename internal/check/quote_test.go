@@ -1,6 +1,9 @@
 package check
 
 import (
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -34,5 +37,22 @@ func TestCutLeavesShortNamesAlone(t *testing.T) {
 	}
 	if got := Cut(strings.Repeat("é", 1000)); got != strings.Repeat("é", MaxQuoted/2)+"…" {
 		t.Errorf("Cut = %q", got)
+	}
+}
+
+// TestQuoteLimitMatchesThePackage: the JavaScript package cuts a quoted
+// value where Go does (errors.js QUOTE_CHARS = MaxQuoted), so a value is
+// shown alike whichever side refuses it.
+func TestQuoteLimitMatchesThePackage(t *testing.T) {
+	js, err := os.ReadFile("../../www/pkg/errors.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^export const QUOTE_CHARS = (\d+);`).FindSubmatch(js)
+	if m == nil {
+		t.Fatal("errors.js declares no QUOTE_CHARS")
+	}
+	if n, _ := strconv.Atoi(string(m[1])); n != MaxQuoted {
+		t.Errorf("errors.js QUOTE_CHARS is %d; Go's MaxQuoted is %d", n, MaxQuoted)
 	}
 }

@@ -36,8 +36,15 @@ export function abortError(signal) {
   return e;
 }
 
-/** The most characters a message quotes of one value (a name, a cell, a list of keys). */
-export const QUOTE_CHARS = 200;
+/**
+ * The most characters a message quotes of one value (a name, a cell, an option path): Go's
+ * check.MaxQuoted (bytes there), so a value is cut alike wherever it is refused; a Go test
+ * (internal/check) ties the two.
+ */
+export const QUOTE_CHARS = 64;
+
+/** The most characters of a list of names a message shows (the keys of an object). */
+export const LIST_CHARS = 200;
 
 /** The most characters of a whole message, whatever it quotes: every message of the engine, Go's included, is cut to this. */
 export const MESSAGE_CHARS = 2000;
@@ -59,13 +66,13 @@ export function quote(s, quotes = true) {
   return (quotes ? JSON.stringify(head) : head) + more;
 }
 
-/** Names joined by ", " up to QUOTE_CHARS characters, then "… (N more)". */
+/** Names joined by ", " up to LIST_CHARS characters, then "… (N more)". */
 export function listCapped(names) {
   let out = '';
   let i = 0;
   for (; i < names.length; i++) {
     const part = (i ? ', ' : '') + cap(names[i], 40);
-    if (out.length + part.length > QUOTE_CHARS) break;
+    if (out.length + part.length > LIST_CHARS) break;
     out += part;
   }
   return i < names.length ? `${out}… (${names.length - i} more)` : out;

@@ -102,6 +102,10 @@ export interface OptionSchema {
   fields?: OptionSchema[];
   items?: OptionSchema;
   default?: unknown;
+  /** The default is this value divided by the input's columns (gamma: 1 / cols). */
+  defaultPerCol?: number;
+  /** For an enum, the options each value reads (method: which of depth, sketch, sampler, gibbsSweeps, gamma). */
+  uses?: Record<string, string[]>;
   doc: string;
 }
 
