@@ -406,50 +406,96 @@ func reflectEach(c []float64, ldc, n int, u []float64, tau float64) {
 // m ≥ twoStageMin (tests turn it off to compare with the one-stage path).
 var twoStage = true
 
-// symmBlock is the width of the column blocks of symmLeft.
+// symmBlock is the width of the column blocks of symmLeft: it fixes where
+// each sum of symmLeft is split, so it is a constant, not a function of
+// the number of cores.
 const symmBlock = 256
 
-// symmWork is symmLeft's scratch.
+// symmStrip is the width of the column strips symmLeft hands out to the
+// cores: equal tasks (every strip reads a whole column of S), 128 of them
+// at n = 4096, so 16 cores stay busy down to the last panels.
+const symmStrip = 32
+
+// symmWork is symmLeft's scratch, one per goroutine.
 type symmWork struct{ d, t []float64 }
 
 // symmLeft sets xt (b×n) = vt·S for the b×n matrix vt and the symmetric
 // n×n matrix S whose upper triangle is in s (stride lds); v (n×b, stride
-// ldv) is vtᵀ. Column block J of the result is vt[:, <J]·S[<J, J] +
-// vt[:, J]·S[J, J] + (S[J, >J]·v[>J, :])ᵀ: three products that read only
-// the upper triangle, the diagonal block through a symmetrized copy.
+// ldv) is vtᵀ. Column J of the result (J within block [j0, j1) of
+// symmBlock columns) is vt[:, <j0]·S[<j0, J] + vt[:, j0:j1]·S[j0:j1, J] +
+// (S[J, ≥j1]·v[≥j1, :])ᵀ: three products that read only the upper
+// triangle, the diagonal block through a symmetrized copy. The strips of
+// symmStrip columns are independent tasks shared among the cores, each
+// running the three products on one goroutine: the splits of every sum
+// are those of the blocks, so the bits do not depend on the cores.
 func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmWork) {
-	bs := symmBlock
-	w.d = grow(w.d, bs*bs)
-	w.t = grow(w.t, bs*b)
-	for j0 := 0; j0 < n; j0 += bs {
-		j1 := min(j0+bs, n)
+	strips := (n + symmStrip - 1) / symmStrip
+	strip := func(sc *symmWork, c0 int) {
+		c1 := min(c0+symmStrip, n)
+		cw := c1 - c0
+		j0 := c0 / symmBlock * symmBlock
+		j1 := min(j0+symmBlock, n)
 		nw := j1 - j0
-		gemm(xt[j0:], n, vt, n, s[j0:], lds, b, j0, nw, false)
-		d := w.d[:nw*nw]
-		// Row i writes d[i, i:] and d[i:, i]: disjoint across rows.
-		split(nw, nw/2, func(i0, i1 int) {
-			for i := i0; i < i1; i++ {
-				row := s[(j0+i)*lds+j0 : (j0+i)*lds+j1]
-				copy(d[i*nw+i:(i+1)*nw], row[i:])
-				for j := i + 1; j < nw; j++ {
-					d[j*nw+i] = row[j]
+		if j0 == 0 {
+			for k := range b {
+				clear(xt[k*n+c0 : k*n+c1])
+			}
+		} else {
+			gemmBlock(xt, n, vt, n, s, lds, 0, b, c0, c1, j0, false)
+		}
+		// D[:, c0−j0 : c1−j0] of the diagonal block, symmetrized.
+		sc.d = grow(sc.d, nw*symmStrip)
+		d := sc.d[:nw*cw]
+		for i := range nw {
+			for c := c0; c < c1; c++ {
+				r, q := j0+i, c
+				if r > q {
+					r, q = q, r
+				}
+				d[i*cw+c-c0] = s[r*lds+q]
+			}
+		}
+		gemmBlock(xt[c0:], n, vt[j0:], n, d, cw, 0, b, 0, cw, nw, true)
+		if j1 < n {
+			sc.t = grow(sc.t, symmStrip*b)
+			t := sc.t[:cw*b]
+			gemmBlock(t, b, s[c0*lds+j1:], lds, v[j1*ldv:], ldv, 0, cw, 0, b, n-j1, false)
+			for k := range b {
+				row := xt[k*n+c0 : k*n+c1]
+				for i := range row {
+					row[i] += t[i*b+k]
 				}
 			}
-		})
-		gemm(xt[j0:], n, vt[j0:], n, d, nw, b, nw, nw, true)
-		if j1 < n {
-			t := w.t[:nw*b]
-			gemm(t, b, s[j0*lds+j1:], lds, v[j1*ldv:], ldv, nw, n-j1, b, false)
-			split(b, nw, func(k0, k1 int) {
-				for k := k0; k < k1; k++ {
-					row := xt[k*n+j0 : k*n+j0+nw]
-					for i := range row {
-						row[i] += t[i*b+k]
-					}
-				}
-			})
 		}
 	}
+	workers := 1
+	if n*n*b >= minParallel {
+		workers = min(runtime.GOMAXPROCS(0), strips)
+	}
+	if workers <= 1 {
+		for i := range strips {
+			strip(w, i*symmStrip)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for g := range workers {
+		sc := w
+		if g > 0 {
+			sc = new(symmWork)
+		}
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= strips {
+					return
+				}
+				strip(sc, i*symmStrip)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // rank2k subtracts VᵀW + WᵀV from the upper triangle of the n×n matrix s
