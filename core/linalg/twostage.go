@@ -129,12 +129,14 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 				copy(row[j:], a[(p+j)*m+q+j:(p+j+1)*m])
 			}
 		}
-		for c := 0; c < n; c++ {
-			lr := left[c*2*nb : c*2*nb+nb]
-			for j := range nb {
-				lr[j] = vt[j*n+c]
+		split(n, nb, func(c0, c1 int) {
+			for c := c0; c < c1; c++ {
+				lr := left[c*2*nb : c*2*nb+nb]
+				for j := range nb {
+					lr[j] = vt[j*n+c]
+				}
 			}
-		}
+		})
 		// T (dlarft, forward, columnwise) from G = VᵀV.
 		gemm(g, nb, vt, n, left, 2*nb, nb, n, nb, false)
 		clear(tm)
