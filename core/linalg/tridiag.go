@@ -275,7 +275,7 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 	vt := make([]float64, nb*m)
 	vc := make([]float64, m*nb)
 	tm := make([]float64, nb*nb)
-	g := make([]float64, nb)
+	g := make([]float64, nb*nb) // VᵀV, upper
 	x := make([]float64, nb*l)
 	y := make([]float64, nb*l)
 	z := make([]float64, m*l)
@@ -298,20 +298,35 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 		if ts != nil && !transpose {
 			tm = ts[blk*nb*nb : (blk+1)*nb*nb]
 		}
-		for j := 0; j < b && (ts == nil || transpose); j++ {
-			tj := tau[k0+j]
-			vj := vt[j*n1+j : (j+1)*n1]
-			for i := 0; i < j; i++ {
-				g[i] = dot(vj, vt[i*n1+j:(i+1)*n1])
-			}
-			for i := 0; i < j; i++ {
-				s := 0.0
-				for k := i; k < j; k++ {
-					s += tm[i*nb+k] * g[k]
+		if ts == nil || transpose {
+			// G[i, j] = vᵢ·vⱼ (i < j) on all cores, each dot as it is
+			// on one, then the recursion for T's columns.
+			if b*n1 >= minSplitWork {
+				ParallelFor(b, func(j int) {
+					vj := vt[j*n1+j : (j+1)*n1]
+					for i := 0; i < j; i++ {
+						g[i*nb+j] = dot(vj, vt[i*n1+j:(i+1)*n1])
+					}
+				})
+			} else {
+				for j := 0; j < b; j++ {
+					vj := vt[j*n1+j : (j+1)*n1]
+					for i := 0; i < j; i++ {
+						g[i*nb+j] = dot(vj, vt[i*n1+j:(i+1)*n1])
+					}
 				}
-				tm[i*nb+j] = -tj * s
 			}
-			tm[j*nb+j] = tj
+			for j := 0; j < b; j++ {
+				tj := tau[k0+j]
+				for i := 0; i < j; i++ {
+					s := 0.0
+					for k := i; k < j; k++ {
+						s += tm[i*nb+k] * g[k*nb+j]
+					}
+					tm[i*nb+j] = -tj * s
+				}
+				tm[j*nb+j] = tj
+			}
 		}
 		if ts != nil && transpose {
 			copy(ts[blk*nb*nb:], tm)
