@@ -122,13 +122,15 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 			progress(q/2, m)
 		}
 		// Vᵀ and V.
-		for j := 0; j < nb; j++ {
-			row := vt[j*n : (j+1)*n]
-			clear(row)
-			if j < kr {
-				copy(row[j:], a[(p+j)*m+q+j:(p+j+1)*m])
+		split(nb, n, func(j0, j1 int) {
+			for j := j0; j < j1; j++ {
+				row := vt[j*n : (j+1)*n]
+				clear(row)
+				if j < kr {
+					copy(row[j:], a[(p+j)*m+q+j:(p+j+1)*m])
+				}
 			}
-		}
+		})
 		split(n, nb, func(c0, c1 int) {
 			for c := c0; c < c1; c++ {
 				lr := left[c*2*nb : c*2*nb+nb]
@@ -507,11 +509,13 @@ func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmW
 // which holds the rows V, W, V so that both factors are views of it.
 func rank2k(s []float64, lds int, v []float64, ldv int, w []float64, ldw, b, n int, pk []float64) {
 	pk = pk[:3*b*n]
-	for j := range b {
-		vj, wj := v[j*ldv:j*ldv+n], w[j*ldw:j*ldw+n]
-		copy(pk[j*n:], vj)
-		copy(pk[(b+j)*n:], wj)
-		copy(pk[(2*b+j)*n:], vj)
-	}
+	split(b, 3*n, func(j0, j1 int) {
+		for j := j0; j < j1; j++ {
+			vj, wj := v[j*ldv:j*ldv+n], w[j*ldw:j*ldw+n]
+			copy(pk[j*n:], vj)
+			copy(pk[(b+j)*n:], wj)
+			copy(pk[(2*b+j)*n:], vj)
+		}
+	})
 	addAtB(tile, s, lds, pk[:2*b*n], pk[b*n:], 2*b, n, true)
 }
