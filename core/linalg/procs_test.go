@@ -114,4 +114,3 @@ func symmLeftBlocks(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w 
 		}
 	}
 }
-
