@@ -415,10 +415,22 @@ var twoStage = true
 // the number of cores.
 const symmBlock = 256
 
-// symmStrip is the width of the column strips symmLeft hands out to the
-// cores: equal tasks (every strip reads a whole column of S), 128 of them
-// at n = 4096, so 16 cores stay busy down to the last panels.
+// symmStrip is the narrowest column strip symmLeft hands out to the cores.
 const symmStrip = 32
+
+// symmStripWidth is the width of symmLeft's strips for n columns: the
+// widest of 32, 64, 128, 256 that still gives every worker two strips
+// (256 on two cores, as wide as a block, 128 on 16 cores at n = 4096). A
+// strip is an equal task (each reads a whole column block of S) and
+// reuses the operand it streams across its columns, so strips are as wide
+// as the cores allow; the width does not change any sum.
+func symmStripWidth(n, workers int) int {
+	w := symmBlock
+	for w > symmStrip && (n+w-1)/w < 2*workers {
+		w /= 2
+	}
+	return w
+}
 
 // symmWork is symmLeft's scratch, one per goroutine.
 type symmWork struct{ d, t []float64 }
@@ -428,14 +440,21 @@ type symmWork struct{ d, t []float64 }
 // ldv) is vtᵀ. Column J of the result (J within block [j0, j1) of
 // symmBlock columns) is vt[:, <j0]·S[<j0, J] + vt[:, j0:j1]·S[j0:j1, J] +
 // (S[J, ≥j1]·v[≥j1, :])ᵀ: three products that read only the upper
-// triangle, the diagonal block through a symmetrized copy. The strips of
-// symmStrip columns are independent tasks shared among the cores, each
-// running the three products on one goroutine: the splits of every sum
-// are those of the blocks, so the bits do not depend on the cores.
+// triangle, the diagonal block through a symmetrized copy. Strips of
+// columns inside a block (symmStripWidth) are independent tasks shared
+// among the cores, each running the three products on one goroutine: the
+// splits of every sum are those of the blocks, so the bits do not depend
+// on the cores.
 func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmWork) {
-	strips := (n + symmStrip - 1) / symmStrip
+	workers := 1
+	if n*n*b >= minParallel {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	sw := symmStripWidth(n, workers)
+	strips := (n + sw - 1) / sw
+	workers = min(workers, strips)
 	strip := func(sc *symmWork, c0 int) {
-		c1 := min(c0+symmStrip, n)
+		c1 := min(c0+sw, n)
 		cw := c1 - c0
 		j0 := c0 / symmBlock * symmBlock
 		j1 := min(j0+symmBlock, n)
@@ -448,20 +467,23 @@ func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmW
 			gemmBlock(xt, n, vt, n, s, lds, 0, b, c0, c1, j0, false)
 		}
 		// D[:, c0−j0 : c1−j0] of the diagonal block, symmetrized.
-		sc.d = grow(sc.d, nw*symmStrip)
+		sc.d = grow(sc.d, nw*sw)
 		d := sc.d[:nw*cw]
-		for i := range nw {
-			for c := c0; c < c1; c++ {
-				r, q := j0+i, c
-				if r > q {
-					r, q = q, r
-				}
-				d[i*cw+c-c0] = s[r*lds+q]
+		// Above the diagonal from the rows of S, below it from the
+		// strip's own rows (read along, written across d).
+		for i := range min(nw, c1-j0) {
+			lo := max(c0, j0+i)
+			copy(d[i*cw+lo-c0:(i+1)*cw], s[(j0+i)*lds+lo:(j0+i)*lds+c1])
+		}
+		for c := c0; c < c1; c++ {
+			row := s[c*lds : c*lds+j1]
+			for i := c - j0 + 1; i < nw; i++ {
+				d[i*cw+c-c0] = row[j0+i]
 			}
 		}
 		gemmBlock(xt[c0:], n, vt[j0:], n, d, cw, 0, b, 0, cw, nw, true)
 		if j1 < n {
-			sc.t = grow(sc.t, symmStrip*b)
+			sc.t = grow(sc.t, sw*b)
 			t := sc.t[:cw*b]
 			gemmBlock(t, b, s[c0*lds+j1:], lds, v[j1*ldv:], ldv, 0, cw, 0, b, n-j1, false)
 			for k := range b {
@@ -472,13 +494,9 @@ func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmW
 			}
 		}
 	}
-	workers := 1
-	if n*n*b >= minParallel {
-		workers = min(runtime.GOMAXPROCS(0), strips)
-	}
 	if workers <= 1 {
 		for i := range strips {
-			strip(w, i*symmStrip)
+			strip(w, i*sw)
 		}
 		return
 	}
@@ -495,7 +513,7 @@ func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmW
 				if i >= strips {
 					return
 				}
-				strip(sc, i*symmStrip)
+				strip(sc, i*sw)
 			}
 		})
 	}
