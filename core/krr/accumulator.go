@@ -327,7 +327,13 @@ func solvable(n int, task string, ybar ...[]float64) error {
 // until the next Solve.
 func (a *Accumulator) centered() []float64 {
 	a.work = grow(a.work, a.m*a.m)
-	copy(a.work, a.c)
+	// On all cores: the first copy also faults the m² fresh values in
+	// (0.3 s at m = 4096 on one core).
+	m := a.m
+	linalg.ParallelFor((m+63)/64, func(b int) {
+		lo, hi := b*64*m, min((b+1)*64, m)*m
+		copy(a.work[lo:hi], a.c[lo:hi])
+	})
 	return a.work
 }
 

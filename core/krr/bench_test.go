@@ -1,6 +1,7 @@
 package krr
 
 import (
+	"gonum.org/v1/gonum/mat"
 	"ntkrf/core/kernel"
 	"ntkrf/internal/fixture"
 	"testing"
@@ -42,5 +43,24 @@ func benchFitKernel(b *testing.B, n int) {
 			b.Fatal(err)
 		}
 		sinkModel = m
+	}
+}
+
+// BenchmarkKernelCurve_1000Classes scores the default grid by leave-one-out
+// on the NTK of the 182 rows model selection searches with 1,000 classes
+// (pipeline's defaultRows): the residuals for every λ and class dominate.
+func BenchmarkKernelCurve_1000Classes(b *testing.B) {
+	const n, k = 182, 1000
+	X, y := fixture.Data(n, 16, k, 1)
+	spec := kernel.Spec{Name: "ntk", Depth: 2}
+	K0, err := spec.Gram(X, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		K := mat.DenseCopyOf(K0)
+		if _, _, err := KernelCurve(K, y, Options{Classes: k}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

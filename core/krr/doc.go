@@ -49,7 +49,8 @@
 //   - LOO: the exact leave-one-out error Σᵢ‖eᵢ‖²/(1 − Pᵢᵢ)², exact for
 //     penalized least squares with an unpenalized intercept, with
 //     Pᵢᵢ = 1/n + leverage. In the dual the leverages come from
-//     Kc = UΛUᵀ at O(n²·k) per λ; in the primal they need z = Vᵀ(φᵢ − μ)
+//     Kc = UΛUᵀ at O(n²·k) per λ, k counting only the classes some row
+//     has (at most n); in the primal they need z = Vᵀ(φᵢ − μ)
 //     for every row, a second featurization pass. Both need the
 //     eigenvectors. Prefer it for small n, where GCV's averaging of the
 //     leverages is crudest.

@@ -3,6 +3,7 @@ package krr
 import (
 	"cmp"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
@@ -190,13 +191,15 @@ func TestKernelCurveLosses(t *testing.T) {
 		yr[i] = X.At(i, 0) - 0.5*X.At(i, 2)*X.At(i, 1)
 	}
 	k := kernel.Spec{Name: "ntk", Depth: 2}
-	grid := []float64{0.01, 0.3, 10}
+	grid := []float64{1e-4, 0.01, 0.3, 10}
 	for _, tc := range []struct {
 		name string
 		y    []float64
 		opt  Options
 	}{
 		{"classification", yc, Options{Classes: 3, Grid: grid}},
+		// Classes 3…6 have no rows: dualCurve leaves their zero columns out.
+		{"classification, classes absent", yc, Options{Classes: 7, Grid: grid}},
 		{"regression", yr, Options{Task: Regression, Grid: grid}},
 	} {
 		K, _ := k.Gram(X, nil)
@@ -300,5 +303,70 @@ func TestHoldoutRowsWithoutAnNBuffer(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if b := after.TotalAlloc - before.TotalAlloc; b > 1<<20 {
 		t.Errorf("HoldoutRows(2^22) allocated %d bytes; its memory is O(MaxHoldoutRows)", b)
+	}
+}
+
+// TestLooHitAbsent checks looHit on the present classes' residuals against
+// the definition on all k (an absent class's residual is 0, its left-out
+// score 0), on rows whose own score is positive, zero and negative, with
+// and without absent classes.
+func TestLooHitAbsent(t *testing.T) {
+	t.Parallel()
+	full := func(e []float64, den float64, c int) bool { // every class, score_o = [o = c] − e_o/den
+		own := 1 - e[c]/den
+		for o, v := range e {
+			if o != c && -v/den >= own {
+				return false
+			}
+		}
+		return true
+	}
+	r := rand.New(rand.NewPCG(41, 42))
+	for _, tc := range []struct {
+		name    string
+		present []bool
+	}{
+		{"all present", []bool{true, true, true, true}},
+		{"one absent", []bool{true, false, true, true}},
+		{"most absent", []bool{false, true, false, false, true, false, false}},
+	} {
+		k := len(tc.present)
+		var cols []int
+		pos := make([]int, k)
+		for c, p := range tc.present {
+			pos[c] = -1
+			if p {
+				pos[c] = len(cols)
+				cols = append(cols, c)
+			}
+		}
+		hits, misses := 0, 0
+		for range 2000 {
+			e := make([]float64, k)
+			for _, c := range cols {
+				e[c] = 2 * r.NormFloat64()
+			}
+			c := cols[r.IntN(len(cols))]
+			if r.IntN(10) == 0 {
+				e[c] = 0.5 // own score exactly 0 at den = 0.5: a tie with the absent classes
+			}
+			den := 0.5
+			ep := make([]float64, len(cols))
+			for o, cc := range cols {
+				ep[o] = e[cc]
+			}
+			want := full(e, den, c)
+			if got := looHit(ep, den, pos[c], len(cols) < k); got != want {
+				t.Fatalf("%s: e=%v class %d: looHit %v, definition %v", tc.name, e, c, got, want)
+			}
+			if want {
+				hits++
+			} else {
+				misses++
+			}
+		}
+		if hits == 0 || misses == 0 {
+			t.Errorf("%s: %d hits, %d misses: the check needs both", tc.name, hits, misses)
+		}
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"ntkrf/internal/check"
 	"strings"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -215,12 +213,26 @@ func KernelCurve(K *mat.Dense, y []float64, opt Options) (curve []CurvePoint, lo
 func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criterion string, losses *[][]float64) ([]CurvePoint, error) {
 	n, k := yc.Dims()
 	loo := criterion == LOO
+	// A class no row has is a zero column of Yc: it adds nothing to B, to
+	// any residual or to RSS, so only the present columns are carried (of
+	// 1,000 classes, 182 rows hold at most 182); a missing class's left-out
+	// score is 0, which looHitAbsent accounts for.
+	cols, kp := presentColumns(yc)
+	ycp := yc.RawMatrix().Data
+	if kp < k {
+		ycp = make([]float64, n*kp)
+		for i := range n {
+			for o, c := range cols {
+				ycp[i*kp+o] = yc.At(i, c)
+			}
+		}
+	}
 	var rhs []float64
 	if !loo {
-		rhs = yc.RawMatrix().Data
+		rhs = ycp
 	}
 	// GCV needs only Λ and B = UᵀYc; LOO needs Uᵀ (w) as well.
-	vals, w, err := linalg.EigSym(append([]float64(nil), kc.RawSymmetric().Data...), n, rhs, k, stageProgress(opt, "eigen"))
+	vals, w, err := linalg.EigSym(append([]float64(nil), kc.RawSymmetric().Data...), n, rhs, kp, stageProgress(opt, "eigen"))
 	if err != nil {
 		return nil, check.New(check.Data, "", "krr: the eigendecomposition of K failed (%s); check the inputs for extreme values", strings.TrimPrefix(err.Error(), "linalg: "))
 	}
@@ -245,7 +257,7 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 			rss, df := 0.0, 1.0
 			for j, l := range vals {
 				s := lam / (l + lam)
-				for _, v := range b[j*k : (j+1)*k] {
+				for _, v := range b[j*kp : (j+1)*kp] {
 					rss += s * s * v * v
 				}
 				df += l / (l + lam)
@@ -259,38 +271,47 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 		}
 		return curve, nil
 	}
-	ut := blas64.General{Rows: n, Cols: n, Stride: n, Data: w}
-	b := make([]float64, n*k)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, ut, yc.RawMatrix(),
-		0, blas64.General{Rows: n, Cols: k, Stride: k, Data: b})
+	// The products run on linalg.Mul (the same bits on every host and
+	// for any number of cores), U in place of Uᵀ once B = UᵀYc is formed.
+	b := make([]float64, n*kp)
+	linalg.Mul(b, w, ycp, n, n, kp)
+	u := w
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			u[i*n+j], u[j*n+i] = u[j*n+i], u[i*n+j]
+		}
+	}
 	// All λ at once: residuals U·[S₁B … S_TB] with Sₜ = diag(λₜ/(λⱼ+λₜ)),
 	// and leverages (U∘U)·Q with Qⱼₜ = λⱼ/(λⱼ+λₜ).
 	q := make([]float64, n*T)
-	sb := make([]float64, n*T*k)
+	sb := make([]float64, n*T*kp)
 	for j, l := range vals {
 		for t, lam := range grid {
 			q[j*T+t] = l / (l + lam)
 			s := lam / (l + lam)
-			for o, v := range b[j*k : (j+1)*k] {
-				sb[(j*T+t)*k+o] = s * v
+			for o, v := range b[j*kp : (j+1)*kp] {
+				sb[(j*T+t)*kp+o] = s * v
 			}
 		}
 	}
-	res := make([]float64, n*T*k)
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, ut,
-		blas64.General{Rows: n, Cols: T * k, Stride: T * k, Data: sb},
-		0, blas64.General{Rows: n, Cols: T * k, Stride: T * k, Data: res})
-	for i, v := range w {
-		w[i] = v * v // Uᵀ is not needed any more
+	res := make([]float64, n*T*kp)
+	linalg.Mul(res, u, sb, n, n, T*kp)
+	for i, v := range u {
+		u[i] = v * v // U is not needed any more
 	}
 	lev := make([]float64, n*T)
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, ut,
-		blas64.General{Rows: n, Cols: T, Stride: T, Data: q},
-		0, blas64.General{Rows: n, Cols: T, Stride: T, Data: lev})
+	linalg.Mul(lev, u, q, n, n, T)
 	sums := make([]float64, T)
 	hits := make([]int, T)
 	invn := 1 / float64(n)
 	class := opt.Task == Classification
+	pos := make([]int, k) // class → its column among the present, −1 when absent
+	for c := range pos {
+		pos[c] = -1
+	}
+	for o, c := range cols {
+		pos[c] = o
+	}
 	var rows [][]float64
 	if losses != nil {
 		rows = make([][]float64, T)
@@ -310,14 +331,14 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 				}
 				continue
 			}
-			e := res[(i*T+t)*k : (i*T+t+1)*k]
+			e := res[(i*T+t)*kp : (i*T+t+1)*kp]
 			se := 0.0
 			for _, v := range e {
 				r := v / den
 				se += r * r
 			}
 			sums[t] += se
-			hit := class && looHit(e, den, int(y[i]))
+			hit := class && looHit(e, den, pos[int(y[i])], kp < k)
 			if hit {
 				hits[t]++
 			}
@@ -340,11 +361,35 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 	return curve, nil
 }
 
+// presentColumns returns the columns of yc that are not all zero, in
+// order, and their count.
+func presentColumns(yc *mat.Dense) (cols []int, kp int) {
+	n, k := yc.Dims()
+	for c := range k {
+		for i := range n {
+			if yc.At(i, c) != 0 {
+				cols = append(cols, c)
+				break
+			}
+		}
+	}
+	return cols, len(cols)
+}
+
 // looHit reports whether the left-out scores of a row of class c, whose
 // one-hot target is eᶜ and whose residuals at its own fit are e, are
-// largest at c: score_o = [o = c] − e_o/den (ties count as misses).
-func looHit(e []float64, den float64, c int) bool {
-	own := 1 - e[c]/den
+// largest at c: score_o = [o = c] − e_o/den (ties count as misses). e
+// holds the present classes' columns (c among them, or −1: a row's own
+// class is present unless every row has it); when absent is set, the
+// classes left out score 0.
+func looHit(e []float64, den float64, c int, absent bool) bool {
+	own := 1.0
+	if c >= 0 {
+		own -= e[c] / den
+	}
+	if absent && own <= 0 {
+		return false
+	}
 	for o, v := range e {
 		if o != c && -v/den >= own {
 			return false

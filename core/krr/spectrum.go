@@ -330,16 +330,12 @@ func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]CurvePoint, error) {
 	for i := range pc {
 		pc[i] = z[i] * z[i]
 	}
+	// These two grow with the outputs and λs (r·m·T·k: most of the work
+	// with many classes): linalg.Mul, the same bits on every host.
 	lev := make([]float64, r*T)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas64.General{Rows: r, Cols: m, Stride: m, Data: pc},
-		blas64.General{Rows: m, Cols: T, Stride: T, Data: q},
-		0, blas64.General{Rows: r, Cols: T, Stride: T, Data: lev})
+	linalg.Mul(lev, pc, q, r, m, T)
 	pred := make([]float64, r*T*k)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas64.General{Rows: r, Cols: m, Stride: m, Data: z},
-		blas64.General{Rows: m, Cols: T * k, Stride: T * k, Data: qb},
-		0, blas64.General{Rows: r, Cols: T * k, Stride: T * k, Data: pred})
+	linalg.Mul(pred, z, qb, r, m, T*k)
 	sums := make([]CurvePoint, T)
 	for t, lam := range s.grid {
 		sums[t].Lambda = lam
@@ -362,7 +358,7 @@ func (s *Spectrum) LOOSums(Phi *mat.Dense, y []float64) ([]CurvePoint, error) {
 				res := e[o] / den
 				sums[t].Score += res * res
 			}
-			if class && looHit(e, den, int(v)) {
+			if class && looHit(e, den, int(v), false) {
 				sums[t].Accuracy++
 			}
 		}

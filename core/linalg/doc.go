@@ -52,7 +52,12 @@
 // the implicit QL iteration. Tridiagonalize stops at T = QᵀCQ with QᵀR,
 // all that GCV needs; from m = 512 it reduces in two stages, to a band on
 // the product and Gram kernels, then by bulge chasing whose sweeps run
-// concurrently with the bits of one sweep after the other. DotAxpy (y += s·a and a·x in one pass) is the memory-bound
+// concurrently with the bits of one sweep after the other (LAPACK
+// dsb2st's pipeline). Every stage splits its work at places fixed by the
+// shapes, never by the number of cores, so the bits are the same on any
+// number: the band reduction's symmetric product (half its flops) hands
+// out strips of 32 columns as equal tasks, each summed on one goroutine,
+// and Reduction.ApplyQ gives every core at least one group of columns. DotAxpy (y += s·a and a·x in one pass) is the memory-bound
 // inner step of a symmetric matrix–vector product (AVX2 with FMA on amd64;
 // in SIMD WebAssembly, vectors with the portable bits).
 //

@@ -71,20 +71,33 @@ func finite(d []float64) error {
 // scaled matrix: T scales by it and Q does not change. Other matrices are
 // not touched, so their bits are those of before.
 func scaleUpper(a []float64, m int) int {
-	top := 0.0
-	for i := range m {
-		for _, v := range a[i*m+i : i*m+m] {
-			top = max(top, math.Abs(v))
+	// By chunks of 64 rows on all cores (max is exact and, NaN included,
+	// associative).
+	chunks := (m + 63) / 64
+	tops := make([]float64, chunks)
+	ParallelFor(chunks, func(c int) {
+		top := 0.0
+		for i := c * 64; i < min(c*64+64, m); i++ {
+			for _, v := range a[i*m+i : i*m+m] {
+				top = max(top, math.Abs(v))
+			}
 		}
+		tops[c] = top
+	})
+	top := 0.0
+	for _, t := range tops {
+		top = max(top, t)
 	}
 	k := scaleExp(top)
 	if k != 0 {
-		for i := range m {
-			row := a[i*m+i : i*m+m]
-			for j := range row {
-				row[j] = math.Ldexp(row[j], -k)
+		ParallelFor(chunks, func(c int) {
+			for i := c * 64; i < min(c*64+64, m); i++ {
+				row := a[i*m+i : i*m+m]
+				for j := range row {
+					row[j] = math.Ldexp(row[j], -k)
+				}
 			}
-		}
+		})
 	}
 	return k
 }

@@ -52,16 +52,23 @@ func gemm(c []float64, ldc int, a []float64, lda int, b []float64, ldb int, n, k
 		}
 		wg.Wait()
 	default:
-		// Wide: columns in multiples of 32, so each worker reads its own
-		// part of b once.
+		// Wide: columns in strips of 32, so each worker reads its own part
+		// of b once; with fewer strips than workers (the band reduction's
+		// 64×256 blocks on 16 cores) the rows are split too, in multiples
+		// of 4, so that no worker idles.
+		strips := (m + 31) / 32
+		cg := min(workers, strips)
+		rg := max(1, min(workers/cg, n/4))
 		var wg sync.WaitGroup
-		for w := range workers {
-			j0 := (m * w / workers) &^ 31
-			j1 := (m * (w + 1) / workers) &^ 31
-			if w == workers-1 {
-				j1 = m
+		for gc := range cg {
+			j0, j1 := min(32*(strips*gc/cg), m), min(32*(strips*(gc+1)/cg), m)
+			for gr := range rg {
+				i0, i1 := (n*gr/rg)&^3, (n*(gr+1)/rg)&^3
+				if gr == rg-1 {
+					i1 = n
+				}
+				wg.Go(func() { run(i0, i1, j0, j1) })
 			}
-			wg.Go(func() { run(0, n, j0, j1) })
 		}
 		wg.Wait()
 	}

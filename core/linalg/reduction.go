@@ -1,5 +1,7 @@
 package linalg
 
+import "runtime"
+
 // Reduction is the tridiagonal form T = QᵀCQ of a symmetric matrix C
 // together with Q, kept as the reflectors that built it, so that solutions
 // computed in T's basis can be brought back: (C+λI)⁻¹R = Q(T+λI)⁻¹QᵀR costs
@@ -121,7 +123,10 @@ func applyChaseQ(a []float64, m, nb int, tau2 []float64, x []float64, l int) {
 	for s := range sweeps {
 		starts[s+1] = starts[s] + (m-1-s+nb-1)/nb
 	}
-	groups := (l + chaseGroup - 1) / chaseGroup
+	// At least one group per core while groups keep chaseMin columns:
+	// the 110 columns of the held-out bracket are 4 groups of chaseGroup,
+	// which would leave 12 of 16 cores idle.
+	groups := max((l+chaseGroup-1)/chaseGroup, min(runtime.GOMAXPROCS(0), l/chaseMin))
 	ParallelFor(groups, func(g int) {
 		c0, c1 := l*g/groups, l*(g+1)/groups
 		for s := sweeps - 1; s >= 0; s-- {
@@ -153,3 +158,7 @@ func applyChaseQ(a []float64, m, nb int, tau2 []float64, x []float64, l int) {
 // chaseGroup is how many columns of x share one pass of applyChaseQ over
 // the reflectors.
 const chaseGroup = 32
+
+// chaseMin is the fewest columns of a group of applyChaseQ when groups are
+// added to keep the cores busy: each group reads all the reflectors.
+const chaseMin = 4

@@ -271,14 +271,14 @@ func applyQtOff(a []float64, m, off int, tau, r []float64, l int) {
 // them instead of computing them again (O(reflectBlock·m²) per call).
 func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose bool, ts []float64) {
 	const nb = reflectBlock
-	const zRows = 256 // rows of V·Y formed at a time
+	const zRows = 256 // rows of V·Y per task
 	vt := make([]float64, nb*m)
 	vc := make([]float64, m*nb)
 	tm := make([]float64, nb*nb)
-	g := make([]float64, nb)
+	g := make([]float64, nb*nb) // VᵀV, upper
 	x := make([]float64, nb*l)
 	y := make([]float64, nb*l)
-	z := make([]float64, zRows*l)
+	z := make([]float64, m*l)
 	nr := m - off // reflectors, the last ones possibly empty
 	for blk := range (nr + nb - 1) / nb {
 		if !transpose {
@@ -298,20 +298,35 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 		if ts != nil && !transpose {
 			tm = ts[blk*nb*nb : (blk+1)*nb*nb]
 		}
-		for j := 0; j < b && (ts == nil || transpose); j++ {
-			tj := tau[k0+j]
-			vj := vt[j*n1+j : (j+1)*n1]
-			for i := 0; i < j; i++ {
-				g[i] = dot(vj, vt[i*n1+j:(i+1)*n1])
-			}
-			for i := 0; i < j; i++ {
-				s := 0.0
-				for k := i; k < j; k++ {
-					s += tm[i*nb+k] * g[k]
+		if ts == nil || transpose {
+			// G[i, j] = vᵢ·vⱼ (i < j) on all cores, each dot as it is
+			// on one, then the recursion for T's columns.
+			if b*n1 >= minSplitWork {
+				ParallelFor(b, func(j int) {
+					vj := vt[j*n1+j : (j+1)*n1]
+					for i := 0; i < j; i++ {
+						g[i*nb+j] = dot(vj, vt[i*n1+j:(i+1)*n1])
+					}
+				})
+			} else {
+				for j := 0; j < b; j++ {
+					vj := vt[j*n1+j : (j+1)*n1]
+					for i := 0; i < j; i++ {
+						g[i*nb+j] = dot(vj, vt[i*n1+j:(i+1)*n1])
+					}
 				}
-				tm[i*nb+j] = -tj * s
 			}
-			tm[j*nb+j] = tj
+			for j := 0; j < b; j++ {
+				tj := tau[k0+j]
+				for i := 0; i < j; i++ {
+					s := 0.0
+					for k := i; k < j; k++ {
+						s += tm[i*nb+k] * g[k*nb+j]
+					}
+					tm[i*nb+j] = -tj * s
+				}
+				tm[j*nb+j] = tj
+			}
 		}
 		if ts != nil && transpose {
 			copy(ts[blk*nb*nb:], tm)
@@ -336,17 +351,22 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 				}
 			}
 		}
-		for i := 0; i < n1; i++ {
-			for j := 0; j < b; j++ {
-				vc[i*b+j] = vt[j*n1+i]
-			}
-		}
-		for r0 := 0; r0 < n1; r0 += zRows {
+		// R −= VY by chunks of zRows rows on all cores, each chunk's
+		// transpose of V, product and subtraction on one goroutine (rows
+		// are independent: the split changes no bit).
+		ParallelFor((n1+zRows-1)/zRows, func(c int) {
+			r0 := c * zRows
 			nr := min(zRows, n1-r0)
-			Mul(z[:nr*l], vc[r0*b:(r0+nr)*b], y[:b*l], nr, b, l)
-			for i, v := range z[:nr*l] {
+			for i := r0; i < r0+nr; i++ {
+				for j := 0; j < b; j++ {
+					vc[i*b+j] = vt[j*n1+i]
+				}
+			}
+			zc := z[r0*l : (r0+nr)*l]
+			mulRows(zc, vc[r0*b:(r0+nr)*b], y[:b*l], 0, nr, b, l)
+			for i, v := range zc {
 				rs[r0*l+i] -= v
 			}
-		}
+		})
 	}
 }

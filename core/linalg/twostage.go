@@ -122,19 +122,23 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 			progress(q/2, m)
 		}
 		// Vᵀ and V.
-		for j := 0; j < nb; j++ {
-			row := vt[j*n : (j+1)*n]
-			clear(row)
-			if j < kr {
-				copy(row[j:], a[(p+j)*m+q+j:(p+j+1)*m])
+		split(nb, n, func(j0, j1 int) {
+			for j := j0; j < j1; j++ {
+				row := vt[j*n : (j+1)*n]
+				clear(row)
+				if j < kr {
+					copy(row[j:], a[(p+j)*m+q+j:(p+j+1)*m])
+				}
 			}
-		}
-		for c := 0; c < n; c++ {
-			lr := left[c*2*nb : c*2*nb+nb]
-			for j := range nb {
-				lr[j] = vt[j*n+c]
+		})
+		split(n, nb, func(c0, c1 int) {
+			for c := c0; c < c1; c++ {
+				lr := left[c*2*nb : c*2*nb+nb]
+				for j := range nb {
+					lr[j] = vt[j*n+c]
+				}
 			}
-		}
+		})
 		// T (dlarft, forward, columnwise) from G = VᵀV.
 		gemm(g, nb, vt, n, left, 2*nb, nb, n, nb, false)
 		clear(tm)
@@ -406,50 +410,114 @@ func reflectEach(c []float64, ldc, n int, u []float64, tau float64) {
 // m ≥ twoStageMin (tests turn it off to compare with the one-stage path).
 var twoStage = true
 
-// symmBlock is the width of the column blocks of symmLeft.
+// symmBlock is the width of the column blocks of symmLeft: it fixes where
+// each sum of symmLeft is split, so it is a constant, not a function of
+// the number of cores.
 const symmBlock = 256
 
-// symmWork is symmLeft's scratch.
+// symmStrip is the narrowest column strip symmLeft hands out to the cores.
+const symmStrip = 32
+
+// symmStripWidth is the width of symmLeft's strips for n columns: the
+// widest of 32, 64, 128, 256 that still gives every worker two strips
+// (256 on two cores, as wide as a block, 128 on 16 cores at n = 4096). A
+// strip is an equal task (each reads a whole column block of S) and
+// reuses the operand it streams across its columns, so strips are as wide
+// as the cores allow; the width does not change any sum.
+func symmStripWidth(n, workers int) int {
+	w := symmBlock
+	for w > symmStrip && (n+w-1)/w < 2*workers {
+		w /= 2
+	}
+	return w
+}
+
+// symmWork is symmLeft's scratch, one per goroutine.
 type symmWork struct{ d, t []float64 }
 
 // symmLeft sets xt (b×n) = vt·S for the b×n matrix vt and the symmetric
 // n×n matrix S whose upper triangle is in s (stride lds); v (n×b, stride
-// ldv) is vtᵀ. Column block J of the result is vt[:, <J]·S[<J, J] +
-// vt[:, J]·S[J, J] + (S[J, >J]·v[>J, :])ᵀ: three products that read only
-// the upper triangle, the diagonal block through a symmetrized copy.
+// ldv) is vtᵀ. Column J of the result (J within block [j0, j1) of
+// symmBlock columns) is vt[:, <j0]·S[<j0, J] + vt[:, j0:j1]·S[j0:j1, J] +
+// (S[J, ≥j1]·v[≥j1, :])ᵀ: three products that read only the upper
+// triangle, the diagonal block through a symmetrized copy. Strips of
+// columns inside a block (symmStripWidth) are independent tasks shared
+// among the cores, each running the three products on one goroutine: the
+// splits of every sum are those of the blocks, so the bits do not depend
+// on the cores.
 func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmWork) {
-	bs := symmBlock
-	w.d = grow(w.d, bs*bs)
-	w.t = grow(w.t, bs*b)
-	for j0 := 0; j0 < n; j0 += bs {
-		j1 := min(j0+bs, n)
+	workers := 1
+	if n*n*b >= minParallel {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	sw := symmStripWidth(n, workers)
+	strips := (n + sw - 1) / sw
+	workers = min(workers, strips)
+	strip := func(sc *symmWork, c0 int) {
+		c1 := min(c0+sw, n)
+		cw := c1 - c0
+		j0 := c0 / symmBlock * symmBlock
+		j1 := min(j0+symmBlock, n)
 		nw := j1 - j0
-		gemm(xt[j0:], n, vt, n, s[j0:], lds, b, j0, nw, false)
-		d := w.d[:nw*nw]
-		// Row i writes d[i, i:] and d[i:, i]: disjoint across rows.
-		split(nw, nw/2, func(i0, i1 int) {
-			for i := i0; i < i1; i++ {
-				row := s[(j0+i)*lds+j0 : (j0+i)*lds+j1]
-				copy(d[i*nw+i:(i+1)*nw], row[i:])
-				for j := i + 1; j < nw; j++ {
-					d[j*nw+i] = row[j]
+		if j0 == 0 {
+			for k := range b {
+				clear(xt[k*n+c0 : k*n+c1])
+			}
+		} else {
+			gemmBlock(xt, n, vt, n, s, lds, 0, b, c0, c1, j0, false)
+		}
+		// D[:, c0−j0 : c1−j0] of the diagonal block, symmetrized.
+		sc.d = grow(sc.d, nw*sw)
+		d := sc.d[:nw*cw]
+		// Above the diagonal from the rows of S, below it from the
+		// strip's own rows (read along, written across d).
+		for i := range min(nw, c1-j0) {
+			lo := max(c0, j0+i)
+			copy(d[i*cw+lo-c0:(i+1)*cw], s[(j0+i)*lds+lo:(j0+i)*lds+c1])
+		}
+		for c := c0; c < c1; c++ {
+			row := s[c*lds : c*lds+j1]
+			for i := c - j0 + 1; i < nw; i++ {
+				d[i*cw+c-c0] = row[j0+i]
+			}
+		}
+		gemmBlock(xt[c0:], n, vt[j0:], n, d, cw, 0, b, 0, cw, nw, true)
+		if j1 < n {
+			sc.t = grow(sc.t, sw*b)
+			t := sc.t[:cw*b]
+			gemmBlock(t, b, s[c0*lds+j1:], lds, v[j1*ldv:], ldv, 0, cw, 0, b, n-j1, false)
+			for k := range b {
+				row := xt[k*n+c0 : k*n+c1]
+				for i := range row {
+					row[i] += t[i*b+k]
 				}
 			}
-		})
-		gemm(xt[j0:], n, vt[j0:], n, d, nw, b, nw, nw, true)
-		if j1 < n {
-			t := w.t[:nw*b]
-			gemm(t, b, s[j0*lds+j1:], lds, v[j1*ldv:], ldv, nw, n-j1, b, false)
-			split(b, nw, func(k0, k1 int) {
-				for k := k0; k < k1; k++ {
-					row := xt[k*n+j0 : k*n+j0+nw]
-					for i := range row {
-						row[i] += t[i*b+k]
-					}
-				}
-			})
 		}
 	}
+	if workers <= 1 {
+		for i := range strips {
+			strip(w, i*sw)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for g := range workers {
+		sc := w
+		if g > 0 {
+			sc = new(symmWork)
+		}
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= strips {
+					return
+				}
+				strip(sc, i*sw)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // rank2k subtracts VᵀW + WᵀV from the upper triangle of the n×n matrix s
@@ -459,11 +527,13 @@ func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmW
 // which holds the rows V, W, V so that both factors are views of it.
 func rank2k(s []float64, lds int, v []float64, ldv int, w []float64, ldw, b, n int, pk []float64) {
 	pk = pk[:3*b*n]
-	for j := range b {
-		vj, wj := v[j*ldv:j*ldv+n], w[j*ldw:j*ldw+n]
-		copy(pk[j*n:], vj)
-		copy(pk[(b+j)*n:], wj)
-		copy(pk[(2*b+j)*n:], vj)
-	}
+	split(b, 3*n, func(j0, j1 int) {
+		for j := j0; j < j1; j++ {
+			vj, wj := v[j*ldv:j*ldv+n], w[j*ldw:j*ldw+n]
+			copy(pk[j*n:], vj)
+			copy(pk[(b+j)*n:], wj)
+			copy(pk[(2*b+j)*n:], vj)
+		}
+	})
 	addAtB(tile, s, lds, pk[:2*b*n], pk[b*n:], 2*b, n, true)
 }
