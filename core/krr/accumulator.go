@@ -189,9 +189,10 @@ func (a *Accumulator) addOwned(phi []float64, y []float64) {
 }
 
 // mergeMoments folds a part with nb rows and means bmu, byb into a. The
-// part's centered co-moments are added when given (cb, db, eb); Add has
-// already added its block's own into a.
-func (a *Accumulator) mergeMoments(nb int, bmu, byb, cb, db, eb []float64) {
+// part's centered co-moments are added when given (cb, db, eb; cb(i) is
+// row i of C from the diagonal on, m−i values); Add has already added its
+// block's own into a.
+func (a *Accumulator) mergeMoments(nb int, bmu, byb []float64, cb func(i int) []float64, db, eb []float64) {
 	m, k := a.m, a.k
 	na := a.n
 	n := na + nb
@@ -207,9 +208,8 @@ func (a *Accumulator) mergeMoments(nb int, bmu, byb, cb, db, eb []float64) {
 	for i := 0; i < m; i++ {
 		row := a.c[i*m : (i+1)*m]
 		if cb != nil {
-			brow := cb[i*m : (i+1)*m]
-			for j := i; j < m; j++ {
-				row[j] += brow[j]
+			for j, v := range cb(i) {
+				row[i+j] += v
 			}
 		}
 		if f != 0 {
@@ -255,7 +255,7 @@ func (a *Accumulator) Merge(b *Accumulator) error {
 	if b.n == 0 {
 		return nil
 	}
-	a.mergeMoments(b.n, b.mu, b.ybar, b.c, b.d, b.e)
+	a.mergeMoments(b.n, b.mu, b.ybar, upper(b.c, b.m), b.d, b.e)
 	return nil
 }
 
@@ -364,6 +364,11 @@ func (a *Accumulator) solve(lambda float64, curve []CurvePoint) (*Model, error) 
 		task: a.opt.Task, classes: a.opt.Classes, blockRows: a.opt.BlockRows,
 		lambda: lambda, curve: curve, w: W, bias: bias,
 	}, nil
+}
+
+// upper returns the rows of the m×m c from the diagonal on.
+func upper(c []float64, m int) func(i int) []float64 {
+	return func(i int) []float64 { return c[i*m+i : (i+1)*m] }
 }
 
 func grow(s []float64, n int) []float64 {

@@ -27,49 +27,20 @@ const holdoutLo, holdoutHi, holdoutStep = -4.0, 1.0, 0.5
 // HoldoutRows returns the rows (sorted) that criterion Holdout keeps out
 // of a primal fit of n rows: min(n/5, MaxHoldoutRows) rows picked by a
 // fixed hash of the row index, so every host picks the same rows without a
-// seed, and rows sorted by class are still sampled evenly.
-//
-// Memory is O(MaxHoldoutRows) whatever n (the rows are the v smallest
-// hashes, kept in a heap as they pass), so a plan for millions of rows
-// costs no n-sized buffer.
+// seed, and rows sorted by class are still sampled evenly. It lists the
+// rows NewHoldoutCut(n) holds out.
 func HoldoutRows(n int) []int {
-	v := min(n/5, MaxHoldoutRows)
-	if v < 1 {
+	cut := NewHoldoutCut(n)
+	if cut.Rows == 0 {
 		return nil
 	}
-	// A max-heap of the v smallest hashes seen, by their rows.
-	h := make([]int, 0, v)
-	less := func(a, b int) bool { return mix(uint64(h[a])) > mix(uint64(h[b])) }
-	down := func(i int) {
-		for {
-			c := 2*i + 1
-			if c >= len(h) {
-				return
-			}
-			if c+1 < len(h) && less(c+1, c) {
-				c++
-			}
-			if !less(c, i) {
-				return
-			}
-			h[i], h[c] = h[c], h[i]
-			i = c
-		}
-	}
+	out := make([]int, 0, cut.Rows)
 	for i := range n {
-		switch {
-		case len(h) < v:
-			h = append(h, i)
-			for j := len(h) - 1; j > 0 && less(j, (j-1)/2); j = (j - 1) / 2 {
-				h[j], h[(j-1)/2] = h[(j-1)/2], h[j]
-			}
-		case mix(uint64(i)) < mix(uint64(h[0])):
-			h[0] = i
-			down(0)
+		if cut.Holds(uint64(i)) {
+			out = append(out, i)
 		}
 	}
-	slices.Sort(h)
-	return h
+	return out
 }
 
 // mix is splitmix64's finalizer: a bijection that scatters row indices.

@@ -124,6 +124,10 @@ type Options struct {
 // GridPoints is the size of the default λ grid.
 const GridPoints = gridPoints
 
+// DefaultBlockRows is the block of rows featurized at a time when
+// Options.BlockRows is 0.
+const DefaultBlockRows = defaultBlockRows
+
 const (
 	defaultBlockRows = 1024
 	gridPoints       = 30
