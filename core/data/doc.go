@@ -93,6 +93,12 @@
 // standardizing never zeroes it; the NTK of the rows is then that of a
 // network whose first layer has biases). With Missing "drop", rows with
 // any missing feature are dropped.
+// [Fit] is [Collect] then [Stats.Scaler]: the statistics (per column count,
+// magnitude, mean, M2, minimum, maximum; per one-hot block the category
+// counts) of row blocks collected apart merge (Chan's update) and travel
+// as a versioned binary form ([Stats.AppendBinary], [DecodeStats]), so
+// workers that never see each other's rows fit Fit's scaler (bit for bit
+// from one block without missing values, to rounding otherwise).
 //
 // # Splits
 //

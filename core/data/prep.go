@@ -114,124 +114,18 @@ func (s *Scaler) Prep() Prep { return s.prep }
 // after imputation. A constant column is centred to 0 and not scaled; the
 // bias input (p.Bias) is appended after the other steps, so standardizing
 // or normalizing never removes it.
+//
+// Fit is Collect then Stats.Scaler: statistics of row blocks collected
+// apart (workers, machines) and merged give the same Scaler to rounding.
 func Fit(X *mat.Dense, groups []Group, p Prep) (*Scaler, error) {
-	if X == nil || X.IsEmpty() {
-		return nil, check.New(check.Shape, "", "data: cannot fit a scaler on an empty matrix; it needs at least one row and one column")
-	}
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	_, c := X.Dims()
-	if err := checkInf(X); err != nil {
+	s, err := Collect(X, groups)
+	if err != nil {
 		return nil, err
 	}
-	if groups == nil {
-		groups = make([]Group, c)
-		for j := range groups {
-			groups[j] = Group{Column: j, Start: j, Width: 1}
-		}
-	}
-	if err := checkGroups(groups, c); err != nil {
-		return nil, err
-	}
-	s := &Scaler{prep: p, groups: groups, fill: make([]float64, c)}
-	var numeric []int
-	for _, g := range groups {
-		if g.Categorical {
-			s.fitMode(X, g)
-		} else {
-			numeric = append(numeric, g.Start)
-		}
-	}
-	s.fitMeans(X, numeric)
-	if !p.Raw {
-		s.fitStandardize(X)
-	}
-	if p.Bias > 0 {
-		if err := s.fitBias(X); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
-}
-
-// fitStandardize sets the column statistics of standardizing.
-func (s *Scaler) fitStandardize(X *mat.Dense) {
-	n, c := X.Dims()
-	s.div, s.mu, s.inv = make([]float64, c), make([]float64, c), make([]float64, c)
-	row := make([]float64, c)
-	lo, hi := make([]float64, c), make([]float64, c)
-	for i := range n {
-		s.impute(row, X.RawRowView(i))
-		for j, v := range row {
-			if i == 0 || v < lo[j] {
-				lo[j] = v
-			}
-			if i == 0 || v > hi[j] {
-				hi[j] = v
-			}
-		}
-	}
-	for j := range c {
-		s.div[j] = max(math.Abs(lo[j]), math.Abs(hi[j]), math.SmallestNonzeroFloat64)
-		s.inv[j] = 1
-	}
-	sum := make([]float64, c)
-	for i := range n {
-		s.impute(row, X.RawRowView(i))
-		for j, v := range row {
-			sum[j] += v / s.div[j]
-		}
-	}
-	for j := range c {
-		s.mu[j] = sum[j] / float64(n)
-		if lo[j] == hi[j] {
-			// Centred exactly, and test values pass unscaled.
-			s.div[j], s.mu[j] = 1, lo[j]
-		}
-		sum[j] = 0
-	}
-	for i := range n {
-		s.impute(row, X.RawRowView(i))
-		for j, v := range row {
-			d := v/s.div[j] - s.mu[j]
-			sum[j] += d * d
-		}
-	}
-	for j := range c {
-		if sd := math.Sqrt(sum[j] / float64(n)); lo[j] != hi[j] && sd > 0 && !math.IsInf(1/sd, 0) {
-			s.inv[j] = 1 / sd
-		}
-	}
-}
-
-// fitBias sets the bias input: Prep.Bias times the root-mean-square norm
-// of the rows of X as Apply prepares them (Prep.Bias itself when every
-// row is zero), summed relative to the largest norm so that it cannot
-// overflow.
-func (s *Scaler) fitBias(X *mat.Dense) error {
-	n, c := X.Dims()
-	norms := make([]float64, n)
-	row := make([]float64, c)
-	big := 0.0
-	for i := range n {
-		s.prepare(row, X.RawRowView(i))
-		norms[i] = floats.Norm(row, 2)
-		big = max(big, norms[i])
-	}
-	s.bias = s.prep.Bias
-	if big == 0 {
-		return nil
-	}
-	sum := 0.0
-	for _, r := range norms {
-		sum += (r / big) * (r / big)
-	}
-	s.bias = s.prep.Bias * big * math.Sqrt(sum/float64(n))
-	if math.IsInf(s.bias, 0) {
-		return check.New(check.Value, "bias", "data: the bias input %g × the rows' norm overflows float64; rescale the data or standardize it", s.prep.Bias)
-	}
-	return nil
+	return s.Scaler(p)
 }
 
 // Prepare fits p on the rows of X and applies it to them: the
@@ -273,59 +167,6 @@ func checkGroups(groups []Group, c int) error {
 		return check.New(check.Shape, "groups", "data: the groups cover %d columns but X has %d; give the groups of the data set X was parsed from, or none", p, c)
 	}
 	return nil
-}
-
-// fitMeans sets the fill value of each numeric column in cols to the mean
-// of its present values, summed as v/max|v| (so huge values cannot
-// overflow the sum). It passes over the rows, not down the columns, which
-// is several times faster on tall matrices, with the same sums per column.
-func (s *Scaler) fitMeans(X *mat.Dense, cols []int) {
-	n, c := X.Dims()
-	big, sum, count := make([]float64, c), make([]float64, c), make([]int, c)
-	for i := range n {
-		row := X.RawRowView(i)
-		for _, j := range cols {
-			if v := row[j]; !math.IsNaN(v) {
-				big[j] = max(big[j], math.Abs(v))
-			}
-		}
-	}
-	for i := range n {
-		row := X.RawRowView(i)
-		for _, j := range cols {
-			if v := row[j]; !math.IsNaN(v) && big[j] != 0 {
-				sum[j] += v / big[j]
-				count[j]++
-			}
-		}
-	}
-	for _, j := range cols {
-		if big[j] != 0 {
-			s.fill[j] = sum[j] / float64(count[j]) * big[j]
-		}
-	}
-}
-
-func (s *Scaler) fitMode(X *mat.Dense, g Group) {
-	if g.Width == 0 {
-		return
-	}
-	n, _ := X.Dims()
-	counts := make([]int, g.Width)
-	for i := range n {
-		if k := category(X.RawRowView(i)[g.Start : g.Start+g.Width]); k >= 0 {
-			counts[k]++
-		}
-	}
-	best := 0
-	for k, m := range counts {
-		if m > counts[best] {
-			best = k
-		}
-	}
-	if counts[best] > 0 {
-		s.fill[g.Start+best] = 1
-	}
 }
 
 // category returns the index of the largest entry of a one-hot block, or

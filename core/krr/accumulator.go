@@ -1,6 +1,7 @@
 package krr
 
 import (
+	"context"
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
@@ -189,9 +190,10 @@ func (a *Accumulator) addOwned(phi []float64, y []float64) {
 }
 
 // mergeMoments folds a part with nb rows and means bmu, byb into a. The
-// part's centered co-moments are added when given (cb, db, eb); Add has
-// already added its block's own into a.
-func (a *Accumulator) mergeMoments(nb int, bmu, byb, cb, db, eb []float64) {
+// part's centered co-moments are added when given (cb, db, eb; cb(i) is
+// row i of C from the diagonal on, m−i values); Add has already added its
+// block's own into a.
+func (a *Accumulator) mergeMoments(nb int, bmu, byb []float64, cb func(i int) []float64, db, eb []float64) {
 	m, k := a.m, a.k
 	na := a.n
 	n := na + nb
@@ -207,9 +209,8 @@ func (a *Accumulator) mergeMoments(nb int, bmu, byb, cb, db, eb []float64) {
 	for i := 0; i < m; i++ {
 		row := a.c[i*m : (i+1)*m]
 		if cb != nil {
-			brow := cb[i*m : (i+1)*m]
-			for j := i; j < m; j++ {
-				row[j] += brow[j]
+			for j, v := range cb(i) {
+				row[i+j] += v
 			}
 		}
 		if f != 0 {
@@ -255,7 +256,7 @@ func (a *Accumulator) Merge(b *Accumulator) error {
 	if b.n == 0 {
 		return nil
 	}
-	a.mergeMoments(b.n, b.mu, b.ybar, b.c, b.d, b.e)
+	a.mergeMoments(b.n, b.mu, b.ybar, upper(b.c, b.m), b.d, b.e)
 	return nil
 }
 
@@ -266,7 +267,11 @@ func (a *Accumulator) Merge(b *Accumulator) error {
 // criterion means GCV here, so a host that splits a classification fit
 // calls SolveHeldOut to choose as FitFeatures does. The model predicts from features; attach the map with
 // Model.SetFeaturizer to predict from inputs.
-func (a *Accumulator) Solve() (*Model, error) {
+func (a *Accumulator) Solve() (*Model, error) { return a.SolveContext(context.Background()) }
+
+// SolveContext is Solve returning ctx's error once ctx is cancelled before
+// the eigendecomposition.
+func (a *Accumulator) SolveContext(ctx context.Context) (*Model, error) {
 	if err := a.checkSolvable(); err != nil {
 		return nil, err
 	}
@@ -279,7 +284,7 @@ func (a *Accumulator) Solve() (*Model, error) {
 	case Holdout:
 		return nil, check.New(check.Option, "criterion", "krr: criterion %q needs the held-out rows; leave them out with AddExcept and use SolveHeldOut", Holdout)
 	}
-	s, err := a.spectrum(false)
+	s, err := a.spectrum(ctx, false)
 	if err != nil {
 		return nil, err
 	}
@@ -370,6 +375,11 @@ func (a *Accumulator) solve(lambda float64, curve []CurvePoint) (*Model, error) 
 		task: a.opt.Task, classes: a.opt.Classes, blockRows: a.opt.BlockRows,
 		lambda: lambda, curve: curve, w: W, bias: bias,
 	}, nil
+}
+
+// upper returns the rows of the m×m c from the diagonal on.
+func upper(c []float64, m int) func(i int) []float64 {
+	return func(i int) []float64 { return c[i*m+i : (i+1)*m] }
 }
 
 func grow(s []float64, n int) []float64 {

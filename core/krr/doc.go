@@ -77,7 +77,12 @@
 // and Spectrum.Solve finish. The accumulator keeps centered co-moments
 // merged pairwise (Chan, Golub and LeVeque), so splits differ only by the
 // order of floating-point sums: results are not bitwise identical across
-// splits; the tests hold predictions to 1e-10 relative.
+// splits; the tests hold predictions to 1e-10 relative. An accumulator
+// travels as a versioned binary form (AppendBinary, DecodeAccumulator,
+// MergeBinary: the upper triangle of ΦᵀΦ, every length checked before
+// anything is allocated), and criterion Holdout's rows are picked by
+// HoldoutCut, which each part applies to the keys of its own rows.
+// core/pipeline's Plan runs the whole protocol.
 //
 // # Cost and limits
 //

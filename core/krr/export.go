@@ -46,7 +46,7 @@ func (a *Accumulator) AddParts(p Parts) error {
 	if p.Rows == 0 {
 		return nil
 	}
-	a.mergeMoments(p.Rows, p.Mu, p.Ybar, p.C, p.D, p.E)
+	a.mergeMoments(p.Rows, p.Mu, p.Ybar, upper(p.C, m), p.D, p.E)
 	return nil
 }
 

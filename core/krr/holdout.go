@@ -1,6 +1,7 @@
 package krr
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -29,51 +30,22 @@ const MaxHoldoutRows = 2000
 const holdoutLo, holdoutHi, holdoutStep = -4.0, 1.0, 0.5
 
 // HoldoutRows returns the rows (sorted) that criterion Holdout keeps out
-// of a primal fit of n rows: min(n/5, MaxHoldoutRows) rows picked by a
+// of a primal fit of n rows: min(n/HoldoutShare, MaxHoldoutRows) rows picked by a
 // fixed hash of the row index, so every host picks the same rows without a
-// seed, and rows sorted by class are still sampled evenly.
-//
-// Memory is O(MaxHoldoutRows) whatever n (the rows are the v smallest
-// hashes, kept in a heap as they pass), so a plan for millions of rows
-// costs no n-sized buffer.
+// seed, and rows sorted by class are still sampled evenly. It lists the
+// rows NewHoldoutCut(n) holds out.
 func HoldoutRows(n int) []int {
-	v := min(n/HoldoutShare, MaxHoldoutRows)
-	if v < 1 {
+	cut := NewHoldoutCut(n)
+	if cut.Rows == 0 {
 		return nil
 	}
-	// A max-heap of the v smallest hashes seen, by their rows.
-	h := make([]int, 0, v)
-	less := func(a, b int) bool { return mix(uint64(h[a])) > mix(uint64(h[b])) }
-	down := func(i int) {
-		for {
-			c := 2*i + 1
-			if c >= len(h) {
-				return
-			}
-			if c+1 < len(h) && less(c+1, c) {
-				c++
-			}
-			if !less(c, i) {
-				return
-			}
-			h[i], h[c] = h[c], h[i]
-			i = c
-		}
-	}
+	out := make([]int, 0, cut.Rows)
 	for i := range n {
-		switch {
-		case len(h) < v:
-			h = append(h, i)
-			for j := len(h) - 1; j > 0 && less(j, (j-1)/2); j = (j - 1) / 2 {
-				h[j], h[(j-1)/2] = h[(j-1)/2], h[j]
-			}
-		case mix(uint64(i)) < mix(uint64(h[0])):
-			h[0] = i
-			down(0)
+		if cut.Holds(uint64(i)) {
+			out = append(out, i)
 		}
 	}
-	slices.Sort(h)
-	return h
+	return out
 }
 
 // mix is splitmix64's finalizer: a bijection that scatters row indices.
@@ -103,6 +75,12 @@ func mix(x uint64) uint64 {
 // rows' ΦᵀΦ is summed once, after the search, instead of in with the rest
 // and then taken back out.
 func (a *Accumulator) SolveHeldOut(Phi *mat.Dense, y []float64) (*Model, error) {
+	return a.SolveHeldOutContext(context.Background(), Phi, y)
+}
+
+// SolveHeldOutContext is SolveHeldOut returning ctx's error once ctx is
+// cancelled between its stages.
+func (a *Accumulator) SolveHeldOutContext(ctx context.Context, Phi *mat.Dense, y []float64) (*Model, error) {
 	if err := check.Matrix("Phi", Phi); err != nil {
 		return nil, wrap(err)
 	}
@@ -128,14 +106,14 @@ func (a *Accumulator) SolveHeldOut(Phi *mat.Dense, y []float64) (*Model, error) 
 	if err := a.checkSolvable(); err != nil {
 		return nil, fmt.Errorf("krr: without the held-out rows: %w", err)
 	}
-	if err := a.opt.cancelled(); err != nil {
+	if err := cancelled(ctx); err != nil {
 		return nil, err
 	}
 	h, err := a.newHoldout(Phi, y)
 	if err != nil {
 		return nil, err
 	}
-	if err := a.opt.cancelled(); err != nil {
+	if err := cancelled(ctx); err != nil {
 		return nil, err
 	}
 	var lams []float64

@@ -123,9 +123,6 @@ type Options struct {
 	// BlockRows is the number of rows featurized (or predicted) at a
 	// time; 0 means 1024. Only one block of Φ is ever held.
 	BlockRows int
-	// Context, when set, stops a fit between row blocks and stages once
-	// it is cancelled; the fit then returns its error (context.Canceled).
-	Context context.Context
 	// Progress, when set, is called after each block or stage with the
 	// work done so far, the total and the stage name ("features", "loo",
 	// "eigen", "solve"; FitKernel: "kernel", "eigen", "solve").
@@ -143,6 +140,10 @@ var (
 	CriterionRule = fmt.Sprintf("by the task: classification by validated accuracy — %s when the fit is in the dual (rows ≤ features, or an exact kernel), else %s on 1/%d of the rows up to %d; regression by squared error — %s in the dual, else %s",
 		LOO, Holdout, HoldoutShare, MaxHoldoutRows, LOO, GCV)
 )
+
+// DefaultBlockRows is the block of rows featurized at a time when
+// Options.BlockRows is 0.
+const DefaultBlockRows = defaultBlockRows
 
 const (
 	defaultBlockRows = 1024
@@ -339,12 +340,15 @@ func stageProgress(opt Options, stage string) func(done, total int) {
 	return func(done, total int) { opt.Progress(done, total, stage) }
 }
 
-// cancelled returns the context's error once it is cancelled.
-func (opt Options) cancelled() error {
-	if opt.Context == nil {
+// cancelled returns ctx's error once it is cancelled (a nil ctx never is).
+// The fits take ctx as an argument (FitFeaturesContext, …), not in
+// Options: options are a fit's settings, copied and compared; a context
+// is the call's.
+func cancelled(ctx context.Context) error {
+	if ctx == nil {
 		return nil
 	}
-	if err := opt.Context.Err(); err != nil {
+	if err := ctx.Err(); err != nil {
 		return check.Stopped("krr: fit", err)
 	}
 	return nil

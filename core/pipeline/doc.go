@@ -64,6 +64,15 @@
 // testdata/models holds hostile files mutated from real ones, with the
 // outcome each host must give.
 //
+// A fit is a protocol every host runs the same way (Plan): NewPlan
+// settles the configuration once (task and classes, criterion, feature
+// map, primal or dual, the held-out rule); each part of the rows adds its
+// column statistics (data.Stats), which merge into the Scaler; each part
+// then featurizes and sums its rows (Part, a krr.Accumulator beneath);
+// parts merge in any order, also from their binary forms; Solve chooses λ
+// and assembles the pipeline. Fit is this protocol with one part, and
+// gives the model a host of any number of workers gives (to rounding).
+//
 // Errors follow ntkrf's error grammar (ntkrf/core/errs): a bad model file
 // is refused with ERR_TYPE (not a model file), ERR_VALUE (other format or
 // version, inconsistent fields, a seed past 2^53−1), ERR_SHAPE,

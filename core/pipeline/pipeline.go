@@ -36,8 +36,7 @@ type Config struct {
 	// O(n²) memory, O(n³) time. A Depth of 0 (ntk, nngp) is chosen.
 	Kernel *kernel.Spec
 	// Ridge sets λ (0: chosen), its criterion and grid, the task and the
-	// classes. Context and Progress are taken from Fit's arguments and
-	// Ridge's own Progress.
+	// classes; Fit's ctx stops the fit, Ridge.Progress reports it.
 	Ridge krr.Options
 	// Search holds the candidates of the settings left open.
 	Search Search
@@ -98,44 +97,30 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data
 	if err != nil {
 		return nil, err
 	}
-	opt := cfg.Ridge
-	opt.Context = ctx
-	progress(opt, 0, 1, "preprocess")
-	scaler, err := data.Fit(X, groups, *cfg.Preprocess)
+	// The protocol of every host (see Plan), with one part.
+	n, d := X.Dims()
+	plan, err := NewPlan(cfg, n, d, y)
 	if err != nil {
 		return nil, err
 	}
-	Xs, err := scaler.Apply(nil, X)
+	progress(cfg.Ridge, 0, 1, "preprocess")
+	stats := plan.NewStats()
+	if err := stats.Add(X); err != nil {
+		return nil, err
+	}
+	scaler, err := plan.Scaler(stats)
 	if err != nil {
 		return nil, err
 	}
-	progress(opt, 1, 1, "preprocess")
-	if err := ctx.Err(); err != nil {
-		return nil, check.Stopped("pipeline: fit", err)
-	}
-	_, d := Xs.Dims()
-	p := &Pipeline{input: input, scaler: scaler, selection: sel}
-	if cfg.Kernel != nil {
-		k, err := cfg.Kernel.Filled(d)
-		if err != nil {
-			return nil, err
-		}
-		p.kern = &k
-		p.model, err = krr.FitKernel(k, Xs, y, opt)
-	} else {
-		if p.fmap, err = rf.New(cfg.Features, d); err != nil {
-			return nil, err
-		}
-		p.model, err = krr.FitFeatures(p.fmap, Xs, y, opt)
-	}
+	progress(cfg.Ridge, 1, 1, "preprocess")
+	part, err := plan.NewPart(scaler)
 	if err != nil {
 		return nil, err
 	}
-	p.classes = classes
-	if p.model.Task() == krr.Classification && classes == nil {
-		p.classes = indexNames(p.model.Outputs())
+	if err := part.Add(ctx, X, y, 0); err != nil {
+		return nil, err
 	}
-	return p, nil
+	return plan.Solve(ctx, scaler, part, Meta{Input: input, Classes: classes, Selection: sel})
 }
 
 // checkTargets checks what the search reads before krr would: one target

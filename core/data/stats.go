@@ -1,0 +1,334 @@
+package data
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/internal/check"
+)
+
+// Stats are the column statistics a Scaler is built from, summed over
+// row blocks that may live apart (workers, machines) and merged: per
+// column the count of rows where it is present, its largest magnitude,
+// the mean and the sum of squared deviations (M2) of its present values
+// divided by that magnitude, their minimum and maximum; and per one-hot
+// block the count of each category. Merge is Chan, Golub and LeVeque's
+// pairwise update, associative and commutative to rounding; Scaler turns
+// the total into the Scaler Fit would have fitted on all the rows.
+//
+// Dividing by the largest magnitude first keeps every sum finite even for
+// values near ±1e308, as Fit's own passes do. Stats of one block give
+// Fit's Scaler: Fit is Collect then Scaler.
+type Stats struct {
+	groups []Group
+	rows   int
+	col    []colStats
+	cat    []int // per X column of a one-hot block: rows of that category; 0 elsewhere
+}
+
+// colStats are one column's statistics over the rows where it is present
+// (numeric: not NaN; one-hot: no NaN in its block).
+type colStats struct {
+	n      int
+	big    float64 // max |v|
+	mean   float64 // of v/big (0 when big is 0)
+	m2     float64 // Σ (v/big − mean)²
+	lo, hi float64 // of v (0 when n is 0)
+}
+
+// NewStats returns empty statistics for rows of cols columns forming
+// groups (Dataset.Groups; nil: every column numeric).
+func NewStats(cols int, groups []Group) (*Stats, error) {
+	if cols < 1 {
+		return nil, check.New(check.Shape, "", "data: statistics of %d columns; give at least one", cols)
+	}
+	if groups == nil {
+		groups = make([]Group, cols)
+		for j := range groups {
+			groups[j] = Group{Column: j, Start: j, Width: 1}
+		}
+	}
+	if err := checkGroups(groups, cols); err != nil {
+		return nil, err
+	}
+	return &Stats{groups: slices.Clone(groups), col: make([]colStats, cols), cat: make([]int, cols)}, nil
+}
+
+// Collect returns the statistics of the rows of X: NewStats and Add.
+func Collect(X *mat.Dense, groups []Group) (*Stats, error) {
+	if X == nil || X.IsEmpty() {
+		return nil, check.New(check.Shape, "", "data: cannot fit a scaler on an empty matrix; it needs at least one row and one column")
+	}
+	_, c := X.Dims()
+	s, err := NewStats(c, groups)
+	if err != nil {
+		return nil, err
+	}
+	return s, s.Add(X)
+}
+
+// Rows returns the number of rows added.
+func (s *Stats) Rows() int { return s.rows }
+
+// Cols returns the number of columns.
+func (s *Stats) Cols() int { return len(s.col) }
+
+// Groups returns the column groups (a copy).
+func (s *Stats) Groups() []Group { return slices.Clone(s.groups) }
+
+// Add adds the rows of X (NaN marks a missing value; ±Inf is an error).
+func (s *Stats) Add(X *mat.Dense) error {
+	if X == nil || X.IsEmpty() {
+		return check.New(check.Shape, "X", "data: cannot add an empty matrix to the statistics")
+	}
+	if _, c := X.Dims(); c != len(s.col) {
+		return check.New(check.Shape, "", "data: X has %d columns but the statistics have %d; give every block the same columns", c, len(s.col))
+	}
+	if err := checkInf(X); err != nil {
+		return err
+	}
+	b := s.block(X)
+	if s.rows == 0 {
+		// Taken as it is, so that the statistics of one block are Fit's.
+		s.rows, s.col, s.cat = b.rows, b.col, b.cat
+		return nil
+	}
+	return s.Merge(b)
+}
+
+// block computes the statistics of X (checked) in three passes: the
+// magnitudes, the scaled means, the scaled squared deviations, as Fit
+// always did, so that one block gives Fit's bits.
+func (s *Stats) block(X *mat.Dense) *Stats {
+	n, c := X.Dims()
+	b := &Stats{groups: s.groups, rows: n, col: make([]colStats, c), cat: make([]int, c)}
+	for i := range n {
+		row := X.RawRowView(i)
+		for _, g := range s.groups {
+			vals := row[g.Start : g.Start+g.Width]
+			if missing(vals) {
+				continue
+			}
+			if g.Categorical {
+				if k := category(vals); k >= 0 {
+					b.cat[g.Start+k]++
+				}
+			}
+			for j, v := range vals {
+				cs := &b.col[g.Start+j]
+				if cs.n == 0 || v < cs.lo {
+					cs.lo = v
+				}
+				if cs.n == 0 || v > cs.hi {
+					cs.hi = v
+				}
+				cs.big = max(cs.big, math.Abs(v))
+				cs.n++
+			}
+		}
+	}
+	// The scaled passes skip columns without magnitude (all zeros).
+	for i := range n {
+		row := X.RawRowView(i)
+		for _, g := range s.groups {
+			if vals := row[g.Start : g.Start+g.Width]; !missing(vals) {
+				for j, v := range vals {
+					if cs := &b.col[g.Start+j]; cs.big != 0 {
+						cs.mean += v / cs.big
+					}
+				}
+			}
+		}
+	}
+	for j := range b.col {
+		if cs := &b.col[j]; cs.big != 0 {
+			cs.mean /= float64(cs.n)
+		}
+	}
+	for i := range n {
+		row := X.RawRowView(i)
+		for _, g := range s.groups {
+			if vals := row[g.Start : g.Start+g.Width]; !missing(vals) {
+				for j, v := range vals {
+					if cs := &b.col[g.Start+j]; cs.big != 0 {
+						d := v/cs.big - cs.mean
+						cs.m2 += d * d
+					}
+				}
+			}
+		}
+	}
+	return b
+}
+
+// missing reports whether a block has a NaN: the whole block is missing
+// (and imputed whole).
+func missing(vals []float64) bool {
+	for _, v := range vals {
+		if v != v {
+			return true
+		}
+	}
+	return false
+}
+
+// Merge adds the rows of o, as if they had been added to s. o is not
+// modified; it needs the same columns and groups.
+func (s *Stats) Merge(o *Stats) error {
+	if len(o.col) != len(s.col) || !slices.Equal(o.groups, s.groups) {
+		return check.New(check.Shape, "", "data: cannot merge statistics of %d columns in %d groups into statistics of %d columns in %d groups; give every part the same columns and groups", len(o.col), len(o.groups), len(s.col), len(s.groups))
+	}
+	if s.rows > math.MaxInt-o.rows {
+		return check.New(check.TooLarge, "", "data: %d + %d rows overflow the row count", s.rows, o.rows)
+	}
+	s.rows += o.rows
+	for j := range s.col {
+		s.col[j] = mergeCol(s.col[j], o.col[j])
+		s.cat[j] += o.cat[j]
+	}
+	return nil
+}
+
+// mergeCol is Chan's pairwise update of two columns' statistics, each
+// first rescaled to the larger magnitude (a factor ≤ 1: nothing
+// overflows).
+func mergeCol(a, b colStats) colStats {
+	switch {
+	case b.n == 0:
+		return a
+	case a.n == 0:
+		return b
+	}
+	out := colStats{n: a.n + b.n, big: max(a.big, b.big), lo: min(a.lo, b.lo), hi: max(a.hi, b.hi)}
+	if out.big == 0 {
+		return out
+	}
+	ra, rb := a.big/out.big, b.big/out.big
+	ma, mb := a.mean*ra, b.mean*rb
+	d := mb - ma
+	n := float64(out.n)
+	out.mean = ma + d*(float64(b.n)/n)
+	out.m2 = a.m2*ra*ra + b.m2*rb*rb + d*d*(float64(a.n)*float64(b.n)/n)
+	return out
+}
+
+// Scaler builds the Scaler of p from the statistics: what Fit returns on
+// the same rows (bit for bit from one block without missing values, to
+// rounding otherwise). See Fit for the rules.
+func (s *Stats) Scaler(p Prep) (*Scaler, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	if s.rows == 0 {
+		return nil, check.New(check.Shape, "", "data: cannot fit a scaler on statistics of no rows")
+	}
+	c := len(s.col)
+	sc := &Scaler{prep: p, groups: slices.Clone(s.groups), fill: make([]float64, c)}
+	for _, g := range s.groups {
+		if g.Categorical {
+			if g.Width == 0 {
+				continue
+			}
+			counts := s.cat[g.Start : g.Start+g.Width]
+			best := 0
+			for k, m := range counts {
+				if m > counts[best] {
+					best = k
+				}
+			}
+			if counts[best] > 0 {
+				sc.fill[g.Start+best] = 1
+			}
+		} else if cs := s.col[g.Start]; cs.big != 0 {
+			sc.fill[g.Start] = cs.mean * cs.big
+		}
+	}
+	// Each column's mean and M2 after imputation, in units of its div;
+	// the scaler keeps them when it standardizes, and the bias input is
+	// sized from them.
+	divs, mus, invs := make([]float64, c), make([]float64, c), make([]float64, c)
+	m2s := make([]float64, c)
+	rows := float64(s.rows)
+	for j, cs := range s.col {
+		f := sc.fill[j]
+		miss := s.rows - cs.n
+		lo, hi := cs.lo, cs.hi
+		if cs.n == 0 {
+			lo, hi = f, f
+		} else if miss > 0 {
+			lo, hi = min(lo, f), max(hi, f)
+		}
+		div := max(math.Abs(lo), math.Abs(hi), math.SmallestNonzeroFloat64)
+		// The present values' mean and M2 in units of div, then the
+		// missing rows (all at the fill value) merged in.
+		mu, m2 := 0.0, 0.0
+		if cs.big != 0 {
+			r := cs.big / div
+			mu, m2 = cs.mean*r, cs.m2*r*r
+		}
+		if miss > 0 {
+			d := f/div - mu
+			mu += d * (float64(miss) / rows)
+			m2 += d * d * (float64(cs.n) * float64(miss) / rows)
+		}
+		divs[j], mus[j], invs[j], m2s[j] = div, mu, 1, m2
+		if lo == hi {
+			// Centred exactly, and test values pass unscaled.
+			divs[j], mus[j] = 1, lo
+			continue
+		}
+		if sd := math.Sqrt(m2 / rows); sd > 0 && !math.IsInf(1/sd, 0) {
+			invs[j] = 1 / sd
+		}
+	}
+	if !p.Raw {
+		sc.div, sc.mu, sc.inv = divs, mus, invs
+	}
+	if p.Bias > 0 {
+		ms, err := meanSquare(p, divs, mus, invs, m2s, rows)
+		if err != nil {
+			return nil, err
+		}
+		sc.bias = p.Bias * ms
+	}
+	return sc, nil
+}
+
+// meanSquare is the root-mean-square norm of the rows as Apply prepares
+// them, from each column's statistics after imputation (mean mu and M2 in
+// units of div; a constant column has div 1, mu its value, M2 0): 1 for
+// rows scaled to unit norm, √Σ M2/n·inv² for standardized ones (one per
+// varying column), √Σ (M2/n + mu²)·div² for raw ones, summed relative to
+// the largest div so that it cannot overflow; 1 when every row is zero,
+// so that the bias input is then Prep.Bias itself.
+func meanSquare(p Prep, div, mu, inv, m2 []float64, rows float64) (float64, error) {
+	if p.UnitNorm {
+		return 1, nil
+	}
+	big := 1.0
+	if p.Raw {
+		big = 0
+		for _, d := range div {
+			big = max(big, d)
+		}
+	}
+	sum := 0.0
+	for j := range div {
+		if p.Raw {
+			r := div[j] / big
+			sum += (m2[j]/rows + mu[j]*mu[j]) * r * r
+		} else {
+			sum += m2[j] / rows * inv[j] * inv[j]
+		}
+	}
+	if sum == 0 || big == 0 {
+		return 1, nil
+	}
+	ms := big * math.Sqrt(sum)
+	if math.IsInf(ms, 0) {
+		return 0, check.New(check.Value, "bias", "data: the bias input %g × the rows' norm overflows float64; rescale the data or standardize it", p.Bias)
+	}
+	return ms, nil
+}

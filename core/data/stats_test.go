@@ -1,0 +1,305 @@
+package data
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// fitTwoPass is Fit as it was before the statistics (every row in one
+// place, five passes): the reference the statistics are held to.
+func fitTwoPass(X *mat.Dense, groups []Group, p Prep) (*Scaler, error) {
+	if X == nil || X.IsEmpty() {
+		return nil, errors.New("data: cannot fit a scaler on an empty matrix")
+	}
+	n, c := X.Dims()
+	if err := checkInf(X); err != nil {
+		return nil, err
+	}
+	if groups == nil {
+		groups = make([]Group, c)
+		for j := range groups {
+			groups[j] = Group{Column: j, Start: j, Width: 1}
+		}
+	}
+	if err := checkGroups(groups, c); err != nil {
+		return nil, err
+	}
+	s := &Scaler{prep: p, groups: groups, fill: make([]float64, c)}
+	var numeric []int
+	for _, g := range groups {
+		if g.Categorical {
+			fitModeRef(s, X, g)
+		} else {
+			numeric = append(numeric, g.Start)
+		}
+	}
+	fitMeansRef(s, X, numeric)
+	if p.Raw {
+		return s, nil
+	}
+	s.div, s.mu, s.inv = make([]float64, c), make([]float64, c), make([]float64, c)
+	row := make([]float64, c)
+	lo, hi := make([]float64, c), make([]float64, c)
+	for i := range n {
+		s.impute(row, X.RawRowView(i))
+		for j, v := range row {
+			if i == 0 || v < lo[j] {
+				lo[j] = v
+			}
+			if i == 0 || v > hi[j] {
+				hi[j] = v
+			}
+		}
+	}
+	for j := range c {
+		s.div[j] = max(math.Abs(lo[j]), math.Abs(hi[j]), math.SmallestNonzeroFloat64)
+		s.inv[j] = 1
+	}
+	sum := make([]float64, c)
+	for i := range n {
+		s.impute(row, X.RawRowView(i))
+		for j, v := range row {
+			sum[j] += v / s.div[j]
+		}
+	}
+	for j := range c {
+		s.mu[j] = sum[j] / float64(n)
+		if lo[j] == hi[j] {
+			// Centred exactly, and test values pass unscaled.
+			s.div[j], s.mu[j] = 1, lo[j]
+		}
+		sum[j] = 0
+	}
+	for i := range n {
+		s.impute(row, X.RawRowView(i))
+		for j, v := range row {
+			d := v/s.div[j] - s.mu[j]
+			sum[j] += d * d
+		}
+	}
+	for j := range c {
+		if sd := math.Sqrt(sum[j] / float64(n)); lo[j] != hi[j] && sd > 0 && !math.IsInf(1/sd, 0) {
+			s.inv[j] = 1 / sd
+		}
+	}
+	return s, nil
+}
+
+func fitMeansRef(s *Scaler, X *mat.Dense, cols []int) {
+	n, c := X.Dims()
+	big, sum, count := make([]float64, c), make([]float64, c), make([]int, c)
+	for i := range n {
+		row := X.RawRowView(i)
+		for _, j := range cols {
+			if v := row[j]; !math.IsNaN(v) {
+				big[j] = max(big[j], math.Abs(v))
+			}
+		}
+	}
+	for i := range n {
+		row := X.RawRowView(i)
+		for _, j := range cols {
+			if v := row[j]; !math.IsNaN(v) && big[j] != 0 {
+				sum[j] += v / big[j]
+				count[j]++
+			}
+		}
+	}
+	for _, j := range cols {
+		if big[j] != 0 {
+			s.fill[j] = sum[j] / float64(count[j]) * big[j]
+		}
+	}
+}
+
+func fitModeRef(s *Scaler, X *mat.Dense, g Group) {
+	if g.Width == 0 {
+		return
+	}
+	n, _ := X.Dims()
+	counts := make([]int, g.Width)
+	for i := range n {
+		if k := category(X.RawRowView(i)[g.Start : g.Start+g.Width]); k >= 0 {
+			counts[k]++
+		}
+	}
+	best := 0
+	for k, m := range counts {
+		if m > counts[best] {
+			best = k
+		}
+	}
+	if counts[best] > 0 {
+		s.fill[g.Start+best] = 1
+	}
+}
+
+// statsTable is a table with every case the statistics must carry: a
+// one-hot block, missing cells (numeric and whole blocks), a constant
+// column, a column with no value, magnitudes near the float64 limit and a
+// subnormal one. missing 0 leaves no cell missing.
+func statsTable(n int, missing float64, seed uint64) (*mat.Dense, []Group) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	groups := []Group{
+		{Column: 0, Start: 0, Width: 1},
+		{Column: 1, Start: 1, Width: 3, Categorical: true},
+		{Column: 2, Start: 4, Width: 1},
+		{Column: 3, Start: 5, Width: 1},
+		{Column: 4, Start: 6, Width: 1},
+		{Column: 5, Start: 7, Width: 1},
+		{Column: 6, Start: 8, Width: 1},
+	}
+	X := mat.NewDense(n, 9, nil)
+	for i := range n {
+		row := X.RawRowView(i)
+		row[0] = r.NormFloat64()*3 + 10
+		row[1+r.IntN(3)] = 1
+		row[4] = 0.1                         // constant
+		row[5] = r.NormFloat64() * 1e300     // huge
+		row[6] = float64(r.IntN(3)) * 5e-324 // subnormal
+		row[7] = math.NaN()                  // no value (when missing > 0)
+		if missing == 0 {
+			row[7] = -2
+		}
+		row[8] = r.ExpFloat64()
+		if r.Float64() < missing {
+			row[0] = math.NaN()
+		}
+		if r.Float64() < missing {
+			row[1], row[2], row[3] = math.NaN(), math.NaN(), math.NaN()
+		}
+		if r.Float64() < missing {
+			row[5] = math.NaN()
+		}
+	}
+	return X, groups
+}
+
+// scalerOf returns the fitted numbers of a scaler, side by side.
+func scalerOf(s *Scaler) [][]float64 { return [][]float64{s.fill, s.div, s.mu, s.inv} }
+
+func TestStatsOfOneBlockAreFit(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		missing float64
+		exact   bool // bit for bit (no missing value), else to rounding
+	}{
+		{"no missing value", 0, true},
+		{"missing values", 0.2, false},
+	} {
+		for _, p := range []Prep{{}, {Raw: true}, {UnitNorm: true}} {
+			X, groups := statsTable(300, tc.missing, 3)
+			want, err := fitTwoPass(X, groups, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Fit(X, groups, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, g := range scalerOf(got) {
+				w := scalerOf(want)[i]
+				for j := range g {
+					if tc.exact && math.Float64bits(g[j]) != math.Float64bits(w[j]) {
+						t.Errorf("%s %+v: statistic %d of column %d is %v, want %v bit for bit", tc.name, p, i, j, g[j], w[j])
+					}
+					if !tc.exact && math.Abs(g[j]-w[j]) > 1e-14*math.Max(1, math.Abs(w[j])) {
+						t.Errorf("%s %+v: statistic %d of column %d is %v, want %v", tc.name, p, i, j, g[j], w[j])
+					}
+				}
+			}
+		}
+	}
+}
+
+// splitRows cuts the n rows into k contiguous blocks at random places.
+func splitRows(n, k int, r *rand.Rand) [][2]int {
+	cuts := []int{0, n}
+	for len(cuts) < k+1 {
+		if c := 1 + r.IntN(n-1); !slices.Contains(cuts, c) {
+			cuts = append(cuts, c)
+		}
+	}
+	slices.Sort(cuts)
+	out := make([][2]int, k)
+	for i := range out {
+		out[i] = [2]int{cuts[i], cuts[i+1]}
+	}
+	return out
+}
+
+func TestStatsMergeInAnyOrder(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, missing := range []float64{0, 0.2} {
+		X, groups := statsTable(200, missing, 9)
+		want, err := Fit(X, groups, Prep{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantX, _ := want.Apply(nil, X)
+		for k := 1; k <= 5; k++ {
+			var parts []*Stats
+			for _, b := range splitRows(200, k, r) {
+				s, err := Collect(X.Slice(b[0], b[1], 0, 9).(*mat.Dense), groups)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Through the wire form, as parts travel.
+				if s, err = DecodeStats(s.AppendBinary(nil)); err != nil {
+					t.Fatal(err)
+				}
+				parts = append(parts, s)
+			}
+			r.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
+			// A tree: each part merged into a random earlier one, then
+			// the survivors into the first.
+			for i := len(parts) - 1; i > 0; i-- {
+				if err := parts[r.IntN(i)].Merge(parts[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := parts[0].Scaler(Prep{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if parts[0].Rows() != 200 {
+				t.Fatalf("k = %d: %d rows merged, want 200", k, parts[0].Rows())
+			}
+			gotX, _ := got.Apply(nil, X)
+			if !mat.EqualApprox(gotX, wantX, 1e-12) {
+				t.Errorf("missing %v, k = %d: merged statistics scale the rows differently from Fit (beyond 1e-12)", missing, k)
+			}
+			if k == 1 && !mat.Equal(gotX, wantX) {
+				t.Errorf("missing %v: the statistics of one part scale the rows differently from Fit", missing)
+			}
+		}
+	}
+}
+
+func TestStatsErrors(t *testing.T) {
+	t.Parallel()
+	s, _ := NewStats(2, nil)
+	other, _ := NewStats(3, nil)
+	for _, tc := range []struct {
+		name string
+		err  error
+	}{
+		{"no columns", func() error { _, err := NewStats(0, nil); return err }()},
+		{"groups short of the columns", func() error { _, err := NewStats(3, []Group{{Start: 0, Width: 1}}); return err }()},
+		{"wrong width", s.Add(mat.NewDense(1, 3, nil))},
+		{"infinite value", s.Add(mat.NewDense(1, 2, []float64{1, math.Inf(1)}))},
+		{"other columns", s.Merge(other)},
+		{"no rows", func() error { _, err := s.Scaler(Prep{}); return err }()},
+	} {
+		if tc.err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+}

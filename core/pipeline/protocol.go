@@ -1,0 +1,212 @@
+package pipeline
+
+import (
+	"slices"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/rf"
+	"ntkrf/internal/check"
+)
+
+// Plan is a fit settled before any row is read: the task and classes, the
+// preprocessing, the feature map or kernel, λ's criterion, whether the
+// parts sum (the primal) or collect their rows (the dual, a kernel, exact
+// leave-one-out in the primal), and which rows the held-out criterion keeps
+// out. Every host runs the same protocol from it:
+//
+//	plan := NewPlan(cfg, rows, cols, y)          // once
+//	stats := plan.NewStats(); stats.Add(X_i)      // per part, then Merge
+//	scaler := plan.Scaler(stats)                  // once
+//	part := plan.NewPart(scaler); part.Add(X_i, y_i, first_i) // per part
+//	part.Merge(other) (or MergeBinary)            // any order, any tree
+//	model := plan.Solve(ctx, scaler, part, meta)  // once
+//
+// Statistics and parts travel as versioned binary forms (AppendBinary,
+// data.DecodeStats, DecodePart). Fit is this protocol with one part.
+type Plan struct {
+	cfg        Config // settled: Preprocess and depth fixed, Ridge resolved
+	rows, cols int
+	collect    bool // parts keep their scaled rows; solved in one place
+	cut        krr.HoldoutCut
+	fmap       *rf.Map      // primal
+	kern       *kernel.Spec // kernel, filled
+}
+
+// NewPlan settles cfg for a fit of rows rows of cols columns. cfg must
+// leave nothing to choose (Select settles 'auto': a nil Preprocess, an
+// open depth). y, all the targets, resolves the task and the number of
+// classes (krr.Options.Labels, every target checked); it may be nil when cfg.Ridge names the
+// task, and the classes of a classification.
+func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
+	if rows < 1 || cols < 1 {
+		return nil, check.New(check.Shape, "", "pipeline: a plan of %d rows × %d columns; a fit needs at least one of each", rows, cols)
+	}
+	if cfg.Preprocess == nil {
+		return nil, check.New(check.Option, "preprocess", "pipeline: the preprocessing is left open; settle it with Select before planning, or fix it")
+	}
+	if spec, ok := cfg.kernelSpec(); ok && depthOpen(spec) {
+		return nil, check.New(check.Option, "depth", "pipeline: the depth is left open; settle it with Select before planning, or fix it")
+	}
+	opt := cfg.Ridge
+	switch {
+	case y != nil:
+		if len(y) != rows {
+			return nil, check.New(check.Shape, "", "pipeline: %d targets for a plan of %d rows; give one target per row", len(y), rows)
+		}
+		// The task and classes by krr's rule, every target checked
+		// before any part is computed.
+		task, classes, err := opt.Labels(y)
+		if err != nil {
+			return nil, err
+		}
+		opt.Task, opt.Classes = task, classes
+	case opt.Task == "" && opt.Classes == 0, opt.Task == krr.Classification && opt.Classes < 1:
+		return nil, check.New(check.Option, "task", "pipeline: without the targets a plan needs the task, and the number of classes of a classification")
+	default:
+		var err error
+		if opt, err = opt.Resolve(nil); err != nil {
+			return nil, err
+		}
+	}
+	if opt.BlockRows == 0 {
+		opt.BlockRows = krr.DefaultBlockRows
+	}
+	if cfg.Groups != nil {
+		if _, err := data.NewStats(cols, cfg.Groups); err != nil {
+			return nil, err
+		}
+	}
+	if err := cfg.Preprocess.Check(); err != nil {
+		return nil, err
+	}
+	p := &Plan{rows: rows, cols: cols}
+	// The map is drawn on the preprocessed columns: the scaler keeps the
+	// columns it imputes and scales, and adds one for a bias input.
+	scaled := cfg.Preprocess.Width(cols)
+	dual := true
+	if cfg.Kernel != nil {
+		k, err := cfg.Kernel.Filled(scaled)
+		if err != nil {
+			return nil, err
+		}
+		p.kern = &k
+	} else {
+		var err error
+		if p.fmap, err = rf.New(cfg.Features, scaled); err != nil {
+			return nil, err
+		}
+		dual = krr.Dual(rows, p.fmap.Dim())
+	}
+	opt.Criterion = opt.CriterionFor(dual)
+	auto := opt.Lambda == 0
+	p.collect = dual || auto && opt.Criterion == krr.LOO
+	if !p.collect && auto && opt.Criterion == krr.Holdout {
+		p.cut = krr.NewHoldoutCut(rows)
+	}
+	cfg.Ridge = opt
+	p.cfg = cfg
+	return p, nil
+}
+
+// Rows is the number of rows the plan was made for: the parts together
+// must hold each of them once.
+func (p *Plan) Rows() int { return p.rows }
+
+// Cols is the number of columns of the rows.
+func (p *Plan) Cols() int { return p.cols }
+
+// Task is krr.Classification or krr.Regression.
+func (p *Plan) Task() string { return p.cfg.Ridge.Task }
+
+// Classes is the number of classes (0 for a regression).
+func (p *Plan) Classes() int { return p.cfg.Ridge.Classes }
+
+// Criterion is how λ is chosen when it is not fixed.
+func (p *Plan) Criterion() string { return p.cfg.Ridge.Criterion }
+
+// Dim is the feature dimension m, or 0 for an exact kernel.
+func (p *Plan) Dim() int {
+	if p.fmap == nil {
+		return 0
+	}
+	return p.fmap.Dim()
+}
+
+// Collects reports whether the parts keep their scaled rows (to be solved
+// in one place: the dual, a kernel, or exact leave-one-out in the primal)
+// rather than sums.
+func (p *Plan) Collects() bool { return p.collect }
+
+// Holdout is the held-out rule: a row whose key (its index among all the
+// rows) it Holds is kept out of the sums to score λ (none when λ is fixed
+// or chosen otherwise).
+func (p *Plan) Holdout() krr.HoldoutCut { return p.cut }
+
+// Config is the settled configuration (Ridge's Progress as
+// given to NewPlan): the task, classes, criterion and block size filled
+// in, so that a worker rebuilds the same plan with NewPlan(Config(), Rows(),
+// Cols(), nil), without the targets.
+func (p *Plan) Config() Config {
+	c := p.cfg
+	c.Groups = slices.Clone(c.Groups)
+	return c
+}
+
+// NewStats returns empty statistics for the plan's columns: each part adds
+// its rows, the parts are merged, and Scaler fits the preprocessing.
+func (p *Plan) NewStats() *data.Stats {
+	s, _ := data.NewStats(p.cols, p.cfg.Groups) // checked by NewPlan
+	return s
+}
+
+// Scaler fits the plan's preprocessing from the statistics of all the
+// rows, merged.
+func (p *Plan) Scaler(s *data.Stats) (*data.Scaler, error) {
+	if s == nil || s.Rows() != p.rows || s.Cols() != p.cols {
+		rows, cols := 0, 0
+		if s != nil {
+			rows, cols = s.Rows(), s.Cols()
+		}
+		return nil, check.New(check.Shape, "", "pipeline: statistics of %d rows × %d columns for a plan of %d × %d; merge the statistics of every part", rows, cols, p.rows, p.cols)
+	}
+	if !slices.Equal(s.Groups(), p.NewStats().Groups()) {
+		return nil, check.New(check.Shape, "", "pipeline: the statistics have other column groups than the plan")
+	}
+	return s.Scaler(*p.cfg.Preprocess)
+}
+
+// checkScaler checks that s is a scaler of the plan's preprocessing and
+// columns.
+func (p *Plan) checkScaler(s *data.Scaler) error {
+	if s == nil || s.Cols() != p.cols || s.Prep() != *p.cfg.Preprocess {
+		return check.New(check.Type, "", "pipeline: the scaler is not the plan's: fit it from the merged statistics of the plan's rows")
+	}
+	return nil
+}
+
+// Chunks cuts the plan's rows into contiguous chunks for a host that
+// bounds what one worker holds: at most maxBytes of X (float64) each, but
+// at least 4m² numbers of X in the primal, so that the parts' sums (m×m
+// each) add up to at most a quarter of X, and at least one row. The chunks
+// depend on the plan and maxBytes only, never on the number of workers:
+// a host that computes one part per chunk and merges them in row order
+// gets the same bits on any number of workers. maxBytes < 1 means one
+// chunk.
+func (p *Plan) Chunks(maxBytes int) [][2]int {
+	size := p.rows
+	if maxBytes > 0 {
+		size = max(1, maxBytes/(8*p.cols))
+		if m := p.Dim(); m > 0 && !p.collect {
+			size = max(size, (4*m*m+p.cols-1)/p.cols)
+		}
+	}
+	k := (p.rows + size - 1) / size
+	out := make([][2]int, k)
+	for i := range out {
+		// Even chunks: the last is not a remainder of a few rows.
+		out[i] = [2]int{i * p.rows / k, (i + 1) * p.rows / k}
+	}
+	return out
+}

@@ -1,0 +1,127 @@
+package pipeline
+
+import (
+	"context"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/data"
+	"ntkrf/core/krr"
+	"ntkrf/internal/check"
+)
+
+// Meta is what a pipeline keeps beside its model: the input schema and
+// class names of a Dataset, and the selection that settled the plan.
+type Meta struct {
+	Input     *data.Schema // nil: fitted from a matrix
+	Classes   []string     // nil: "0"…"k−1"
+	Selection *Selection   // nil: nothing was chosen
+}
+
+// Solve chooses λ by the plan's criterion on the merged part of every row
+// (GCV or held-out accuracy on the sums; LOO, GCV or a fixed λ on the
+// collected rows) and assembles the pipeline. It stops between stages once
+// ctx is cancelled. part is consumed: its sums become the model's.
+func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta) (*Pipeline, error) {
+	if err := p.checkScaler(s); err != nil {
+		return nil, err
+	}
+	if part == nil {
+		return nil, check.New(check.Type, "", "pipeline: no part to solve; merge the part of every row")
+	}
+	if part.solved {
+		return nil, check.New(check.Value, "", "pipeline: this part was solved already (solving consumes its sums); merge the parts again")
+	}
+	if err := p.emptyPart().canTake(part.plan, part.rows); err != nil {
+		return nil, err
+	}
+	if part.rows != p.rows {
+		return nil, check.New(check.Shape, "", "pipeline: the parts hold %d of the plan's %d rows; merge the part of every row before solving", part.rows, p.rows)
+	}
+	part.solved = true
+	if err := ctx.Err(); err != nil {
+		return nil, check.Stopped("pipeline: solve", err)
+	}
+	if err := part.sortByKey(); err != nil {
+		return nil, err
+	}
+	opt := p.cfg.Ridge
+	w := p.width()
+	var rows *mat.Dense
+	if len(part.y) > 0 {
+		rows = mat.NewDense(len(part.y), w, part.x)
+	}
+	parts := Parts{Input: meta.Input, Classes: meta.Classes, Scaler: s, Map: p.fmap, Kernel: p.kern, Selection: meta.Selection}
+	var err error
+	switch {
+	case p.kern != nil:
+		parts.Model, err = krr.FitKernelContext(ctx, *p.kern, rows, part.y, opt)
+	case p.collect:
+		parts.Model, err = krr.FitFeaturesContext(ctx, p.fmap, rows, part.y, opt)
+	default:
+		if err = part.acc.Configure(opt); err != nil {
+			return nil, err
+		}
+		if opt.Lambda == 0 && opt.Criterion == krr.Holdout {
+			progress(opt, 0, 1, "holdout")
+			if rows == nil {
+				rows = &mat.Dense{} // nothing held out: SolveHeldOut says so
+			}
+			parts.Model, err = part.acc.SolveHeldOutContext(ctx, rows, part.y)
+		} else {
+			parts.Model, err = part.acc.SolveContext(ctx)
+		}
+		if err == nil {
+			err = parts.Model.SetFeaturizer(p.fmap)
+		}
+		progress(opt, 1, 1, "solve")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Assemble(parts)
+}
+
+// sortByKey puts the rows kept whole in the order of their keys, so that
+// the solve does not depend on the order the parts were merged in; a key
+// seen twice is an error (a row merged twice).
+func (pt *Part) sortByKey() error {
+	n := len(pt.keys)
+	if slices.IsSorted(pt.keys) {
+		for i := 1; i < n; i++ {
+			if pt.keys[i] == pt.keys[i-1] {
+				return dupKey(pt.keys[i])
+			}
+		}
+		return nil
+	}
+	w := pt.plan.width()
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		switch {
+		case pt.keys[a] < pt.keys[b]:
+			return -1
+		case pt.keys[a] > pt.keys[b]:
+			return 1
+		}
+		return 0
+	})
+	keys, y, x := make([]uint64, n), make([]float64, n), make([]float64, n*w)
+	for i, j := range idx {
+		keys[i], y[i] = pt.keys[j], pt.y[j]
+		copy(x[i*w:(i+1)*w], pt.x[j*w:(j+1)*w])
+		if i > 0 && keys[i] == keys[i-1] {
+			return dupKey(keys[i])
+		}
+	}
+	pt.keys, pt.y, pt.x = keys, y, x
+	return nil
+}
+
+func dupKey(k uint64) error {
+	return check.New(check.Value, "", "pipeline: row %d is in two parts; give every row one key and merge each part once", k)
+}

@@ -1,0 +1,422 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/rf"
+	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
+)
+
+// protocolCases are a fit of every criterion, solve and task.
+func protocolCases() []struct {
+	name string
+	k    int // classes; 0: regression
+	cfg  Config
+} {
+	std := &data.Prep{}
+	feat := rf.Config{Dim: 48, Depth: 2, Seed: 3}
+	wide := rf.Config{Dim: 1024, Depth: 2, Seed: 3} // more features than rows: the dual
+	ntk := &kernel.Spec{Name: "ntk", Depth: 2}
+	ridge := func(task, criterion string, lambda float64) krr.Options {
+		return krr.Options{Task: task, Criterion: criterion, Lambda: lambda, BlockRows: 64}
+	}
+	c, r := krr.Classification, krr.Regression
+	return []struct {
+		name string
+		k    int
+		cfg  Config
+	}{
+		{"classification, held out (default)", 3, Config{Preprocess: std, Features: feat, Ridge: ridge(c, "", 0)}},
+		{"classification, gcv", 3, Config{Preprocess: &data.Prep{UnitNorm: true}, Features: feat, Ridge: ridge(c, krr.GCV, 0)}},
+		{"classification, loo (primal)", 3, Config{Preprocess: std, Features: feat, Ridge: ridge(c, krr.LOO, 0)}},
+		{"classification, fixed λ", 3, Config{Preprocess: std, Features: feat, Ridge: ridge(c, "", 0.5)}},
+		{"classification, dual", 3, Config{Preprocess: std, Features: wide, Ridge: ridge(c, "", 0)}},
+		{"classification, kernel", 3, Config{Preprocess: std, Kernel: ntk, Ridge: ridge(c, "", 0)}},
+		{"regression, gcv (default)", 0, Config{Preprocess: std, Features: feat, Ridge: ridge(r, "", 0)}},
+		{"regression, held out", 0, Config{Preprocess: std, Features: feat, Ridge: ridge(r, krr.Holdout, 0)}},
+		{"regression, loo (primal)", 0, Config{Preprocess: std, Features: feat, Ridge: ridge(r, krr.LOO, 0)}},
+		{"regression, fixed λ", 0, Config{Preprocess: &data.Prep{Raw: true}, Features: feat, Ridge: ridge(r, "", 0.1)}},
+		{"regression, dual", 0, Config{Preprocess: std, Features: wide, Ridge: ridge(r, "", 0)}},
+		{"regression, kernel", 0, Config{Preprocess: std, Kernel: ntk, Ridge: ridge(r, krr.GCV, 0)}},
+		// The bias input is sized from the merged statistics too.
+		{"classification, bias, held out", 3, Config{Preprocess: &data.Prep{Bias: 1}, Features: feat, Ridge: ridge(c, "", 0)}},
+		{"regression, raw with bias, kernel", 0, Config{Preprocess: &data.Prep{Raw: true, Bias: 1}, Kernel: ntk, Ridge: ridge(r, krr.GCV, 0)}},
+	}
+}
+
+// protocolData returns n rows with a few missing cells (imputed from the
+// merged statistics).
+func protocolData(n, k int) (*mat.Dense, []float64) {
+	X, y := fixture.Data(n, 5, k, 17)
+	r := rand.New(rand.NewPCG(17, 3))
+	for range n / 10 {
+		X.Set(r.IntN(n), r.IntN(5), math.NaN())
+	}
+	return X, y
+}
+
+// splitBlocks cuts n rows into k contiguous blocks at random places.
+func splitBlocks(n, k int, r *rand.Rand) [][2]int {
+	cuts := []int{0, n}
+	for len(cuts) < k+1 {
+		if c := 1 + r.IntN(n-1); !slices.Contains(cuts, c) {
+			cuts = append(cuts, c)
+		}
+	}
+	slices.Sort(cuts)
+	out := make([][2]int, k)
+	for i := range out {
+		out[i] = [2]int{cuts[i], cuts[i+1]}
+	}
+	return out
+}
+
+// protocolFit runs the protocol as a host of k workers would: statistics
+// and parts computed apart, sent as bytes, merged in a random order and
+// tree, then solved.
+func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *rand.Rand) *Pipeline {
+	t.Helper()
+	ctx := context.Background()
+	n, d := X.Dims()
+	plan, err := NewPlan(cfg, n, d, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := splitBlocks(n, k, r)
+	rows := func(b [2]int) *mat.Dense { return X.Slice(b[0], b[1], 0, d).(*mat.Dense) }
+	var statsWire [][]byte
+	for _, b := range blocks {
+		s := plan.NewStats()
+		if err := s.Add(rows(b)); err != nil {
+			t.Fatal(err)
+		}
+		statsWire = append(statsWire, s.AppendBinary(nil))
+	}
+	r.Shuffle(k, func(i, j int) { statsWire[i], statsWire[j] = statsWire[j], statsWire[i] })
+	var stats []*data.Stats
+	for _, b := range statsWire {
+		s, err := data.DecodeStats(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stats = append(stats, s)
+	}
+	for i := k - 1; i > 0; i-- {
+		if err := stats[r.IntN(i)].Merge(stats[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scaler, err := plan.Scaler(stats[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var partWire [][]byte
+	for _, b := range blocks {
+		pt, err := plan.NewPart(scaler)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pt.Add(ctx, rows(b), y[b[0]:b[1]], b[0]); err != nil {
+			t.Fatal(err)
+		}
+		partWire = append(partWire, pt.AppendBinary(nil))
+	}
+	r.Shuffle(k, func(i, j int) { partWire[i], partWire[j] = partWire[j], partWire[i] })
+	var parts []*Part
+	for _, b := range partWire {
+		pt, err := plan.DecodePart(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, pt)
+	}
+	// A random tree, merging decoded parts or their bytes in place.
+	for i := k - 1; i > 0; i-- {
+		into := parts[r.IntN(i)]
+		if r.IntN(2) == 0 {
+			err = into.Merge(parts[i])
+		} else {
+			err = into.MergeBinary(parts[i].AppendBinary(nil))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := plan.Solve(ctx, scaler, parts[0], Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestProtocolIsFit: the protocol over 1…5 parts, in any order, fits the
+// model Fit fits: the same bits from one part (Fit is that protocol),
+// the same λ and predictions to rounding from several (their sums and
+// statistics are merged in another order).
+func TestProtocolIsFit(t *testing.T) {
+	t.Parallel()
+	for i, tc := range protocolCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			X, y := protocolData(300, tc.k)
+			want, err := Fit(context.Background(), X, y, tc.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantJSON, _ := json.Marshal(want)
+			wantS, _ := want.Scores(X)
+			r := rand.New(rand.NewPCG(uint64(i), 9))
+			for k := 1; k <= 5; k++ {
+				got := protocolFit(t, X, y, tc.cfg, k, r)
+				if k == 1 {
+					if b, _ := json.Marshal(got); !bytes.Equal(b, wantJSON) {
+						t.Errorf("one part: the model differs from Fit's")
+					}
+					continue
+				}
+				// The grid scales with the trace of the sums: the same point
+				// of it, to rounding.
+				if math.Abs(got.Lambda()-want.Lambda()) > 1e-12*want.Lambda() {
+					t.Errorf("%d parts: λ = %g, Fit's %g", k, got.Lambda(), want.Lambda())
+				}
+				gotS, _ := got.Scores(X)
+				if d := fixture.RelDiff(gotS, wantS); d > 1e-9 {
+					t.Errorf("%d parts: scores %g away from Fit's", k, d)
+				}
+			}
+		})
+	}
+}
+
+// smallPlan is a held-out classification plan of 40 rows (8 held out) and
+// its statistics' scaler.
+func smallPlan(t testing.TB, collect bool) (*Plan, *data.Scaler, *mat.Dense, []float64) {
+	t.Helper()
+	X, y := fixture.Data(40, 3, 2, 5)
+	cfg := Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}, Ridge: krr.Options{Task: krr.Classification, BlockRows: 16}}
+	if collect {
+		cfg.Ridge.Criterion = krr.LOO
+	}
+	plan, err := NewPlan(cfg, 40, 3, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := plan.NewStats()
+	if err := s.Add(X); err != nil {
+		t.Fatal(err)
+	}
+	scaler, err := plan.Scaler(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan, scaler, X, y
+}
+
+// part returns the part of rows lo…hi−1.
+func part(t testing.TB, plan *Plan, s *data.Scaler, X *mat.Dense, y []float64, lo, hi int) *Part {
+	t.Helper()
+	pt, err := plan.NewPart(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pt.Add(context.Background(), X.Slice(lo, hi, 0, 3).(*mat.Dense), y[lo:hi], lo); err != nil {
+		t.Fatal(err)
+	}
+	return pt
+}
+
+// TestProtocolRefuses: a plan with a setting open, rows that are not the
+// plan's, parts merged twice or missing, and hostile part forms are
+// refused with codes; a refused form leaves the part as it was.
+func TestProtocolRefuses(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	X, y := fixture.Data(40, 3, 2, 5)
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		y    []float64
+		code check.Code
+	}{
+		{"preprocessing open", Config{Features: rf.Config{Dim: 8, Depth: 1}}, y, check.Option},
+		{"depth open", Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8}}, y, check.Option},
+		{"whole-number targets, no task", Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}}, y, check.Option},
+		{"no targets, no task", Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}}, nil, check.Option},
+		{"targets of other rows", Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}, Ridge: krr.Options{Task: krr.Classification}}, y[:5], check.Shape},
+	} {
+		if _, err := NewPlan(tc.cfg, 40, 3, tc.y); check.CodeOf(err) != tc.code {
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.code)
+		}
+	}
+	for _, collect := range []bool{false, true} {
+		plan, s, X, y := smallPlan(t, collect)
+		a, b := part(t, plan, s, X, y, 0, 25), part(t, plan, s, X, y, 25, 40)
+		if _, err := plan.Solve(ctx, s, a, Meta{}); check.CodeOf(err) != check.Shape {
+			t.Errorf("collect %v: solving a part of 25 of 40 rows: %v", collect, err)
+		}
+		if err := a.Add(ctx, X.Slice(0, 20, 0, 3).(*mat.Dense), y[:20], 25); check.CodeOf(err) != check.Shape {
+			t.Errorf("collect %v: keys past the plan's rows: %v", collect, err)
+		}
+		if err := a.Merge(a); check.CodeOf(err) != check.Shape {
+			t.Errorf("collect %v: a part merged into itself: %v", collect, err)
+		}
+		good := b.AppendBinary(nil)
+		before := a.AppendBinary(nil)
+		u64 := func(at int, v uint64) []byte {
+			c := slices.Clone(good)
+			binary.LittleEndian.PutUint64(c[at:], v)
+			return c
+		}
+		const hdr = 12
+		for _, bad := range []struct {
+			name string
+			b    []byte
+			code check.Code
+		}{
+			{"not a part", good[4:], check.Type},
+			{"other version", u64(8, 7), check.Value},
+			{"truncated", good[:len(good)-3], check.Shape},
+			{"other mode", u64(hdr, map[bool]uint64{false: 1, true: 0}[collect]), check.Shape},
+			{"more rows than the plan", u64(hdr+8, 41), check.Shape},
+			{"other width", u64(hdr+16, 9), check.Shape},
+			{"a kept row the plan does not keep", u64(hdr+32, 1<<40), check.Value},
+		} {
+			if _, err := plan.DecodePart(bad.b); check.CodeOf(err) != bad.code {
+				t.Errorf("collect %v, %s: %v, want %s", collect, bad.name, err, bad.code)
+			}
+			if err := a.MergeBinary(bad.b); check.CodeOf(err) != bad.code {
+				t.Errorf("collect %v, %s: merge: %v, want %s", collect, bad.name, err, bad.code)
+			}
+			if !bytes.Equal(a.AppendBinary(nil), before) {
+				t.Errorf("collect %v, %s: a refused form changed the part", collect, bad.name)
+			}
+		}
+		if err := a.MergeBinary(good); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := plan.Solve(ctx, s, a, Meta{}); err != nil {
+			t.Errorf("collect %v: solving every row: %v", collect, err)
+		}
+		if _, err := plan.Solve(ctx, s, a, Meta{}); check.CodeOf(err) != check.Value {
+			t.Errorf("collect %v: solving a part twice: %v", collect, err)
+		}
+		other, s2, _, _ := smallPlan(t, !collect)
+		if _, err := other.Solve(ctx, s2, b, Meta{}); check.CodeOf(err) != check.Shape {
+			t.Errorf("collect %v: solving a part of another plan: %v", collect, err)
+		}
+	}
+	// The same rows twice (collected: the keys repeat).
+	plan, s, X, y := smallPlan(t, true)
+	a, b := part(t, plan, s, X, y, 0, 20), part(t, plan, s, X, y, 0, 20)
+	if err := a.Merge(b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plan.Solve(ctx, s, a, Meta{}); check.CodeOf(err) == "" {
+		t.Errorf("rows merged twice: %v", err)
+	}
+}
+
+// FuzzDecodePart: any bytes decode to a part of the plan or are refused
+// with a code, never a panic.
+func FuzzDecodePart(f *testing.F) {
+	sums, s, X, y := smallPlan(f, false)
+	rows, s2, _, _ := smallPlan(f, true)
+	f.Add(false, part(f, sums, s, X, y, 3, 30).AppendBinary(nil))
+	f.Add(true, part(f, rows, s2, X, y, 3, 30).AppendBinary(nil))
+	f.Fuzz(func(t *testing.T, collect bool, b []byte) {
+		plan := sums
+		if collect {
+			plan = rows
+		}
+		pt, err := plan.DecodePart(b)
+		if err != nil {
+			if check.CodeOf(err) == "" {
+				t.Fatalf("uncoded error: %v", err)
+			}
+			return
+		}
+		if !bytes.Equal(pt.AppendBinary(nil), b) {
+			t.Fatal("a decoded part encodes differently")
+		}
+	})
+}
+
+// TestPlanRebuilt: a worker that rebuilds the plan from its settled
+// Config, without the targets, gets the same plan.
+func TestPlanRebuilt(t *testing.T) {
+	t.Parallel()
+	for _, tc := range protocolCases() {
+		X, y := protocolData(300, tc.k)
+		n, d := X.Dims()
+		p, err := NewPlan(tc.cfg, n, d, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := NewPlan(p.Config(), n, d, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if q.Task() != p.Task() || q.Classes() != p.Classes() || q.Criterion() != p.Criterion() || q.Dim() != p.Dim() ||
+			q.Collects() != p.Collects() || q.Holdout() != p.Holdout() {
+			t.Errorf("%s: the rebuilt plan differs", tc.name)
+		}
+		if tc.k > 0 && p.Task() != krr.Classification || p.Criterion() == "" {
+			t.Errorf("%s: task %q, criterion %q not settled", tc.name, p.Task(), p.Criterion())
+		}
+	}
+}
+
+// TestPlanSettles: the plan applies the core's rules once: the criterion
+// by solve and task, rows collected for the dual, a kernel and primal
+// LOO, the held-out budget min(n/5, krr.MaxHoldoutRows) only when λ is
+// chosen on held-out rows.
+func TestPlanSettles(t *testing.T) {
+	t.Parallel()
+	want := map[string]struct {
+		criterion string
+		collect   bool
+		held      int
+	}{
+		"classification, held out (default)": {krr.Holdout, false, 60},
+		"classification, gcv":                {krr.GCV, false, 0},
+		"classification, loo (primal)":       {krr.LOO, true, 0},
+		"classification, fixed λ":            {krr.Holdout, false, 0},
+		"classification, dual":               {krr.LOO, true, 0},
+		"classification, kernel":             {krr.LOO, true, 0},
+		"regression, gcv (default)":          {krr.GCV, false, 0},
+		"regression, held out":               {krr.Holdout, false, 60},
+		"regression, loo (primal)":           {krr.LOO, true, 0},
+		"regression, fixed λ":                {krr.GCV, false, 0},
+		"regression, dual":                   {krr.LOO, true, 0},
+		"regression, kernel":                 {krr.GCV, true, 0},
+		"classification, bias, held out":     {krr.Holdout, false, 60},
+		"regression, raw with bias, kernel":  {krr.GCV, true, 0},
+	}
+	for _, tc := range protocolCases() {
+		_, y := protocolData(300, tc.k)
+		p, err := NewPlan(tc.cfg, 300, 5, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := want[tc.name]
+		if p.Criterion() != w.criterion || p.Collects() != w.collect || p.Holdout().Rows != w.held {
+			t.Errorf("%s: criterion %q, collects %v, %d held out; want %q, %v, %d", tc.name, p.Criterion(), p.Collects(), p.Holdout().Rows, w.criterion, w.collect, w.held)
+		}
+	}
+	if c := krr.NewHoldoutCut(100000); c.Rows != krr.MaxHoldoutRows {
+		t.Errorf("100,000 rows: %d held out, want %d", c.Rows, krr.MaxHoldoutRows)
+	}
+}

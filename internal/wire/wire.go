@@ -1,0 +1,182 @@
+package wire
+
+import (
+	"encoding/binary"
+	"math"
+
+	"ntkrf/internal/check"
+)
+
+// HeaderSize is the size of a form's header: the magic and the version.
+const HeaderSize = 12
+
+// AppendHeader appends the 8-byte magic and the version.
+func AppendHeader(b []byte, magic string, version uint32) []byte {
+	if len(magic) != 8 {
+		panic("wire: a magic has 8 bytes")
+	}
+	return binary.LittleEndian.AppendUint32(append(b, magic...), version)
+}
+
+// AppendU32 appends v.
+func AppendU32(b []byte, v uint32) []byte { return binary.LittleEndian.AppendUint32(b, v) }
+
+// AppendU64 appends v.
+func AppendU64(b []byte, v uint64) []byte { return binary.LittleEndian.AppendUint64(b, v) }
+
+// AppendF64s appends the IEEE bits of v.
+func AppendF64s(b []byte, v ...float64) []byte {
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+	}
+	return b
+}
+
+// Reader reads a form; after the first fault every read returns zero and
+// Err reports the fault.
+type Reader struct {
+	b    []byte
+	what string // the form's name, for messages
+	err  error
+}
+
+// NewReader checks the header of b: ERR_TYPE when the magic is not the
+// form's, ERR_VALUE for another version.
+func NewReader(b []byte, what, magic string, version uint32) (*Reader, error) {
+	if len(b) < HeaderSize || string(b[:8]) != magic {
+		return nil, check.New(check.Type, "", "%s: these bytes are not %s (no %q header)", pkg(what), what, magic)
+	}
+	if v := binary.LittleEndian.Uint32(b[8:12]); v != version {
+		return nil, check.New(check.Value, "", "%s: %s of version %d; this build reads version %d", pkg(what), what, v, version)
+	}
+	return &Reader{b: b[HeaderSize:], what: what}, nil
+}
+
+// pkg is the package prefix of a form's messages: "data" of "data statistics".
+func pkg(what string) string {
+	for i, c := range what {
+		if c == ' ' {
+			return what[:i]
+		}
+	}
+	return what
+}
+
+// Fail records a fault (the first one wins) and returns the Reader's error.
+func (r *Reader) Fail(code check.Code, format string, a ...any) error {
+	if r.err == nil {
+		r.err = check.New(code, "", pkg(r.what)+": "+r.what+": "+format, a...)
+	}
+	return r.err
+}
+
+// Err returns the first fault.
+func (r *Reader) Err() error { return r.err }
+
+// Need checks that n values of size bytes remain, before the caller
+// allocates room for them.
+func (r *Reader) Need(n uint64, size int) bool {
+	if r.err != nil {
+		return false
+	}
+	if n > uint64(len(r.b))/uint64(size) {
+		r.Fail(check.Shape, "%d values of %d bytes announced but %d bytes remain", n, size, len(r.b))
+		return false
+	}
+	return true
+}
+
+func (r *Reader) take(n int) []byte {
+	if !r.Need(uint64(n), 1) {
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+// U8 reads a byte.
+func (r *Reader) U8() byte {
+	if b := r.take(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+// U32 reads a uint32.
+func (r *Reader) U32() uint32 {
+	if b := r.take(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+
+// U64 reads a uint64.
+func (r *Reader) U64() uint64 {
+	if b := r.take(8); b != nil {
+		return binary.LittleEndian.Uint64(b)
+	}
+	return 0
+}
+
+// Int reads a uint64 that must be at most limit (a count, a size).
+func (r *Reader) Int(name string, limit int) int {
+	v := r.U64()
+	if v > uint64(limit) {
+		r.Fail(check.Shape, "%s %d is over %d", name, v, limit)
+		return 0
+	}
+	return int(v)
+}
+
+// F64s fills dst with finite numbers.
+func (r *Reader) F64s(name string, dst []float64) {
+	b := r.take(8 * len(dst))
+	if b == nil {
+		clear(dst)
+		return
+	}
+	for i := range dst {
+		x := math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			r.Fail(check.NonFinite, "%s[%d] is %v", name, i, x)
+			clear(dst)
+			return
+		}
+		dst[i] = x
+	}
+}
+
+// F64 reads one finite number.
+func (r *Reader) F64(name string) float64 {
+	var v [1]float64
+	r.F64s(name, v[:])
+	return v[0]
+}
+
+// Done checks that every byte was read, and returns the first fault.
+func (r *Reader) Done() error {
+	if r.err == nil && len(r.b) != 0 {
+		r.Fail(check.Shape, "%d bytes left after the end", len(r.b))
+	}
+	return r.err
+}
+
+// Bytes returns the next n values of size bytes as they are, for a
+// caller that reads them in place.
+func (r *Reader) Bytes(n uint64, size int) []byte {
+	if !r.Need(n, size) {
+		return nil
+	}
+	return r.take(int(n) * size)
+}
+
+// FiniteF64s checks that the little-endian float64 values in b are finite.
+func (r *Reader) FiniteF64s(name string, b []byte) {
+	for i := 0; i+8 <= len(b); i += 8 {
+		if x := math.Float64frombits(binary.LittleEndian.Uint64(b[i:])); math.IsNaN(x) || math.IsInf(x, 0) {
+			r.Fail(check.NonFinite, "%s[%d] is %v", name, i/8, x)
+			return
+		}
+	}
+}
