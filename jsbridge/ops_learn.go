@@ -173,10 +173,10 @@ func init() {
 			out.R2 = 0 // JSON has no NaN; a constant target has no R².
 		}
 		// The task by the fit's rule (krr.TaskOf): whole-number labels are
-		// never guessed, here as in fitRidge.
+		// never guessed, here as in fitRidge. Its error passes as it is.
 		task, err := krr.TaskOf(a.Task, a.Classes, yt)
 		if err != nil {
-			return nil, check.New(check.Option, "task", "%s: yTrue holds only whole numbers, which may be class labels or values; give the task, %q or %q", c.op, krr.Classification, krr.Regression)
+			return nil, err
 		}
 		if task == krr.Classification {
 			acc, err := metrics.Accuracy(yt, yp)

@@ -1,6 +1,7 @@
 package krr
 
 import (
+	"context"
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
@@ -266,7 +267,11 @@ func (a *Accumulator) Merge(b *Accumulator) error {
 // criterion means GCV here, so a host that splits a classification fit
 // calls SolveHeldOut to choose as FitFeatures does. The model predicts from features; attach the map with
 // Model.SetFeaturizer to predict from inputs.
-func (a *Accumulator) Solve() (*Model, error) {
+func (a *Accumulator) Solve() (*Model, error) { return a.SolveContext(context.Background()) }
+
+// SolveContext is Solve returning ctx's error once ctx is cancelled before
+// the eigendecomposition.
+func (a *Accumulator) SolveContext(ctx context.Context) (*Model, error) {
 	if err := a.checkSolvable(); err != nil {
 		return nil, err
 	}
@@ -279,7 +284,7 @@ func (a *Accumulator) Solve() (*Model, error) {
 	case Holdout:
 		return nil, check.New(check.Option, "criterion", "krr: criterion %q needs the held-out rows; leave them out with AddExcept and use SolveHeldOut", Holdout)
 	}
-	s, err := a.spectrum(false)
+	s, err := a.spectrum(ctx, false)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package krr
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -70,6 +71,12 @@ func mix(x uint64) uint64 {
 // rows' ΦᵀΦ is summed once, after the search, instead of in with the rest
 // and then taken back out.
 func (a *Accumulator) SolveHeldOut(Phi *mat.Dense, y []float64) (*Model, error) {
+	return a.SolveHeldOutContext(context.Background(), Phi, y)
+}
+
+// SolveHeldOutContext is SolveHeldOut returning ctx's error once ctx is
+// cancelled between its stages.
+func (a *Accumulator) SolveHeldOutContext(ctx context.Context, Phi *mat.Dense, y []float64) (*Model, error) {
 	if err := check.Matrix("Phi", Phi); err != nil {
 		return nil, wrap(err)
 	}
@@ -95,14 +102,14 @@ func (a *Accumulator) SolveHeldOut(Phi *mat.Dense, y []float64) (*Model, error) 
 	if err := a.checkSolvable(); err != nil {
 		return nil, fmt.Errorf("krr: without the held-out rows: %w", err)
 	}
-	if err := a.opt.cancelled(); err != nil {
+	if err := cancelled(ctx); err != nil {
 		return nil, err
 	}
 	h, err := a.newHoldout(Phi, y)
 	if err != nil {
 		return nil, err
 	}
-	if err := a.opt.cancelled(); err != nil {
+	if err := cancelled(ctx); err != nil {
 		return nil, err
 	}
 	var lams []float64

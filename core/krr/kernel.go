@@ -1,6 +1,7 @@
 package krr
 
 import (
+	"context"
 	"math"
 	"ntkrf/core/kernel"
 	"ntkrf/core/linalg"
@@ -19,6 +20,12 @@ import (
 // one eigendecomposition Kc = UΛUᵀ unless Options.Lambda fixes it. The
 // cost is O(n³) time and O(n²) memory.
 func FitKernel(k kernel.Spec, X *mat.Dense, y []float64, opt Options) (*Model, error) {
+	return FitKernelContext(context.Background(), k, X, y, opt)
+}
+
+// FitKernelContext is FitKernel stopping between stages once ctx is
+// cancelled; it then returns ctx's error.
+func FitKernelContext(ctx context.Context, k kernel.Spec, X *mat.Dense, y []float64, opt Options) (*Model, error) {
 	opt, err := opt.checked(y, true)
 	if err != nil {
 		return nil, err
@@ -36,14 +43,14 @@ func FitKernel(k kernel.Spec, X *mat.Dense, y []float64, opt Options) (*Model, e
 	if k, err = k.Filled(X.RawMatrix().Cols); err != nil {
 		return nil, wrap(err)
 	}
-	if err := opt.cancelled(); err != nil {
+	if err := cancelled(ctx); err != nil {
 		return nil, err
 	}
 	K, err := k.Gram(X, nil)
 	if err != nil {
 		return nil, wrap(err)
 	}
-	if err := opt.cancelled(); err != nil {
+	if err := cancelled(ctx); err != nil {
 		return nil, err
 	}
 	alpha, bias, lambda, curve, err := fitGram(K, y, opt)

@@ -1,6 +1,7 @@
 package krr
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -63,6 +64,12 @@ func (m *Model) SetFeaturizer(f Featurizer) error {
 // Cholesky. The cost is O(n·m² + m³) time and O(m² + BlockRows·m) memory;
 // criterion LOO featurizes the rows a second time.
 func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, error) {
+	return FitFeaturesContext(context.Background(), f, X, y, opt)
+}
+
+// FitFeaturesContext is FitFeatures stopping between row blocks and
+// stages once ctx is cancelled; it then returns ctx's error.
+func FitFeaturesContext(ctx context.Context, f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, error) {
 	if err := checkFeaturizer(f); err != nil {
 		return nil, err
 	}
@@ -79,7 +86,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	}
 	m := f.Dim()
 	if Dual(n, m) {
-		return fitFeaturesDual(f, X, y, opt)
+		return fitFeaturesDual(ctx, f, X, y, opt)
 	}
 	criterion := opt.CriterionFor(false)
 	acc, err := NewAccumulator(m, opt)
@@ -99,7 +106,7 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 	// forBlocks featurizes X block by block into the reused buffer.
 	forBlocks := func(stage string, done0 int, do func(phi *mat.Dense, yb []float64, owned bool) error) error {
 		for b := 0; b < blocks; b++ {
-			if err := opt.cancelled(); err != nil {
+			if err := cancelled(ctx); err != nil {
 				return err
 			}
 			lo, hi := b*opt.BlockRows, min((b+1)*opt.BlockRows, n)
@@ -176,10 +183,10 @@ func FitFeatures(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, 
 		for i, r := range held {
 			yb[i] = y[r]
 		}
-		model, err = acc.SolveHeldOut(phiH, yb)
+		model, err = acc.SolveHeldOutContext(ctx, phiH, yb)
 	default:
 		var s *Spectrum
-		if s, err = acc.spectrum(criterion == LOO); err != nil {
+		if s, err = acc.spectrum(ctx, criterion == LOO); err != nil {
 			return nil, err
 		}
 		progress(opt, blocks+1, total, "eigen")
@@ -390,7 +397,7 @@ func checkFitted(coef *mat.Dense, bias []float64, lambda float64) error {
 // fitFeaturesDual fits on the features in the dual when there are no more
 // rows than features: the n×n matrix ΦΦᵀ is smaller than the m×m ΦᵀΦ and
 // gives the same model, with W = Φᵀα. Exact LOO is then as cheap as GCV.
-func fitFeaturesDual(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, error) {
+func fitFeaturesDual(ctx context.Context, f Featurizer, X *mat.Dense, y []float64, opt Options) (*Model, error) {
 	n, _ := X.Dims()
 	m := f.Dim()
 	if err := check.Alloc("feature matrix", n, m); err != nil {
@@ -407,7 +414,7 @@ func fitFeaturesDual(f Featurizer, X *mat.Dense, y []float64, opt Options) (*Mod
 	if err := check.Matrix("Phi", phi); err != nil {
 		return nil, wrap(err)
 	}
-	if err := opt.cancelled(); err != nil {
+	if err := cancelled(ctx); err != nil {
 		return nil, err
 	}
 	K := outer(phi)

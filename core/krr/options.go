@@ -112,9 +112,6 @@ type Options struct {
 	// BlockRows is the number of rows featurized (or predicted) at a
 	// time; 0 means 1024. Only one block of Φ is ever held.
 	BlockRows int
-	// Context, when set, stops a fit between row blocks and stages once
-	// it is cancelled; the fit then returns its error (context.Canceled).
-	Context context.Context
 	// Progress, when set, is called after each block or stage with the
 	// work done so far, the total and the stage name ("features", "loo",
 	// "eigen", "solve"; FitKernel: "kernel", "eigen", "solve").
@@ -320,12 +317,15 @@ func stageProgress(opt Options, stage string) func(done, total int) {
 	return func(done, total int) { opt.Progress(done, total, stage) }
 }
 
-// cancelled returns the context's error once it is cancelled.
-func (opt Options) cancelled() error {
-	if opt.Context == nil {
+// cancelled returns ctx's error once it is cancelled (a nil ctx never is).
+// The fits take ctx as an argument (FitFeaturesContext, …), not in
+// Options: options are a fit's settings, copied and compared; a context
+// is the call's.
+func cancelled(ctx context.Context) error {
+	if ctx == nil {
 		return nil
 	}
-	if err := opt.Context.Err(); err != nil {
+	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("krr: fit stopped: %w", err)
 	}
 	return nil

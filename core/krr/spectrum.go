@@ -1,6 +1,7 @@
 package krr
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
@@ -39,7 +40,7 @@ type Spectrum struct {
 
 // Spectrum diagonalizes the centered Gram matrix of the rows added so far,
 // with its eigenvectors, as LOOSums needs. It costs O(m³) once.
-func (a *Accumulator) Spectrum() (*Spectrum, error) { return a.spectrum(true) }
+func (a *Accumulator) Spectrum() (*Spectrum, error) { return a.spectrum(context.Background(), true) }
 
 // spectrum computes Λ and B, and V when vectors is set. GCV needs neither
 // V nor Λ: without vectors it stops at the tridiagonal form, which saves
@@ -48,8 +49,8 @@ func (a *Accumulator) Spectrum() (*Spectrum, error) { return a.spectrum(true) }
 // positive definite in floating point for the smallest λ of the grid
 // (rounding can leave eigenvalues of a PSD matrix slightly negative), in
 // which case it diagonalizes T.
-func (a *Accumulator) spectrum(vectors bool) (*Spectrum, error) {
-	if err := a.opt.cancelled(); err != nil {
+func (a *Accumulator) spectrum(ctx context.Context, vectors bool) (*Spectrum, error) {
+	if err := cancelled(ctx); err != nil {
 		return nil, err
 	}
 	if err := a.checkSolvable(); err != nil {

@@ -1,6 +1,7 @@
 package krr
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -54,7 +55,7 @@ func TestGCVTridiagonalMatchesEigen(t *testing.T) {
 			if err := acc.Add(phi, y); err != nil {
 				t.Fatal(err)
 			}
-			tri, err := acc.spectrum(false)
+			tri, err := acc.spectrum(context.Background(), false)
 			if err != nil {
 				t.Fatal(err)
 			}

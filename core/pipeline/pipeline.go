@@ -36,8 +36,7 @@ type Config struct {
 	// O(n²) memory, O(n³) time. A Depth of 0 (ntk, nngp) is chosen.
 	Kernel *kernel.Spec
 	// Ridge sets λ (0: chosen), its criterion and grid, the task and the
-	// classes. Context and Progress are taken from Fit's arguments and
-	// Ridge's own Progress.
+	// classes; Fit's ctx stops the fit, Ridge.Progress reports it.
 	Ridge krr.Options
 	// Search holds the candidates of the settings left open.
 	Search Search

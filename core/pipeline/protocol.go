@@ -141,7 +141,7 @@ func (p *Plan) Collects() bool { return p.collect }
 // or chosen otherwise).
 func (p *Plan) Holdout() krr.HoldoutCut { return p.cut }
 
-// Config is the settled configuration (Ridge's Progress and Context as
+// Config is the settled configuration (Ridge's Progress as
 // given to NewPlan): the task, classes, criterion and block size filled
 // in, so that a worker rebuilds the same plan with NewPlan(Config(), Rows(),
 // Cols(), nil), without the targets.

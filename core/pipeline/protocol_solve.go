@@ -47,7 +47,6 @@ func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta)
 		return nil, err
 	}
 	opt := p.cfg.Ridge
-	opt.Context = ctx
 	w := p.width()
 	var rows *mat.Dense
 	if len(part.y) > 0 {
@@ -57,9 +56,9 @@ func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta)
 	var err error
 	switch {
 	case p.kern != nil:
-		parts.Model, err = krr.FitKernel(*p.kern, rows, part.y, opt)
+		parts.Model, err = krr.FitKernelContext(ctx, *p.kern, rows, part.y, opt)
 	case p.collect:
-		parts.Model, err = krr.FitFeatures(p.fmap, rows, part.y, opt)
+		parts.Model, err = krr.FitFeaturesContext(ctx, p.fmap, rows, part.y, opt)
 	default:
 		if err = part.acc.Configure(opt); err != nil {
 			return nil, err
@@ -69,9 +68,9 @@ func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta)
 			if rows == nil {
 				rows = &mat.Dense{} // nothing held out: SolveHeldOut says so
 			}
-			parts.Model, err = part.acc.SolveHeldOut(rows, part.y)
+			parts.Model, err = part.acc.SolveHeldOutContext(ctx, rows, part.y)
 		} else {
-			parts.Model, err = part.acc.Solve()
+			parts.Model, err = part.acc.SolveContext(ctx)
 		}
 		if err == nil {
 			err = parts.Model.SetFeaturizer(p.fmap)
