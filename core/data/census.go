@@ -406,9 +406,24 @@ func DecodeCensus(b []byte) (*Census, error) {
 	if c.Names != nil && (len(c.Cols) != len(c.Names) || c.Target < 0 || c.Target >= len(c.Names) || c.Kept > c.Rows || c.Kept < 0) {
 		return nil, check.New(check.Shape, "", "data: census: %d columns for %d names, target %d, %d of %d rows kept", len(c.Cols), len(c.Names), c.Target, c.Kept, c.Rows)
 	}
+	kept := 0
+	for _, k := range c.Shards {
+		if k < 0 {
+			kept = -1
+			break
+		}
+		kept += k
+	}
+	if c.Names != nil && kept != c.Kept {
+		return nil, check.New(check.Shape, "", "data: census: its shards keep %d rows, not its %d", kept, c.Kept)
+	}
 	for j := range c.Cols {
-		if c.Cols[j].Levels == nil {
-			c.Cols[j].Levels = map[string]bool{}
+		x := &c.Cols[j]
+		if x.Numbers < 0 || x.Texts < 0 || x.Missing < 0 || x.Numbers+x.Texts+x.Missing != c.Rows || len(x.Values) > MaxClasses+1 {
+			return nil, check.New(check.Shape, "", "data: census: column %d counts %d numbers, %d texts and %d missing cells in %d rows", j, x.Numbers, x.Texts, x.Missing, c.Rows)
+		}
+		if x.Levels == nil {
+			x.Levels = map[string]bool{}
 		}
 	}
 	return &Census{c}, nil

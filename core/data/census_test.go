@@ -228,3 +228,33 @@ func idShard(lo, hi int) string {
 	}
 	return b.String()
 }
+
+// TestDecodeCensusRefuses: wire forms whose counts do not add up are
+// refused with a coded error, not merged.
+func TestDecodeCensusRefuses(t *testing.T) {
+	c, err := Survey("a", []byte("x,y\n1,0\n2,1\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, _ := c.MarshalBinary()
+	if _, err := DecodeCensus(good); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct{ from, to string }{
+		{`"kept":2`, `"kept":3`},
+		{`"numbers":2`, `"numbers":-2`},
+		{`"missing":0`, `"missing":5`},
+		{`"target":1`, `"target":7`},
+		{`"a":2`, `"a":-1`},
+		{`"names":["x","y"]`, `"names":["x"]`},
+		{`{`, `[`},
+	} {
+		b := strings.Replace(string(good), bad.from, bad.to, 1)
+		if b == string(good) {
+			t.Fatalf("%s is not in %s", bad.from, good)
+		}
+		if _, err := DecodeCensus([]byte(b)); check.CodeOf(err) == "" {
+			t.Errorf("%s → %s: decoded", bad.from, bad.to)
+		}
+	}
+}
