@@ -4,6 +4,9 @@ package internal_test
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,5 +91,51 @@ func TestRootWithoutBeam(t *testing.T) {
 	b, err := os.ReadFile("../beam/go.mod")
 	if err != nil || !strings.HasPrefix(string(b), "module ntkrf/beam\n") {
 		t.Errorf("beam/go.mod must declare the nested module ntkrf/beam (so that beam/ stays out of the root module): %v", err)
+	}
+}
+
+// TestBridgeDoesNotFit: the bridge converts, the core fits. Its fit ops
+// call core/pipeline's protocol (Plan); krr's fitting internals (the fits,
+// the accumulator, the held-out rule, the primal/dual choice) are out of
+// its reach, so that how a model is fitted is decided in one place. The
+// bridge may read krr's names (tasks, criteria, limits) and its options.
+func TestBridgeDoesNotFit(t *testing.T) {
+	allowed := map[string]bool{
+		"Options": true, "TaskOf": true, "Tasks": true, "Criteria": true, "Classification": true, "Regression": true,
+		"GCV": true, "LOO": true, "Holdout": true, "MaxClasses": true,
+	}
+	files, err := filepath.Glob(filepath.Join("..", "jsbridge", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bridge files (%v)", err)
+	}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		krr := ""
+		for _, imp := range file.Imports {
+			if imp.Path.Value == `"ntkrf/core/krr"` {
+				krr = "krr"
+				if imp.Name != nil {
+					krr = imp.Name.Name
+				}
+			}
+		}
+		if krr == "" {
+			continue
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == krr && !allowed[sel.Sel.Name] {
+					t.Errorf("%s: the bridge uses krr.%s; fit through core/pipeline's Plan (the bridge converts, the core fits)", fset.Position(sel.Pos()), sel.Sel.Name)
+				}
+			}
+			return true
+		})
 	}
 }

@@ -5,7 +5,6 @@ package jsbridge
 import (
 	"runtime"
 	"runtime/debug"
-	"unsafe"
 
 	"github.com/hack-pad/safejs"
 
@@ -159,13 +158,6 @@ func run(args []safejs.Value) (safejs.Value, error) {
 // gcAfterBytes is the amount of data moved by one call beyond which the
 // bridge runs the garbage collector before returning.
 const gcAfterBytes = 32 << 20
-
-func bytesOf(f []float64) []byte {
-	if len(f) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&f[0])), len(f)*8)
-}
 
 // arraysFromJS copies an Array of Float64Array into Go with one bulk copy each.
 func arraysFromJS(op string, list safejs.Value) ([][]float64, error) {

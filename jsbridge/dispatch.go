@@ -176,6 +176,10 @@ func jsonFields(v any) []string {
 	t := reflect.TypeOf(v).Elem()
 	var names []string
 	for i := 0; i < t.NumField(); i++ {
+		if f := t.Field(i); f.Anonymous && f.Type.Kind() == reflect.Struct {
+			names = append(names, jsonFields(reflect.New(f.Type).Interface())...)
+			continue
+		}
 		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
 			names = append(names, name)
 		}
@@ -200,8 +204,23 @@ func jsType(t reflect.Type) string {
 
 type opFunc func(c *call, args []byte) (any, error)
 
-// ops is the table of operations the JavaScript package can call.
-var ops = map[string]opFunc{}
+// ops is the table of operations the JavaScript package can call: each a
+// named function that converts its arguments, calls the core, and
+// converts the answer. One table, filled before any init runs, so no
+// registration depends on the order of files.
+var ops = map[string]opFunc{
+	// Data.
+	"parseCSV": opParseCSV, "previewCSV": opPreviewCSV, "split": opSplit, "kfold": opKFold,
+	"preprocess": opPreprocess,
+	// Kernels and features.
+	"kernel": opKernel, "features": opFeatures, "compare": opCompare, "selectActive": opSelectActive,
+	// The fit (pipeline.Plan's protocol; see ops_fit.go) and its 'auto' selection.
+	"select": opSelect, "fitPlan": opFitPlan, "fitStats": opFitStats, "fitPart": opFitPart, "fitSolve": opFitSolve,
+	// Models.
+	"loadModel": opLoadModel, "predict": opPredict, "predictCSV": opPredictCSV, "score": opScore,
+	// The instance.
+	"stats": opStats,
+}
 
 // Ops lists the operation names Dispatch knows.
 func Ops() []string {

@@ -5,7 +5,14 @@
 // {"rows": r, "cols": c, "array": i} into that list, so numbers cross in bulk
 // copies and everything else is plain data that [Dispatch] decodes strictly
 // (an unknown option is an error that names it and lists the known ones).
-// Results come back the same way.
+// Results come back the same way; a binary wire form of the fit protocol
+// (statistics, parts) crosses as {"wire": {"array": i}, "bytes": n}, its
+// bytes packed in a Float64Array.
+//
+// The operations are one table (ops, in dispatch.go) of named functions,
+// each converting its arguments, calling the core and converting the
+// answer: the bridge decides nothing. fitRidge is the core's fit protocol
+// (pipeline.Plan) in four ops: fitPlan, fitStats, fitPart, fitSolve.
 //
 // Dispatch is ordinary Go, tested and fuzzed natively. The file built for
 // js/wasm (bridge_js.go) only converts typed arrays, wraps the result in a

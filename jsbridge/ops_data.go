@@ -55,117 +55,115 @@ func (a parseArgs) options(op string) (data.Options, error) {
 	return o, nil
 }
 
-func init() {
-	ops["parseCSV"] = func(c *call, args []byte) (any, error) {
-		var a parseArgs
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		opt, err := a.options(c.op)
-		if err != nil {
-			return nil, err
-		}
-		c.progress(0, 1, "parse")
-		ds, err := data.Parse(c.bytes, opt)
-		if err != nil {
-			return nil, err
-		}
-		c.progress(1, 1, "parse")
-		cols := make([]columnJSON, len(ds.Columns))
-		for i, col := range ds.Columns {
-			cols[i] = columnJSON{Name: col.Name, Kind: col.Kind, Categories: nonNil(col.Categories), Missing: col.Missing}
-		}
-		groups := ds.Groups
-		return struct {
-			X            MatrixRef    `json:"X"`
-			Y            ArrayRef     `json:"y"`
-			Task         string       `json:"task"`
-			Classes      []string     `json:"classes"`
-			FeatureNames []string     `json:"featureNames"`
-			Columns      []columnJSON `json:"columns"`
-			Target       int          `json:"target"`
-			TargetName   string       `json:"targetName"`
-			Groups       []data.Group `json:"groups"`
-			Delimiter    string       `json:"delimiter"`
-			Header       bool         `json:"header"`
-			DroppedRows  int          `json:"droppedRows"`
-			MissingCells int          `json:"missingCells"`
-		}{
-			X: c.putMatrix(ds.X), Y: c.putArray(ds.Y), Task: ds.Task, Classes: nonNil(ds.Classes),
-			FeatureNames: nonNil(ds.FeatureNames), Columns: cols, Target: ds.Target, TargetName: ds.TargetName,
-			Groups: groups, Delimiter: string(ds.Delimiter), Header: ds.Header,
-			DroppedRows: ds.DroppedRows, MissingCells: ds.MissingCells,
-		}, nil
+func opParseCSV(c *call, args []byte) (any, error) {
+	var a parseArgs
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
 	}
+	opt, err := a.options(c.op)
+	if err != nil {
+		return nil, err
+	}
+	c.progress(0, 1, "parse")
+	ds, err := data.Parse(c.bytes, opt)
+	if err != nil {
+		return nil, err
+	}
+	c.progress(1, 1, "parse")
+	cols := make([]columnJSON, len(ds.Columns))
+	for i, col := range ds.Columns {
+		cols[i] = columnJSON{Name: col.Name, Kind: col.Kind, Categories: nonNil(col.Categories), Missing: col.Missing}
+	}
+	groups := ds.Groups
+	return struct {
+		X            MatrixRef    `json:"X"`
+		Y            ArrayRef     `json:"y"`
+		Task         string       `json:"task"`
+		Classes      []string     `json:"classes"`
+		FeatureNames []string     `json:"featureNames"`
+		Columns      []columnJSON `json:"columns"`
+		Target       int          `json:"target"`
+		TargetName   string       `json:"targetName"`
+		Groups       []data.Group `json:"groups"`
+		Delimiter    string       `json:"delimiter"`
+		Header       bool         `json:"header"`
+		DroppedRows  int          `json:"droppedRows"`
+		MissingCells int          `json:"missingCells"`
+	}{
+		X: c.putMatrix(ds.X), Y: c.putArray(ds.Y), Task: ds.Task, Classes: nonNil(ds.Classes),
+		FeatureNames: nonNil(ds.FeatureNames), Columns: cols, Target: ds.Target, TargetName: ds.TargetName,
+		Groups: groups, Delimiter: string(ds.Delimiter), Header: ds.Header,
+		DroppedRows: ds.DroppedRows, MissingCells: ds.MissingCells,
+	}, nil
+}
 
-	ops["previewCSV"] = func(c *call, args []byte) (any, error) {
-		var a previewArgs
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		rows := data.DefaultPreviewRows // the schema has checked a given one
-		if a.Rows != nil {
-			rows = *a.Rows
-		}
-		opt, err := parseArgs{Delimiter: a.Delimiter, Header: a.Header, MaxBytes: a.MaxBytes}.options(c.op)
-		if err != nil {
-			return nil, err
-		}
-		t, err := data.Preview(c.bytes, rows, opt)
-		if err != nil {
-			return nil, err
-		}
-		cells := t.Rows
-		if cells == nil {
-			cells = [][]string{}
-		}
-		return struct {
-			Names     []string   `json:"names"`
-			Rows      [][]string `json:"rows"`
-			Delimiter string     `json:"delimiter"`
-			Header    bool       `json:"header"`
-			More      bool       `json:"more"`
-		}{nonNil(t.Names), cells, string(t.Delimiter), t.Header, t.More}, nil
+func opPreviewCSV(c *call, args []byte) (any, error) {
+	var a previewArgs
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
 	}
+	rows := data.DefaultPreviewRows // the schema has checked a given one
+	if a.Rows != nil {
+		rows = *a.Rows
+	}
+	opt, err := parseArgs{Delimiter: a.Delimiter, Header: a.Header, MaxBytes: a.MaxBytes}.options(c.op)
+	if err != nil {
+		return nil, err
+	}
+	t, err := data.Preview(c.bytes, rows, opt)
+	if err != nil {
+		return nil, err
+	}
+	cells := t.Rows
+	if cells == nil {
+		cells = [][]string{}
+	}
+	return struct {
+		Names     []string   `json:"names"`
+		Rows      [][]string `json:"rows"`
+		Delimiter string     `json:"delimiter"`
+		Header    bool       `json:"header"`
+		More      bool       `json:"more"`
+	}{nonNil(t.Names), cells, string(t.Delimiter), t.Header, t.More}, nil
+}
 
-	ops["split"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			N            int      `json:"n"`
-			TestFraction *float64 `json:"testFraction"`
-			Seed         uint64   `json:"seed"`
-		}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		frac := 0.0 // the default
-		if a.TestFraction != nil {
-			frac = *a.TestFraction
-		}
-		train, test, err := data.Split(a.N, frac, a.Seed)
-		if err != nil {
-			return nil, err
-		}
-		return struct {
-			Train []int `json:"train"`
-			Test  []int `json:"test"`
-		}{train, test}, nil
+func opSplit(c *call, args []byte) (any, error) {
+	var a struct {
+		N            int      `json:"n"`
+		TestFraction *float64 `json:"testFraction"`
+		Seed         uint64   `json:"seed"`
 	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	frac := 0.0 // the default
+	if a.TestFraction != nil {
+		frac = *a.TestFraction
+	}
+	train, test, err := data.Split(a.N, frac, a.Seed)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		Train []int `json:"train"`
+		Test  []int `json:"test"`
+	}{train, test}, nil
+}
 
-	ops["kfold"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			N    int    `json:"n"`
-			K    *int   `json:"k"`
-			Seed uint64 `json:"seed"`
-		}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		k := 0 // the default
-		if a.K != nil {
-			k = *a.K
-		}
-		return data.Folds(a.N, k, a.Seed)
+func opKFold(c *call, args []byte) (any, error) {
+	var a struct {
+		N    int    `json:"n"`
+		K    *int   `json:"k"`
+		Seed uint64 `json:"seed"`
 	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	k := 0 // the default
+	if a.K != nil {
+		k = *a.K
+	}
+	return data.Folds(a.N, k, a.Seed)
 }
 
 // nonNil keeps JSON arrays arrays: a nil slice would encode as null.

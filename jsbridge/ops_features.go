@@ -62,32 +62,30 @@ func transform(c *call, f *rf.Map, X *mat.Dense, stage string) (*mat.Dense, erro
 	return out, nil
 }
 
-func init() {
-	ops["features"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			X *MatrixRef `json:"X"`
-			featureArgs
-		}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		X, err := c.matrix("X", a.X)
-		if err != nil {
-			return nil, err
-		}
-		_, d := X.Dims()
-		f, err := newMap(c.op, a.featureArgs, d)
-		if err != nil {
-			return nil, err
-		}
-		n, _ := X.Dims()
-		if err := check.Alloc("feature matrix", n, f.Dim()); err != nil {
-			return nil, err
-		}
-		Phi, err := transform(c, f, X, "features")
-		if err != nil {
-			return nil, err
-		}
-		return c.putMatrix(Phi), nil
+func opFeatures(c *call, args []byte) (any, error) {
+	var a struct {
+		X *MatrixRef `json:"X"`
+		featureArgs
 	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	X, err := c.matrix("X", a.X)
+	if err != nil {
+		return nil, err
+	}
+	_, d := X.Dims()
+	f, err := newMap(c.op, a.featureArgs, d)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := X.Dims()
+	if err := check.Alloc("feature matrix", n, f.Dim()); err != nil {
+		return nil, err
+	}
+	Phi, err := transform(c, f, X, "features")
+	if err != nil {
+		return nil, err
+	}
+	return c.putMatrix(Phi), nil
 }

@@ -40,214 +40,212 @@ func (a prepArgs) preprocessed(X *mat.Dense) (*mat.Dense, error) {
 
 func seconds(t time.Time) float64 { return time.Since(t).Seconds() }
 
-func init() {
-	ops["compare"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			prepArgs
-			Features featureArgs `json:"features"`
-			Kernel   *kernelArgs `json:"kernel"`
-			Lambda   float64     `json:"lambda"`
-			Matrices bool        `json:"matrices"`
-		}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		X, err := c.matrix("X", a.X)
-		if err != nil {
-			return nil, err
-		}
-		n, d := X.Dims()
-		if _, ok := a.Features.Kernel(); !ok && a.Kernel == nil {
-			return nil, optErr("kernel", "%s: arccos0 features approximate the order-0 arc-cosine kernel, which has no exact counterpart here; pass kernel: {...} to compare against", c.op)
-		}
-		if err := check.Alloc("kernel matrix", n, n); err != nil {
-			return nil, err
-		}
-		if X, err = a.preprocessed(X); err != nil {
-			return nil, err
-		}
-		_, d = X.Dims() // a bias input adds a column
-		ka, _ := a.Features.Kernel()
-		if a.Kernel != nil {
-			ka = a.Kernel.Spec
-		}
-		k, err := kernelSpec(c.op, ka, d)
-		if err != nil {
-			return nil, err
-		}
-		f, err := newMap(c.op, a.Features, d)
-		if err != nil {
-			return nil, err
-		}
-		// K, Φ and (with matrices) ΦΦᵀ live together: check them together.
-		held := n + f.Dim()
-		if a.Matrices {
-			held += n
-		}
-		if err := check.Alloc("kernel and feature matrices", n, held); err != nil {
-			return nil, err
-		}
-		c.progress(0, 3, "kernel")
-		t := time.Now()
-		K, err := k.Gram(X, nil)
-		if err != nil {
-			return nil, err
-		}
-		exact := seconds(t)
-		c.progress(1, 3, "features")
-		t = time.Now()
-		Phi, err := f.Transform(nil, X)
-		if err != nil {
-			return nil, err
-		}
-		feat := seconds(t)
-		c.progress(2, 3, "metrics")
-		rel, err := metrics.RelFrobenius(K, Phi)
-		if err != nil {
-			return nil, err
-		}
-		mse, err := metrics.EntryMSE(K, Phi)
-		if err != nil {
-			return nil, err
-		}
-		lambda := a.Lambda
-		if lambda == 0 {
-			lambda = 1e-4 * float64(n)
-		}
-		spec, err := metrics.Spectral(K, Phi, lambda)
-		if err != nil {
-			return nil, err
-		}
-		out := struct {
-			RelFrobenius float64            `json:"relFrobenius"`
-			MSE          float64            `json:"mse"`
-			Spectral     float64            `json:"spectral"`
-			Lambda       float64            `json:"lambda"`
-			Dim          int                `json:"dim"`
-			Seconds      map[string]float64 `json:"seconds"`
-			K            *MatrixRef         `json:"K,omitempty"`
-			Approx       *MatrixRef         `json:"approx,omitempty"`
-		}{RelFrobenius: rel, MSE: mse, Spectral: spec, Lambda: lambda, Dim: f.Dim(),
-			Seconds: map[string]float64{"exact": exact, "features": feat}}
-		if a.Matrices {
-			A := mat.NewDense(n, n, nil)
-			A.Mul(Phi, Phi.T())
-			kr, ar := c.putMatrix(K), c.putMatrix(A)
-			out.K, out.Approx = &kr, &ar
-		}
-		c.progress(3, 3, "metrics")
-		return out, nil
+func opCompare(c *call, args []byte) (any, error) {
+	var a struct {
+		prepArgs
+		Features featureArgs `json:"features"`
+		Kernel   *kernelArgs `json:"kernel"`
+		Lambda   float64     `json:"lambda"`
+		Matrices bool        `json:"matrices"`
 	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	X, err := c.matrix("X", a.X)
+	if err != nil {
+		return nil, err
+	}
+	n, d := X.Dims()
+	if _, ok := a.Features.Kernel(); !ok && a.Kernel == nil {
+		return nil, optErr("kernel", "%s: arccos0 features approximate the order-0 arc-cosine kernel, which has no exact counterpart here; pass kernel: {...} to compare against", c.op)
+	}
+	if err := check.Alloc("kernel matrix", n, n); err != nil {
+		return nil, err
+	}
+	if X, err = a.preprocessed(X); err != nil {
+		return nil, err
+	}
+	_, d = X.Dims() // a bias input adds a column
+	ka, _ := a.Features.Kernel()
+	if a.Kernel != nil {
+		ka = a.Kernel.Spec
+	}
+	k, err := kernelSpec(c.op, ka, d)
+	if err != nil {
+		return nil, err
+	}
+	f, err := newMap(c.op, a.Features, d)
+	if err != nil {
+		return nil, err
+	}
+	// K, Φ and (with matrices) ΦΦᵀ live together: check them together.
+	held := n + f.Dim()
+	if a.Matrices {
+		held += n
+	}
+	if err := check.Alloc("kernel and feature matrices", n, held); err != nil {
+		return nil, err
+	}
+	c.progress(0, 3, "kernel")
+	t := time.Now()
+	K, err := k.Gram(X, nil)
+	if err != nil {
+		return nil, err
+	}
+	exact := seconds(t)
+	c.progress(1, 3, "features")
+	t = time.Now()
+	Phi, err := f.Transform(nil, X)
+	if err != nil {
+		return nil, err
+	}
+	feat := seconds(t)
+	c.progress(2, 3, "metrics")
+	rel, err := metrics.RelFrobenius(K, Phi)
+	if err != nil {
+		return nil, err
+	}
+	mse, err := metrics.EntryMSE(K, Phi)
+	if err != nil {
+		return nil, err
+	}
+	lambda := a.Lambda
+	if lambda == 0 {
+		lambda = 1e-4 * float64(n)
+	}
+	spec, err := metrics.Spectral(K, Phi, lambda)
+	if err != nil {
+		return nil, err
+	}
+	out := struct {
+		RelFrobenius float64            `json:"relFrobenius"`
+		MSE          float64            `json:"mse"`
+		Spectral     float64            `json:"spectral"`
+		Lambda       float64            `json:"lambda"`
+		Dim          int                `json:"dim"`
+		Seconds      map[string]float64 `json:"seconds"`
+		K            *MatrixRef         `json:"K,omitempty"`
+		Approx       *MatrixRef         `json:"approx,omitempty"`
+	}{RelFrobenius: rel, MSE: mse, Spectral: spec, Lambda: lambda, Dim: f.Dim(),
+		Seconds: map[string]float64{"exact": exact, "features": feat}}
+	if a.Matrices {
+		A := mat.NewDense(n, n, nil)
+		A.Mul(Phi, Phi.T())
+		kr, ar := c.putMatrix(K), c.putMatrix(A)
+		out.K, out.Approx = &kr, &ar
+	}
+	c.progress(3, 3, "metrics")
+	return out, nil
+}
 
-	ops["score"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			YTrue   *ArrayRef `json:"yTrue"`
-			YPred   *ArrayRef `json:"yPred"`
-			Task    string    `json:"task"`
-			Classes int       `json:"classes"`
-		}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		yt, err := c.array("yTrue", a.YTrue)
+func opScore(c *call, args []byte) (any, error) {
+	var a struct {
+		YTrue   *ArrayRef `json:"yTrue"`
+		YPred   *ArrayRef `json:"yPred"`
+		Task    string    `json:"task"`
+		Classes int       `json:"classes"`
+	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	yt, err := c.array("yTrue", a.YTrue)
+	if err != nil {
+		return nil, err
+	}
+	yp, err := c.array("yPred", a.YPred)
+	if err != nil {
+		return nil, err
+	}
+	var out struct {
+		Accuracy  *float64 `json:"accuracy,omitempty"`
+		Confusion [][]int  `json:"confusion,omitempty"`
+		MSE       float64  `json:"mse"`
+		R2        float64  `json:"r2"`
+	}
+	if out.MSE, err = metrics.MSE(yt, yp); err != nil {
+		return nil, err
+	}
+	if out.R2, err = metrics.R2(yt, yp); err != nil {
+		out.R2 = math.NaN()
+	}
+	if math.IsNaN(out.R2) {
+		out.R2 = 0 // JSON has no NaN; a constant target has no R².
+	}
+	// The task by the fit's rule (krr.TaskOf): whole-number labels are
+	// never guessed, here as in fitRidge. Its error passes as it is.
+	task, err := krr.TaskOf(a.Task, a.Classes, yt)
+	if err != nil {
+		return nil, err
+	}
+	if task == krr.Classification {
+		acc, err := metrics.Accuracy(yt, yp)
 		if err != nil {
 			return nil, err
 		}
-		yp, err := c.array("yPred", a.YPred)
-		if err != nil {
-			return nil, err
-		}
-		var out struct {
-			Accuracy  *float64 `json:"accuracy,omitempty"`
-			Confusion [][]int  `json:"confusion,omitempty"`
-			MSE       float64  `json:"mse"`
-			R2        float64  `json:"r2"`
-		}
-		if out.MSE, err = metrics.MSE(yt, yp); err != nil {
-			return nil, err
-		}
-		if out.R2, err = metrics.R2(yt, yp); err != nil {
-			out.R2 = math.NaN()
-		}
-		if math.IsNaN(out.R2) {
-			out.R2 = 0 // JSON has no NaN; a constant target has no R².
-		}
-		// The task by the fit's rule (krr.TaskOf): whole-number labels are
-		// never guessed, here as in fitRidge. Its error passes as it is.
-		task, err := krr.TaskOf(a.Task, a.Classes, yt)
-		if err != nil {
-			return nil, err
-		}
-		if task == krr.Classification {
-			acc, err := metrics.Accuracy(yt, yp)
-			if err != nil {
-				return nil, err
-			}
-			out.Accuracy = &acc
-			k := a.Classes
-			if k == 0 {
-				// Labels are checked before k is used to allocate anything.
-				for _, y := range [2][]float64{yt, yp} {
-					for i, v := range y {
-						if v != math.Trunc(v) || v < 0 || v >= krr.MaxClasses {
-							return nil, check.New(check.Value, "", "%s: label %v at row %d is not a class index in 0…%d", c.op, v, i, krr.MaxClasses-1)
-						}
-						k = max(k, int(v)+1)
+		out.Accuracy = &acc
+		k := a.Classes
+		if k == 0 {
+			// Labels are checked before k is used to allocate anything.
+			for _, y := range [2][]float64{yt, yp} {
+				for i, v := range y {
+					if v != math.Trunc(v) || v < 0 || v >= krr.MaxClasses {
+						return nil, check.New(check.Value, "", "%s: label %v at row %d is not a class index in 0…%d", c.op, v, i, krr.MaxClasses-1)
 					}
+					k = max(k, int(v)+1)
 				}
 			}
-			if out.Confusion, err = metrics.Confusion(yt, yp, k); err != nil {
-				return nil, err
-			}
 		}
-		return out, nil
+		if out.Confusion, err = metrics.Confusion(yt, yp, k); err != nil {
+			return nil, err
+		}
 	}
+	return out, nil
+}
 
-	ops["selectActive"] = func(c *call, args []byte) (any, error) {
-		var a struct {
-			prepArgs
-			Features featureArgs `json:"features"`
-			K        int         `json:"k"`
-			Lambda   *float64    `json:"lambda"`
-		}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		X, err := c.matrix("X", a.X)
-		if err != nil {
-			return nil, err
-		}
-		n, d := X.Dims()
-		if a.K < 1 || a.K > n {
-			return nil, optErr("k", "%s: k must be an integer in 1…%d (the number of rows), got %d", c.op, n, a.K)
-		}
-		if X, err = a.preprocessed(X); err != nil {
-			return nil, err
-		}
-		_, d = X.Dims() // a bias input adds a column
-		f, err := newMap(c.op, a.Features, d)
-		if err != nil {
-			return nil, err
-		}
-		if err := check.Alloc("feature matrix", n, f.Dim()); err != nil {
-			return nil, err
-		}
-		Phi, err := transform(c, f, X, "features")
-		if err != nil {
-			return nil, err
-		}
-		lambda := 0.0 // the default
-		if a.Lambda != nil {
-			lambda = *a.Lambda
-		}
-		c.progress(0, 1, "select")
-		idx, err := active.SelectActive(Phi, a.K, lambda)
-		if err != nil {
-			return nil, err
-		}
-		c.progress(1, 1, "select")
-		return idx, nil
+func opSelectActive(c *call, args []byte) (any, error) {
+	var a struct {
+		prepArgs
+		Features featureArgs `json:"features"`
+		K        int         `json:"k"`
+		Lambda   *float64    `json:"lambda"`
 	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	X, err := c.matrix("X", a.X)
+	if err != nil {
+		return nil, err
+	}
+	n, d := X.Dims()
+	if a.K < 1 || a.K > n {
+		return nil, optErr("k", "%s: k must be an integer in 1…%d (the number of rows), got %d", c.op, n, a.K)
+	}
+	if X, err = a.preprocessed(X); err != nil {
+		return nil, err
+	}
+	_, d = X.Dims() // a bias input adds a column
+	f, err := newMap(c.op, a.Features, d)
+	if err != nil {
+		return nil, err
+	}
+	if err := check.Alloc("feature matrix", n, f.Dim()); err != nil {
+		return nil, err
+	}
+	Phi, err := transform(c, f, X, "features")
+	if err != nil {
+		return nil, err
+	}
+	lambda := 0.0 // the default
+	if a.Lambda != nil {
+		lambda = *a.Lambda
+	}
+	c.progress(0, 1, "select")
+	idx, err := active.SelectActive(Phi, a.K, lambda)
+	if err != nil {
+		return nil, err
+	}
+	c.progress(1, 1, "select")
+	return idx, nil
 }
 
 // array returns the Float64Array a reference points to.

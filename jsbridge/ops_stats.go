@@ -2,21 +2,19 @@ package jsbridge
 
 import "runtime"
 
-func init() {
-	// stats reports the memory of this instance: in WebAssembly, Sys is the
-	// linear memory the Go runtime has obtained (it never shrinks), so it
-	// shows whether repeated calls leak.
-	ops["stats"] = func(c *call, args []byte) (any, error) {
-		var a struct{}
-		if err := c.decode(args, &a); err != nil {
-			return nil, err
-		}
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return struct {
-			HeapBytes uint64 `json:"heapBytes"`
-			SysBytes  uint64 `json:"sysBytes"`
-		}{ms.HeapAlloc, ms.Sys}, nil
+// stats reports the memory of this instance: in WebAssembly, Sys is the
+// linear memory the Go runtime has obtained (it never shrinks), so it
+// shows whether repeated calls leak.
+func opStats(c *call, args []byte) (any, error) {
+	var a struct{}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
 	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return struct {
+		HeapBytes uint64 `json:"heapBytes"`
+		SysBytes  uint64 `json:"sysBytes"`
+	}{ms.HeapAlloc, ms.Sys}, nil
 }

@@ -22,7 +22,7 @@ func TestCoreErrorsPassThrough(t *testing.T) {
 		{"score: whole-number yTrue without a task", "score", `{"yTrue":{"array":0},"yPred":{"array":1}}`,
 			Input{Arrays: [][]float64{whole, whole}},
 			func() error { _, err := krr.TaskOf("", 0, whole); return err }},
-		{"labels: whole-number y without a task", "labels", `{"y":{"array":0}}`,
+		{"fitPlan: whole-number y without a task", "fitPlan", `{"rows":4,"cols":1,"features":{"depth":1},"y":{"array":0}}`,
 			Input{Arrays: [][]float64{whole}},
 			func() error { _, _, err := krr.Options{}.Labels(whole); return err }},
 	}

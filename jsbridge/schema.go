@@ -196,8 +196,8 @@ var Schema = map[string][]Opt{
 var opSchema = map[string]string{
 	"kernel": "kernel", "features": "features", "compare": "compare", "selectActive": "selectActive",
 	"score": "score", "parseCSV": "parseCSV", "previewCSV": "previewCSV", "split": "split", "kfold": "kfold",
-	"fitScaler": "fitRidge", "accumulate": "fitRidge", "solve": "fitRidge", "fitFeatures": "fitRidge",
-	"fitKernel": "fitRidge", "plan": "fitRidge", "labels": "fitRidge", "select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
+	"fitPlan": "fitRidge", "fitStats": "fitRidge", "fitPart": "fitRidge", "fitSolve": "fitRidge",
+	"select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
 	"predictCSV": "predictCSV", "preprocess": "preprocess",
 }
 

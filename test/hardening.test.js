@@ -314,7 +314,7 @@ test('the option checks in JavaScript and in Go agree on every option (class, co
       return null;
     } catch (e) { return e; }
   };
-  const ops = { kernel: 'kernel', features: 'features', fitRidge: 'fitFeatures', compare: 'compare', selectActive: 'selectActive', score: 'score', parseCSV: 'parseCSV', previewCSV: 'previewCSV', split: 'split', kfold: 'kfold' };
+  const ops = { kernel: 'kernel', features: 'features', fitRidge: 'fitPlan', compare: 'compare', selectActive: 'selectActive', score: 'score', parseCSV: 'parseCSV', previewCSV: 'previewCSV', split: 'split', kfold: 'kfold' };
   const X = refX();
   const y = Float64Array.from([0.5, 1.5, 2.5]);
   const js = {

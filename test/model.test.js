@@ -370,21 +370,36 @@ test('depth 0 is refused everywhere: the schema says depth ≥ 1', async () => {
   await assert.rejects(eng.fitRidge(refX(), Float64Array.of(0.5, 1.5, 2.5), { features: { depth: 0 } }), (e) => e.code === 'ERR_OPTION' && e.option === 'features.depth');
 });
 
-test('the fit is planned by Go (the plan op): the feature width, and when the fit must run in one worker', async () => {
-  // The raw bridge, loaded here in the main thread: what fitRidge asks before it splits rows.
+test('the fit is planned by Go (fitPlan): the task, the feature width, whether the parts collect their rows, and the chunks', async () => {
+  // The raw bridge, loaded here in the main thread: what fitRidge asks before it schedules the rows.
   await import(path.join(root, 'dist', 'npm', 'wasm_exec.js'));
   const go = new globalThis.Go();
   const { instance } = await WebAssembly.instantiate(readFileSync(path.join(root, 'dist', 'npm', 'ntkrf.wasm')), go.importObject);
   go.run(instance);
-  const plan = async (args) => JSON.parse((await globalThis.ntkrf.call('plan', JSON.stringify(args), [])).json);
-  assert.deepEqual(await plan({ rows: 700, cols: 4, features: { dim: 64 } }), { dim: 64, oneWorker: false });
-  // No more rows than features: the dual, in one worker.
-  assert.deepEqual(await plan({ rows: 700, cols: 4, features: { dim: 1024 } }), { dim: 1024, oneWorker: true });
-  assert.deepEqual(await plan({ rows: 700, cols: 4, features: {} }), { dim: eng.schema.features.find((o) => o.name === 'dim').default, oneWorker: true });
-  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { m1: 100, sketchDim: 28 } }), { dim: 128, oneWorker: false });
-  // Exact leave-one-out needs every row at once, unless λ is fixed.
-  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { dim: 64 }, criterion: 'loo' }), { dim: 64, oneWorker: true });
-  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { dim: 64 }, criterion: 'loo', lambda: 0.5 }), { dim: 64, oneWorker: false });
+  const values = (n) => Float64Array.from({ length: n }, (_, i) => i / 7);
+  const plan = async (args) => JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ y: { array: 0 }, ...args }), [values(args.rows)])).json);
+  const dimDefault = eng.schema.features.find((o) => o.name === 'dim').default;
+  // 100 rows of 4 columns a chunk, but at least 4m² numbers of X when the parts sum (m×m each).
+  const chunkBytes = 8 * 4 * 100;
+  const chunks = (n, size) => {
+    const k = Math.ceil(n / size);
+    return Array.from({ length: k }, (_, i) => [Math.floor((i * n) / k), Math.floor(((i + 1) * n) / k)]);
+  };
+  const primal = { task: 'regression', criterion: 'gcv', collects: false };
+  assert.deepEqual(await plan({ rows: 700, cols: 4, features: { dim: 64, depth: 1 }, chunkBytes }), { ...primal, dim: 64, chunks: chunks(700, 4096) });
+  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 }, chunkBytes }), { ...primal, dim: 64, chunks: chunks(7000, 4096) });
+  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { m1: 100, sketchDim: 28, depth: 2 }, chunkBytes }), { ...primal, dim: 128, chunks: chunks(7000, 4 * 128 * 128 / 4) });
+  // No more rows than features: the dual, whose parts collect their (scaled) rows.
+  const dual = await plan({ rows: 700, cols: 4, features: { dim: 1024, depth: 1 }, chunkBytes });
+  assert.deepEqual({ collects: dual.collects, dim: dual.dim, chunks: dual.chunks }, { collects: true, dim: 1024, chunks: chunks(700, 100) });
+  assert.equal((await plan({ rows: 700, cols: 4, features: { depth: 1 } })).dim, dimDefault);
+  // Exact leave-one-out needs every row, unless λ is fixed.
+  assert.equal((await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 }, criterion: 'loo' })).collects, true);
+  assert.equal((await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 }, criterion: 'loo', lambda: 0.5 })).collects, false);
+  // The task by Go's rule: whole numbers are not guessed; the classes counted.
+  await assert.rejects(globalThis.ntkrf.call('fitPlan', JSON.stringify({ rows: 3, cols: 1, features: { depth: 1 }, y: { array: 0 } }), [Float64Array.of(0, 1, 2)]), (e) => e.option === 'task');
+  const labels = JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ rows: 30, cols: 1, features: { dim: 4, depth: 1 }, task: 'classification', y: { array: 0 } }), [Float64Array.from({ length: 30 }, (_, i) => i % 3)])).json);
+  assert.deepEqual({ task: labels.task, classes: labels.classes, criterion: labels.criterion }, { task: 'classification', classes: 3, criterion: 'holdout' });
 
   // Through the package: every path gives a model that predicts.
   const X = randomMatrix(700, 4, 5);

@@ -37,7 +37,7 @@ type Plan struct {
 // NewPlan settles cfg for a fit of rows rows of cols columns. cfg must
 // leave nothing to choose (Select settles 'auto': a nil Preprocess, an
 // open depth). y, all the targets, resolves the task and the number of
-// classes (krr.Options.Resolve); it may be nil when cfg.Ridge names the
+// classes (krr.Options.Labels, every target checked); it may be nil when cfg.Ridge names the
 // task, and the classes of a classification.
 func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
 	if rows < 1 || cols < 1 {
@@ -55,10 +55,13 @@ func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
 		if len(y) != rows {
 			return nil, check.New(check.Shape, "", "pipeline: %d targets for a plan of %d rows; give one target per row", len(y), rows)
 		}
-		var err error
-		if opt, err = opt.Resolve(y); err != nil {
+		// The task and classes by krr's rule, every target checked
+		// before any part is computed.
+		task, classes, err := opt.Labels(y)
+		if err != nil {
 			return nil, err
 		}
+		opt.Task, opt.Classes = task, classes
 	case opt.Task == "" && opt.Classes == 0, opt.Task == krr.Classification && opt.Classes < 1:
 		return nil, check.New(check.Option, "task", "pipeline: without the targets a plan needs the task, and the number of classes of a classification")
 	default:
@@ -181,4 +184,29 @@ func (p *Plan) checkScaler(s *data.Scaler) error {
 		return check.New(check.Type, "", "pipeline: the scaler is not the plan's: fit it from the merged statistics of the plan's rows")
 	}
 	return nil
+}
+
+// Chunks cuts the plan's rows into contiguous chunks for a host that
+// bounds what one worker holds: at most maxBytes of X (float64) each, but
+// at least 4m² numbers of X in the primal, so that the parts' sums (m×m
+// each) add up to at most a quarter of X, and at least one row. The chunks
+// depend on the plan and maxBytes only, never on the number of workers:
+// a host that computes one part per chunk and merges them in row order
+// gets the same bits on any number of workers. maxBytes < 1 means one
+// chunk.
+func (p *Plan) Chunks(maxBytes int) [][2]int {
+	size := p.rows
+	if maxBytes > 0 {
+		size = max(1, maxBytes/(8*p.cols))
+		if m := p.Dim(); m > 0 && !p.collect {
+			size = max(size, (4*m*m+p.cols-1)/p.cols)
+		}
+	}
+	k := (p.rows + size - 1) / size
+	out := make([][2]int, k)
+	for i := range out {
+		// Even chunks: the last is not a remainder of a few rows.
+		out[i] = [2]int{i * p.rows / k, (i + 1) * p.rows / k}
+	}
+	return out
 }

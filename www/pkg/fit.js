@@ -1,11 +1,11 @@
-// The distributed ridge fit: the scaler fitted in one worker, then either
-// one worker fitting everything (the dual, a kernel, or a small problem) or
-// every worker accumulating ΦᵀΦ and Φᵀy over chunks of rows, merged and
-// solved in one.
+// fitRidge schedules Go's fit protocol (core/pipeline Plan: plan →
+// statistics → parts → merge → solve) over the workers: which worker runs
+// which chunk, and the wire forms handed on in row order. Every decision
+// (task, classes, criterion, held-out rows, chunks) is Go's.
 import { ntkrfError, typeError, describe } from './errors.js';
 import { splitControl, snapshotMatrix, snapshotVector } from './options.js';
 import { Model } from './model.js';
-import { rowBlocks, overRows, chunkRows, copyRange } from './rows.js';
+import { overRows, copyRange, CHUNK_BYTES } from './rows.js';
 
 /**
  * The largest X, in bytes, whose 'auto' selection is split over the
@@ -80,24 +80,17 @@ export async function fitRidge(pool, ...args) {
   const yd = snapshotVector(where, 'y', y);
   if (yd.length !== X.rows) throw ntkrfError('ERR_SHAPE', `${where}: X has ${X.rows} rows but y has ${yd.length} values`, 'y');
   const call = (op, args, arrays, ctl, extra = {}) => pool.call(op, args, arrays, ctl, { where, ...extra });
-  // The task and class count, settled by Go's rule (krr Options.Labels, as
-  // a native fit settles them): whole-number targets are never guessed.
-  const settled = await call('labels', { task: opts.task, classes: opts.classes, y: { array: 0 } }, [yd.slice()],
-    { signal: control.signal }, { transfer: true });
-  const task = settled.task;
-  const classes = task === 'classification' ? settled.classes : undefined;
-  const ridge = { lambda: opts.lambda, criterion: opts.criterion, grid: opts.grid, task, classes };
   const Xref = (rows) => ({ rows, cols: X.cols, array: 0 });
   const stage = (name) => control.onProgress && ((p) => control.onProgress({ ...p, stage: p.stage || name }));
   const first = pool.slots[0];
-  // The 'auto' depth and preprocessing are settled first, in one worker
-  // (Go's pipeline.Select, as a native Fit does); the rest of the fit runs
-  // with them fixed. Nothing is open when both are given.
+  // The 'auto' depth and preprocessing are settled first (Go's
+  // pipeline.Select, as a native Fit does); the rest of the fit runs with
+  // them fixed. Nothing is open when both are given.
+  const ridge = { lambda: opts.lambda, criterion: opts.criterion, grid: opts.grid, task: opts.task, classes: opts.classes };
   let features = opts.features ?? {};
   let kernel = opts.kernel;
   let preprocess = opts.preprocess;
   let selection = null;
-  let scaler;
   const depthOpen = (o) => o.depth === undefined || o.depth === 'auto';
   if (preprocess === undefined || preprocess === 'auto' || depthOpen(kernel ?? features)) {
     const args = { ...ridge, X: Xref(X.rows), y: { array: 1 }, features: kernel ? undefined : features, kernel, preprocess, search: opts.search, groups: opts.groups };
@@ -123,78 +116,42 @@ export async function fitRidge(pool, ...args) {
     }
     const chosen = await call('select', args,
       [data.slice(), yd.slice()], { signal: control.signal, onProgress: stage('select') }, { slot: first, transfer: true });
-    ({ preprocess, selection, scaler } = chosen);
+    ({ preprocess, selection } = chosen);
     // A kernel or method without a depth (rbf, rff, …) leaves it unset.
     const depth = chosen.depth === undefined ? {} : { depth: chosen.depth };
     if (kernel) kernel = { ...kernel, ...depth }; else features = { ...features, ...depth };
   }
-  // Go plans a fit on features (jsbridge plan, krr): the feature
-  // dimension, and whether the fit must run in one worker (the dual on ΦΦᵀ
-  // when there are no more rows than features, or exact leave-one-out). A
-  // fit of one chunk runs in one worker too. A chunk holds at most
-  // CHUNK_BYTES of X but at least 4m² numbers, so that the partial sums
-  // waiting for the solve (an m×m ΦᵀΦ per chunk) add up to at most a
-  // quarter of X.
-  //
-  // The scaler needs every row in one worker: the first, see below. A
-  // copy moved there peaks lower than posting X, which serializes it into
-  // a buffer first. (select has fitted it already when it ran: one copy of
-  // X, not two.) Plan and scaler run side by side: plan in the last worker
-  // (building the feature map there, which its chunk then reuses), the
-  // scaler in the first. Plan's errors come first, as they would in
-  // sequence. Every stage reports: the search, the scaler, the features
-  // (in rows, over the workers) and the solve with its λ search.
-  const planned = kernel ? null : call('plan', { rows: X.rows, cols: X.cols, preprocess, features, criterion: opts.criterion, lambda: opts.lambda, task }, [], { signal: control.signal }, { slot: pool.slots.at(-1) });
-  const scaled = scaler ? null : call('fitScaler', { X: Xref(X.rows), preprocess, groups: opts.groups }, [data.slice()],
-    { signal: control.signal, onProgress: stage('preprocess') }, { slot: first, transfer: true });
-  scaled?.catch(() => {}); // awaited below, unless plan fails first
-  let oneWorker = true;
-  let maxRows = Infinity;
-  let plan = {};
-  if (planned) {
-    plan = await planned;
-    maxRows = Math.max(chunkRows(X.cols), Math.ceil((4 * plan.dim * plan.dim) / X.cols));
-    oneWorker = plan.oneWorker || rowBlocks(X.rows, pool.slots.length, maxRows).length === 1;
-  }
-  scaler ??= await scaled;
-  let model;
-  if (kernel) {
-    // The last use of the call's copies: moved, not copied again.
-    model = await call('fitKernel', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, kernel, input, selection }, [data, yd], control, { transfer: true });
-  } else if (oneWorker) {
-    model = await call('fitFeatures', { ...ridge, X: Xref(X.rows), y: { array: 1 }, scaler, features, input, selection }, [data, yd], control, { transfer: true });
-  } else {
-    // The bridge collects the copy of X that fitScaler left in the first
-    // worker before returning, so the chunks reuse that memory.
-    // The workers featurize chunks of rows and accumulate each chunk's
-    // ΦᵀΦ and Φᵀy; one worker merges the parts in row order and solves.
-    // The held-out rows of criterion holdout (classification; Go named
-    // them in plan, ascending) are left out of the sums, their features
-    // coming back (keep → phi): the solving worker scores λ on them and
-    // then adds them, without featurizing or summing them a second time.
-    const held = plan.holdout ?? [];
-    const parts = await overRows(pool, rowBlocks(X.rows, pool.slots.length, maxRows), control, (lo, hi, ctl, spare) => {
-      const keep = held.filter((r) => r >= lo && r < hi).map((r) => r - lo);
-      return call('accumulate',
-        { X: Xref(hi - lo), y: { array: 1 }, scaler, features, task, classes, ...(keep.length ? { keep } : {}) },
-        [copyRange(data, lo * X.cols, hi * X.cols, spare.x), copyRange(yd, lo, hi, spare.y)], ctl,
-        { transfer: true, onInputs: ([x, yb]) => { spare.x = x; spare.y = yb; } });
-    });
+  // The fit is Go's protocol (pipeline.Plan; the bridge's fit ops), which
+  // this file only schedules. fitPlan settles everything (task, classes,
+  // λ's criterion, the width, the held-out rows' rule) and cuts the rows
+  // into chunks of at most CHUNK_BYTES of X: the chunks depend on the rows
+  // and the plan, never on the number of workers. Then the statistics of
+  // each chunk (fitStats), the part of each chunk through the scaler of
+  // all of them (fitPart), and the parts merged and solved in one worker
+  // (fitSolve); the wire forms are handed on in row order, so the same
+  // rows give the same bits on any number of workers.
+  const fit = { ...ridge, rows: X.rows, cols: X.cols, features: kernel ? undefined : features, kernel, preprocess, groups: opts.groups };
+  const plan = await call('fitPlan', { ...fit, y: { array: 0 }, chunkBytes: CHUNK_BYTES }, [yd.slice()], { signal: control.signal }, { transfer: true });
+  fit.task = plan.task;
+  fit.classes = plan.classes;
+  // A wire form goes to a worker as {wire: {array}, bytes}, its array
+  // appended to the call's arrays (copied: every chunk's call needs them).
+  const refs = (arrays, forms) => forms.map((w) => ({ wire: { array: arrays.push(w.wire) - 1 }, bytes: w.bytes }));
+  const chunkX = (lo, hi, spare) => copyRange(data, lo * X.cols, hi * X.cols, spare.x);
+  const stats = (await overRows(pool, plan.chunks, { signal: control.signal, onProgress: stage('preprocess') }, (lo, hi, ctl, spare) =>
+    call('fitStats', { ...fit, X: Xref(hi - lo) }, [chunkX(lo, hi, spare)], ctl,
+      { transfer: true, onInputs: ([x]) => { spare.x = x; } }))).map((r) => r.stats);
+  const parts = (await overRows(pool, plan.chunks, control, (lo, hi, ctl, spare) => {
     const arrays = [];
-    const ref = (a) => { arrays.push(a); return { array: arrays.length - 1 }; };
-    const partRefs = parts.map((p) => ({ rows: p.rows, mu: ref(p.mu), ybar: ref(p.ybar), C: ref(p.C), D: ref(p.D), E: ref(p.E) }));
-    const dim = parts[0].mu.length;
-    let holdout, holdoutPhi;
-    if (held.length) {
-      // Parts come back in row order, each with the phi of its held-out rows.
-      const phi = new Float64Array(held.length * dim);
-      let at = 0;
-      for (const p of parts) if (p.phi) { phi.set(p.phi, at); at += p.phi.length; }
-      holdout = { y: ref(Float64Array.from(held, (r) => yd[r])) };
-      holdoutPhi = { rows: held.length, cols: dim, array: ref(phi).array };
-    }
-    model = await call('solve', { ...ridge, parts: partRefs, dim, features, scaler, input, holdout, holdoutPhi, selection },
-      arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true });
-  }
+    const statsRefs = refs(arrays, stats);
+    const x = chunkX(lo, hi, spare);
+    const yc = copyRange(yd, lo, hi, spare.y);
+    arrays.push(x, yc);
+    return call('fitPart', { ...fit, stats: statsRefs, X: { rows: hi - lo, cols: X.cols, array: arrays.length - 2 }, y: { array: arrays.length - 1 }, first: lo },
+      arrays, ctl, { transfer: [x, yc], onInputs: (back) => { [spare.x, spare.y] = back.slice(-2); } });
+  })).map((r) => r.part);
+  const arrays = [];
+  const solveArgs = { ...fit, stats: refs(arrays, stats), parts: refs(arrays, parts), input, selection };
+  const model = await call('fitSolve', solveArgs, arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true });
   return new Model(pool, model);
 }

@@ -12,7 +12,7 @@ const MIN_BLOCK_ROWS = 64;
  * whatever the number of rows: WebAssembly memory never shrinks, and a
  * browser tab has a few GB in all.
  */
-const CHUNK_BYTES = 8 << 20;
+export const CHUNK_BYTES = 8 << 20;
 
 /**
  * Splits n rows into contiguous chunks: at least one per worker (of at

@@ -1,0 +1,258 @@
+package jsbridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
+	"ntkrf/internal/fixture"
+)
+
+// fitCase is one fit as fitRidge asks for it (opts, the JSON the package
+// sends every step) and as a Go host configures it (cfg).
+type fitCase struct {
+	name string
+	k    int // classes; 0: regression
+	opts string
+	cfg  pipeline.Config
+}
+
+func fitCases() []fitCase {
+	feat := rf.Config{Dim: 24, Depth: 2, Seed: 3}
+	wide := rf.Config{Dim: 512, Depth: 2, Seed: 3}
+	std := &data.Prep{}
+	c, r := krr.Classification, krr.Regression
+	opt := func(task, criterion string, lambda float64, classes int) krr.Options {
+		return krr.Options{Task: task, Criterion: criterion, Lambda: lambda, Classes: classes}
+	}
+	return []fitCase{
+		{"classification, held out (default)", 3, `"features":{"dim":24,"depth":2,"seed":3},"task":"classification"`,
+			pipeline.Config{Preprocess: std, Features: feat, Ridge: opt(c, "", 0, 0)}},
+		{"classification, gcv, bias", 3, `"features":{"dim":24,"depth":2,"seed":3},"task":"classification","criterion":"gcv","preprocess":{"bias":1}`,
+			pipeline.Config{Preprocess: &data.Prep{Bias: 1}, Features: feat, Ridge: opt(c, krr.GCV, 0, 0)}},
+		{"classification, loo", 3, `"features":{"dim":24,"depth":2,"seed":3},"task":"classification","criterion":"loo"`,
+			pipeline.Config{Preprocess: std, Features: feat, Ridge: opt(c, krr.LOO, 0, 0)}},
+		{"classification, fixed λ", 3, `"features":{"dim":24,"depth":2,"seed":3},"task":"classification","lambda":0.5`,
+			pipeline.Config{Preprocess: std, Features: feat, Ridge: opt(c, "", 0.5, 0)}},
+		{"classification, dual", 3, `"features":{"dim":512,"depth":2,"seed":3},"task":"classification"`,
+			pipeline.Config{Preprocess: std, Features: wide, Ridge: opt(c, "", 0, 0)}},
+		{"classification, kernel", 3, `"kernel":{"kernel":"ntk","depth":2},"task":"classification"`,
+			pipeline.Config{Preprocess: std, Kernel: &kernel.Spec{Name: "ntk", Depth: 2}, Ridge: opt(c, "", 0, 0)}},
+		{"regression, gcv (default)", 0, `"features":{"dim":24,"depth":2,"seed":3},"task":"regression","preprocess":{"standardize":false,"unitNorm":true}`,
+			pipeline.Config{Preprocess: &data.Prep{Raw: true, UnitNorm: true}, Features: feat, Ridge: opt(r, "", 0, 0)}},
+		{"regression, held out", 0, `"features":{"dim":24,"depth":2,"seed":3},"task":"regression","criterion":"holdout"`,
+			pipeline.Config{Preprocess: std, Features: feat, Ridge: opt(r, krr.Holdout, 0, 0)}},
+		{"regression, kernel, bias", 0, `"kernel":{"kernel":"ntk","depth":1},"task":"regression","preprocess":{"bias":1}`,
+			pipeline.Config{Preprocess: &data.Prep{Bias: 1}, Kernel: &kernel.Spec{Name: "ntk", Depth: 1}, Ridge: opt(r, "", 0, 0)}},
+	}
+}
+
+// dispatchFit runs fitRidge's steps as www/pkg/fit.js schedules them:
+// fitPlan, then fitStats per chunk, fitPart per chunk with every chunk's
+// statistics, fitSolve with every part, each wire form passed as the
+// array it crosses in; the chunks' calls run in the order given (as
+// workers finish; nil: row order), their forms handed on in row order. It
+// returns the model's header and coefficients, or the first step's error.
+func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order func(int) []int) (json.RawMessage, []float64, error) {
+	n, d := X.Dims()
+	base := fmt.Sprintf(`"rows":%d,"cols":%d,%s`, n, d, opts)
+	res, _, err := Dispatch("fitPlan", []byte(fmt.Sprintf(`{%s,"y":{"array":0},"chunkBytes":%d}`, base, chunkBytes)), Input{Arrays: [][]float64{y}}, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var plan struct {
+		Task    string   `json:"task"`
+		Classes int      `json:"classes"`
+		Chunks  [][2]int `json:"chunks"`
+	}
+	if err := json.Unmarshal(res, &plan); err != nil {
+		return nil, nil, err
+	}
+	// The later steps get the settled task and classes (the last key wins).
+	base += fmt.Sprintf(`,"task":%q`, plan.Task)
+	if plan.Classes > 0 {
+		base += fmt.Sprintf(`,"classes":%d`, plan.Classes)
+	}
+	k := len(plan.Chunks)
+	if order == nil {
+		order = func(k int) []int {
+			o := make([]int, k)
+			for i := range o {
+				o[i] = i
+			}
+			return o
+		}
+	}
+	rows := func(c [2]int) []float64 { return X.RawMatrix().Data[c[0]*d : c[1]*d] }
+	size := map[*float64]int{} // the bytes of each wire form, by its array
+	wireList := func(name string, forms [][]float64, from int) string {
+		var b bytes.Buffer
+		for i, f := range forms {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"wire":{"array":%d},"bytes":%d}`, from+i, size[&f[0]])
+		}
+		return fmt.Sprintf(`%q:[%s]`, name, b.String())
+	}
+	// step runs op on every chunk in the given order and returns each
+	// chunk's wire form (the array its answer names under key), by row.
+	step := func(op, key string, extra [][]float64) ([][]float64, error) {
+		out := make([][]float64, k)
+		for _, i := range order(k) {
+			c := plan.Chunks[i]
+			in := append(slices.Clone(extra), rows(c))
+			args := fmt.Sprintf(`{%s,"X":{"rows":%d,"cols":%d,"array":%d}`, base, c[1]-c[0], d, len(extra))
+			if op == "fitPart" {
+				in = append(in, y[c[0]:c[1]])
+				args += fmt.Sprintf(`,"y":{"array":%d},"first":%d,%s`, len(extra)+1, c[0], wireList("stats", extra, 0))
+			}
+			res, arrays, err := Dispatch(op, []byte(args+"}"), Input{Arrays: in}, nil)
+			if err != nil {
+				return nil, err
+			}
+			var ref map[string]WireRef
+			if err := json.Unmarshal(res, &ref); err != nil {
+				return nil, err
+			}
+			out[i] = arrays[ref[key].Wire.Array]
+			size[&out[i][0]] = ref[key].Bytes
+		}
+		return out, nil
+	}
+	stats, err := step("fitStats", "stats", nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	parts, err := step("fitPart", "part", stats)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, arrays, err := Dispatch("fitSolve", []byte(fmt.Sprintf(`{%s,%s,%s}`, base, wireList("stats", stats, 0), wireList("parts", parts, k))), Input{Arrays: append(slices.Clone(stats), parts...)}, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var m struct {
+		Model json.RawMessage `json:"model"`
+		Coef  MatrixRef       `json:"coef"`
+	}
+	if err := json.Unmarshal(res, &m); err != nil {
+		return nil, nil, err
+	}
+	return m.Model, arrays[m.Coef.Array], nil
+}
+
+// protocolFit runs the core's protocol directly over the plan's chunks,
+// merged in row order.
+func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config, chunkBytes int) *pipeline.Pipeline {
+	t.Helper()
+	ctx := context.Background()
+	n, d := X.Dims()
+	plan, err := pipeline.NewPlan(cfg, n, d, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := plan.Chunks(chunkBytes)
+	rows := func(c [2]int) *mat.Dense { return X.Slice(c[0], c[1], 0, d).(*mat.Dense) }
+	var stats *data.Stats
+	for _, c := range chunks {
+		s := plan.NewStats()
+		if err := s.Add(rows(c)); err != nil {
+			t.Fatal(err)
+		}
+		if stats == nil {
+			stats = s
+		} else if err := stats.Merge(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scaler, err := plan.Scaler(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all *pipeline.Part
+	for _, c := range chunks {
+		pt, err := plan.NewPart(scaler)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pt.Add(ctx, rows(c), y[c[0]:c[1]], c[0]); err != nil {
+			t.Fatal(err)
+		}
+		if all == nil {
+			all = pt
+		} else if err := all.Merge(pt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := plan.Solve(ctx, scaler, all, pipeline.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestPackageFitIsTheProtocol: fitRidge's steps through the bridge give
+// the model the core's protocol gives over the same chunks, bit for bit,
+// whatever order the chunks' calls run in (workers finishing in any
+// order), for every criterion, solve and task; with one chunk that is
+// pipeline.Fit's model.
+func TestPackageFitIsTheProtocol(t *testing.T) {
+	t.Parallel()
+	const n, d = 240, 4
+	inOrder := func(k int) []int {
+		o := make([]int, k)
+		for i := range o {
+			o[i] = i
+		}
+		return o
+	}
+	reversed := func(k int) []int { o := inOrder(k); slices.Reverse(o); return o }
+	for _, tc := range fitCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			X, y := fixture.Data(n, d, tc.k, 23)
+			X.Set(5, 1, math.NaN())                           // imputed from the merged statistics
+			for _, chunkBytes := range []int{0, 8 * d * 70} { // one chunk; four
+				want := protocolFit(t, X, y, tc.cfg, chunkBytes)
+				header, coef, _, err := want.Split()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if chunkBytes == 0 {
+					fit, err := pipeline.Fit(context.Background(), X, y, tc.cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					fh, fc, _, _ := fit.Split()
+					if !bytes.Equal(fh, header) || !slices.Equal(fc.RawMatrix().Data, coef.RawMatrix().Data) {
+						t.Fatal("one chunk: the protocol is not Fit")
+					}
+				}
+				for name, order := range map[string]func(int) []int{"in order": inOrder, "reversed": reversed} {
+					gotH, gotC, err := dispatchFit(X, y, tc.opts, chunkBytes, order)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(gotH, header) {
+						t.Errorf("%d bytes a chunk, %s: the header differs:\n%s\n%s", chunkBytes, name, gotH, header)
+					}
+					if !slices.Equal(gotC, coef.RawMatrix().Data) {
+						t.Errorf("%d bytes a chunk, %s: the coefficients differ", chunkBytes, name)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,271 @@
+package jsbridge
+
+import (
+	"context"
+	"unsafe"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/pipeline"
+)
+
+// The fit of fitRidge is the core's protocol (pipeline.Plan), each step
+// an op that converts around it: fitPlan settles the plan, fitStats
+// computes a chunk's statistics, fitPart a chunk's part (the scaler of
+// the merged statistics, then the rows), fitSolve merges the parts and
+// solves. The package only schedules them (www/pkg/fit.js): which worker
+// runs which chunk, in what order the wire forms come back.
+
+// fitArgs are what every step receives to rebuild the same plan: the
+// shape and the settled options (select has fixed the depth and the
+// preprocessing; fitPlan the task and the classes).
+type fitArgs struct {
+	ridgeArgs
+	Rows       int          `json:"rows"`
+	Cols       int          `json:"cols"`
+	Features   featureArgs  `json:"features"`
+	Kernel     *kernel.Spec `json:"kernel"`
+	Preprocess *data.Prep   `json:"preprocess"`
+	Groups     []data.Group `json:"groups"`
+}
+
+// plan builds the plan of a (NewPlan; y resolves the task and classes,
+// nil once fitPlan has settled them); progress is reported within the
+// call.
+func (c *call) plan(a fitArgs, y []float64) (*pipeline.Plan, error) {
+	cfg := pipeline.Config{Features: a.Features, Kernel: a.Kernel, Preprocess: a.Preprocess, Groups: a.Groups, Ridge: a.options(c)}
+	if cfg.Preprocess == nil {
+		cfg.Preprocess = &data.Prep{} // the default; select settles 'auto' first
+	}
+	// The features' or kernel's own faults name their option under its
+	// group (features.dim), as the features and kernel ops do.
+	if w := cfg.Preprocess.Width(a.Cols); a.Cols > 0 {
+		var err error
+		if a.Kernel != nil {
+			_, err = kernelSpec(c.op, *a.Kernel, w)
+		} else if _, err = a.Features.Resolve(w); err != nil {
+			err = optionErr(c.op, err, "features")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return pipeline.NewPlan(cfg, a.Rows, a.Cols, y)
+}
+
+// WireRef is a wire form (pipeline and data's binary forms) as it
+// crosses: its bytes packed into a Float64Array, which moves between
+// workers bit for bit.
+type WireRef struct {
+	Wire  ArrayRef `json:"wire"`
+	Bytes int      `json:"bytes"`
+}
+
+func (c *call) putWire(b []byte) WireRef {
+	f := make([]float64, (len(b)+7)/8)
+	copy(bytesOf(f), b)
+	return WireRef{Wire: c.putArray(f), Bytes: len(b)}
+}
+
+func (c *call) wire(name string, r WireRef) ([]byte, error) {
+	a, err := c.array(name, &r.Wire)
+	if err != nil {
+		return nil, err
+	}
+	if r.Bytes < 0 || r.Bytes > 8*len(a) {
+		return nil, shapeErr("%s: %s holds %d bytes, not %d", c.op, name, 8*len(a), r.Bytes)
+	}
+	return bytesOf(a)[:r.Bytes], nil
+}
+
+// scaler fits the plan's preprocessing from the statistics of every
+// chunk, merged in the order given (row order: the same bits whatever
+// the workers).
+func (c *call) scaler(p *pipeline.Plan, refs []WireRef) (*data.Scaler, error) {
+	if len(refs) == 0 {
+		return nil, typeErr("%s: stats is required: the statistics of every chunk (fitStats), in row order", c.op)
+	}
+	var all *data.Stats
+	for _, r := range refs {
+		b, err := c.wire("stats", r)
+		if err != nil {
+			return nil, err
+		}
+		s, err := data.DecodeStats(b)
+		if err != nil {
+			return nil, err
+		}
+		if all == nil {
+			all = s
+		} else if err := all.Merge(s); err != nil {
+			return nil, err
+		}
+	}
+	return p.Scaler(all)
+}
+
+// opFitPlan settles a fit (pipeline.NewPlan on the targets): the task, the
+// classes, λ's criterion, the feature dimension, whether the parts
+// collect their rows, and the chunks of at most chunkBytes of X each.
+func opFitPlan(c *call, args []byte) (any, error) {
+	var a struct {
+		fitArgs
+		Y          *ArrayRef `json:"y"`
+		ChunkBytes int       `json:"chunkBytes"`
+	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	y, err := c.array("y", a.Y)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.plan(a.fitArgs, y)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		Task      string   `json:"task"`
+		Classes   int      `json:"classes,omitempty"`
+		Criterion string   `json:"criterion"`
+		Dim       int      `json:"dim,omitempty"`
+		Collects  bool     `json:"collects"`
+		Chunks    [][2]int `json:"chunks"`
+	}{p.Task(), p.Classes(), p.Criterion(), p.Dim(), p.Collects(), p.Chunks(a.ChunkBytes)}, nil
+}
+
+// opFitStats returns the statistics of a chunk's rows (Plan.NewStats, Add).
+func opFitStats(c *call, args []byte) (any, error) {
+	var a struct {
+		fitArgs
+		X *MatrixRef `json:"X"`
+	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	X, err := c.matrix("X", a.X)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.plan(a.fitArgs, nil)
+	if err != nil {
+		return nil, err
+	}
+	c.progress(0, 1, "preprocess")
+	s := p.NewStats()
+	if err := s.Add(X); err != nil {
+		return nil, err
+	}
+	c.progress(1, 1, "preprocess")
+	return struct {
+		Stats WireRef `json:"stats"`
+	}{c.putWire(s.AppendBinary(nil))}, nil
+}
+
+// opFitPart returns the part of a chunk's rows, whose first row is row
+// first of the fit (Plan.NewPart, Part.Add), through the scaler of every
+// chunk's statistics.
+func opFitPart(c *call, args []byte) (any, error) {
+	var a struct {
+		fitArgs
+		Stats []WireRef  `json:"stats"`
+		X     *MatrixRef `json:"X"`
+		Y     *ArrayRef  `json:"y"`
+		First int        `json:"first"`
+	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	X, err := c.matrix("X", a.X)
+	if err != nil {
+		return nil, err
+	}
+	y, err := c.array("y", a.Y)
+	if err != nil {
+		return nil, err
+	}
+	// Progress within the call: the part's rows of the chunk's.
+	n := len(y)
+	report := c.progress
+	c.progress = func(done, _ int, stage string) { report(min(done, n), n, stage) }
+	p, err := c.plan(a.fitArgs, nil)
+	if err != nil {
+		return nil, err
+	}
+	s, err := c.scaler(p, a.Stats)
+	if err != nil {
+		return nil, err
+	}
+	pt, err := p.NewPart(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := pt.Add(context.Background(), X, y, a.First); err != nil {
+		return nil, err
+	}
+	return struct {
+		Part WireRef `json:"part"`
+	}{c.putWire(pt.AppendBinary(nil))}, nil
+}
+
+// opFitSolve merges the parts of every chunk in the order given and
+// solves (Plan.Solve), returning the model.
+func opFitSolve(c *call, args []byte) (any, error) {
+	var a struct {
+		fitArgs
+		Stats []WireRef `json:"stats"`
+		Parts []WireRef `json:"parts"`
+		// Input is the schema of the Dataset the rows come from (fitRidge
+		// of a Dataset), saved with the model for predictCSV.
+		Input *data.Schema `json:"input"`
+		// Selection is what the select op chose, saved with the model.
+		Selection *pipeline.Selection `json:"selection"`
+	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	p, err := c.plan(a.fitArgs, nil)
+	if err != nil {
+		return nil, err
+	}
+	s, err := c.scaler(p, a.Stats)
+	if err != nil {
+		return nil, err
+	}
+	if len(a.Parts) == 0 {
+		return nil, typeErr("%s: parts is required: the part of every chunk (fitPart), in row order", c.op)
+	}
+	var all *pipeline.Part
+	for _, r := range a.Parts {
+		b, err := c.wire("parts", r)
+		if err != nil {
+			return nil, err
+		}
+		if all == nil {
+			all, err = p.DecodePart(b)
+		} else {
+			err = all.MergeBinary(b)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	meta := pipeline.Meta{Input: a.Input, Selection: a.Selection}
+	if a.Input != nil {
+		meta.Classes = a.Input.Classes
+	}
+	pl, err := p.Solve(context.Background(), s, all, meta)
+	if err != nil {
+		return nil, err
+	}
+	return c.putPipeline(pl)
+}
+
+// bytesOf is the memory of f as bytes (little-endian on WebAssembly and
+// the machines the tests run on), without a copy.
+func bytesOf(f []float64) []byte {
+	if len(f) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&f[0])), len(f)*8)
+}
