@@ -2,7 +2,9 @@
 # ntkrf build script.
 #   ./build.sh [build]     build dist/www (the lab) and dist/npm (the package)
 #   ./build.sh serve [PORT] build, then serve dist/www on 127.0.0.1:PORT (default 8080)
-#   ./build.sh test        every test: go vet, Go natively and in wasm, Node package, browser
+#   ./build.sh test        every test: go vet, Go natively and in wasm, Node package, browser,
+#                          then the nested Beam module (beam/)
+#   ./build.sh beam        the nested Beam module's step alone (root untouched by Beam, vet, tests)
 #   ./build.sh setup       install what a fresh Debian machine lacks (needs root)
 #   ./build.sh bench [L]   the package/native ratio on the standard job, then the Fashion-MNIST job
 #                          natively and through the package (1 and 2 workers)
@@ -97,6 +99,23 @@ test_all() {
   # Models the Node and Chromium tests saved, predicted natively.
   echo "== cross-host models (native)"
   NTKRF_CROSSHOST=1 $GO test -count=1 -run '^TestCrossHost$' ./core/pipeline
+  beam_test
+}
+
+# The nested module beam/ (Apache Beam's Go SDK) as its own step: first
+# that the root module does not see Beam (the core and the WebAssembly
+# module must never depend on it), then vet, the prism tests and the
+# command's build. Cold (module download through the proxy, ~200 MB, and
+# compiling the SDK) it takes minutes; its time is printed.
+beam_test() {
+  echo "== beam module (nested, Apache Beam Go SDK)"
+  local t0=$SECONDS
+  if grep -q 'apache/beam' go.mod go.sum || $GO list -deps ./... | grep -q 'apache/beam'; then
+    echo "build.sh: the root module depends on Apache Beam; only beam/ (its own go.mod) may" >&2
+    exit 1
+  fi
+  (cd beam && $GO mod download && $GO vet ./... && $GO test -count=1 ./... && $GO build -o /dev/null ./cmd/ntkrf-beam)
+  echo "beam module: $((SECONDS - t0)) s"
 }
 
 # A few seconds per fuzz target on every test run; longer runs: see README.
@@ -180,8 +199,9 @@ case "${1:-build}" in
   build) build ;;
   serve) shift; serve "$@" ;;
   test) test_all ;;
+  beam) need_go; beam_test ;;
   setup) setup ;;
   fuzz) shift; FUZZTIME=${1:-60s} fuzz_short ;;
   bench) shift; bench "$@" ;;
-  *) echo "usage: ./build.sh [build|serve [PORT]|test|setup|fuzz [TIME]|bench [DEPTHS]]" >&2; exit 2 ;;
+  *) echo "usage: ./build.sh [build|serve [PORT]|test|beam|setup|fuzz [TIME]|bench [DEPTHS]]" >&2; exit 2 ;;
 esac

@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -61,6 +62,37 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("%s imports syscall/js", p.ImportPath)
 			}
 		}
+	}
+}
+
+// TestRootWithoutBeam: Apache Beam lives in the nested module beam/ (its
+// own go.mod), never in the root: no package of the root depends on it,
+// and go.mod and go.sum do not name it, so go build, go mod tidy and the
+// WebAssembly build of the root never see it.
+func TestRootWithoutBeam(t *testing.T) {
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", "./...")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, "github.com/apache/beam") || strings.HasPrefix(p, "ntkrf/beam") {
+			t.Errorf("the root module depends on %s; only the nested module beam/ may use Beam", p)
+		}
+	}
+	for _, f := range []string{"../go.mod", "../go.sum"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "apache/beam") {
+			t.Errorf("%s names Apache Beam; its requirements belong in beam/go.mod", f)
+		}
+	}
+	b, err := os.ReadFile("../beam/go.mod")
+	if err != nil || !strings.HasPrefix(string(b), "module ntkrf/beam\n") {
+		t.Errorf("beam/go.mod must declare the nested module ntkrf/beam (so that beam/ stays out of the root module): %v", err)
 	}
 }
 

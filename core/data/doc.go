@@ -100,6 +100,17 @@
 // workers that never see each other's rows fit Fit's scaler (bit for bit
 // from one block without missing values, to rounding otherwise).
 //
+// # Shards
+//
+// Files too big for one place are read as shards, each with its header
+// line: [Survey] counts a shard's cells (kinds, categories, target values),
+// censuses merge in any order ([Census.Merge]) and travel as JSON, and
+// [Census.Settle] gives the [Schema] that Parse gives all the rows read as
+// one file; [Schema.ReadLabeled] then reads each shard in it (X and the
+// targets as Parse makes them), and [Census.Offsets] keys each shard's
+// rows by their index in that file (the shards in byte order of their
+// names).
+//
 // # Splits
 //
 // [Split] and [KFold] shuffle with math/rand/v2's PCG seeded by the caller,

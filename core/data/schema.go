@@ -3,6 +3,7 @@ package data
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -131,76 +132,48 @@ func (s *Schema) Check() error {
 // (its one-hot block is NaN, imputed with the training's most frequent
 // category). Every data row is kept.
 func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
+	X, _, err := s.read(b, maxBytes, false, false)
+	return X, err
+}
+
+// ReadLabeled reads a file of the schema's columns, the target among them,
+// as Parse reads a training file: rows whose target is missing are left
+// out (with drop, so are rows missing any cell), and y holds indices of
+// the schema's classes (classification) or the values (regression). A
+// host that parses shards one at a time reads each in the schema settled
+// from all of them (Census.Settle), so that every shard's rows get the
+// same columns and classes; a class or category the schema lacks is then
+// an error, not a missing value.
+func (s *Schema) ReadLabeled(b []byte, maxBytes int, drop bool) (*mat.Dense, []float64, error) {
+	return s.read(b, maxBytes, true, drop)
+}
+
+func (s *Schema) read(b []byte, maxBytes int, labeled, drop bool) (*mat.Dense, []float64, error) {
 	if err := s.Check(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	o, err := Options{MaxBytes: maxBytes}.resolve()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	text, err := fullText(b, o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t, err := tokenize(text, s.Delimiter[0], 0, false)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if t.rows() == 0 {
-		return nil, parseErr("the input is empty; it needs data rows")
+		return nil, nil, parseErr("the input is empty; it needs data rows")
 	}
-	// at[j] is the file column of schema column j, or −1 (the target only).
-	at := make([]int, len(s.Columns))
-	first := 0
-	if s.Header {
-		first = 1
-		idx := make(map[string]int, t.width)
-		names, _ := columnNames(t, true)
-		for k, name := range names {
-			idx[name] = k
-		}
-		var lost []string
-		for j, c := range s.Columns {
-			k, ok := idx[c.Name]
-			switch {
-			case ok:
-				at[j] = k
-			case j == s.Target:
-				at[j] = -1
-			default:
-				lost = append(lost, c.Name)
-			}
-		}
-		if len(lost) > 0 {
-			return nil, parseErr("the file has no column named %s, which the model reads; its first line must name the columns as the training file did", listNames(lost))
-		}
-	} else {
-		switch t.width {
-		case len(s.Columns):
-			for j := range at {
-				at[j] = j
-			}
-		case len(s.Columns) - 1:
-			k := 0
-			for j := range at {
-				if j == s.Target {
-					at[j] = -1
-					continue
-				}
-				at[j], k = k, k+1
-			}
-		default:
-			return nil, parseErr("lines have %s, but the model reads %d columns (%d with the target); give the columns in the training file's order",
-				fields(t.width), len(s.Columns)-1, len(s.Columns))
-		}
+	at, first, err := s.locate(t, labeled)
+	if err != nil {
+		return nil, nil, err
 	}
 	n := t.rows() - first
 	if n == 0 {
-		return nil, parseErr("the input has a header line but no data rows")
-	}
-	p := s.Width()
-	if err := check.Alloc("design matrix", n, p); err != nil {
-		return nil, err
+		return nil, nil, parseErr("the input has a header line but no data rows")
 	}
 	names := make([]string, t.width)
 	for j, c := range s.Columns {
@@ -208,13 +181,24 @@ func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
 			names[at[j]] = c.Name
 		}
 	}
-	X := mat.NewDense(n, p, nil)
+	rows, y, err := s.labels(t, first, at, names, labeled, drop)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := s.Width()
+	if len(rows) == 0 {
+		return &mat.Dense{}, nil, nil // a shard whose targets are all missing
+	}
+	if err := check.Alloc("design matrix", len(rows), p); err != nil {
+		return nil, nil, err
+	}
+	X := mat.NewDense(len(rows), p, nil)
 	raw := X.RawMatrix()
 	for _, g := range s.Groups {
 		c, k := s.Columns[g.Column], at[g.Column]
-		for i := range n {
+		for r, i := range rows {
 			cell := t.cell(first+i, k)
-			row := raw.Data[i*raw.Stride+g.Start : i*raw.Stride+g.Start+g.Width]
+			row := raw.Data[r*raw.Stride+g.Start : r*raw.Stride+g.Start+g.Width]
 			v, kind := parseCell(cell)
 			if kind == cellMissing {
 				for r := range row {
@@ -228,7 +212,7 @@ func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
 					if kind == cellNonFinite {
 						what = "a finite number"
 					}
-					return nil, parseErr("%s: %s is not %s; the model reads this column as numbers (leave the cell empty to mark it missing)",
+					return nil, nil, parseErr("%s: %s is not %s; the model reads this column as numbers (leave the cell empty to mark it missing)",
 						where(t, first+i, k, names), check.Quote(cell), what)
 				}
 				row[0] = v
@@ -236,6 +220,8 @@ func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
 			}
 			if r, ok := slices.BinarySearch(c.Categories, cell); ok {
 				row[r] = 1
+			} else if labeled {
+				return nil, nil, parseErr("%s: %s is not a category of the data set; survey every shard before settling its schema", where(t, first+i, k, names), check.Quote(cell))
 			} else {
 				for r := range row {
 					row[r] = math.NaN()
@@ -243,7 +229,107 @@ func (s *Schema) Read(b []byte, maxBytes int) (*mat.Dense, error) {
 			}
 		}
 	}
-	return X, nil
+	return X, y, nil
+}
+
+// locate returns the file column of each schema column (−1: the target,
+// absent, when not labeled) and the first data record.
+func (s *Schema) locate(t *table, labeled bool) (at []int, first int, err error) {
+	at = make([]int, len(s.Columns))
+	if s.Header {
+		idx := make(map[string]int, t.width)
+		names, _ := columnNames(t, true)
+		for k, name := range names {
+			idx[name] = k
+		}
+		var lost []string
+		for j, c := range s.Columns {
+			k, ok := idx[c.Name]
+			switch {
+			case ok:
+				at[j] = k
+			case j == s.Target && !labeled:
+				at[j] = -1
+			default:
+				lost = append(lost, c.Name)
+			}
+		}
+		if len(lost) > 0 {
+			return nil, 0, parseErr("the file has no column named %s, which the model reads; its first line must name the columns as the training file did", listNames(lost))
+		}
+		return at, 1, nil
+	}
+	switch {
+	case t.width == len(s.Columns):
+		for j := range at {
+			at[j] = j
+		}
+	case t.width == len(s.Columns)-1 && !labeled:
+		k := 0
+		for j := range at {
+			if j == s.Target {
+				at[j] = -1
+				continue
+			}
+			at[j], k = k, k+1
+		}
+	default:
+		return nil, 0, parseErr("lines have %s, but the model reads %d columns (%d with the target); give the columns in the training file's order",
+			fields(t.width), len(s.Columns)-1, len(s.Columns))
+	}
+	return at, 0, nil
+}
+
+// labels returns the data records to read (all of them unless labeled)
+// and, when labeled, their targets as Parse makes them.
+func (s *Schema) labels(t *table, first int, at []int, names []string, labeled, drop bool) ([]int, []float64, error) {
+	n := t.rows() - first
+	if !labeled {
+		rows := make([]int, n)
+		for i := range rows {
+			rows[i] = i
+		}
+		return rows, nil, nil
+	}
+	class := make(map[string]int, len(s.Classes))
+	for k, c := range s.Classes {
+		class[c] = k
+	}
+	numeric := s.Columns[s.Target].Kind == Numeric
+	var rows []int
+	var y []float64
+rows:
+	for i := range n {
+		cell := t.cell(first+i, at[s.Target])
+		v, kind := parseCell(cell)
+		if kind == cellMissing {
+			continue
+		}
+		if drop {
+			for j := range s.Columns {
+				if _, k := parseCell(t.cell(first+i, at[j])); k == cellMissing {
+					continue rows
+				}
+			}
+		}
+		if numeric && kind != cellNumber {
+			return nil, nil, parseErr("%s: %s is not a finite number, but the target column holds numbers", where(t, first+i, at[s.Target], names), check.Quote(cell))
+		}
+		if s.Task == Classification {
+			name := cell
+			if numeric {
+				name = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			k, ok := class[name]
+			if !ok {
+				return nil, nil, parseErr("%s: %s is not a class of the data set; survey every shard before settling its schema", where(t, first+i, at[s.Target], names), check.Quote(cell))
+			}
+			v = float64(k)
+		}
+		rows = append(rows, i)
+		y = append(y, v)
+	}
+	return rows, y, nil
 }
 
 // strictlySorted reports whether s is in increasing byte order without

@@ -1,7 +1,6 @@
 package data
 
 import (
-	"math"
 	"slices"
 	"testing"
 
@@ -14,9 +13,10 @@ import (
 // color (a one-hot group of 3 columns) in rows 2 and 3.
 const holes = "size,color,kind\n1,red,a\n,green,b\n2,,a\n,,b\n3,red,a\n4,blue,b\n"
 
-// sameBits compares two matrices bit for bit (NaN equal to NaN).
-func sameBits(a, b *mat.Dense) bool {
-	return slices.EqualFunc(a.RawMatrix().Data, b.RawMatrix().Data, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
+// sameMatrix compares two matrices bit for bit (NaN equal to NaN).
+func sameMatrix(a, b *mat.Dense) bool {
+	ra, rb := a.RawMatrix(), b.RawMatrix()
+	return ra.Rows == rb.Rows && ra.Cols == rb.Cols && sameBits(ra.Data, rb.Data)
 }
 
 func TestSubset(t *testing.T) {
@@ -41,7 +41,7 @@ func TestSubset(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !sameBits(part.X, Rows(ds.X, tc.rows)) || !slices.Equal(part.Y, Take(ds.Y, tc.rows)) {
+		if !sameMatrix(part.X, Rows(ds.X, tc.rows)) || !slices.Equal(part.Y, Take(ds.Y, tc.rows)) {
 			t.Errorf("rows %v: X or Y are not the rows taken", tc.rows)
 		}
 		if part.MissingCells != tc.missing || part.DroppedRows != 0 {
@@ -69,7 +69,7 @@ func TestSplitRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr, te, _ := Split(6, 0.5, 3)
-	if !sameBits(train.X, Rows(ds.X, tr)) || !sameBits(test.X, Rows(ds.X, te)) {
+	if !sameMatrix(train.X, Rows(ds.X, tr)) || !sameMatrix(test.X, Rows(ds.X, te)) {
 		t.Errorf("SplitRows does not take Split's rows %v / %v", tr, te)
 	}
 	if train.MissingCells+test.MissingCells != ds.MissingCells {

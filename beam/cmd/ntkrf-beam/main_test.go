@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"ntkrf/beam/fitbeam"
+	"ntkrf/core/data"
+	"ntkrf/core/krr"
+	"ntkrf/core/pipeline"
+	"ntkrf/internal/check"
+)
+
+// setFlags sets the command's flags for one test, back to their defaults
+// after it.
+func setFlags(t *testing.T, args map[string]string) {
+	t.Helper()
+	flag.VisitAll(func(f *flag.Flag) {
+		if _, ok := args[f.Name]; ok {
+			def := f.DefValue
+			t.Cleanup(func() { f.Value.Set(def) })
+		}
+	})
+	for k, v := range args {
+		if err := flag.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestOptions: the flags become the fit's options, or a coded error that
+// names the flag.
+func TestOptions(t *testing.T) {
+	base := map[string]string{"input": "x/*.csv", "output": "m.json"}
+	cases := []struct {
+		name string
+		args map[string]string
+		code check.Code
+		want func(t *testing.T, o optionsT)
+	}{
+		{"defaults", nil, "", func(t *testing.T, o optionsT) {
+			if o.Lambda != 0 || o.Features.Depth != 1 || o.Features.Dim != 1024 || o.Prep != (data.Prep{}) || o.Data.Target != "" || o.Data.TargetIndex != nil {
+				t.Fatalf("%+v", o)
+			}
+		}},
+		{"target index", map[string]string{"target": "2"}, "", func(t *testing.T, o optionsT) {
+			if o.Data.TargetIndex == nil || *o.Data.TargetIndex != 2 || o.Data.Target != "" {
+				t.Fatalf("%+v", o.Data)
+			}
+		}},
+		{"target name", map[string]string{"target": "species"}, "", func(t *testing.T, o optionsT) {
+			if o.Data.Target != "species" || o.Data.TargetIndex != nil {
+				t.Fatalf("%+v", o.Data)
+			}
+		}},
+		{"target named by a number", map[string]string{"target": "name:3"}, "", func(t *testing.T, o optionsT) {
+			if o.Data.Target != "3" || o.Data.TargetIndex != nil {
+				t.Fatalf("%+v", o.Data)
+			}
+		}},
+		{"fixed λ, raw", map[string]string{"lambda": "0.5", "preprocess": `{"standardize":false}`, "task": "regression"}, "", func(t *testing.T, o optionsT) {
+			if o.Lambda != 0.5 || !o.Prep.Raw || o.Data.Task != "regression" {
+				t.Fatalf("%+v", o)
+			}
+		}},
+		{"bad λ", map[string]string{"lambda": "-1"}, check.Option, nil},
+		{"bad preprocess", map[string]string{"preprocess": `{"bias":-1}`}, check.Option, nil},
+		{"open depth", map[string]string{"depth": "0"}, check.Option, nil},
+		{"bad method", map[string]string{"method": "nope"}, check.Option, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := map[string]string{}
+			for k, v := range base {
+				args[k] = v
+			}
+			for k, v := range c.args {
+				args[k] = v
+			}
+			setFlags(t, args)
+			o, err := options()
+			if check.CodeOf(err) != c.code {
+				t.Fatalf("error %v (code %q), want code %q", err, check.CodeOf(err), c.code)
+			}
+			if c.want != nil {
+				c.want(t, o)
+			}
+		})
+	}
+}
+
+// TestRunIris: the command fits iris split into three shards (one of them
+// gzip) on prism and writes a model file that predicts the rows as a
+// single-process fit of the same file, schema included.
+func TestRunIris(t *testing.T) {
+	whole, err := os.ReadFile("../../../testdata/iris.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSpace(string(whole)), "\n")
+	dir := t.TempDir()
+	for i, r := range [][2]int{{1, 40}, {40, 100}, {100, len(lines)}} {
+		shard := []byte(lines[0] + strings.Join(lines[r[0]:r[1]], ""))
+		name := filepath.Join(dir, "iris-"+string(rune('a'+i))+".csv")
+		if i == 1 {
+			var b bytes.Buffer
+			zw := gzip.NewWriter(&b)
+			zw.Write(shard)
+			zw.Close()
+			shard, name = b.Bytes(), name+".gz"
+		}
+		if err := os.WriteFile(name, shard, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "model.json")
+	setFlags(t, map[string]string{"input": filepath.Join(dir, "iris-*"), "output": out, "dim": "64", "lambda": "0.01", "depth": "2"})
+	if err := run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := pipeline.Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, _ := options()
+	ds, err := data.Parse(whole, opt.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := pipeline.FitDataset(context.Background(), ds, pipeline.Config{Preprocess: &opt.Prep, Features: opt.Features, Ridge: ridge(opt.Lambda)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := got.Predict(ds.X)
+	b, _ := want.Predict(ds.X)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("row %d: %v, single process %v", i, a[i], b[i])
+		}
+	}
+	if g, w := *got.Input(), ds.Schema(); !schemaEqual(g, w) {
+		t.Fatalf("schema %+v, want %+v", g, w)
+	}
+}
+
+type optionsT = fitbeam.Options
+
+func ridge(lambda float64) krr.Options { return krr.Options{Lambda: lambda} }
+
+func schemaEqual(a, b data.Schema) bool { return reflect.DeepEqual(a, b) }
+
+func TestMain(m *testing.M) { ptest.Main(m) } // prism, in-process

@@ -1,0 +1,185 @@
+package fitbeam
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"ntkrf/core/data"
+	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
+	"ntkrf/internal/fixture"
+)
+
+func TestMain(m *testing.M) { ptest.Main(m) } // prism, in-process
+
+// writeShards writes rows of fixture data as CSV shards (each with its
+// header) of the given sizes into dir and returns the whole file they
+// make read as one, in the order of their names. Classification labels
+// are words; a categorical column and missing cells (a feature, and a
+// target, whose row is dropped) exercise the settled schema.
+func writeShards(t *testing.T, dir string, k int, sizes ...int) []byte {
+	t.Helper()
+	n := 0
+	for _, s := range sizes {
+		n += s
+	}
+	X, y := fixture.Data(n, 4, k, 7)
+	header := "a,b,c,d,color,target\n"
+	whole := bytes.NewBufferString(header)
+	i := 0
+	for s, size := range sizes {
+		shard := bytes.NewBufferString(header)
+		for range size {
+			x := X.RawRowView(i)
+			cells := make([]string, 0, 6)
+			for j, v := range x {
+				c := strconv.FormatFloat(v, 'g', -1, 64)
+				if (i+j)%97 == 0 {
+					c = "NA"
+				}
+				cells = append(cells, c)
+			}
+			cells = append(cells, []string{"red", "green", "blue"}[int(math.Abs(x[0]*10))%3])
+			label := strconv.FormatFloat(y[i], 'g', -1, 64)
+			if k > 0 {
+				label = []string{"apple", "banana", "cherry", "damson"}[int(y[i])]
+			}
+			if i%251 == 3 {
+				label = ""
+			}
+			cells = append(cells, label)
+			line := strings.Join(cells, ",") + "\n"
+			shard.WriteString(line)
+			whole.WriteString(line)
+			i++
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%03d.csv", s)), shard.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return whole.Bytes()
+}
+
+// fitBeam fits the shards of dir on prism and loads the model file.
+func fitBeam(t *testing.T, dir string, opt Options) *pipeline.Pipeline {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "model.json")
+	p, s := beam.NewPipelineWithRoot()
+	Write(s, out, FitFiles(s, filepath.Join(dir, "*.csv"), opt))
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := pipeline.Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestFitLikeFitDataset: the Beam fit of shards and pipeline.FitDataset of
+// the same rows as one file give the same schema, preprocessing and
+// predictions: every label the same (regression: values to 1e-9) with λ
+// fixed; with λ chosen, the same λ and accuracy within a point. It covers
+// the primal (sums, held-out rows picked by key across shards) and the
+// dual (rows collected).
+func TestFitLikeFitDataset(t *testing.T) {
+	cases := []struct {
+		name   string
+		k      int // classes; 0: regression
+		sizes  []int
+		dim    int
+		lambda float64
+	}{
+		{"classification, fixed λ", 4, []int{300, 450, 250, 200}, 128, 1e-3},
+		{"classification, auto λ (holdout)", 4, []int{300, 450, 250, 200}, 128, 0},
+		{"regression, fixed λ", 0, []int{500, 200, 400}, 128, 1e-2},
+		{"regression, auto λ (gcv)", 0, []int{500, 200, 400}, 128, 0},
+		{"classification, dual (loo)", 3, []int{90, 60, 50}, 256, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			whole := writeShards(t, dir, c.k, c.sizes...)
+			opt := Options{Prep: data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 2, Dim: c.dim, Seed: 5}, Lambda: c.lambda, FanIn: 2}
+			got := fitBeam(t, dir, opt)
+
+			ds, err := data.Parse(whole, opt.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := pipeline.Config{Preprocess: &opt.Prep, Features: opt.Features}
+			cfg.Ridge.Lambda = c.lambda
+			want, err := pipeline.FitDataset(context.Background(), ds, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := *got.Input(), ds.Schema(); fmt.Sprint(g) != fmt.Sprint(w) {
+				t.Fatalf("schema\n got %+v\nwant %+v", g, w)
+			}
+			if got.Preprocess() != want.Preprocess() || fmt.Sprint(got.Classes()) != fmt.Sprint(want.Classes()) {
+				t.Fatalf("preprocess %v classes %v; want %v %v", got.Preprocess(), got.Classes(), want.Preprocess(), want.Classes())
+			}
+			a, err := got.Predict(ds.X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := want.Predict(ds.X)
+			if c.lambda == 0 && got.Lambda() != want.Lambda() {
+				// The criterion scores the same rows; only rounding in the
+				// merged sums could move the choice.
+				t.Logf("λ %g, single process %g", got.Lambda(), want.Lambda())
+			}
+			compare(t, c.k, c.lambda == 0, a, b, ds.Y)
+		})
+	}
+}
+
+// compare checks the predictions a of the Beam model against b of the
+// single-process one (y: the targets).
+func compare(t *testing.T, k int, auto bool, a, b, y []float64) {
+	t.Helper()
+	if k == 0 {
+		worst := 0.0
+		for i := range a {
+			worst = max(worst, math.Abs(a[i]-b[i])/max(math.Abs(b[i]), 1e-300))
+		}
+		if worst > 1e-9 {
+			t.Fatalf("predictions differ by %.3g relative", worst)
+		}
+		return
+	}
+	same, accA, accB := 0, 0, 0
+	for i := range a {
+		if a[i] == b[i] {
+			same++
+		}
+		if a[i] == y[i] {
+			accA++
+		}
+		if b[i] == y[i] {
+			accB++
+		}
+	}
+	if !auto && same != len(a) {
+		t.Fatalf("%d of %d labels the same", same, len(a))
+	}
+	if d := math.Abs(float64(accA-accB)) / float64(len(a)); d > 0.01 {
+		t.Fatalf("accuracy %.4f vs %.4f", float64(accA)/float64(len(a)), float64(accB)/float64(len(a)))
+	}
+}

@@ -1,0 +1,79 @@
+package fitbeam
+
+import (
+	"encoding/json"
+
+	"ntkrf/core/data"
+	"ntkrf/core/krr"
+	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
+	"ntkrf/internal/check"
+)
+
+// Options is a fit as the command's flags give it: how the shards are
+// read (as data.Parse reads a file), the preprocessing, the feature map
+// and λ. Depth and preprocessing must be fixed: choosing them ('auto') is
+// a search over the rows that this pipeline does not run.
+type Options struct {
+	Data     data.Options `json:"data"`
+	Prep     data.Prep    `json:"prep"`
+	Features rf.Config    `json:"features"`
+	// Lambda > 0 fixes λ; 0 chooses it by the task's criterion
+	// (krr.Criterion), on all the rows as a single-process fit does.
+	Lambda float64 `json:"lambda"`
+	// FanIn is how many first-level merges the shards' parts are spread
+	// over (0: DefaultFanIn); each then merges about shards/FanIn parts.
+	FanIn int `json:"fanIn"`
+}
+
+// DefaultFanIn is the number of keys of the first merge level.
+const DefaultFanIn = 16
+
+// Check refuses options that no shard can make valid.
+func (o Options) Check() error {
+	if err := o.Prep.Check(); err != nil {
+		return err
+	}
+	if o.Lambda != 0 {
+		if err := check.Lambda("fitbeam", "lambda", o.Lambda); err != nil {
+			return err
+		}
+	}
+	if o.FanIn < 0 {
+		return check.New(check.Option, "fanIn", "fitbeam: fan-in %d is negative; use 0 for the default %d", o.FanIn, DefaultFanIn)
+	}
+	// The plan of a tiny regression checks the map and λ as every
+	// shard's plan will (an open depth among them: it is chosen by a
+	// search over the rows, which this pipeline does not run).
+	_, err := planSpec{Prep: o.Prep, Features: o.Features, Lambda: o.Lambda, Task: krr.Regression, Rows: 1, Cols: 1}.plan()
+	return err
+}
+
+// planSpec is everything pipeline.NewPlan needs, once the data set is
+// settled; its JSON names a plan between workers.
+type planSpec struct {
+	Prep     data.Prep    `json:"prep"`
+	Groups   []data.Group `json:"groups"`
+	Features rf.Config    `json:"features"`
+	Lambda   float64      `json:"lambda"`
+	Task     string       `json:"task"`
+	Classes  int          `json:"classes"`
+	Rows     int          `json:"rows"`
+	Cols     int          `json:"cols"`
+}
+
+// spec is the plan of a fit of o on the settled data set, as JSON.
+func (o Options) spec(s Settled) string {
+	b, _ := json.Marshal(planSpec{Prep: o.Prep, Groups: s.Schema.Groups, Features: o.Features, Lambda: o.Lambda,
+		Task: s.Schema.Task, Classes: len(s.Schema.Classes), Rows: s.Rows, Cols: s.Schema.Width()})
+	return string(b)
+}
+
+// plan is the plan pipeline.FitDataset makes for these rows: the task and
+// classes of the data set, its one-hot groups.
+func (ps planSpec) plan() (*pipeline.Plan, error) {
+	prep := ps.Prep
+	cfg := pipeline.Config{Preprocess: &prep, Groups: ps.Groups, Features: ps.Features,
+		Ridge: krr.Options{Lambda: ps.Lambda, Task: ps.Task, Classes: ps.Classes}}
+	return pipeline.NewPlan(cfg, ps.Rows, ps.Cols, nil)
+}
