@@ -256,3 +256,27 @@ func TestPackageFitIsTheProtocol(t *testing.T) {
 		})
 	}
 }
+
+// TestFitDrawsThePlanOnce: a fit's statistics, parts and solve rebuild
+// one plan from the same settled options; the worker draws its feature
+// map once, not once per chunk and step, and a second fit of the same
+// options draws none.
+func TestFitDrawsThePlanOnce(t *testing.T) {
+	const n, d = 240, 4
+	X, y := fixture.Data(n, d, 3, 29)
+	opts := `"features":{"dim":24,"depth":2,"seed":7},"task":"classification"`
+	plans.Lock()
+	plans.keys, plans.vals = nil, nil
+	before := plans.built
+	plans.Unlock()
+	for range 2 {
+		if _, _, err := dispatchFit(X, y, opts, 8*d*70, nil); err != nil { // four chunks
+			t.Fatal(err)
+		}
+	}
+	plans.Lock()
+	defer plans.Unlock()
+	if got := plans.built - before; got != 1 {
+		t.Fatalf("two fits of four chunks drew %d plans, want 1", got)
+	}
+}

@@ -154,6 +154,15 @@ func (p *Plan) Config() Config {
 	return c
 }
 
+// WithProgress returns the plan reporting to progress instead (the
+// settled plan, its feature map shared, not redrawn): a host that keeps
+// a plan across calls gives each call its own report.
+func (p *Plan) WithProgress(progress func(done, total int, stage string)) *Plan {
+	q := *p
+	q.cfg.Ridge.Progress = progress
+	return &q
+}
+
 // NewStats returns empty statistics for the plan's columns: each part adds
 // its rows, the parts are merged, and Scaler fits the preprocessing.
 func (p *Plan) NewStats() *data.Stats {

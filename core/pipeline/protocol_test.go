@@ -420,3 +420,38 @@ func TestPlanSettles(t *testing.T) {
 		t.Errorf("100,000 rows: %d held out, want %d", c.Rows, krr.MaxHoldoutRows)
 	}
 }
+
+// TestWithProgress: a plan kept across calls reports each call's progress
+// to that call, with the same map.
+func TestWithProgress(t *testing.T) {
+	X, y := fixture.Data(60, 3, 2, 5)
+	var first, second int
+	cfg := Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 16, Depth: 1, Seed: 2},
+		Ridge: krr.Options{Task: krr.Classification, Lambda: 0.1, Progress: func(int, int, string) { first++ }}}
+	p, err := NewPlan(cfg, 60, 3, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := p.WithProgress(func(int, int, string) { second++ })
+	if q.fmap != p.fmap || q.Dim() != p.Dim() {
+		t.Fatal("WithProgress redrew the map")
+	}
+	s := q.NewStats()
+	if err := s.Add(X); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := q.Scaler(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt, err := q.NewPart(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pt.Add(context.Background(), X, y, 0); err != nil {
+		t.Fatal(err)
+	}
+	if second == 0 || first != 0 {
+		t.Fatalf("progress reached the new call %d times and the plan's first %d times", second, first)
+	}
+}
