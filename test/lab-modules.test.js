@@ -483,3 +483,20 @@ test('the selection sentence names the chosen candidate, why (the best, or withi
   assert.equal(selectionText({ rows: 50, criterion: 'loo', candidates: reg, chosen: 0 }),
     'auto chose standardized columns (leave-one-out MSE 0.5 on 50 training rows: the best) among 2 candidates; next: unit-norm rows MSE 0.7.');
 });
+
+test('the page\'s setting controls are the settings table\'s: each control of index.html that sets a setting is in it once, with a redraw the page knows', async () => {
+  const { CONTROLLED } = await lab('controls.js');
+  const html = await readFile(path.join(root, 'www', 'lab', 'index.html'), 'utf8');
+  // Every input and select of the page, less those that are not settings: files, the data set, the target (the data panel's), the paint radios.
+  const ids = [...html.matchAll(/<(?:input|select)\b[^>]*\bid="([^"]+)"/g)].map((m) => m[1]);
+  const notSettings = new Set(['dataset', 'file', 'target', 'model-file', 'predict-file']);
+  const settingIds = ids.filter((id) => !notSettings.has(id)).sort();
+  const tableIds = CONTROLLED.map(([, id]) => id);
+  assert.deepEqual([...tableIds].sort(), settingIds, 'the table and the page name the same controls');
+  assert.equal(new Set(tableIds).size, tableIds.length, 'one control per setting');
+  const redraws = new Set(['prep', 'pictures', 'heatmaps', 'surfaces', 'toy']);
+  for (const [key, , s] of CONTROLLED) {
+    for (const r of s.redraw ?? []) assert.ok(redraws.has(r), `${key}: redraw ${r}`);
+    assert.ok(Object.hasOwn(vocab.settings, key), `${key} is a setting of the vocabulary`);
+  }
+});

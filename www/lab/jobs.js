@@ -1,7 +1,7 @@
 // Runs as cancellable jobs in lanes ('load', 'pictures', 'playground',
 // 'active', 'train', 'sweep', 'export', 'model'): a new job replaces the
 // one in its lane, every job reports progress over all its steps, and every
-// run ends with an outcome that says how it ended. No DOM: lab.js draws
+// run ends with an outcome that says how it ended. No DOM: page.js draws
 // the jobs and the messages.
 
 /** Throws an AbortError when signal is aborted (between engine calls). */

@@ -1,4 +1,4 @@
-// The playground's two panels, wired to the page's state (lab.js's app):
+// The playground's two panels, wired to the page's state (app.js):
 // the decision surfaces of a generated 2-D set, redrawn as the settings
 // move, with clicks that add points; and the active-learning panel. What
 // they compute lives in surface.js and active.js; this module paints
@@ -106,8 +106,8 @@ function paint(canvas, image, { test = null, train = null, added = 0, pending = 
 }
 
 /**
- * The playground on the page's state: app (lab.js), run (a job with its
- * outcome handled), say (the status line), addPoint(x1, x2, class) (lab.js
+ * The playground on the page's state: app (app.js), run (a job with its
+ * outcome handled), say (the status line), addPoint(x1, x2, class) (the data panel
  * reloads the set with it). Returns the hooks lab.js calls.
  */
 export function createPlayground({ app, run, say, addPoint }) {

@@ -24,6 +24,14 @@ import { SURFACES, TASK } from './surface.js';
  * 10^(lam/2)).
  * Settings without option are the lab's own (values, bool, text or a
  * range).
+ *
+ * The page's controls come from this table too (controls.js): input: the
+ * page element of a setting without a control (a control also names the
+ * element; input does not make messages point at it); loads: the data
+ * panel binds it (a new target reloads the data); redraw: what follows a
+ * change ('prep' the preprocessing note, 'pictures' the kernel heatmaps,
+ * 'heatmaps' only their colours, 'surfaces' the playground, 'toy' a
+ * generated set drawn again); unit: what the slider's value is shown with.
  */
 export const SETTINGS = {
   // Links without a data set were made when iris was the only default; a
@@ -31,42 +39,42 @@ export const SETTINGS = {
   // names its data set (always).
   data: { values: [...TOY_IDS, ...DATASETS, 'file'], def: 'iris', always: true },
   // '' = the last column. Room for long column names: a longer target would silently drop out of links.
-  target: { text: 1000, def: '', option: 'parseCSV.target', control: { id: 'target', label: 'Target' } },
-  std: { option: 'fitRidge.preprocess.standardize', control: { id: 'standardize', label: 'Standardize columns' } },
-  unit: { option: 'fitRidge.preprocess.unitNorm', control: { id: 'unitnorm', label: 'Unit-norm rows' } },
+  target: { text: 1000, def: '', option: 'parseCSV.target', control: { id: 'target', label: 'Target' }, loads: true },
+  std: { option: 'fitRidge.preprocess.standardize', control: { id: 'standardize', label: 'Standardize columns' }, redraw: ['prep', 'pictures'] },
+  unit: { option: 'fitRidge.preprocess.unitNorm', control: { id: 'unitnorm', label: 'Unit-norm rows' }, redraw: ['prep', 'pictures'] },
   // A slider of five steps: deeper NTKs of the bundled sets look alike, and every layer costs n·m²/2.
-  depth: { option: 'features.depth', narrow: { min: 1, max: 5 }, control: { id: 'depth', label: 'Depth L' } },
+  depth: { option: 'features.depth', narrow: { min: 1, max: 5 }, control: { id: 'depth', label: 'Depth L' }, redraw: ['pictures', 'surfaces'] },
   // m = 64 … 8192 in powers of two; 512 fits every bundled set in about a second.
-  logm: { option: 'features.dim', scale: 'log2', narrow: { min: 6, max: 13 }, def: 9, control: { id: 'dim', label: 'Features m' } },
-  method: { option: 'features.method', control: { id: 'method', label: 'Method' } },
-  sketch: { option: 'features.sketch', control: { id: 'sketch', label: 'Sketch' } },
-  sampler: { option: 'features.sampler', control: { id: 'sampler', label: 'Sampler' } },
+  logm: { option: 'features.dim', scale: 'log2', narrow: { min: 6, max: 13 }, def: 9, control: { id: 'dim', label: 'Features m' }, redraw: ['pictures', 'surfaces'] },
+  method: { option: 'features.method', control: { id: 'method', label: 'Method' }, redraw: ['pictures'] },
+  sketch: { option: 'features.sketch', control: { id: 'sketch', label: 'Sketch' }, redraw: ['pictures', 'surfaces'] },
+  sampler: { option: 'features.sampler', control: { id: 'sampler', label: 'Sampler' }, redraw: ['pictures', 'surfaces'] },
   // Nine digits fit the number box; links made so far default to seed 1.
-  seed: { option: 'features.seed', narrow: { min: 0, max: 999_999_999 }, def: 1, control: { id: 'seed', label: 'Seed' } },
+  seed: { option: 'features.seed', narrow: { min: 0, max: 999_999_999 }, def: 1, control: { id: 'seed', label: 'Seed' }, redraw: ['pictures', 'surfaces'] },
   // The engine methods that hold rows out: split and kfold.
-  eval: { values: ['split', 'kfold'], def: 'split', engineMethods: true },
+  eval: { values: ['split', 'kfold'], def: 'split', engineMethods: true, input: { id: 'eval', label: 'Evaluation' } },
   // Percent in the slider's steps; links made so far default to 30 %.
   test: { option: 'split.testFraction', scale: 'percent', narrow: { min: 10, max: 50, step: 5 }, def: 30, control: { id: 'testfrac', label: 'Test share' } },
   // Fewer than 3 folds test on half the rows; more than 10 only repeat the fit. Links default to 5.
   k: { option: 'kfold.k', narrow: { min: 3, max: 10 }, def: 5, control: { id: 'kfolds', label: 'Folds k' } },
   // Training chooses depth and preprocessing ('auto', the engine's default); links made before default to it too.
-  auto: { bool: true, def: true },
-  exact: { bool: true, def: true },
-  magnify: { bool: true, def: false },
+  auto: { bool: true, def: true, input: { id: 'auto', label: 'Choose depth and preprocessing for me (auto)' } },
+  exact: { bool: true, def: true, input: { id: 'exact', label: 'Also fit the exact kernel' } },
+  magnify: { bool: true, def: false, input: { id: 'magnify', label: 'Magnify the difference' }, redraw: ['heatmaps'] },
   // The ridge λ of the playground's surfaces and of active learning (Train
   // chooses its own): 1e-5 … 10 in half decades; 0.01 fits the generated
   // sets without smoothing their shapes away.
-  lam: { option: 'fitRidge.lambda', scale: 'halfDecades', narrow: { min: -10, max: 2 }, def: -4 },
+  lam: { option: 'fitRidge.lambda', scale: 'halfDecades', narrow: { min: -10, max: 2 }, def: -4, input: { id: 'lambda', label: 'Ridge λ' }, redraw: ['surfaces'] },
   // The surfaces may choose λ themselves instead (fitRidge's lambda: 'auto').
-  lamauto: { bool: true, def: false },
+  lamauto: { bool: true, def: false, input: { id: 'lambda-auto', label: 'Let each picture choose its λ (auto)' }, redraw: ['surfaces'] },
   // The generated 2-D sets (toy.js): noise in percent, training points
   // (as many test points again), and the seed of the points.
-  noise: { narrow: { min: 0, max: 50, step: 5 }, def: 10 },
-  points: { narrow: { min: 50, max: 400, step: 50 }, def: 200 },
-  dseed: { narrow: { min: 0, max: 999_999_999 }, def: 1 },
+  noise: { narrow: { min: 0, max: 50, step: 5 }, def: 10, unit: '%', input: { id: 'noise', label: 'Noise' }, redraw: ['toy'] },
+  points: { narrow: { min: 50, max: 400, step: 50 }, def: 200, input: { id: 'points', label: 'Training points' }, redraw: ['toy'] },
+  dseed: { narrow: { min: 0, max: 999_999_999 }, def: 1, input: { id: 'dseed', label: 'Data seed' }, redraw: ['toy'] },
   // Rows active learning labels: enough to see the curves part, few enough
   // that every step refits in a blink.
-  labels: { option: 'selectActive.k', narrow: { min: 10, max: 80, step: 10 }, def: 40 },
+  labels: { option: 'selectActive.k', narrow: { min: 10, max: 80, step: 10 }, def: 40, input: { id: 'labels', label: 'Labels' } },
 };
 
 /** The data set shown when the page is opened without a link. */
