@@ -14,12 +14,14 @@ import { root, pkg } from './helpers.js';
 const lab = (name) => import(pathToFileURL(path.join(root, 'www', 'lab', name)).href);
 const { TOYS, TOY_IDS, EXTENT, STREAMS, CLASS_NAMES, generate, toySet, withPoints, toyCSV, streamSeed, rng, isToy } = await lab('toy.js');
 const {
-  GRID, BATCH, BIAS, SURFACES, SURFACE, SURE, RBF_GAMMA, PREPROCESS, CLASS_COLOURS,
-  planeRows, gridPoints, toPlane, toPixel, batches, decision, evaluate, accuracy, agreement, surfacePixels, surfaceOptions,
+  GRID, BATCH, BIAS, SURFACES, SURFACE, SURE, RBF_GAMMA, CLASS_COLOURS,
+  planeRows, gridPoints, gridIndex, readValue, toPlane, toPixel, batches, decision, evaluate, accuracy, agreement, surfacePixels, surfaceOptions,
 } = await lab('surface.js');
 const { schedule, randomOrder, scoreOf, toyProblem, tableProblem, activeLearning, RANDOM_ORDERS, CURVE_POINTS } = await lab('active.js');
 const { vocabulary, optionAt, SETTINGS, LANDING } = await lab('vocab.js');
-const { featureOptions } = await lab('experiments.js');
+const { featureOptions, preprocessOf } = await lab('experiments.js');
+/** The points at their own scale with the engine's bias input: the playground's preprocessing before it followed the page's. */
+const PLAIN = { standardize: false, unitNorm: false, bias: BIAS };
 
 let eng, vocab;
 before(async () => {
@@ -198,9 +200,8 @@ test('the three surfaces fit with the engine: options it takes, batched predicti
   const s = settingsWith();
   const values = {};
   for (const sf of SURFACES) {
-    const opts = surfaceOptions(sf, { depth: 2, features: featureOptions(s, 'ntk', 512), lambda: 0.01 });
-    assert.deepEqual(opts.preprocess, { standardize: false, unitNorm: false, bias: BIAS }, 'the points keep their scale, with the engine\'s bias input');
-    assert.equal(PREPROCESS.bias, BIAS);
+    const opts = surfaceOptions(sf, { depth: 2, features: featureOptions(s, 'ntk', 512), lambda: 0.01, preprocess: PLAIN });
+    assert.deepEqual(opts.preprocess, PLAIN, 'the page\'s preprocessing, with the engine\'s bias input');
     const model = await eng.fitRidge(X, train.y, opts);
     values[sf.id] = await evaluate(model, grid);
     // The model file keeps the bias: a saved surface reloads and draws the same picture.
@@ -217,7 +218,7 @@ test('the three surfaces fit with the engine: options it takes, batched predicti
     model.dispose();
   }
   const agreeAt = async (m) => {
-    const model = await eng.fitRidge(X, train.y, surfaceOptions(SURFACES[1], { depth: 2, features: featureOptions(s, 'ntk', m), lambda: 0.01 }));
+    const model = await eng.fitRidge(X, train.y, surfaceOptions(SURFACES[1], { depth: 2, features: featureOptions(s, 'ntk', m), lambda: 0.01, preprocess: PLAIN }));
     const a = agreement(await evaluate(model, grid), values.exact);
     model.dispose();
     return a;
@@ -269,7 +270,7 @@ test('active learning on the spiral: the design beats random picks; on iris it s
   const set = toySet('spiral', { n: 200, noisePercent: 10, seed: 1 });
   const p = toyProblem(set, s);
   assert.deepEqual([p.pool.rows, p.pool.cols, p.test.rows, p.task, p.classes], [200, 2, 200, 'classification', 2]);
-  assert.deepEqual(p.preprocess, PREPROCESS, 'the surfaces\' points and bias input');
+  assert.deepEqual(p.preprocess, preprocessOf(s), 'the surfaces\' preprocessing and bias input');
   assert.deepEqual(p.kernel, { kernel: 'ntk', depth: s.depth });
   assert.equal(p.lambda, 0.01);
   let steps = 0, partials = 0;
@@ -294,7 +295,7 @@ test('active learning on the spiral: the design beats random picks; on iris it s
   for (const seed of [1, 2, 3]) {
     const t = await tableProblem(eng, ds, { ...s, seed }, undefined);
     assert.deepEqual([t.pool.rows, t.test.rows], [105, 45], 'the Test share of the page (30 %)');
-    assert.deepEqual(t.preprocess, { standardize: s.std, unitNorm: s.unit });
+    assert.deepEqual(t.preprocess, { standardize: s.std, unitNorm: s.unit, bias: 1 });
     const ri = await activeLearning(eng, t, 20, () => ({}), new AbortController().signal);
     assert.equal(ri.metric, 'accuracy');
     sum += ri.design.at(-1)[1];
@@ -303,4 +304,15 @@ test('active learning on the spiral: the design beats random picks; on iris it s
 
   const stop = new AbortController();
   await assert.rejects(activeLearning(eng, p, 40, () => ({ signal: stop.signal }), stop.signal, () => stop.abort()), { name: 'AbortError' });
+});
+
+test('reading a point: the grid cell under a point of the plane, and a value in words', () => {
+  for (const g of [4, 16, GRID]) {
+    const x = gridPoints(g, EXTENT);
+    for (let k = 0; k < g * g; k++) assert.equal(gridIndex(x[2 * k], x[2 * k + 1], g, EXTENT), k, `g = ${g}: the centre of cell ${k}`);
+    assert.equal(gridIndex(-EXTENT, EXTENT, g, EXTENT), 0, 'the top-left corner');
+    assert.equal(gridIndex(EXTENT, -EXTENT, g, EXTENT), g * g - 1, 'the bottom-right corner, clamped');
+    assert.equal(gridIndex(10 * EXTENT, 0, g, EXTENT) % g, g - 1, 'beyond the plane: the nearest cell');
+  }
+  assert.deepEqual([readValue(1.2), readValue(-0.5), readValue(0.03)], ['orange, sure (1.20)', 'blue (-0.50)', 'undecided (0.03)']);
 });

@@ -198,6 +198,56 @@ test('moving m, depth and λ redraws at once; a run overtaken by a newer move is
   await context.close();
 });
 
+test('every model control beside the pictures shapes them: Method, Standardize, Unit-norm and σ_b redraw the surfaces, and the titles and the Data panel say what is drawn', { timeout: 4 * TIMEOUT }, async () => {
+  const { page, context, check } = await openLab(site, { hash: '#data=spiral&logm=8' });
+  await surfaces(page);
+  await idle(page);
+  // Read a point: the pointer over any picture shows the three models' predictions there.
+  const box = await page.locator('#surface-rf').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.75, box.y + box.height * 0.25);
+  await page.waitForFunction(() => /^At \(/.test(document.getElementById('play-read').textContent));
+  const read = await dataset(page, 'play-read');
+  assert.ok(Number(read.x1) > 0 && Number(read.x2) > 0, `the upper right quadrant: (${read.x1}, ${read.x2})`);
+  const values = JSON.parse(read.values);
+  assert.equal(values.length, 3);
+  assert.ok(values.every(Number.isFinite), `three predictions: ${read.values}`);
+  assert.match(await page.textContent('#play-read'), /Exact NTK: .* · Random features: .* · RBF kernel \(contrast\): /);
+  assert.match(await page.textContent('#bias-out'), /= 1$/, 'σ_b = 1 by default (the engine\'s auto candidate)');
+  assert.match(await page.textContent('#bias-help'), /wedges from the origin/);
+  assert.match(await page.textContent('#prep-note'), /bias input of 1 ×/);
+  const steps = [
+    // [what, change, the surfaces that must change, what the page then says]
+    ['Method RFF', () => page.selectOption('#method', 'rff'), ['surface-rf', 'surface-exact'], async () => {
+      assert.match(await page.textContent('#title-rf'), /random Fourier/);
+      assert.match(await page.textContent('#title-exact'), /Exact RBF kernel/);
+    }],
+    ['Standardize off', () => page.uncheck('#standardize'), ['surface-exact', 'surface-rf', 'surface-rbf'], async () => {
+      assert.match(await page.textContent('#prep-note'), /keep columns as they are/);
+    }],
+    ['Unit-norm on', () => page.check('#unitnorm'), ['surface-exact', 'surface-rf', 'surface-rbf'], async () => {
+      assert.match(await page.textContent('#prep-note'), /unit length/);
+    }],
+    ['σ_b 0', () => slide(page, 'bias', 'Home'), ['surface-exact', 'surface-rf'], async () => {
+      assert.match(await page.textContent('#bias-out'), /= 0$/);
+      assert.doesNotMatch(await page.textContent('#prep-note'), /bias input/);
+    }],
+  ];
+  for (const [what, change, changed, says] of steps) {
+    const before = await runs(page);
+    const was = Object.fromEntries(await Promise.all(changed.map(async (id) => [id, await pixels(page, id)])));
+    await change();
+    await surfaces(page, before);
+    for (const id of changed) assert.notEqual(await pixels(page, id), was[id], `${what}: ${id} is drawn anew`);
+    await says();
+    await idle(page);
+  }
+  assert.match(page.url(), /method=rff/);
+  assert.match(page.url(), /bias=0/, 'the link keeps σ_b');
+  await shot(page, '07-controls');
+  check();
+  await context.close();
+});
+
 test('a click adds a point of the chosen class; noise, size and seed draw the set again; a link replays it', { timeout: 4 * TIMEOUT }, async () => {
   const { page, context, check } = await openLab(site, { hash: '#data=circles' });
   await surfaces(page);

@@ -5,7 +5,7 @@
 // runs it as a job and draws the curves and the picks.
 import { check } from './jobs.js';
 import { rng, streamSeed, CLASS_NAMES } from './toy.js';
-import { planeRows, PREPROCESS, EXACT, FEATURES, TASK } from './surface.js';
+import { planeRows, EXACT, FEATURES, TASK } from './surface.js';
 import { featureOptions, preprocessOf, dim, lambdaOf } from './experiments.js';
 import { toOption, SETTINGS } from './vocab.js';
 
@@ -62,13 +62,13 @@ function majority(y) {
 
 /**
  * The experiment on a generated set: the training points are the pool to
- * label, the test points score; points as the surfaces see them (unscaled,
- * with the bias input). settings: the page's.
+ * label, the test points score; points as the surfaces see them (the
+ * page's preprocessing and bias input). settings: the page's.
  */
 export function toyProblem(toy, settings) {
   return {
     pool: planeRows(toy.train.x), poolY: toy.train.y, test: planeRows(toy.test.x), testY: toy.test.y,
-    task: TASK, classes: CLASS_NAMES.length, preprocess: PREPROCESS, groups: undefined,
+    task: TASK, classes: CLASS_NAMES.length, preprocess: preprocessOf(settings), groups: undefined,
     ...common(settings),
   };
 }

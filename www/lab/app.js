@@ -1,7 +1,7 @@
 // The page's one state object: what is loaded, the settings, the models,
 // the runs. Every panel reads it; each field says which panel writes it.
 import { Jobs } from './jobs.js';
-import { INITIAL_SPEED } from './cost.js';
+import { INITIAL_RATE } from './cost.js';
 
 /** A fresh state; onJobs() is called whenever a run starts, progresses or ends (page.js draws them). */
 export function createApp(onJobs) {
@@ -46,15 +46,16 @@ export function createApp(onJobs) {
      * last (choice: the count of choices when Train was pressed or the model
      * file picked, so that a training that ends after a model was loaded
      * does not replace it), which predicts files. predicted: the last file's
-     * predictions { values, fileName, targetName }.
+     * predictions { values, fileName, targetName, model, by }: by, the model
+     * that made them, is the one in use (model-panel.js drops them with it).
      */
     trained: null,
     loaded: null,
     inUse: null,
     choices: 0,
     predicted: null,
-    /** Measured throughput of training (work units per second per worker), refined after each run. */
-    speed: INITIAL_SPEED,
+    /** The measured rate of training (cost.js measuredRate: an overhead and a throughput), refined after each run. */
+    rate: INITIAL_RATE,
     /** Runs in progress. */
     jobs: new Jobs(() => onJobs()),
     /** Alerts shown so far, and the one showing: { seq, lane }, so that a later success can clear it. */

@@ -124,6 +124,20 @@ function axes(svg, [W, H], x, y, sx, sy, xTicks, yTicks) {
  * viewBox [width, height], about the displayed size so text stays legible.
  * Non-finite points (and non-positive ones on log axes) are left out.
  */
+/** Height of a tick label (10 px text): a label's baseline is at least this far below the top. */
+const LABEL_HEIGHT = 11;
+
+/**
+ * Where a mark's label goes for a mark at (px, py) in a chart W wide:
+ * above it and away from the nearer side, or below it when above would
+ * leave the chart (a chosen λ at the top of the curve).
+ */
+export function markLabel(px, py, W) {
+  const left = px < W / 2;
+  const above = py - 8;
+  return { x: px + (left ? 8 : -8), y: above >= LABEL_HEIGHT ? above : py + 8 + LABEL_HEIGHT, anchor: left ? 'start' : 'end' };
+}
+
 export function lineChart(svg, { series, x, y, marks = [], key = 'right', size = [360, 220] }) {
   const [W, H] = size;
   reset(svg, W, H);
@@ -144,8 +158,8 @@ export function lineChart(svg, { series, x, y, marks = [], key = 'right', size =
   });
   for (const m of marks.filter((p) => ok([p.x, p.y]))) {
     svg.append(el('circle', { cx: sx(m.x), cy: sy(m.y), r: 5, class: 'mark' }));
-    const left = sx(m.x) < W / 2;
-    svg.append(el('text', { x: sx(m.x) + (left ? 8 : -8), y: sy(m.y) - 8, 'text-anchor': left ? 'start' : 'end', class: 'tick' }, m.label));
+    const at = markLabel(sx(m.x), sy(m.y), W);
+    svg.append(el('text', { x: at.x, y: at.y, 'text-anchor': at.anchor, class: 'tick' }, m.label));
   }
   if (key && series.length > 1) {
     const g = el('g', { class: 'key' });

@@ -22,6 +22,7 @@ const SETTING_BUTTONS = ['resample'];
 function shown(s, v) {
   if (s.scale === 'log2') return String(toOption(s.scale, v));
   if (s.scale === 'halfDecades') return short(toOption(s.scale, v));
+  if (s.scale === 'tenths') return String(toOption(s.scale, v));
   if (s.scale === 'percent') return `${v}%`;
   return `${v}${s.unit ?? ''}`;
 }
@@ -80,7 +81,7 @@ export function createControls({ app, page, redraws }) {
     if (!app.current || !app.settings) return;
     const { X } = app.current.ds;
     const search = searchOf(app.settings, app.search);
-    const e = estimate({ n: X.rows, d: X.cols, m: dim(app.settings), layers: extraLayers(app.settings), search, settings: app.settings, speed: app.speed, workers: app.engine?.workers ?? 1 });
+    const e = estimate({ n: X.rows, d: X.cols, m: dim(app.settings), layers: extraLayers(app.settings), search, settings: app.settings, rate: app.rate, workers: app.engine?.workers ?? 1 });
     $('cost').textContent = e.text;
     $('cost').classList.toggle('warn', e.slow);
     $('exact').disabled = !e.exactOK;

@@ -7,7 +7,7 @@ import { LANDING } from './vocab.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, sampleRows, renderPreview, summarizeList } from './data.js';
 import { quote } from './messages.js';
 import { check } from './jobs.js';
-import { SAMPLE } from './experiments.js';
+import { SAMPLE, preprocessOf } from './experiments.js';
 import { shortName, count } from './format.js';
 import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV } from './toy.js';
 
@@ -189,7 +189,10 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
     if (ds.missingCells) steps.push(`fill ${ds.missingCells} missing cells with training means (or most frequent category)`);
     steps.push(app.settings.std ? 'centre and scale each column' : 'keep columns as they are');
     if (app.settings.unit) steps.push('scale rows to unit length');
-    $('prep-note').textContent = `Before learning: ${steps.join(', then ')}.`;
+    const { bias } = preprocessOf(app.settings);
+    if (bias) steps.push(`append a bias input of ${bias} × the rows' root-mean-square length`);
+    // The playground's pictures and Train (with auto off) use this preprocessing; auto chooses its own.
+    $('prep-note').textContent = `Before learning: ${steps.join(', then ')}.${app.settings.auto ? ' Train with auto chooses the preprocessing itself.' : ''}`;
   }
 
   function bind() {

@@ -21,7 +21,13 @@ export function createModelPanel({ app, page }) {
   function set(kind, model, fileName, origin, spec, choice) {
     drop(kind);
     app[kind] = { model, fileName, origin, about: describeModel(spec, model), choice };
-    app.inUse = lastChosen();
+    putInUse(lastChosen());
+  }
+
+  /** Makes model the one in use; the predictions of another model go with it. */
+  function putInUse(model) {
+    app.inUse = model;
+    if (app.predicted && app.predicted.by !== model) showPredictions(null);
     show();
   }
 
@@ -38,8 +44,7 @@ export function createModelPanel({ app, page }) {
     if (!old) return;
     old.model.dispose();
     app[kind] = null;
-    app.inUse = lastChosen();
-    show();
+    putInUse(lastChosen());
   }
 
   function show() {
@@ -85,29 +90,34 @@ export function createModelPanel({ app, page }) {
     });
     if (!outcome.ok) return;
     set('loaded', outcome.value.model, name, `Loaded from ${name}.`, outcome.value.spec, choice);
-    showPredictions(null);
     say(`Loaded the model ${name}: ${app.loaded.about.title}.${app.loaded.about.readsCSV ? ' Choose a CSV file to predict.' : ''}`);
   }
 
   async function predictFile(file) {
     if (!file || !app.inUse) return;
-    const use = app.inUse, name = file.name;
+    const model = app.inUse, name = file.name;
     say(`Predicting ${name}…`);
     const outcome = await run(`predicting ${shortName(name)}`, 'model', async (ctl, signal) => {
       const bytes = await readFile(file);
       check(signal);
-      return use.model.predictCSV(bytes, ctl(0, 1));
+      return model.model.predictCSV(bytes, ctl(0, 1));
     }, {
       where: 'load',
-      failText: (text) => `Could not predict ${name} with ${use.fileName}: ${text}.`,
+      failText: (text) => `Could not predict ${name} with ${model.fileName}: ${text}.`,
       failStatus: () => `${name} was not predicted.`,
     });
+    // A failed file leaves no table: the one shown would pass for its predictions.
+    if (outcome.why === 'failed') showPredictions(null);
     if (!outcome.ok) return;
-    showPredictions({ values: outcome.value, fileName: name, targetName: use.model.input?.targetName ?? '', model: use.fileName });
-    say(`Predicted ${count(outcome.value.length, 'row')} of ${name} with ${use.fileName}.`);
+    if (app.inUse !== model) {
+      say(`${name} was predicted with ${model.fileName}, which is no longer in use: predict it again with ${app.inUse?.fileName ?? 'a model'}.`);
+      return;
+    }
+    showPredictions({ values: outcome.value, fileName: name, targetName: model.model.input?.targetName ?? '', model: model.fileName, by: model });
+    say(`Predicted ${count(outcome.value.length, 'row')} of ${name} with ${model.fileName}.`);
   }
 
-  /** Shows the first predictions of a file (p), or none (null). */
+  /** Shows the first predictions of a file (p: { values, fileName, targetName, model, by: the model that made them }), or none (null). */
   function showPredictions(p) {
     app.predicted = p;
     const box = $('predict-result');

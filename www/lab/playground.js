@@ -3,9 +3,9 @@
 // move, with clicks that add points; and the active-learning panel. What
 // they compute lives in surface.js and active.js; this module paints
 // canvases and charts and handles their events.
-import { SURFACES, EXACT, FEATURES, GRID, surfaceOptions, gridPoints, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE } from './surface.js';
+import { SURFACES, EXACT, FEATURES, GRID, surfaceOptions, gridPoints, gridIndex, readValue, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE } from './surface.js';
 import { EXTENT, CLASS_NAMES, TOYS, TOY_IDS } from './toy.js';
-import { featureOptions, dim, lambdaOf } from './experiments.js';
+import { featureOptions, targetKernel, preprocessOf, dim, lambdaOf } from './experiments.js';
 import { activeLearning, toyProblem, tableProblem, RANDOM_ORDERS } from './active.js';
 import { lineChart, clearChart } from './charts.js';
 import { check } from './jobs.js';
@@ -111,7 +111,7 @@ function paint(canvas, image, { test = null, train = null, added = 0, pending = 
  * reloads the set with it). Returns the hooks lab.js calls.
  */
 export function createPlayground({ app, run, say, addPoint }) {
-  const views = SURFACES.map((sf) => ({ sf, canvas: $(`surface-${sf.id}`), title: $(`title-${sf.id}`), note: $(`note-${sf.id}`), image: null }));
+  const views = SURFACES.map((sf) => ({ sf, canvas: $(`surface-${sf.id}`), title: $(`title-${sf.id}`), note: $(`note-${sf.id}`), image: null, values: null }));
   // The slow surface (random features) is computed last, after the exact NTK it is compared with.
   const order = [...views].sort((a, b) => Number(!!a.sf.method) - Number(!!b.sf.method));
   let timer = 0;
@@ -137,10 +137,15 @@ export function createPlayground({ app, run, say, addPoint }) {
     for (const v of views) paintView(v);
   }
 
+  /** The pictures' titles: the page's Method and the exact kernel it approximates. */
   function titles(s) {
     for (const v of views) {
       const { sf } = v;
-      v.title.textContent = `${sf.title}, ${sf.caption({ depth: s.depth, m: dim(s) })}`;
+      const k = targetKernel(s);
+      const title = sf === EXACT ? (k.kernel === 'rbf' ? 'Exact RBF kernel, γ = 1/columns' : `Exact ${k.kernel.toUpperCase()}, depth L = ${k.depth}`)
+        : sf === FEATURES ? `Random features: ${app.vocab.methods[s.method].label}, m = ${dim(s)}`
+          : `${sf.title}, ${sf.caption({ depth: s.depth, m: dim(s) })}`;
+      v.title.textContent = title;
     }
   }
 
@@ -150,7 +155,7 @@ export function createPlayground({ app, run, say, addPoint }) {
    * layer, n·m²/2 for each further one), at the page's measured speed.
    */
   function featureMs(n, m, depth) {
-    return (1000 * n * (m * 3 + ((depth - 1) * m * m) / 2)) / (app.speed * app.engine.workers);
+    return (1000 * n * (m * 3 + ((depth - 1) * m * m) / 2)) / (app.rate.speed * app.engine.workers);
   }
 
   function redrawSoon() {
@@ -166,7 +171,11 @@ export function createPlayground({ app, run, say, addPoint }) {
     const s = { ...app.settings };
     const depth = s.depth, m = dim(s), lambda = s.lamauto ? 'auto' : lambdaOf(s);
     const lam = s.lamauto ? 'λ auto' : `λ = ${short(lambda)}`;
-    const features = featureOptions(s, FEATURES.method, m);
+    // Every model control beside the pictures shapes them: the Method (and the exact kernel it
+    // approximates), its options, the preprocessing and the bias input.
+    const features = featureOptions(s, s.method, m);
+    const kernel = targetKernel(s);
+    const preprocess = preprocessOf(s);
     const mine = ++serial;
     const { train, test } = cur.toy;
     titles(s);
@@ -180,7 +189,7 @@ export function createPlayground({ app, run, say, addPoint }) {
       let exact = null;
       for (const [step, v] of order.entries()) {
         const { onProgress } = ctl(step, order.length);
-        const model = await app.engine.fitRidge(X, train.y, { ...surfaceOptions(v.sf, { depth, features, lambda }), signal });
+        const model = await app.engine.fitRidge(X, train.y, { ...surfaceOptions(v.sf, { depth, features, kernel, lambda, preprocess }), signal });
         try {
           const acc = accuracy(await evaluate(model, test.x, { signal }), test.y);
           if (v.sf.method) {
@@ -193,11 +202,12 @@ export function createPlayground({ app, run, say, addPoint }) {
           const values = await evaluate(model, GRID_X, { signal, onBatch: (done, total) => onProgress({ done, total, stage: v.sf.title }) });
           check(signal);
           v.image = surfaceImage(values, GRID);
+          v.values = values;
           const agree = v.sf.method && exact ? agreement(values, exact) : NaN;
           if (v.sf === EXACT) exact = values;
           Object.assign(v.canvas.dataset, { state: 'done', run: String(mine), accuracy: String(acc), agreement: Number.isNaN(agree) ? '' : String(agree), lambda: String(model.lambda) });
           const chose = s.lamauto ? ` · chose λ = ${short(model.lambda)}` : '';
-          v.note.textContent = `test accuracy ${(100 * acc).toFixed(1)}%${Number.isNaN(agree) ? '' : ` · same class as the exact NTK on ${(100 * agree).toFixed(1)}% of the plane`}${chose}`;
+          v.note.textContent = `test accuracy ${(100 * acc).toFixed(1)}%${Number.isNaN(agree) ? '' : ` · same class as the exact kernel on ${(100 * agree).toFixed(1)}% of the plane`}${chose}`;
           paintView(v);
         } finally {
           model.dispose();
@@ -223,6 +233,8 @@ export function createPlayground({ app, run, say, addPoint }) {
     const names = TOY_IDS.map((id) => TOYS[id].title);
     $('play-table-note').textContent = `Decision surfaces are drawn for the generated 2-D sets: choose ${names.slice(0, -1).join(', ')} or ${names.at(-1)} in Dataset. Active learning below works on any data set.`;
     clearActive();
+    for (const v of views) v.values = null;
+    $('play-read').textContent = '';
     if (toy) {
       paintAll();
       redraw();
@@ -318,6 +330,18 @@ export function createPlayground({ app, run, say, addPoint }) {
     if (job) $('active-result').textContent = `Running: ${/labels$/.test(job.stage) ? `scoring both strategies with ${job.stage}` : 'the design picks its rows (one step, the longest)'}… ${Math.round(100 * job.fraction)}%`;
   }
 
+  /** Reads the three pictures at the pointer: each model's prediction at that point of the plane. */
+  function readPoint(e) {
+    if (!app.current?.toy) return;
+    const box = e.currentTarget.getBoundingClientRect();
+    const [x1, x2] = toPlane(e.clientX - box.left, e.clientY - box.top, box.width, EXTENT);
+    const k = gridIndex(x1, x2, GRID, EXTENT);
+    const parts = views.filter((v) => v.values).map((v) => `${v.title.textContent.split(',')[0]}: ${readValue(v.values[k])}`);
+    const read = $('play-read');
+    read.textContent = parts.length ? `At (${x1.toFixed(2)}, ${x2.toFixed(2)}): ${parts.join(' · ')}.` : '';
+    Object.assign(read.dataset, { x1: String(x1), x2: String(x2), values: JSON.stringify(views.map((v) => (v.values ? v.values[k] : null))) });
+  }
+
   // ------------------------------------------------------------ events
 
   const paintClass = () => Number(document.querySelector('input[name="paint"]:checked')?.value ?? 0);
@@ -331,6 +355,7 @@ export function createPlayground({ app, run, say, addPoint }) {
       say(`Added a ${CLASS_NAMES[paintClass()]} point at (${x1.toFixed(2)}, ${x2.toFixed(2)}); refitting…`);
     });
   }
+  for (const v of views) v.canvas.addEventListener('pointermove', readPoint);
   $('run-active').addEventListener('click', runActive);
   $('cancel-active').addEventListener('click', () => app.jobs.stopAll('cancelled', (j) => j.lane !== 'active'));
   // Canvases follow the layout's width (their pixels are their CSS size × the device's ratio).

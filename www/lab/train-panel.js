@@ -5,8 +5,9 @@ import { $, line, download } from './dom.js';
 import { short } from './heatmap.js';
 import { lineChart, scatterChart, confusionChart, clearChart, topConfusions, MAX_SVG_CLASSES } from './charts.js';
 import { quote } from './messages.js';
-import { EXACT_MAX, measuredSpeed } from './cost.js';
-import { kernelName, trainingPlan, untrainable, trainAndTest, metric } from './experiments.js';
+import { EXACT_MAX, measuredRate } from './cost.js';
+import { kernelName, trainingPlan, untrainable, trainAndTest, metric, shortfall } from './experiments.js';
+import { SETTINGS, optionAt, toOption } from './vocab.js';
 import { baseName, predictionsCSV } from './downloads.js';
 import { count, seconds } from './format.js';
 import { modelFileName, selectionText } from './models.js';
@@ -48,7 +49,7 @@ export function createTrainPanel({ app, page, models, controls }) {
       return;
     }
     const result = outcome.value;
-    app.speed = measuredSpeed(result.work, result.rfMs, app.engine.workers);
+    app.rate = measuredRate(app.rate, result.work, result.rfMs, app.engine.workers);
     app.lastRun = { ...result, ds, name, method: plan.method, m: plan.m, kernel: plan.kernel };
     const rows = plan.evaluation === 'split' ? `its ${count(result.modelRows, 'training row')}` : `all ${count(result.modelRows, 'row')} (the folds only measure)`;
     // Described by its file: the depth 'auto' chose, not the 'auto' sent.
@@ -82,7 +83,9 @@ export function createTrainPanel({ app, page, models, controls }) {
     if (r.withExact) {
       const e = metric(ds, r.exactScores, r.yTrue);
       const speedup = r.exactMs / r.rfMs;
-      box.append(line(`Exact ${kernelName(r.kernel)}: ${e.name} ${e.text}, ${seconds(r.exactMs)} — random features are ${speedup >= 1 ? `${speedup.toFixed(1)}× faster` : `${(1 / speedup).toFixed(1)}× slower at this size (they pay off when rows far outnumber m)`}.`, 'exact'));
+      box.append(line(`Exact ${kernelName(r.kernel, r.exactDepths)}: ${e.name} ${e.text}, ${seconds(r.exactMs)} — random features are ${speedup >= 1 ? `${speedup.toFixed(1)}× faster` : `${(1 / speedup).toFixed(1)}× slower at this size (they pay off when rows far outnumber m)`}.`, 'exact'));
+      const short = shortfall(ds, main, e, r.m, { defaultM: optionAt(app.vocab.schema, 'fitRidge.features.dim')?.default, maxM: toOption(SETTINGS.logm.scale, app.vocab.settings.logm.max) });
+      if (short) box.append(line(short, 'shortfall'));
     } else if (r.exactSkipped) {
       box.append(line(`Exact kernel not fitted: ${r.maxTrain} training rows, more than the ${EXACT_MAX} this page fits it for.`, 'exact'));
     }

@@ -21,7 +21,7 @@ import { SURFACES, TASK } from './surface.js';
  * always: written into every link, even at its default.
  * scale: how the setting maps to the option: 'log2' (logm → m = 2^logm),
  * 'percent' (test → testFraction = test/100), 'halfDecades' (lam → λ =
- * 10^(lam/2)).
+ * 10^(lam/2)), 'tenths' (bias → σ_b = bias/10).
  * Settings without option are the lab's own (values, bool, text or a
  * range).
  *
@@ -40,13 +40,16 @@ export const SETTINGS = {
   data: { values: [...TOY_IDS, ...DATASETS, 'file'], def: 'iris', always: true },
   // '' = the last column. Room for long column names: a longer target would silently drop out of links.
   target: { text: 1000, def: '', option: 'parseCSV.target', control: { id: 'target', label: 'Target' }, loads: true },
-  std: { option: 'fitRidge.preprocess.standardize', control: { id: 'standardize', label: 'Standardize columns' }, redraw: ['prep', 'pictures'] },
-  unit: { option: 'fitRidge.preprocess.unitNorm', control: { id: 'unitnorm', label: 'Unit-norm rows' }, redraw: ['prep', 'pictures'] },
+  std: { option: 'fitRidge.preprocess.standardize', control: { id: 'standardize', label: 'Standardize columns' }, redraw: ['prep', 'pictures', 'surfaces'] },
+  unit: { option: 'fitRidge.preprocess.unitNorm', control: { id: 'unitnorm', label: 'Unit-norm rows' }, redraw: ['prep', 'pictures', 'surfaces'] },
+  // The bias input σ_b (the engine's preprocess.bias) in tenths: 0 … 3; 1
+  // is the engine's 'auto' candidate and what the playground was drawn with.
+  bias: { option: 'fitRidge.preprocess.bias', scale: 'tenths', narrow: { min: 0, max: 30, step: 5 }, def: 10, control: { id: 'bias', label: 'Bias σ_b' }, redraw: ['prep', 'pictures', 'surfaces'] },
   // A slider of five steps: deeper NTKs of the bundled sets look alike, and every layer costs n·m²/2.
   depth: { option: 'features.depth', narrow: { min: 1, max: 5 }, control: { id: 'depth', label: 'Depth L' }, redraw: ['pictures', 'surfaces'] },
   // m = 64 … 8192 in powers of two; 512 fits every bundled set in about a second.
   logm: { option: 'features.dim', scale: 'log2', narrow: { min: 6, max: 13 }, def: 9, control: { id: 'dim', label: 'Features m' }, redraw: ['pictures', 'surfaces'] },
-  method: { option: 'features.method', control: { id: 'method', label: 'Method' }, redraw: ['pictures'] },
+  method: { option: 'features.method', control: { id: 'method', label: 'Method' }, redraw: ['pictures', 'surfaces'] },
   sketch: { option: 'features.sketch', control: { id: 'sketch', label: 'Sketch' }, redraw: ['pictures', 'surfaces'] },
   sampler: { option: 'features.sampler', control: { id: 'sampler', label: 'Sampler' }, redraw: ['pictures', 'surfaces'] },
   // Nine digits fit the number box; links made so far default to seed 1.
@@ -58,7 +61,7 @@ export const SETTINGS = {
   // Fewer than 3 folds test on half the rows; more than 10 only repeat the fit. Links default to 5.
   k: { option: 'kfold.k', narrow: { min: 3, max: 10 }, def: 5, control: { id: 'kfolds', label: 'Folds k' } },
   // Training chooses depth and preprocessing ('auto', the engine's default); links made before default to it too.
-  auto: { bool: true, def: true, input: { id: 'auto', label: 'Choose depth and preprocessing for me (auto)' } },
+  auto: { bool: true, def: true, input: { id: 'auto', label: 'Choose depth and preprocessing for me (auto)' }, redraw: ['prep'] },
   exact: { bool: true, def: true, input: { id: 'exact', label: 'Also fit the exact kernel' } },
   magnify: { bool: true, def: false, input: { id: 'magnify', label: 'Magnify the difference' }, redraw: ['heatmaps'] },
   // The ridge λ of the playground's surfaces and of active learning (Train
@@ -147,14 +150,15 @@ function scaled(scale, o) {
     case 'log2': return { min: min === undefined ? undefined : Math.log2(min), max: max === undefined ? undefined : Math.log2(max) };
     case 'percent': return { min: min === undefined ? undefined : 100 * min, max: max === undefined ? undefined : 100 * max, minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
     case 'halfDecades': return { min: min === undefined ? undefined : 2 * Math.log10(min), max: max === undefined ? undefined : 2 * Math.log10(max), minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
+    case 'tenths': return { min: min === undefined ? undefined : 10 * min, max: max === undefined ? undefined : 10 * max, minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
     default: return { min, max, minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
   }
 }
 
-const toSetting = (scale, v) => (scale === 'log2' ? Math.log2(v) : scale === 'percent' ? 100 * v : scale === 'halfDecades' ? 2 * Math.log10(v) : v);
+const toSetting = (scale, v) => (scale === 'log2' ? Math.log2(v) : scale === 'percent' ? 100 * v : scale === 'halfDecades' ? 2 * Math.log10(v) : scale === 'tenths' ? 10 * v : v);
 
-/** The engine's value of a setting's value: m of logm, testFraction of test, λ of lam. */
-export const toOption = (scale, v) => (scale === 'log2' ? 2 ** v : scale === 'percent' ? v / 100 : scale === 'halfDecades' ? 10 ** (v / 2) : v);
+/** The engine's value of a setting's value: m of logm, testFraction of test, λ of lam, σ_b of bias. */
+export const toOption = (scale, v) => (scale === 'log2' ? 2 ** v : scale === 'percent' ? v / 100 : scale === 'halfDecades' ? 10 ** (v / 2) : scale === 'tenths' ? v / 10 : v);
 
 /** Whether x lies in the range r (min, max, exclusive ends). */
 const inside = (r, x) => !(r.min !== undefined && (x < r.min || (r.minExclusive && x === r.min)))

@@ -285,10 +285,12 @@ export interface Selection {
   rows: number;
   /** "loo": exact leave-one-out with the exact kernel. */
   criterion: string;
-  /** stdErr: standard error of the candidate's validated loss minus the best candidate's, paired over the rows (absent for the best). */
+  /** stdErr: standard error of the candidate's validated loss minus the best candidate's, paired over the rows (absent when 0: for the best, and for a candidate that ties it). */
   candidates: { depth: number; preprocess: Preprocess; lambda: number; score: number; accuracy?: number; stdErr?: number }[];
   /** Index of the chosen candidate: the lowest depth within one standard error of the best (the one-standard-error rule). */
   chosen: number;
+  /** Index of the best candidate, the one each stdErr is measured against (absent when 0). */
+  best?: number;
 }
 
 export interface CurvePoint {
