@@ -125,7 +125,9 @@ func init() {
 			Delimiter string     `json:"delimiter"`
 			Header    bool       `json:"header"`
 			More      bool       `json:"more"`
-		}{nonNil(t.Names), cells, string(t.Delimiter), t.Header, t.More}, nil
+			Target    int        `json:"target"`
+			TargetWhy string     `json:"targetWhy"`
+		}{nonNil(t.Names), cells, string(t.Delimiter), t.Header, t.More, t.Target, t.TargetWhy}, nil
 	}
 
 	ops["split"] = func(c *call, args []byte) (any, error) {

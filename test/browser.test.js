@@ -506,7 +506,7 @@ test('a link\'s settings that cannot be used are named in a notice, with what wa
   await sourceIs(page, 'iris.csv');
   const notice = await page.textContent('#notice');
   assert.equal(await page.isVisible('#notice'), true);
-  assert.match(notice, /target “nosuch” is not a column of iris\.csv; using its last column, “target”/);
+  assert.match(notice, /target “nosuch” is not a column of iris\.csv; using “target”: the last column, and named like a target/);
   assert.match(notice, /depth=“x9” is not a whole number from 1 to 5; using “1”/);
   assert.match(notice, /“bogus” is not a setting of this page/);
   assert.match(notice, /test=“33” is not a multiple of 5 from 10 to 50; using “30”/);
@@ -591,6 +591,36 @@ async function predicted(page, n) {
   await page.waitForFunction((n) => document.getElementById('predict-result').dataset.rows === String(n) || !document.getElementById('alert').hidden, n, { timeout: TIMEOUT });
   await noAlert(page);
 }
+
+test('a table\'s default Target is the column named like one, and the Data panel says why; another choice says who chose it; the Task control makes whole numbers a regression', { timeout: 2 * TIMEOUT }, async () => {
+  const { page, context, check } = await open({ hash: IRIS });
+  await sourceIs(page, 'iris.csv');
+  assert.match(await page.textContent('#target-why'), /Target “target”: the last column, and named like a target\./);
+  // HouseVotes84's shape: the class first, votes after; the last column would drop rows and predict a vote.
+  const votes = await csvFile('votes.csv', ['Class', 'V1', 'V2', 'V16'], 40, (i) => [i % 2 ? 'democrat' : 'republican', i % 3 ? 'y' : 'n', i % 5 ? 'y' : 'n', i % 7 ? 'y' : '']);
+  await page.setInputFiles('#file', votes);
+  await sourceIs(page, 'votes.csv');
+  assert.equal(await page.$eval('#target', (s) => s.options[s.selectedIndex].text), 'Class');
+  assert.match(await page.textContent('#target-why'), /Target “Class”: named like a target/);
+  assert.doesNotMatch(await page.textContent('#facts'), /dropped/, 'no rows dropped for a missing vote');
+  assert.doesNotMatch(page.url(), /target=/, 'the suggested target needs no word in the link');
+  await page.selectOption('#target', { label: 'V1' });
+  await page.waitForFunction(() => /chosen by you/.test(document.getElementById('target-why').textContent), null, { timeout: TIMEOUT });
+  assert.match(page.url(), /target=V1/);
+  await idle(page);
+
+  // Whole-number targets with few values are classes under auto (mtcars' carb); the Task control makes them a regression.
+  const counts = await csvFile('counts.csv', ['x1', 'x2', 'carb'], 60, (i) => [i / 10, (i % 7) / 3, 1 + (i % 4)]);
+  await page.setInputFiles('#file', counts);
+  await sourceIs(page, 'counts.csv');
+  assert.match(await page.textContent('#facts'), /classification, 4 classes/);
+  await page.selectOption('#task', 'regression');
+  await page.waitForFunction(() => /regression/.test(document.getElementById('facts').textContent), null, { timeout: TIMEOUT });
+  assert.match(page.url(), /task=regression/);
+  assert.equal(await page.$eval('#target', (s) => s.options[s.selectedIndex].text), 'carb', 'the target stays');
+  check();
+  await context.close();
+});
 
 test('a trained model downloads as JSON, loads in a fresh page and predicts a CSV exactly as the trained one did', { timeout: 3 * TIMEOUT }, async () => {
   const first = await open({ hash: IRIS });

@@ -227,7 +227,8 @@ test('the lab\'s vocabulary is the engine\'s schema: menus, defaults, and narrow
   }
   for (const [key, words] of Object.entries(WORDS)) {
     if (key === 'eval') continue;
-    for (const v of Object.keys(words)) assert.ok(entry(key).enum.includes(v), `${key} ${v} is an engine value`);
+    const option = optionAt(schema, SETTINGS[key].option);
+    for (const v of Object.keys(words)) assert.ok(option.enum.includes(v), `${key} ${v} is an engine value`);
   }
   for (const v of SETTINGS.eval.values) assert.ok(Array.isArray(schema[v]), `evaluation ${v} is an engine method`);
   for (const path of Object.keys(OTHER_OPTIONS)) assert.ok(optionAt(schema, path), `${path} is an engine option`);
@@ -546,7 +547,7 @@ test('the page\'s setting controls are the settings table\'s: each control of in
   const tableIds = CONTROLLED.map(([, id]) => id);
   assert.deepEqual([...tableIds].sort(), settingIds, 'the table and the page name the same controls');
   assert.equal(new Set(tableIds).size, tableIds.length, 'one control per setting');
-  const redraws = new Set(['prep', 'pictures', 'heatmaps', 'surfaces', 'toy']);
+  const redraws = new Set(['reload', 'prep', 'pictures', 'heatmaps', 'surfaces', 'toy']);
   for (const [key, , s] of CONTROLLED) {
     for (const r of s.redraw ?? []) assert.ok(redraws.has(r), `${key}: redraw ${r}`);
     assert.ok(Object.hasOwn(vocab.settings, key), `${key} is a setting of the vocabulary`);

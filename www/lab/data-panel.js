@@ -49,11 +49,13 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
    * file chosen while the page starts is loaded once the engine is up. On an
    * error the previous data set stays loaded and the message names the file.
    * target: a column name from a link; if the file has no such column, a
-   * notice says so and the last column is the target. where: 'load' for new
+   * notice says so and the suggested column is the target (the engine's:
+   * one named like a target, else the last); by: who chose target ('the
+   * link', 'you'), as the Data panel says. where: 'load' for new
    * data (only the file can change), 'run' for the loaded data with another
    * Target. toy: the points of a generated set (their CSV text is source's).
    */
-  async function load(name, source, { bundled = null, target = '', where = 'load', toy = null } = {}) {
+  async function load(name, source, { bundled = null, target = '', by = 'the link', where = 'load', toy = null } = {}) {
     app.loadsStarted++;
     say(`Reading ${name}…`);
     const still = () => (app.current ? ` ${app.current.name} is still loaded.` : '');
@@ -67,10 +69,17 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       if (!eng) throw new DOMException('no engine', 'AbortError');
       const preview = await eng.previewCSV(bytes, { rows: 6, ...ctl(0, 2) });
       check(signal);
+      // The link's target, else the column the engine suggests (one named like a target, or the last).
+      const suggested = preview.names[preview.target] ?? preview.names.at(-1) ?? '';
       const opts = {};
       let note = '';
       if (target && preview.names.includes(target)) opts.target = target;
-      else if (target) note = `The link's target ${quote(target)} is not a column of ${name}; using its last column, ${quote(preview.names.at(-1) ?? '')}.`;
+      else {
+        if (target) note = `The link's target ${quote(target)} is not a column of ${name}; using ${quote(suggested)}: ${preview.targetWhy}.`;
+        if (preview.target !== undefined && preview.target !== preview.names.length - 1) opts.target = preview.target;
+      }
+      // The Task control: 'auto' is the engine's rule (toy sets are classes).
+      if (!toy && app.settings.task !== 'auto') opts.task = app.settings.task;
       const ds = await eng.parseCSV(bytes, { ...opts, ...ctl(1, 2) });
       check(signal);
       if (ds.X.rows < 2) throw new Error(`it has ${ds.X.rows} usable row${ds.X.rows === 1 ? '' : 's'}; at least 2 are needed`);
@@ -78,7 +87,9 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       app.jobs.stopAll('new data', (j) => j.lane === 'load');
       app.current = { id: ++app.datasetSerial, name, bytes, bundled, preview, ds, sample: sampleRows(ds.y, SAMPLE), toy };
       app.settings.data = bundled ?? 'file';
-      app.settings.target = ds.targetName === preview.names[preview.names.length - 1] ? '' : ds.targetName;
+      // A link names the target only when it is not the suggested one.
+      app.settings.target = ds.targetName === suggested ? '' : ds.targetName;
+      app.current.targetWhy = opts.target === target ? `chosen by ${by}` : preview.targetWhy;
       controls.save();
       datasetOptions(bundled ? null : name);
       showData();
@@ -93,6 +104,14 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
     if (outcome.ok) loaded();
     else if (outcome.why !== 'replaced') showCurrentChoice();
     return outcome.ok;
+  }
+
+  /** Reads the loaded data set again (another Task), keeping its target. */
+  function reload() {
+    if (!app.current || app.current.toy) return;
+    const { name, bytes, bundled, targetWhy } = app.current;
+    const by = /^chosen by (.*)$/.exec(targetWhy)?.[1] ?? 'the link';
+    load(name, () => bytes, { bundled, target: app.settings.target, by, where: 'run' });
   }
 
   /** Loads a bundled file or a generated set by its menu id. */
@@ -160,6 +179,8 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
     sel.value = String(ds.target);
     // A generated set's target is its class: the playground draws classes.
     sel.disabled = !!toy;
+    $('task').disabled = !!toy;
+    $('target-why').textContent = toy ? '' : `Target ${quote(ds.targetName)}: ${app.current.targetWhy}.`;
     renderPreview($('preview'), preview);
     const categorical = ds.columns.filter((c, i) => i !== ds.target && c.kind === 'categorical').length;
     const facts = [
@@ -206,7 +227,7 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
     });
     $('target').addEventListener('change', (e) => {
       const { name, bytes, bundled, ds } = app.current;
-      load(name, () => bytes, { bundled, target: ds.columns[+e.target.value].name, where: 'run' });
+      load(name, () => bytes, { bundled, target: ds.columns[+e.target.value].name, by: 'you', where: 'run' });
     });
     $('resample').addEventListener('click', () => {
       const { max } = app.vocab.settings.dseed;
@@ -218,5 +239,5 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
     $('clear-added').addEventListener('click', clearAdded);
   }
 
-  return { datasetOptions, loadBundled, loadFile, reloadToySoon, addPoint, showPrep, bind };
+  return { datasetOptions, loadBundled, loadFile, reload, reloadToySoon, addPoint, showPrep, bind };
 }

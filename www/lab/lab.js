@@ -35,6 +35,7 @@ const controls = createControls({
   app,
   page,
   redraws: {
+    reload: () => data.reload(),
     prep: () => data.showPrep(),
     pictures: () => compare.refreshSoon(),
     heatmaps: () => compare.draw(),
@@ -80,7 +81,7 @@ function followLink() {
   }
   // A generated set is drawn again from its size, noise and seed.
   const regenerate = isToy(next.data) && ['noise', 'points', 'dseed'].some((k) => next[k] !== app.settings[k]);
-  const reload = next.data !== app.settings.data || next.target !== app.settings.target || regenerate;
+  const reload = next.data !== app.settings.data || next.target !== app.settings.target || next.task !== app.settings.task || regenerate;
   app.settings = next;
   controls.show();
   page.notify(notes.filter(Boolean).join(' '));

@@ -29,7 +29,8 @@ import { SURFACES, TASK } from './surface.js';
  * page element of a setting without a control (a control also names the
  * element; input does not make messages point at it); loads: the data
  * panel binds it (a new target reloads the data); redraw: what follows a
- * change ('prep' the preprocessing note, 'pictures' the kernel heatmaps,
+ * change ('reload' the data set read again, 'prep' the preprocessing
+ * note, 'pictures' the kernel heatmaps,
  * 'heatmaps' only their colours, 'surfaces' the playground, 'toy' a
  * generated set drawn again); unit: what the slider's value is shown with.
  */
@@ -40,6 +41,8 @@ export const SETTINGS = {
   data: { values: [...TOY_IDS, ...DATASETS, 'file'], def: 'iris', always: true },
   // '' = the last column. Room for long column names: a longer target would silently drop out of links.
   target: { text: 1000, def: '', option: 'parseCSV.target', control: { id: 'target', label: 'Target' }, loads: true },
+  // Whole-number targets with few values are classes unless the user says otherwise (mtcars' carb).
+  task: { option: 'parseCSV.task', control: { id: 'task', label: 'Task' }, redraw: ['reload'] },
   std: { option: 'fitRidge.preprocess.standardize', control: { id: 'standardize', label: 'Standardize columns' }, redraw: ['prep', 'pictures', 'surfaces'] },
   unit: { option: 'fitRidge.preprocess.unitNorm', control: { id: 'unitnorm', label: 'Unit-norm rows' }, redraw: ['prep', 'pictures', 'surfaces'] },
   // The bias input σ_b (the engine's preprocess.bias) in tenths: 0 … 3; 1
@@ -129,6 +132,7 @@ export const WORDS = {
     hadamard: 'Hadamard (fast, structured)',
   },
   eval: { split: 'train/test split', kfold: 'k-fold cross-validation' },
+  task: { auto: 'auto: text, and whole numbers with few values, are classes', classification: 'classification', regression: 'regression' },
 };
 
 /** The schema entry at "method.path" ("fitRidge.preprocess.standardize"), or undefined. */

@@ -228,6 +228,10 @@ export interface Preview {
   delimiter: string;
   header: boolean;
   more: boolean;
+  /** The column a user most likely means to predict (named like a target: class, target, label, y, …; else the last), an index into names; parseCSV's own default stays the last column. */
+  target: number;
+  /** Why target was suggested, in words. */
+  targetWhy: string;
 }
 
 export interface FitOptions extends CallControl {
