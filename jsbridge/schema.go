@@ -43,6 +43,9 @@ type Opt struct {
 	// or one that depends on the data, told in Doc).
 	Default any    `json:"default,omitempty"`
 	Doc     string `json:"doc"`
+	// Uses: for an enum of methods, which sibling options each value
+	// reads (rf.Uses); hosts grey out the others.
+	Uses map[string][]string `json:"uses,omitempty"`
 }
 
 func f(v float64) *float64 { return &v }
@@ -64,8 +67,8 @@ var (
 		return Opt{Name: name, Kind: "int", Min: f(1), Max: f(rf.MaxDim), Default: def, Doc: doc}
 	}
 	featureOpts = []Opt{
-		{Name: "method", Kind: "enum", Enum: rf.Methods, Default: rf.Methods[0],
-			Doc: "which random features"},
+		{Name: "method", Kind: "enum", Enum: rf.Methods, Default: rf.Methods[0], Uses: rf.Uses,
+			Doc: "which random features; uses: which of depth, sketch, sampler and gamma each method reads (it ignores the others)"},
 		optDepth,
 		optDim("dim", "output dimension m", rf.DefaultDim),
 		optDim("sketchDim", "TensorSketch / TensorSRHT output dimension m_cs (ntk; default dim − m1; not with sketch split)", nil),

@@ -14,7 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import { root, pkg, rng, parseCSV } from './helpers.js';
 
-const lab = (name) => import(pathToFileURL(path.join(root, 'www', 'lab', name)).href);
+// The built lab (dist/www), where its modules find the package (./ntkrf/) as the page does.
+const lab = (name) => import(pathToFileURL(path.join(root, 'dist', 'www', name)).href);
 const { sampleRows, summarizeList } = await lab('data.js');
 const { toCSV, csvField } = await lab('csv.js');
 const { explain, linkNotice, controlFor, NO_CONTROL, capAlert, MAX_ALERT_CHARS } = await lab('messages.js');
@@ -222,7 +223,10 @@ test('the lab\'s vocabulary is the engine\'s schema: menus, defaults, and narrow
   for (const [name, m] of Object.entries(METHODS)) {
     assert.ok(entry('method').enum.includes(name), `${name} is an engine method`);
     assert.ok(optionAt(schema, 'kernel.kernel').enum.includes(m.kernel), `${name} is compared with the engine's ${m.kernel} kernel`);
-    for (const u of m.uses) assert.ok(entry(u), `${name} uses ${u}, a feature option`);
+    // Which options a method uses is the engine's (rf.Uses through the schema), each a feature option.
+    assert.ok(Array.isArray(entry('method').uses[name]), `the engine says which options ${name} uses`);
+    for (const u of entry('method').uses[name]) assert.ok(entry(u), `${name} uses ${u}, a feature option`);
+    assert.equal(m.uses, undefined, 'the lab does not restate them');
     if (m.depth !== undefined) assert.ok(m.depth >= optionAt(schema, 'kernel.depth').min && m.depth <= optionAt(schema, 'kernel.depth').max);
   }
   for (const [key, words] of Object.entries(WORDS)) {
@@ -302,7 +306,7 @@ test('the cost model: work of a fit, training rows per evaluation, the estimate 
   assert.ok(Math.abs(e.ms - (1000 * trainWork(105, 4, 512, 0)) / 2e9) < 1e-9);
   const withOverhead = estimate({ n: 150, d: 4, m: 512, layers: 0, settings: { eval: 'split', test: 30, k: 5 }, rate: { ...rate, overheadMs: 700 }, workers: 2 });
   assert.ok(Math.abs(withOverhead.ms - e.ms - 700) < 1e-9, 'a fixed overhead per run');
-  assert.match(e.text, /^Φ for all 150 rows: 150 × 512 × 8 bytes = 600 KB; training ≈ \d+ ms \(rough\)\.$/);
+  assert.match(e.text, /^Φ for all 150 rows: 150 × 512 × 8 bytes = 614\.4 kB; training ≈ \d+ ms \(rough\)\.$/);
   assert.equal(e.exactOK, true);
   const big = estimate({ n: 100_000, d: 50, m: 8192, layers: 4, settings: { eval: 'kfold', test: 30, k: 10 }, rate, workers: 1 });
   assert.equal(big.slow, true);

@@ -27,9 +27,16 @@ type Spec struct {
 	// Depth is the network depth L, 1 … MaxDepth, of "ntk" and "nngp"; 0
 	// means DefaultDepth.
 	Depth int `json:"depth"`
-	// Gamma is the RBF scale γ in exp(−γ‖x−z‖²), > 0; 0 means 1/cols.
+	// Gamma is the RBF scale γ in exp(−γ‖x−z‖²), > 0; 0 means
+	// DefaultGamma.
 	Gamma float64 `json:"gamma"`
 }
+
+// DefaultGamma is the RBF scale of inputs of d > 0 columns when none is
+// given: 1/d, so that exp(−γ‖x−z‖²) of standardized rows does not vanish
+// as columns are added. The exact kernel and rf's random Fourier features
+// share it.
+func DefaultGamma(d int) float64 { return 1 / float64(d) }
 
 // Filled returns k with its defaults written out for inputs of d columns,
 // the depth of kernels without one and the γ of kernels other than rbf
@@ -49,7 +56,7 @@ func (k Spec) Filled(d int) (Spec, error) {
 		k.Gamma = 0
 	case "rbf":
 		if k.Gamma == 0 && d > 0 {
-			k.Gamma = 1 / float64(d)
+			k.Gamma = DefaultGamma(d)
 		}
 		if !(k.Gamma > 0) || math.IsInf(k.Gamma, 1) {
 			return k, check.New(check.Option, "gamma", "core: rbf gamma must be a positive finite number, got %v", k.Gamma)

@@ -73,7 +73,8 @@ type Config struct {
 	GibbsSweeps int `json:"gibbsSweeps"`
 	// Normalize scales every output row to unit norm.
 	Normalize bool `json:"normalize"`
-	// Gamma is the rff scale γ of exp(−γ‖x−y‖²), > 0 (default 1/inputDim).
+	// Gamma is the rff scale γ of exp(−γ‖x−y‖²), > 0 (default
+	// kernel.DefaultGamma of the input's columns).
 	Gamma float64 `json:"gamma"`
 	// Seed determines every random draw: 0 … MaxSeed.
 	Seed uint64 `json:"seed"`
@@ -166,7 +167,7 @@ func (c *Config) fill(inputDim int) error {
 			return check.New(check.Option, "gamma", "rf: Config.Gamma %v is invalid; use a positive finite number (0 means 1/inputDim)", c.Gamma)
 		}
 		if c.Gamma == 0 {
-			c.Gamma = 1 / float64(inputDim)
+			c.Gamma = kernel.DefaultGamma(inputDim)
 		}
 	}
 	return nil

@@ -34,23 +34,6 @@ export function randomOrder(n, seed, stream) {
   return order;
 }
 
-/** Accuracy (classification) or R² (regression) of predictions pred of y. */
-export function scoreOf(task, pred, y) {
-  if (task === TASK) {
-    let right = 0;
-    for (let i = 0; i < y.length; i++) if (pred[i] === y[i]) right++;
-    return right / y.length;
-  }
-  let mean = 0;
-  for (const v of y) mean += v / y.length;
-  let res = 0, tot = 0;
-  for (let i = 0; i < y.length; i++) {
-    res += (y[i] - pred[i]) ** 2;
-    tot += (y[i] - mean) ** 2;
-  }
-  return tot > 0 ? 1 - res / tot : NaN;
-}
-
 /** The most frequent label of y (the first of the tied). */
 function majority(y) {
   const counts = new Map();
@@ -117,7 +100,13 @@ async function scoreLabels(engine, p, idx, signal) {
       model.dispose();
     }
   }
-  return scoreOf(p.task, pred, p.testY);
+  return scoreOf(engine, p, pred, signal);
+}
+
+/** Accuracy (classification) or R² (regression) of predictions pred of the test rows, by the engine (core/metrics). */
+export async function scoreOf(engine, p, pred, signal) {
+  const s = await engine.score(p.testY, pred, { task: p.task, ...(p.classes ? { classes: p.classes } : {}), signal });
+  return p.task === TASK ? s.accuracy : s.r2;
 }
 
 /**

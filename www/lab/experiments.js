@@ -4,7 +4,7 @@
 // with held-out rows (a split or k folds) with the exact kernel alongside,
 // and the model kept to download and to predict files with. No DOM: train-panel.js
 // starts these as jobs and draws results.
-import { METHODS, SETTINGS, toOption, optionAt } from './vocab.js';
+import { METHODS, SETTINGS, toOption, optionAt, uses } from './vocab.js';
 import { check } from './jobs.js';
 import { trainWork, EXACT_MAX } from './cost.js';
 import { count } from './format.js';
@@ -18,8 +18,8 @@ export const dim = (settings) => toOption(SETTINGS.logm.scale, settings.logm);
 /** The ridge λ of the settings (the playground's and active learning's; training chooses its own). */
 export const lambdaOf = (settings) => toOption(SETTINGS.lam.scale, settings.lam);
 
-/** Whether method uses the option name ('depth', 'sketch', 'sampler'). */
-export const uses = (method, name) => METHODS[method]?.uses.includes(name) ?? false;
+/** Whether method uses the option name: the engine's rule (vocab.js uses). */
+export { uses };
 
 /** Layers after the first that method computes (the cost model's count). */
 export const extraLayers = (settings, method = settings.method) => (uses(method, 'depth') ? settings.depth - 1 : 0);

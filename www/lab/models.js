@@ -4,7 +4,7 @@
 // numbers. No DOM.
 import { toCSV } from './csv.js';
 import { baseName } from './downloads.js';
-import { METHODS } from './vocab.js';
+import { METHODS, uses } from './vocab.js';
 import { summarizeList } from './data.js';
 import { short } from './heatmap.js';
 
@@ -29,7 +29,7 @@ export function describeModel(spec, model) {
   let title;
   if (f) {
     const name = METHODS[f.method]?.name ?? f.method;
-    const depth = f.depth && METHODS[f.method]?.uses.includes('depth') ? `, L = ${f.depth}` : '';
+    const depth = f.depth && uses(f.method, 'depth') ? `, L = ${f.depth}` : '';
     title = `${name}, m = ${f.dim}${depth}, seed ${f.seed ?? 0}`;
   } else if (k) {
     title = `exact ${k.kernel === 'rbf' || k.kernel === 'linear' ? `${k.kernel} kernel` : `${String(k.kernel).toUpperCase()}, L = ${k.depth}`}`;

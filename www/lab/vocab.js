@@ -2,7 +2,7 @@
 // controls and the engine option behind each control, read from the
 // engine's option table (eng.schema, declared once in Go: jsbridge/schema.go).
 // This module writes down only what the lab adds to it: words for the menus,
-// which options each method uses, and where a control deliberately narrows
+// and where a control deliberately narrows
 // the engine's range or keeps a default of its own. No DOM.
 import { DATASETS } from './data.js';
 import { TOY_IDS } from './toy.js';
@@ -95,26 +95,38 @@ export const OTHER_OPTIONS = {
 };
 
 /**
- * What the lab knows of each feature method: words for the menu, the
- * options it uses (the others are not sent, and their controls are greyed),
- * and the exact kernel it approximates, for the pictures and the sweep.
+ * What the lab knows of each feature method: words for the menu and the
+ * exact kernel it approximates, for the pictures and the sweep. Which
+ * options it uses (the others are not sent, and their controls are greyed)
+ * is the engine's: the method option's uses (rf.Uses), read by
+ * vocabulary() into USES.
  * Methods of the schema that are not here are left out of the menu (and
  * listed by problems()); EXCLUDED names those left out on purpose.
  */
 export const METHODS = {
-  ntk: { label: 'NTK RF (the paper)', name: 'NTK RF', uses: ['depth', 'sketch', 'sampler'], kernel: 'ntk',
+  ntk: { label: 'NTK RF (the paper)', name: 'NTK RF', kernel: 'ntk',
     help: 'Arc-cosine features joined layer by layer with TensorSketch; approximates the NTK of depth L.' },
-  nngp: { label: 'NNGP RF', name: 'NNGP RF', uses: ['depth', 'sampler'], kernel: 'nngp',
+  nngp: { label: 'NNGP RF', name: 'NNGP RF', kernel: 'nngp',
     help: 'The ReLU part of the same construction; approximates the NNGP kernel (last layer only trained).' },
-  arccos1: { label: 'arc-cosine, one layer', name: 'arc-cos', uses: ['sampler'], kernel: 'nngp', depth: 1,
+  arccos1: { label: 'arc-cosine, one layer', name: 'arc-cos', kernel: 'nngp', depth: 1,
     help: 'One layer of ReLU features; approximates the one-layer NNGP (arc-cosine) kernel. Ignores L.' },
-  naive: { label: 'naive tensor products', name: 'naive', uses: ['depth', 'sampler'], kernel: 'ntk',
+  naive: { label: 'naive tensor products', name: 'naive', kernel: 'ntk',
     help: 'Explicit tensor products without sketching; the same kernel as NTK RF, fewer effective features.' },
-  grad: { label: 'gradient features', name: 'grad', uses: ['depth'], kernel: 'ntk',
+  grad: { label: 'gradient features', name: 'grad', kernel: 'ntk',
     help: 'Gradient of one random finite-width ReLU network; approximates the NTK of depth L.' },
-  rff: { label: 'random Fourier (RBF)', name: 'RFF', uses: [], kernel: 'rbf',
+  rff: { label: 'random Fourier (RBF)', name: 'RFF', kernel: 'rbf',
     help: 'Random Fourier features of the RBF kernel exp(−γ‖x−z‖²), γ = 1/columns. Ignores L.' },
 };
+
+/**
+ * Which options each method uses: the engine's (features.method's uses in
+ * the schema), filled by vocabulary(); empty before the engine has
+ * started, when nothing runs.
+ */
+export const USES = {};
+
+/** Whether method uses the option name ('depth', 'sketch', 'sampler', 'gamma'). */
+export const uses = (method, name) => USES[method]?.includes(name) ?? false;
 
 /** Methods of the engine the lab leaves out, and why. */
 export const EXCLUDED = {
@@ -236,6 +248,13 @@ export function vocabulary(schema) {
     if (sf.kernel && !optionAt(schema, 'fitRidge.kernel.kernel')?.enum?.includes(sf.kernel)) problems.push(`surface ${sf.id}: the engine has no exact kernel ${sf.kernel}`);
     if (sf.method && !optionAt(schema, 'fitRidge.features.method')?.enum?.includes(sf.method)) problems.push(`surface ${sf.id}: the engine has no feature method ${sf.method}`);
     if (sf.gamma !== undefined && !(gamma && inside(gamma, sf.gamma))) problems.push(`surface ${sf.id}: γ = ${sf.gamma} is outside the engine's range of fitRidge.kernel.gamma`);
+  }
+  const methodUses = optionAt(schema, 'features.method')?.uses;
+  if (!methodUses) problems.push('the engine does not say which options each method uses (features.method uses)');
+  for (const m of Object.keys(METHODS)) if (methodUses && !methodUses[m]) problems.push(`method ${m}: the engine does not say which options it uses`);
+  if (methodUses) {
+    for (const k of Object.keys(USES)) delete USES[k];
+    Object.assign(USES, methodUses);
   }
   menus.eval = SETTINGS.eval.values.map((v) => ({ value: v, label: WORDS.eval[v] }));
   const methods = Object.fromEntries(settings.method.values.map((v) => [v, METHODS[v]]));

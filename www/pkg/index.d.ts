@@ -87,6 +87,8 @@ export interface OptionSchema {
   items?: OptionSchema;
   default?: unknown;
   doc: string;
+  /** For an enum of methods (features.method): which sibling options each method reads; it ignores the others. */
+  uses?: Record<string, string[]>;
 }
 
 export interface KernelOptions extends CallControl {
