@@ -378,3 +378,31 @@ test('at 400 px the playground fits the window and comes first', { timeout: 2 * 
   check();
   await context.close();
 });
+
+test('at 1024×768 and 1366×768 the pictures and the Depth, m and λ sliders share the first screen; a control focused backwards is not under the sticky header', { timeout: 3 * TIMEOUT }, async () => {
+  for (const width of [1024, 1366]) {
+    const { page, context, check } = await openLab(site, { viewport: { width, height: 768 }, hash: '#data=spiral' });
+    await surfaces(page);
+    await idle(page);
+    for (const sel of ['#surface-exact', '#surface-rf', '#depth', '#dim', '#lambda']) assert.ok(await onFirstScreen(page, sel), `${width} px: ${sel} on the first screen`);
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scrollWidth <= width, `${width} px: page width ${scrollWidth}`);
+    await shot(page, `14-first-screen-${width}`);
+    // Tabbing backwards: the control that takes focus scrolls clear of the sticky header.
+    await page.focus('#train');
+    await page.keyboard.press('Shift+Tab');
+    const before = await page.evaluate(() => document.activeElement.id);
+    assert.ok(before, 'a control before Train');
+    // Put that control under the header (20 px from the window's top), focus Train, and tab back to it.
+    await page.focus('#train');
+    await page.evaluate((id) => window.scrollTo(0, window.scrollY + document.getElementById(id).getBoundingClientRect().top - 20), before);
+    await page.keyboard.press('Shift+Tab');
+    const at = await page.evaluate(() => {
+      const el = document.activeElement;
+      return { id: el.id, top: el.getBoundingClientRect().top, header: document.querySelector('.top').getBoundingClientRect().bottom };
+    });
+    assert.ok(at.top >= at.header, `${width} px: #${at.id} focused at ${at.top} px, under the header's ${at.header} px`);
+    check();
+    await context.close();
+  }
+});

@@ -120,7 +120,23 @@ function bind() {
   $('notice-close').addEventListener('click', () => page.notify(''));
 }
 
+/**
+ * Keeps a focused control clear of the sticky header: the page scrolls
+ * focus into view below it, whatever its height (an alert makes it taller).
+ */
+function keepFocusVisible() {
+  const header = document.querySelector('.top');
+  const pad = () => {
+    const sticky = getComputedStyle(header).position === 'sticky';
+    document.documentElement.style.scrollPaddingTop = sticky ? `${header.offsetHeight + 8}px` : '';
+  };
+  new ResizeObserver(pad).observe(header);
+  window.addEventListener('resize', pad);
+  pad();
+}
+
 async function main() {
+  keepFocusVisible();
   data.datasetOptions(null);
   bind();
   page.renderJobs();

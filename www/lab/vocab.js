@@ -144,7 +144,7 @@ export const WORDS = {
     hadamard: 'Hadamard (fast, structured)',
   },
   eval: { split: 'train/test split', kfold: 'k-fold cross-validation' },
-  task: { auto: 'auto: text, and whole numbers with few values, are classes', classification: 'classification', regression: 'regression' },
+  task: { auto: 'auto (the engine decides)', classification: 'classification', regression: 'regression' },
 };
 
 /** The schema entry at "method.path" ("fitRidge.preprocess.standardize"), or undefined. */
