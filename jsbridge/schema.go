@@ -192,6 +192,13 @@ var Schema = map[string][]Opt{
 		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing fitted on X itself"},
 		groupOpt,
 	},
+	"ensembleVariance": {
+		optDepth,
+		{Name: "lambda", Kind: "number", Min: f(check.MinLambda),
+			Doc: "ridge λ of the training, required (the NTK ridge regression whose mean the ensemble has)"},
+		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing fitted on X, applied to X and Z"},
+		groupOpt,
+	},
 }
 
 // opSchema maps the bridge's operations to the engine method whose
@@ -201,7 +208,7 @@ var opSchema = map[string]string{
 	"score": "score", "parseCSV": "parseCSV", "previewCSV": "previewCSV", "split": "split", "kfold": "kfold",
 	"fitScaler": "fitRidge", "accumulate": "fitRidge", "solve": "fitRidge", "fitFeatures": "fitRidge",
 	"fitKernel": "fitRidge", "plan": "fitRidge", "labels": "fitRidge", "select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
-	"predictCSV": "predictCSV", "preprocess": "preprocess",
+	"predictCSV": "predictCSV", "preprocess": "preprocess", "ensembleVariance": "ensembleVariance",
 }
 
 // SchemaJSON is Schema as the package receives it.

@@ -546,7 +546,7 @@ test('the page\'s setting controls are the settings table\'s: each control of in
   const html = await readFile(path.join(root, 'www', 'lab', 'index.html'), 'utf8');
   // Every input and select of the page, less those that are not settings: files, the data set, the target (the data panel's), the paint radios.
   const ids = [...html.matchAll(/<(?:input|select)\b[^>]*\bid="([^"]+)"/g)].map((m) => m[1]);
-  const notSettings = new Set(['dataset', 'file', 'target', 'model-file', 'predict-file']);
+  const notSettings = new Set(['dataset', 'file', 'target', 'model-file', 'predict-file', 'line1d-set']);
   const settingIds = ids.filter((id) => !notSettings.has(id)).sort();
   const tableIds = CONTROLLED.map(([, id]) => id);
   assert.deepEqual([...tableIds].sort(), settingIds, 'the table and the page name the same controls');

@@ -319,3 +319,26 @@ test('reading a point: the grid cell under a point of the plane, and a value in 
   }
   assert.deepEqual([readValue(1.2), readValue(-0.5), readValue(0.03)], ['orange, sure (1.20)', 'blue (-0.50)', 'undecided (0.03)']);
 });
+
+test('regression in one dimension: the sets, and the three curves with the ensemble\'s band that holds the exact NTK\'s mean and widens away from the data', { timeout: 120_000 }, async () => {
+  const { SET_IDS_1D, set1d, curves1d, curveX, CURVE_POINTS_1D } = await lab('line1d.js');
+  assert.deepEqual(SET_IDS_1D, ['sin', 'abs', 'steps']);
+  const a = set1d('sin', { seed: 3 });
+  assert.deepEqual(set1d('sin', { seed: 3 }), a, 'seeded');
+  assert.ok(a.x.every((x) => Math.abs(x) >= 0.5 && Math.abs(x) <= 3), 'no points near 0');
+  const s = settingsWith();
+  const c = await curves1d(eng, a, { depth: 2, features: featureOptions(s, 'ntk', 256), lambda: 0.01, preprocess: preprocessOf(s) }, new AbortController().signal);
+  assert.equal(c.x.length, CURVE_POINTS_1D);
+  for (const k of ['exact', 'lo', 'hi', 'rf', 'rbf']) assert.ok(Array.from(c[k]).every(Number.isFinite), k);
+  for (let i = 0; i < c.x.length; i++) assert.ok(c.lo[i] <= c.exact[i] && c.exact[i] <= c.hi[i], `the band holds the mean at x = ${c.x[i]}`);
+  // The band is wider in the gap around 0 (no data) than beside the training points.
+  const x = curveX();
+  const width = (t) => { const i = x.findIndex((v) => v >= t); return c.hi[i] - c.lo[i]; };
+  const nearest = a.x.reduce((b, v) => (Math.abs(v - 2) < Math.abs(b - 2) ? v : b), a.x[0]);
+  assert.ok(width(0) > width(nearest), `band ${width(0)} at 0, ${width(nearest)} at the training point ${nearest}`);
+  // The engine's variance at the training points themselves shrinks with λ.
+  const X = { rows: a.x.length, cols: 1, data: a.x };
+  const [big, small] = [await eng.ensembleVariance(X, X, { depth: 2, lambda: 1, preprocess: preprocessOf(s) }), await eng.ensembleVariance(X, X, { depth: 2, lambda: 1e-6, preprocess: preprocessOf(s) })];
+  assert.ok(Math.max(...small) < Math.max(...big) && Math.max(...small) < 1e-3, `${Math.max(...small)} at λ = 1e-6, ${Math.max(...big)} at λ = 1`);
+  await assert.rejects(eng.ensembleVariance(X, X, { depth: 2 }), (e) => e.code === 'ERR_OPTION', 'λ is required');
+});

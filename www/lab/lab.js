@@ -170,6 +170,7 @@ async function main() {
   models.show();
   page.notify(linkNotice(rejected, state), { append: true });
   app.engineStarted(app.engine);
+  play.redraw1d();
   // The link's data set, unless the user chose data while the engine started.
   if (app.loadsStarted === 0) {
     if (state.data === 'file') page.notify('The link names your own file, which links cannot carry: iris.csv is loaded instead.', { append: true });

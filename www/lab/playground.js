@@ -8,6 +8,7 @@ import { EXTENT, CLASS_NAMES, TOYS, TOY_IDS } from './toy.js';
 import { featureOptions, targetKernel, preprocessOf, dim, lambdaOf } from './experiments.js';
 import { activeLearning, toyProblem, tableProblem, RANDOM_ORDERS } from './active.js';
 import { lineChart, clearChart } from './charts.js';
+import { SETS_1D, SET_IDS_1D, set1d, curves1d, RBF_GAMMA_1D } from './line1d.js';
 import { check } from './jobs.js';
 import { short } from './heatmap.js';
 import { count, seconds } from './format.js';
@@ -160,7 +161,51 @@ export function createPlayground({ app, run, say, addPoint }) {
 
   function redrawSoon() {
     clearTimeout(timer);
-    timer = setTimeout(redraw, DEBOUNCE_MS);
+    timer = setTimeout(() => {
+      redraw();
+      redraw1d();
+    }, DEBOUNCE_MS);
+  }
+
+  // ------------------------------------------------------------ one dimension
+
+  let serial1d = 0;
+
+  /** Fits the three models on the chosen curve's points and draws them, with the ensemble's band. */
+  async function redraw1d() {
+    if (!app.settings || !app.engine) return;
+    const s = { ...app.settings };
+    const id = $('line1d-set').value || SET_IDS_1D[0];
+    const set = set1d(id, { seed: s.dseed });
+    const mine = ++serial1d;
+    const chart = $('line1d-chart');
+    chart.dataset.state = 'busy';
+    const options = { depth: s.depth, features: featureOptions(s, s.method, dim(s)), lambda: s.lamauto ? 'auto' : lambdaOf(s), preprocess: preprocessOf(s) };
+    const outcome = await run('one-dimensional regression', 'line1d', (ctl, signal) => curves1d(app.engine, set, options, signal), { fallback: 'try a larger λ' });
+    if (mine !== serial1d) return;
+    if (!outcome.ok) {
+      if (outcome.why === 'failed') chart.dataset.state = 'failed';
+      return;
+    }
+    const c = outcome.value;
+    const line = (ys) => Array.from(c.x, (x, i) => [x, ys[i]]);
+    const method = app.vocab.methods[s.method];
+    lineChart(chart, {
+      series: [
+        { name: `exact NTK, L = ${s.depth}`, points: line(c.exact), style: 'line', colour: 0 },
+        { name: `${method.name}, m = ${dim(s)}`, points: line(c.rf), style: 'line', colour: 1 },
+        { name: `RBF, γ = ${RBF_GAMMA_1D}`, points: line(c.rbf), style: 'line', colour: 2 },
+        { name: 'training points', points: Array.from(set.x, (x, i) => [x, set.y[i]]), style: 'dots', colour: 3 },
+      ],
+      bands: [{ name: 'ensemble ±2σ', lo: line(c.lo), hi: line(c.hi) }],
+      x: { label: 'x' },
+      y: { label: 'y' },
+      key: 'left',
+      size: [520, 260],
+    });
+    const widest = Math.max(...c.hi.map((h, i) => h - c.lo[i]));
+    Object.assign(chart.dataset, { state: 'done', run: String(mine), widest: String(widest), lambda: String(c.lambda) });
+    $('line1d-note').textContent = `${SETS_1D[id].title}: λ = ${short(c.lambda)}; the band is widest (±${short(widest / 2)}) where the ensemble has no data.`;
   }
 
   /** Fits the three models on the current set and paints their surfaces; a newer redraw stops this one. */
@@ -356,6 +401,8 @@ export function createPlayground({ app, run, say, addPoint }) {
     });
   }
   for (const v of views) v.canvas.addEventListener('pointermove', readPoint);
+  $('line1d-set').replaceChildren(...SET_IDS_1D.map((id) => new Option(SETS_1D[id].title, id)));
+  $('line1d-set').addEventListener('change', redraw1d);
   $('run-active').addEventListener('click', runActive);
   $('cancel-active').addEventListener('click', () => app.jobs.stopAll('cancelled', (j) => j.lane !== 'active'));
   // Canvases follow the layout's width (their pixels are their CSS size × the device's ratio).
@@ -368,7 +415,7 @@ export function createPlayground({ app, run, say, addPoint }) {
 
   drawLegend();
 
-  return { redrawSoon, dataChanged, renderJobs };
+  return { redrawSoon, redraw1d, dataChanged, renderJobs };
 }
 
 /** The surface's colour bar. */

@@ -517,7 +517,7 @@ export interface Engine {
   /** Number of WebAssembly workers. */
   readonly workers: number;
   /** Every method's options (name, kind, limits, default, doc), as the engine checks them. */
-  readonly schema: Record<'kernel' | 'features' | 'fitRidge' | 'compare' | 'selectActive' | 'score' | 'parseCSV' | 'previewCSV' | 'split' | 'kfold' | 'predict' | 'loadModel' | 'predictCSV' | 'preprocess', OptionSchema[]>;
+  readonly schema: Record<'kernel' | 'features' | 'fitRidge' | 'compare' | 'selectActive' | 'score' | 'parseCSV' | 'previewCSV' | 'split' | 'kfold' | 'predict' | 'loadModel' | 'predictCSV' | 'preprocess' | 'ensembleVariance', OptionSchema[]>;
   /**
    * Exact kernel matrix between the rows of X and the rows of Z
    * (X.rows × Z.rows), or of X with itself when Z is null (symmetric, with
@@ -531,6 +531,13 @@ export interface Engine {
    * are split over the workers; the result is bit-identical for any number
    * of workers.
    */
+  /**
+   * The variance at each row of Z of the predictions of an infinitely wide ensemble of ReLU
+   * networks of the given depth trained (ridge λ, required) on the rows of X: the NTK/NNGP
+   * Gaussian process (Lee et al. 2019), whose mean is the exact NTK ridge regression. The
+   * preprocessing is fitted on X and applied to both.
+   */
+  ensembleVariance(X: Matrix, Z: Matrix, options: { lambda: number; depth?: number; preprocess?: Preprocess; groups?: Dataset['groups'] } & CallControl): Promise<Float64Array>;
   features(X: Matrix, options?: FeatureOptions & CallControl): Promise<Matrix64>;
   /** Parses CSV or TSV text (a string, or bytes, gzip-compressed or not). */
   parseCSV(input: string | Uint8Array | ArrayBuffer, options?: ParseOptions): Promise<Dataset>;
