@@ -202,6 +202,14 @@ test('every model control beside the pictures shapes them: Method, Standardize, 
   const { page, context, check } = await openLab(site, { hash: '#data=spiral&logm=8' });
   await surfaces(page);
   await idle(page);
+  // Regression in one dimension: the three curves and the ensemble's band, widest where there is no data.
+  await page.waitForFunction(() => document.getElementById('line1d-chart').dataset.state === 'done', null, { timeout: TIMEOUT });
+  assert.equal(await page.$$eval('#line1d-chart polygon.band', (b) => b.length), 1, 'the ensemble\'s band');
+  assert.equal(await page.$$eval('#line1d-chart .series polyline', (l) => l.length), 3, 'exact NTK, random features, RBF');
+  assert.ok(Number((await dataset(page, 'line1d-chart')).widest) > 0);
+  await page.selectOption('#line1d-set', 'steps');
+  await page.waitForFunction(() => /^steps/.test(document.getElementById('line1d-note').textContent), null, { timeout: TIMEOUT });
+  await page.locator('#line1d').screenshot({ path: path.join(shots, 'playground-15-line1d.png') });
   // Read a point: the pointer over any picture shows the three models' predictions there.
   const box = await page.locator('#surface-rf').boundingBox();
   await page.mouse.move(box.x + box.width * 0.75, box.y + box.height * 0.25);

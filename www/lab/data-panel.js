@@ -83,8 +83,8 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       const ds = await eng.parseCSV(bytes, { ...opts, ...ctl(1, 2) });
       check(signal);
       if (ds.X.rows < 2) throw new Error(`it has ${ds.X.rows} usable row${ds.X.rows === 1 ? '' : 's'}; at least 2 are needed`);
-      // Runs on the previous data would report on the wrong one.
-      app.jobs.stopAll('new data', (j) => j.lane === 'load');
+      // Runs on the previous data would report on the wrong one (the 1-D curves have their own data).
+      app.jobs.stopAll('new data', (j) => j.lane === 'load' || j.lane === 'line1d');
       app.current = { id: ++app.datasetSerial, name, bytes, bundled, preview, ds, sample: sampleRows(ds.y, SAMPLE), toy };
       app.settings.data = bundled ?? 'file';
       // A link names the target only when it is not the suggested one.

@@ -184,7 +184,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     const outcome = await run('one-dimensional regression', 'line1d', (ctl, signal) => curves1d(app.engine, set, options, signal), { fallback: 'try a larger λ' });
     if (mine !== serial1d) return;
     if (!outcome.ok) {
-      if (outcome.why === 'failed') chart.dataset.state = 'failed';
+      chart.dataset.state = outcome.why === 'failed' ? 'failed' : 'stopped';
       return;
     }
     const c = outcome.value;
