@@ -211,6 +211,7 @@ test('every model control beside the pictures shapes them: Method, Standardize, 
   await page.waitForFunction(() => /^steps/.test(document.getElementById('line1d-note').textContent), null, { timeout: TIMEOUT });
   await page.locator('#line1d').screenshot({ path: path.join(shots, 'playground-15-line1d.png') });
   // Read a point: the pointer over any picture shows the three models' predictions there.
+  await page.locator('#surface-rf').scrollIntoViewIfNeeded();
   const box = await page.locator('#surface-rf').boundingBox();
   await page.mouse.move(box.x + box.width * 0.75, box.y + box.height * 0.25);
   await page.waitForFunction(() => /^At \(/.test(document.getElementById('play-read').textContent));

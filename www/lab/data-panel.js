@@ -6,7 +6,7 @@ import { $ } from './dom.js';
 import { LANDING } from './vocab.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, sampleRows, renderPreview, summarizeList } from './data.js';
 import { quote } from './messages.js';
-import { check } from './jobs.js';
+import { check, isAbort } from './jobs.js';
 import { SAMPLE, preprocessOf } from './experiments.js';
 import { shortName, count } from './format.js';
 import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV } from './toy.js';
@@ -17,7 +17,7 @@ import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV } from './toy.js';
  * load takes effect) and loaded() (they draw the new data, once it has).
  */
 export function createDataPanel({ app, page, controls, newData, loaded }) {
-  const { say, run, notify } = page;
+  const { say, run, notify, wording } = page;
   let toyTimer = 0;
 
   function datasetOptions(fileName) {
@@ -80,7 +80,18 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       }
       // The Task control: 'auto' is the engine's rule (toy sets are classes).
       if (!toy && app.settings.task !== 'auto') opts.task = app.settings.task;
-      const ds = await eng.parseCSV(bytes, { ...opts, ...ctl(1, 2) });
+      let ds, why = preview.targetWhy;
+      try {
+        ds = await eng.parseCSV(bytes, { ...opts, ...ctl(1, 2) });
+      } catch (e) {
+        // A suggestion the file cannot be read with (its other columns unusable as inputs):
+        // the last column, as parseCSV reads it by default.
+        if (typeof opts.target !== 'number' || isAbort(e)) throw e;
+        check(signal);
+        delete opts.target;
+        ds = await eng.parseCSV(bytes, { ...opts, ...ctl(1, 2) });
+        why = `the last column (with ${quote(suggested)}, named like a target, the file cannot be read: ${wording(e).text})`;
+      }
       check(signal);
       if (ds.X.rows < 2) throw new Error(`it has ${ds.X.rows} usable row${ds.X.rows === 1 ? '' : 's'}; at least 2 are needed`);
       // Runs on the previous data would report on the wrong one (the 1-D curves have their own data).
@@ -89,7 +100,7 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       app.settings.data = bundled ?? 'file';
       // A link names the target only when it is not the suggested one.
       app.settings.target = ds.targetName === suggested ? '' : ds.targetName;
-      app.current.targetWhy = opts.target === target ? `chosen by ${by}` : preview.targetWhy;
+      app.current.targetWhy = opts.target === target ? `chosen by ${by}` : why;
       controls.save();
       datasetOptions(bundled ? null : name);
       showData();
