@@ -124,7 +124,9 @@ func opPreviewCSV(c *call, args []byte) (any, error) {
 		Delimiter string     `json:"delimiter"`
 		Header    bool       `json:"header"`
 		More      bool       `json:"more"`
-	}{nonNil(t.Names), cells, string(t.Delimiter), t.Header, t.More}, nil
+		Target    int        `json:"target"`
+		TargetWhy string     `json:"targetWhy"`
+	}{nonNil(t.Names), cells, string(t.Delimiter), t.Header, t.More, t.Target, t.TargetWhy}, nil
 }
 
 func opSplit(c *call, args []byte) (any, error) {

@@ -218,6 +218,13 @@ var Schema = map[string][]Opt{
 		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing fitted on X itself"},
 		groupOpt,
 	},
+	"ensembleVariance": {
+		optDepth,
+		{Name: "lambda", Kind: "number", Min: f(check.MinLambda),
+			Doc: "ridge λ of the training, required (the NTK ridge regression whose mean the ensemble has)"},
+		{Name: "preprocess", Kind: "object", Fields: prepOpts, Doc: "preprocessing fitted on X, applied to X and Z"},
+		groupOpt,
+	},
 }
 
 // opSchema maps the bridge's operations to the engine method whose
@@ -227,7 +234,7 @@ var opSchema = map[string]string{
 	"score": "score", "parseCSV": "parseCSV", "previewCSV": "previewCSV", "split": "split", "kfold": "kfold",
 	"fitPlan": "fitRidge", "fitStats": "fitRidge", "fitPart": "fitRidge", "fitSolve": "fitRidge",
 	"select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
-	"predictCSV": "predictCSV", "preprocess": "preprocess",
+	"predictCSV": "predictCSV", "preprocess": "preprocess", "ensembleVariance": "ensembleVariance",
 }
 
 // goNamesOf returns a replacer from the Go spelling of every option of

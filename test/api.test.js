@@ -66,6 +66,12 @@ test('parseCSV: shapes, gzip, target, errors naming the line', async () => {
   const preview = await eng.previewCSV(file('wine.csv'), { rows: 3 });
   assert.equal(preview.rows.length, 3);
   assert.equal(preview.names.at(-1), 'target');
+  assert.deepEqual([preview.target, preview.targetWhy], [preview.names.length - 1, 'the last column, and named like a target']);
+  // A class column first (HouseVotes84): suggested, though parseCSV's default stays the last column.
+  const votes = await eng.previewCSV('Class,V1,V16\nrep,y,n\ndem,n,y\n');
+  assert.equal(votes.target, 0);
+  assert.match(votes.targetWhy, /^named like a target/);
+  assert.equal((await eng.parseCSV('Class,V1,V16\nrep,y,n\ndem,n,y\n')).targetName, 'V16');
 });
 
 test('split, kfold and score', async () => {

@@ -506,7 +506,7 @@ test('a link\'s settings that cannot be used are named in a notice, with what wa
   await sourceIs(page, 'iris.csv');
   const notice = await page.textContent('#notice');
   assert.equal(await page.isVisible('#notice'), true);
-  assert.match(notice, /target “nosuch” is not a column of iris\.csv; using its last column, “target”/);
+  assert.match(notice, /target “nosuch” is not a column of iris\.csv; using “target”: the last column, and named like a target/);
   assert.match(notice, /depth=“x9” is not a whole number from 1 to 5; using “1”/);
   assert.match(notice, /“bogus” is not a setting of this page/);
   assert.match(notice, /test=“33” is not a multiple of 5 from 10 to 50; using “30”/);
@@ -592,6 +592,36 @@ async function predicted(page, n) {
   await noAlert(page);
 }
 
+test('a table\'s default Target is the column named like one, and the Data panel says why; another choice says who chose it; the Task control makes whole numbers a regression', { timeout: 2 * TIMEOUT }, async () => {
+  const { page, context, check } = await open({ hash: IRIS });
+  await sourceIs(page, 'iris.csv');
+  assert.match(await page.textContent('#target-why'), /Target “target”: the last column, and named like a target\./);
+  // HouseVotes84's shape: the class first, votes after; the last column would drop rows and predict a vote.
+  const votes = await csvFile('votes.csv', ['Class', 'V1', 'V2', 'V16'], 40, (i) => [i % 2 ? 'democrat' : 'republican', i % 3 ? 'y' : 'n', i % 5 ? 'y' : 'n', i % 7 ? 'y' : '']);
+  await page.setInputFiles('#file', votes);
+  await sourceIs(page, 'votes.csv');
+  assert.equal(await page.$eval('#target', (s) => s.options[s.selectedIndex].text), 'Class');
+  assert.match(await page.textContent('#target-why'), /Target “Class”: named like a target/);
+  assert.doesNotMatch(await page.textContent('#facts'), /dropped/, 'no rows dropped for a missing vote');
+  assert.doesNotMatch(page.url(), /target=/, 'the suggested target needs no word in the link');
+  await page.selectOption('#target', { label: 'V1' });
+  await page.waitForFunction(() => /chosen by you/.test(document.getElementById('target-why').textContent), null, { timeout: TIMEOUT });
+  assert.match(page.url(), /target=V1/);
+  await idle(page);
+
+  // Whole-number targets with few values are classes under auto (mtcars' carb); the Task control makes them a regression.
+  const counts = await csvFile('counts.csv', ['x1', 'x2', 'carb'], 60, (i) => [i / 10, (i % 7) / 3, 1 + (i % 4)]);
+  await page.setInputFiles('#file', counts);
+  await sourceIs(page, 'counts.csv');
+  assert.match(await page.textContent('#facts'), /classification, 4 classes/);
+  await page.selectOption('#task', 'regression');
+  await page.waitForFunction(() => /regression/.test(document.getElementById('facts').textContent), null, { timeout: TIMEOUT });
+  assert.match(page.url(), /task=regression/);
+  assert.equal(await page.$eval('#target', (s) => s.options[s.selectedIndex].text), 'carb', 'the target stays');
+  check();
+  await context.close();
+});
+
 test('a trained model downloads as JSON, loads in a fresh page and predicts a CSV exactly as the trained one did', { timeout: 3 * TIMEOUT }, async () => {
   const first = await open({ hash: IRIS });
   let { page } = first;
@@ -650,14 +680,25 @@ test('a trained model downloads as JSON, loads in a fresh page and predicts a CS
   assert.match(await page.textContent('#alert-text'), /^Could not load the model iris\.csv: .*The model in use stays: ntkrf-iris-ntk\.json\.$/);
   assert.equal(await page.getAttribute('#model-info', 'data-model'), 'ntkrf-iris-ntk.json');
   await page.click('#alert-close');
-  // A file without the model's columns: the message says so, the last predictions stay.
+  // A file without the model's columns: the message says so, and the last file's predictions go
+  // (a table left beside the message would pass for this file's).
   const other = await csvFile('other-columns.csv', ['u', 'v'], 5, (i) => [i, i + 1]);
   await page.setInputFiles('#predict-file', other);
   await page.waitForSelector('#alert:not([hidden])', { timeout: TIMEOUT });
   assert.match(await page.textContent('#alert-text'), /^Could not predict other-columns\.csv with ntkrf-iris-ntk\.json: /);
-  assert.equal(await page.getAttribute('#predict-result', 'data-rows'), '150');
+  assert.equal(await page.getAttribute('#predict-result', 'data-rows'), '');
+  assert.equal(await page.$$eval('#predict-table tbody tr', (r) => r.length), 0, 'no stale rows');
+  assert.equal(await page.isDisabled('#export-model-pred'), true, 'nothing to export');
   await idle(page);
   await page.screenshot({ path: path.join(shots, '16-model-wrong-file.png') });
+  // Predictions go with the model that made them: a new training's model replaces them.
+  await page.click('#alert-close');
+  await page.setInputFiles('#predict-file', testdata('iris.csv'));
+  await predicted(page, 150);
+  await page.click('#train');
+  await page.waitForFunction(() => document.getElementById('predict-result').dataset.rows === '', null, { timeout: TIMEOUT });
+  await trained(page);
+  assert.equal(await page.$$eval('#predict-table tbody tr', (r) => r.length), 0, 'the trained model has predicted nothing yet');
   second.check();
   await second.context.close();
 

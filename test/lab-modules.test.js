@@ -14,16 +14,17 @@ import { pathToFileURL } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import { root, pkg, rng, parseCSV } from './helpers.js';
 
-const lab = (name) => import(pathToFileURL(path.join(root, 'www', 'lab', name)).href);
+// The built lab (dist/www), where its modules find the package (./ntkrf/) as the page does.
+const lab = (name) => import(pathToFileURL(path.join(root, 'dist', 'www', name)).href);
 const { sampleRows, summarizeList } = await lab('data.js');
 const { toCSV, csvField } = await lab('csv.js');
 const { explain, linkNotice, controlFor, NO_CONTROL, capAlert, MAX_ALERT_CHARS } = await lab('messages.js');
-const { topConfusions } = await lab('charts.js');
+const { topConfusions, markLabel } = await lab('charts.js');
 const { short } = await lab('heatmap.js');
 const { vocabulary, optionAt, toOption, SETTINGS, METHODS, EXCLUDED, WORDS, OTHER_OPTIONS } = await lab('vocab.js');
 const { Jobs } = await lab('jobs.js');
-const { estimate, trainWork, trainRows, EXACT_MAX } = await lab('cost.js');
-const { featureOptions, targetKernel, folds, pictureScales, metric, trainingPlan, trainAndTest, dim, preprocessed, autoSearch } = await lab('experiments.js');
+const { estimate, trainWork, trainRows, measuredRate, INITIAL_RATE, EXACT_MAX } = await lab('cost.js');
+const { featureOptions, targetKernel, kernelName, shortfall, folds, pictureScales, metric, trainingPlan, trainAndTest, dim, preprocessed, autoSearch } = await lab('experiments.js');
 const { modelFileName, describeModel, selectionText, prepName, predictionCSV, predictionFileName } = await lab('models.js');
 const { sweep, sweepSeries, SWEEP_METHODS, SWEEP_DIMS, SWEEP_STEPS } = await lab('sweep.js');
 const { predictionsCSV, comparisonsCSV, featuresCSV, baseName } = await lab('downloads.js');
@@ -199,9 +200,9 @@ test('the lab\'s vocabulary is the engine\'s schema: menus, defaults, and narrow
 
   // Every narrowing of an engine option, written once in vocab.js SETTINGS, lies inside the engine's range.
   const narrowed = Object.entries(SETTINGS).filter(([, s]) => s.narrow && s.option);
-  assert.deepEqual(narrowed.map(([k]) => k).sort(), ['depth', 'k', 'labels', 'lam', 'logm', 'seed', 'test']);
+  assert.deepEqual(narrowed.map(([k]) => k).sort(), ['bias', 'depth', 'k', 'labels', 'lam', 'logm', 'seed', 'test']);
   assert.deepEqual(Object.entries(SETTINGS).filter(([, s]) => s.narrow && !s.option).map(([k]) => k).sort(), ['dseed', 'noise', 'points'], 'the generated sets\' own settings');
-  assert.deepEqual([toOption('log2', 12), toOption('percent', 25), toOption('halfDecades', -4), toOption('halfDecades', 1)], [4096, 0.25, 0.01, Math.sqrt(10)], 'the scales');
+  assert.deepEqual([toOption('log2', 12), toOption('percent', 25), toOption('halfDecades', -4), toOption('halfDecades', 1), toOption('tenths', 15)], [4096, 0.25, 0.01, Math.sqrt(10), 1.5], 'the scales');
   for (const [key, s] of narrowed) {
     const o = optionAt(schema, s.option);
     assert.ok(o, `${key}: ${s.option} is an engine option`);
@@ -222,12 +223,16 @@ test('the lab\'s vocabulary is the engine\'s schema: menus, defaults, and narrow
   for (const [name, m] of Object.entries(METHODS)) {
     assert.ok(entry('method').enum.includes(name), `${name} is an engine method`);
     assert.ok(optionAt(schema, 'kernel.kernel').enum.includes(m.kernel), `${name} is compared with the engine's ${m.kernel} kernel`);
-    for (const u of m.uses) assert.ok(entry(u), `${name} uses ${u}, a feature option`);
+    // Which options a method uses is the engine's (rf.Uses through the schema), each a feature option.
+    assert.ok(Array.isArray(entry('method').uses[name]), `the engine says which options ${name} uses`);
+    for (const u of entry('method').uses[name]) assert.ok(entry(u), `${name} uses ${u}, a feature option`);
+    assert.equal(m.uses, undefined, 'the lab does not restate them');
     if (m.depth !== undefined) assert.ok(m.depth >= optionAt(schema, 'kernel.depth').min && m.depth <= optionAt(schema, 'kernel.depth').max);
   }
   for (const [key, words] of Object.entries(WORDS)) {
     if (key === 'eval') continue;
-    for (const v of Object.keys(words)) assert.ok(entry(key).enum.includes(v), `${key} ${v} is an engine value`);
+    const option = optionAt(schema, SETTINGS[key].option);
+    for (const v of Object.keys(words)) assert.ok(option.enum.includes(v), `${key} ${v} is an engine value`);
   }
   for (const v of SETTINGS.eval.values) assert.ok(Array.isArray(schema[v]), `evaluation ${v} is an engine method`);
   for (const path of Object.keys(OTHER_OPTIONS)) assert.ok(optionAt(schema, path), `${path} is an engine option`);
@@ -295,15 +300,48 @@ test('the cost model: work of a fit, training rows per evaluation, the estimate 
   assert.equal(trainWork(5000, 4, 512, 0, search) - trainWork(5000, 4, 512, 0), 10 * (1000 * 1000 * 4 + 9 * 1000 ** 3), '… on the sampled rows only');
   assert.equal(trainRows(150, { eval: 'split', test: 30, k: 5 }), 105);
   assert.equal(trainRows(150, { eval: 'kfold', test: 30, k: 5 }), 120);
-  const e = estimate({ n: 150, d: 4, m: 512, layers: 0, settings: { eval: 'split', test: 30, k: 5 }, speed: 1e9, workers: 2 });
+  const rate = { overheadMs: 0, speed: 1e9, runs: [] };
+  const e = estimate({ n: 150, d: 4, m: 512, layers: 0, settings: { eval: 'split', test: 30, k: 5 }, rate, workers: 2 });
   assert.equal(e.bytes, 150 * 512 * 8);
   assert.ok(Math.abs(e.ms - (1000 * trainWork(105, 4, 512, 0)) / 2e9) < 1e-9);
-  assert.match(e.text, /^Φ for all 150 rows: 150 × 512 × 8 bytes = 600 KB; training ≈ \d+ ms \(rough\)\.$/);
+  const withOverhead = estimate({ n: 150, d: 4, m: 512, layers: 0, settings: { eval: 'split', test: 30, k: 5 }, rate: { ...rate, overheadMs: 700 }, workers: 2 });
+  assert.ok(Math.abs(withOverhead.ms - e.ms - 700) < 1e-9, 'a fixed overhead per run');
+  assert.match(e.text, /^Φ for all 150 rows: 150 × 512 × 8 bytes = 614\.4 kB; training ≈ \d+ ms \(rough\)\.$/);
   assert.equal(e.exactOK, true);
-  const big = estimate({ n: 100_000, d: 50, m: 8192, layers: 4, settings: { eval: 'kfold', test: 30, k: 10 }, speed: 1e9, workers: 1 });
+  const big = estimate({ n: 100_000, d: 50, m: 8192, layers: 4, settings: { eval: 'kfold', test: 30, k: 10 }, rate, workers: 1 });
   assert.equal(big.slow, true);
   assert.match(big.text, /a smaller Features m is much faster/);
   assert.equal(big.exactOK, false, `${big.trainRows} training rows > ${EXACT_MAX}`);
+});
+
+test('the time estimate fits an overhead and a throughput: a small run does not make later estimates huge', () => {
+  // The page's case (quakes): small sets trained first, then a large one. Runs of a page whose
+  // true rate is 800 ms + work / 2e8 per second on 2 workers.
+  const truth = (work, workers) => 800 + (1000 * work) / (2e8 * workers);
+  const cases = [
+    { name: 'one small run', works: [1e6] },
+    { name: 'three small runs', works: [1e6, 2e6, 5e5] },
+    { name: 'small then large', works: [1e6, 5e9] },
+    { name: 'many sizes', works: [1e6, 1e8, 3e9, 5e9, 2e7] },
+  ];
+  for (const { name, works } of cases) {
+    let rate = INITIAL_RATE;
+    for (const w of works) rate = measuredRate(rate, w, truth(w, 2), 2);
+    const n = 2000, d = 8, m = 1024;
+    const settings = { eval: 'split', test: 30, k: 5 };
+    const work = trainWork(trainRows(n, settings), d, m, 0);
+    const est = estimate({ n, d, m, layers: 0, settings, rate, workers: 2 }).ms;
+    const actual = truth(work, 2);
+    // Within a factor of 3 of the truth (the assumed speed before a large run is 5× the true one).
+    assert.ok(est > actual / 6 && est < actual * 3, `${name}: estimated ${est} ms, actual ${actual} ms`);
+  }
+  // Two runs of different sizes give the line exactly.
+  let rate = measuredRate(INITIAL_RATE, 1e8, truth(1e8, 2), 2);
+  rate = measuredRate(rate, 4e9, truth(4e9, 2), 2);
+  assert.ok(Math.abs(rate.overheadMs - 800) < 1e-6 && Math.abs(rate.speed - 2e8) / 2e8 < 1e-9, JSON.stringify(rate));
+  // The latest runs only.
+  for (let i = 0; i < 20; i++) rate = measuredRate(rate, 1e8 * (1 + i), truth(1e8 * (1 + i), 2), 2);
+  assert.equal(rate.runs.length, 8);
 });
 
 test('experiments: each method gets only the options it uses and the exact kernel it approximates; folds of either shape', () => {
@@ -349,7 +387,9 @@ test('experiments: training iris on a split scores as the page shows it; its mod
   // Training leaves depth and preprocessing to the engine ('auto', its default).
   assert.deepEqual(plan.features, { method: 'ntk', dim: 512, seed: 1, depth: 'auto', sketch: 'auto', sampler: 'exact' });
   assert.equal(plan.preprocess, 'auto');
-  assert.deepEqual(trainingPlan({ ...settings, auto: false }, ds).preprocess, { standardize: true, unitNorm: false });
+  // Without auto, Train uses the page's preprocessing, bias input included (the playground's).
+  assert.deepEqual(trainingPlan({ ...settings, auto: false }, ds).preprocess, { standardize: true, unitNorm: false, bias: 1 });
+  assert.deepEqual(trainingPlan({ ...settings, auto: false, bias: 0 }, ds).preprocess, { standardize: true, unitNorm: false }, 'σ_b = 0: no bias input');
   assert.equal(trainingPlan({ ...settings, auto: false }, ds).features.depth, 1);
   const ctl = () => ({});
   const r = await trainAndTest(eng, ds, plan, ctl, new AbortController().signal);
@@ -357,6 +397,12 @@ test('experiments: training iris on a split scores as the page shows it; its mod
   assert.equal(r.withExact, true);
   assert.ok(r.scores.accuracy >= 0.85, `accuracy ${r.scores.accuracy}`);
   assert.ok(r.exactScores.accuracy >= 0.85, `exact accuracy ${r.exactScores.accuracy}`);
+  // 'Exact NTK, L = auto' names the depth the exact kernel chose.
+  assert.equal(r.exactDepths.length, 1);
+  assert.ok(search.depths.includes(r.exactDepths[0]));
+  assert.equal(kernelName(plan.kernel, r.exactDepths), `NTK, L = ${r.exactDepths[0]} (auto)`);
+  assert.equal(kernelName({ kernel: 'ntk', depth: 'auto' }, [3, 1, 3]), 'NTK, L = 1 or 3 (auto)');
+  assert.equal(kernelName({ kernel: 'ntk', depth: 2 }), 'NTK, L = 2');
   assert.equal(r.curve.accuracy, true, 'classification: λ by validated (leave-one-out) accuracy');
   const auto = optionAt(schema, 'fitRidge.search').fields;
   const total = auto.find((o) => o.name === 'depths').default.length * auto.find((o) => o.name === 'preprocess').default.length;
@@ -474,12 +520,63 @@ test('the selection sentence names the chosen candidate, why (the best, or withi
     { depth: 3, preprocess: std, lambda: 0.1, score: 0.18, accuracy: 0.96 },
     { depth: 2, preprocess: unit, lambda: 0.1, score: 0.3, accuracy: 0.9, stdErr: 0.03 },
   ];
-  assert.equal(selectionText({ rows: 105, criterion: 'loo', candidates: cands, chosen: 0 }),
-    'auto chose depth L = 1 with standardized columns (leave-one-out 95.0% on 105 training rows: within one standard error of the best, L = 3, standardized columns 96.0%, and simpler) among 3 candidates; next: L = 2, unit-norm rows 90.0%.');
-  assert.equal(selectionText({ rows: 105, criterion: 'loo', candidates: cands, chosen: 1 }),
+  assert.equal(selectionText({ rows: 105, criterion: 'loo', candidates: cands, chosen: 0, best: 1 }),
+    'auto chose depth L = 1 with standardized columns (leave-one-out 95.0% on 105 training rows: within one standard error of the best, L = 3, standardized columns 96.0%, and shallower (L = 1 < 3)) among 3 candidates; next: L = 2, unit-norm rows 90.0%.');
+  assert.equal(selectionText({ rows: 105, criterion: 'loo', candidates: cands, chosen: 1, best: 1 }),
     'auto chose depth L = 3 with standardized columns (leave-one-out 96.0% on 105 training rows: the best) among 3 candidates; next: L = 1, standardized columns 95.0%; L = 2, unit-norm rows 90.0%.');
+  // Zoo: a candidate that is not the best has a standard error of 0 (omitted in the JSON), and
+  // the one chosen is shallower than the best; the sentence names the best the engine names.
+  const zoo = [
+    { depth: 1, preprocess: std, lambda: 0.1, score: 0.2, accuracy: 0.93 },
+    { depth: 2, preprocess: std, lambda: 0.1, score: 0.18, accuracy: 0.95 },
+    { depth: 1, preprocess: unit, lambda: 0.1, score: 0.21, accuracy: 0.93 },
+  ];
+  assert.equal(selectionText({ rows: 80, criterion: 'loo', candidates: zoo, chosen: 0, best: 1 }),
+    'auto chose depth L = 1 with standardized columns (leave-one-out 93.0% on 80 training rows: within one standard error of the best, L = 2, standardized columns 95.0%, and shallower (L = 1 < 2)) among 3 candidates; next: L = 1, unit-norm rows 93.0%.');
+  // Best 0 is not written: an absent best is candidate 0.
+  assert.match(selectionText({ rows: 80, criterion: 'loo', candidates: zoo, chosen: 0 }), /: the best\)/);
   // Regression, no depth (RFF): squared error.
   const reg = [{ depth: 0, preprocess: std, lambda: 1, score: 0.5 }, { depth: 0, preprocess: unit, lambda: 1, score: 0.7, stdErr: 0.1 }];
   assert.equal(selectionText({ rows: 50, criterion: 'loo', candidates: reg, chosen: 0 }),
     'auto chose standardized columns (leave-one-out MSE 0.5 on 50 training rows: the best) among 2 candidates; next: unit-norm rows MSE 0.7.');
+});
+
+test('the page\'s setting controls are the settings table\'s: each control of index.html that sets a setting is in it once, with a redraw the page knows', async () => {
+  const { CONTROLLED } = await lab('controls.js');
+  const html = await readFile(path.join(root, 'www', 'lab', 'index.html'), 'utf8');
+  // Every input and select of the page, less those that are not settings: files, the data set, the target (the data panel's), the paint radios.
+  const ids = [...html.matchAll(/<(?:input|select)\b[^>]*\bid="([^"]+)"/g)].map((m) => m[1]);
+  const notSettings = new Set(['dataset', 'file', 'target', 'model-file', 'predict-file', 'line1d-set']);
+  const settingIds = ids.filter((id) => !notSettings.has(id)).sort();
+  const tableIds = CONTROLLED.map(([, id]) => id);
+  assert.deepEqual([...tableIds].sort(), settingIds, 'the table and the page name the same controls');
+  assert.equal(new Set(tableIds).size, tableIds.length, 'one control per setting');
+  const redraws = new Set(['reload', 'prep', 'pictures', 'heatmaps', 'surfaces', 'toy']);
+  for (const [key, , s] of CONTROLLED) {
+    for (const r of s.redraw ?? []) assert.ok(redraws.has(r), `${key}: redraw ${r}`);
+    assert.ok(Object.hasOwn(vocab.settings, key), `${key} is a setting of the vocabulary`);
+  }
+});
+
+test('a mark\'s label stays inside its chart: above the mark, or below it at the top', () => {
+  for (const [px, py, W, inside] of [[100, 120, 360, true], [300, 10, 360, true], [40, 0, 360, true], [200, 18, 360, true]]) {
+    const at = markLabel(px, py, W);
+    assert.ok(at.y >= 11 === inside, `a mark at (${px}, ${py}): label baseline at ${at.y}`);
+    assert.equal(at.anchor, px < W / 2 ? 'start' : 'end');
+  }
+  assert.equal(markLabel(100, 120, 360).y, 112, 'above when there is room');
+  assert.ok(markLabel(100, 10, 360).y > 10, 'below a mark at the top');
+});
+
+test('when the random features fall well short of the exact kernel, the page says so and suggests more features', () => {
+  const cls = { task: 'classification' }, reg = { task: 'regression' };
+  const lim = { defaultM: 1024, maxM: 8192 };
+  // Vowel: 88.6 % against 97.0 % at the page's m = 512.
+  assert.equal(shortfall(cls, { value: 0.886 }, { value: 0.97 }, 512, lim),
+    "The random features fall 8.4 points of accuracy short of the exact kernel at m = 512: try Features m = 1024 (the package's default is 1024; this page starts at 512 to stay quick).");
+  assert.equal(shortfall(cls, { value: 0.95 }, { value: 0.97 }, 512, lim), '', 'two points: keeping up');
+  assert.equal(shortfall(cls, { value: 0.9 }, undefined, 512, lim), '', 'no exact kernel fitted');
+  assert.match(shortfall(reg, { value: 0.7 }, { value: 0.8 }, 2048, lim), /0\.100 in R² short .* try Features m = 4096\.$/);
+  assert.match(shortfall(cls, { value: 0.7 }, { value: 0.8 }, 8192, lim), /more features than this page offers/);
+  assert.equal(shortfall(reg, { value: NaN }, { value: 0.8 }, 512, lim), '', 'an undefined R²');
 });

@@ -11,15 +11,18 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root, pkg } from './helpers.js';
 
-const lab = (name) => import(pathToFileURL(path.join(root, 'www', 'lab', name)).href);
+// The built lab (dist/www), where its modules find the package (./ntkrf/) as the page does.
+const lab = (name) => import(pathToFileURL(path.join(root, 'dist', 'www', name)).href);
 const { TOYS, TOY_IDS, EXTENT, STREAMS, CLASS_NAMES, generate, toySet, withPoints, toyCSV, streamSeed, rng, isToy } = await lab('toy.js');
 const {
-  GRID, BATCH, BIAS, SURFACES, SURFACE, SURE, RBF_GAMMA, PREPROCESS, CLASS_COLOURS,
-  planeRows, gridPoints, toPlane, toPixel, batches, decision, evaluate, accuracy, agreement, surfacePixels, surfaceOptions,
+  GRID, BATCH, BIAS, SURFACES, SURFACE, SURE, RBF_GAMMA, CLASS_COLOURS,
+  planeRows, gridPoints, gridIndex, readValue, toPlane, toPixel, batches, decision, evaluate, accuracy, agreement, surfacePixels, surfaceOptions,
 } = await lab('surface.js');
 const { schedule, randomOrder, scoreOf, toyProblem, tableProblem, activeLearning, RANDOM_ORDERS, CURVE_POINTS } = await lab('active.js');
 const { vocabulary, optionAt, SETTINGS, LANDING } = await lab('vocab.js');
-const { featureOptions } = await lab('experiments.js');
+const { featureOptions, preprocessOf } = await lab('experiments.js');
+/** The points at their own scale with the engine's bias input: the playground's preprocessing before it followed the page's. */
+const PLAIN = { standardize: false, unitNorm: false, bias: BIAS };
 
 let eng, vocab;
 before(async () => {
@@ -198,9 +201,8 @@ test('the three surfaces fit with the engine: options it takes, batched predicti
   const s = settingsWith();
   const values = {};
   for (const sf of SURFACES) {
-    const opts = surfaceOptions(sf, { depth: 2, features: featureOptions(s, 'ntk', 512), lambda: 0.01 });
-    assert.deepEqual(opts.preprocess, { standardize: false, unitNorm: false, bias: BIAS }, 'the points keep their scale, with the engine\'s bias input');
-    assert.equal(PREPROCESS.bias, BIAS);
+    const opts = surfaceOptions(sf, { depth: 2, features: featureOptions(s, 'ntk', 512), lambda: 0.01, preprocess: PLAIN });
+    assert.deepEqual(opts.preprocess, PLAIN, 'the page\'s preprocessing, with the engine\'s bias input');
     const model = await eng.fitRidge(X, train.y, opts);
     values[sf.id] = await evaluate(model, grid);
     // The model file keeps the bias: a saved surface reloads and draws the same picture.
@@ -217,7 +219,7 @@ test('the three surfaces fit with the engine: options it takes, batched predicti
     model.dispose();
   }
   const agreeAt = async (m) => {
-    const model = await eng.fitRidge(X, train.y, surfaceOptions(SURFACES[1], { depth: 2, features: featureOptions(s, 'ntk', m), lambda: 0.01 }));
+    const model = await eng.fitRidge(X, train.y, surfaceOptions(SURFACES[1], { depth: 2, features: featureOptions(s, 'ntk', m), lambda: 0.01, preprocess: PLAIN }));
     const a = agreement(await evaluate(model, grid), values.exact);
     model.dispose();
     return a;
@@ -246,7 +248,7 @@ test('the playground\'s kernels and γ are the engine\'s, checked by vocab.js', 
   assert.deepEqual([vocab.settings.lam.min, vocab.settings.lam.max], [-10, 2]);
 });
 
-test('active learning: schedule, random orders, scores', () => {
+test('active learning: schedule, random orders, scores', async () => {
   assert.deepEqual(schedule(40), [4, 8, 12, 16, 20, 24, 28, 32, 36, 40]);
   assert.deepEqual(schedule(10), [2, 3, 4, 5, 6, 7, 8, 9, 10], 'at least two labels, no count twice');
   assert.deepEqual(schedule(3), [2, 3]);
@@ -258,10 +260,12 @@ test('active learning: schedule, random orders, scores', () => {
   assert.deepEqual([...o].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i), 'a permutation');
   assert.deepEqual(randomOrder(50, 3, 100), o, 'seeded');
   assert.notDeepEqual(randomOrder(50, 3, 101), o, 'another stream, another order');
-  assert.equal(scoreOf('classification', Float64Array.from([1, 0, 2]), Float64Array.from([1, 1, 2])), 2 / 3);
-  assert.equal(scoreOf('regression', Float64Array.from([1, 2, 3]), Float64Array.from([1, 2, 3])), 1);
-  assert.equal(scoreOf('regression', Float64Array.from([2, 2, 2]), Float64Array.from([1, 2, 3])), 0, 'the mean predicts R² = 0');
-  assert.ok(Number.isNaN(scoreOf('regression', Float64Array.from([1, 1]), Float64Array.from([2, 2]))), 'R² of a flat target is undefined');
+  // Scores are the engine's (core/metrics), not a second implementation.
+  const cls = { task: 'classification', classes: 3, testY: Float64Array.from([1, 1, 2]) };
+  assert.equal(await scoreOf(eng, cls, Float64Array.from([1, 0, 2])), 2 / 3);
+  const reg = { task: 'regression', testY: Float64Array.from([1, 2, 3]) };
+  assert.equal(await scoreOf(eng, reg, Float64Array.from([1, 2, 3])), 1);
+  assert.equal(await scoreOf(eng, reg, Float64Array.from([2, 2, 2])), 0, "the mean predicts R² = 0");
 });
 
 test('active learning on the spiral: the design beats random picks; on iris it scores held-out rows; a stop rejects', { timeout: 120_000 }, async () => {
@@ -269,7 +273,7 @@ test('active learning on the spiral: the design beats random picks; on iris it s
   const set = toySet('spiral', { n: 200, noisePercent: 10, seed: 1 });
   const p = toyProblem(set, s);
   assert.deepEqual([p.pool.rows, p.pool.cols, p.test.rows, p.task, p.classes], [200, 2, 200, 'classification', 2]);
-  assert.deepEqual(p.preprocess, PREPROCESS, 'the surfaces\' points and bias input');
+  assert.deepEqual(p.preprocess, preprocessOf(s), 'the surfaces\' preprocessing and bias input');
   assert.deepEqual(p.kernel, { kernel: 'ntk', depth: s.depth });
   assert.equal(p.lambda, 0.01);
   let steps = 0, partials = 0;
@@ -294,7 +298,7 @@ test('active learning on the spiral: the design beats random picks; on iris it s
   for (const seed of [1, 2, 3]) {
     const t = await tableProblem(eng, ds, { ...s, seed }, undefined);
     assert.deepEqual([t.pool.rows, t.test.rows], [105, 45], 'the Test share of the page (30 %)');
-    assert.deepEqual(t.preprocess, { standardize: s.std, unitNorm: s.unit });
+    assert.deepEqual(t.preprocess, { standardize: s.std, unitNorm: s.unit, bias: 1 });
     const ri = await activeLearning(eng, t, 20, () => ({}), new AbortController().signal);
     assert.equal(ri.metric, 'accuracy');
     sum += ri.design.at(-1)[1];
@@ -303,4 +307,38 @@ test('active learning on the spiral: the design beats random picks; on iris it s
 
   const stop = new AbortController();
   await assert.rejects(activeLearning(eng, p, 40, () => ({ signal: stop.signal }), stop.signal, () => stop.abort()), { name: 'AbortError' });
+});
+
+test('reading a point: the grid cell under a point of the plane, and a value in words', () => {
+  for (const g of [4, 16, GRID]) {
+    const x = gridPoints(g, EXTENT);
+    for (let k = 0; k < g * g; k++) assert.equal(gridIndex(x[2 * k], x[2 * k + 1], g, EXTENT), k, `g = ${g}: the centre of cell ${k}`);
+    assert.equal(gridIndex(-EXTENT, EXTENT, g, EXTENT), 0, 'the top-left corner');
+    assert.equal(gridIndex(EXTENT, -EXTENT, g, EXTENT), g * g - 1, 'the bottom-right corner, clamped');
+    assert.equal(gridIndex(10 * EXTENT, 0, g, EXTENT) % g, g - 1, 'beyond the plane: the nearest cell');
+  }
+  assert.deepEqual([readValue(1.2), readValue(-0.5), readValue(0.03)], ['orange, sure (1.20)', 'blue (-0.50)', 'undecided (0.03)']);
+});
+
+test('regression in one dimension: the sets, and the three curves with the ensemble\'s band that holds the exact NTK\'s mean and widens away from the data', { timeout: 120_000 }, async () => {
+  const { SET_IDS_1D, set1d, curves1d, curveX, CURVE_POINTS_1D } = await lab('line1d.js');
+  assert.deepEqual(SET_IDS_1D, ['sin', 'abs', 'steps']);
+  const a = set1d('sin', { seed: 3 });
+  assert.deepEqual(set1d('sin', { seed: 3 }), a, 'seeded');
+  assert.ok(a.x.every((x) => Math.abs(x) >= 0.5 && Math.abs(x) <= 3), 'no points near 0');
+  const s = settingsWith();
+  const c = await curves1d(eng, a, { depth: 2, features: featureOptions(s, 'ntk', 256), lambda: 0.01, preprocess: preprocessOf(s) }, new AbortController().signal);
+  assert.equal(c.x.length, CURVE_POINTS_1D);
+  for (const k of ['exact', 'lo', 'hi', 'rf', 'rbf']) assert.ok(Array.from(c[k]).every(Number.isFinite), k);
+  for (let i = 0; i < c.x.length; i++) assert.ok(c.lo[i] <= c.exact[i] && c.exact[i] <= c.hi[i], `the band holds the mean at x = ${c.x[i]}`);
+  // The band is wider in the gap around 0 (no data) than beside the training points.
+  const x = curveX();
+  const width = (t) => { const i = x.findIndex((v) => v >= t); return c.hi[i] - c.lo[i]; };
+  const nearest = a.x.reduce((b, v) => (Math.abs(v - 2) < Math.abs(b - 2) ? v : b), a.x[0]);
+  assert.ok(width(0) > width(nearest), `band ${width(0)} at 0, ${width(nearest)} at the training point ${nearest}`);
+  // The engine's variance at the training points themselves shrinks with λ.
+  const X = { rows: a.x.length, cols: 1, data: a.x };
+  const [big, small] = [await eng.ensembleVariance(X, X, { depth: 2, lambda: 1, preprocess: preprocessOf(s) }), await eng.ensembleVariance(X, X, { depth: 2, lambda: 1e-6, preprocess: preprocessOf(s) })];
+  assert.ok(Math.max(...small) < Math.max(...big) && Math.max(...small) < 1e-3, `${Math.max(...small)} at λ = 1e-6, ${Math.max(...big)} at λ = 1`);
+  await assert.rejects(eng.ensembleVariance(X, X, { depth: 2 }), (e) => e.code === 'ERR_OPTION', 'λ is required');
 });

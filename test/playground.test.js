@@ -198,6 +198,65 @@ test('moving m, depth and λ redraws at once; a run overtaken by a newer move is
   await context.close();
 });
 
+test('every model control beside the pictures shapes them: Method, Standardize, Unit-norm and σ_b redraw the surfaces, and the titles and the Data panel say what is drawn', { timeout: 4 * TIMEOUT }, async () => {
+  const { page, context, check } = await openLab(site, { hash: '#data=spiral&logm=8' });
+  await surfaces(page);
+  await idle(page);
+  // Regression in one dimension: the three curves and the ensemble's band, widest where there is no data.
+  await page.waitForFunction(() => document.getElementById('line1d-chart').dataset.state === 'done', null, { timeout: TIMEOUT });
+  assert.equal(await page.$$eval('#line1d-chart polygon.band', (b) => b.length), 1, 'the ensemble\'s band');
+  assert.equal(await page.$$eval('#line1d-chart .series polyline', (l) => l.length), 3, 'exact NTK, random features, RBF');
+  assert.ok(Number((await dataset(page, 'line1d-chart')).widest) > 0);
+  await page.selectOption('#line1d-set', 'steps');
+  await page.waitForFunction(() => /^steps/.test(document.getElementById('line1d-note').textContent), null, { timeout: TIMEOUT });
+  await page.locator('#line1d').screenshot({ path: path.join(shots, 'playground-15-line1d.png') });
+  // Read a point: the pointer over any picture shows the three models' predictions there.
+  await page.locator('#surface-rf').scrollIntoViewIfNeeded();
+  const box = await page.locator('#surface-rf').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.75, box.y + box.height * 0.25);
+  await page.waitForFunction(() => /^At \(/.test(document.getElementById('play-read').textContent));
+  const read = await dataset(page, 'play-read');
+  assert.ok(Number(read.x1) > 0 && Number(read.x2) > 0, `the upper right quadrant: (${read.x1}, ${read.x2})`);
+  const values = JSON.parse(read.values);
+  assert.equal(values.length, 3);
+  assert.ok(values.every(Number.isFinite), `three predictions: ${read.values}`);
+  assert.match(await page.textContent('#play-read'), /Exact NTK: .* · Random features: .* · RBF kernel \(contrast\): /);
+  assert.match(await page.textContent('#bias-out'), /= 1$/, 'σ_b = 1 by default (the engine\'s auto candidate)');
+  assert.match(await page.textContent('#bias-help'), /wedges from the origin/);
+  assert.match(await page.textContent('#prep-note'), /bias input of 1 ×/);
+  const steps = [
+    // [what, change, the surfaces that must change, what the page then says]
+    ['Method RFF', () => page.selectOption('#method', 'rff'), ['surface-rf', 'surface-exact'], async () => {
+      assert.match(await page.textContent('#title-rf'), /random Fourier/);
+      assert.match(await page.textContent('#title-exact'), /Exact RBF kernel/);
+    }],
+    ['Standardize off', () => page.uncheck('#standardize'), ['surface-exact', 'surface-rf', 'surface-rbf'], async () => {
+      assert.match(await page.textContent('#prep-note'), /keep columns as they are/);
+    }],
+    ['Unit-norm on', () => page.check('#unitnorm'), ['surface-exact', 'surface-rf', 'surface-rbf'], async () => {
+      assert.match(await page.textContent('#prep-note'), /unit length/);
+    }],
+    ['σ_b 0', () => slide(page, 'bias', 'Home'), ['surface-exact', 'surface-rf'], async () => {
+      assert.match(await page.textContent('#bias-out'), /= 0$/);
+      assert.doesNotMatch(await page.textContent('#prep-note'), /bias input/);
+    }],
+  ];
+  for (const [what, change, changed, says] of steps) {
+    const before = await runs(page);
+    const was = Object.fromEntries(await Promise.all(changed.map(async (id) => [id, await pixels(page, id)])));
+    await change();
+    await surfaces(page, before);
+    for (const id of changed) assert.notEqual(await pixels(page, id), was[id], `${what}: ${id} is drawn anew`);
+    await says();
+    await idle(page);
+  }
+  assert.match(page.url(), /method=rff/);
+  assert.match(page.url(), /bias=0/, 'the link keeps σ_b');
+  await shot(page, '07-controls');
+  check();
+  await context.close();
+});
+
 test('a click adds a point of the chosen class; noise, size and seed draw the set again; a link replays it', { timeout: 4 * TIMEOUT }, async () => {
   const { page, context, check } = await openLab(site, { hash: '#data=circles' });
   await surfaces(page);
@@ -327,4 +386,32 @@ test('at 400 px the playground fits the window and comes first', { timeout: 2 * 
   await shot(page, '13-narrow', { fullPage: true });
   check();
   await context.close();
+});
+
+test('at 1024×768 and 1366×768 the pictures and the Depth, m and λ sliders share the first screen; a control focused backwards is not under the sticky header', { timeout: 3 * TIMEOUT }, async () => {
+  for (const width of [1024, 1366]) {
+    const { page, context, check } = await openLab(site, { viewport: { width, height: 768 }, hash: '#data=spiral' });
+    await surfaces(page);
+    await idle(page);
+    for (const sel of ['#surface-exact', '#surface-rf', '#depth', '#dim', '#lambda']) assert.ok(await onFirstScreen(page, sel), `${width} px: ${sel} on the first screen`);
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scrollWidth <= width, `${width} px: page width ${scrollWidth}`);
+    await shot(page, `14-first-screen-${width}`);
+    // Tabbing backwards: the control that takes focus scrolls clear of the sticky header.
+    await page.focus('#train');
+    await page.keyboard.press('Shift+Tab');
+    const before = await page.evaluate(() => document.activeElement.id);
+    assert.ok(before, 'a control before Train');
+    // Put that control under the header (20 px from the window's top), focus Train, and tab back to it.
+    await page.focus('#train');
+    await page.evaluate((id) => window.scrollTo(0, window.scrollY + document.getElementById(id).getBoundingClientRect().top - 20), before);
+    await page.keyboard.press('Shift+Tab');
+    const at = await page.evaluate(() => {
+      const el = document.activeElement;
+      return { id: el.id, top: el.getBoundingClientRect().top, header: document.querySelector('.top').getBoundingClientRect().bottom };
+    });
+    assert.ok(at.top >= at.header, `${width} px: #${at.id} focused at ${at.top} px, under the header's ${at.header} px`);
+    check();
+    await context.close();
+  }
 });

@@ -22,6 +22,10 @@ type Table struct {
 	Delimiter rune
 	Header    bool // whether the first line was read as column names
 	More      bool // whether the input has rows beyond those returned
+	// Target is the column SuggestTarget suggests to predict, TargetWhy
+	// why (a host's default to change; Parse defaults to the last column).
+	Target    int
+	TargetWhy string
 }
 
 // DefaultPreviewRows is the number of data rows a preview returns when
@@ -50,6 +54,9 @@ func Preview(b []byte, rows int, opt Options) (*Table, error) {
 	header, first := o.heading(t)
 	names, _ := columnNames(t, header)
 	p := &Table{Names: names, Delimiter: rune(t.delim), Header: header}
+	if len(names) > 0 {
+		p.Target, p.TargetWhy = SuggestTarget(names)
+	}
 	last := min(t.rows(), first+rows)
 	for i := first; i < last; i++ {
 		row := make([]string, t.width)

@@ -180,12 +180,12 @@ func pathString(path []any) string {
 // intFields are the fields that hold integers (every other number is a
 // float64).
 var intFields = map[string]bool{"version": true, "rows": true, "cols": true, "depth": true, "dim": true, "m0": true, "m1": true,
-	"sketchDim": true, "gibbsSweeps": true, "seed": true, "target": true, "missing": true, "column": true, "start": true, "width": true, "chosen": true}
+	"sketchDim": true, "gibbsSweeps": true, "seed": true, "target": true, "missing": true, "column": true, "start": true, "width": true, "chosen": true, "best": true}
 
 // optionalFields may be absent (omitempty; a preprocessing's fields have
 // the documented defaults of the API's option, standardize true and
 // unitNorm false), so deleting them is not a generic refusal.
-var optionalFields = map[string]bool{"features": true, "kernel": true, "train": true, "selection": true, "accuracy": true, "stdErr": true,
+var optionalFields = map[string]bool{"features": true, "kernel": true, "train": true, "selection": true, "accuracy": true, "stdErr": true, "best": true,
 	"div": true, "mu": true, "inv": true, "standardize": true, "unitNorm": true}
 
 // nullable are the fields whose null the writer writes (a nil slice or

@@ -320,6 +320,14 @@ func (f *file) checkHeader() error {
 	if !slices.Contains(krr.Tasks, f.Task) {
 		return bad(check.Value, "task %s; use one of %q", check.Quote(f.Task), krr.Tasks)
 	}
+	if s := f.Selection; s != nil {
+		// Files written before Selection.Best have none: it follows from the candidates.
+		b, err := BestCandidate(s.Candidates, f.Task == krr.Classification)
+		if err != nil {
+			return check.Wrap("pipeline: model file: selection", err)
+		}
+		s.Best = b
+	}
 	if !(f.Lambda > 0) {
 		return bad(check.Value, "lambda %v; a fitted λ is positive", f.Lambda)
 	}

@@ -105,6 +105,12 @@ type Selection struct {
 	// Chosen is the index of the chosen candidate: the one-standard-error
 	// rule (see Simplest) applied to the candidates.
 	Chosen int `json:"chosen"`
+	// Best is the index of the best candidate (BestCandidate), the one
+	// each StdErr is measured against. Hosts name it by index: several
+	// candidates may have a standard error of 0. It follows from the
+	// candidates, so a file is read with it computed again; 0 is not
+	// written.
+	Best int `json:"best,omitempty"`
 }
 
 // Candidate is one setting scored by model selection, at its best λ.
@@ -429,6 +435,9 @@ func (s *search) pick(scored []Scored) (choice, error) {
 		return choice{}, err
 	}
 	sel.Chosen = chosen
+	if sel.Best, err = BestCandidate(sel.Candidates, s.opt.Task == krr.Classification); err != nil {
+		return choice{}, err
+	}
 	c := sel.Candidates[chosen]
 	return choice{depth: c.Depth, prep: c.Preprocess, sel: sel}, nil
 }
@@ -460,10 +469,7 @@ func Simplest(cands []Candidate, losses [][]float64, byAccuracy bool) (int, erro
 			return 0, check.New(check.Shape, "", "pipeline: loss vector %d has %d rows and vector 0 has %d; every candidate needs the losses of the same rows, at least two", i, len(l), len(losses[0]))
 		}
 	}
-	points := make([]krr.CurvePoint, len(cands))
-	for i, c := range cands {
-		points[i] = krr.CurvePoint{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy}
-	}
+	points := candidatePoints(cands)
 	b, err := krr.Best(points, byAccuracy)
 	if err != nil {
 		return 0, err
@@ -485,6 +491,22 @@ func Simplest(cands []Candidate, losses [][]float64, byAccuracy bool) (int, erro
 		}
 	}
 	return chosen, nil
+}
+
+// BestCandidate returns the index of the best of cands by their scores,
+// as Simplest measures the others against it: krr.Best's rule (the
+// highest accuracy, the lowest score breaking ties; the lowest score for
+// regression).
+func BestCandidate(cands []Candidate, byAccuracy bool) (int, error) {
+	return krr.Best(candidatePoints(cands), byAccuracy)
+}
+
+func candidatePoints(cands []Candidate) []krr.CurvePoint {
+	points := make([]krr.CurvePoint, len(cands))
+	for i, c := range cands {
+		points[i] = krr.CurvePoint{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy}
+	}
+	return points
 }
 
 // reachTol lets a mean difference equal to its standard error count as

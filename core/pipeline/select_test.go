@@ -428,3 +428,53 @@ func TestSeedPast2to53(t *testing.T) {
 	}
 	roundTrip(t, p, X)
 }
+
+// TestSelectionNamesItsBest: the selection names its best candidate by
+// index (Best), the one every standard error is measured against, so a
+// host need not guess it from the standard errors (several may be 0: a
+// candidate that ties the best); a file written without Best reads it
+// back from the candidates.
+func TestSelectionNamesItsBest(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		task   string
+		search Search
+	}{
+		{"classification, depths 1–3", krr.Classification, Search{Rows: 60, Depths: []int{1, 2, 3}}},
+		{"regression, depths 1–2", krr.Regression, Search{Rows: 60, Depths: []int{1, 2}}},
+	} {
+		X, y := fixture.Data(90, 3, 3, 31)
+		ridge := krr.Options{Task: tc.task}
+		if tc.task == krr.Classification {
+			ridge.Classes = 3
+		}
+		p, err := Fit(context.Background(), X, y, Config{Features: rf.Config{Dim: 64, Seed: 2}, Search: tc.search, Ridge: ridge})
+		if err != nil {
+			t.Fatal(tc.name, err)
+		}
+		s := p.Selection()
+		want, _ := krr.Best(candidatePoints(s.Candidates), tc.task == krr.Classification)
+		if s.Best != want || s.Candidates[s.Best].StdErr != 0 {
+			t.Errorf("%s: Best %d, want %d (the candidate the standard errors are measured against)", tc.name, s.Best, want)
+		}
+		// A file without "best" (written before it) reads it from the candidates.
+		var m map[string]any
+		b, _ := json.Marshal(p)
+		json.Unmarshal(b, &m)
+		delete(m["selection"].(map[string]any), "best")
+		old, _ := json.Marshal(m)
+		q, err := Load(bytes.NewReader(old))
+		if err != nil || q.Selection().Best != want {
+			t.Errorf("%s: a file without best: %v, best %d, want %d", tc.name, err, q.Selection().Best, want)
+		}
+	}
+	// Two candidates that tie the best both have a standard error of 0; Best is the first of them.
+	cands := []Candidate{{Depth: 2, Lambda: 1, Score: 0.5, Accuracy: 0.9}, {Depth: 1, Lambda: 1, Score: 0.5, Accuracy: 0.9}, {Depth: 3, Lambda: 1, Score: 0.6, Accuracy: 0.8}}
+	losses := [][]float64{{0, 1, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}}
+	chosen, err := Simplest(cands, losses, true)
+	best, _ := BestCandidate(cands, true)
+	if err != nil || chosen != 1 || best != 0 || cands[0].StdErr != 0 || cands[1].StdErr != 0 {
+		t.Errorf("tie: chosen %d (want 1, the shallower), best %d (want 0), stdErr %v %v, %v", chosen, best, cands[0].StdErr, cands[1].StdErr, err)
+	}
+}

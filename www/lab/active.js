@@ -5,7 +5,7 @@
 // runs it as a job and draws the curves and the picks.
 import { check } from './jobs.js';
 import { rng, streamSeed, CLASS_NAMES } from './toy.js';
-import { planeRows, PREPROCESS, EXACT, FEATURES, TASK } from './surface.js';
+import { planeRows, EXACT, FEATURES, TASK } from './surface.js';
 import { featureOptions, preprocessOf, dim, lambdaOf } from './experiments.js';
 import { toOption, SETTINGS } from './vocab.js';
 
@@ -34,23 +34,6 @@ export function randomOrder(n, seed, stream) {
   return order;
 }
 
-/** Accuracy (classification) or R² (regression) of predictions pred of y. */
-export function scoreOf(task, pred, y) {
-  if (task === TASK) {
-    let right = 0;
-    for (let i = 0; i < y.length; i++) if (pred[i] === y[i]) right++;
-    return right / y.length;
-  }
-  let mean = 0;
-  for (const v of y) mean += v / y.length;
-  let res = 0, tot = 0;
-  for (let i = 0; i < y.length; i++) {
-    res += (y[i] - pred[i]) ** 2;
-    tot += (y[i] - mean) ** 2;
-  }
-  return tot > 0 ? 1 - res / tot : NaN;
-}
-
 /** The most frequent label of y (the first of the tied). */
 function majority(y) {
   const counts = new Map();
@@ -62,13 +45,13 @@ function majority(y) {
 
 /**
  * The experiment on a generated set: the training points are the pool to
- * label, the test points score; points as the surfaces see them (unscaled,
- * with the bias input). settings: the page's.
+ * label, the test points score; points as the surfaces see them (the
+ * page's preprocessing and bias input). settings: the page's.
  */
 export function toyProblem(toy, settings) {
   return {
     pool: planeRows(toy.train.x), poolY: toy.train.y, test: planeRows(toy.test.x), testY: toy.test.y,
-    task: TASK, classes: CLASS_NAMES.length, preprocess: PREPROCESS, groups: undefined,
+    task: TASK, classes: CLASS_NAMES.length, preprocess: preprocessOf(settings), groups: undefined,
     ...common(settings),
   };
 }
@@ -117,7 +100,13 @@ async function scoreLabels(engine, p, idx, signal) {
       model.dispose();
     }
   }
-  return scoreOf(p.task, pred, p.testY);
+  return scoreOf(engine, p, pred, signal);
+}
+
+/** Accuracy (classification) or R² (regression) of predictions pred of the test rows, by the engine (core/metrics). */
+export async function scoreOf(engine, p, pred, signal) {
+  const s = await engine.score(p.testY, pred, { task: p.task, ...(p.classes ? { classes: p.classes } : {}), signal });
+  return p.task === TASK ? s.accuracy : s.r2;
 }
 
 /**

@@ -115,44 +115,69 @@ function axes(svg, [W, H], x, y, sx, sy, xTicks, yTicks) {
   svg.append(g);
 }
 
+/** Height of a tick label (10 px text): a label's baseline is at least this far below the top. */
+const LABEL_HEIGHT = 11;
+
 /**
- * Line chart. series: [{name, points: [[x, y], …]}]; x, y: {label, log,
+ * Where a mark's label goes for a mark at (px, py) in a chart W wide:
+ * above it and away from the nearer side, or below it when above would
+ * leave the chart (a chosen λ at the top of the curve).
+ */
+export function markLabel(px, py, W) {
+  const left = px < W / 2;
+  const above = py - 8;
+  return { x: px + (left ? 8 : -8), y: above >= LABEL_HEIGHT ? above : py + 8 + LABEL_HEIGHT, anchor: left ? 'start' : 'end' };
+}
+
+/**
+ * Line chart. series: [{name, points: [[x, y], …], style?: 'both' | 'line'
+ * | 'dots', colour?: the palette index}]; x, y: {label, log,
  * ticks?, domain?: [lo, hi] (the axis's range; default: the data's)};
- * marks: [{x, y, label}] ringed points (e.g. the chosen λ); key:
+ * marks: [{x, y, label}] ringed points (e.g. the chosen λ); bands: [{name,
+ * lo, hi}] shaded areas between two curves of the same x; key:
  * 'right', 'left' or false: the top corner for the series names, or none
  * (when the page shows one key for several charts); size: the
  * viewBox [width, height], about the displayed size so text stays legible.
  * Non-finite points (and non-positive ones on log axes) are left out.
  */
-export function lineChart(svg, { series, x, y, marks = [], key = 'right', size = [360, 220] }) {
+export function lineChart(svg, { series, x, y, marks = [], bands = [], key = 'right', size = [360, 220] }) {
   const [W, H] = size;
   reset(svg, W, H);
+  const bandPoints = bands.flatMap((b) => [...b.lo, ...b.hi]);
   const xs = x.domain ?? extent(series.flatMap((s) => s.points.map((p) => p[0])), x.log);
-  const ys = y.domain ?? extent(series.flatMap((s) => s.points.map((p) => p[1])), y.log);
+  const ys = y.domain ?? extent([...series.flatMap((s) => s.points.map((p) => p[1])), ...bandPoints.map((p) => p[1])], y.log);
   if (!xs || !ys) return;
   const sx = scale(xs[0], xs[1], PAD.left, W - PAD.right, x.log);
   const sy = scale(ys[0], ys[1], H - PAD.bottom, PAD.top, y.log);
   axes(svg, size, x, y, sx, sy, x.ticks ?? (x.log ? logTicks(...xs) : linearTicks(...xs)), y.log ? logTicks(...ys) : linearTicks(...ys));
   const ok = (p) => Number.isFinite(p[0]) && Number.isFinite(p[1]) && (!x.log || p[0] > 0) && (!y.log || p[1] > 0);
+  // A band: the area between lo and hi (same x), under the lines.
+  bands.forEach((b) => {
+    const edge = [...b.lo.filter(ok), ...b.hi.filter(ok).reverse()];
+    const g = el('polygon', { points: edge.map((p) => `${sx(p[0])},${sy(p[1])}`).join(' '), class: 'band' });
+    g.append(el('title', {}, b.name));
+    svg.append(g);
+  });
+  // A series is drawn as a line with dots (style 'both', the default), a line or dots only.
   series.forEach((s, i) => {
     const pts = s.points.filter(ok);
-    const g = el('g', { class: `series s${i}` });
+    const g = el('g', { class: `series s${s.colour ?? i}` });
     g.append(el('title', {}, s.name));
-    if (pts.length > 1) g.append(el('polyline', { points: pts.map((p) => `${sx(p[0])},${sy(p[1])}`).join(' ') }));
-    for (const p of pts) g.append(el('circle', { cx: sx(p[0]), cy: sy(p[1]), r: 2.5 }));
+    if (pts.length > 1 && s.style !== 'dots') g.append(el('polyline', { points: pts.map((p) => `${sx(p[0])},${sy(p[1])}`).join(' ') }));
+    if (s.style !== 'line') for (const p of pts) g.append(el('circle', { cx: sx(p[0]), cy: sy(p[1]), r: 2.5 }));
     svg.append(g);
   });
   for (const m of marks.filter((p) => ok([p.x, p.y]))) {
     svg.append(el('circle', { cx: sx(m.x), cy: sy(m.y), r: 5, class: 'mark' }));
-    const left = sx(m.x) < W / 2;
-    svg.append(el('text', { x: sx(m.x) + (left ? 8 : -8), y: sy(m.y) - 8, 'text-anchor': left ? 'start' : 'end', class: 'tick' }, m.label));
+    const at = markLabel(sx(m.x), sy(m.y), W);
+    svg.append(el('text', { x: at.x, y: at.y, 'text-anchor': at.anchor, class: 'tick' }, m.label));
   }
   if (key && series.length > 1) {
     const g = el('g', { class: 'key' });
     const x0 = key === 'left' ? PAD.left + 6 : W - PAD.right - 98;
     series.forEach((s, i) => {
       const yy = PAD.top + 10 + i * 12;
-      g.append(el('line', { x1: x0, x2: x0 + 14, y1: yy - 3, y2: yy - 3, class: `s${i}` }));
+      g.append(el('line', { x1: x0, x2: x0 + 14, y1: yy - 3, y2: yy - 3, class: `s${s.colour ?? i}` }));
       g.append(el('text', { x: x0 + 18, y: yy, class: 'tick' }, s.name));
     });
     svg.append(g);

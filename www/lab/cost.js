@@ -8,8 +8,18 @@ import { seconds } from './format.js';
 export const EXACT_MAX = 2000;
 /** A training run estimated longer than this gets a warning. */
 export const SLOW_MS = 30_000;
-/** Work units a second assumed before the first run has measured any. */
+/** Work units a second (per worker) assumed before runs have measured any. */
 export const INITIAL_SPEED = 1e9;
+/** Milliseconds every training run takes whatever its size (workers, copies, scoring), assumed before runs measure it. */
+export const INITIAL_OVERHEAD_MS = 500;
+/** Runs the rate is fitted on: the latest, so a page that moves to larger data follows it. */
+export const RATE_RUNS = 8;
+
+/**
+ * The rate before any run: ms = overheadMs + work / (speed · workers).
+ * runs: the measured { work, ms, workers } it is fitted on.
+ */
+export const INITIAL_RATE = Object.freeze({ overheadMs: INITIAL_OVERHEAD_MS, speed: INITIAL_SPEED, runs: [] });
 
 /**
  * Work units of one fit of n rows, d columns, m features: the first layer
@@ -39,21 +49,51 @@ export function trainRows(n, { eval: evaluation, test, k }) {
 
 /**
  * The estimate shown before a run, for n × d data, m features, layers after
- * the first, the 'auto' search (see trainWork; null without it), speed (work
- * units a second per worker) and workers.
+ * the first, the 'auto' search (see trainWork; null without it), rate (see
+ * measuredRate) and workers.
  * Returns { bytes, trainRows, ms, slow, exactOK, text }.
  */
-export function estimate({ n, d, m, layers, search = null, settings, speed, workers }) {
+export function estimate({ n, d, m, layers, search = null, settings, rate = INITIAL_RATE, workers }) {
   const bytes = n * m * 8;
   const rows = trainRows(n, settings);
   const fits = settings.eval === 'split' ? 1 : settings.k;
-  const ms = (1000 * fits * trainWork(rows, d, m, layers, search)) / (speed * workers);
+  const ms = rate.overheadMs + (1000 * fits * trainWork(rows, d, m, layers, search)) / (rate.speed * workers);
   const slow = ms > SLOW_MS;
   const text = `Φ for all ${n} rows: ${n} × ${m} × 8 bytes = ${formatBytes(bytes)}; training ≈ ${seconds(ms)} (rough)${slow ? ': a smaller Features m is much faster' : ''}.`;
   return { bytes, trainRows: rows, ms, slow, exactOK: rows <= EXACT_MAX, text };
 }
 
-/** Work units a second per worker measured by a run of work units in ms. */
-export function measuredSpeed(work, ms, workers) {
-  return work / Math.max(1e-3, ms / 1000) / workers;
+/**
+ * The rate after a run of work units that took ms on workers: a fixed
+ * overhead plus a throughput, fitted by least squares to the latest runs
+ * (RATE_RUNS). One run's ratio would charge a small run's overhead to its
+ * few work units, and every later estimate would be huge; so with fewer
+ * than two runs of different sizes the overhead keeps its assumed value and
+ * only a run well above it measures the speed.
+ */
+export function measuredRate(rate, work, ms, workers) {
+  const runs = [...rate.runs, { work, ms, workers }].slice(-RATE_RUNS);
+  // x: seconds of work at one work unit a second per worker; y: ms.
+  const pts = runs.map((r) => [r.work / r.workers, r.ms]);
+  const mx = pts.reduce((a, [x]) => a + x, 0) / pts.length;
+  const my = pts.reduce((a, [, y]) => a + y, 0) / pts.length;
+  let sxx = 0, sxy = 0;
+  for (const [x, y] of pts) {
+    sxx += (x - mx) ** 2;
+    sxy += (x - mx) * (y - my);
+  }
+  // ms = a + x · 1000 / speed: slope 1000 / speed.
+  if (pts.length >= 2 && sxx > 0 && sxy > 0) {
+    const slope = sxy / sxx;
+    const a = my - slope * mx;
+    if (a >= 0) return { overheadMs: a, speed: 1000 / slope, runs };
+    // A negative intercept: no overhead, the speed through the origin.
+    const through = pts.reduce((acc, [x, y]) => acc + x * y, 0) / pts.reduce((acc, [x]) => acc + x * x, 0);
+    return { overheadMs: 0, speed: 1000 / through, runs };
+  }
+  const overheadMs = rate.overheadMs;
+  const beyond = ms - overheadMs;
+  // A run hardly longer than the overhead says nothing of the speed.
+  const speed = beyond > overheadMs ? (1000 * work) / workers / beyond : rate.speed;
+  return { overheadMs, speed, runs };
 }

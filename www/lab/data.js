@@ -1,5 +1,9 @@
 // Data sets: loading bytes, the preview table, row sampling. No event
 // wiring. (Preprocessing is the engine's: experiments.js preprocessed.)
+import { formatBytes } from './ntkrf/options.js';
+
+/** Byte counts in words as the engine's own messages write them (the package's, after Go's check.FormatBytes). */
+export { formatBytes };
 
 /** Bundled data sets (served from data/). */
 export const BUNDLED = {
@@ -31,12 +35,6 @@ export async function readFile(file) {
   return new Uint8Array(await file.arrayBuffer());
 }
 
-export function formatBytes(b) {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let i = 0;
-  while (b >= 1024 && i < units.length - 1) { b /= 1024; i++; }
-  return `${i === 0 ? b : b.toFixed(b < 10 ? 1 : 0)} ${units[i]}`;
-}
 
 /**
  * Up to max row indices, evenly spread over the rows sorted by target, so

@@ -1,5 +1,5 @@
 // What the page's downloads hold: their file names and their CSV text,
-// written through csv.js's safe writer. No DOM: lab.js saves them.
+// written through csv.js's safe writer. No DOM: the panels save them.
 import { toCSV, csvLine } from './csv.js';
 import { check } from './jobs.js';
 

@@ -2,9 +2,9 @@
 // means, the rows preprocessed as a fit would (by the engine), the
 // comparison of features with the exact kernel they approximate, training
 // with held-out rows (a split or k folds) with the exact kernel alongside,
-// and the model kept to download and to predict files with. No DOM: lab.js
+// and the model kept to download and to predict files with. No DOM: train-panel.js
 // starts these as jobs and draws results.
-import { METHODS, SETTINGS, toOption, optionAt } from './vocab.js';
+import { METHODS, SETTINGS, toOption, optionAt, uses } from './vocab.js';
 import { check } from './jobs.js';
 import { trainWork, EXACT_MAX } from './cost.js';
 import { count } from './format.js';
@@ -18,8 +18,8 @@ export const dim = (settings) => toOption(SETTINGS.logm.scale, settings.logm);
 /** The ridge λ of the settings (the playground's and active learning's; training chooses its own). */
 export const lambdaOf = (settings) => toOption(SETTINGS.lam.scale, settings.lam);
 
-/** Whether method uses the option name ('depth', 'sketch', 'sampler'). */
-export const uses = (method, name) => METHODS[method]?.uses.includes(name) ?? false;
+/** Whether method uses the option name: the engine's rule (vocab.js uses). */
+export { uses };
 
 /** Layers after the first that method computes (the cost model's count). */
 export const extraLayers = (settings, method = settings.method) => (uses(method, 'depth') ? settings.depth - 1 : 0);
@@ -39,12 +39,19 @@ export function targetKernel(settings, method = settings.method) {
   return kernel === 'rbf' ? { kernel } : { kernel, depth: depth ?? settings.depth };
 }
 
-export function kernelName(spec) {
-  return spec.kernel === 'rbf' ? 'RBF kernel' : `${spec.kernel.toUpperCase()}, L = ${spec.depth}`;
+/** A kernel in words; depths: the depths 'auto' chose (one per fold), shown instead of 'auto'. */
+export function kernelName(spec, depths = []) {
+  if (spec.kernel === 'rbf') return 'RBF kernel';
+  const chosen = [...new Set(depths)].sort((a, b) => a - b);
+  const depth = spec.depth === 'auto' && chosen.length ? `${chosen.join(' or ')} (auto)` : spec.depth;
+  return `${spec.kernel.toUpperCase()}, L = ${depth}`;
 }
 
-/** The preprocessing of the settings, as the engine's options name it. */
-export const preprocessOf = (settings) => ({ standardize: settings.std, unitNorm: settings.unit });
+/** The preprocessing of the settings, as the engine's options name it (the bias input only when there is one). */
+export function preprocessOf(settings) {
+  const bias = toOption(SETTINGS.bias.scale, settings.bias ?? 0);
+  return { standardize: settings.std, unitNorm: settings.unit, ...(bias > 0 ? { bias } : {}) };
+}
 
 /**
  * The rows idx of ds.X (all rows when idx is null) preprocessed exactly as
@@ -180,7 +187,8 @@ export function untrainable(ds) {
  * folds, a model fitted on every row afterwards (the folds only measure).
  * It is fitted from the data set, so it reads CSV files by its columns.
  *
- * Returns { rows, pred, exactPred, fold, curve, lambda, exactLambda, rfMs,
+ * Returns { rows, pred, exactPred, fold, curve, lambda, exactLambda,
+ * exactDepths (the depths the exact kernel chose, with depth 'auto'), rfMs,
  * exactMs, withExact, exactSkipped, maxTrain, scores, exactScores?, yTrue,
  * work, how, model, modelRows }: rows are the held-out rows in the order
  * of pred.
@@ -199,7 +207,7 @@ export async function trainAndTest(engine, ds, plan, ctl, signal) {
   const final = plan.evaluation !== 'split';
   const steps = parts.length * (withExact ? 4 : 2) + (final ? 1 : 0);
   let step = 0;
-  const out = { rows: [], pred: [], exactPred: [], fold: [], curve: null, selection: null, lambda: [], exactLambda: [], rfMs: 0, exactMs: 0, withExact, maxTrain, model: null, modelRows: 0 };
+  const out = { rows: [], pred: [], exactPred: [], fold: [], curve: null, selection: null, lambda: [], exactLambda: [], exactDepths: [], rfMs: 0, exactMs: 0, withExact, maxTrain, model: null, modelRows: 0 };
   out.exactSkipped = plan.exactWanted && !withExact;
   const fit = (data, more) => engine.fitRidge(data, { preprocess: plan.preprocess, ...more, ...ctl(step++, steps) });
   try {
@@ -231,6 +239,9 @@ export async function trainAndTest(engine, ds, plan, ctl, signal) {
           for (const v of await exact.predict(Xte, ctl(step++, steps))) out.exactPred.push(v);
           out.exactMs += performance.now() - t;
           out.exactLambda.push(exact.lambda);
+          // With depth 'auto' the exact kernel chooses its own depth: the depth it fitted.
+          const sel = exact.selection;
+          if (sel) out.exactDepths.push(sel.candidates[sel.chosen].depth);
         } finally {
           exact.dispose();
         }
@@ -261,4 +272,23 @@ export function metric(ds, s, yTrue) {
   const flat = ds.task === 'regression' && yTrue.every((v) => v === yTrue[0]);
   if (flat || typeof value !== 'number' || !Number.isFinite(value)) return { name, value: NaN, text: '—', note: `${name} is undefined here: the test rows' ${ds.targetName} does not vary.` };
   return { name, value, text: ds.task === 'classification' ? `${(100 * value).toFixed(1)}%` : value.toFixed(3) };
+}
+
+/** How far random features may trail the exact kernel before the page says so: accuracy points, or R². */
+export const SHORTFALL = { classification: 0.03, regression: 0.05 };
+
+/**
+ * A sentence when the random features (rf, a metric) fall well short of
+ * the exact kernel (exact) at m features, suggesting more: up to the
+ * largest the page offers (maxM), at least the package's default
+ * (defaultM); '' when they keep up or no exact kernel was fitted.
+ */
+export function shortfall(ds, rf, exact, m, { defaultM, maxM }) {
+  if (!exact || !Number.isFinite(rf.value) || !Number.isFinite(exact.value)) return '';
+  const gap = exact.value - rf.value;
+  if (!(gap > SHORTFALL[ds.task])) return '';
+  const by = ds.task === 'classification' ? `${(100 * gap).toFixed(1)} points of accuracy` : `${gap.toFixed(3)} in R²`;
+  const next = Math.min(maxM, Math.max(2 * m, defaultM ?? 0));
+  const more = next > m ? `try Features m = ${next}${defaultM > m ? ` (the package's default is ${defaultM}; this page starts at ${m} to stay quick)` : ''}` : 'more features than this page offers would close it (the package takes more)';
+  return `The random features fall ${by} short of the exact kernel at m = ${m}: ${more}.`;
 }

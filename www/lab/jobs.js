@@ -1,7 +1,7 @@
-// Runs as cancellable jobs in lanes ('load', 'pictures', 'playground',
+// Runs as cancellable jobs in lanes ('load', 'pictures', 'playground', 'line1d',
 // 'active', 'train', 'sweep', 'export', 'model'): a new job replaces the
 // one in its lane, every job reports progress over all its steps, and every
-// run ends with an outcome that says how it ended. No DOM: lab.js draws
+// run ends with an outcome that says how it ended. No DOM: page.js draws
 // the jobs and the messages.
 
 /** Throws an AbortError when signal is aborted (between engine calls). */
@@ -10,7 +10,7 @@ export function check(signal) {
 }
 
 /** Lanes of the runs the page starts by itself when settings move (pictures and surfaces), not by a button. */
-export const AUTOMATIC = new Set(['pictures', 'playground']);
+export const AUTOMATIC = new Set(['pictures', 'playground', 'line1d']);
 
 /** Whether e is a stop rather than a failure (the engine's or the page's). */
 export const isAbort = (e) => e?.name === 'AbortError' || e?.code === 'ERR_ABORTED';

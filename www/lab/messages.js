@@ -1,7 +1,7 @@
 // What the page says when something goes wrong: engine errors reworded to
 // name the page's own controls, and notices about links whose settings could
 // not be used. Which control sets which engine option comes from the lab's
-// vocabulary (vocab.js, read from the engine's schema). No DOM: lab.js shows
+// vocabulary (vocab.js, read from the engine's schema). No DOM: page.js shows
 // the text.
 
 /** The most characters an alert shows: a message quoting a 30 MB cell must not take the page with it. */

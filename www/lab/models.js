@@ -4,7 +4,7 @@
 // numbers. No DOM.
 import { toCSV } from './csv.js';
 import { baseName } from './downloads.js';
-import { METHODS } from './vocab.js';
+import { METHODS, uses } from './vocab.js';
 import { summarizeList } from './data.js';
 import { short } from './heatmap.js';
 
@@ -29,7 +29,7 @@ export function describeModel(spec, model) {
   let title;
   if (f) {
     const name = METHODS[f.method]?.name ?? f.method;
-    const depth = f.depth && METHODS[f.method]?.uses.includes('depth') ? `, L = ${f.depth}` : '';
+    const depth = f.depth && uses(f.method, 'depth') ? `, L = ${f.depth}` : '';
     title = `${name}, m = ${f.dim}${depth}, seed ${f.seed ?? 0}`;
   } else if (k) {
     title = `exact ${k.kernel === 'rbf' || k.kernel === 'linear' ? `${k.kernel} kernel` : `${String(k.kernel).toUpperCase()}, L = ${k.depth}`}`;
@@ -53,18 +53,20 @@ export function describeModel(spec, model) {
 
 const capitalize = (s) => s[0].toUpperCase() + s.slice(1);
 
-/** What 'auto' chose (model.selection), in a sentence with the runners-up. */
 /** A preprocessing in words, as the selection and the auto help name it. */
 export const prepName = (p) => (p.unitNorm ? 'unit-norm rows' : p.standardize === false ? 'raw columns' : 'standardized columns') + (p.bias ? ' with a bias input' : '');
 
+/** What 'auto' chose (model.selection), in a sentence with the runners-up. */
 export function selectionText(sel) {
   const prep = prepName;
   const score = (c) => (c.accuracy !== undefined ? `${(100 * c.accuracy).toFixed(1)}%` : `MSE ${short(c.score)}`);
   const named = (o) => `${o.depth ? `L = ${o.depth}, ` : ''}${prep(o.preprocess)} ${score(o)}`;
   const c = sel.candidates[sel.chosen];
-  // The best has no stdErr (the engine's one-standard-error rule measures the others against it).
-  const best = sel.candidates.find((o) => o.stdErr === undefined) ?? c;
-  const rule = best === c ? 'the best' : `within one standard error of the best, ${named(best)}, and simpler`;
+  // The engine names its best by index (0 is not written); a standard error
+  // of 0 (omitted) does not say which it is: a candidate may tie the best.
+  const best = sel.candidates[sel.best ?? 0];
+  const simpler = best.depth > c.depth ? `, and shallower (L = ${c.depth} < ${best.depth})` : '';
+  const rule = best === c ? 'the best' : `within one standard error of the best, ${named(best)}${simpler}`;
   const others = sel.candidates.filter((o) => o !== c && o !== best)
     .sort((a, b) => (b.accuracy ?? -b.score) - (a.accuracy ?? -a.score)).slice(0, 3).map(named);
   return `auto chose ${c.depth ? `depth L = ${c.depth} with ` : ''}${prep(c.preprocess)} (leave-one-out ${score(c)} on ${sel.rows} training rows: ${rule}) among ${sel.candidates.length} candidates; next: ${others.join('; ')}.`;

@@ -1,13 +1,14 @@
-// The playground's two panels, wired to the page's state (lab.js's app):
+// The playground's two panels, wired to the page's state (app.js):
 // the decision surfaces of a generated 2-D set, redrawn as the settings
 // move, with clicks that add points; and the active-learning panel. What
 // they compute lives in surface.js and active.js; this module paints
 // canvases and charts and handles their events.
-import { SURFACES, EXACT, FEATURES, GRID, surfaceOptions, gridPoints, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE } from './surface.js';
+import { SURFACES, EXACT, FEATURES, GRID, surfaceOptions, gridPoints, gridIndex, readValue, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE } from './surface.js';
 import { EXTENT, CLASS_NAMES, TOYS, TOY_IDS } from './toy.js';
-import { featureOptions, dim, lambdaOf } from './experiments.js';
+import { featureOptions, targetKernel, preprocessOf, dim, lambdaOf } from './experiments.js';
 import { activeLearning, toyProblem, tableProblem, RANDOM_ORDERS } from './active.js';
 import { lineChart, clearChart } from './charts.js';
+import { SETS_1D, SET_IDS_1D, set1d, curves1d, RBF_GAMMA_1D } from './line1d.js';
 import { check } from './jobs.js';
 import { short } from './heatmap.js';
 import { count, seconds } from './format.js';
@@ -106,12 +107,12 @@ function paint(canvas, image, { test = null, train = null, added = 0, pending = 
 }
 
 /**
- * The playground on the page's state: app (lab.js), run (a job with its
- * outcome handled), say (the status line), addPoint(x1, x2, class) (lab.js
+ * The playground on the page's state: app (app.js), run (a job with its
+ * outcome handled), say (the status line), addPoint(x1, x2, class) (the data panel
  * reloads the set with it). Returns the hooks lab.js calls.
  */
 export function createPlayground({ app, run, say, addPoint }) {
-  const views = SURFACES.map((sf) => ({ sf, canvas: $(`surface-${sf.id}`), title: $(`title-${sf.id}`), note: $(`note-${sf.id}`), image: null }));
+  const views = SURFACES.map((sf) => ({ sf, canvas: $(`surface-${sf.id}`), title: $(`title-${sf.id}`), note: $(`note-${sf.id}`), image: null, values: null }));
   // The slow surface (random features) is computed last, after the exact NTK it is compared with.
   const order = [...views].sort((a, b) => Number(!!a.sf.method) - Number(!!b.sf.method));
   let timer = 0;
@@ -137,10 +138,15 @@ export function createPlayground({ app, run, say, addPoint }) {
     for (const v of views) paintView(v);
   }
 
+  /** The pictures' titles: the page's Method and the exact kernel it approximates. */
   function titles(s) {
     for (const v of views) {
       const { sf } = v;
-      v.title.textContent = `${sf.title}, ${sf.caption({ depth: s.depth, m: dim(s) })}`;
+      const k = targetKernel(s);
+      const title = sf === EXACT ? (k.kernel === 'rbf' ? 'Exact RBF kernel, γ = 1/columns' : `Exact ${k.kernel.toUpperCase()}, depth L = ${k.depth}`)
+        : sf === FEATURES ? `Random features: ${app.vocab.methods[s.method].label}, m = ${dim(s)}`
+          : `${sf.title}, ${sf.caption({ depth: s.depth, m: dim(s) })}`;
+      v.title.textContent = title;
     }
   }
 
@@ -150,12 +156,56 @@ export function createPlayground({ app, run, say, addPoint }) {
    * layer, n·m²/2 for each further one), at the page's measured speed.
    */
   function featureMs(n, m, depth) {
-    return (1000 * n * (m * 3 + ((depth - 1) * m * m) / 2)) / (app.speed * app.engine.workers);
+    return (1000 * n * (m * 3 + ((depth - 1) * m * m) / 2)) / (app.rate.speed * app.engine.workers);
   }
 
   function redrawSoon() {
     clearTimeout(timer);
-    timer = setTimeout(redraw, DEBOUNCE_MS);
+    timer = setTimeout(() => {
+      redraw();
+      redraw1d();
+    }, DEBOUNCE_MS);
+  }
+
+  // ------------------------------------------------------------ one dimension
+
+  let serial1d = 0;
+
+  /** Fits the three models on the chosen curve's points and draws them, with the ensemble's band. */
+  async function redraw1d() {
+    if (!app.settings || !app.engine) return;
+    const s = { ...app.settings };
+    const id = $('line1d-set').value || SET_IDS_1D[0];
+    const set = set1d(id, { seed: s.dseed });
+    const mine = ++serial1d;
+    const chart = $('line1d-chart');
+    chart.dataset.state = 'busy';
+    const options = { depth: s.depth, features: featureOptions(s, s.method, dim(s)), lambda: s.lamauto ? 'auto' : lambdaOf(s), preprocess: preprocessOf(s) };
+    const outcome = await run('one-dimensional regression', 'line1d', (ctl, signal) => curves1d(app.engine, set, options, signal), { fallback: 'try a larger λ' });
+    if (mine !== serial1d) return;
+    if (!outcome.ok) {
+      chart.dataset.state = outcome.why === 'failed' ? 'failed' : 'stopped';
+      return;
+    }
+    const c = outcome.value;
+    const line = (ys) => Array.from(c.x, (x, i) => [x, ys[i]]);
+    const method = app.vocab.methods[s.method];
+    lineChart(chart, {
+      series: [
+        { name: `exact NTK, L = ${s.depth}`, points: line(c.exact), style: 'line', colour: 0 },
+        { name: `${method.name}, m = ${dim(s)}`, points: line(c.rf), style: 'line', colour: 1 },
+        { name: `RBF, γ = ${RBF_GAMMA_1D}`, points: line(c.rbf), style: 'line', colour: 2 },
+        { name: 'training points', points: Array.from(set.x, (x, i) => [x, set.y[i]]), style: 'dots', colour: 3 },
+      ],
+      bands: [{ name: 'ensemble ±2σ', lo: line(c.lo), hi: line(c.hi) }],
+      x: { label: 'x' },
+      y: { label: 'y' },
+      key: 'left',
+      size: [520, 260],
+    });
+    const widest = Math.max(...c.hi.map((h, i) => h - c.lo[i]));
+    Object.assign(chart.dataset, { state: 'done', run: String(mine), widest: String(widest), lambda: String(c.lambda) });
+    $('line1d-note').textContent = `${SETS_1D[id].title}: λ = ${short(c.lambda)}; the band is widest (±${short(widest / 2)}) where the ensemble has no data.`;
   }
 
   /** Fits the three models on the current set and paints their surfaces; a newer redraw stops this one. */
@@ -166,7 +216,11 @@ export function createPlayground({ app, run, say, addPoint }) {
     const s = { ...app.settings };
     const depth = s.depth, m = dim(s), lambda = s.lamauto ? 'auto' : lambdaOf(s);
     const lam = s.lamauto ? 'λ auto' : `λ = ${short(lambda)}`;
-    const features = featureOptions(s, FEATURES.method, m);
+    // Every model control beside the pictures shapes them: the Method (and the exact kernel it
+    // approximates), its options, the preprocessing and the bias input.
+    const features = featureOptions(s, s.method, m);
+    const kernel = targetKernel(s);
+    const preprocess = preprocessOf(s);
     const mine = ++serial;
     const { train, test } = cur.toy;
     titles(s);
@@ -180,7 +234,7 @@ export function createPlayground({ app, run, say, addPoint }) {
       let exact = null;
       for (const [step, v] of order.entries()) {
         const { onProgress } = ctl(step, order.length);
-        const model = await app.engine.fitRidge(X, train.y, { ...surfaceOptions(v.sf, { depth, features, lambda }), signal });
+        const model = await app.engine.fitRidge(X, train.y, { ...surfaceOptions(v.sf, { depth, features, kernel, lambda, preprocess }), signal });
         try {
           const acc = accuracy(await evaluate(model, test.x, { signal }), test.y);
           if (v.sf.method) {
@@ -193,11 +247,12 @@ export function createPlayground({ app, run, say, addPoint }) {
           const values = await evaluate(model, GRID_X, { signal, onBatch: (done, total) => onProgress({ done, total, stage: v.sf.title }) });
           check(signal);
           v.image = surfaceImage(values, GRID);
+          v.values = values;
           const agree = v.sf.method && exact ? agreement(values, exact) : NaN;
           if (v.sf === EXACT) exact = values;
           Object.assign(v.canvas.dataset, { state: 'done', run: String(mine), accuracy: String(acc), agreement: Number.isNaN(agree) ? '' : String(agree), lambda: String(model.lambda) });
           const chose = s.lamauto ? ` · chose λ = ${short(model.lambda)}` : '';
-          v.note.textContent = `test accuracy ${(100 * acc).toFixed(1)}%${Number.isNaN(agree) ? '' : ` · same class as the exact NTK on ${(100 * agree).toFixed(1)}% of the plane`}${chose}`;
+          v.note.textContent = `test accuracy ${(100 * acc).toFixed(1)}%${Number.isNaN(agree) ? '' : ` · same class as the exact kernel on ${(100 * agree).toFixed(1)}% of the plane`}${chose}`;
           paintView(v);
         } finally {
           model.dispose();
@@ -223,6 +278,8 @@ export function createPlayground({ app, run, say, addPoint }) {
     const names = TOY_IDS.map((id) => TOYS[id].title);
     $('play-table-note').textContent = `Decision surfaces are drawn for the generated 2-D sets: choose ${names.slice(0, -1).join(', ')} or ${names.at(-1)} in Dataset. Active learning below works on any data set.`;
     clearActive();
+    for (const v of views) v.values = null;
+    $('play-read').textContent = '';
     if (toy) {
       paintAll();
       redraw();
@@ -318,6 +375,18 @@ export function createPlayground({ app, run, say, addPoint }) {
     if (job) $('active-result').textContent = `Running: ${/labels$/.test(job.stage) ? `scoring both strategies with ${job.stage}` : 'the design picks its rows (one step, the longest)'}… ${Math.round(100 * job.fraction)}%`;
   }
 
+  /** Reads the three pictures at the pointer: each model's prediction at that point of the plane. */
+  function readPoint(e) {
+    if (!app.current?.toy) return;
+    const box = e.currentTarget.getBoundingClientRect();
+    const [x1, x2] = toPlane(e.clientX - box.left, e.clientY - box.top, box.width, EXTENT);
+    const k = gridIndex(x1, x2, GRID, EXTENT);
+    const parts = views.filter((v) => v.values).map((v) => `${v.title.textContent.split(',')[0]}: ${readValue(v.values[k])}`);
+    const read = $('play-read');
+    read.textContent = parts.length ? `At (${x1.toFixed(2)}, ${x2.toFixed(2)}): ${parts.join(' · ')}.` : '';
+    Object.assign(read.dataset, { x1: String(x1), x2: String(x2), values: JSON.stringify(views.map((v) => (v.values ? v.values[k] : null))) });
+  }
+
   // ------------------------------------------------------------ events
 
   const paintClass = () => Number(document.querySelector('input[name="paint"]:checked')?.value ?? 0);
@@ -331,6 +400,9 @@ export function createPlayground({ app, run, say, addPoint }) {
       say(`Added a ${CLASS_NAMES[paintClass()]} point at (${x1.toFixed(2)}, ${x2.toFixed(2)}); refitting…`);
     });
   }
+  for (const v of views) v.canvas.addEventListener('pointermove', readPoint);
+  $('line1d-set').replaceChildren(...SET_IDS_1D.map((id) => new Option(SETS_1D[id].title, id)));
+  $('line1d-set').addEventListener('change', redraw1d);
   $('run-active').addEventListener('click', runActive);
   $('cancel-active').addEventListener('click', () => app.jobs.stopAll('cancelled', (j) => j.lane !== 'active'));
   // Canvases follow the layout's width (their pixels are their CSS size × the device's ratio).
@@ -343,7 +415,7 @@ export function createPlayground({ app, run, say, addPoint }) {
 
   drawLegend();
 
-  return { redrawSoon, dataChanged, renderJobs };
+  return { redrawSoon, redraw1d, dataChanged, renderJobs };
 }
 
 /** The surface's colour bar. */

@@ -1,6 +1,6 @@
 // Decision surfaces of the playground: the grid of points covering the
-// plane, the options of the models (the engine's bias input: see
-// PREPROCESS), the three models drawn side by side, their predictions over
+// plane, the options of the models (the page's preprocessing, with the
+// engine's bias input: see BIAS), the three models drawn side by side, their predictions over
 // the grid in batches (so that a stale run stops between batches), and the
 // colours of a surface. No DOM: playground.js paints the pixels this module
 // computes.
@@ -14,13 +14,15 @@ export const GRID = 64;
 export const BATCH = 1024;
 
 /**
- * The bias input of every model (fitRidge's preprocess.bias: a constant
- * input this many times the training points' root-mean-square norm). A
- * ReLU network without biases is positively homogeneous, and so is its
- * NTK: K(x, z) = ‖x‖‖z‖·k(angle), and the sign of every prediction would
- * depend on the angle of x alone (wedges from the origin). The NTK of a
- * network with biases is the engine's preprocess.bias, so a surface's model
- * is saved and reloaded, and reads plain (x₁, x₂) points, like any other.
+ * The bias input the playground was drawn with before it followed the
+ * page's σ_b (fitRidge's preprocess.bias: a constant input this many times
+ * the training points' root-mean-square norm), and the engine's 'auto'
+ * candidate. A ReLU network without biases is positively homogeneous, and
+ * so is its NTK: K(x, z) = ‖x‖‖z‖·k(angle), and the sign of every
+ * prediction depends on the angle of x alone (wedges from the origin). The
+ * NTK of a network with biases is the engine's preprocess.bias, so a
+ * surface's model is saved and reloaded, and reads plain (x₁, x₂) points,
+ * like any other.
  */
 export const BIAS = 1;
 
@@ -32,11 +34,13 @@ export const RBF_GAMMA = 10;
 
 /**
  * The three pictures side by side, each a kernel ridge regression on the
- * same points with the same λ (or each its own, lambda 'auto'): the exact
- * NTK of depth L (dual), NTK random features at m (primal: what the lab
- * approximates), and the RBF kernel for contrast. kernel / method: the
- * engine's names (vocab.js checks them against the schema);
- * caption({ depth, m }): what the picture's title adds.
+ * same points, with the same preprocessing and the same λ (or each its own,
+ * lambda 'auto'): the exact kernel (dual) that the page's Method
+ * approximates (the NTK of depth L for the paper's method), the Method's
+ * random features at m (primal: what the lab approximates), and the RBF
+ * kernel for contrast. kernel / method: the engine's names of the defaults
+ * (vocab.js checks them against the schema); the playground passes the
+ * page's; caption({ depth, m }): what the picture's title adds.
  */
 export const EXACT = { id: 'exact', title: 'Exact NTK', kernel: 'ntk', caption: ({ depth }) => `depth L = ${depth}` };
 export const FEATURES = { id: 'rf', title: 'NTK random features', method: 'ntk', caption: ({ m }) => `m = ${m}` };
@@ -46,18 +50,18 @@ export const SURFACES = [EXACT, FEATURES, CONTRAST];
 /** The task of every playground fit: the engine's name for it (vocab.js checks it). */
 export const TASK = 'classification';
 
-/** The playground's points keep their scale (the picture's), with the bias input. */
-export const PREPROCESS = { standardize: false, unitNorm: false, bias: BIAS };
-
 /**
  * fitRidge's options for a surface: depth L, features (the feature options
- * of the settings for method ntk: dim, depth, seed, sketch, sampler) and λ.
+ * of the settings: method, dim, depth, seed, sketch, sampler), kernel (the
+ * exact kernel they approximate; the NTK of depth L when absent), λ and
+ * preprocess (the page's: experiments.js preprocessOf, with its bias input).
  */
-export function surfaceOptions(surface, { depth, features, lambda }) {
+export function surfaceOptions(surface, { depth, features, kernel, lambda, preprocess }) {
+  const exact = kernel ?? { kernel: surface.kernel, depth };
   const fit = surface.method
     ? { features }
-    : { kernel: surface.gamma === undefined ? { kernel: surface.kernel, depth } : { kernel: surface.kernel, gamma: surface.gamma } };
-  return { ...fit, lambda, task: TASK, classes: CLASS_NAMES.length, preprocess: PREPROCESS };
+    : { kernel: surface.gamma === undefined ? exact : { kernel: surface.kernel, gamma: surface.gamma } };
+  return { ...fit, lambda, task: TASK, classes: CLASS_NAMES.length, preprocess };
 }
 
 /** n points ({x: n·2 coordinates}) as the engine's matrix of rows (x₁, x₂). */
@@ -154,6 +158,19 @@ export const SURFACE = lut([[94, 164, 214], [190, 218, 238], [246, 246, 246], [2
 
 /** Decision values this far from 0 get the palette's ends. */
 export const SURE = 1;
+
+/** The index of the cell of a g×g grid over ±extent (gridPoints' order) that holds (x1, x2), clamped to the grid. */
+export function gridIndex(x1, x2, g, extent) {
+  const cell = (t) => Math.min(g - 1, Math.max(0, Math.floor((t * g) / (2 * extent))));
+  return cell(extent - x2) * g + cell(x1 + extent);
+}
+
+/** A surface's value (decision) in words: the class it leans to and how sure, or undecided. */
+export function readValue(v) {
+  const a = Math.abs(v);
+  if (a < 0.1) return `undecided (${v.toFixed(2)})`;
+  return `${CLASS_NAMES[v > 0 ? 1 : 0]}${a >= SURE ? ', sure' : ''} (${v.toFixed(2)})`;
+}
 
 /**
  * The RGBA pixels of a g×g surface (values row by row as gridPoints orders

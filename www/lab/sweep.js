@@ -1,6 +1,6 @@
 // The error-vs-m sweep: every method of SWEEP_METHODS at every size of
 // SWEEP_DIMS on the same sample, each against the exact kernel it
-// approximates. No DOM: lab.js runs it as a job and draws the series.
+// approximates. No DOM: sweep-panel.js runs it as a job and draws the series.
 import { METHODS } from './vocab.js';
 import { compareOn, comparisonRow } from './experiments.js';
 import { check } from './jobs.js';

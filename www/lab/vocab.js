@@ -2,7 +2,7 @@
 // controls and the engine option behind each control, read from the
 // engine's option table (eng.schema, declared once in Go: jsbridge/schema.go).
 // This module writes down only what the lab adds to it: words for the menus,
-// which options each method uses, and where a control deliberately narrows
+// and where a control deliberately narrows
 // the engine's range or keeps a default of its own. No DOM.
 import { DATASETS } from './data.js';
 import { TOY_IDS } from './toy.js';
@@ -21,9 +21,18 @@ import { SURFACES, TASK } from './surface.js';
  * always: written into every link, even at its default.
  * scale: how the setting maps to the option: 'log2' (logm → m = 2^logm),
  * 'percent' (test → testFraction = test/100), 'halfDecades' (lam → λ =
- * 10^(lam/2)).
+ * 10^(lam/2)), 'tenths' (bias → σ_b = bias/10).
  * Settings without option are the lab's own (values, bool, text or a
  * range).
+ *
+ * The page's controls come from this table too (controls.js): input: the
+ * page element of a setting without a control (a control also names the
+ * element; input does not make messages point at it); loads: the data
+ * panel binds it (a new target reloads the data); redraw: what follows a
+ * change ('reload' the data set read again, 'prep' the preprocessing
+ * note, 'pictures' the kernel heatmaps,
+ * 'heatmaps' only their colours, 'surfaces' the playground, 'toy' a
+ * generated set drawn again); unit: what the slider's value is shown with.
  */
 export const SETTINGS = {
   // Links without a data set were made when iris was the only default; a
@@ -31,42 +40,47 @@ export const SETTINGS = {
   // names its data set (always).
   data: { values: [...TOY_IDS, ...DATASETS, 'file'], def: 'iris', always: true },
   // '' = the last column. Room for long column names: a longer target would silently drop out of links.
-  target: { text: 1000, def: '', option: 'parseCSV.target', control: { id: 'target', label: 'Target' } },
-  std: { option: 'fitRidge.preprocess.standardize', control: { id: 'standardize', label: 'Standardize columns' } },
-  unit: { option: 'fitRidge.preprocess.unitNorm', control: { id: 'unitnorm', label: 'Unit-norm rows' } },
+  target: { text: 1000, def: '', option: 'parseCSV.target', control: { id: 'target', label: 'Target' }, loads: true },
+  // Whole-number targets with few values are classes unless the user says otherwise (mtcars' carb).
+  task: { option: 'parseCSV.task', control: { id: 'task', label: 'Task' }, redraw: ['reload'] },
+  std: { option: 'fitRidge.preprocess.standardize', control: { id: 'standardize', label: 'Standardize columns' }, redraw: ['prep', 'pictures', 'surfaces'] },
+  unit: { option: 'fitRidge.preprocess.unitNorm', control: { id: 'unitnorm', label: 'Unit-norm rows' }, redraw: ['prep', 'pictures', 'surfaces'] },
+  // The bias input σ_b (the engine's preprocess.bias) in tenths: 0 … 3; 1
+  // is the engine's 'auto' candidate and what the playground was drawn with.
+  bias: { option: 'fitRidge.preprocess.bias', scale: 'tenths', narrow: { min: 0, max: 30, step: 5 }, def: 10, control: { id: 'bias', label: 'Bias σ_b' }, redraw: ['prep', 'pictures', 'surfaces'] },
   // A slider of five steps: deeper NTKs of the bundled sets look alike, and every layer costs n·m²/2.
-  depth: { option: 'features.depth', narrow: { min: 1, max: 5 }, control: { id: 'depth', label: 'Depth L' } },
+  depth: { option: 'features.depth', narrow: { min: 1, max: 5 }, control: { id: 'depth', label: 'Depth L' }, redraw: ['pictures', 'surfaces'] },
   // m = 64 … 8192 in powers of two; 512 fits every bundled set in about a second.
-  logm: { option: 'features.dim', scale: 'log2', narrow: { min: 6, max: 13 }, def: 9, control: { id: 'dim', label: 'Features m' } },
-  method: { option: 'features.method', control: { id: 'method', label: 'Method' } },
-  sketch: { option: 'features.sketch', control: { id: 'sketch', label: 'Sketch' } },
-  sampler: { option: 'features.sampler', control: { id: 'sampler', label: 'Sampler' } },
+  logm: { option: 'features.dim', scale: 'log2', narrow: { min: 6, max: 13 }, def: 9, control: { id: 'dim', label: 'Features m' }, redraw: ['pictures', 'surfaces'] },
+  method: { option: 'features.method', control: { id: 'method', label: 'Method' }, redraw: ['pictures', 'surfaces'] },
+  sketch: { option: 'features.sketch', control: { id: 'sketch', label: 'Sketch' }, redraw: ['pictures', 'surfaces'] },
+  sampler: { option: 'features.sampler', control: { id: 'sampler', label: 'Sampler' }, redraw: ['pictures', 'surfaces'] },
   // Nine digits fit the number box; links made so far default to seed 1.
-  seed: { option: 'features.seed', narrow: { min: 0, max: 999_999_999 }, def: 1, control: { id: 'seed', label: 'Seed' } },
+  seed: { option: 'features.seed', narrow: { min: 0, max: 999_999_999 }, def: 1, control: { id: 'seed', label: 'Seed' }, redraw: ['pictures', 'surfaces'] },
   // The engine methods that hold rows out: split and kfold.
-  eval: { values: ['split', 'kfold'], def: 'split', engineMethods: true },
+  eval: { values: ['split', 'kfold'], def: 'split', engineMethods: true, input: { id: 'eval', label: 'Evaluation' } },
   // Percent in the slider's steps; links made so far default to 30 %.
   test: { option: 'split.testFraction', scale: 'percent', narrow: { min: 10, max: 50, step: 5 }, def: 30, control: { id: 'testfrac', label: 'Test share' } },
   // Fewer than 3 folds test on half the rows; more than 10 only repeat the fit. Links default to 5.
   k: { option: 'kfold.k', narrow: { min: 3, max: 10 }, def: 5, control: { id: 'kfolds', label: 'Folds k' } },
   // Training chooses depth and preprocessing ('auto', the engine's default); links made before default to it too.
-  auto: { bool: true, def: true },
-  exact: { bool: true, def: true },
-  magnify: { bool: true, def: false },
+  auto: { bool: true, def: true, input: { id: 'auto', label: 'Choose depth and preprocessing for me (auto)' }, redraw: ['prep'] },
+  exact: { bool: true, def: true, input: { id: 'exact', label: 'Also fit the exact kernel' } },
+  magnify: { bool: true, def: false, input: { id: 'magnify', label: 'Magnify the difference' }, redraw: ['heatmaps'] },
   // The ridge λ of the playground's surfaces and of active learning (Train
   // chooses its own): 1e-5 … 10 in half decades; 0.01 fits the generated
   // sets without smoothing their shapes away.
-  lam: { option: 'fitRidge.lambda', scale: 'halfDecades', narrow: { min: -10, max: 2 }, def: -4 },
+  lam: { option: 'fitRidge.lambda', scale: 'halfDecades', narrow: { min: -10, max: 2 }, def: -4, input: { id: 'lambda', label: 'Ridge λ' }, redraw: ['surfaces'] },
   // The surfaces may choose λ themselves instead (fitRidge's lambda: 'auto').
-  lamauto: { bool: true, def: false },
+  lamauto: { bool: true, def: false, input: { id: 'lambda-auto', label: 'Let each picture choose its λ (auto)' }, redraw: ['surfaces'] },
   // The generated 2-D sets (toy.js): noise in percent, training points
   // (as many test points again), and the seed of the points.
-  noise: { narrow: { min: 0, max: 50, step: 5 }, def: 10 },
-  points: { narrow: { min: 50, max: 400, step: 50 }, def: 200 },
-  dseed: { narrow: { min: 0, max: 999_999_999 }, def: 1 },
+  noise: { narrow: { min: 0, max: 50, step: 5 }, def: 10, unit: '%', input: { id: 'noise', label: 'Noise' }, redraw: ['toy'] },
+  points: { narrow: { min: 50, max: 400, step: 50 }, def: 200, input: { id: 'points', label: 'Training points' }, redraw: ['toy'] },
+  dseed: { narrow: { min: 0, max: 999_999_999 }, def: 1, input: { id: 'dseed', label: 'Data seed' }, redraw: ['toy'] },
   // Rows active learning labels: enough to see the curves part, few enough
   // that every step refits in a blink.
-  labels: { option: 'selectActive.k', narrow: { min: 10, max: 80, step: 10 }, def: 40 },
+  labels: { option: 'selectActive.k', narrow: { min: 10, max: 80, step: 10 }, def: 40, input: { id: 'labels', label: 'Labels' } },
 };
 
 /** The data set shown when the page is opened without a link. */
@@ -81,26 +95,38 @@ export const OTHER_OPTIONS = {
 };
 
 /**
- * What the lab knows of each feature method: words for the menu, the
- * options it uses (the others are not sent, and their controls are greyed),
- * and the exact kernel it approximates, for the pictures and the sweep.
+ * What the lab knows of each feature method: words for the menu and the
+ * exact kernel it approximates, for the pictures and the sweep. Which
+ * options it uses (the others are not sent, and their controls are greyed)
+ * is the engine's: the method option's uses (rf.Uses), read by
+ * vocabulary() into USES.
  * Methods of the schema that are not here are left out of the menu (and
  * listed by problems()); EXCLUDED names those left out on purpose.
  */
 export const METHODS = {
-  ntk: { label: 'NTK RF (the paper)', name: 'NTK RF', uses: ['depth', 'sketch', 'sampler'], kernel: 'ntk',
+  ntk: { label: 'NTK RF (the paper)', name: 'NTK RF', kernel: 'ntk',
     help: 'Arc-cosine features joined layer by layer with TensorSketch; approximates the NTK of depth L.' },
-  nngp: { label: 'NNGP RF', name: 'NNGP RF', uses: ['depth', 'sampler'], kernel: 'nngp',
+  nngp: { label: 'NNGP RF', name: 'NNGP RF', kernel: 'nngp',
     help: 'The ReLU part of the same construction; approximates the NNGP kernel (last layer only trained).' },
-  arccos1: { label: 'arc-cosine, one layer', name: 'arc-cos', uses: ['sampler'], kernel: 'nngp', depth: 1,
+  arccos1: { label: 'arc-cosine, one layer', name: 'arc-cos', kernel: 'nngp', depth: 1,
     help: 'One layer of ReLU features; approximates the one-layer NNGP (arc-cosine) kernel. Ignores L.' },
-  naive: { label: 'naive tensor products', name: 'naive', uses: ['depth', 'sampler'], kernel: 'ntk',
+  naive: { label: 'naive tensor products', name: 'naive', kernel: 'ntk',
     help: 'Explicit tensor products without sketching; the same kernel as NTK RF, fewer effective features.' },
-  grad: { label: 'gradient features', name: 'grad', uses: ['depth'], kernel: 'ntk',
+  grad: { label: 'gradient features', name: 'grad', kernel: 'ntk',
     help: 'Gradient of one random finite-width ReLU network; approximates the NTK of depth L.' },
-  rff: { label: 'random Fourier (RBF)', name: 'RFF', uses: [], kernel: 'rbf',
+  rff: { label: 'random Fourier (RBF)', name: 'RFF', kernel: 'rbf',
     help: 'Random Fourier features of the RBF kernel exp(−γ‖x−z‖²), γ = 1/columns. Ignores L.' },
 };
+
+/**
+ * Which options each method uses: the engine's (features.method's uses in
+ * the schema), filled by vocabulary(); empty before the engine has
+ * started, when nothing runs.
+ */
+export const USES = {};
+
+/** Whether method uses the option name ('depth', 'sketch', 'sampler', 'gamma'). */
+export const uses = (method, name) => USES[method]?.includes(name) ?? false;
 
 /** Methods of the engine the lab leaves out, and why. */
 export const EXCLUDED = {
@@ -118,6 +144,7 @@ export const WORDS = {
     hadamard: 'Hadamard (fast, structured)',
   },
   eval: { split: 'train/test split', kfold: 'k-fold cross-validation' },
+  task: { auto: 'auto (the engine decides)', classification: 'classification', regression: 'regression' },
 };
 
 /** The schema entry at "method.path" ("fitRidge.preprocess.standardize"), or undefined. */
@@ -139,14 +166,15 @@ function scaled(scale, o) {
     case 'log2': return { min: min === undefined ? undefined : Math.log2(min), max: max === undefined ? undefined : Math.log2(max) };
     case 'percent': return { min: min === undefined ? undefined : 100 * min, max: max === undefined ? undefined : 100 * max, minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
     case 'halfDecades': return { min: min === undefined ? undefined : 2 * Math.log10(min), max: max === undefined ? undefined : 2 * Math.log10(max), minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
+    case 'tenths': return { min: min === undefined ? undefined : 10 * min, max: max === undefined ? undefined : 10 * max, minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
     default: return { min, max, minExclusive: o.minExclusive, maxExclusive: o.maxExclusive };
   }
 }
 
-const toSetting = (scale, v) => (scale === 'log2' ? Math.log2(v) : scale === 'percent' ? 100 * v : scale === 'halfDecades' ? 2 * Math.log10(v) : v);
+const toSetting = (scale, v) => (scale === 'log2' ? Math.log2(v) : scale === 'percent' ? 100 * v : scale === 'halfDecades' ? 2 * Math.log10(v) : scale === 'tenths' ? 10 * v : v);
 
-/** The engine's value of a setting's value: m of logm, testFraction of test, λ of lam. */
-export const toOption = (scale, v) => (scale === 'log2' ? 2 ** v : scale === 'percent' ? v / 100 : scale === 'halfDecades' ? 10 ** (v / 2) : v);
+/** The engine's value of a setting's value: m of logm, testFraction of test, λ of lam, σ_b of bias. */
+export const toOption = (scale, v) => (scale === 'log2' ? 2 ** v : scale === 'percent' ? v / 100 : scale === 'halfDecades' ? 10 ** (v / 2) : scale === 'tenths' ? v / 10 : v);
 
 /** Whether x lies in the range r (min, max, exclusive ends). */
 const inside = (r, x) => !(r.min !== undefined && (x < r.min || (r.minExclusive && x === r.min)))
@@ -220,6 +248,13 @@ export function vocabulary(schema) {
     if (sf.kernel && !optionAt(schema, 'fitRidge.kernel.kernel')?.enum?.includes(sf.kernel)) problems.push(`surface ${sf.id}: the engine has no exact kernel ${sf.kernel}`);
     if (sf.method && !optionAt(schema, 'fitRidge.features.method')?.enum?.includes(sf.method)) problems.push(`surface ${sf.id}: the engine has no feature method ${sf.method}`);
     if (sf.gamma !== undefined && !(gamma && inside(gamma, sf.gamma))) problems.push(`surface ${sf.id}: γ = ${sf.gamma} is outside the engine's range of fitRidge.kernel.gamma`);
+  }
+  const methodUses = optionAt(schema, 'features.method')?.uses;
+  if (!methodUses) problems.push('the engine does not say which options each method uses (features.method uses)');
+  for (const m of Object.keys(METHODS)) if (methodUses && !methodUses[m]) problems.push(`method ${m}: the engine does not say which options it uses`);
+  if (methodUses) {
+    for (const k of Object.keys(USES)) delete USES[k];
+    Object.assign(USES, methodUses);
   }
   menus.eval = SETTINGS.eval.values.map((v) => ({ value: v, label: WORDS.eval[v] }));
   const methods = Object.fromEntries(settings.method.values.map((v) => [v, METHODS[v]]));

@@ -255,6 +255,10 @@ export interface Preview {
   delimiter: string;
   header: boolean;
   more: boolean;
+  /** The column a user most likely means to predict (named like a target: class, target, label, y, …; else the last), an index into names; parseCSV's own default stays the last column. */
+  target: number;
+  /** Why target was suggested, in words. */
+  targetWhy: string;
 }
 
 export interface FitOptions extends CallControl {
@@ -316,10 +320,12 @@ export interface Selection {
   rows: number;
   /** "loo": exact leave-one-out with the exact kernel. */
   criterion: string;
-  /** stdErr: standard error of the candidate's validated loss minus the best candidate's, paired over the rows (absent for the best). */
+  /** stdErr: standard error of the candidate's validated loss minus the best candidate's, paired over the rows (absent when 0: for the best, and for a candidate that ties it). */
   candidates: { depth: number; preprocess: Preprocess; lambda: number; score: number; accuracy?: number; stdErr?: number }[];
   /** Index of the chosen candidate: the lowest depth within one standard error of the best (the one-standard-error rule). */
   chosen: number;
+  /** Index of the best candidate, the one each stdErr is measured against (absent when 0). */
+  best?: number;
 }
 
 export interface CurvePoint {
@@ -569,7 +575,7 @@ export interface Engine {
   /** Number of WebAssembly workers. */
   readonly workers: number;
   /** Every method's options (name, kind, limits, default, doc), as the engine checks them. */
-  readonly schema: Record<'kernel' | 'features' | 'fitRidge' | 'compare' | 'selectActive' | 'score' | 'parseCSV' | 'previewCSV' | 'split' | 'kfold' | 'predict' | 'loadModel' | 'predictCSV' | 'preprocess', OptionSchema[]>;
+  readonly schema: Record<'kernel' | 'features' | 'fitRidge' | 'compare' | 'selectActive' | 'score' | 'parseCSV' | 'previewCSV' | 'split' | 'kfold' | 'predict' | 'loadModel' | 'predictCSV' | 'preprocess' | 'ensembleVariance', OptionSchema[]>;
   /**
    * Exact kernel matrix between the rows of X and the rows of Z
    * (X.rows × Z.rows), or of X with itself when Z is null (symmetric, with
@@ -583,6 +589,13 @@ export interface Engine {
    * are split over the workers; the result is bit-identical for any number
    * of workers.
    */
+  /**
+   * The variance at each row of Z of the predictions of an infinitely wide ensemble of ReLU
+   * networks of the given depth trained (ridge λ, required) on the rows of X: the NTK/NNGP
+   * Gaussian process (Lee et al. 2019), whose mean is the exact NTK ridge regression. The
+   * preprocessing is fitted on X and applied to both.
+   */
+  ensembleVariance(X: Matrix, Z: Matrix, options: { lambda: number; depth?: number; preprocess?: Preprocess; groups?: Dataset['groups'] } & CallControl): Promise<Float64Array>;
   features(X: Matrix | Rows, options?: FeatureOptions & CallControl): Promise<Matrix64>;
   /** Parses CSV or TSV text (a string, or bytes, gzip-compressed or not). */
   parseCSV(input: string | Uint8Array | ArrayBuffer, options?: ParseOptions): Promise<Dataset>;

@@ -57,6 +57,21 @@ class Engine {
     return this.#pool.call(where, args, arrays, control, { transfer: true });
   }
 
+  /**
+   * The variance, at each row of Z, of the predictions of an infinitely
+   * wide ensemble of ReLU networks trained on the rows of X (the NTK/NNGP
+   * Gaussian process: Go's krr.EnsembleVariance): Float64Array.
+   */
+  async ensembleVariance(X, Z, options = {}) {
+    const where = 'ensembleVariance';
+    guard(this.#pool, where);
+    const [opts, control] = splitControl(where, options);
+    const x = snapshotMatrix(where, 'X', X);
+    const z = snapshotMatrix(where, 'Z', Z);
+    const args = { ...opts, X: { rows: x.rows, cols: x.cols, array: 0 }, Z: { rows: z.rows, cols: z.cols, array: 1 } };
+    return this.#pool.call(where, args, [x.data, z.data], control, { transfer: true });
+  }
+
   async features(X, options = {}) {
     const where = 'features';
     guard(this.#pool, where);
