@@ -32,6 +32,8 @@ type census struct {
 	Target int            `json:"target"`
 	Task   string         `json:"task"` // the task asked for ("" detects)
 	Drop   bool           `json:"drop"`
+	// Excluded are the columns left out (Options.Exclude), not in Names.
+	Excluded []string `json:"excluded,omitempty"`
 	Shards map[string]int `json:"shards"` // rows kept per shard
 	Rows   int            `json:"rows"`   // data rows
 	Kept   int            `json:"kept"`
@@ -100,8 +102,13 @@ func Survey(name string, b []byte, opt Options) (*Census, error) {
 	if err != nil {
 		return nil, err
 	}
+	fileNames := names
+	cols, names, target, file, excluded, err := applyExclude(o.Exclude, cols, names, target)
+	if err != nil {
+		return nil, err
+	}
 	c := census{Names: names, Delim: string(rune(t.delim)), Header: header, Target: target, Task: o.Task, Drop: o.drop,
-		Rows: n, Cols: make([]censusCol, len(cols))}
+		Excluded: excluded, Rows: n, Cols: make([]censusCol, len(cols))}
 	kept := make([]bool, n)
 	for i := range n {
 		kept[i] = !cols[target].isMissing(i)
@@ -116,7 +123,11 @@ func Survey(name string, b []byte, opt Options) (*Census, error) {
 	}
 	c.Shards = map[string]int{name: c.Kept}
 	for j := range cols {
-		c.Cols[j] = countColumn(t, first, j, names, kept, j == target)
+		k := j // the column's place in the file
+		if file != nil {
+			k = file[j]
+		}
+		c.Cols[j] = countColumn(t, first, k, fileNames, kept, j == target)
 	}
 	return &Census{c}, nil
 }
@@ -203,7 +214,7 @@ func (c *Census) Merge(o *Census) error {
 	if b.Names == nil {
 		return nil
 	}
-	if !slices.Equal(a.Names, b.Names) || a.Delim != b.Delim || a.Header != b.Header || a.Target != b.Target || a.Task != b.Task || a.Drop != b.Drop {
+	if !slices.Equal(a.Names, b.Names) || a.Delim != b.Delim || a.Header != b.Header || a.Target != b.Target || a.Task != b.Task || a.Drop != b.Drop || !slices.Equal(a.Excluded, b.Excluded) {
 		return check.New(check.Parse, "", "data: the shards differ: one has the columns %s (delimiter %s, header %v), another %s (delimiter %s, header %v); every shard needs the same header line and delimiter",
 			listNames(a.Names), check.Quote(a.Delim), a.Header, listNames(b.Names), check.Quote(b.Delim), b.Header)
 	}
@@ -319,7 +330,7 @@ func (c *Census) Settle() (*Schema, error) {
 		}
 		return nil, dataErr("every row has a missing value; use Missing \"impute\" instead of \"drop\"")
 	}
-	s := &Schema{Columns: cols, Target: a.Target, TargetName: a.Names[a.Target], Delimiter: a.Delim, Header: a.Header}
+	s := &Schema{Columns: cols, Target: a.Target, TargetName: a.Names[a.Target], Delimiter: a.Delim, Header: a.Header, Excluded: a.Excluded}
 	if err := settleTarget(s, &a.Cols[a.Target], numeric[a.Target], a.Task, a.Kept); err != nil {
 		return nil, err
 	}

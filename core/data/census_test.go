@@ -110,6 +110,9 @@ func TestCensusLikeParse(t *testing.T) {
 		opt    Options
 	}{
 		{"numeric classes", "a,b,y", many(40, func(i int) string { return fmt.Sprintf("%d,%g,%d", i, float64(i)/7, i%3) }), []int{10, 25, 5}, Options{}},
+		// An excluded text column between features, and the target by index.
+		{"excluded", "a,id,b,y", many(40, func(i int) string { return fmt.Sprintf("%d,r%d,%g,%d", i, i, float64(i)/7, i%3) }), []int{10, 25, 5},
+			Options{Exclude: []string{"ID"}, TargetIndex: func() *int { j := 3; return &j }()}},
 		{"regression", "a,b,y", many(40, func(i int) string { return fmt.Sprintf("%d,%g,%g", i, float64(i)/7, float64(i)/3) }), []int{20, 20}, Options{}},
 		// A shard sees only some classes and categories.
 		{"text classes, categories", "color,x,label", many(30, func(i int) string {

@@ -70,6 +70,7 @@ type Dataset struct {
 	Groups       []Group  // X column blocks, in order, covering all p columns
 	Columns      []Column // input columns in file order, the target included
 	Target       int      // index of the target in Columns
+	Excluded     []string // input columns left out (Options.Exclude), in file order; not in Columns
 	TargetName   string
 	Delimiter    rune
 	Header       bool // whether the first line was read as column names

@@ -44,6 +44,12 @@ type Options struct {
 	// TargetIndex, when not nil, is the 0-based index of the target column,
 	// and Target must be "": an index is never matched against names.
 	TargetIndex *int
+	// Exclude names input columns to leave out of X (each matched as
+	// Target is), such as an identifier. The target cannot be excluded,
+	// nor every feature. The names are kept in the Schema, and a model
+	// reads new files without those columns, which may be present or not
+	// (a file without a header must still have them, in place).
+	Exclude []string
 	// Task is "" or "auto" (detect, see the package doc), "classification"
 	// or "regression".
 	Task string

@@ -140,6 +140,10 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	cols, names, target, _, excluded, err := applyExclude(o.Exclude, cols, names, target)
+	if err != nil {
+		return nil, err
+	}
 	delim := t.delim
 
 	keep, err := keptRows(cols, target, names, o.drop)
@@ -153,6 +157,7 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 		Header:      header,
 		DroppedRows: n - len(keep),
 		Columns:     make([]Column, len(cols)),
+		Excluded:    excluded,
 	}
 	for j := range cols {
 		d.Columns[j] = Column{Name: names[j], Kind: Numeric, Missing: cols[j].missing}

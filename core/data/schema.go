@@ -25,12 +25,15 @@ type Schema struct {
 	Classes    []string `json:"classes"` // class labels (classification)
 	Delimiter  string   `json:"delimiter"`
 	Header     bool     `json:"header"`
+	// Excluded are input columns the model leaves out (Options.Exclude),
+	// not in Columns: a new file may hold them; they are never read.
+	Excluded []string `json:"excluded,omitempty"`
 }
 
 // Schema returns the schema of d.
 func (d *Dataset) Schema() Schema {
 	return Schema{Columns: d.Columns, Target: d.Target, TargetName: d.TargetName, Groups: d.Groups,
-		Task: d.Task, Classes: d.Classes, Delimiter: string(d.Delimiter), Header: d.Header}
+		Task: d.Task, Classes: d.Classes, Delimiter: string(d.Delimiter), Header: d.Header, Excluded: d.Excluded}
 }
 
 // Width is the number of X columns the schema makes.
@@ -82,6 +85,12 @@ func (s *Schema) Check() error {
 		default:
 			return bad("column %s has kind %s; use %q or %q", check.Quote(c.Name), check.Quote(c.Kind), Numeric, Categorical)
 		}
+	}
+	for _, name := range s.Excluded {
+		if name == "" || seen[name] {
+			return bad("excluded column %s is empty, repeated or also read", check.Quote(name))
+		}
+		seen[name] = true
 	}
 	j, p := 0, 0
 	for i, g := range s.Groups {
@@ -236,9 +245,11 @@ func (s *Schema) read(b []byte, maxBytes int, labeled, drop bool) (*mat.Dense, [
 // absent, when not labeled) and the first data record.
 func (s *Schema) locate(t *table, labeled bool) (at []int, first int, err error) {
 	at = make([]int, len(s.Columns))
-	if s.Header {
+	// With excluded columns a file without a header is matched by the
+	// names it gets ("column 1"…), so those columns are skipped by name.
+	if s.Header || len(s.Excluded) > 0 {
 		idx := make(map[string]int, t.width)
-		names, _ := columnNames(t, true)
+		names, _ := columnNames(t, s.Header)
 		for k, name := range names {
 			idx[name] = k
 		}
@@ -255,7 +266,13 @@ func (s *Schema) locate(t *table, labeled bool) (at []int, first int, err error)
 			}
 		}
 		if len(lost) > 0 {
+			if !s.Header {
+				return nil, 0, parseErr("lines have %s, but the model reads the columns %s by their place in the training file, excluded ones included; give the columns in the training file's order", fields(t.width), listNames(lost))
+			}
 			return nil, 0, parseErr("the file has no column named %s, which the model reads; its first line must name the columns as the training file did", listNames(lost))
+		}
+		if !s.Header {
+			return at, 0, nil
 		}
 		return at, 1, nil
 	}
