@@ -26,18 +26,18 @@ type Census struct{ c census }
 // census is the wire form (JSON: a census is small, its size bounded by
 // the columns and MaxCategories).
 type census struct {
-	Names  []string       `json:"names"`
-	Delim  string         `json:"delimiter"`
-	Header bool           `json:"header"`
-	Target int            `json:"target"`
-	Task   string         `json:"task"` // the task asked for ("" detects)
-	Drop   bool           `json:"drop"`
+	Names  []string `json:"names"`
+	Delim  string   `json:"delimiter"`
+	Header bool     `json:"header"`
+	Target int      `json:"target"`
+	Task   string   `json:"task"` // the task asked for ("" detects)
+	Drop   bool     `json:"drop"`
 	// Excluded are the columns left out (Options.Exclude), not in Names.
-	Excluded []string `json:"excluded,omitempty"`
-	Shards map[string]int `json:"shards"` // rows kept per shard
-	Rows   int            `json:"rows"`   // data rows
-	Kept   int            `json:"kept"`
-	Cols   []censusCol    `json:"cols"`
+	Excluded []string       `json:"excluded,omitempty"`
+	Shards   map[string]int `json:"shards"` // rows kept per shard
+	Rows     int            `json:"rows"`   // data rows
+	Kept     int            `json:"kept"`
+	Cols     []censusCol    `json:"cols"`
 }
 
 type censusCol struct {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"ntkrf/internal/check"
 	"ntkrf/core/errs"
+	"ntkrf/internal/check"
 )
 
 const excludeCSV = "Id,Size,Color,Class\n1001,1,red,a\n1002,2,blue,b\n1003,3,red,a\n1004,4,blue,b\n"
