@@ -17,12 +17,13 @@ type columnJSON struct {
 // parseArgs are the options of parseCSV (index.d.ts ParseOptions). target is
 // a name or a 0-based index.
 type parseArgs struct {
-	Target    any    `json:"target"`
-	Task      string `json:"task"`
-	Missing   string `json:"missing"`
-	Delimiter string `json:"delimiter"`
-	Header    string `json:"header"`
-	MaxBytes  int    `json:"maxBytes"`
+	Target    any      `json:"target"`
+	Exclude   []string `json:"exclude"`
+	Task      string   `json:"task"`
+	Missing   string   `json:"missing"`
+	Delimiter string   `json:"delimiter"`
+	Header    string   `json:"header"`
+	MaxBytes  int      `json:"maxBytes"`
 }
 
 // previewArgs are the options of previewCSV.
@@ -34,7 +35,7 @@ type previewArgs struct {
 }
 
 func (a parseArgs) options(op string) (data.Options, error) {
-	o := data.Options{Task: a.Task, Missing: a.Missing, Header: a.Header, MaxBytes: a.MaxBytes}
+	o := data.Options{Exclude: a.Exclude, Task: a.Task, Missing: a.Missing, Header: a.Header, MaxBytes: a.MaxBytes}
 	switch t := a.Target.(type) {
 	case nil:
 	case string:
@@ -84,6 +85,7 @@ func opParseCSV(c *call, args []byte) (any, error) {
 		Columns      []columnJSON `json:"columns"`
 		Target       int          `json:"target"`
 		TargetName   string       `json:"targetName"`
+		Excluded     []string     `json:"excluded"`
 		Groups       []data.Group `json:"groups"`
 		Delimiter    string       `json:"delimiter"`
 		Header       bool         `json:"header"`
@@ -92,7 +94,7 @@ func opParseCSV(c *call, args []byte) (any, error) {
 	}{
 		X: c.putMatrix(ds.X), Y: c.putArray(ds.Y), Task: ds.Task, Classes: nonNil(ds.Classes),
 		FeatureNames: nonNil(ds.FeatureNames), Columns: cols, Target: ds.Target, TargetName: ds.TargetName,
-		Groups: groups, Delimiter: string(ds.Delimiter), Header: ds.Header,
+		Excluded: nonNil(ds.Excluded), Groups: groups, Delimiter: string(ds.Delimiter), Header: ds.Header,
 		DroppedRows: ds.DroppedRows, MissingCells: ds.MissingCells,
 	}, nil
 }

@@ -189,6 +189,8 @@ var Schema = map[string][]Opt{
 	"parseCSV": {
 		{Name: "target", Kind: "nameOrIndex", Min: f(0), Max: f(data.MaxColumns - 1),
 			Doc: "the column to predict: a name (a string is always a name, even one written in digits), or a 0-based index (a number is always an index); default the last column"},
+		{Name: "exclude", Kind: "array", Items: &Opt{Name: "column", Kind: "string"}, Max: f(data.MaxColumns),
+			Doc: "column names to leave out of X (an identifier, say), matched as target names are; the model reads new files without them"},
 		{Name: "task", Kind: "enum", Enum: data.ParseTasks, Default: names.Auto, Doc: "what the target is"},
 		{Name: "missing", Kind: "enum", Enum: data.MissingSettings, Default: data.MissingSettings[0], Doc: "rows with missing features"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},

@@ -8,7 +8,7 @@ import { snapshotMatrix, snapshotVector } from './options.js';
 import { take } from './rows.js';
 
 /** The fields of a Dataset besides X, y and the two counts of its file: the same for every part. */
-const SCHEMA_KEYS = ['task', 'classes', 'featureNames', 'columns', 'target', 'targetName', 'groups', 'delimiter', 'header'];
+const SCHEMA_KEYS = ['task', 'classes', 'featureNames', 'columns', 'target', 'targetName', 'excluded', 'groups', 'delimiter', 'header'];
 
 /** The Dataset's X, y and schema, each field read once, as the call's own copies. */
 function readDataset(where, d) {

@@ -17,7 +17,7 @@ const SPLIT_SELECT_BYTES = 64 << 20;
 const isDataset = (v) => v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && 'X' in v && 'y' in v && !('rows' in v);
 
 /** The dataset schema a model keeps to read new rows (predictCSV), copied from a Dataset. */
-const INPUT_KEYS = ['columns', 'target', 'targetName', 'groups', 'classes', 'task', 'delimiter', 'header'];
+const INPUT_KEYS = ['columns', 'target', 'targetName', 'excluded', 'groups', 'classes', 'task', 'delimiter', 'header'];
 
 /**
  * A Dataset's fields read once each (a getter is never asked twice): X and
