@@ -159,6 +159,24 @@ test('a regression model fitted from a Dataset predicts a CSV without its target
   assert.equal(bits(await loaded.predictCSV(csv)), bits(got));
 });
 
+test('parseCSV exclude: the model leaves the columns out and reads files with or without them', async () => {
+  const csv = text('BostonHousing.csv');
+  const ds = await eng.parseCSV(csv, { target: 'medv', exclude: ['CRIM', 'zn'] });
+  assert.deepEqual(ds.excluded, ['crim', 'zn']);
+  assert.ok(!ds.columns.some((c) => c.name === 'crim' || c.name === 'zn') && !ds.featureNames.includes('crim'));
+  const model = await eng.fitRidge(ds, { features: { dim: 64, seed: 5 } });
+  assert.deepEqual(model.input.excluded, ['crim', 'zn']);
+  const want = bits(await model.predict(ds.X));
+  assert.equal(bits(await model.predictCSV(csv)), want, 'the excluded columns present');
+  assert.equal(bits(await model.predictCSV(dropColumn(dropColumn(csv, 'crim'), 'zn'))), want, 'the excluded columns absent');
+  const loaded = await eng.loadModel(JSON.stringify(model));
+  assert.equal(bits(await loaded.predictCSV(csv)), want, 'after a save and load');
+  const { train } = await eng.split(ds, { seed: 1 });
+  assert.deepEqual(train.excluded, ['crim', 'zn'], 'a part keeps the schema');
+  await assert.rejects(eng.parseCSV(csv, { target: 'medv', exclude: ['medv'] }), isError(RangeError, 'ERR_OPTION', /cannot exclude "medv": it is the target/));
+  await assert.rejects(eng.parseCSV(csv, { exclude: ['nope'] }), isError(RangeError, 'ERR_OPTION', /cannot exclude "nope": no column/));
+});
+
 test('fitRidge(dataset, options): the dataset brings task, classes and groups; misuse is refused by name', async () => {
   const ds = iris.ds;
   await assert.rejects(eng.fitRidge(ds, { task: 'regression' }), isError(RangeError, 'ERR_OPTION', /task comes from the dataset/));
