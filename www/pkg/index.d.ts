@@ -210,6 +210,12 @@ export interface Preprocess {
 export interface ParseOptions extends CallControl {
   /** Target column: its name (a string: always a name, even "2"), or its 0-based index (a number: always an index, never matched against names). Default: the last column. */
   target?: string | number;
+  /**
+   * Column names to leave out of X (an identifier, say), each matched as a target name is.
+   * Not the target, nor every feature (ERR_OPTION). A model fitted from the Dataset reads
+   * new files with or without these columns (`Dataset.excluded`, `model.input.excluded`).
+   */
+  exclude?: string[];
   /** "auto" (default): classification when the target is not numeric or has few distinct integers. */
   task?: 'auto' | 'classification' | 'regression';
   /** "impute" (default): keep missing cells as NaN for the preprocessor; "drop": drop rows with any missing cell. */
@@ -241,6 +247,8 @@ export interface Dataset {
   columns: Column[];
   target: number;
   targetName: string;
+  /** Input columns left out (ParseOptions.exclude), in file order; not in `columns`. */
+  excluded: string[];
   /** Which X columns came from which input column (one-hot groups). Pass to fitRidge for imputation. */
   groups: { column: number; start: number; width: number; categorical: boolean }[];
   delimiter: string;
@@ -405,6 +413,8 @@ export interface InputSchema {
   columns: Column[];
   target: number;
   targetName: string;
+  /** Columns left out (ParseOptions.exclude): a file to predict may hold them; they are never read. Absent when none. */
+  excluded?: string[];
   groups: Dataset['groups'];
   classes: string[];
   task: 'classification' | 'regression';
