@@ -90,6 +90,12 @@ test('the URL hash: defaults omitted, valid values restored, rejected values rep
   writeHash(table, { ...defaults(table), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false, lam: -8, data: 'moons' });
   assert.deepEqual(readHash(table), { state: { ...defaults(table), depth: 3, seed: 42, method: 'rff', target: 'a b&c', exact: false, lam: -8, data: 'moons' }, rejected: [] });
   assert.match(hash, /lam=-8/, 'λ = 1e-4 in half decades: a negative whole number');
+  // Columns left out travel in the link as names, whatever they hold.
+  const { splitNames, NAMES_SEP } = await lab('vocab.js');
+  const exclude = ['Id', 'a b,c&d=e'].join(NAMES_SEP);
+  writeHash(table, { ...defaults(table), data: 'BreastCancer', exclude });
+  assert.deepEqual(splitNames(readHash(table).state.exclude), ['Id', 'a b,c&d=e']);
+  assert.deepEqual(splitNames(defaults(table).exclude), [], 'none by default');
   hash = '#depth=9&logm=12&method=svm&seed=-1&std=yes&bogus=1&test=33&constructor=1&__proto__=x&method=arccos0';
   const { state, rejected } = readHash(table);
   assert.equal(state.logm, 12);
@@ -544,9 +550,9 @@ test('the selection sentence names the chosen candidate, why (the best, or withi
 test('the page\'s setting controls are the settings table\'s: each control of index.html that sets a setting is in it once, with a redraw the page knows', async () => {
   const { CONTROLLED } = await lab('controls.js');
   const html = await readFile(path.join(root, 'www', 'lab', 'index.html'), 'utf8');
-  // Every input and select of the page, less those that are not settings: files, the data set, the target (the data panel's), the paint radios.
+  // Every input and select of the page, less those that are not settings: files, the data set, the target and the columns left out (the data panel's), the paint radios.
   const ids = [...html.matchAll(/<(?:input|select)\b[^>]*\bid="([^"]+)"/g)].map((m) => m[1]);
-  const notSettings = new Set(['dataset', 'file', 'target', 'model-file', 'predict-file', 'line1d-set']);
+  const notSettings = new Set(['dataset', 'file', 'target', 'exclude', 'model-file', 'predict-file', 'line1d-set']);
   const settingIds = ids.filter((id) => !notSettings.has(id)).sort();
   const tableIds = CONTROLLED.map(([, id]) => id);
   assert.deepEqual([...tableIds].sort(), settingIds, 'the table and the page name the same controls');

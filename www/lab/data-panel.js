@@ -3,7 +3,7 @@
 // does to it. A load replaces the current data set (app.current); the
 // other panels hear of it through newData() and loaded().
 import { $ } from './dom.js';
-import { LANDING } from './vocab.js';
+import { LANDING, NAMES_SEP, splitNames } from './vocab.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, sampleRows, renderPreview, summarizeList } from './data.js';
 import { quote } from './messages.js';
 import { check, isAbort } from './jobs.js';
@@ -55,7 +55,7 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
    * data (only the file can change), 'run' for the loaded data with another
    * Target. toy: the points of a generated set (their CSV text is source's).
    */
-  async function load(name, source, { bundled = null, target = '', by = 'the link', where = 'load', toy = null } = {}) {
+  async function load(name, source, { bundled = null, target = '', exclude = [], by = 'the link', where = 'load', toy = null } = {}) {
     app.loadsStarted++;
     say(`Reading ${name}…`);
     const still = () => (app.current ? ` ${app.current.name} is still loaded.` : '');
@@ -78,6 +78,12 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
         if (target) note = `The link's target ${quote(target)} is not a column of ${name}; using ${quote(suggested)}: ${preview.targetWhy}.`;
         if (preview.target !== undefined && preview.target !== preview.names.length - 1) opts.target = preview.target;
       }
+      // The columns to leave out: those of the file, never the target.
+      const targetName = typeof opts.target === 'number' ? preview.names[opts.target] : opts.target ?? preview.names.at(-1);
+      const lost = exclude.filter((n) => !preview.names.includes(n));
+      if (lost.length) note += `${note ? ' ' : ''}The link leaves out ${lost.map(quote).join(', ')}, not ${lost.length === 1 ? 'a column' : 'columns'} of ${name}.`;
+      const out = exclude.filter((n) => preview.names.includes(n) && n !== targetName);
+      if (out.length) opts.exclude = out;
       // The Task control: 'auto' is the engine's rule (toy sets are classes).
       if (!toy && app.settings.task !== 'auto') opts.task = app.settings.task;
       let ds, why = preview.targetWhy;
@@ -89,6 +95,7 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
         if (typeof opts.target !== 'number' || isAbort(e)) throw e;
         check(signal);
         delete opts.target;
+        if (opts.exclude) opts.exclude = opts.exclude.filter((n) => n !== preview.names.at(-1));
         ds = await eng.parseCSV(bytes, { ...opts, ...ctl(1, 2) });
         why = `the last column (with ${quote(suggested)}, named like a target, the file cannot be read: ${wording(e).text})`;
       }
@@ -101,6 +108,7 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       // A link names the target only when it is not the suggested one.
       app.settings.target = ds.targetName === suggested ? '' : ds.targetName;
       app.current.targetWhy = opts.target === target ? `chosen by ${by}` : why;
+      app.settings.exclude = ds.excluded.join(NAMES_SEP);
       controls.save();
       datasetOptions(bundled ? null : name);
       showData();
@@ -117,18 +125,18 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
     return outcome.ok;
   }
 
-  /** Reads the loaded data set again (another Task), keeping its target. */
-  function reload() {
+  /** Reads the loaded data set again (another Task, or other columns left out), keeping its target. */
+  function reload(exclude = splitNames(app.settings.exclude)) {
     if (!app.current || app.current.toy) return;
     const { name, bytes, bundled, targetWhy } = app.current;
     const by = /^chosen by (.*)$/.exec(targetWhy)?.[1] ?? 'the link';
-    load(name, () => bytes, { bundled, target: app.settings.target, by, where: 'run' });
+    load(name, () => bytes, { bundled, target: app.settings.target, exclude, by, where: 'run' });
   }
 
-  /** Loads a bundled file or a generated set by its menu id. */
-  function loadBundled(id, target = '') {
+  /** Loads a bundled file or a generated set by its menu id (target and exclude: a link's). */
+  function loadBundled(id, target = '', exclude = []) {
     if (isToy(id)) return loadToy(id);
-    return load(BUNDLED[id].file, (signal) => fetchBundled(id, signal), { bundled: id, target });
+    return load(BUNDLED[id].file, (signal) => fetchBundled(id, signal), { bundled: id, target, exclude });
   }
 
   /**
@@ -191,6 +199,9 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
     // A generated set's target is its class: the playground draws classes.
     sel.disabled = !!toy;
     $('task').disabled = !!toy;
+    const ex = $('exclude');
+    ex.replaceChildren(...preview.names.filter((n) => n !== ds.targetName).map((n) => new Option(n, n, false, ds.excluded.includes(n))));
+    ex.disabled = !!toy;
     $('target-why').textContent = toy ? '' : `Target ${quote(ds.targetName)}: ${app.current.targetWhy}.`;
     renderPreview($('preview'), preview);
     const categorical = ds.columns.filter((c, i) => i !== ds.target && c.kind === 'categorical').length;
@@ -238,8 +249,9 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
     });
     $('target').addEventListener('change', (e) => {
       const { name, bytes, bundled, ds } = app.current;
-      load(name, () => bytes, { bundled, target: ds.columns[+e.target.value].name, by: 'you', where: 'run' });
+      load(name, () => bytes, { bundled, target: ds.columns[+e.target.value].name, exclude: ds.excluded, by: 'you', where: 'run' });
     });
+    $('exclude').addEventListener('change', (e) => reload([...e.target.selectedOptions].map((o) => o.value)));
     $('resample').addEventListener('click', () => {
       const { max } = app.vocab.settings.dseed;
       app.settings.dseed = app.settings.dseed >= max ? 0 : app.settings.dseed + 1;

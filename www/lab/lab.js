@@ -8,7 +8,7 @@
 // (experiments.js, sweep.js, cost.js, jobs.js, downloads.js, models.js,
 // vocab.js, state.js, messages.js, toy.js, surface.js, active.js).
 import { createEngine } from './ntkrf/index.js';
-import { vocabulary, LANDING } from './vocab.js';
+import { vocabulary, LANDING, splitNames } from './vocab.js';
 import { hashTable, readHash, linked } from './state.js';
 import { linkNotice } from './messages.js';
 import { autoSearch } from './experiments.js';
@@ -78,14 +78,15 @@ function followLink() {
     if (app.current && app.current.bundled) notes.push(`The link names your own file, which links cannot carry; ${app.current.name} stays loaded.`);
     next.data = app.settings.data;
     next.target = app.settings.target;
+    next.exclude = app.settings.exclude;
   }
   // A generated set is drawn again from its size, noise and seed.
   const regenerate = isToy(next.data) && ['noise', 'points', 'dseed'].some((k) => next[k] !== app.settings[k]);
-  const reload = next.data !== app.settings.data || next.target !== app.settings.target || next.task !== app.settings.task || regenerate;
+  const reload = next.data !== app.settings.data || next.target !== app.settings.target || next.exclude !== app.settings.exclude || next.task !== app.settings.task || regenerate;
   app.settings = next;
   controls.show();
   page.notify(notes.filter(Boolean).join(' '));
-  if (reload) data.loadBundled(next.data, next.target);
+  if (reload) data.loadBundled(next.data, next.target, splitNames(next.exclude));
   else {
     compare.refreshSoon();
     play.redrawSoon();
@@ -174,7 +175,7 @@ async function main() {
   // The link's data set, unless the user chose data while the engine started.
   if (app.loadsStarted === 0) {
     if (state.data === 'file') page.notify('The link names your own file, which links cannot carry: iris.csv is loaded instead.', { append: true });
-    await data.loadBundled(state.data === 'file' ? 'iris' : state.data, state.target);
+    await data.loadBundled(state.data === 'file' ? 'iris' : state.data, state.target, splitNames(state.exclude));
   }
   document.body.dataset.ready = '1';
 }

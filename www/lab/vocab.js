@@ -41,6 +41,8 @@ export const SETTINGS = {
   data: { values: [...TOY_IDS, ...DATASETS, 'file'], def: 'iris', always: true },
   // '' = the last column. Room for long column names: a longer target would silently drop out of links.
   target: { text: 1000, def: '', option: 'parseCSV.target', control: { id: 'target', label: 'Target' }, loads: true },
+  // Input columns left out (an identifier such as BreastCancer's Id): their names joined by NAMES_SEP; '' = none.
+  exclude: { text: 4000, def: '', option: 'parseCSV.exclude', control: { id: 'exclude', label: 'Leave out' }, loads: true },
   // Whole-number targets with few values are classes unless the user says otherwise (mtcars' carb).
   task: { option: 'parseCSV.task', control: { id: 'task', label: 'Task' }, redraw: ['reload'] },
   std: { option: 'fitRidge.preprocess.standardize', control: { id: 'standardize', label: 'Standardize columns' }, redraw: ['prep', 'pictures', 'surfaces'] },
@@ -82,6 +84,10 @@ export const SETTINGS = {
   // that every step refits in a blink.
   labels: { option: 'selectActive.k', narrow: { min: 10, max: 80, step: 10 }, def: 40, input: { id: 'labels', label: 'Labels' } },
 };
+
+/** How a text setting holds a list of column names (a tab: no header cell holds one in practice). */
+export const NAMES_SEP = '\t';
+export const splitNames = (text) => (text ? text.split(NAMES_SEP) : []);
 
 /** The data set shown when the page is opened without a link. */
 export const LANDING = 'spiral';
@@ -206,7 +212,8 @@ export function vocabulary(schema) {
     const known = key === 'method' ? METHODS : WORDS[key];
     // Without the option (an engine that lacks it) the lab's own values keep the page working.
     const kind = s.values ? 'values' : s.text ? 'text' : s.bool ? 'bool' : o?.kind ?? (known ? 'enum' : 'int');
-    if (o && !['bool', 'enum', 'int', 'number', 'nameOrIndex'].includes(o.kind)) problems.push(`${key}: ${s.option} is a ${o.kind}, which the lab cannot offer`);
+    // A text setting may carry a list of names (exclude).
+    if (o && !['bool', 'enum', 'int', 'number', 'nameOrIndex', ...(s.text ? ['array'] : [])].includes(o.kind)) problems.push(`${key}: ${s.option} is a ${o.kind}, which the lab cannot offer`);
     if (kind === 'values') settings[key] = { values: s.values, def: s.def, ...(s.always ? { always: true } : {}) };
     else if (kind === 'text' || kind === 'nameOrIndex') settings[key] = { maxLength: s.text, def: s.def };
     else if (kind === 'bool') settings[key] = { bool: true, def: s.def ?? o?.default ?? false };
