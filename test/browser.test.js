@@ -608,6 +608,19 @@ test('a table\'s default Target is the column named like one, and the Data panel
   await page.waitForFunction(() => /chosen by you/.test(document.getElementById('target-why').textContent), null, { timeout: TIMEOUT });
   assert.match(page.url(), /target=V1/);
   await idle(page);
+  // Leave out: columns that are not inputs (never the target), kept in the link; another Target keeps them out.
+  const features = () => page.$eval('#facts', (dl) => parseInt([...dl.querySelectorAll('dt')].find((d) => d.textContent === 'features').nextElementSibling.textContent, 10));
+  const before = await features();
+  assert.ok(!(await page.$eval('#exclude', (s) => [...s.options].map((o) => o.value))).includes('V1'), 'the target is not offered');
+  await page.selectOption('#exclude', ['V2']);
+  await page.waitForFunction(() => /exclude=V2/.test(location.hash), null, { timeout: TIMEOUT });
+  assert.ok(await features() < before, 'V2 is no longer an input');
+  await idle(page);
+  await page.selectOption('#target', { label: 'V16' });
+  await page.waitForFunction(() => /target=V16/.test(location.hash), null, { timeout: TIMEOUT });
+  assert.deepEqual(await page.$eval('#exclude', (s) => [...s.selectedOptions].map((o) => o.value)), ['V2']);
+  assert.match(page.url(), /exclude=V2/);
+  await idle(page);
 
   // Whole-number targets with few values are classes under auto (mtcars' carb); the Task control makes them a regression.
   const counts = await csvFile('counts.csv', ['x1', 'x2', 'carb'], 60, (i) => [i / 10, (i % 7) / 3, 1 + (i % 4)]);
