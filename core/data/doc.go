@@ -79,6 +79,15 @@
 // numeric target, written in shortest form: "1.0" becomes "1"); Y holds
 // their indices. A single class is allowed here; learners may refuse it.
 //
+// Options.Exclude names columns that are not inputs (an identifier), each
+// matched as Target is; they are read for nothing but the row count (not
+// for the Missing "drop" rule), are not in Columns or X, and are kept by
+// name in Dataset.Excluded and the Schema, so that [Schema.Read] skips
+// them in new files by name (in a file without a header, by the names
+// "column 1"… it gets: such a file keeps the training file's columns).
+// Excluding an unknown column, the target or every feature is an
+// ERR_OPTION error on "exclude".
+//
 // # Missing values and preprocessing
 //
 // With Missing "impute" (the default) a missing feature stays NaN in X,

@@ -57,6 +57,16 @@ func findColumn(name string, names []string) int {
 	return match
 }
 
+// excludes reports whether Options.Exclude names column j.
+func excludes(exclude []string, names []string, j int) bool {
+	for _, name := range exclude {
+		if findColumn(name, names) == j {
+			return true
+		}
+	}
+	return false
+}
+
 // applyExclude drops the excluded columns from cols and names and returns
 // them with the target's new index, the kept columns' places in the file
 // and the excluded names.

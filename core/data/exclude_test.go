@@ -32,6 +32,9 @@ func TestParseExclude(t *testing.T) {
 			[]string{"Size", "Color=blue", "Color=red"}, "Size,Color\n1,red\n2,blue\n"},
 		{"two, target by index", excludeCSV, Options{Exclude: []string{"Id", "Class"}, TargetIndex: idx(2)}, []string{"Id", "Class"}, []string{"Size", "Color"},
 			[]string{"Size"}, "Id,Size,Color,Class\n5,1,red,z\n6,2,blue,y\n"},
+		// An excluded column is never read as an input: its decimal commas are not refused.
+		{"not read", "Id;Size;Class\n1,5;1;a\n2,5;2;b\n3,5;3;a\n", Options{Exclude: []string{"Id"}}, []string{"Id"}, []string{"Size", "Class"},
+			[]string{"Size"}, "Id;Size\n9,5;1\n8,5;2\n"},
 		{"no header", "1001,1,a\n1002,2,b\n1003,3,a\n", Options{Exclude: []string{"column 1"}}, []string{"column 1"}, []string{"column 2", "column 3"},
 			[]string{"column 2"}, "77,1\n88,2\n"},
 	}

@@ -121,6 +121,11 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 	names, unnamed := columnNames(t, header)
 	cols := make([]column, t.width)
 	for j := range cols {
+		if excludes(o.Exclude, names, j) {
+			// Never an input: its cells are only counted, never refused.
+			cols[j] = surveyColumn(t, first, j)
+			continue
+		}
 		if cols[j], err = readColumn(t, first, j, names); err != nil {
 			return nil, err
 		}
