@@ -16,8 +16,9 @@ import (
 // out. The target cannot be left out, nor every feature.
 func excludeColumns(exclude []string, names []string, target int) (keep []int, excluded []string, err error) {
 	out := make([]bool, len(names))
+	idx := nameIndex(names)
 	for _, name := range exclude {
-		j := findColumn(name, names)
+		j := lookup(idx, name, names)
 		if j < 0 {
 			return nil, nil, check.New(check.Option, "exclude", "data: cannot exclude %s: no column has that name; the columns are %s", check.Quote(name), listNames(names))
 		}
@@ -57,14 +58,38 @@ func findColumn(name string, names []string) int {
 	return match
 }
 
-// excludes reports whether Options.Exclude names column j.
-func excludes(exclude []string, names []string, j int) bool {
+// excludedSet marks the columns Options.Exclude names (unknown names are
+// left to excludeColumns to report).
+func excludedSet(exclude []string, names []string) []bool {
+	if len(exclude) == 0 {
+		return nil
+	}
+	idx := nameIndex(names)
+	out := make([]bool, len(names))
 	for _, name := range exclude {
-		if findColumn(name, names) == j {
-			return true
+		if j := lookup(idx, name, names); j >= 0 {
+			out[j] = true
 		}
 	}
-	return false
+	return out
+}
+
+// nameIndex maps each column name to its index, so that exact names are
+// found without a scan (a wide file may exclude many columns).
+func nameIndex(names []string) map[string]int {
+	idx := make(map[string]int, len(names))
+	for j, n := range names {
+		idx[n] = j
+	}
+	return idx
+}
+
+// lookup is findColumn with exact names found in idx.
+func lookup(idx map[string]int, name string, names []string) int {
+	if j, ok := idx[name]; ok {
+		return j
+	}
+	return findColumn(name, names)
 }
 
 // applyExclude drops the excluded columns from cols and names and returns

@@ -80,6 +80,9 @@ func (o Options) resolve() (options, error) {
 	if o.TargetIndex != nil && (*o.TargetIndex < 0 || *o.TargetIndex >= MaxColumns) {
 		return r, check.New(check.Option, "target", "data: target column index %d is out of range; a table has at most %d columns, indexed 0…%d", *o.TargetIndex, MaxColumns, MaxColumns-1)
 	}
+	if len(o.Exclude) > MaxColumns {
+		return r, check.New(check.Option, "exclude", "data: %d columns to exclude; a table has at most %d columns", len(o.Exclude), MaxColumns)
+	}
 	switch o.Task {
 	case "", names.Auto:
 		r.Task = ""

@@ -120,8 +120,9 @@ func Parse(b []byte, opt Options) (*Dataset, error) {
 	}
 	names, unnamed := columnNames(t, header)
 	cols := make([]column, t.width)
+	skip := excludedSet(o.Exclude, names)
 	for j := range cols {
-		if excludes(o.Exclude, names, j) {
+		if skip != nil && skip[j] {
 			// Never an input: its cells are only counted, never refused.
 			cols[j] = surveyColumn(t, first, j)
 			continue
