@@ -6,11 +6,11 @@ import { $ } from './dom.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, sampleRows, renderPreview, summarizeList } from './data.js';
 import { quote } from './messages.js';
 import { check, isAbort } from './jobs.js';
-import { SAMPLE, preprocessOf } from './experiments.js';
+import { SAMPLE, preprocessOf, planeSplit } from './experiments.js';
 import { shortName, count } from './format.js';
 import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV, CLASS_NAMES, drawable, tablePlane } from './toy.js';
 import { MAX_CLASSES } from './surface.js';
-import { LANDING, toOption, SETTINGS } from './vocab.js';
+import { LANDING } from './vocab.js';
 
 /**
  * The panel on the page's state: app, page (page.js), controls
@@ -97,7 +97,7 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       if (ds.X.rows < 2) throw new Error(`it has ${ds.X.rows} usable row${ds.X.rows === 1 ? '' : 's'}; at least 2 are needed`);
       // The playground's points: a generated set's, or a drawable table's (split by the engine).
       const plane = toy ? { ...toy, classes: CLASS_NAMES }
-        : drawable(ds, MAX_CLASSES) ? await tablePlane(eng, ds, { testFraction: toOption(SETTINGS.test.scale, app.settings.test), seed: app.settings.seed, signal }) : null;
+        : drawable(ds, MAX_CLASSES) ? await tablePlane(eng, ds, { ...planeSplit(app.settings), signal }) : null;
       check(signal);
       // Runs on the previous data would report on the wrong one (the 1-D curves have their own data).
       app.jobs.stopAll('new data', (j) => j.lane === 'load' || j.lane === 'line1d');

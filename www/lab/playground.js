@@ -4,8 +4,8 @@
 // they compute lives in surface.js and active.js; this module paints
 // canvases and charts and handles their events.
 import { SURFACES, EXACT, FEATURES, GRID, surfaceOptions, gridPoints, gridIndex, readValue, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE, evaluateClasses, sameShare, classPixels } from './surface.js';
-import { EXTENT, TOYS, TOY_IDS, withPoints } from './toy.js';
-import { featureOptions, targetKernel, preprocessOf, dim, lambdaOf } from './experiments.js';
+import { EXTENT, TOYS, TOY_IDS, withPoints, tablePlane } from './toy.js';
+import { featureOptions, targetKernel, preprocessOf, dim, lambdaOf, planeSplit } from './experiments.js';
 import { activeLearning, toyProblem, tableProblem, RANDOM_ORDERS } from './active.js';
 import { lineChart, clearChart } from './charts.js';
 import { SETS_1D, SET_IDS_1D, set1d, curves1d, RBF_GAMMA_1D } from './line1d.js';
@@ -14,6 +14,9 @@ import { short } from './heatmap.js';
 import { count, seconds } from './format.js';
 
 const $ = (id) => document.getElementById(id);
+
+/** Whether two of the engine split's options ({ testFraction, seed }) draw the same split. */
+const sameSplit = (a, b) => a.testFraction === b.testFraction && a.seed === b.seed;
 
 /** Cells per side of the quick first picture of the slow (random-feature) surface. */
 const COARSE = 16;
@@ -227,6 +230,22 @@ export function createPlayground({ app, run, say, addPoint }) {
     const kernel = targetKernel(s);
     const preprocess = preprocessOf(s);
     const mine = ++serial;
+    const again = cur.plane.table && !sameSplit(cur.plane.split, planeSplit(s));
+    if (again) {
+      // A moved Test share or Seed: the engine splits the table again; the clicked points stay.
+      const old = cur.plane;
+      let fresh;
+      try {
+        fresh = await tablePlane(app.engine, cur.ds, planeSplit(s));
+      } catch (e) {
+        $('play-status').textContent = `The table could not be split again: ${e.message}`;
+        return;
+      }
+      if (mine !== serial || app.current !== cur) return;
+      const n = old.train.y.length - old.added;
+      cur.plane = { ...fresh, train: withPoints(fresh.train, { x: old.train.x.slice(2 * n), y: old.train.y.slice(n) }), added: old.added };
+      paintAll();
+    }
     const { train, test, classes } = cur.plane;
     // More than two classes: each pixel the winning class (one-vs-rest scores), not a decision value.
     const multi = classes.length > 2;

@@ -182,7 +182,8 @@ export function drawable(ds, maxClasses) {
  * Seed, as Train splits them), each column mapped linearly onto
  * ±TABLE_REACH so that the pictures frame them as they frame a generated
  * set (the models are fitted on the mapped points: what is drawn is what is
- * fitted). Returns { train, test, classes, added: 0, table: true }.
+ * fitted). Returns { train, test, classes, added: 0, table: true, split }
+ * with split the { testFraction, seed } it was drawn with.
  */
 export async function tablePlane(engine, ds, { testFraction, seed, signal }) {
   const n = ds.X.rows;
@@ -201,5 +202,5 @@ export async function tablePlane(engine, ds, { testFraction, seed, signal }) {
     return { x, y: Float64Array.from(d.y) };
   };
   const { train, test } = await engine.split(ds, { testFraction, seed, signal });
-  return { train: place(train), test: place(test), classes: [...ds.classes], added: 0, table: true };
+  return { train: place(train), test: place(test), classes: [...ds.classes], added: 0, table: true, split: { testFraction, seed } };
 }
