@@ -13,7 +13,7 @@ import { root, pkg } from './helpers.js';
 
 // The built lab (dist/www), where its modules find the package (./ntkrf/) as the page does.
 const lab = (name) => import(pathToFileURL(path.join(root, 'dist', 'www', name)).href);
-const { TOYS, TOY_IDS, EXTENT, STREAMS, CLASS_NAMES, generate, toySet, withPoints, toyCSV, streamSeed, rng, isToy, drawable, tablePlane, TABLE_REACH } = await lab('toy.js');
+const { TOYS, TOY_IDS, EXTENT, STREAMS, CLASS_NAMES, generate, toySet, withPoints, toyCSV, streamSeed, rng, isToy, drawable, tablePlane, TABLE_REACH, pointWords } = await lab('toy.js');
 const {
   GRID, BATCH, BIAS, SURFACES, SURFACE, SURE, RBF_GAMMA, CLASS_COLOURS, MAX_CLASSES, argmaxClasses, classPixels, sameShare,
   planeRows, gridPoints, gridIndex, readValue, toPlane, toPixel, batches, decision, evaluate, accuracy, agreement, surfacePixels, surfaceOptions,
@@ -184,6 +184,10 @@ test('a table is drawn when it has two numeric columns and 2…MAX_CLASSES class
   const all = [...p.train.x, ...p.test.x];
   assert.equal(+Math.max(...all.map(Math.abs)).toFixed(12), TABLE_REACH, 'the columns reach ±TABLE_REACH');
   assert.ok(TABLE_REACH < EXTENT, 'within the pictures');
+  // Columns a (100…139) and b (0…−117) framed on ±TABLE_REACH: the corners read back in the table's values.
+  assert.equal(pointWords(p, -TABLE_REACH, TABLE_REACH), '(a 100, b 0)');
+  assert.equal(pointWords(p, TABLE_REACH, -TABLE_REACH), '(a 139, b -117)');
+  assert.equal(pointWords({}, 0.5, -0.25), '(0.50, -0.25)', 'a generated set: as it is');
 });
 
 test('decision values, colours, accuracy and agreement', () => {

@@ -4,7 +4,7 @@
 // they compute lives in surface.js and active.js; this module paints
 // canvases and charts and handles their events.
 import { SURFACES, EXACT, FEATURES, GRID, surfaceOptions, gridPoints, gridIndex, readValue, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE, evaluateClasses, sameShare, classPixels } from './surface.js';
-import { EXTENT, TOYS, TOY_IDS, withPoints, tablePlane } from './toy.js';
+import { EXTENT, TOYS, TOY_IDS, withPoints, tablePlane, pointWords } from './toy.js';
 import { featureOptions, targetKernel, preprocessOf, dim, lambdaOf, planeSplit } from './experiments.js';
 import { activeLearning, toyProblem, tableProblem, RANDOM_ORDERS } from './active.js';
 import { lineChart, clearChart } from './charts.js';
@@ -414,7 +414,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     const word = (v) => (v.values.label ? `${toy.classes[v.values.label[k]]} (margin ${v.values.margin[k].toFixed(2)})` : readValue(v.values[k], toy.classes));
     const parts = views.filter((v) => v.values).map((v) => `${v.title.textContent.split(',')[0]}: ${word(v)}`);
     const read = $('play-read');
-    read.textContent = parts.length ? `At (${x1.toFixed(2)}, ${x2.toFixed(2)}): ${parts.join(' · ')}.` : '';
+    read.textContent = parts.length ? `At ${pointWords(toy, x1, x2)}: ${parts.join(' · ')}.` : '';
     Object.assign(read.dataset, { x1: String(x1), x2: String(x2), values: JSON.stringify(views.map((v) => (!v.values ? null : v.values.label ? v.values.label[k] : v.values[k]))) });
   }
 
@@ -435,7 +435,7 @@ export function createPlayground({ app, run, say, addPoint }) {
         redrawSoon();
       } else addPoint(x1, x2, c);
       paintAll();
-      say(`Added a ${toy.classes[c]} point at (${x1.toFixed(2)}, ${x2.toFixed(2)}); refitting…`);
+      say(`Added a ${toy.classes[c]} point at ${pointWords(toy, x1, x2)}; refitting…`);
     });
   }
   for (const v of views) v.canvas.addEventListener('pointermove', readPoint);

@@ -182,8 +182,9 @@ export function drawable(ds, maxClasses) {
  * Seed, as Train splits them), each column mapped linearly onto
  * ±TABLE_REACH so that the pictures frame them as they frame a generated
  * set (the models are fitted on the mapped points: what is drawn is what is
- * fitted). Returns { train, test, classes, added: 0, table: true, split }
- * with split the { testFraction, seed } it was drawn with.
+ * fitted). Returns { train, test, classes, added: 0, table: true, split,
+ * axes }: split the { testFraction, seed } it was drawn with, axes each
+ * column's { name, centre, half } (the mapping back, for pointWords).
  */
 export async function tablePlane(engine, ds, { testFraction, seed, signal }) {
   const n = ds.X.rows;
@@ -202,5 +203,14 @@ export async function tablePlane(engine, ds, { testFraction, seed, signal }) {
     return { x, y: Float64Array.from(d.y) };
   };
   const { train, test } = await engine.split(ds, { testFraction, seed, signal });
-  return { train: place(train), test: place(test), classes: [...ds.classes], added: 0, table: true, split: { testFraction, seed } };
+  const names = ds.columns.filter((c, i) => i !== ds.target).map((c) => c.name);
+  const axes = mid.map(([centre, half], j) => ({ name: names[j], centre, half }));
+  return { train: place(train), test: place(test), classes: [...ds.classes], added: 0, table: true, split: { testFraction, seed }, axes };
+}
+
+/** A point of the plane in words: a table's in its columns' names and units, a generated set's as it is. */
+export function pointWords(plane, x1, x2) {
+  if (!plane.axes) return `(${x1.toFixed(2)}, ${x2.toFixed(2)})`;
+  const [a, b] = plane.axes.map((ax, j) => [ax.name, ax.centre + ([x1, x2][j] / TABLE_REACH) * ax.half]);
+  return `(${a[0]} ${+a[1].toPrecision(4)}, ${b[0]} ${+b[1].toPrecision(4)})`;
 }
