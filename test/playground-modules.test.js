@@ -13,9 +13,9 @@ import { root, pkg } from './helpers.js';
 
 // The built lab (dist/www), where its modules find the package (./ntkrf/) as the page does.
 const lab = (name) => import(pathToFileURL(path.join(root, 'dist', 'www', name)).href);
-const { TOYS, TOY_IDS, EXTENT, STREAMS, CLASS_NAMES, generate, toySet, withPoints, toyCSV, streamSeed, rng, isToy } = await lab('toy.js');
+const { TOYS, TOY_IDS, EXTENT, STREAMS, CLASS_NAMES, generate, toySet, withPoints, toyCSV, streamSeed, rng, isToy, drawable, tablePlane, TABLE_REACH, pointWords } = await lab('toy.js');
 const {
-  GRID, BATCH, BIAS, SURFACES, SURFACE, SURE, RBF_GAMMA, CLASS_COLOURS,
+  GRID, BATCH, BIAS, SURFACES, SURFACE, SURE, RBF_GAMMA, CLASS_COLOURS, MAX_CLASSES, argmaxClasses, classPixels, sameShare,
   planeRows, gridPoints, gridIndex, readValue, toPlane, toPixel, batches, decision, evaluate, accuracy, agreement, surfacePixels, surfaceOptions,
 } = await lab('surface.js');
 const { schedule, randomOrder, scoreOf, toyProblem, tableProblem, activeLearning, RANDOM_ORDERS, CURVE_POINTS } = await lab('active.js');
@@ -143,6 +143,51 @@ test('the grid: cell centres row by row from the top left, pixels ↔ plane, row
   assert.deepEqual(batches(4, 2), [[0, 2], [2, 4]]);
   assert.deepEqual(batches(0), []);
   assert.equal(batches(GRID * GRID).length, Math.ceil((GRID * GRID) / BATCH));
+});
+
+test('more than two classes: the winning class and its margin, its colour (lighter when unsure), shares of the same class', () => {
+  const S = { rows: 3, cols: 3, data: Float64Array.from([0.1, 0.7, 0.2, 0.6, 0.1, 0.5, -0.3, -0.2, 0.9]) };
+  const { label, margin } = argmaxClasses(S);
+  assert.deepEqual(Array.from(label), [1, 0, 2]);
+  assert.deepEqual(Array.from(margin).map((v) => +v.toFixed(12)), [0.5, 0.1, 1.1]);
+  const px = classPixels({ label: Float64Array.from([2, 2, 2, 0]), margin: Float64Array.from([5, 0, NaN, 5]) });
+  const rgb = (k) => Array.from(px.subarray(4 * k, 4 * k + 3));
+  const sure = (c) => CLASS_COLOURS[c].map((v) => Math.round(246 + 0.65 * (v - 246)));
+  assert.deepEqual(rgb(0), sure(2), 'a sure point: its class colour, kept light');
+  assert.deepEqual(rgb(1), [246, 246, 246], 'no margin: undecided grey');
+  assert.deepEqual(rgb(2), [246, 246, 246], 'undefined: undecided');
+  assert.deepEqual(rgb(3), sure(0));
+  assert.equal(new Set(CLASS_COLOURS.map(String)).size, MAX_CLASSES, 'a colour per class');
+  assert.equal(sameShare(Float64Array.from([0, 2, 1]), Float64Array.from([0, 2, 2])), 2 / 3);
+});
+
+test('a table is drawn when it has two numeric columns and 2…MAX_CLASSES classes; its points are the engine split, framed like a generated set', async () => {
+  const csv = (rows) => new TextEncoder().encode(rows.join('\n'));
+  const rows = (k, extra = '') => ['a,b,' + (extra ? 'c,' : '') + 'y', ...Array.from({ length: 40 }, (_, i) => `${100 + i},${-i * 3},${extra ? 'u,' : ''}k${i % k}`)];
+  const cases = [
+    { name: 'three classes', bytes: csv(rows(3)), want: true },
+    { name: 'two classes', bytes: csv(rows(2)), want: true },
+    { name: `${MAX_CLASSES + 1} classes`, bytes: csv(rows(MAX_CLASSES + 1)), want: false },
+    { name: 'a third column', bytes: csv(rows(3, 'c')), want: false },
+    { name: 'a regression target', bytes: csv(['a,b,y', ...Array.from({ length: 40 }, (_, i) => `${i},${i % 7},${i * 0.37}`)]), want: false },
+  ];
+  for (const c of cases) {
+    const ds = await eng.parseCSV(c.bytes);
+    assert.equal(drawable(ds, MAX_CLASSES), c.want, c.name);
+  }
+  const ds = await eng.parseCSV(csv(rows(3)));
+  const p = await tablePlane(eng, ds, { testFraction: 0.25, seed: 7 });
+  const split = await eng.split(ds.X.rows, { testFraction: 0.25, seed: 7 });
+  assert.equal(p.train.y.length, split.train.length, 'the engine split the rows');
+  assert.deepEqual(Array.from(p.test.y), Array.from(split.test, (i) => ds.y[i]));
+  assert.deepEqual(p.classes, ['k0', 'k1', 'k2']);
+  const all = [...p.train.x, ...p.test.x];
+  assert.equal(+Math.max(...all.map(Math.abs)).toFixed(12), TABLE_REACH, 'the columns reach ±TABLE_REACH');
+  assert.ok(TABLE_REACH < EXTENT, 'within the pictures');
+  // Columns a (100…139) and b (0…−117) framed on ±TABLE_REACH: the corners read back in the table's values.
+  assert.equal(pointWords(p, -TABLE_REACH, TABLE_REACH), '(a 100, b 0)');
+  assert.equal(pointWords(p, TABLE_REACH, -TABLE_REACH), '(a 139, b -117)');
+  assert.equal(pointWords({}, 0.5, -0.25), '(0.50, -0.25)', 'a generated set: as it is');
 });
 
 test('decision values, colours, accuracy and agreement', () => {

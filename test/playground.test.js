@@ -9,6 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { root } from './helpers.js';
 import { startSite, openLab, colours, idle, TIMEOUT } from './site.js';
 
@@ -372,6 +373,80 @@ test('on a table the playground says where the surfaces are, and active learning
   assert.equal(await page.isVisible('#active-plane'), false, 'no plane for a table');
   await idle(page);
   await shot(page, '12-table', { fullPage: true });
+  check();
+  await context.close();
+});
+
+/**
+ * Three round clouds of 30 rows each in the plane, far from the origin and
+ * the generated sets' scale (x from 10 to 30), with their class named by word.
+ */
+function threeClassCSV() {
+  const lines = ['width,height,kind'];
+  const centres = [['alpha', 12, 22], ['beta', 28, 22], ['gamma', 20, 8]];
+  for (let i = 0; i < 30; i++) {
+    for (const [name, cx, cy] of centres) {
+      const a = 2.4 * i, r = 0.5 + (i % 5) * 0.6;
+      lines.push(`${(cx + r * Math.cos(a)).toFixed(4)},${(cy + r * Math.sin(a)).toFixed(4)},${name}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The share of a canvas's pixels nearest each of colours (RGB), within 40 of it. */
+const colourShares = (page, id, colours) => page.evaluate(({ id, colours }) => {
+  const c = document.getElementById(id);
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  const n = new Array(colours.length).fill(0);
+  for (let i = 0; i < d.length; i += 4) {
+    let best = -1, dist = 40 ** 2;
+    colours.forEach(([r, g, b], j) => {
+      const e = (d[i] - r) ** 2 + (d[i + 1] - g) ** 2 + (d[i + 2] - b) ** 2;
+      if (e < dist) [best, dist] = [j, e];
+    });
+    if (best >= 0) n[best]++;
+  }
+  return n.map((k) => k / (d.length / 4));
+}, { id, colours });
+
+test('a table of two numeric columns and three classes: its points, three surfaces in three colours, a legend naming them, clicks of a chosen class', { timeout: 3 * TIMEOUT }, async () => {
+  const { page, context, check } = await openLab(site);
+  await surfaces(page);
+  await page.setInputFiles('#file', { name: 'three.csv', mimeType: 'text/csv', buffer: Buffer.from(threeClassCSV()) });
+  await page.waitForFunction(() => /three\.csv/.test(document.getElementById('source').textContent), null, { timeout: TIMEOUT });
+  assert.equal(await page.isVisible('#play-surfaces'), true, 'a drawable table is drawn');
+  assert.equal(await page.isVisible('#play-table-note'), false);
+  assert.deepEqual(await page.$$eval('#play-classes .class', (e) => e.map((x) => x.textContent.trim())), ['alpha', 'beta', 'gamma'], 'the legend names the three classes');
+  assert.deepEqual(await page.$$eval('input[name="paint"]', (e) => e.map((x) => x.parentElement.textContent.trim())), ['alpha', 'beta', 'gamma'], 'a click may add any class');
+  assert.equal(await page.isVisible('#surface-bar'), false, 'no two-class colour bar for three classes');
+  await surfaces(page);
+  // Surface colours: each class's colour, light (its 0.65 mix with the undecided grey at the most).
+  const { CLASS_COLOURS } = await import(pathToFileURL(path.join(root, 'www/lab/surface.js')).href);
+  const light = CLASS_COLOURS.slice(0, 3).map((c) => c.map((v) => Math.round(246 + 0.65 * (v - 246))));
+  for (const id of SURFACE_IDS) {
+    const d = await dataset(page, `surface-${id}`);
+    if (id !== 'rf') assert.ok(Number(d.accuracy) >= EXACT_ACCURACY_FLOOR, `${id}: test accuracy ${d.accuracy} on three separate clouds`);
+    const shares = await colourShares(page, `surface-${id}`, light);
+    assert.ok(shares.every((f) => f > 0.05), `${id}: every class colours part of the plane (${shares.map((f) => f.toFixed(3))})`);
+  }
+  // The split is the engine's (the page's Test share: 30 % of 90 rows held out).
+  assert.match(await page.textContent('#play-status'), /three fits on 63 points/);
+  const before = await runs(page);
+  await page.check('input[name="paint"][value="2"]');
+  const box = await page.locator('#surface-exact').boundingBox();
+  await page.mouse.click(box.x + box.width * 0.1, box.y + box.height * 0.1);
+  // In the table's own columns: a tenth of the plane from its top left is about the smallest width (9.14) and the largest height (24.9).
+  assert.match(await page.textContent('#status'), /Added a gamma point at \(width 9\.\d+, height 2[45]\.\d+\)/);
+  await surfaces(page, before);
+  assert.match(await page.textContent('#play-status'), /three fits on 64 points/, 'the added point is fitted');
+  // A larger Test share: the engine splits the table again (35 % of 90 rows held out), the added point stays.
+  const added = await runs(page);
+  await slide(page, 'testfrac', 'ArrowRight');
+  await surfaces(page, added);
+  const fitted = Number(/three fits on (\d+) points/.exec(await page.textContent('#play-status'))?.[1]);
+  assert.ok(fitted === 90 - 31 + 1 || fitted === 90 - 32 + 1, `fitted on ${fitted} points: 58 or 59 training rows and the added one`);
+  await idle(page);
+  await shot(page, '13-three-classes');
   check();
   await context.close();
 });

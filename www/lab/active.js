@@ -6,8 +6,7 @@
 import { check } from './jobs.js';
 import { rng, streamSeed, CLASS_NAMES } from './toy.js';
 import { planeRows, EXACT, FEATURES, TASK } from './surface.js';
-import { featureOptions, preprocessOf, dim, lambdaOf } from './experiments.js';
-import { toOption, SETTINGS } from './vocab.js';
+import { featureOptions, preprocessOf, dim, lambdaOf, planeSplit } from './experiments.js';
 
 /** Random orders averaged for the baseline: one order is too noisy to compare with. */
 export const RANDOM_ORDERS = 5;
@@ -61,7 +60,7 @@ export function toyProblem(toy, settings) {
  * the page); the training rows are the pool, the held-out rows score.
  */
 export async function tableProblem(engine, ds, settings, signal) {
-  const { train, test } = await engine.split(ds.X.rows, { testFraction: toOption(SETTINGS.test.scale, settings.test), seed: settings.seed, signal });
+  const { train, test } = await engine.split(ds.X.rows, { ...planeSplit(settings), signal });
   return {
     pool: engine.take(ds.X, train), poolY: engine.take(ds.y, train), test: engine.take(ds.X, test), testY: engine.take(ds.y, test),
     task: ds.task, classes: ds.task === TASK ? ds.classes.length : undefined, preprocess: preprocessOf(settings), groups: ds.groups,

@@ -3,13 +3,15 @@
 // does to it. A load replaces the current data set (app.current); the
 // other panels hear of it through newData() and loaded().
 import { $ } from './dom.js';
-import { LANDING, NAMES_SEP, splitNames } from './vocab.js';
+import { NAMES_SEP, splitNames } from './vocab.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, sampleRows, renderPreview, summarizeList } from './data.js';
 import { quote } from './messages.js';
 import { check, isAbort } from './jobs.js';
-import { SAMPLE, preprocessOf } from './experiments.js';
+import { SAMPLE, preprocessOf, planeSplit } from './experiments.js';
 import { shortName, count } from './format.js';
-import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV } from './toy.js';
+import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV, CLASS_NAMES, drawable, tablePlane } from './toy.js';
+import { MAX_CLASSES } from './surface.js';
+import { LANDING } from './vocab.js';
 
 /**
  * The panel on the page's state: app, page (page.js), controls
@@ -101,9 +103,13 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       }
       check(signal);
       if (ds.X.rows < 2) throw new Error(`it has ${ds.X.rows} usable row${ds.X.rows === 1 ? '' : 's'}; at least 2 are needed`);
+      // The playground's points: a generated set's, or a drawable table's (split by the engine).
+      const plane = toy ? { ...toy, classes: CLASS_NAMES }
+        : drawable(ds, MAX_CLASSES) ? await tablePlane(eng, ds, { ...planeSplit(app.settings), signal }) : null;
+      check(signal);
       // Runs on the previous data would report on the wrong one (the 1-D curves have their own data).
       app.jobs.stopAll('new data', (j) => j.lane === 'load' || j.lane === 'line1d');
-      app.current = { id: ++app.datasetSerial, name, bytes, bundled, preview, ds, sample: sampleRows(ds.y, SAMPLE), toy };
+      app.current = { id: ++app.datasetSerial, name, bytes, bundled, preview, ds, sample: sampleRows(ds.y, SAMPLE), toy, plane };
       app.settings.data = bundled ?? 'file';
       // A link names the target only when it is not the suggested one.
       app.settings.target = ds.targetName === suggested ? '' : ds.targetName;

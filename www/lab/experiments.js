@@ -47,6 +47,11 @@ export function kernelName(spec, depths = []) {
   return `${spec.kernel.toUpperCase()}, L = ${depth}`;
 }
 
+/** The engine split's options of the settings: the Test share and Seed (Train, active learning and a table's playground split alike). */
+export function planeSplit(settings) {
+  return { testFraction: toOption(SETTINGS.test.scale, settings.test), seed: settings.seed };
+}
+
 /** The preprocessing of the settings, as the engine's options name it (the bias input only when there is one). */
 export function preprocessOf(settings) {
   const bias = toOption(SETTINGS.bias.scale, settings.bias ?? 0);

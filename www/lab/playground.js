@@ -3,9 +3,9 @@
 // move, with clicks that add points; and the active-learning panel. What
 // they compute lives in surface.js and active.js; this module paints
 // canvases and charts and handles their events.
-import { SURFACES, EXACT, FEATURES, GRID, surfaceOptions, gridPoints, gridIndex, readValue, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE } from './surface.js';
-import { EXTENT, CLASS_NAMES, TOYS, TOY_IDS } from './toy.js';
-import { featureOptions, targetKernel, preprocessOf, dim, lambdaOf } from './experiments.js';
+import { SURFACES, EXACT, FEATURES, GRID, surfaceOptions, gridPoints, gridIndex, readValue, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE, evaluateClasses, sameShare, classPixels } from './surface.js';
+import { EXTENT, TOYS, TOY_IDS, withPoints, tablePlane, pointWords } from './toy.js';
+import { featureOptions, targetKernel, preprocessOf, dim, lambdaOf, planeSplit } from './experiments.js';
 import { activeLearning, toyProblem, tableProblem, RANDOM_ORDERS } from './active.js';
 import { lineChart, clearChart } from './charts.js';
 import { SETS_1D, SET_IDS_1D, set1d, curves1d, RBF_GAMMA_1D } from './line1d.js';
@@ -14,6 +14,9 @@ import { short } from './heatmap.js';
 import { count, seconds } from './format.js';
 
 const $ = (id) => document.getElementById(id);
+
+/** Whether two of the engine split's options ({ testFraction, seed }) draw the same split. */
+const sameSplit = (a, b) => a.testFraction === b.testFraction && a.seed === b.seed;
 
 /** Cells per side of the quick first picture of the slow (random-feature) surface. */
 const COARSE = 16;
@@ -33,7 +36,9 @@ function surfaceImage(values, g) {
   const c = document.createElement('canvas');
   c.width = g;
   c.height = g;
-  c.getContext('2d').putImageData(new ImageData(surfacePixels(values), g, g), 0, 0);
+  // Two classes: the decision value through the diverging palette; more: the winning class's colour.
+  const px = values.label ? classPixels(values) : surfacePixels(values);
+  c.getContext('2d').putImageData(new ImageData(px, g, g), 0, 0);
   return c;
 }
 
@@ -118,14 +123,17 @@ export function createPlayground({ app, run, say, addPoint }) {
   let timer = 0;
   let serial = 0;
   /** The last active-learning picks on a generated set: { image, marks } (the surface they give, the picks numbered). */
-  let plane = null;
+  let picks = null;
+
+  /** The points drawn on: a generated set's or a drawable table's (data-panel.js), or null. */
+  const plane = () => app.current?.plane ?? null;
 
   /** The points shown: the set's (with those added before its load), and clicks not yet loaded. */
   function points() {
-    const toy = app.current?.toy;
+    const toy = plane();
     if (!toy) return null;
     const loaded = toy.added;
-    const more = app.added.id === toy.id ? app.added.y.length - loaded : 0;
+    const more = !toy.table && app.added.id === toy.id ? app.added.y.length - loaded : 0;
     const pending = more > 0 ? { x: app.added.x.slice(2 * loaded), y: app.added.y.slice(loaded) } : null;
     return { train: toy.train, test: toy.test, added: loaded, pending };
   }
@@ -212,7 +220,7 @@ export function createPlayground({ app, run, say, addPoint }) {
   async function redraw() {
     clearTimeout(timer);
     const cur = app.current;
-    if (!cur?.toy || !app.settings || !app.engine) return;
+    if (!cur?.plane || !app.settings || !app.engine) return;
     const s = { ...app.settings };
     const depth = s.depth, m = dim(s), lambda = s.lamauto ? 'auto' : lambdaOf(s);
     const lam = s.lamauto ? 'λ auto' : `λ = ${short(lambda)}`;
@@ -222,7 +230,26 @@ export function createPlayground({ app, run, say, addPoint }) {
     const kernel = targetKernel(s);
     const preprocess = preprocessOf(s);
     const mine = ++serial;
-    const { train, test } = cur.toy;
+    const again = cur.plane.table && !sameSplit(cur.plane.split, planeSplit(s));
+    if (again) {
+      // A moved Test share or Seed: the engine splits the table again; the clicked points stay.
+      const old = cur.plane;
+      let fresh;
+      try {
+        fresh = await tablePlane(app.engine, cur.ds, planeSplit(s));
+      } catch (e) {
+        $('play-status').textContent = `The table could not be split again: ${e.message}`;
+        return;
+      }
+      if (mine !== serial || app.current !== cur) return;
+      const n = old.train.y.length - old.added;
+      cur.plane = { ...fresh, train: withPoints(fresh.train, { x: old.train.x.slice(2 * n), y: old.train.y.slice(n) }), added: old.added };
+      paintAll();
+    }
+    const { train, test, classes } = cur.plane;
+    // More than two classes: each pixel the winning class (one-vs-rest scores), not a decision value.
+    const multi = classes.length > 2;
+    const predict = multi ? evaluateClasses : evaluate;
     titles(s);
     for (const v of views) v.canvas.dataset.state = 'busy';
     const ms = featureMs(train.y.length + test.y.length + COARSE * COARSE + GRID * GRID, m, depth);
@@ -234,21 +261,22 @@ export function createPlayground({ app, run, say, addPoint }) {
       let exact = null;
       for (const [step, v] of order.entries()) {
         const { onProgress } = ctl(step, order.length);
-        const model = await app.engine.fitRidge(X, train.y, { ...surfaceOptions(v.sf, { depth, features, kernel, lambda, preprocess }), signal });
+        const model = await app.engine.fitRidge(X, train.y, { ...surfaceOptions(v.sf, { depth, features, kernel, lambda, preprocess, classes: classes.length }), signal });
         try {
-          const acc = accuracy(await evaluate(model, test.x, { signal }), test.y);
+          const onTest = await predict(model, test.x, { signal });
+          const acc = multi ? sameShare(onTest.label, test.y) : accuracy(onTest, test.y);
           if (v.sf.method) {
             // A quick coarse picture first: many features at a large depth take seconds.
-            const coarse = await evaluate(model, COARSE_X, { signal });
+            const coarse = await predict(model, COARSE_X, { signal });
             check(signal);
             v.image = surfaceImage(coarse, COARSE);
             paintView(v);
           }
-          const values = await evaluate(model, GRID_X, { signal, onBatch: (done, total) => onProgress({ done, total, stage: v.sf.title }) });
+          const values = await predict(model, GRID_X, { signal, onBatch: (done, total) => onProgress({ done, total, stage: v.sf.title }) });
           check(signal);
           v.image = surfaceImage(values, GRID);
           v.values = values;
-          const agree = v.sf.method && exact ? agreement(values, exact) : NaN;
+          const agree = v.sf.method && exact ? (multi ? sameShare(values.label, exact.label) : agreement(values, exact)) : NaN;
           if (v.sf === EXACT) exact = values;
           Object.assign(v.canvas.dataset, { state: 'done', run: String(mine), accuracy: String(acc), agreement: Number.isNaN(agree) ? '' : String(agree), lambda: String(model.lambda) });
           const chose = s.lamauto ? ` · chose λ = ${short(model.lambda)}` : '';
@@ -272,11 +300,12 @@ export function createPlayground({ app, run, say, addPoint }) {
 
   /** After a load: the surfaces of a generated set, or a note for a table; old active-learning results go. */
   function dataChanged() {
-    const toy = app.current?.toy;
+    const toy = plane();
     $('play-surfaces').hidden = !toy;
     $('play-table-note').hidden = !!toy;
     const names = TOY_IDS.map((id) => TOYS[id].title);
-    $('play-table-note').textContent = `Decision surfaces are drawn for the generated 2-D sets: choose ${names.slice(0, -1).join(', ')} or ${names.at(-1)} in Dataset. Active learning below works on any data set.`;
+    $('play-table-note').textContent = `Decision surfaces are drawn for the generated 2-D sets (choose ${names.slice(0, -1).join(', ')} or ${names.at(-1)} in Dataset) and for a table of two numeric columns and a class of at most ${CLASS_COLOURS.length} values. Active learning below works on any data set.`;
+    if (toy) classKey(toy.classes);
     clearActive();
     for (const v of views) v.values = null;
     $('play-read').textContent = '';
@@ -291,7 +320,7 @@ export function createPlayground({ app, run, say, addPoint }) {
   // ------------------------------------------------------------ active learning
 
   function clearActive() {
-    plane = null;
+    picks = null;
     clearChart($('active-chart'));
     $('active-result').textContent = '';
     delete $('active-result').dataset.done;
@@ -301,7 +330,7 @@ export function createPlayground({ app, run, say, addPoint }) {
 
   function paintPlane() {
     const p = points();
-    paint($('active-plane'), plane?.image ?? null, p ? { train: p.train, added: 0, faint: true, marks: plane?.marks ?? [] } : {});
+    paint($('active-plane'), picks?.image ?? null, p ? { train: p.train, added: 0, faint: true, marks: picks?.marks ?? [] } : {});
   }
 
   function drawCurves(r) {
@@ -341,7 +370,7 @@ export function createPlayground({ app, run, say, addPoint }) {
           const values = await evaluate(model, GRID_X, { signal });
           check(signal);
           const { x, y } = cur.toy.train;
-          plane = { image: surfaceImage(values, GRID), marks: idx.map((i, j) => ({ x1: x[2 * i], x2: x[2 * i + 1], c: y[i], label: String(j + 1) })) };
+          picks = { image: surfaceImage(values, GRID), marks: idx.map((i, j) => ({ x1: x[2 * i], x2: x[2 * i + 1], c: y[i], label: String(j + 1) })) };
         } finally {
           model.dispose();
         }
@@ -377,14 +406,16 @@ export function createPlayground({ app, run, say, addPoint }) {
 
   /** Reads the three pictures at the pointer: each model's prediction at that point of the plane. */
   function readPoint(e) {
-    if (!app.current?.toy) return;
+    const toy = plane();
+    if (!toy) return;
     const box = e.currentTarget.getBoundingClientRect();
     const [x1, x2] = toPlane(e.clientX - box.left, e.clientY - box.top, box.width, EXTENT);
     const k = gridIndex(x1, x2, GRID, EXTENT);
-    const parts = views.filter((v) => v.values).map((v) => `${v.title.textContent.split(',')[0]}: ${readValue(v.values[k])}`);
+    const word = (v) => (v.values.label ? `${toy.classes[v.values.label[k]]} (margin ${v.values.margin[k].toFixed(2)})` : readValue(v.values[k], toy.classes));
+    const parts = views.filter((v) => v.values).map((v) => `${v.title.textContent.split(',')[0]}: ${word(v)}`);
     const read = $('play-read');
-    read.textContent = parts.length ? `At (${x1.toFixed(2)}, ${x2.toFixed(2)}): ${parts.join(' · ')}.` : '';
-    Object.assign(read.dataset, { x1: String(x1), x2: String(x2), values: JSON.stringify(views.map((v) => (v.values ? v.values[k] : null))) });
+    read.textContent = parts.length ? `At ${pointWords(toy, x1, x2)}: ${parts.join(' · ')}.` : '';
+    Object.assign(read.dataset, { x1: String(x1), x2: String(x2), values: JSON.stringify(views.map((v) => (!v.values ? null : v.values.label ? v.values.label[k] : v.values[k]))) });
   }
 
   // ------------------------------------------------------------ events
@@ -392,12 +423,19 @@ export function createPlayground({ app, run, say, addPoint }) {
   const paintClass = () => Number(document.querySelector('input[name="paint"]:checked')?.value ?? 0);
   for (const v of views) {
     v.canvas.addEventListener('click', (e) => {
-      if (!app.current?.toy) return;
+      const toy = plane();
+      if (!toy) return;
       const box = v.canvas.getBoundingClientRect();
       const [x1, x2] = toPlane(e.clientX - box.left, e.clientY - box.top, box.width, EXTENT);
-      addPoint(x1, x2, paintClass());
+      const c = Math.min(paintClass(), toy.classes.length - 1);
+      if (toy.table) {
+        // A table's points live on the plane only (the table itself is the file's): add and refit.
+        toy.train = withPoints(toy.train, { x: [x1, x2], y: [c] });
+        toy.added++;
+        redrawSoon();
+      } else addPoint(x1, x2, c);
       paintAll();
-      say(`Added a ${CLASS_NAMES[paintClass()]} point at (${x1.toFixed(2)}, ${x2.toFixed(2)}); refitting…`);
+      say(`Added a ${toy.classes[c]} point at ${pointWords(toy, x1, x2)}; refitting…`);
     });
   }
   for (const v of views) v.canvas.addEventListener('pointermove', readPoint);
@@ -412,6 +450,35 @@ export function createPlayground({ app, run, say, addPoint }) {
   });
   resized.observe($('play-surfaces'));
   resized.observe($('active-plane'));
+
+  /** The classes' key (a swatch and a name each) and the click's class choice, for the set's classes. */
+  function classKey(names) {
+    const was = paintClass();
+    const swatch = (c) => {
+      const s = document.createElement('span');
+      s.className = 'class-dot';
+      s.style.background = css(CLASS_COLOURS[c]);
+      return s;
+    };
+    const key = $('play-classes');
+    key.replaceChildren(...names.map((name, c) => {
+      const item = document.createElement('span');
+      item.className = 'class';
+      item.append(swatch(c), ` ${name}`);
+      return item;
+    }));
+    // The colour bar reads two classes' decision value; with more, the key says which colour is which.
+    $('surface-bar').hidden = names.length > 2;
+    $('paint-classes').replaceChildren(...names.map((name, c) => {
+      const label = document.createElement('label');
+      const input = Object.assign(document.createElement('input'), { type: 'radio', name: 'paint', value: String(c), checked: c === (was < names.length ? was : 0) });
+      label.append(input, swatch(c), ` ${name}`);
+      return label;
+    }));
+    const ticks = $('surface-bar').querySelectorAll('.ticks span');
+    ticks[0].textContent = `${names[0]}, sure`;
+    ticks[2].textContent = `${names[1]}, sure`;
+  }
 
   drawLegend();
 

@@ -54,14 +54,15 @@ export const TASK = 'classification';
  * fitRidge's options for a surface: depth L, features (the feature options
  * of the settings: method, dim, depth, seed, sketch, sampler), kernel (the
  * exact kernel they approximate; the NTK of depth L when absent), λ and
- * preprocess (the page's: experiments.js preprocessOf, with its bias input).
+ * preprocess (the page's: experiments.js preprocessOf, with its bias input);
+ * classes: how many (two for the generated sets, up to MAX_CLASSES for a table).
  */
-export function surfaceOptions(surface, { depth, features, kernel, lambda, preprocess }) {
+export function surfaceOptions(surface, { depth, features, kernel, lambda, preprocess, classes: k = CLASS_NAMES.length }) {
   const exact = kernel ?? { kernel: surface.kernel, depth };
   const fit = surface.method
     ? { features }
     : { kernel: surface.gamma === undefined ? exact : { kernel: surface.kernel, gamma: surface.gamma } };
-  return { ...fit, lambda, task: TASK, classes: CLASS_NAMES.length, preprocess };
+  return { ...fit, lambda, task: TASK, classes: k, preprocess };
 }
 
 /** n points ({x: n·2 coordinates}) as the engine's matrix of rows (x₁, x₂). */
@@ -153,7 +154,9 @@ export function accuracy(values, y) {
  * palette from blue (class 0 sure) through white (undecided) to orange
  * (class 1 sure), kept light so that the points stand out on it.
  */
-export const CLASS_COLOURS = [[8, 119, 189], [232, 125, 20]];
+export const CLASS_COLOURS = [[8, 119, 189], [232, 125, 20], [0, 158, 115], [204, 121, 167], [213, 94, 0], [86, 180, 233], [120, 94, 60], [90, 90, 90]];
+/** The most classes a table may have to be drawn: one colour each (after blue and orange, Okabe–Ito's). */
+export const MAX_CLASSES = CLASS_COLOURS.length;
 export const SURFACE = lut([[94, 164, 214], [190, 218, 238], [246, 246, 246], [251, 209, 158], [244, 160, 72]]);
 
 /** Decision values this far from 0 get the palette's ends. */
@@ -165,11 +168,11 @@ export function gridIndex(x1, x2, g, extent) {
   return cell(extent - x2) * g + cell(x1 + extent);
 }
 
-/** A surface's value (decision) in words: the class it leans to and how sure, or undecided. */
-export function readValue(v) {
+/** A surface's value (decision) in words: the class (of names) it leans to and how sure, or undecided. */
+export function readValue(v, names = CLASS_NAMES) {
   const a = Math.abs(v);
   if (a < 0.1) return `undecided (${v.toFixed(2)})`;
-  return `${CLASS_NAMES[v > 0 ? 1 : 0]}${a >= SURE ? ', sure' : ''} (${v.toFixed(2)})`;
+  return `${names[v > 0 ? 1 : 0]}${a >= SURE ? ', sure' : ''} (${v.toFixed(2)})`;
 }
 
 /**
@@ -195,4 +198,62 @@ export function agreement(a, b) {
   let same = 0;
   for (let i = 0; i < a.length; i++) if ((a[i] > 0) === (b[i] > 0)) same++;
   return a.length ? same / a.length : NaN;
+}
+
+// ------------------------------------------------------------ more than two classes
+
+/**
+ * The winning class of each row of class scores (rows × k, one-vs-rest
+ * ridge scores) and its margin over the runner-up. Returns { label:
+ * Float64Array, margin: Float64Array }.
+ */
+export function argmaxClasses(S) {
+  const label = new Float64Array(S.rows), margin = new Float64Array(S.rows);
+  for (let i = 0; i < S.rows; i++) {
+    const row = S.data.subarray(i * S.cols, (i + 1) * S.cols);
+    let best = 0;
+    for (let j = 1; j < row.length; j++) if (row[j] > row[best]) best = j;
+    let second = -Infinity;
+    for (let j = 0; j < row.length; j++) if (j !== best && row[j] > second) second = row[j];
+    label[i] = best;
+    margin[i] = row[best] - second;
+  }
+  return { label, margin };
+}
+
+/** evaluate for k > 2 classes: the winning class and its margin at every point, in batches. */
+export async function evaluateClasses(model, x, { signal, onBatch = () => {} } = {}) {
+  const n = x.length / 2;
+  const label = new Float64Array(n), margin = new Float64Array(n);
+  for (const [lo, hi] of batches(n)) {
+    if (signal) check(signal);
+    const r = argmaxClasses(await model.predictScores(planeRows(x.subarray(2 * lo, 2 * hi)), signal ? { signal } : {}));
+    label.set(r.label, lo);
+    margin.set(r.margin, lo);
+    onBatch(hi, n);
+  }
+  return { label, margin };
+}
+
+/** The share of labels equal to y (or of two surfaces' labels that agree). */
+export function sameShare(a, b) {
+  let same = 0;
+  for (let i = 0; i < b.length; i++) if (a[i] === b[i]) same++;
+  return b.length ? same / b.length : NaN;
+}
+
+/**
+ * The RGBA pixels of a k-class surface: each point the winning class's
+ * colour, mixed with the undecided grey by its margin (sure at SURE / 2,
+ * kept light like the two-class palette so that the points stand out).
+ */
+export function classPixels({ label, margin }, colours = CLASS_COLOURS, sure = SURE / 2) {
+  const px = new Uint8ClampedArray(label.length * 4);
+  for (let k = 0; k < label.length; k++) {
+    const f = Number.isFinite(margin[k]) ? 0.65 * Math.min(1, Math.max(0, margin[k]) / sure) : 0;
+    const c = colours[label[k]] ?? [246, 246, 246];
+    for (let j = 0; j < 3; j++) px[4 * k + j] = Math.round(246 + f * (c[j] - 246));
+    px[4 * k + 3] = 255;
+  }
+  return px;
 }

@@ -162,3 +162,55 @@ export function toyCSV({ x, y }) {
   for (let i = 0; i < y.length; i++) lines.push(`${x[2 * i]},${x[2 * i + 1]},${CLASS_NAMES[y[i]]}`);
   return `${lines.join('\n')}\n`;
 }
+
+/** How far from the origin a table's points reach on the plane, as the generated sets' do. */
+export const TABLE_REACH = 1.2;
+
+/**
+ * Whether the playground can draw a table (ds, parseCSV's): two numeric
+ * input columns, no missing cells, and a class of 2…maxClasses values.
+ */
+export function drawable(ds, maxClasses) {
+  const inputs = ds.columns.filter((c, i) => i !== ds.target);
+  return ds.task === 'classification' && ds.X.cols === 2 && inputs.length === 2 && inputs.every((c) => c.kind === 'numeric')
+    && !ds.missingCells && ds.classes.length >= 2 && ds.classes.length <= maxClasses;
+}
+
+/**
+ * A table's points on the playground's plane: its rows split into training
+ * and test rows by the engine (Go's split rule: the page's Test share and
+ * Seed, as Train splits them), each column mapped linearly onto
+ * ±TABLE_REACH so that the pictures frame them as they frame a generated
+ * set (the models are fitted on the mapped points: what is drawn is what is
+ * fitted). Returns { train, test, classes, added: 0, table: true, split,
+ * axes }: split the { testFraction, seed } it was drawn with, axes each
+ * column's { name, centre, half } (the mapping back, for pointWords).
+ */
+export async function tablePlane(engine, ds, { testFraction, seed, signal }) {
+  const n = ds.X.rows;
+  const mid = [0, 1].map((j) => {
+    let lo = Infinity, hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const v = ds.X.data[2 * i + j];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    return [(lo + hi) / 2, (hi - lo) / 2 || 1];
+  });
+  const place = (d) => {
+    const x = new Float64Array(2 * d.X.rows);
+    for (let i = 0; i < x.length; i++) x[i] = ((d.X.data[i] - mid[i % 2][0]) / mid[i % 2][1]) * TABLE_REACH;
+    return { x, y: Float64Array.from(d.y) };
+  };
+  const { train, test } = await engine.split(ds, { testFraction, seed, signal });
+  const names = ds.columns.filter((c, i) => i !== ds.target).map((c) => c.name);
+  const axes = mid.map(([centre, half], j) => ({ name: names[j], centre, half }));
+  return { train: place(train), test: place(test), classes: [...ds.classes], added: 0, table: true, split: { testFraction, seed }, axes };
+}
+
+/** A point of the plane in words: a table's in its columns' names and units, a generated set's as it is. */
+export function pointWords(plane, x1, x2) {
+  if (!plane.axes) return `(${x1.toFixed(2)}, ${x2.toFixed(2)})`;
+  const [a, b] = plane.axes.map((ax, j) => [ax.name, ax.centre + ([x1, x2][j] / TABLE_REACH) * ax.half]);
+  return `(${a[0]} ${+a[1].toPrecision(4)}, ${b[0]} ${+b[1].toPrecision(4)})`;
+}

@@ -62,7 +62,7 @@ export const SETTINGS = {
   // The engine methods that hold rows out: split and kfold.
   eval: { values: ['split', 'kfold'], def: 'split', engineMethods: true, input: { id: 'eval', label: 'Evaluation' } },
   // Percent in the slider's steps; links made so far default to 30 %.
-  test: { option: 'split.testFraction', scale: 'percent', narrow: { min: 10, max: 50, step: 5 }, def: 30, control: { id: 'testfrac', label: 'Test share' } },
+  test: { option: 'split.testFraction', scale: 'percent', narrow: { min: 10, max: 50, step: 5 }, def: 30, control: { id: 'testfrac', label: 'Test share' }, redraw: ['surfaces'] },
   // Fewer than 3 folds test on half the rows; more than 10 only repeat the fit. Links default to 5.
   k: { option: 'kfold.k', narrow: { min: 3, max: 10 }, def: 5, control: { id: 'kfolds', label: 'Folds k' } },
   // Training chooses depth and preprocessing ('auto', the engine's default); links made before default to it too.
