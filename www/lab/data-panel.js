@@ -3,7 +3,7 @@
 // does to it. A load replaces the current data set (app.current); the
 // other panels hear of it through newData() and loaded().
 import { $ } from './dom.js';
-import { NAMES_SEP, splitNames } from './vocab.js';
+import { LANDING, NAMES_SEP, splitNames } from './vocab.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, sampleRows, renderPreview, summarizeList } from './data.js';
 import { quote } from './messages.js';
 import { check, isAbort } from './jobs.js';
@@ -11,7 +11,6 @@ import { SAMPLE, preprocessOf, planeSplit } from './experiments.js';
 import { shortName, count } from './format.js';
 import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV, CLASS_NAMES, drawable, tablePlane } from './toy.js';
 import { MAX_CLASSES } from './surface.js';
-import { LANDING } from './vocab.js';
 
 /**
  * The panel on the page's state: app, page (page.js), controls
