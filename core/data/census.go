@@ -79,11 +79,7 @@ func Survey(name string, b []byte, opt Options) (*Census, error) {
 	if err != nil {
 		return nil, err
 	}
-	header := o.header > 0 || o.header == 0 && hasHeader(t)
-	first := 0
-	if header {
-		first = 1
-	}
+	header, first := o.heading(t)
 	n := t.rows() - first
 	names, unnamed := columnNames(t, header)
 	cols := make([]column, t.width)
