@@ -29,8 +29,8 @@ func Mul(c, a, b []float64, n, k, m int) {
 }
 
 // mul splits the rows of c among GOMAXPROCS workers; rows are independent,
-// so the split does not change any bit.
-func mul(f mulFunc, c, a, b []float64, n, k, m int) {
+// so the split does not change any bit. Mul32 shares it.
+func mul[T float32 | float64](f func(c, a, b []T, i0, i1, k, m int), c, a, b []T, n, k, m int) {
 	workers := 1
 	if n*k*m >= minParallel {
 		workers = min(runtime.GOMAXPROCS(0), n)

@@ -1,10 +1,6 @@
 package linalg
 
-import (
-	"fmt"
-	"runtime"
-	"sync"
-)
+import "fmt"
 
 // mul32Func sets rows [i0, i1) of c = a·b in float32 (the shapes of Mul32).
 // Every implementation sums each entry from zero in increasing inner index,
@@ -32,24 +28,7 @@ func Mul32(c, a, b []float32, n, k, m int) {
 	if n < 0 || k < 0 || m < 0 || len(a) < n*k || len(b) < k*m || len(c) < n*m {
 		panic(fmt.Sprintf("linalg: Mul32 lengths %d, %d, %d do not fit n=%d, k=%d, m=%d", len(c), len(a), len(b), n, k, m))
 	}
-	mul32(mul32Rows, c, a, b, n, k, m)
-}
-
-// mul32 splits the rows of c among GOMAXPROCS workers, as mul does.
-func mul32(f mul32Func, c, a, b []float32, n, k, m int) {
-	workers := 1
-	if n*k*m >= minParallel {
-		workers = min(runtime.GOMAXPROCS(0), n)
-	}
-	if workers <= 1 {
-		f(c, a, b, 0, n, k, m)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() { f(c, a, b, n*w/workers, n*(w+1)/workers, k, m) })
-	}
-	wg.Wait()
+	mul(mul32Rows, c, a, b, n, k, m)
 }
 
 // mul32Portable is the mul32Func in plain Go: the reference order of sums.
