@@ -53,28 +53,49 @@ func reflectLeft64AVX512(n int, c *float64, ldc int, v *float64, tau float64)
 //go:noescape
 func reflectRight64AVX512(n int, c *float64, ldc int, u *float64, tau float64)
 
+//go:noescape
+func reflectLeft64AVX2(n int, c *float64, ldc int, v *float64, tau float64)
+
+//go:noescape
+func reflectRight64AVX2(n int, c *float64, ldc int, u *float64, tau float64)
+
 var vec512 = vecFMA && cpu.X86.HasAVX512F
 
+// reflect64 are the bulge chase's 64-wide reflector kernels of this CPU:
+// AVX-512, or their AVX2 twins (the same operations in the same order, so
+// the same bits: TestReflect64Bits), or none. Without the AVX2 twins an
+// AVX2 machine (AMD EPYC without AVX-512) ran the chase on axpyFast and
+// dotFast, a call per row.
+var reflectLeft64Kernel, reflectRight64Kernel = func() (func(int, *float64, int, *float64, float64), func(int, *float64, int, *float64, float64)) {
+	switch {
+	case vec512:
+		return reflectLeft64AVX512, reflectRight64AVX512
+	case vecFMA:
+		return reflectLeft64AVX2, reflectRight64AVX2
+	}
+	return nil, nil
+}()
+
 // reflectLeft64 sets C ← C − τv(vᵀC) for the n×64 matrix C at c (row
-// stride ldc), v of length n, and reports whether it could (AVX-512): the
-// bulge chase's blocks are nb = 64 wide, and with vᵀC in registers a
-// reflector costs two passes over C and no calls per row.
+// stride ldc), v of length n, and reports whether it could (AVX-512 or
+// AVX2): the bulge chase's blocks are nb = 64 wide, and with vᵀC in
+// registers a reflector costs two passes over C and no calls per row.
 func reflectLeft64(c []float64, ldc, n int, v []float64, tau float64) bool {
-	if !vec512 || n < 1 || ldc < 64 {
+	if reflectLeft64Kernel == nil || n < 1 || ldc < 64 {
 		return false
 	}
 	_, _ = c[(n-1)*ldc+63], v[n-1]
-	reflectLeft64AVX512(n, &c[0], ldc, &v[0], tau)
+	reflectLeft64Kernel(n, &c[0], ldc, &v[0], tau)
 	return true
 }
 
 // reflectRight64 sets each of the n rows r of length 64 at c (stride ldc)
-// to r − τ(r·g)g, and reports whether it could (AVX-512).
+// to r − τ(r·g)g, and reports whether it could (AVX-512 or AVX2).
 func reflectRight64(c []float64, ldc, n int, g []float64, tau float64) bool {
-	if !vec512 || n < 1 || ldc < 64 {
+	if reflectRight64Kernel == nil || n < 1 || ldc < 64 {
 		return false
 	}
 	_, _ = c[(n-1)*ldc+63], g[63]
-	reflectRight64AVX512(n, &c[0], ldc, &g[0], tau)
+	reflectRight64Kernel(n, &c[0], ldc, &g[0], tau)
 	return true
 }
