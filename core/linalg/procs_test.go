@@ -1,6 +1,7 @@
 package linalg
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -8,36 +9,85 @@ import (
 )
 
 // TestSymmLeftStrips checks that symmLeft, whose strips of columns run as
-// independent tasks, gives the bits of the product split by column blocks
-// (symmLeftBlocks, the previous form, kept here as the reference) for any
-// GOMAXPROCS, on orders that leave partial blocks and strips. Not
-// parallel: it sets GOMAXPROCS.
+// independent tasks, gives the bits of the same blocked sums computed tile
+// by tile on the full symmetric matrix (symmLeftRef) for any GOMAXPROCS,
+// on orders that leave partial blocks, strips and tiles, and agrees with
+// the plain product to rounding. Not parallel: it sets GOMAXPROCS.
 func TestSymmLeftStrips(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	procs := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(procs)
-	for _, c := range []struct{ n, b, lds int }{{1, 1, 1}, {31, 4, 40}, {256, 64, 256}, {300, 64, 310}, {777, 64, 800}, {1100, 16, 1100}} {
+	for _, c := range []struct{ n, b, lds int }{{1, 1, 1}, {31, 4, 40}, {256, 64, 256}, {300, 64, 310}, {777, 64, 800}, {1100, 13, 1100}} {
 		n, b := c.n, c.b
 		s := randFloats(r, (n-1)*c.lds+n)
-		vt := randFloats(r, b*n)
-		v := make([]float64, n*2*b) // stride 2b, as sy2sb's
-		for i := range n {
-			for k := range b {
-				v[i*2*b+k] = vt[k*n+i]
-			}
-		}
-		want := make([]float64, b*n)
-		runtime.GOMAXPROCS(1)
-		symmLeftBlocks(want, vt, s, c.lds, n, b, v, 2*b, new(symmWork))
+		v := randFloats(r, n*2*b) // stride 2b, as sy2sb's
+		want := symmLeftRef(s, c.lds, n, b, v, 2*b)
 		for _, p := range []int{1, 2, 3, 7, 16} {
 			runtime.GOMAXPROCS(p)
 			got := randFloats(r, b*n) // stale values must not leak in
-			symmLeft(got, vt, s, c.lds, n, b, v, 2*b, new(symmWork))
+			symmLeft(got, s, c.lds, n, b, v, 2*b, new(symmWork))
 			if !slices.Equal(got, want) {
-				t.Errorf("n=%d b=%d GOMAXPROCS=%d: bits differ from the column-block product", n, b, p)
+				t.Errorf("n=%d b=%d GOMAXPROCS=%d: bits differ from the tile-by-tile product", n, b, p)
+			}
+		}
+		worst := 0.0
+		for k := range b {
+			for j := range n {
+				sum, mag := 0.0, 0.0
+				for l := range n {
+					x := s[min(l, j)*c.lds+max(l, j)] * v[l*2*b+k]
+					sum += x
+					mag += math.Abs(x)
+				}
+				worst = max(worst, math.Abs(want[k*n+j]-sum)/mag)
+			}
+		}
+		if worst > float64(n)*1e-16 {
+			t.Errorf("n=%d b=%d: VᵀS off the plain product by %.3g of Σ|terms|", n, b, worst)
+		}
+	}
+}
+
+// symmLeftRef is symmLeft's sums done the long way: S written out in
+// full, and each 8×24 tile of VᵀS summed by the Gram kernel block by block
+// of symmKC inner indices from zero, each block added to the tile.
+func symmLeftRef(s []float64, lds, n, b int, v []float64, ldv int) []float64 {
+	full := make([]float64, n*n)
+	for i := range n {
+		for j := i; j < n; j++ {
+			full[i*n+j], full[j*n+i] = s[i*lds+j], s[i*lds+j]
+		}
+	}
+	xt := make([]float64, b*n)
+	for r0 := 0; r0 < b; r0 += tileR {
+		for g0 := 0; g0 < n; g0 += tileC {
+			for l0 := 0; l0 < n; l0 += symmKC {
+				k := min(symmKC, n-l0)
+				a := make([]float64, k*panelW)
+				bp := make([]float64, 3*k*panelW)
+				for l := range k {
+					for i := range tileR {
+						if r0+i < b {
+							a[l*panelW+i] = v[(l0+l)*ldv+r0+i]
+						}
+					}
+					for j := range tileC {
+						if g0+j < n {
+							bp[j/panelW*k*panelW+l*panelW+j%panelW] = full[(l0+l)*n+g0+j]
+						}
+					}
+				}
+				c := make([]float64, tileR*tileC)
+				tile(k, a, bp, k*panelW, c, tileC)
+				for i := 0; i < tileR && r0+i < b; i++ {
+					for j := 0; j < tileC && g0+j < n; j++ {
+						xt[(r0+i)*n+g0+j] += c[i*tileC+j]
+					}
+				}
 			}
 		}
 	}
+	return xt
 }
 
 // TestReduceProcs checks that Reduce and ApplyQ give the same bits for
@@ -70,47 +120,6 @@ func TestReduceProcs(t *testing.T) {
 			if !slices.Equal(got.d, want.d) || !slices.Equal(got.e, want.e) || !slices.Equal(got.z, want.z) || !slices.Equal(got.x, want.x) {
 				t.Errorf("m=%d: GOMAXPROCS %d and 1 give different bits", m, p)
 			}
-		}
-	}
-}
-
-// symmLeftBlocks is symmLeft as it was before its strips became tasks:
-// xt (b×n) = vt·S for the b×n matrix vt and the symmetric
-// n×n matrix S whose upper triangle is in s (stride lds); v (n×b, stride
-// ldv) is vtᵀ. Column block J of the result is vt[:, <J]·S[<J, J] +
-// vt[:, J]·S[J, J] + (S[J, >J]·v[>J, :])ᵀ: three products that read only
-// the upper triangle, the diagonal block through a symmetrized copy.
-func symmLeftBlocks(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmWork) {
-	bs := symmBlock
-	w.d = grow(w.d, bs*bs)
-	w.t = grow(w.t, bs*b)
-	for j0 := 0; j0 < n; j0 += bs {
-		j1 := min(j0+bs, n)
-		nw := j1 - j0
-		gemm(xt[j0:], n, vt, n, s[j0:], lds, b, j0, nw, false)
-		d := w.d[:nw*nw]
-		// Row i writes d[i, i:] and d[i:, i]: disjoint across rows.
-		split(nw, nw/2, func(i0, i1 int) {
-			for i := i0; i < i1; i++ {
-				row := s[(j0+i)*lds+j0 : (j0+i)*lds+j1]
-				copy(d[i*nw+i:(i+1)*nw], row[i:])
-				for j := i + 1; j < nw; j++ {
-					d[j*nw+i] = row[j]
-				}
-			}
-		})
-		gemm(xt[j0:], n, vt[j0:], n, d, nw, b, nw, nw, true)
-		if j1 < n {
-			t := w.t[:nw*b]
-			gemm(t, b, s[j0*lds+j1:], lds, v[j1*ldv:], ldv, nw, n-j1, b, false)
-			split(b, nw, func(k0, k1 int) {
-				for k := k0; k < k1; k++ {
-					row := xt[k*n+j0 : k*n+j0+nw]
-					for i := range row {
-						row[i] += t[i*b+k]
-					}
-				}
-			})
 		}
 	}
 }

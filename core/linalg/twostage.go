@@ -162,7 +162,7 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 			}
 		}
 		a22 := a[q*m+q:]
-		symmLeft(xt, vt, a22, m, n, nb, left, 2*nb, sw)  // VᵀA₂₂
+		symmLeft(xt, a22, m, n, nb, left, 2*nb, sw)      // VᵀA₂₂
 		gemm(g, nb, xt, n, left, 2*nb, nb, n, nb, false) // VᵀA₂₂V
 		gemm(wt, n, tt, nb, xt, n, nb, nb, n, false)     // Xᵀ = TᵀVᵀA₂₂
 		gemm(tmp, nb, tt, nb, g, nb, nb, nb, nb, false)  // TᵀVᵀA₂₂V
@@ -410,42 +410,64 @@ func reflectEach(c []float64, ldc, n int, u []float64, tau float64) {
 // m ≥ twoStageMin (tests turn it off to compare with the one-stage path).
 var twoStage = true
 
-// symmBlock is the width of the column blocks of symmLeft: it fixes where
-// each sum of symmLeft is split, so it is a constant, not a function of
-// the number of cores.
-const symmBlock = 256
+// symmKC is the inner block of symmLeft: every entry's sum is split every
+// symmKC inner indices, counted from 0 (fixed, so the bits do not depend
+// on the cores), and while a block runs its left panel (16 KiB) and three
+// right panels (48 KiB) stay in cache, as in AddAtA.
+const symmKC = kc
 
-// symmStrip is the narrowest column strip symmLeft hands out to the cores.
-const symmStrip = 32
+// symmStripMax is the widest column strip symmLeft hands out to the
+// cores: 8 tiles of tileC columns, as wide as an item of AddAtA.
+const symmStripMax = 8 * tileC
 
 // symmStripWidth is the width of symmLeft's strips for n columns: the
-// widest of 32, 64, 128, 256 that still gives every worker two strips
-// (256 on two cores, as wide as a block, 128 on 16 cores at n = 4096). A
-// strip is an equal task (each reads a whole column block of S) and
-// reuses the operand it streams across its columns, so strips are as wide
-// as the cores allow; the width does not change any sum.
+// widest of 192, 96, 48, 24 that still gives every worker two strips
+// (192 on two cores, 96 on 16 cores at n = 4096). A strip is an equal
+// task (each reads V and a column strip of S once) and every strip is a
+// whole number of tiles; the width does not change any sum.
 func symmStripWidth(n, workers int) int {
-	w := symmBlock
-	for w > symmStrip && (n+w-1)/w < 2*workers {
+	w := symmStripMax
+	for w > tileC && (n+w-1)/w < 2*workers {
 		w /= 2
 	}
 	return w
 }
 
-// symmWork is symmLeft's scratch, one per goroutine.
-type symmWork struct{ d, t []float64 }
+// symmWork is symmLeft's scratch, one per goroutine: V in left panels
+// (the first goroutine's, shared), a block of S in right panels, and a
+// tile for the edges.
+type symmWork struct{ vp, bp, t []float64 }
 
-// symmLeft sets xt (b×n) = vt·S for the b×n matrix vt and the symmetric
-// n×n matrix S whose upper triangle is in s (stride lds); v (n×b, stride
-// ldv) is vtᵀ. Column J of the result (J within block [j0, j1) of
-// symmBlock columns) is vt[:, <j0]·S[<j0, J] + vt[:, j0:j1]·S[j0:j1, J] +
-// (S[J, ≥j1]·v[≥j1, :])ᵀ: three products that read only the upper
-// triangle, the diagonal block through a symmetrized copy. Strips of
-// columns inside a block (symmStripWidth) are independent tasks shared
-// among the cores, each running the three products on one goroutine: the
-// splits of every sum are those of the blocks, so the bits do not depend
-// on the cores.
-func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmWork) {
+// symmLeft sets xt (b×n, stride n) = VᵀS for the n×b matrix V in v (row
+// stride ldv) and the symmetric n×n matrix S whose upper triangle is in s
+// (stride lds), on the Gram kernel (tile), with fused multiply-adds where
+// the CPU has them: V is packed into left panels, and S, a block of symmKC
+// rows and tileC columns at a time, into three right panels, each entry
+// from the upper triangle (S[l, c] = s[c·lds+l] below the diagonal). So
+// the product reads only the upper triangle and runs at the Gram step's
+// rate; the 4×8 product kernel it ran on before (separate multiply and
+// add, for gemm's portable bits) read S in power-of-two strides and ran at
+// about half that rate on AVX2. Strips of columns (symmStripWidth) are
+// independent tasks shared among the cores; each entry is summed over the
+// same blocks in the same order whatever the strip, so the bits do not
+// depend on the cores.
+func symmLeft(xt, s []float64, lds, n, b int, v []float64, ldv int, w *symmWork) {
+	if n <= 0 || b <= 0 {
+		return
+	}
+	np := (b + panelW - 1) / panelW
+	ps := n * panelW // stride of the left panels
+	w.vp = grow(w.vp, np*ps)
+	vp := w.vp
+	split(n, b, func(l0, l1 int) {
+		for l := l0; l < l1; l++ {
+			row := v[l*ldv : l*ldv+b]
+			for p := range np {
+				d := vp[p*ps+l*panelW : p*ps+(l+1)*panelW]
+				clear(d[copy(d, row[p*panelW:]):])
+			}
+		}
+	})
 	workers := 1
 	if n*n*b >= minParallel {
 		workers = runtime.GOMAXPROCS(0)
@@ -455,41 +477,39 @@ func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmW
 	workers = min(workers, strips)
 	strip := func(sc *symmWork, c0 int) {
 		c1 := min(c0+sw, n)
-		cw := c1 - c0
-		j0 := c0 / symmBlock * symmBlock
-		j1 := min(j0+symmBlock, n)
-		nw := j1 - j0
-		if j0 == 0 {
-			for k := range b {
-				clear(xt[k*n+c0 : k*n+c1])
-			}
-		} else {
-			gemmBlock(xt, n, vt, n, s, lds, 0, b, c0, c1, j0, false)
+		for k := range b {
+			clear(xt[k*n+c0 : k*n+c1])
 		}
-		// D[:, c0−j0 : c1−j0] of the diagonal block, symmetrized.
-		sc.d = grow(sc.d, nw*sw)
-		d := sc.d[:nw*cw]
-		// Above the diagonal from the rows of S, below it from the
-		// strip's own rows (read along, written across d).
-		for i := range min(nw, c1-j0) {
-			lo := max(c0, j0+i)
-			copy(d[i*cw+lo-c0:(i+1)*cw], s[(j0+i)*lds+lo:(j0+i)*lds+c1])
-		}
-		for c := c0; c < c1; c++ {
-			row := s[c*lds : c*lds+j1]
-			for i := c - j0 + 1; i < nw; i++ {
-				d[i*cw+c-c0] = row[j0+i]
-			}
-		}
-		gemmBlock(xt[c0:], n, vt[j0:], n, d, cw, 0, b, 0, cw, nw, true)
-		if j1 < n {
-			sc.t = grow(sc.t, sw*b)
-			t := sc.t[:cw*b]
-			gemmBlock(t, b, s[c0*lds+j1:], lds, v[j1*ldv:], ldv, 0, cw, 0, b, n-j1, false)
-			for k := range b {
-				row := xt[k*n+c0 : k*n+c1]
-				for i := range row {
-					row[i] += t[i*b+k]
+		// Right panels: the strip's columns in whole tiles.
+		nq := (c1 - c0 + tileC - 1) / tileC * 3
+		sc.bp = grow(sc.bp, nq*min(symmKC, n)*panelW)
+		sc.t = grow(sc.t, tileR*tileC)
+		for l0 := 0; l0 < n; l0 += symmKC {
+			k := min(symmKC, n-l0)
+			bs := k * panelW // stride of the right panels
+			bp := sc.bp[:nq*bs]
+			packSymm(bp, bs, s, lds, l0, k, c0, c1)
+			for g0 := c0; g0 < c1; g0 += tileC {
+				g1 := min(g0+tileC, c1)
+				gp := bp[(g0-c0)/panelW*bs:]
+				for p := range np {
+					ap := vp[p*ps+l0*panelW:]
+					r0 := p * panelW
+					if r0+tileR <= b && g1-g0 == tileC {
+						tile(k, ap, gp, bs, xt[r0*n+g0:], n)
+						continue
+					}
+					// Edge: the tile sums from zero and adds, so computing
+					// it aside gives the same bits.
+					t := sc.t
+					clear(t)
+					tile(k, ap, gp, bs, t, tileC)
+					for r := 0; r < tileR && r0+r < b; r++ {
+						row := xt[(r0+r)*n+g0 : (r0+r)*n+g1]
+						for j := range row {
+							row[j] += t[r*tileC+j]
+						}
+					}
 				}
 			}
 		}
@@ -503,7 +523,7 @@ func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmW
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for g := range workers {
-		sc := w
+		sc := w // strip touches only bp and t
 		if g > 0 {
 			sc = new(symmWork)
 		}
@@ -518,6 +538,50 @@ func symmLeft(xt, vt, s []float64, lds, n, b int, v []float64, ldv int, w *symmW
 		})
 	}
 	wg.Wait()
+}
+
+// packSymm writes rows l0 … l0+k−1 and columns c0 … c1−1 of the
+// symmetric matrix S whose upper triangle is in s (stride lds) to the
+// right panels bp, bs apart (panel q holds columns c0+8q … c0+8q+7 row
+// after row), zero past c1 to the end of bp: entries on or above the
+// diagonal from the rows of s, read along a row of the strip at a time (a
+// tile's 24 columns a row at a time, 32 KiB apart at m = 4096, cost more
+// than the product), those below it from its columns' rows.
+func packSymm(bp []float64, bs int, s []float64, lds, l0, k, c0, c1 int) {
+	w := c1 - c0
+	nq := len(bp) / bs
+	if w < nq*panelW {
+		clear(bp[w/panelW*bs:])
+	}
+	for l := range k {
+		r := l0 + l
+		if r >= c1 {
+			break
+		}
+		row := s[r*lds : r*lds+c1]
+		c := max(c0, r)
+		// Up to a panel's edge one by one, then whole panels.
+		for ; c < c1 && (c-c0)%panelW != 0; c++ {
+			cc := c - c0
+			bp[cc/panelW*bs+l*panelW+cc%panelW] = row[c]
+		}
+		for ; c+panelW <= c1; c += panelW {
+			o := (c-c0)/panelW*bs + l*panelW
+			*(*[panelW]float64)(bp[o : o+panelW]) = *(*[panelW]float64)(row[c : c+panelW])
+		}
+		for ; c < c1; c++ {
+			cc := c - c0
+			bp[cc/panelW*bs+l*panelW+cc%panelW] = row[c]
+		}
+	}
+	for c := c0; c < c1 && c+1 < l0+k; c++ {
+		cc := c - c0
+		d := bp[cc/panelW*bs+cc%panelW:]
+		r0 := max(l0, c+1)
+		for r, x := range s[c*lds+r0 : c*lds+l0+k] {
+			d[(r0-l0+r)*panelW] = x
+		}
+	}
 }
 
 // rank2k subtracts VᵀW + WᵀV from the upper triangle of the n×n matrix s
