@@ -373,7 +373,7 @@ func symReflect(band []float64, ld, i0, n int, v []float64, tau float64, y []flo
 	}
 	for q := range n {
 		row := band[(i0+q)*ld : (i0+q)*ld+n-q]
-		sub2(row, v[q:], y[q:], y[q], v[q])
+		sub2Fast(row, v[q:], y[q:], y[q], v[q])
 	}
 }
 

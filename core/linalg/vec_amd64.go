@@ -48,6 +48,26 @@ func axpyFast(y, x []float64, s float64) {
 }
 
 //go:noescape
+func sub2AVX2(n int, x, v, w *float64, fv, gv float64)
+
+// sub2Fast sets x[i] −= v[i]·f + w[i]·g over the length of x, with a
+// fused multiply-add where the CPU has one: the bulge chase's symmetric
+// update, whose bits need not match WebAssembly's (sub2, which the
+// one-stage reduction runs, is plain Go here).
+func sub2Fast(x, v, w []float64, f, g float64) {
+	v, w = v[:len(x)], w[:len(x)]
+	n := len(x) &^ 3
+	if vecFMA && n > 0 {
+		sub2AVX2(n, &x[0], &v[0], &w[0], f, g)
+	} else {
+		n = 0
+	}
+	for c := n; c < len(x); c++ {
+		x[c] -= v[c]*f + w[c]*g
+	}
+}
+
+//go:noescape
 func reflectLeft64AVX512(n int, c *float64, ldc int, v *float64, tau float64)
 
 //go:noescape

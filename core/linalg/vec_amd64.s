@@ -440,3 +440,51 @@ rrow2:
 	JNZ  rrow2
 	VZEROUPPER
 	RET
+
+// func sub2AVX2(n int, x, v, w *float64, fv, gv float64)
+// x[i] −= v[i]·f + w[i]·g for i < n, n a multiple of 4: w·g, then v·f
+// added in an FMA.
+TEXT ·sub2AVX2(SB), NOSPLIT, $0-48
+	MOVQ n+0(FP), CX
+	MOVQ x+8(FP), DX
+	MOVQ v+16(FP), SI
+	MOVQ w+24(FP), DI
+	VBROADCASTSD fv+32(FP), Y14
+	VBROADCASTSD gv+40(FP), Y15
+
+sloop8:
+	CMPQ CX, $8
+	JLT  sloop4
+	VMULPD 0(DI), Y15, Y0
+	VMULPD 32(DI), Y15, Y2
+	VFMADD231PD 0(SI), Y14, Y0
+	VFMADD231PD 32(SI), Y14, Y2
+	VMOVUPD 0(DX), Y1
+	VMOVUPD 32(DX), Y3
+	VSUBPD Y0, Y1, Y1
+	VSUBPD Y2, Y3, Y3
+	VMOVUPD Y1, 0(DX)
+	VMOVUPD Y3, 32(DX)
+	ADDQ $64, DX
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JMP  sloop8
+
+sloop4:
+	CMPQ CX, $4
+	JLT  sdone
+	VMULPD 0(DI), Y15, Y0
+	VFMADD231PD 0(SI), Y14, Y0
+	VMOVUPD 0(DX), Y1
+	VSUBPD Y0, Y1, Y1
+	VMOVUPD Y1, 0(DX)
+	ADDQ $32, DX
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP  sloop4
+
+sdone:
+	VZEROUPPER
+	RET

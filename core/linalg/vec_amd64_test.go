@@ -106,3 +106,26 @@ func TestReflect64Bits(t *testing.T) {
 		}
 	}
 }
+
+// TestSub2Fast: sub2Fast is x − (v·f + w·g) with v·f + w·g in one FMA
+// after w·g is rounded, on lengths around the vector widths.
+func TestSub2Fast(t *testing.T) {
+	if !vecFMA {
+		t.Skip("no AVX2 with FMA on this CPU")
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 3, 4, 5, 8, 12, 13, 64} {
+		x, v, w := randFloats(r, n), randFloats(r, n), randFloats(r, n)
+		f, g := 0.7, -1.9
+		want := slices.Clone(x)
+		for i := range want {
+			if i < n&^3 {
+				want[i] -= math.FMA(v[i], f, w[i]*g)
+			} else {
+				want[i] -= v[i]*f + w[i]*g
+			}
+		}
+		sub2Fast(x, v, w, f, g)
+		fixture.SameBits(t, fmt.Sprintf("n=%d", n), x, want)
+	}
+}

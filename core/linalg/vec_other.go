@@ -8,6 +8,9 @@ func dotFast(a, x []float64) float64 { return dot(a, x) }
 // axpyFast is axpy on this build.
 func axpyFast(y, x []float64, s float64) { axpy(y, x, s) }
 
+// sub2Fast is sub2 on this build.
+func sub2Fast(x, v, w []float64, f, g float64) { sub2(x, v, w, f, g) }
+
 // reflectLeft64 has no kernel on this build.
 func reflectLeft64(c []float64, ldc, n int, v []float64, tau float64) bool { return false }
 
