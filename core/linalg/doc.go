@@ -51,13 +51,17 @@
 // EigSym diagonalizes by a Householder reduction to tridiagonal form and
 // the implicit QL iteration. Tridiagonalize stops at T = QᵀCQ with QᵀR,
 // all that GCV needs; from m = 512 it reduces in two stages, to a band on
-// the product and Gram kernels, then by bulge chasing whose sweeps run
+// the Gram kernel (its symmetric product VᵀA₂₂ and its rank-2k updates,
+// with fused multiply-adds where the CPU has them: the two-stage bits are
+// not the portable ones), then by bulge chasing whose sweeps run
 // concurrently with the bits of one sweep after the other (LAPACK
-// dsb2st's pipeline). Every stage splits its work at places fixed by the
+// dsb2st's pipeline; its 64-wide reflectors on AVX-512 or AVX2 kernels
+// with the same bits). Every stage splits its work at places fixed by the
 // shapes, never by the number of cores, so the bits are the same on any
 // number: the band reduction's symmetric product (half its flops) hands
-// out strips of 32 columns as equal tasks, each summed on one goroutine,
-// and Reduction.ApplyQ gives every core at least one group of columns. DotAxpy (y += s·a and a·x in one pass) is the memory-bound
+// out strips of whole tiles as equal tasks, each summed on one goroutine
+// over fixed blocks, and Reduction.ApplyQ gives every core at least one
+// group of columns. DotAxpy (y += s·a and a·x in one pass) is the memory-bound
 // inner step of a symmetric matrix–vector product (AVX2 with FMA on amd64;
 // in SIMD WebAssembly, vectors with the portable bits).
 //
