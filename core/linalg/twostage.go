@@ -435,8 +435,12 @@ func symmStripWidth(n, workers int) int {
 
 // symmWork is symmLeft's scratch, one per goroutine: V in left panels
 // (the first goroutine's, shared), a block of S in right panels, and a
-// tile for the edges.
-type symmWork struct{ vp, bp, t []float64 }
+// tile for the edges; the first goroutine's also keeps the others' across
+// the calls of one reduction (a call per panel: 64 at m = 4096).
+type symmWork struct {
+	vp, bp, t []float64
+	others    []*symmWork
+}
 
 // symmLeft sets xt (b×n, stride n) = VᵀS for the n×b matrix V in v (row
 // stride ldv) and the symmetric n×n matrix S whose upper triangle is in s
@@ -522,10 +526,13 @@ func symmLeft(xt, s []float64, lds, n, b int, v []float64, ldv int, w *symmWork)
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	for len(w.others) < workers-1 {
+		w.others = append(w.others, new(symmWork))
+	}
 	for g := range workers {
 		sc := w // strip touches only bp and t
 		if g > 0 {
-			sc = new(symmWork)
+			sc = w.others[g-1]
 		}
 		wg.Go(func() {
 			for {
