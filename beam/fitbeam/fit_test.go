@@ -105,18 +105,19 @@ func TestFitLikeFitDataset(t *testing.T) {
 		sizes  []int
 		dim    int
 		lambda float64
+		fanIn  int // 0: ⌈√shards⌉
 	}{
-		{"classification, fixed λ", 4, []int{300, 450, 250, 200}, 128, 1e-3},
-		{"classification, auto λ (holdout)", 4, []int{300, 450, 250, 200}, 128, 0},
-		{"regression, fixed λ", 0, []int{500, 200, 400}, 128, 1e-2},
-		{"regression, auto λ (gcv)", 0, []int{500, 200, 400}, 128, 0},
-		{"classification, dual (loo)", 3, []int{90, 60, 50}, 256, 0},
+		{"classification, fixed λ", 4, []int{300, 450, 250, 200}, 128, 1e-3, 2},
+		{"classification, auto λ (holdout)", 4, []int{300, 450, 250, 200}, 128, 0, 0},
+		{"regression, fixed λ", 0, []int{500, 200, 400, 100, 300}, 128, 1e-2, 0},
+		{"regression, auto λ (gcv)", 0, []int{500, 200, 400}, 128, 0, 2},
+		{"classification, dual (loo)", 3, []int{90, 60, 50}, 256, 0, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			whole := writeShards(t, dir, c.k, c.sizes...)
-			opt := Options{Prep: data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 2, Dim: c.dim, Seed: 5}, Lambda: c.lambda, FanIn: 2}
+			opt := Options{Prep: data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 2, Dim: c.dim, Seed: 5}, Lambda: c.lambda, FanIn: c.fanIn}
 			got := fitBeam(t, dir, opt)
 
 			ds, err := data.Parse(whole, opt.Data)
