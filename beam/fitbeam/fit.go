@@ -27,8 +27,9 @@ func init() {
 	}
 }
 
-// FitFiles fits the shards that glob matches (local paths, or those of
-// any filesystem Beam has registered: gs://, s3://) and returns the model
+// FitFiles fits the shards that glob matches (paths of any filesystem the
+// program registered with Beam: the command registers local paths and
+// gs://) and returns the model
 // file's bytes, one element (pipeline.Pipeline's JSON, as every host loads
 // it).
 func FitFiles(s beam.Scope, glob string, opt Options) beam.PCollection {

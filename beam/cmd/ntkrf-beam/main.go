@@ -19,7 +19,12 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx" // prism by default; registers every runner, local and gs:// files
+	// The filesystems --input and --output may name: local paths and
+	// gs:// (Google Cloud Storage), Beam's own; imported here, not left to
+	// beamx's imports.
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx" // prism by default; registers every runner
 
 	"ntkrf/beam/fitbeam"
 	"ntkrf/core/data"
