@@ -12,7 +12,7 @@
 // A shard is read whole in each step (shards up to data.DefaultMaxBytes
 // uncompressed), so every worker accumulates one m×m sum per bundle and
 // merge key, not one per row; the parts are merged in two levels (by a
-// key of the shard, ⌈√shards⌉ keys by default, then on the worker that
+// key of the shard, ⌊√shards⌋ keys by default, then on the worker that
 // solves) so that no single worker receives every shard's sums. Rows
 // are keyed by their index among all the rows, the shards taken in byte
 // order of their paths, which makes the fit that of pipeline.FitDataset

@@ -105,7 +105,7 @@ func TestFitLikeFitDataset(t *testing.T) {
 		sizes  []int
 		dim    int
 		lambda float64
-		fanIn  int // 0: ⌈√shards⌉
+		fanIn  int // 0: ⌊√shards⌋
 	}{
 		{"classification, fixed λ", 4, []int{300, 450, 250, 200}, 128, 1e-3, 2},
 		{"classification, auto λ (holdout)", 4, []int{300, 450, 250, 200}, 128, 0, 0},

@@ -44,7 +44,7 @@ var (
 	seed    = flag.Uint64("seed", 0, "seed of the feature map")
 	lambda  = flag.String("lambda", "auto", "ridge λ: a number, or auto (chosen by the task's criterion on all rows)")
 	prep    = flag.String("preprocess", `{"standardize":true}`, `preprocessing as in a model file: {"standardize":true|false,"unitNorm":…,"bias":…}`)
-	fanIn   = flag.Int("fan-in", 0, "keys of the first merge level (each merges about shards/fan-in parts); 0: ⌈√shards⌉")
+	fanIn   = flag.Int("fan-in", 0, "keys of the first merge level (each merges about shards/fan-in parts); 0: ⌊√shards⌋")
 )
 
 func main() {
