@@ -1,11 +1,14 @@
 package fitbeam
 
 import (
+	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -23,12 +26,28 @@ import (
 	"ntkrf/internal/fixture"
 )
 
+var (
+	benchDims    = flag.String("dims", "1024,4096", "BeamVsSingle: the feature dimensions m to compare at")
+	benchShardsN = flag.String("shards", "8,2", "BeamVsSingle: the numbers of shards the same rows are split into")
+	benchProfile = flag.String("beamprofile", "", "BeamVsSingle: write a CPU profile of the Beam fits alone (prism, workers, coders) to this file")
+)
+
 // cpu is the process's user + system CPU time: prism runs in-process, so
 // a Beam fit's workers, runner and coders are all counted.
 func cpu() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// load is the machine's load average over the last minute.
+func load() string {
+	b, _ := os.ReadFile("/proc/loadavg")
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return "?"
+	}
+	return f[0]
 }
 
 // peakHeap samples the Go heap in use while f runs and returns its peak.
@@ -45,30 +64,13 @@ func peakHeap(f func()) uint64 {
 			select {
 			case <-done:
 				return
-			case <-time.After(20 * time.Millisecond):
+			case <-time.After(50 * time.Millisecond):
 			}
 		}
 	}()
 	f()
 	close(done)
 	return peak.Load()
-}
-
-func init() { beam.RegisterFunction(idle) }
-
-func idle(x int) int { time.Sleep(10 * time.Second); return x }
-
-// prismBurn is the CPU prism spends, per second of wall time, running a
-// pipeline whose one element sleeps 10 s: the runner's own polling, paid
-// for as long as a pipeline runs (on a cluster the runner is elsewhere).
-func prismBurn(b *testing.B) float64 {
-	c0, w0 := cpu(), time.Now()
-	p, s := beam.NewPipelineWithRoot()
-	beam.ParDo(s, idle, beam.Create(s, 1))
-	if err := ptest.Run(p); err != nil {
-		b.Fatal(err)
-	}
-	return (cpu() - c0).Seconds() / time.Since(w0).Seconds()
 }
 
 // benchShards writes shards × rows rows of 20 columns (4 classes) as CSV.
@@ -96,70 +98,157 @@ func benchShards(b *testing.B, dir string, shards, rows int) []byte {
 	return []byte(whole.String())
 }
 
-// BenchmarkBeamVsSingle fits the same rows (8 shards of 20 columns, 4
-// classes, λ fixed) on prism and in one process, side by side in one run,
-// at m = 1024 and 4096, and prints the CPU and wall ratios, the per-row
-// CPU of featurizing and summing, the merge's bytes and time, and the
-// peak heap of each fit.
+// run is one fit's CPU, wall time and peak heap.
+type run struct {
+	cpu, wall time.Duration
+	heap      uint64
+}
+
+func measure(f func()) run {
+	c0, w0 := cpu(), time.Now()
+	heap := peakHeap(f)
+	return run{cpu() - c0, time.Since(w0), heap}
+}
+
+// BenchmarkBeamVsSingle fits the same rows (20 columns, 4 classes, ntk
+// depth 1, λ fixed; 32,000 rows at m = 1024, 20,000 at m = 4096, in 8 and
+// in 2 shards) on prism and in one process
+// (pipeline.FitDataset), alternating which goes first, b.N times at each
+// m, and prints for every pair the CPU (user + system of the process) and
+// wall time of each with their ratios and the machine's load, the bytes
+// of parts the merge moved, and the costs of a part: featurize and sum
+// per row, encode, decode, merge from bytes.
 //
-//	go test ./fitbeam -run '^$' -bench BeamVsSingle -benchtime 1x
+//	go test ./fitbeam -run '^$' -bench BeamVsSingle -benchtime 3x -args -dims 1024,4096 -shards 8,2 [-beamprofile beam.prof]
 func BenchmarkBeamVsSingle(b *testing.B) {
-	burn := prismBurn(b)
-	fmt.Printf("prism alone: %.2f s of CPU per second of wall time\n", burn)
-	for _, c := range []struct{ m, rows int }{{1024, 4000}, {4096, 2500}} {
-		b.Run(fmt.Sprintf("m=%d", c.m), func(b *testing.B) {
-			dir := b.TempDir()
-			whole := benchShards(b, dir, 8, c.rows)
-			opt := Options{Prep: data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: c.m, Seed: 1}, Lambda: 1e-3, FanIn: 4}
-			ds, err := data.Parse(whole, opt.Data)
-			if err != nil {
-				b.Fatal(err)
+	if *benchProfile != "" {
+		f, err := os.Create(*benchProfile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		profileFile = f // started and stopped around the first Beam fit only
+	}
+	for _, dim := range strings.Split(*benchDims, ",") {
+		m, err := strconv.Atoi(dim)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows := 32000
+		if m >= 4096 {
+			rows = 20000 // the single fit's m×m work stays minutes on 2 cores
+		}
+		for _, sh := range strings.Split(*benchShardsN, ",") {
+			shards, err := strconv.Atoi(sh)
+			if err != nil || shards < 1 {
+				b.Fatalf("-shards %s", sh)
 			}
-			n := len(ds.Y)
-			for range b.N {
-				// Single process: FitDataset, and the featurize-and-sum
-				// step alone (the per-row cost).
-				c0, w0 := cpu(), time.Now()
-				single := peakHeap(func() {
-					cfg := pipeline.Config{Preprocess: &opt.Prep, Features: opt.Features}
-					cfg.Ridge.Lambda = opt.Lambda
-					if _, err := pipeline.FitDataset(context.Background(), ds, cfg); err != nil {
-						b.Fatal(err)
-					}
-				})
-				singleCPU, singleWall := cpu()-c0, time.Since(w0)
-
-				c0, w0 = cpu(), time.Now()
-				beamHeap := peakHeap(func() {
-					p, s := beam.NewPipelineWithRoot()
-					Write(s, filepath.Join(b.TempDir(), "model.json"), FitFiles(s, filepath.Join(dir, "*.csv"), opt))
-					if err := ptest.Run(p); err != nil {
-						b.Fatal(err)
-					}
-				})
-				beamCPU, beamWall := cpu()-c0, time.Since(w0)
-
-				perRow, wire, mergeT := partCost(b, ds, opt)
-				net := beamCPU.Seconds() - burn*beamWall.Seconds()
-				fmt.Printf("m = %d: CPU Beam less prism's idle burn (%.2f × wall) %.1f s: %.2f× the single process\n", c.m, burn, net, net/singleCPU.Seconds())
-				b.ReportMetric(beamCPU.Seconds()/singleCPU.Seconds(), "cpu-ratio")
-				b.ReportMetric(beamWall.Seconds()/singleWall.Seconds(), "wall-ratio")
-				b.ReportMetric(float64(perRow.Microseconds())/1000, "ms-cpu/row")
-				fmt.Printf("m = %d, %d rows in 8 shards: CPU Beam (prism) %.1f s vs single process %.1f s (%.2f×); wall %.1f s vs %.1f s (%.2f×)\n",
-					c.m, n, beamCPU.Seconds(), singleCPU.Seconds(), beamCPU.Seconds()/singleCPU.Seconds(), beamWall.Seconds(), singleWall.Seconds(), beamWall.Seconds()/singleWall.Seconds())
-				fmt.Printf("m = %d: featurize and sum %.3f ms CPU per row; a part's wire form %.1f MB, encoded + merged from bytes in %.0f ms; peak heap: Beam %.0f MB, single process %.0f MB\n",
-					c.m, float64(perRow.Microseconds())/1000, float64(wire)/1e6, float64(mergeT.Milliseconds()), float64(beamHeap)/1e6, float64(single)/1e6)
-			}
-		})
+			b.Run(fmt.Sprintf("m=%d/shards=%d", m, shards), func(b *testing.B) { beamVsSingle(b, m, shards, rows/shards) })
+		}
 	}
 }
 
-// partCost measures, on ds, the CPU per row of a part's Add (featurize and
-// sum), the size of a part's wire form, and the time to encode one and
-// merge it into another from its bytes.
-func partCost(b *testing.B, ds *data.Dataset, opt Options) (perRow time.Duration, wire int, merge time.Duration) {
+var profileFile *os.File
+
+// profiling starts or stops the CPU profile of a Beam fit.
+func profiling(on bool) {
+	if profileFile == nil {
+		return
+	}
+	if on {
+		pprof.StartCPUProfile(profileFile)
+	} else {
+		pprof.StopCPUProfile()
+	}
+}
+
+func beamVsSingle(b *testing.B, m, shards, rows int) {
+	dir := b.TempDir()
+	whole := benchShards(b, dir, shards, rows)
+	opt := Options{Prep: data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: m, Seed: 1}, Lambda: 1e-3}
+	ds, err := data.Parse(whole, opt.Data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The single process as a user runs it: read the rows and parse them
+	// (data.Parse, as the package's parseCSV), then FitDataset; its
+	// parsing is timed apart too, for the fit alone.
+	var parse time.Duration
+	single := func() {
+		c0 := cpu()
+		var all []byte
+		files, _ := filepath.Glob(filepath.Join(dir, "*.csv"))
+		for i, f := range files {
+			shard, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if i > 0 { // each shard's header once
+				shard = shard[bytes.IndexByte(shard, '\n')+1:]
+			}
+			all = append(all, shard...)
+		}
+		read, err := data.Parse(all, opt.Data)
+		if err != nil || len(read.Y) != len(ds.Y) {
+			b.Fatalf("the shards read as one: %v", err)
+		}
+		parse = cpu() - c0
+		cfg := pipeline.Config{Preprocess: &opt.Prep, Features: opt.Features}
+		cfg.Ridge.Lambda = opt.Lambda
+		if _, err := pipeline.FitDataset(context.Background(), read, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var moved int64
+	onBeam := func() {
+		p, s := beam.NewPipelineWithRoot()
+		Write(s, filepath.Join(b.TempDir(), "model.json"), FitFiles(s, filepath.Join(dir, "*.csv"), opt))
+		profiling(true)
+		before := partBytes.Load()
+		if err := ptest.Run(p); err != nil {
+			b.Fatal(err)
+		}
+		moved = partBytes.Load() - before
+		profiling(false)
+		profileFile = nil // one Beam fit profiled
+	}
+	var sumS, sumB run
+	for i := range b.N {
+		var s, bm run
+		ld := load()
+		if i%2 == 0 {
+			s, bm = measure(single), measure(onBeam)
+		} else {
+			bm, s = measure(onBeam), measure(single)
+		}
+		sumS.cpu, sumS.wall, sumB.cpu, sumB.wall = sumS.cpu+s.cpu, sumS.wall+s.wall, sumB.cpu+bm.cpu, sumB.wall+bm.wall
+		fit := s.cpu - parse
+		fmt.Printf("m = %d, %d rows in %d shards, load %s→%s: CPU Beam %.2f s / single %.2f s = %.2f× (single less parsing %.2f s: %.2f×); wall %.2f s / %.2f s = %.2f×; parts encoded %.1f MB; peak heap Beam %.0f MB, single %.0f MB\n",
+			m, len(ds.Y), shards, ld, load(), bm.cpu.Seconds(), s.cpu.Seconds(), bm.cpu.Seconds()/s.cpu.Seconds(), fit.Seconds(), bm.cpu.Seconds()/fit.Seconds(),
+			bm.wall.Seconds(), s.wall.Seconds(), bm.wall.Seconds()/s.wall.Seconds(), float64(moved)/1e6, float64(bm.heap)/1e6, float64(s.heap)/1e6)
+	}
+	b.ReportMetric(sumB.cpu.Seconds()/sumS.cpu.Seconds(), "cpu-ratio")
+	b.ReportMetric(sumB.wall.Seconds()/sumS.wall.Seconds(), "wall-ratio")
+	c := partCost(b, ds, opt)
+	b.ReportMetric(c.perRow.Seconds()*1e3, "ms-cpu/row")
+	fmt.Printf("m = %d: featurize and sum %.3f ms CPU per row; a part's wire form %.1f MB: encode %.0f ms, decode %.0f ms, merge from its bytes into another %.0f ms (CPU)\n",
+		m, c.perRow.Seconds()*1e3, float64(c.wire)/1e6, c.encode.Seconds()*1e3, c.decode.Seconds()*1e3, c.merge.Seconds()*1e3)
+}
+
+// cost is what one part costs: featurize and sum per row, its form's
+// size, and the CPU to encode it, decode it (the first part a merge
+// takes) and merge it from its bytes into another (every other one).
+type cost struct {
+	perRow                time.Duration
+	wire                  int
+	encode, decode, merge time.Duration
+}
+
+// partCost measures, on ds, the costs of two parts of half the rows each.
+func partCost(b *testing.B, ds *data.Dataset, opt Options) cost {
 	s := Settled{Schema: ds.Schema(), Rows: len(ds.Y)}
-	plan, err := planOf(opt.spec(s))
+	spec := opt.spec(s)
+	plan, err := planOf(spec)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -172,6 +261,7 @@ func partCost(b *testing.B, ds *data.Dataset, opt Options) (perRow time.Duration
 	n := len(ds.Y)
 	half := n / 2
 	parts := make([]*pipeline.Part, 2)
+	var c cost
 	c0 := cpu()
 	for i, r := range [][2]int{{0, half}, {half, n}} {
 		parts[i], _ = plan.NewPart(scaler)
@@ -180,11 +270,22 @@ func partCost(b *testing.B, ds *data.Dataset, opt Options) (perRow time.Duration
 			b.Fatal(err)
 		}
 	}
-	perRow = (cpu() - c0) / time.Duration(n)
-	t0 := time.Now()
-	bytes := parts[1].AppendBinary(nil)
-	if err := parts[0].MergeBinary(bytes); err != nil {
+	c.perRow = (cpu() - c0) / time.Duration(n)
+	c0 = cpu()
+	wire, err := encodePart(Part{spec: spec, of: Shard{Settled: s, Stats: Stats{st}}, p: parts[1]})
+	if err != nil {
 		b.Fatal(err)
 	}
-	return perRow, len(bytes), time.Since(t0)
+	c.encode, c0 = cpu()-c0, cpu()
+	if _, err := decodePart(wire); err != nil {
+		b.Fatal(err)
+	}
+	c.decode, c0 = cpu()-c0, cpu()
+	into := Part{spec: spec, p: parts[0]}
+	if err := into.merge(wire); err != nil {
+		b.Fatal(err)
+	}
+	c.merge = cpu() - c0
+	c.wire = len(wire)
+	return c
 }

@@ -16,7 +16,7 @@ import (
 // The elements that travel between workers. Each wraps a core type whose
 // fields are unexported: Beam's default coder (JSON of the exported
 // fields) would send them empty, so each has a coder here that sends the
-// core's own wire form.
+// core's own wire form. Parts travel as bytes (parts.go).
 
 // Census is a data.Census in a pipeline (nil: nothing surveyed yet).
 type Census struct{ c *data.Census }
@@ -24,11 +24,14 @@ type Census struct{ c *data.Census }
 // Stats is a data.Stats in a pipeline (nil: no rows yet).
 type Stats struct{ s *data.Stats }
 
-// Part is a pipeline.Part in a pipeline, with the plan it belongs to, by
-// its spec (nil: no rows yet).
-type Part struct {
-	spec string
-	p    *pipeline.Part
+// Shard is a shard for a step that reads it, with what that step needs of
+// the whole data set: the settled data set (its own first row key only)
+// and, for the parts, the merged statistics (Fit says why elements carry
+// them, not side inputs).
+type Shard struct {
+	Path    string
+	Settled Settled
+	Stats   Stats
 }
 
 // Settled is what the whole data set settles before any row is learned
@@ -38,13 +41,14 @@ type Settled struct {
 	Schema  data.Schema    `json:"schema"`
 	Offsets map[string]int `json:"offsets"`
 	Rows    int            `json:"rows"`
+	Shards  int            `json:"shards"`
 }
 
 func init() {
 	beam.RegisterCoder(reflect.TypeFor[Census](), encodeCensus, decodeCensus)
-	beam.RegisterCoder(reflect.TypeFor[Stats](), encodeStats, decodeStats)
-	beam.RegisterCoder(reflect.TypeFor[Part](), encodePart, decodePart)
+	beam.RegisterCoder(reflect.TypeFor[Stats](), func(s Stats) []byte { return encodeStats(s, nil) }, decodeStats)
 	beam.RegisterCoder(reflect.TypeFor[Settled](), encodeSettled, decodeSettled)
+	beam.RegisterCoder(reflect.TypeFor[Shard](), encodeShard, decodeShard)
 }
 
 func encodeCensus(c Census) ([]byte, error) {
@@ -62,11 +66,12 @@ func decodeCensus(b []byte) (Census, error) {
 	return Census{c}, err
 }
 
-func encodeStats(s Stats) []byte {
+// encodeStats appends the statistics' form to b (none: no statistics).
+func encodeStats(s Stats, b []byte) []byte {
 	if s.s == nil {
-		return nil
+		return b
 	}
-	return s.s.AppendBinary(nil)
+	return s.s.AppendBinary(b)
 }
 
 func decodeStats(b []byte) (Stats, error) {
@@ -77,35 +82,62 @@ func decodeStats(b []byte) (Stats, error) {
 	return Stats{s}, err
 }
 
-// A part's form: its plan's spec, length first, then the core's wire form
-// of the part (pipeline.Part.AppendBinary).
-func encodePart(p Part) []byte {
-	if p.p == nil {
-		return nil
-	}
-	b := binary.AppendUvarint(nil, uint64(len(p.spec)))
-	b = append(b, p.spec...)
-	return p.p.AppendBinary(b)
+// appendField appends f to b, its length first.
+func appendField(b, f []byte) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(f))), f...)
 }
 
-func decodePart(b []byte) (Part, error) {
-	if len(b) == 0 {
-		return Part{}, nil
-	}
+// field reads a field appendField wrote and returns it and what follows.
+func field(b []byte, what string) (f, rest []byte, err error) {
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)-k) {
-		return Part{}, check.New(check.Parse, "", "fitbeam: a part's plan spec is cut short")
+		return nil, nil, check.New(check.Parse, "", "fitbeam: a %s is cut short", what)
 	}
-	spec := string(b[k : k+int(n)])
-	plan, err := planOf(spec)
-	if err != nil {
-		return Part{}, err
-	}
-	p, err := plan.DecodePart(b[k+int(n):])
-	return Part{spec, p}, err
+	return b[k : k+int(n)], b[k+int(n):], nil
 }
 
+// A shard's form: its path and settled data set (JSON), length first,
+// then the statistics' form (none: no statistics).
+func encodeShard(s Shard) ([]byte, error) {
+	j, err := json.Marshal(shardJSON{s.Path, s.Settled})
+	if err != nil {
+		return nil, err
+	}
+	return encodeStats(s.Stats, appendField(nil, j)), nil
+}
+
+type shardJSON struct {
+	Path    string  `json:"path"`
+	Settled Settled `json:"settled"`
+}
+
+func decodeShard(b []byte) (Shard, error) {
+	j, b, err := field(b, "shard")
+	if err != nil {
+		return Shard{}, err
+	}
+	var sj shardJSON
+	if err := json.Unmarshal(j, &sj); err != nil {
+		return Shard{}, check.New(check.Parse, "", "fitbeam: shard: %v", err)
+	}
+	if err := sj.Settled.Schema.Check(); err != nil {
+		return Shard{}, err
+	}
+	st, err := decodeStats(b)
+	return Shard{sj.Path, sj.Settled, st}, err
+}
 func encodeSettled(s Settled) ([]byte, error) { return json.Marshal(s) }
+
+// of is the settled data set as a shard at path needs it: its own first
+// row key only ("": none), and the number of shards.
+func (s Settled) of(path string) Settled {
+	first, ok := s.Offsets[path]
+	s.Shards, s.Offsets = len(s.Offsets), nil
+	if ok {
+		s.Offsets = map[string]int{path: first}
+	}
+	return s
+}
 
 func decodeSettled(b []byte) (Settled, error) {
 	var s Settled

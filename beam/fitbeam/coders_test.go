@@ -3,6 +3,7 @@ package fitbeam
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
+	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
 )
 
@@ -93,24 +95,56 @@ func TestCoders(t *testing.T) {
 			t.Fatal("empty statistics came back filled")
 		}
 	})
+	t.Run("shard", func(t *testing.T) {
+		for _, sh := range []Shard{{Path: "s0", Settled: settled.of("s0")}, {Path: "s0", Settled: settled.of("s0"), Stats: Stats{st}}} {
+			got := roundTrip(t, sh)
+			if got.Path != sh.Path || !reflect.DeepEqual(got.Settled, sh.Settled) || (got.Stats.s == nil) != (sh.Stats.s == nil) ||
+				sh.Stats.s != nil && !bytes.Equal(got.Stats.s.AppendBinary(nil), st.AppendBinary(nil)) {
+				t.Fatalf("shard changed:\n got %+v\nwant %+v", got, sh)
+			}
+		}
+		if got := settled.of("s0").Offsets; !reflect.DeepEqual(got, map[string]int{"s0": 0}) {
+			t.Fatalf("a shard's offsets %v, want its own only", got)
+		}
+	})
 	t.Run("part", func(t *testing.T) {
-		got := roundTrip(t, Part{spec, part})
+		of := Shard{Settled: settled.of(""), Stats: Stats{st}}
+		form, err := encodePart(Part{spec: spec, of: of, p: part})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := decodePart(form)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if got.p == nil || got.p.Rows() != 4 || got.spec != spec || !bytes.Equal(got.p.AppendBinary(nil), part.AppendBinary(nil)) {
 			t.Fatal("part changed")
 		}
-		if roundTrip(t, Part{}).p != nil {
-			t.Fatal("an empty part came back filled")
+		if !reflect.DeepEqual(got.of.Settled, of.Settled) || !bytes.Equal(got.of.Stats.s.AppendBinary(nil), st.AppendBinary(nil)) {
+			t.Fatal("the part's data set changed")
+		}
+		for _, cut := range []int{0, 1, len(spec), len(form) - 1} {
+			if _, err := decodePart(form[:cut]); check.CodeOf(err) == "" {
+				t.Fatalf("a form cut to %d bytes: %v, want a coded error", cut, err)
+			}
 		}
 	})
 }
 
-// TestMergeParts: the combine's merge keeps a part merged with an empty
-// accumulator on either side, and sums the rows of two parts in either
-// order to the same model.
+// TestMergeParts: merging parts' forms (the first decoded, the others
+// read in place) sums their rows in any order to the same labels, and a
+// part of another fit is refused.
 func TestMergeParts(t *testing.T) {
 	X, y := fixture.Data(400, 3, 2, 3)
-	s := Settled{Rows: 400, Schema: data.Schema{Task: data.Classification, Classes: []string{"0", "1"},
-		Groups: []data.Group{{Column: 0, Width: 1}, {Column: 1, Start: 1, Width: 1}, {Column: 2, Start: 2, Width: 1}}}}
+	csv := bytes.NewBufferString("a,b,c,y\n")
+	for i := range 400 {
+		fmt.Fprintf(csv, "%v,%v,%v,%v\n", X.At(i, 0), X.At(i, 1), X.At(i, 2), y[i])
+	}
+	ds, err := data.Parse(csv.Bytes(), data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Settled{Rows: 400, Schema: ds.Schema()}
 	opt := Options{Features: rf.Config{Method: "ntk", Depth: 1, Dim: 32, Seed: 2}, Lambda: 0.01}
 	spec := opt.spec(s)
 	plan, err := planOf(spec)
@@ -125,7 +159,8 @@ func TestMergeParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	half := func(lo, hi int) Part {
+	of := Shard{Settled: s, Stats: Stats{st}}
+	form := func(lo, hi int) []byte {
 		p, err := plan.NewPart(scaler)
 		if err != nil {
 			t.Fatal(err)
@@ -133,22 +168,42 @@ func TestMergeParts(t *testing.T) {
 		if err := p.Add(context.Background(), mat.DenseCopyOf(X.Slice(lo, hi, 0, 3)), y[lo:hi], lo); err != nil {
 			t.Fatal(err)
 		}
-		return roundTrip(t, Part{spec, p})
-	}
-	merge := func(a, b Part) Part {
-		m, err := mergeParts(a, b)
+		b, err := encodePart(Part{spec: spec, of: of, p: p})
 		if err != nil {
 			t.Fatal(err)
 		}
+		return b
+	}
+	a, b, c := form(0, 150), form(150, 300), form(300, 400)
+	merged := func(forms ...[]byte) Part {
+		var m Part
+		for _, f := range forms {
+			if err := m.merge(f); err != nil {
+				t.Fatal(err)
+			}
+		}
 		return m
 	}
-	ab := merge(merge(Part{}, half(0, 150)), merge(half(150, 400), Part{}))
-	ba := merge(half(150, 400), merge(Part{}, half(0, 150)))
-	if ab.p.Rows() != 400 || ba.p.Rows() != 400 {
-		t.Fatalf("rows %d and %d, want 400", ab.p.Rows(), ba.p.Rows())
+	abc, cab := merged(a, b, c), merged(c, a, b)
+	if abc.p.Rows() != 400 || cab.p.Rows() != 400 {
+		t.Fatalf("rows %d and %d, want 400", abc.p.Rows(), cab.p.Rows())
+	}
+	other := opt
+	other.Features.Seed++
+	otherPlan, err := planOf(other.spec(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, _ := otherPlan.NewPart(scaler)
+	if err := op.Add(context.Background(), mat.DenseCopyOf(X.Slice(0, 10, 0, 3)), y[:10], 0); err != nil {
+		t.Fatal(err)
+	}
+	foreign, _ := encodePart(Part{spec: other.spec(s), of: of, p: op})
+	if err := abc.merge(foreign); check.CodeOf(err) != check.Shape || abc.p.Rows() != 400 {
+		t.Fatalf("a part of another fit: %v (rows %d), want a shape error and nothing merged", err, abc.p.Rows())
 	}
 	var preds [2][]float64
-	for i, p := range []Part{ab, ba} {
+	for i, p := range []Part{abc, cab} {
 		m, err := plan.Solve(context.Background(), scaler, p.p, pipeline.Meta{})
 		if err != nil {
 			t.Fatal(err)

@@ -18,17 +18,18 @@ import (
 )
 
 func init() {
-	for _, fn := range []any{pathOf, mergeCensus, settle, mergeStats, mergeParts} {
+	for _, fn := range []any{pathOf, mergeCensus, settle, withSettled, withStats, ungroup, mergeStats, model} {
 		beam.RegisterFunction(fn)
 	}
 	for _, t := range []reflect.Type{reflect.TypeFor[surveyFn](), reflect.TypeFor[statsFn](), reflect.TypeFor[partFn](),
-		reflect.TypeFor[solveFn](), reflect.TypeFor[writeFn]()} {
+		reflect.TypeFor[mergeFn](), reflect.TypeFor[solveFn](), reflect.TypeFor[writeFn]()} {
 		beam.RegisterType(t)
 	}
 }
 
-// FitFiles fits the shards that glob matches (local paths, or those of
-// any filesystem Beam has registered: gs://, s3://) and returns the model
+// FitFiles fits the shards that glob matches (paths of any filesystem the
+// program registered with Beam: the command registers local paths and
+// gs://) and returns the model
 // file's bytes, one element (pipeline.Pipeline's JSON, as every host loads
 // it).
 func FitFiles(s beam.Scope, glob string, opt Options) beam.PCollection {
@@ -41,21 +42,62 @@ func pathOf(md fileio.FileMetadata) string { return md.Path }
 
 // Fit fits the shards whose paths paths holds (each path once) and
 // returns the model file's bytes, one element.
+//
+// The steps that take time (reading and featurizing shards, solving)
+// read no side input: what they need of the whole data set comes with
+// each element (Shard, Part), handed on by steps that take no time.
+// prism's scheduler polls without pause for as long as a stage that reads
+// a side input, or that has no output, runs: about a core, which doubled
+// the CPU of a fit on a laptop (README, measured figures).
 func Fit(s beam.Scope, paths beam.PCollection, opt Options) beam.PCollection {
 	s = s.Scope("ntkrf.Fit")
 	censuses := beam.ParDo(s.Scope("survey"), &surveyFn{Opt: opt}, paths)
 	settled := beam.ParDo(s, settle, beam.Combine(s.Scope("census"), mergeCensus, censuses))
 
-	stats := beam.ParDo(s.Scope("statistics"), &statsFn{Opt: opt}, paths, beam.SideInput{Input: settled})
+	toStats := beam.ParDo(s.Scope("shards"), withSettled, paths, beam.SideInput{Input: settled})
+	stats := beam.ParDo(s.Scope("statistics"), &statsFn{Opt: opt}, ungrouped(s, toStats))
 	merged := beam.Combine(s.Scope("merge statistics"), mergeStats, stats)
 
-	parts := beam.ParDo(s.Scope("parts"), &partFn{Opt: opt}, paths, beam.SideInput{Input: settled}, beam.SideInput{Input: merged})
+	toParts := beam.ParDo(s.Scope("shards"), withStats, paths, beam.SideInput{Input: settled}, beam.SideInput{Input: merged})
+	parts := beam.ParDo(s.Scope("parts"), &partFn{Opt: opt}, ungrouped(s, toParts))
 	// Two levels: each key merges its shards' parts on one worker, then
-	// the few results are merged globally.
-	byKey := beam.CombinePerKey(s.Scope("merge parts by key"), mergeParts, parts)
-	part := beam.Combine(s.Scope("merge parts"), mergeParts, beam.DropKey(s, byKey))
+	// the few results are merged on the one that solves.
+	byKey := beam.ParDo(s.Scope("merge parts by key"), &mergeFn{}, beam.GroupByKey(s, parts))
+	solved := beam.ParDo(s.Scope("solve"), &solveFn{Opt: opt}, beam.GroupByKey(s, byKey))
+	// A fusion break: a consumer without output (Write) fused with the
+	// solve would make the solve's stage one without output.
+	return beam.ParDo(s, model, beam.GroupByKey(s, beam.AddFixedKey(s, solved)))
+}
 
-	return beam.ParDo(s.Scope("solve"), &solveFn{Opt: opt}, part, beam.SideInput{Input: settled}, beam.SideInput{Input: merged})
+// ungrouped breaks fusion after the step that read the side inputs (a
+// GroupByKey by path) and hands on its shards one by one.
+func ungrouped(s beam.Scope, keyed beam.PCollection) beam.PCollection {
+	return beam.ParDo(s, ungroup, beam.GroupByKey(s, keyed))
+}
+
+func ungroup(_ string, shards func(*Shard) bool, emit func(Shard)) {
+	var sh Shard
+	for shards(&sh) {
+		emit(sh)
+	}
+}
+
+func model(_ int, models func(*[]byte) bool, emit func([]byte)) {
+	var b []byte
+	for models(&b) {
+		emit(b)
+	}
+}
+
+// withSettled is the shard at path with the settled data set (its own
+// first row key only), keyed by its path.
+func withSettled(path string, s Settled, emit func(string, Shard)) {
+	emit(path, Shard{Path: path, Settled: s.of(path)})
+}
+
+// withStats is withSettled with the merged statistics.
+func withStats(path string, s Settled, st Stats, emit func(string, Shard)) {
+	emit(path, Shard{Path: path, Settled: s.of(path), Stats: st})
 }
 
 // Write writes the one element of model (bytes) to path, on any Beam
@@ -139,17 +181,17 @@ type statsFn struct {
 	Opt Options `json:"opt"`
 }
 
-func (f *statsFn) ProcessElement(ctx context.Context, path string, s Settled) (Stats, error) {
-	plan, err := planOf(f.Opt.spec(s))
+func (f *statsFn) ProcessElement(ctx context.Context, sh Shard) (Stats, error) {
+	plan, err := planOf(f.Opt.spec(sh.Settled))
 	if err != nil {
 		return Stats{}, err
 	}
-	X, y, err := readRows(ctx, path, f.Opt, s)
+	X, y, err := readRows(ctx, sh.Path, f.Opt, sh.Settled)
 	if err != nil || len(y) == 0 {
 		return Stats{}, err
 	}
 	st := plan.NewStats()
-	return Stats{st}, shardErr(path, st.Add(X))
+	return Stats{st}, shardErr(sh.Path, st.Add(X))
 }
 
 func mergeStats(a, b Stats) (Stats, error) {
@@ -170,21 +212,28 @@ func scalerOf(plan *pipeline.Plan, st Stats) (*data.Scaler, error) {
 	return plan.Scaler(st.s)
 }
 
+// partFn featurizes and sums shards: each bundle's shards of one merge
+// key into one part (as the SDK's combiner lifting would, without a
+// decode and a merge per shard), sent when the bundle finishes.
 type partFn struct {
 	Opt Options `json:"opt"`
-	// The scaler, fitted once per worker (the side inputs are the same
-	// for every shard).
+	// The scaler, fitted once per worker (every shard brings the same
+	// statistics).
 	scaler *data.Scaler
+	parts  map[int]*Part // this bundle's, by merge key
 }
 
-func (f *partFn) ProcessElement(ctx context.Context, path string, s Settled, st Stats, emit func(int, Part)) error {
+// ProcessElement adds a shard to its key's part; the parts leave in
+// FinishBundle (the SDK wants the same emitter in both).
+func (f *partFn) ProcessElement(ctx context.Context, sh Shard, _ func(int, []byte)) error {
+	path, s := sh.Path, sh.Settled
 	spec := f.Opt.spec(s)
 	plan, err := planOf(spec)
 	if err != nil {
 		return err
 	}
 	if f.scaler == nil {
-		if f.scaler, err = scalerOf(plan, st); err != nil {
+		if f.scaler, err = scalerOf(plan, sh.Stats); err != nil {
 			return err
 		}
 	}
@@ -192,51 +241,104 @@ func (f *partFn) ProcessElement(ctx context.Context, path string, s Settled, st 
 	if err != nil || len(y) == 0 {
 		return err
 	}
-	part, err := plan.NewPart(f.scaler)
-	if err != nil {
-		return err
-	}
-	if err := part.Add(ctx, X, y, s.Offsets[path]); err != nil {
-		return shardErr(path, err)
-	}
 	h := fnv.New32a()
 	h.Write([]byte(path))
-	fan := f.Opt.FanIn
-	if fan == 0 {
-		fan = DefaultFanIn
+	key := int(h.Sum32() % uint32(f.Opt.fanIn(s.Shards)))
+	if f.parts == nil {
+		f.parts = map[int]*Part{}
 	}
-	emit(int(h.Sum32()%uint32(fan)), Part{spec, part})
+	part := f.parts[key]
+	if part == nil {
+		p, err := plan.NewPart(f.scaler)
+		if err != nil {
+			return err
+		}
+		part = &Part{spec: spec, of: Shard{Settled: s.of(""), Stats: sh.Stats}, p: p}
+		f.parts[key] = part
+	}
+	return shardErr(path, part.p.Add(ctx, X, y, s.Offsets[path]))
+}
+
+func (f *partFn) FinishBundle(emit func(int, []byte)) error {
+	defer clear(f.parts)
+	for key, part := range f.parts {
+		b, err := encodePart(*part)
+		if err != nil {
+			return err
+		}
+		send(emit, key, b)
+	}
 	return nil
 }
 
-// mergeParts merges b into a (an accumulator, modified); b is not.
-func mergeParts(a, b Part) (Part, error) {
-	switch {
-	case b.p == nil:
-		return a, nil
-	case a.p == nil:
-		return b, nil
-	}
-	return a, a.p.Merge(b.p)
+// mergeFn merges the parts of its bundle's keys into one, sent under
+// the one key of the last level when the bundle finishes; a bundle of one
+// part sends it on as it came.
+type mergeFn struct {
+	first  []byte // the bundle's one part so far, its form
+	merged Part
 }
 
+func (f *mergeFn) ProcessElement(_ int, parts func(*[]byte) bool, _ func(int, []byte)) error {
+	var b []byte
+	for parts(&b) {
+		if f.first == nil && f.merged.p == nil {
+			f.first = b
+			continue
+		}
+		if f.first != nil {
+			if err := f.merged.merge(f.first); err != nil {
+				return err
+			}
+			f.first = nil
+		}
+		if err := f.merged.merge(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *mergeFn) FinishBundle(emit func(int, []byte)) error {
+	defer func() { f.first, f.merged = nil, Part{} }()
+	switch {
+	case f.first != nil:
+		send(emit, 0, f.first)
+	case f.merged.p != nil:
+		b, err := encodePart(f.merged)
+		if err != nil {
+			return err
+		}
+		send(emit, 0, b)
+	}
+	return nil
+}
+
+// solveFn merges the last parts and solves.
 type solveFn struct {
 	Opt Options `json:"opt"`
 }
 
-func (f *solveFn) ProcessElement(ctx context.Context, part Part, s Settled, st Stats) ([]byte, error) {
-	plan, err := planOf(f.Opt.spec(s))
-	if err != nil {
-		return nil, err
-	}
-	scaler, err := scalerOf(plan, st)
-	if err != nil {
-		return nil, err
+func (f *solveFn) ProcessElement(ctx context.Context, _ int, parts func(*[]byte) bool) ([]byte, error) {
+	var part Part
+	var b []byte
+	for parts(&b) {
+		if err := part.merge(b); err != nil {
+			return nil, err
+		}
 	}
 	if part.p == nil {
 		return nil, check.New(check.Shape, "", "fitbeam: no shard had a row to fit")
 	}
-	schema := s.Schema
+	plan, err := planOf(part.spec)
+	if err != nil {
+		return nil, err
+	}
+	scaler, err := scalerOf(plan, part.of.Stats)
+	if err != nil {
+		return nil, err
+	}
+	schema := part.of.Settled.Schema
 	model, err := plan.Solve(ctx, scaler, part.p, pipeline.Meta{Input: &schema, Classes: schema.Classes})
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
@@ -105,18 +106,19 @@ func TestFitLikeFitDataset(t *testing.T) {
 		sizes  []int
 		dim    int
 		lambda float64
+		fanIn  int // 0: ⌊√shards⌋
 	}{
-		{"classification, fixed λ", 4, []int{300, 450, 250, 200}, 128, 1e-3},
-		{"classification, auto λ (holdout)", 4, []int{300, 450, 250, 200}, 128, 0},
-		{"regression, fixed λ", 0, []int{500, 200, 400}, 128, 1e-2},
-		{"regression, auto λ (gcv)", 0, []int{500, 200, 400}, 128, 0},
-		{"classification, dual (loo)", 3, []int{90, 60, 50}, 256, 0},
+		{"classification, fixed λ", 4, []int{300, 450, 250, 200}, 128, 1e-3, 2},
+		{"classification, auto λ (holdout)", 4, []int{300, 450, 250, 200}, 128, 0, 0},
+		{"regression, fixed λ", 0, []int{500, 200, 400, 100, 300}, 128, 1e-2, 0},
+		{"regression, auto λ (gcv)", 0, []int{500, 200, 400}, 128, 0, 2},
+		{"classification, dual (loo)", 3, []int{90, 60, 50}, 256, 0, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			whole := writeShards(t, dir, c.k, c.sizes...)
-			opt := Options{Prep: data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 2, Dim: c.dim, Seed: 5}, Lambda: c.lambda, FanIn: 2}
+			opt := Options{Prep: data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 2, Dim: c.dim, Seed: 5}, Lambda: c.lambda, FanIn: c.fanIn}
 			got := fitBeam(t, dir, opt)
 
 			ds, err := data.Parse(whole, opt.Data)
@@ -181,5 +183,38 @@ func compare(t *testing.T, k int, auto bool, a, b, y []float64) {
 	}
 	if d := math.Abs(float64(accA-accB)) / float64(len(a)); d > 0.01 {
 		t.Fatalf("accuracy %.4f vs %.4f", float64(accA)/float64(len(a)), float64(accB)/float64(len(a)))
+	}
+}
+
+// TestSideInputsOnCheapSteps: only the steps that hand the shards their
+// share of the data set read side inputs. prism's scheduler polls without
+// pause for as long as a stage with a side input runs, which doubled the
+// CPU of a fit when the steps that read, featurize and solve took them.
+func TestSideInputsOnCheapSteps(t *testing.T) {
+	p, s := beam.NewPipelineWithRoot()
+	Write(s, "model.json", Fit(s, beam.Create(s, "a.csv"), Options{Features: rf.Config{Method: "ntk", Depth: 1, Dim: 8}, Lambda: 1}))
+	edges, _, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cheap := map[string]bool{"withSettled": true, "withStats": true}
+	seen := 0
+	for _, e := range edges {
+		if e.Op != graph.ParDo {
+			continue
+		}
+		name := e.DoFn.Name()
+		name = name[strings.LastIndexAny(name, ".*")+1:]
+		for _, in := range e.Input[1:] {
+			if in.Kind != graph.Main {
+				if !cheap[name] {
+					t.Errorf("%s reads a side input (%s)", e.DoFn.Name(), in.Kind)
+				}
+				seen++
+			}
+		}
+	}
+	if seen != 3 {
+		t.Fatalf("%d side inputs, want 3 (the schema twice, the statistics once)", seen)
 	}
 }

@@ -2,6 +2,7 @@ package fitbeam
 
 import (
 	"encoding/json"
+	"math"
 
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
@@ -22,12 +23,20 @@ type Options struct {
 	// (krr.Criterion), on all the rows as a single-process fit does.
 	Lambda float64 `json:"lambda"`
 	// FanIn is how many first-level merges the shards' parts are spread
-	// over (0: DefaultFanIn); each then merges about shards/FanIn parts.
+	// over (0: ⌊√shards⌋); each then merges about shards/FanIn parts.
 	FanIn int `json:"fanIn"`
 }
 
-// DefaultFanIn is the number of keys of the first merge level.
-const DefaultFanIn = 16
+// fanIn is the number of keys of the first merge level for n shards:
+// ⌊√n⌋ unless fixed, so that neither level merges more than about √n
+// parts (and a handful of shards is not sent through a level that merges
+// nothing).
+func (o Options) fanIn(n int) int {
+	if o.FanIn > 0 {
+		return o.FanIn
+	}
+	return max(1, int(math.Sqrt(float64(n))))
+}
 
 // Check refuses options that no shard can make valid.
 func (o Options) Check() error {
@@ -40,7 +49,7 @@ func (o Options) Check() error {
 		}
 	}
 	if o.FanIn < 0 {
-		return check.New(check.Option, "fanIn", "fitbeam: fan-in %d is negative; use 0 for the default %d", o.FanIn, DefaultFanIn)
+		return check.New(check.Option, "fanIn", "fitbeam: fan-in %d is negative; use 0 for ⌊√shards⌋", o.FanIn)
 	}
 	// The plan of a tiny regression checks the map and λ as every
 	// shard's plan will (an open depth among them: it is chosen by a

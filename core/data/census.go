@@ -49,7 +49,8 @@ type censusCol struct {
 	Bad       string `json:"bad,omitempty"`
 	FirstText string `json:"firstText,omitempty"`
 	// Levels are the column's distinct text cells, true when one is in a
-	// kept row; Over is set once there are too many to keep.
+	// kept row; Over is set once there are too many to keep, and Levels
+	// emptied.
 	Levels map[string]bool `json:"levels,omitempty"`
 	Over   bool            `json:"over,omitempty"`
 	// Values are the distinct numbers of the kept rows (the target only),
@@ -179,7 +180,7 @@ func countColumn(t *table, first, j int, names []string, kept []bool, target boo
 		}
 		was, seen := c.Levels[s]
 		if !seen && len(c.Levels) >= maxLevels || kept[i] && !was && keptLevels > MaxCategories {
-			c.Over = true
+			c.Over, c.Levels = true, map[string]bool{} // too many to be categories: none is needed
 			continue
 		}
 		if kept[i] && !was {
@@ -232,11 +233,20 @@ func (c *Census) Merge(o *Census) error {
 		x.Integer = x.Integer && y.Integer
 		x.Values = distinct(append(slices.Clone(x.Values), y.Values...))
 		x.Over = x.Over || y.Over
+		if x.Levels == nil {
+			x.Levels = map[string]bool{}
+		}
 		for s, k := range y.Levels {
+			if x.Over {
+				break
+			}
 			x.Levels[s] = x.Levels[s] || k
 		}
-		if len(x.Levels) > maxLevels || kepts(x.Levels) > MaxCategories+1 {
+		if x.Over || len(x.Levels) > maxLevels || kepts(x.Levels) > MaxCategories+1 {
+			// Too many to be categories: a census keeps none (they would
+			// travel with it between workers for nothing).
 			x.Over = true
+			clear(x.Levels)
 		}
 	}
 	return nil
@@ -338,7 +348,11 @@ func (c *Census) Settle() (*Schema, error) {
 		g := Group{Column: j, Start: p, Width: 1}
 		if !numeric[j] {
 			levels := keptLevels(x.Levels)
-			if k := len(levels); x.Over || k > MaxCategories || k > 50 && 2*k > a.Kept {
+			k := len(levels)
+			if x.Over { // its levels are not kept
+				k = MaxCategories + 1
+			}
+			if x.Over || k > MaxCategories || k > 50 && 2*k > a.Kept {
 				return nil, dataErr("column %d (%s) has %d or more distinct text values in %d rows: an identifier or free text, which one-hot encoding cannot use; remove the column or choose it as the target",
 					j+1, check.Quote(a.Names[j]), k, a.Kept)
 			}

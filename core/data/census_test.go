@@ -147,6 +147,8 @@ func TestCensusLikeParse(t *testing.T) {
 		// 60 categories in 200 rows: an identifier in a shard of 100 rows,
 		// a feature in the whole file.
 		{"categories over shards", "id,x,y", many(200, func(i int) string { return fmt.Sprintf("c%02d,%d,%d", i%60, i, i%2) }), []int{100, 100}, Options{}},
+		// More distinct numbers than a census keeps levels of.
+		{"many distinct numbers", "a,b,y", many(6000, func(i int) string { return fmt.Sprintf("%g,%d,%d", float64(i)/7, i, i%2) }), []int{2500, 3500}, Options{}},
 		{"target by name, task given", "y,a,b", many(20, func(i int) string { return fmt.Sprintf("%d,%d,%d", i%4, i, i*3) }), []int{7, 13}, Options{Target: "y", Task: Regression}},
 	}
 	for _, c := range cases {
@@ -183,6 +185,8 @@ func TestCensusErrors(t *testing.T) {
 		{"no target values", []string{"a,y\n1,\n", "a,y\n2,\n"}, Options{}, check.Data},
 		// 60 names in 60 rows: each shard alone has 30, under the 50 allowed.
 		{"identifier", []string{idShard(0, 30), idShard(30, 60)}, Options{}, check.Data},
+		// Each shard holds more names than a census keeps.
+		{"identifier past the levels kept", []string{idShard(0, 2500), idShard(2500, 5000)}, Options{}, check.Data},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -259,5 +263,32 @@ func TestDecodeCensusRefuses(t *testing.T) {
 		if _, err := DecodeCensus([]byte(b)); check.CodeOf(err) == "" {
 			t.Errorf("%s → %s: decoded", bad.from, bad.to)
 		}
+	}
+}
+
+// TestCensusSize: a census keeps no levels of a column with more distinct
+// cells than can be categories, so that its wire form (sent between
+// workers for every shard) stays small: columns of continuous numbers
+// cost a few bytes each, not thousands of strings.
+func TestCensusSize(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a,b,c,y\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "%g,%g,%d,%d\n", float64(i)/7, float64(i*i)/3, i, i%3)
+	}
+	c, err := Survey("s", []byte(b.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, _ := c.MarshalBinary()
+	if len(one) > 2000 {
+		t.Fatalf("a census of 3 continuous columns is %d bytes; want < 2000", len(one))
+	}
+	d, _ := Survey("t", []byte(b.String()), Options{})
+	if err := c.Merge(d); err != nil {
+		t.Fatal(err)
+	}
+	if two, _ := c.MarshalBinary(); len(two) > 2000 {
+		t.Fatalf("merged, %d bytes; want < 2000", len(two))
 	}
 }

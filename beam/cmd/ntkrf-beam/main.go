@@ -19,7 +19,12 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx" // prism by default; registers every runner, local and gs:// files
+	// The filesystems --input and --output may name: local paths and
+	// gs:// (Google Cloud Storage), Beam's own; imported here, not left to
+	// beamx's imports.
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx" // prism by default; registers every runner
 
 	"ntkrf/beam/fitbeam"
 	"ntkrf/core/data"
@@ -39,7 +44,7 @@ var (
 	seed    = flag.Uint64("seed", 0, "seed of the feature map")
 	lambda  = flag.String("lambda", "auto", "ridge λ: a number, or auto (chosen by the task's criterion on all rows)")
 	prep    = flag.String("preprocess", `{"standardize":true}`, `preprocessing as in a model file: {"standardize":true|false,"unitNorm":…,"bias":…}`)
-	fanIn   = flag.Int("fan-in", fitbeam.DefaultFanIn, "keys of the first merge level (each merges about shards/fan-in parts)")
+	fanIn   = flag.Int("fan-in", 0, "keys of the first merge level (each merges about shards/fan-in parts); 0: ⌊√shards⌋")
 )
 
 func main() {

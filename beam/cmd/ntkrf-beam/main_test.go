@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"ntkrf/beam/fitbeam"
@@ -164,3 +165,22 @@ func ridge(lambda float64) krr.Options { return krr.Options{Lambda: lambda} }
 func schemaEqual(a, b data.Schema) bool { return reflect.DeepEqual(a, b) }
 
 func TestMain(m *testing.M) { ptest.Main(m) } // prism, in-process
+
+// TestFilesystems: the command registers the filesystems its flags
+// document (local paths, gs://); an s3:// path, which it does not
+// register, is refused.
+func TestFilesystems(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		ok   bool
+	}{{"data/*.csv", true}, {"/data/model.json", true}, {"gs://bucket/data/*.csv.gz", true}, {"s3://bucket/x.csv", false}} {
+		func() {
+			defer func() {
+				if r := recover(); (r == nil) != c.ok {
+					t.Errorf("%s: registered %v, want %v (%v)", c.path, r == nil, c.ok, r)
+				}
+			}()
+			filesystem.ValidateScheme(c.path)
+		}()
+	}
+}
