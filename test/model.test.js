@@ -421,7 +421,8 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   const values = (n) => Float64Array.from({ length: n }, (_, i) => i / 7);
   const plan = async (args) => JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ y: { array: 0 }, ...args }), [values(args.rows)])).json);
   const dimDefault = eng.schema.features.find((o) => o.name === 'dim').default;
-  // 100 rows of 4 columns a chunk, but at least 4m² numbers of X when the parts sum (m×m each).
+  // 100 rows of 4 columns a chunk, but at least 4m² numbers of X when the parts sum (m×m each),
+  // and two chunks where that leaves one and the rows fill two blocks (MinSplitRows, 2048).
   const chunkBytes = 8 * 4 * 100;
   const chunks = (n, size) => {
     const k = Math.ceil(n / size);
@@ -430,7 +431,7 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   const primal = { task: 'regression', criterion: 'gcv', collects: false };
   assert.deepEqual(await plan({ rows: 700, cols: 4, features: { dim: 64, depth: 1 }, chunkBytes }), { ...primal, dim: 64, chunks: chunks(700, 4096) });
   assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 }, chunkBytes }), { ...primal, dim: 64, chunks: chunks(7000, 4096) });
-  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { m1: 100, sketchDim: 28, depth: 2 }, chunkBytes }), { ...primal, dim: 128, chunks: chunks(7000, 4 * 128 * 128 / 4) });
+  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { m1: 100, sketchDim: 28, depth: 2 }, chunkBytes }), { ...primal, dim: 128, chunks: chunks(7000, 3500) });
   // No more rows than features: the dual, whose parts collect their (scaled) rows.
   const dual = await plan({ rows: 700, cols: 4, features: { dim: 1024, depth: 1 }, chunkBytes });
   assert.deepEqual({ collects: dual.collects, dim: dual.dim, chunks: dual.chunks }, { collects: true, dim: 1024, chunks: chunks(700, 100) });
