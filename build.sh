@@ -159,23 +159,25 @@ bench() {
   $GO run ./cmd/ntkrf bench -depths "$depths" -sampler hadamard -gram32 -exact=false
   for L in ${depths//,/ }; do node bench/package-bench.mjs --depth "$L" --sampler hadamard; done
   node bench/package-bench.mjs --depth 1 --sampler exact
-  node bench/package-bench.mjs --depth 1 --sampler exact --precision float32
+  node bench/package-bench.mjs --depth 1 --sampler exact --precision float64
 }
 
 # The package/native ratio on the issue's standard job: Fashion-MNIST,
 # 5,000 training and 2,000 test rows, m = 2048, L = 1, the λ search included
 # (held-out accuracy, the default for classes),
-# natively and through the package with 2 workers, in two alternating
-# rounds (the first native run of a process is often the slowest).
+# natively (float64, the reference) and through the package with 2 workers
+# at its default path (float32 features) and at float64 (equal precision),
+# in two alternating rounds (the first native run of a process is often
+# the slowest).
 bench_ratio() {
-  local r nat pkg p32
+  local r nat pkg p64
   $GO build -o dist/bin/ntkrf ./cmd/ntkrf
   for r in 1 2; do
     nat=$(dist/bin/ntkrf bench -n 5000 -test 2000 -m 2048 -depths 1 -exact=false -oracle=false | tail -n 1)
     pkg=$(node bench/package-bench.mjs --n 5000 --test 2000 --dim 2048 --depth 1 --workers 2 | tail -n 1)
-    p32=$(node bench/package-bench.mjs --n 5000 --test 2000 --dim 2048 --depth 1 --workers 2 --precision float32 | tail -n 1)
+    p64=$(node bench/package-bench.mjs --n 5000 --test 2000 --dim 2048 --depth 1 --workers 2 --precision float64 | tail -n 1)
     node -e 'const [n] = JSON.parse(process.argv[1]), [p] = JSON.parse(process.argv[2]), [q] = JSON.parse(process.argv[4]);
-      console.log(`standard job (n = 5,000 + 2,000, m = 2048, L = 1, λ search), round ${process.argv[3]}: native ${n.totalWithSearchSeconds.toFixed(2)} s, package (2 workers) ${p.totalSeconds.toFixed(2)} s, package/native ${(p.totalSeconds / n.totalWithSearchSeconds).toFixed(2)}×; package float32 ${q.totalSeconds.toFixed(2)} s, ${(q.totalSeconds / n.totalWithSearchSeconds).toFixed(2)}× native float64`)' "$nat" "$pkg" "$r" "$p32"
+      console.log(`standard job (n = 5,000 + 2,000, m = 2048, L = 1, λ search), round ${process.argv[3]}: native float64 ${n.totalWithSearchSeconds.toFixed(2)} s (λ ${n.lambda}, accuracy ${n.accuracy}); package (2 workers) default ${p.totalSeconds.toFixed(2)} s (${p.precision}, λ ${p.lambda}, accuracy ${p.accuracy}), ${(p.totalSeconds / n.totalWithSearchSeconds).toFixed(2)}× native; package float64 ${q.totalSeconds.toFixed(2)} s (λ ${q.lambda}, accuracy ${q.accuracy}), ${(q.totalSeconds / n.totalWithSearchSeconds).toFixed(2)}× native (equal precision)`)' "$nat" "$pkg" "$r" "$p64"
   done
 }
 

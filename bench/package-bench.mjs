@@ -1,7 +1,7 @@
 // The standard job through the npm package under Node, with 1 and 2
 // WebAssembly workers: Fashion-MNIST unit rows, NTK random features,
 // fitRidge (λ by GCV on the training rows), predict, accuracy.
-//   node bench/package-bench.mjs [--n 20000] [--test 10000] [--dim 4096] [--depth 1] [--sampler exact|hadamard|…] [--precision float64|float32] [--workers 1,2] [--lambda auto|λ]
+//   node bench/package-bench.mjs [--n 20000] [--test 10000] [--dim 4096] [--depth 1] [--sampler exact|hadamard|…] [--precision float32|float64 (default: the package's, float32 where the features have a float32 form)] [--workers 1,2] [--lambda auto|λ]
 // Pass --lambda with the λ the native run chose to time the same pipeline
 // (features, ΦᵀΦ, one Cholesky solve, predict) without the λ search.
 import { readFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ const nTest = +arg('test', 10000);
 const dim = +arg('dim', 4096);
 const depth = +arg('depth', 1);
 const sampler = arg('sampler', 'exact');
-const precision = arg('precision', 'float64');
+const precision = arg('precision', undefined); // undefined: the package's default path
 const workerCounts = arg('workers', '1,2').split(',').map(Number);
 const lambda = arg('lambda', 'auto') === 'auto' ? 'auto' : Number(arg('lambda'));
 const dir = '/usr/share/datasets/fashion-mnist/';
@@ -50,7 +50,7 @@ try {
   process.exit(1);
 }
 const results = [];
-console.log(`package under Node: n = ${n}, test ${nTest}, d = ${X.cols}, m = ${dim}, L = ${depth}, sampler ${sampler}, precision ${precision}`);
+console.log(`package under Node: n = ${n}, test ${nTest}, d = ${X.cols}, m = ${dim}, L = ${depth}, sampler ${sampler}, precision ${precision ?? 'default'}`);
 for (const workers of workerCounts) {
   const eng = await createEngine({ workers });
   const t0 = performance.now();
@@ -65,7 +65,7 @@ for (const workers of workerCounts) {
   const pred = await model.predict(Xt);
   const tPred = performance.now();
   const { accuracy } = await eng.score(yt, pred, { task: 'classification' });
-  const r = { job: 'package', workers, depth, sampler, precision, n, nTest, dim, fitSeconds: (tFit - t0) / 1e3, predictSeconds: (tPred - tFit) / 1e3, totalSeconds: (tPred - t0) / 1e3, lambda: model.lambda, accuracy, stages };
+  const r = { job: 'package', workers, depth, sampler, precision: model.toJSON().features.precision ?? 'float64', n, nTest, dim, fitSeconds: (tFit - t0) / 1e3, predictSeconds: (tPred - tFit) / 1e3, totalSeconds: (tPred - t0) / 1e3, lambda: model.lambda, accuracy, stages };
   results.push(r);
   console.log(`workers ${workers}: fit ${r.fitSeconds.toFixed(1)} s, predict ${r.predictSeconds.toFixed(1)} s, total ${r.totalSeconds.toFixed(1)} s, accuracy ${accuracy.toFixed(4)}, λ ${model.lambda.toPrecision(3)}`);
   eng.close();

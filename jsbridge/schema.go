@@ -102,10 +102,9 @@ var (
 		{Name: "normalize", Kind: "bool", Default: false, Doc: "scale every feature row to unit norm"},
 		optGamma,
 		optSeed,
-		// No Default: the core reports its default as "" (rf.Config.Precision)
-		// so that model files written before the option read as they were.
+		// No Default: it depends on the method and sampler (rf.DefaultPrecision).
 		{Name: "precision", Kind: "enum", Enum: rf.Precisions,
-			Doc: "arithmetic of the projections: " + rf.Precisions[0] + " (default, the reference) or float32 (twice the SIMD lanes, the same bits on every host; not for grad or the hadamard sampler)"},
+			Doc: "arithmetic of the projections: float32 (twice the SIMD lanes, the same bits on every host) or float64 (the reference); default " + rf.PrecisionRule},
 	}
 	kernelOpts = []Opt{
 		{Name: "kernel", Kind: "enum", Enum: kernel.Names, Default: kernel.Names[0], Doc: "exact kernel (linear: XZᵀ, the NTK of depth 0)"},

@@ -52,8 +52,11 @@ test('a model fitted from a Dataset saves with JSON.stringify and loads back pre
   const file = JSON.stringify(model);
   const saved = JSON.parse(file);
   assert.equal(saved.format, 'ntkrf-model');
-  // Version 3 only when the preprocessing has a bias input (older ntkrf would read it without).
-  assert.equal(saved.version, saved.preprocess.bias ? 3 : 2);
+  // Version 4: float32 features, the default (older ntkrf would read them as
+  // float64); 3 only when the preprocessing has a bias input (older ntkrf
+  // would read it without); else 2.
+  assert.equal(saved.features.precision, 'float32');
+  assert.equal(saved.version, 4);
   assert.equal(saved.coef.data.length, saved.coef.rows * saved.coef.cols);
   assert.equal(saved.train, undefined, 'a features model keeps no training rows');
 
@@ -106,6 +109,27 @@ test('cross-host: the Node model, its CSV and its predictions for native Go; the
   });
   assert.ok(Math.abs(here.lambda - native.model.lambda) <= 1e-12 * native.model.lambda, `λ ${here.lambda} here, ${native.model.lambda} natively`);
   assert.deepEqual(await here.predictCSV(text('iris.csv')), native.predictions);
+  // Both hosts took the core's default precision: float32 (rf.DefaultPrecision).
+  assert.equal(native.model.features.precision, 'float32', 'native Go fitted the default in float32');
+  assert.equal(here.toJSON().features.precision, 'float32', 'the package fitted the default in float32');
+});
+
+test('the default precision is the core\'s: float32 where the features have a float32 form (the same bits as asking for it), float64 for the hadamard sampler; the file records float32 (version 4) and leaves float64 out', async () => {
+  const X = randomMatrix(60, 4, 5);
+  const y = Float64Array.from({ length: 60 }, (_, i) => i % 3);
+  const fit = (features) => eng.fitRidge(X, y, { task: 'classification', lambda: 1e-3, preprocess: {}, features: { depth: 1, dim: 64, seed: 2, ...features } });
+  for (const [features, explicit, version] of [[{}, 'float32', 4], [{ sampler: 'hadamard' }, 'float64', 2]]) {
+    const def = (await fit(features)).toJSON();
+    const asked = (await fit({ ...features, precision: explicit })).toJSON();
+    assert.equal(def.features.precision, explicit === 'float32' ? 'float32' : undefined, `${JSON.stringify(features)}: features.precision in the file`);
+    assert.equal(def.version, version, `${JSON.stringify(features)}: file version`);
+    assert.deepEqual(def, asked, `${JSON.stringify(features)}: the default is ${explicit}, bit for bit`);
+  }
+  const f64 = (await fit({ precision: 'float64' })).toJSON();
+  assert.equal(f64.features.precision, undefined, 'a float64 file leaves the precision out, as every older file');
+  assert.equal(f64.version, 2);
+  await assert.rejects(fit({ sampler: 'hadamard', precision: 'float32' }), isError(Error, 'ERR_OPTION', /precision/));
+  assert.equal(eng.schema.features.find((o) => o.name === 'precision').default, undefined, 'no default in the schema: it depends on the method and sampler');
 });
 
 test('a kernel model saves its training rows and loads back predicting the same bits', async () => {
@@ -397,7 +421,8 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   const values = (n) => Float64Array.from({ length: n }, (_, i) => i / 7);
   const plan = async (args) => JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ y: { array: 0 }, ...args }), [values(args.rows)])).json);
   const dimDefault = eng.schema.features.find((o) => o.name === 'dim').default;
-  // 100 rows of 4 columns a chunk, but at least 4m² numbers of X when the parts sum (m×m each).
+  // 100 rows of 4 columns a chunk, but at least 4m² numbers of X when the parts sum (m×m each),
+  // and two chunks where that leaves one and the rows fill two blocks (MinSplitRows, 2048).
   const chunkBytes = 8 * 4 * 100;
   const chunks = (n, size) => {
     const k = Math.ceil(n / size);
@@ -406,7 +431,7 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   const primal = { task: 'regression', criterion: 'gcv', collects: false };
   assert.deepEqual(await plan({ rows: 700, cols: 4, features: { dim: 64, depth: 1 }, chunkBytes }), { ...primal, dim: 64, chunks: chunks(700, 4096) });
   assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 }, chunkBytes }), { ...primal, dim: 64, chunks: chunks(7000, 4096) });
-  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { m1: 100, sketchDim: 28, depth: 2 }, chunkBytes }), { ...primal, dim: 128, chunks: chunks(7000, 4 * 128 * 128 / 4) });
+  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { m1: 100, sketchDim: 28, depth: 2 }, chunkBytes }), { ...primal, dim: 128, chunks: chunks(7000, 3500) });
   // No more rows than features: the dual, whose parts collect their (scaled) rows.
   const dual = await plan({ rows: 700, cols: 4, features: { dim: 1024, depth: 1 }, chunkBytes });
   assert.deepEqual({ collects: dual.collects, dim: dual.dim, chunks: dual.chunks }, { collects: true, dim: 1024, chunks: chunks(700, 100) });

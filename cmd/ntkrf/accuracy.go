@@ -27,7 +27,7 @@ func runAccuracy(args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the folds and the features")
 	only := fs.String("only", "", "comma-separated file names to run (default: all with a baseline)")
 	jsonOut := fs.String("json", "", "also write the table as JSON to this file")
-	precision := fs.String("precision", rf.Precisions[0], "arithmetic of the feature projections: float64 or float32 (rf.Config.Precision)")
+	precision := fs.String("precision", "", "arithmetic of the feature projections: float32 or float64; empty for the core's default, "+rf.PrecisionRule+" (rf.Config.Precision)")
 	exact := fs.Bool("exact", false, "fit the exact NTK through the same pipeline and selection instead of random features (tells the approximation's share of a gap from the selection's)")
 	if err := fs.Parse(args); err != nil {
 		return err

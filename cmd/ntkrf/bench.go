@@ -16,6 +16,7 @@ import (
 	"ntkrf/core/krr"
 	"ntkrf/core/linalg"
 	"ntkrf/core/metrics"
+	"ntkrf/core/names"
 	"ntkrf/core/rf"
 )
 
@@ -84,7 +85,7 @@ func runBench(args []string) error {
 	block := fs.Int("block", 2048, "rows featurized at a time")
 	gram32 := fs.Bool("gram32", false, "accumulate ΦᵀΦ in float32 blocks (krr.Options.Float32Gram)")
 	criterion := fs.String("criterion", "", "how λ is chosen: empty for the task's default (classification: holdout accuracy), or gcv")
-	precision := fs.String("precision", rf.Precisions[0], "arithmetic of the feature projections: float64 (the reference the package is compared with) or float32 (rf.Config.Precision)")
+	precision := fs.String("precision", names.Float64, "arithmetic of the feature projections: float64 (the reference the package is compared with) or float32 (rf.Config.Precision)")
 	procsFlag := fs.String("procs", "", "comma-separated core counts (GOMAXPROCS) to run each depth on, for the worker scaling; default all cores")
 	oracle := fs.Bool("oracle", true, "also report the best test accuracy over the anchors' λ grid (their protocol; ~11 extra solves)")
 	if err := fs.Parse(args); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -89,7 +90,7 @@ func runQuality(args []string) error {
 	depths := fs.String("depths", "1,2", "comma-separated network depths")
 	seeds := fs.Int("seeds", 3, "seeds 1 … seeds per configuration")
 	sets := fs.String("sets", strings.Join(qualitySets, ","), "comma-separated sets: shared CSV files, and fashion (Fashion-MNIST test images, if installed)")
-	precision := fs.String("precision", rf.Precisions[0], "arithmetic of the projections: float64 or float32 (rf.Config.Precision)")
+	precision := fs.String("precision", "", "arithmetic of the projections: float32 or float64; empty for the core's default, "+rf.PrecisionRule+" (rf.Config.Precision)")
 	only := fs.String("configs", "", "comma-separated configurations (default, split/exact, tensorsketch/orthogonal, …); default all")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -126,7 +127,7 @@ func runQuality(args []string) error {
 		}
 		held = append(held, set{name, X})
 	}
-	fmt.Printf("# ntkrf quality: relative Frobenius error ‖ΦΦᵀ − K‖_F/‖K‖_F, m = %d, ≤ %d held-out unit rows per set, mean of seeds 1…%d, precision %s\n", *m, *rows, *seeds, *precision)
+	fmt.Printf("# ntkrf quality: relative Frobenius error ‖ΦΦᵀ − K‖_F/‖K‖_F, m = %d, ≤ %d held-out unit rows per set, mean of seeds 1…%d, precision %s\n", *m, *rows, *seeds, cmp.Or(*precision, "default"))
 	for _, L := range Ls {
 		t := &table{header: []string{"config"}}
 		for _, s := range held {

@@ -25,14 +25,23 @@ func TestQualityCell(t *testing.T) {
 	if !(def > 0 && def < paper && paper < 1) {
 		t.Errorf("errors: default %v, tensorsketch/exact %v; want 0 < default < paper < 1", def, paper)
 	}
-	// Float32 projections at equal m: the same error to 1 % (the rounding
-	// is ~1e-7 relative, the Monte Carlo error ~1e-2), but not the same bits.
+	// The default is float32 (rf.DefaultPrecision): the same bits as
+	// asking for it. Float64 projections at equal m: the same error to 1 %
+	// (the rounding is ~1e-7 relative, the Monte Carlo error ~1e-2), but
+	// not the same bits.
 	def32, _, _, err := qualityCell(X, 1, 512, 2, qualityCfg{}, "float32")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if def32 == def || math.Abs(def32-def) > 0.01*def {
-		t.Errorf("float32 error %v, float64 %v; want within 1 %% and not identical", def32, def)
+	def64, _, _, err := qualityCell(X, 1, 512, 2, qualityCfg{}, "float64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def32 != def {
+		t.Errorf("float32 error %v, the default's %v; want the same", def32, def)
+	}
+	if def64 == def32 || math.Abs(def64-def32) > 0.01*def64 {
+		t.Errorf("float32 error %v, float64 %v; want within 1 %% and not identical", def32, def64)
 	}
 }
 

@@ -72,5 +72,5 @@ var (
 	Samplers   = []string{Exact, Gibbs, Orthogonal, Gaussian, Hadamard}
 	Tasks      = []string{Classification, Regression}
 	Criteria   = []string{GCV, LOO, Holdout}
-	Precisions = []string{Float64, Float32}
+	Precisions = []string{Float32, Float64} // float32 where the map has a float32 form (rf.DefaultPrecision)
 )

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -324,7 +325,8 @@ func TestBiasFileVersion(t *testing.T) {
 	X, y := spiral(60, 0.1, 1)
 	fixed := func(p data.Prep) *Pipeline {
 		t.Helper()
-		m, err := Fit(context.Background(), X, y, Config{Preprocess: &p, Features: rf.Config{Depth: 1, Dim: 64, Seed: 1}, Ridge: krr.Options{Lambda: 1e-3, Task: krr.Classification}})
+		// float64: float32 features make a file version 4 (TestFloat32FileVersion).
+		m, err := Fit(context.Background(), X, y, Config{Preprocess: &p, Features: rf.Config{Depth: 1, Dim: 64, Seed: 1, Precision: "float64"}, Ridge: krr.Options{Lambda: 1e-3, Task: krr.Classification}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -401,5 +403,120 @@ func TestFloat32FileVersion(t *testing.T) {
 	b, _ = json.Marshal(f)
 	if _, err := Load(bytes.NewReader(b)); codeOf(err) != check.Value || !strings.Contains(err.Error(), "version 4 added them") {
 		t.Errorf("a float32 file labelled version 3: %v; want ERR_VALUE naming version 4", err)
+	}
+}
+
+// TestOldFileFloat64: a file written before float32 became the default
+// (testdata/v3-float64.json: version 3, a bias input, no
+// features.precision, saved by ntkrf at e2d8c08 with the scores of its
+// training rows beside it) loads with float64 features and scores as it
+// did, bit for bit; saved again it is the same file, still without a
+// precision, so older readers read it as before. The same file with
+// "precision": "float64" written out means the same; with "float32" it
+// is refused at version 3.
+func TestOldFileFloat64(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("testdata/v3-float64.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []float64
+	if sb, err := os.ReadFile("testdata/v3-float64.scores.json"); err != nil || json.Unmarshal(sb, &want) != nil {
+		t.Fatal("testdata/v3-float64.scores.json:", err)
+	}
+	X, _ := spiral(60, 0.1, 1)
+	for _, tc := range []struct {
+		name, from, to string
+		ok             bool
+	}{
+		{"as saved", "", "", true},
+		{"float64 written out", `"seed":3}`, `"seed":3,"precision":"float64"}`, true},
+		{"float32 at version 3", `"seed":3}`, `"seed":3,"precision":"float32"}`, false},
+	} {
+		text := b
+		if tc.from != "" {
+			if !bytes.Contains(b, []byte(tc.from)) {
+				t.Fatalf("%s: %s is not in the file", tc.name, tc.from)
+			}
+			text = bytes.Replace(b, []byte(tc.from), []byte(tc.to), 1)
+		}
+		p, err := Load(bytes.NewReader(text))
+		if !tc.ok {
+			if codeOf(err) != check.Value || !strings.Contains(err.Error(), "version 4 added them") {
+				t.Errorf("%s: %v; want ERR_VALUE naming version 4", tc.name, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := p.Features().Precision; got != "float64" {
+			t.Errorf("%s: loaded precision %q, want float64", tc.name, got)
+		}
+		S, err := p.Scores(X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := S.RawMatrix().Data
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d scores, want %d", tc.name, len(got), len(want))
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("%s: score %d is %v, was %v when saved", tc.name, i, got[i], want[i])
+			}
+		}
+		again, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(again, b) {
+			t.Errorf("%s: saved again, the file differs from the one loaded", tc.name)
+		}
+	}
+}
+
+// TestDefaultFileVersion: a model fitted with the default precision
+// records the one used in its file: float32 (version 4) where the map has
+// a float32 form; float64 (left out, the lowest version) for the hadamard
+// sampler, which has none, as for an explicit float64.
+func TestDefaultFileVersion(t *testing.T) {
+	t.Parallel()
+	X, y := spiral(60, 0.1, 1)
+	for _, tc := range []struct {
+		cfg       rf.Config
+		version   float64
+		precision any // nil: left out
+	}{
+		{rf.Config{Depth: 1, Dim: 64, Seed: 1}, 4, "float32"},
+		{rf.Config{Depth: 1, Dim: 64, Seed: 1, Sketch: "tensorsketch", Sampler: "orthogonal"}, 4, "float32"},
+		{rf.Config{Depth: 1, Dim: 64, Seed: 1, Sampler: "hadamard"}, 2, nil},
+		{rf.Config{Depth: 1, Dim: 64, Seed: 1, Precision: "float64"}, 2, nil},
+	} {
+		m, err := Fit(context.Background(), X, y, Config{Preprocess: &data.Prep{}, Features: tc.cfg, Ridge: krr.Options{Lambda: 1e-3, Task: krr.Classification}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f struct {
+			Version  float64        `json:"version"`
+			Features map[string]any `json:"features"`
+		}
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.Version != tc.version || f.Features["precision"] != tc.precision {
+			t.Errorf("%+v: version %v, features.precision %v; want %v, %v", tc.cfg, f.Version, f.Features["precision"], tc.version, tc.precision)
+		}
+		back, err := Load(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *back.Features() != *m.Features() {
+			t.Errorf("%+v: loaded features %+v, fitted %+v", tc.cfg, *back.Features(), *m.Features())
+		}
 	}
 }

@@ -312,7 +312,9 @@ func corpusBases(t *testing.T) (features, kernelModel []byte) {
 		return features, kernelModel
 	}
 	ds := parse(t, mixed)
-	p, err := FitDataset(context.Background(), ds, Config{Features: rf.Config{Dim: 8, Seed: 3}})
+	// float64, as the saved files were written (before float32 became the
+	// default): the corpus also stands for the files users hold.
+	p, err := FitDataset(context.Background(), ds, Config{Features: rf.Config{Dim: 8, Seed: 3, Precision: "float64"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,7 +496,8 @@ func TestCorpusRefusesBeforeDrawing(t *testing.T) {
 	}
 	// And Decode, the hosts' path, likewise.
 	X, y := fixture.Data(6, 2, 0, 4)
-	p, err := Fit(context.Background(), X, y, Config{Features: rf.Config{Dim: 8, Depth: 1}, Preprocess: nil, Ridge: krr.Options{Lambda: 1, Task: krr.Regression}})
+	// float64: the hadamard sampler set below has no float32 form.
+	p, err := Fit(context.Background(), X, y, Config{Features: rf.Config{Dim: 8, Depth: 1, Precision: "float64"}, Preprocess: nil, Ridge: krr.Options{Lambda: 1, Task: krr.Regression}})
 	if err != nil {
 		t.Fatal(err)
 	}

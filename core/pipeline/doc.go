@@ -32,7 +32,10 @@
 // # The model file
 //
 // The file is the JSON object MarshalJSON writes ("format": "ntkrf-model",
-// "version": 2, or 3 with a bias input), and every host reads it with the same code (Load; the
+// "version": 2, 3 with a bias input, 4 with float32 features; a file
+// without features.precision, every file before version 4 among them,
+// has float64 features, although float32 is the default of a
+// configuration), and every host reads it with the same code (Load; the
 // JavaScript package hands Go the file's text, or what JSON.stringify
 // writes of a parsed object), so a file means the same everywhere or is
 // refused everywhere. It is read strictly (internal/strict):

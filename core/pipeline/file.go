@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/names"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 	"ntkrf/internal/strict"
@@ -30,7 +32,9 @@ import (
 // before, and one with a bias is refused there rather than read without
 // it (older readers ignored unknown fields). A selection's candidates may
 // name a bias in any version: an older reader only shows them. Older files
-// are read as they are.
+// are read as they are: a file without features.precision has float64
+// features, in every version (filePrecision), although float32 is the
+// default of a configuration (rf.DefaultPrecision).
 const (
 	Format  = "ntkrf-model"
 	Version = 4
@@ -46,6 +50,32 @@ func (f *file) version() int {
 		return 3
 	}
 	return 2
+}
+
+// filePrecision is what a file without features.precision means: the
+// precision of every file written before the option, whatever today's
+// default. A float64 map is written without it, so that its file reads in
+// older ntkrf as before (their readers refuse unknown fields, and those
+// of version 4 refuse "float64" written out).
+const filePrecision = names.Float64
+
+// fileFeatures is cfg as a file holds it: the precision left out where it
+// is filePrecision.
+func fileFeatures(cfg *rf.Config) *rf.Config {
+	if cfg == nil || cfg.Precision != filePrecision {
+		return cfg
+	}
+	c := *cfg
+	c.Precision = ""
+	return &c
+}
+
+// features is the file's configuration with an absent precision read as
+// filePrecision.
+func (f *file) features() rf.Config {
+	c := *f.Features
+	c.Precision = cmp.Or(c.Precision, filePrecision)
+	return c
 }
 
 // float32 reports whether the file's features project in float32.
@@ -150,7 +180,7 @@ type file struct {
 // form returns the JSON form, with coef and train when matrices is set.
 func (p *Pipeline) form(matrices bool) file {
 	f := file{Format: Format, Task: p.Task(), Classes: p.classes, Lambda: p.Lambda(),
-		Curve: curve(p.Curve()), Input: p.input, Preprocess: p.scaler, Features: p.Features(), Kernel: p.kern,
+		Curve: curve(p.Curve()), Input: p.input, Preprocess: p.scaler, Features: fileFeatures(p.Features()), Kernel: p.kern,
 		Selection: p.selection}
 	f.Version = f.version()
 	_, f.Bias = p.model.Coefficients()
@@ -238,12 +268,13 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 		// A saved configuration has every default written out; one that
 		// fills in differently was not written by ntkrf. Resolve draws
 		// nothing: it checks the map's memory, all layers at once.
-		cfg, err := f.Features.Resolve(dp)
+		saved := f.features()
+		cfg, err := saved.Resolve(dp)
 		if err != nil {
 			return nil, fileErr(err, check.Value)
 		}
-		if cfg != *f.Features {
-			return nil, bad(check.Value, "%s", configDiff(*f.Features, cfg))
+		if cfg != saved {
+			return nil, bad(check.Value, "%s", configDiff(saved, cfg))
 		}
 		if err := f.checkDepth(cfg.Depth); err != nil {
 			return nil, err

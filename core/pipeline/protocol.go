@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"slices"
+	"sync"
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
@@ -30,8 +31,32 @@ type Plan struct {
 	rows, cols int
 	collect    bool // parts keep their scaled rows; solved in one place
 	cut        krr.HoldoutCut
-	fmap       *rf.Map      // primal
+	fmap       *lazyMap     // primal: drawn at its first use
+	dim        int          // primal: the feature dimension m
 	kern       *kernel.Spec // kernel, filled
+}
+
+// lazyMap is a plan's feature map, drawn when a part or the solve first
+// needs it: a host that only plans (the package's fitPlan, which sizes the
+// chunks) draws nothing (the exact sampler's 784×2048 directions took
+// 0.1–0.5 s of the standard job in WebAssembly). Shared by the plan's
+// copies (WithProgress).
+type lazyMap struct {
+	cfg    rf.Config // resolved
+	inputs int
+	once   sync.Once
+	m      *rf.Map
+	err    error
+}
+
+// featureMap draws the plan's feature map once; nil for a kernel plan.
+func (p *Plan) featureMap() (*rf.Map, error) {
+	l := p.fmap
+	if l == nil {
+		return nil, nil
+	}
+	l.once.Do(func() { l.m, l.err = rf.New(l.cfg, l.inputs) })
+	return l.m, l.err
 }
 
 // NewPlan settles cfg for a fit of rows rows of cols columns. cfg must
@@ -93,11 +118,14 @@ func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
 		}
 		p.kern = &k
 	} else {
-		var err error
-		if p.fmap, err = rf.New(cfg.Features, scaled); err != nil {
+		// Resolve checks all New checks, the memory included, and
+		// sizes the map without drawing it.
+		fc, err := cfg.Features.Resolve(scaled)
+		if err != nil {
 			return nil, err
 		}
-		dual = krr.Dual(rows, p.fmap.Dim())
+		p.fmap, p.dim = &lazyMap{cfg: fc, inputs: scaled}, fc.Dim
+		dual = krr.Dual(rows, p.dim)
 	}
 	opt.Criterion = opt.CriterionFor(dual)
 	auto := opt.Lambda == 0
@@ -127,12 +155,7 @@ func (p *Plan) Classes() int { return p.cfg.Ridge.Classes }
 func (p *Plan) Criterion() string { return p.cfg.Ridge.Criterion }
 
 // Dim is the feature dimension m, or 0 for an exact kernel.
-func (p *Plan) Dim() int {
-	if p.fmap == nil {
-		return 0
-	}
-	return p.fmap.Dim()
-}
+func (p *Plan) Dim() int { return p.dim }
 
 // Collects reports whether the parts keep their scaled rows (to be solved
 // in one place: the dual, a kernel, or exact leave-one-out in the primal)
@@ -195,20 +218,32 @@ func (p *Plan) checkScaler(s *data.Scaler) error {
 	return nil
 }
 
+// MinSplitRows is the fewest rows a primal plan cuts into two chunks
+// where X is too small for the sums' rule (Chunks): two blocks of
+// krr.DefaultBlockRows.
+const MinSplitRows = 2 * krr.DefaultBlockRows
+
 // Chunks cuts the plan's rows into contiguous chunks for a host that
 // bounds what one worker holds: at most maxBytes of X (float64) each, but
 // at least 4m² numbers of X in the primal, so that the parts' sums (m×m
-// each) add up to at most a quarter of X, and at least one row. The chunks
-// depend on the plan and maxBytes only, never on the number of workers:
-// a host that computes one part per chunk and merges them in row order
-// gets the same bits on any number of workers. maxBytes < 1 means one
-// chunk.
+// each) add up to at most a quarter of X, and at least one row; yet two
+// chunks where that rule leaves one and the rows fill two of krr's blocks
+// (MinSplitRows): two parts' sums are within a constant of the m×m
+// matrices the solve holds anyway, and two workers featurize and sum at
+// once (one chunk left every worker but one idle through the package's
+// standard job, 5,000 rows at m = 2048). The chunks depend on the plan and
+// maxBytes only, never on the number of workers: a host that computes one
+// part per chunk and merges them in row order gets the same bits on any
+// number of workers. maxBytes < 1 means one chunk.
 func (p *Plan) Chunks(maxBytes int) [][2]int {
 	size := p.rows
 	if maxBytes > 0 {
 		size = max(1, maxBytes/(8*p.cols))
 		if m := p.Dim(); m > 0 && !p.collect {
 			size = max(size, (4*m*m+p.cols-1)/p.cols)
+			if size >= p.rows && p.rows >= MinSplitRows {
+				size = (p.rows + 1) / 2
+			}
 		}
 	}
 	k := (p.rows + size - 1) / size

@@ -44,7 +44,7 @@ func (p *Plan) NewPart(s *data.Scaler) (*Part, error) {
 	pt.scaler = s
 	if !p.collect {
 		var err error
-		if pt.acc, err = krr.NewAccumulator(p.fmap.Dim(), p.cfg.Ridge); err != nil {
+		if pt.acc, err = krr.NewAccumulator(p.dim, p.cfg.Ridge); err != nil {
 			return nil, err
 		}
 	}
@@ -58,7 +58,7 @@ func (p *Plan) width() int {
 	if p.collect {
 		return p.cfg.Preprocess.Width(p.cols)
 	}
-	return p.fmap.Dim()
+	return p.dim
 }
 
 // Rows returns the number of rows the part holds.
@@ -138,11 +138,15 @@ func (pt *Part) Add(ctx context.Context, X *mat.Dense, y []float64, first int) e
 func (pt *Part) addSums(xs *mat.Dense, phi **mat.Dense, y []float64, first int) error {
 	p := pt.plan
 	r, _ := xs.Dims()
-	m := p.fmap.Dim()
+	fm, err := p.featureMap()
+	if err != nil {
+		return err
+	}
+	m := p.dim
 	if *phi == nil || (*phi).RawMatrix().Rows != r {
 		*phi = mat.NewDense(r, m, nil)
 	}
-	if _, err := p.fmap.Transform(*phi, xs); err != nil {
+	if _, err := fm.Transform(*phi, xs); err != nil {
 		return err
 	}
 	var out []int

@@ -52,13 +52,16 @@ func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta)
 	if len(part.y) > 0 {
 		rows = mat.NewDense(len(part.y), w, part.x)
 	}
-	parts := Parts{Input: meta.Input, Classes: meta.Classes, Scaler: s, Map: p.fmap, Kernel: p.kern, Selection: meta.Selection}
-	var err error
+	fm, err := p.featureMap()
+	if err != nil {
+		return nil, err
+	}
+	parts := Parts{Input: meta.Input, Classes: meta.Classes, Scaler: s, Map: fm, Kernel: p.kern, Selection: meta.Selection}
 	switch {
 	case p.kern != nil:
 		parts.Model, err = krr.FitKernelContext(ctx, *p.kern, rows, part.y, opt)
 	case p.collect:
-		parts.Model, err = krr.FitFeaturesContext(ctx, p.fmap, rows, part.y, opt)
+		parts.Model, err = krr.FitFeaturesContext(ctx, fm, rows, part.y, opt)
 	default:
 		if err = part.acc.Configure(opt); err != nil {
 			return nil, err
@@ -73,7 +76,7 @@ func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta)
 			parts.Model, err = part.acc.SolveContext(ctx)
 		}
 		if err == nil {
-			err = parts.Model.SetFeaturizer(p.fmap)
+			err = parts.Model.SetFeaturizer(fm)
 		}
 		progress(opt, 1, 1, "solve")
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -453,5 +454,66 @@ func TestWithProgress(t *testing.T) {
 	}
 	if second == 0 || first != 0 {
 		t.Fatalf("progress reached the new call %d times and the plan's first %d times", second, first)
+	}
+}
+
+// TestChunks: the rows are cut by maxBytes, but in the primal no chunk
+// holds fewer than 4m² numbers of X, except that rows filling two blocks
+// are cut in two (the standard job, 5,000 rows at m = 2048, was one chunk
+// for one worker); the dual (collected rows) by maxBytes alone.
+func TestChunks(t *testing.T) {
+	t.Parallel()
+	const mb = 8 << 20
+	for _, tc := range []struct {
+		rows, cols, dim int
+		maxBytes        int
+		want            [][2]int
+	}{
+		{5000, 784, 2048, mb, [][2]int{{0, 2500}, {2500, 5000}}},
+		{MinSplitRows, 784, 1024, mb, [][2]int{{0, MinSplitRows / 2}, {MinSplitRows / 2, MinSplitRows}}},
+		{MinSplitRows - 1, 784, 1024, mb, [][2]int{{0, MinSplitRows - 1}}},
+		{5000, 784, 2048, 0, [][2]int{{0, 5000}}},
+		// 4m²/cols = 4096 rows a chunk: the sums' rule cuts already.
+		{7000, 4, 64, 3200, [][2]int{{0, 3500}, {3500, 7000}}},
+		{20000, 4, 64, 3200, [][2]int{{0, 4000}, {4000, 8000}, {8000, 12000}, {12000, 16000}, {16000, 20000}}},
+		// The dual (no more rows than features): 100 rows of 4 columns a chunk.
+		{300, 4, 1024, 3200, [][2]int{{0, 100}, {100, 200}, {200, 300}}},
+	} {
+		y := make([]float64, tc.rows)
+		cfg := Config{Preprocess: &data.Prep{}, Features: rf.Config{Depth: 1, Dim: tc.dim}, Ridge: krr.Options{Task: krr.Regression}}
+		p, err := NewPlan(cfg, tc.rows, tc.cols, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Chunks(tc.maxBytes); !slices.Equal(got, tc.want) {
+			t.Errorf("%d×%d, m = %d, maxBytes %d: chunks %v, want %v", tc.rows, tc.cols, tc.dim, tc.maxBytes, got, tc.want)
+		}
+	}
+}
+
+// TestPlanDrawsLazily: planning draws no feature map (a host that only
+// plans, as the package's fitPlan, spent a draw of 784×2048 directions on
+// it); the first part draws it, once for the plan and its copies.
+func TestPlanDrawsLazily(t *testing.T) {
+	y := make([]float64, 3000)
+	cfg := Config{Preprocess: &data.Prep{}, Features: rf.Config{Depth: 1, Dim: 2048}, Ridge: krr.Options{Task: krr.Regression}}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	p, err := NewPlan(cfg, len(y), 784, y)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := after.TotalAlloc - before.TotalAlloc; a > 1<<20 {
+		t.Errorf("NewPlan allocated %d bytes; the map's weights are %d", a, 4*784*2048)
+	}
+	if p.Dim() != 2048 || len(p.Chunks(8<<20)) != 2 {
+		t.Errorf("Dim %d, chunks %v", p.Dim(), p.Chunks(8<<20))
+	}
+	q := p.WithProgress(nil)
+	m1, err1 := p.featureMap()
+	m2, err2 := q.featureMap()
+	if err1 != nil || err2 != nil || m1 == nil || m1 != m2 || m1.Dim() != 2048 {
+		t.Errorf("maps %p %p (%v, %v): want one map of 2048 columns shared by the plan's copies", m1, m2, err1, err2)
 	}
 }

@@ -298,7 +298,8 @@ func TestSelectionInFile(t *testing.T) {
 	if _, err := Load(bytes.NewReader(v1)); err == nil || !strings.Contains(err.Error(), "version 1 file has no selection") {
 		t.Errorf("version 1 with a selection: %v", err)
 	}
-	fixed, _ := Fit(context.Background(), X, y, Config{Preprocess: &data.Prep{}, Features: rf.Config{Depth: 1, Dim: 64}, Ridge: krr.Options{Lambda: 0.5, Task: krr.Classification}})
+	// float64: a version 1 file has no float32 features.
+	fixed, _ := Fit(context.Background(), X, y, Config{Preprocess: &data.Prep{}, Features: rf.Config{Depth: 1, Dim: 64, Precision: "float64"}, Ridge: krr.Options{Lambda: 0.5, Task: krr.Classification}})
 	b, _ = json.Marshal(fixed)
 	m = nil
 	json.Unmarshal(b, &m)

@@ -33,29 +33,32 @@ var goldenConfigs = []struct {
 	cfg  Config
 	want uint64
 }{
+	// Precision "float64", the reference: the checksums pinned before
+	// float32 became the default (grad and the hadamard sampler, which
+	// have no float32 form, still default to it).
 	// The paper's form, pinned since before the split form became the
 	// default (the same checksums as then, now with the sketch named).
-	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsketch"}, 0xba6b4680d1aeee77},
-	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsrht"}, 0x7e9d29b93e147634},
-	{Config{Method: "ntk", Depth: 1, M1: 20, SketchDim: 24, M0: 10}, 0xfb6b200010fd2a1e},
-	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsketch", Sampler: "gibbs", GibbsSweeps: 2}, 0x91518379718382f0},
-	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsketch", Sampler: "orthogonal"}, 0xa16e0988e2b69019},
-	{Config{Method: "ntk", Depth: 3, Dim: 64, Sketch: "tensorsketch", Sampler: "gaussian", Normalize: true}, 0x21ee1953c6912629},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsketch", Precision: "float64"}, 0xba6b4680d1aeee77},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsrht", Precision: "float64"}, 0x7e9d29b93e147634},
+	{Config{Method: "ntk", Depth: 1, M1: 20, SketchDim: 24, M0: 10, Precision: "float64"}, 0xfb6b200010fd2a1e},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsketch", Sampler: "gibbs", GibbsSweeps: 2, Precision: "float64"}, 0x91518379718382f0},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsketch", Sampler: "orthogonal", Precision: "float64"}, 0xa16e0988e2b69019},
+	{Config{Method: "ntk", Depth: 3, Dim: 64, Sketch: "tensorsketch", Sampler: "gaussian", Normalize: true, Precision: "float64"}, 0x21ee1953c6912629},
 	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsketch", Sampler: "hadamard"}, 0x36fe599011556435},
 	// The split form (the default where it fits), with every sampler, a
 	// Bluestein-length sketch (Dim 100) and an explicit M0.
-	{Config{Method: "ntk", Depth: 2, Dim: 64}, 0xb7ff0a04c4afd0d6},
-	{Config{Method: "ntk", Depth: 1, Dim: 100, M0: 10}, 0x27ba3961421b15f7},
-	{Config{Method: "ntk", Depth: 3, Dim: 128, Sampler: "orthogonal", Normalize: true}, 0x2c865efae0e37eda},
-	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "gibbs", GibbsSweeps: 2}, 0x8945209cf38e6c20},
-	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "gaussian"}, 0x30a4bccb8969fbda},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Precision: "float64"}, 0xb7ff0a04c4afd0d6},
+	{Config{Method: "ntk", Depth: 1, Dim: 100, M0: 10, Precision: "float64"}, 0x27ba3961421b15f7},
+	{Config{Method: "ntk", Depth: 3, Dim: 128, Sampler: "orthogonal", Normalize: true, Precision: "float64"}, 0x2c865efae0e37eda},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "gibbs", GibbsSweeps: 2, Precision: "float64"}, 0x8945209cf38e6c20},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "gaussian", Precision: "float64"}, 0x30a4bccb8969fbda},
 	{Config{Method: "ntk", Depth: 2, Dim: 64, Sampler: "hadamard"}, 0x31be9e69cb0e0457},
-	{Config{Method: "nngp", Depth: 2, Dim: 32}, 0x158e23dfabc6e422},
-	{Config{Method: "arccos0", Dim: 32}, 0xd21a7d06f50bb405},
-	{Config{Method: "arccos1", Dim: 32, Sampler: "gibbs"}, 0x4f0c689ea0db2751},
-	{Config{Method: "naive", Depth: 2, Dim: 400}, 0xa4699db0007a7f4f},
+	{Config{Method: "nngp", Depth: 2, Dim: 32, Precision: "float64"}, 0x158e23dfabc6e422},
+	{Config{Method: "arccos0", Dim: 32, Precision: "float64"}, 0xd21a7d06f50bb405},
+	{Config{Method: "arccos1", Dim: 32, Sampler: "gibbs", Precision: "float64"}, 0x4f0c689ea0db2751},
+	{Config{Method: "naive", Depth: 2, Dim: 400, Precision: "float64"}, 0xa4699db0007a7f4f},
 	{Config{Method: "grad", Depth: 2, Dim: 400}, 0x363a56b64894fb76},
-	{Config{Method: "rff", Dim: 32, Gamma: 0.3}, 0x3315599435963b46},
+	{Config{Method: "rff", Dim: 32, Gamma: 0.3, Precision: "float64"}, 0x3315599435963b46},
 	// Precision "float32" (linalg.Mul32) for every method and form that
 	// has it: widths past a 64-column AVX-512 strip and odd tails.
 	{Config{Method: "ntk", Depth: 2, Dim: 200, Precision: "float32"}, 0x3cc68b57b42bab30},
@@ -69,6 +72,12 @@ var goldenConfigs = []struct {
 	{Config{Method: "arccos1", Dim: 70, Precision: "float32"}, 0x4f5fd55b4c72ff1b},
 	{Config{Method: "naive", Depth: 2, Dim: 400, Precision: "float32"}, 0x74a21539ab5b2057},
 	{Config{Method: "rff", Dim: 90, Gamma: 0.3, Precision: "float32"}, 0x043274e69e2632e5},
+	// The defaults (Precision unset: float32 where there is a float32
+	// form), the float32 bits of the float64 entries above.
+	{Config{Method: "ntk", Depth: 2, Dim: 64}, 0x7a2e26bb4f97c796},
+	{Config{Method: "ntk", Depth: 2, Dim: 64, Sketch: "tensorsketch"}, 0xc21e12ae7f4759fd},
+	{Config{Method: "nngp", Depth: 2, Dim: 32}, 0x523d2060764757cc},
+	{Config{Method: "rff", Dim: 32, Gamma: 0.3}, 0xad300fee8c26453c},
 }
 
 // TestGolden pins the features of every method at a fixed seed to a

@@ -2,6 +2,7 @@ package rf
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -85,13 +86,13 @@ type Config struct {
 	// Seed determines every random draw: 0 … MaxSeed.
 	Seed uint64 `json:"seed"`
 	// Precision is the arithmetic of the projections Wx, the bulk of the
-	// work: "float64" (default, the reference) or "float32", which rounds
-	// the weights and the projected rows to float32 and sums in float32
-	// (linalg.Mul32: twice the SIMD lanes, the same bits on every host).
-	// The rest (signs, magnitudes, sketches, output) stays float64. The
-	// hadamard sampler and grad have no float32 form. Map.Config reports
-	// the default as "" so that configurations and model files written
-	// before this field read as they were.
+	// work: "float32", which rounds the weights and the projected rows to
+	// float32 and sums in float32 (linalg.Mul32: twice the SIMD lanes, the
+	// same bits on every host), or "float64" (the reference). The rest
+	// (signs, magnitudes, sketches, output) stays float64. "" means
+	// DefaultPrecision: float32 where the map has a float32 form, float64
+	// for grad and the hadamard sampler, which have none (PrecisionRule).
+	// Map.Config reports the one used.
 	Precision string `json:"precision,omitempty"`
 }
 
@@ -147,15 +148,15 @@ func (c *Config) fill(inputDim int) error {
 			return e
 		}
 	}
-	if c.Precision == Precisions[0] {
-		c.Precision = ""
+	if c.Precision == "" {
+		c.Precision = DefaultPrecision(c.Method, c.Sampler)
 	}
-	if c.Float32() {
+	if c.Float32() && !hasFloat32(c.Method, c.Sampler) {
 		switch {
 		case c.Method == names.Grad:
-			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Method \"grad\"; use Config.Precision \"float64\" (the default) or another method")
-		case c.Sampler == names.Hadamard:
-			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Sampler \"hadamard\" (its transforms are float64); use Config.Precision \"float64\" (the default) or another sampler")
+			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Method \"grad\"; use Config.Precision \"float64\" (its default) or another method")
+		default:
+			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Sampler \"hadamard\" (its transforms are float64); use Config.Precision \"float64\" (its default) or another sampler")
 		}
 	}
 	ints := []struct {
@@ -199,6 +200,33 @@ func (c *Config) fill(inputDim int) error {
 		}
 	}
 	return nil
+}
+
+// PrecisionRule says in words, for the hosts' documentation, what an
+// unset Config.Precision means (DefaultPrecision).
+var PrecisionRule = fmt.Sprintf("%s where the features have a float32 form, %s (the reference) for method %s and sampler %s, which have none",
+	names.Float32, names.Float64, names.Grad, names.Hadamard)
+
+// DefaultPrecision is what an unset Config.Precision means for a method
+// and sampler ("" meaning their defaults): float32, which holds the
+// accuracy and kernel error of float64 at equal m (docs/PERFORMANCE.md,
+// "Float32 features") at up to twice the speed, where the map has a
+// float32 form; float64 for grad and the hadamard sampler, which have
+// none.
+func DefaultPrecision(method, sampler string) string {
+	if hasFloat32(method, sampler) {
+		return names.Float32
+	}
+	return names.Float64
+}
+
+// hasFloat32 reports whether the features of method and sampler ("" for
+// their defaults) have a float32 form: all but grad's, and those the
+// hadamard sampler draws (a method that ignores the sampler, as rff does,
+// is not drawn by it).
+func hasFloat32(method, sampler string) bool {
+	method = cmp.Or(method, Methods[0])
+	return method != names.Grad && !(sampler == names.Hadamard && slices.Contains(uses[method], "sampler"))
 }
 
 // Float32 reports whether c projects in float32 (Precision "float32").

@@ -83,31 +83,31 @@ func TestConfigDefaults(t *testing.T) {
 		d    int
 		want Config
 	}{
-		{Config{Depth: 2, Dim: 9}, 5, Config{Method: "ntk", Depth: 2, Dim: 9, M0: 4, M1: 4, SketchDim: 5, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
-		{Config{Depth: 1, M1: 3, SketchDim: 6}, 5, Config{Method: "ntk", Depth: 1, Dim: 9, M0: 3, M1: 3, SketchDim: 6, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Depth: 2, Dim: 9}, 5, Config{Method: "ntk", Depth: 2, Dim: 9, M0: 4, M1: 4, SketchDim: 5, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
+		{Config{Depth: 1, M1: 3, SketchDim: 6}, 5, Config{Method: "ntk", Depth: 1, Dim: 9, M0: 3, M1: 3, SketchDim: 6, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
 		// The zero Config is the documented default: NTK of depth 1, DefaultDim columns.
 		// The split form where it fits: the |·| and sketch blocks share
 		// m − d = 1019 columns, the sketch's 509 rounded to 512, so the
 		// |·| block (and M0) gets 507.
-		{Config{}, 5, Config{Method: "ntk", Depth: 1, Dim: DefaultDim, M0: 507, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
-		{Config{Method: "ntk", Dim: 2048}, 5, Config{Method: "ntk", Depth: 1, Dim: 2048, M0: 1019, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{}, 5, Config{Method: "ntk", Depth: 1, Dim: DefaultDim, M0: 507, Sketch: "split", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
+		{Config{Method: "ntk", Dim: 2048}, 5, Config{Method: "ntk", Depth: 1, Dim: 2048, M0: 1019, Sketch: "split", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
 		// Depth 2: shares ∝ 2, 1, 2, 2 of m − d = 123; sketches 17 → 16 and
 		// 35 → 32, the |·| blocks 75 → 37 + 38.
-		{Config{Depth: 2, Dim: 128}, 5, Config{Method: "ntk", Depth: 2, Dim: 128, M0: 38, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Depth: 2, Dim: 128}, 5, Config{Method: "ntk", Depth: 2, Dim: 128, M0: 38, Sketch: "split", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
 		// Deeper than the split form's columns allow (and where its
 		// integer weights would overflow): the paper's form.
-		{Config{Depth: 8, Dim: 256}, 5, Config{Method: "ntk", Depth: 8, Dim: 256, M0: 128, M1: 128, SketchDim: 128, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
-		{Config{Depth: 64, Dim: 8}, 5, Config{Method: "ntk", Depth: 64, Dim: 8, M0: 4, M1: 4, SketchDim: 4, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Depth: 8, Dim: 256}, 5, Config{Method: "ntk", Depth: 8, Dim: 256, M0: 128, M1: 128, SketchDim: 128, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
+		{Config{Depth: 64, Dim: 8}, 5, Config{Method: "ntk", Depth: 64, Dim: 8, M0: 4, M1: 4, SketchDim: 4, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
 		// Inputs wider than 3m/4: the paper's form.
-		{Config{Dim: 64}, 49, Config{Method: "ntk", Depth: 1, Dim: 64, M0: 32, M1: 32, SketchDim: 32, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
-		{Config{Dim: 64}, 48, Config{Method: "ntk", Depth: 1, Dim: 64, M0: 8, Sketch: "split", Sampler: "exact", GibbsSweeps: 1}},
-		{Config{Method: "nngp", M1: 6}, 5, Config{Method: "nngp", Depth: 1, Dim: 6, M1: 6, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
-		{Config{Method: "arccos1", Depth: 3, Dim: 7}, 5, Config{Method: "arccos1", Dim: 7, M1: 7, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
-		{Config{Method: "rff", Dim: 7}, 4, Config{Method: "rff", Dim: 7, Gamma: 0.25, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Dim: 64}, 49, Config{Method: "ntk", Depth: 1, Dim: 64, M0: 32, M1: 32, SketchDim: 32, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
+		{Config{Dim: 64}, 48, Config{Method: "ntk", Depth: 1, Dim: 64, M0: 8, Sketch: "split", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
+		{Config{Method: "nngp", M1: 6}, 5, Config{Method: "nngp", Depth: 1, Dim: 6, M1: 6, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
+		{Config{Method: "arccos1", Depth: 3, Dim: 7}, 5, Config{Method: "arccos1", Dim: 7, M1: 7, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
+		{Config{Method: "rff", Dim: 7}, 4, Config{Method: "rff", Dim: 7, Gamma: 0.25, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
 		// naive: m1(1 + m0) + m0²d ≤ 100 with d = 5 → m0 = m1 = 4 (4·5 + 16·5 = 100).
-		{Config{Method: "naive", Depth: 2, Dim: 100}, 5, Config{Method: "naive", Depth: 2, Dim: 100, M0: 4, M1: 4, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1}},
+		{Config{Method: "naive", Depth: 2, Dim: 100}, 5, Config{Method: "naive", Depth: 2, Dim: 100, M0: 4, M1: 4, Sketch: "tensorsketch", Sampler: "exact", GibbsSweeps: 1, Precision: "float32"}},
 		// grad: width·(1 + d + (L−1)·width) ≤ 100 with d = 5, L = 2 → width 7 (7·13 = 91; 8 gives 112).
-		{Config{Method: "grad", Depth: 2, Dim: 100}, 5, Config{Method: "grad", Depth: 2, Dim: 91, M1: 7, Sketch: "tensorsketch", Sampler: "gaussian", GibbsSweeps: 1}},
+		{Config{Method: "grad", Depth: 2, Dim: 100}, 5, Config{Method: "grad", Depth: 2, Dim: 91, M1: 7, Sketch: "tensorsketch", Sampler: "gaussian", GibbsSweeps: 1, Precision: "float64"}},
 	}
 	for _, c := range cases {
 		f, err := New(c.cfg, c.d)

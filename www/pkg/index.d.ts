@@ -170,12 +170,16 @@ export interface FeatureOptions {
   /** Seed, an integer 0…2^53−1 (default 0; every host refuses larger seeds, Go too: rf.MaxSeed). Same seed → bit-identical features in Node, browsers and native Go. */
   seed?: number;
   /**
-   * Arithmetic of the projections Wx, the bulk of the work: "float64"
-   * (default, the reference) or "float32" (weights and rows rounded to
-   * float32, sums in float32: twice the SIMD lanes; the same bits in every
-   * engine and natively; not for "grad" or the "hadamard" sampler).
+   * Arithmetic of the projections Wx, the bulk of the work: "float32"
+   * (weights and rows rounded to float32, sums in float32: twice the SIMD
+   * lanes; the same bits in every engine and natively) or "float64" (the
+   * reference). Default: float32 where the features have a float32 form,
+   * float64 for "grad" and the "hadamard" sampler, which have none (an
+   * explicit "float32" there is refused). A model file says "float32" in
+   * features.precision; a file without it (float64 models, and every file
+   * written before float32 became the default) has float64 features.
    */
-  precision?: 'float64' | 'float32';
+  precision?: 'float32' | 'float64';
 }
 
 /** An exact kernel for the dual (exact) ridge regression and for comparisons. */

@@ -42,6 +42,7 @@ var (
 	depth   = flag.Int("depth", 1, "network depth L (ntk, nngp, naive, grad); 'auto' is a search this pipeline does not run")
 	dim     = flag.Int("dim", 1024, "feature dimension m")
 	seed    = flag.Uint64("seed", 0, "seed of the feature map")
+	prec    = flag.String("precision", "", "arithmetic of the feature projections: float32 or float64; empty for the core's default, "+rf.PrecisionRule)
 	lambda  = flag.String("lambda", "auto", "ridge λ: a number, or auto (chosen by the task's criterion on all rows)")
 	prep    = flag.String("preprocess", `{"standardize":true}`, `preprocessing as in a model file: {"standardize":true|false,"unitNorm":…,"bias":…}`)
 	fanIn   = flag.Int("fan-in", 0, "keys of the first merge level (each merges about shards/fan-in parts); 0: ⌊√shards⌋")
@@ -97,7 +98,7 @@ func options() (fitbeam.Options, error) {
 	if err := json.Unmarshal([]byte(*prep), &opt.Prep); err != nil {
 		return opt, check.New(check.Option, "preprocess", "--preprocess %s: %v", check.Quote(*prep), err)
 	}
-	opt.Features = rf.Config{Method: *method, Depth: *depth, Dim: *dim, Seed: *seed}
+	opt.Features = rf.Config{Method: *method, Depth: *depth, Dim: *dim, Seed: *seed, Precision: *prec}
 	if *lambda != "auto" {
 		l, err := strconv.ParseFloat(*lambda, 64)
 		if err != nil || l <= 0 {

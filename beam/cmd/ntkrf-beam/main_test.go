@@ -77,6 +77,13 @@ func TestOptions(t *testing.T) {
 		{"bad preprocess", map[string]string{"preprocess": `{"bias":-1}`}, check.Option, nil},
 		{"open depth", map[string]string{"depth": "0"}, check.Option, nil},
 		{"bad method", map[string]string{"method": "nope"}, check.Option, nil},
+		{"float64", map[string]string{"precision": "float64"}, "", func(t *testing.T, o optionsT) {
+			if o.Features.Precision != "float64" {
+				t.Fatalf("%+v", o.Features)
+			}
+		}},
+		{"bad precision", map[string]string{"precision": "float16"}, check.Option, nil},
+		{"float32 without a form", map[string]string{"precision": "float32", "method": "grad"}, check.Option, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -155,6 +162,11 @@ func TestRunIris(t *testing.T) {
 	}
 	if g, w := *got.Input(), ds.Schema(); !schemaEqual(g, w) {
 		t.Fatalf("schema %+v, want %+v", g, w)
+	}
+	// The command leaves the precision to the core, as every host does:
+	// float32 (rf.DefaultPrecision).
+	if p := got.Features().Precision; p != "float32" || p != want.Features().Precision {
+		t.Fatalf("precision %q, single process %q; want float32 both", p, want.Features().Precision)
 	}
 }
 
