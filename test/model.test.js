@@ -277,6 +277,47 @@ test("the 'auto' selection split over three workers chooses as one worker does (
   }
 });
 
+test("the 'auto' selection is sent only the rows the core names (search.rows), never X; the model is the one-worker fit's", async () => {
+  // 3,000 rows, searched on the default 1,000: each select call gets at
+  // most the sample and its targets, plus every chunk's statistics.
+  const n = 3000;
+  const X = randomMatrix(n, 4, 33);
+  const y = Float64Array.from({ length: n }, (_, i) => (X.data[4 * i] + X.data[4 * i + 1] > 0 ? 1 : 0));
+  const opts = { task: 'classification', features: { dim: 32, seed: 3 }, search: { depths: [1, 2] } };
+  const one = await createEngine({ workers: 1 });
+  const two = await createEngine({ workers: 2 });
+  const { Worker } = await import('node:worker_threads');
+  const post = Worker.prototype.postMessage;
+  const sent = [];
+  Worker.prototype.postMessage = function (m, ...rest) {
+    if (m?.type === 'call' && m.op === 'select') {
+      const args = JSON.parse(m.json);
+      sent.push({ rows: args.X?.rows ?? 0, floats: m.arrays.reduce((s, a) => s + a.length, 0), stats: args.stats?.length ?? 0 });
+    }
+    return post.call(this, m, ...rest);
+  };
+  try {
+    const a = await one.fitRidge(X, y, opts);
+    const b = await two.fitRidge(X, y, opts);
+    const rows = a.selection.rows;
+    assert.equal(rows, 1000);
+    assert.ok(sent.length === 4, `select calls: ${JSON.stringify(sent)}`);
+    for (const c of sent) {
+      assert.ok(c.rows === 0 || c.rows === rows, `a select call got ${c.rows} rows`);
+      // The sample (rows × 4 + rows) and the statistics' wire forms (a few
+      // hundred bytes each): far from X's 12,000 numbers.
+      assert.ok(c.floats <= rows * 5 + 200 * Math.max(c.stats, 1), `a select call got ${c.floats} numbers`);
+    }
+    assert.deepEqual(b.selection, a.selection);
+    assert.equal(b.lambda, a.lambda);
+    assert.deepEqual(await b.predict(X), await a.predict(X));
+  } finally {
+    Worker.prototype.postMessage = post;
+    one.close();
+    two.close();
+  }
+});
+
 test('a model file whose feature map would take too much memory is refused before anything is allocated', async () => {
   const e = await createEngine({ workers: 1 });
   try {
