@@ -110,7 +110,7 @@ func BenchmarkBeamVsSingle(b *testing.B) {
 		b.Run(fmt.Sprintf("m=%d", c.m), func(b *testing.B) {
 			dir := b.TempDir()
 			whole := benchShards(b, dir, 8, c.rows)
-			opt := Options{Prep: data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: c.m, Seed: 1}, Lambda: 1e-3, FanIn: 4}
+			opt := Options{Prep: &data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: c.m, Seed: 1}, Lambda: 1e-3, FanIn: 4}
 			ds, err := data.Parse(whole, opt.Data)
 			if err != nil {
 				b.Fatal(err)
@@ -121,7 +121,7 @@ func BenchmarkBeamVsSingle(b *testing.B) {
 				// step alone (the per-row cost).
 				c0, w0 := cpu(), time.Now()
 				single := peakHeap(func() {
-					cfg := pipeline.Config{Preprocess: &opt.Prep, Features: opt.Features}
+					cfg := pipeline.Config{Preprocess: opt.Prep, Features: opt.Features}
 					cfg.Ridge.Lambda = opt.Lambda
 					if _, err := pipeline.FitDataset(context.Background(), ds, cfg); err != nil {
 						b.Fatal(err)

@@ -7,6 +7,7 @@
 //
 //	shard ──Survey──▶ census ─┐ merge ─▶ Settle ─▶ schema, row keys, plan (side input)
 //	shard ──ReadLabeled──▶ Stats.Add ─┐ merge ─▶ Plan.Scaler        (side input)
+//	shard ──its rows among Plan.SearchRows──▶ Plan.Select ─▶ depth, preprocessing ('auto'; side input)
 //	shard ──ReadLabeled──▶ Part.Add ─▶ keyed merge ─▶ merge ─▶ Plan.Solve ─▶ model file
 //
 // A shard is read whole in each step (shards up to data.DefaultMaxBytes

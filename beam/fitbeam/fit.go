@@ -48,6 +48,8 @@ func Fit(s beam.Scope, paths beam.PCollection, opt Options) beam.PCollection {
 
 	stats := beam.ParDo(s.Scope("statistics"), &statsFn{Opt: opt}, paths, beam.SideInput{Input: settled})
 	merged := beam.Combine(s.Scope("merge statistics"), mergeStats, stats)
+	// 'auto': the depth and preprocessing chosen (select.go), carried on.
+	settled = selectAuto(s, opt, paths, settled, merged)
 
 	parts := beam.ParDo(s.Scope("parts"), &partFn{Opt: opt}, paths, beam.SideInput{Input: settled}, beam.SideInput{Input: merged})
 	// Two levels: each key merges its shards' parts on one worker, then
@@ -237,7 +239,11 @@ func (f *solveFn) ProcessElement(ctx context.Context, part Part, s Settled, st S
 		return nil, check.New(check.Shape, "", "fitbeam: no shard had a row to fit")
 	}
 	schema := s.Schema
-	model, err := plan.Solve(ctx, scaler, part.p, pipeline.Meta{Input: &schema, Classes: schema.Classes})
+	meta := pipeline.Meta{Input: &schema, Classes: schema.Classes}
+	if s.Choice != nil {
+		meta.Selection = s.Choice.Selection
+	}
+	model, err := plan.Solve(ctx, scaler, part.p, meta)
 	if err != nil {
 		return nil, err
 	}

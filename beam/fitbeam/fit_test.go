@@ -105,25 +105,34 @@ func TestFitLikeFitDataset(t *testing.T) {
 		sizes  []int
 		dim    int
 		lambda float64
+		auto   bool // the defaults: depth, preprocessing and λ chosen
 	}{
-		{"classification, fixed λ", 4, []int{300, 450, 250, 200}, 128, 1e-3},
-		{"classification, auto λ (holdout)", 4, []int{300, 450, 250, 200}, 128, 0},
-		{"regression, fixed λ", 0, []int{500, 200, 400}, 128, 1e-2},
-		{"regression, auto λ (gcv)", 0, []int{500, 200, 400}, 128, 0},
-		{"classification, dual (loo)", 3, []int{90, 60, 50}, 256, 0},
+		{"classification, fixed λ", 4, []int{300, 450, 250, 200}, 128, 1e-3, false},
+		{"classification, auto λ (holdout)", 4, []int{300, 450, 250, 200}, 128, 0, false},
+		{"regression, fixed λ", 0, []int{500, 200, 400}, 128, 1e-2, false},
+		{"regression, auto λ (gcv)", 0, []int{500, 200, 400}, 128, 0, false},
+		{"classification, dual (loo)", 3, []int{90, 60, 50}, 256, 0, false},
+		// The defaults (the zero Options, pipeline.Config{}'s fit but for
+		// the smaller m): the depth and preprocessing chosen on the rows
+		// the core names (1,000 of 1,200, across the shards).
+		{"classification, defaults (all auto)", 4, []int{300, 450, 250, 200}, 128, 0, true},
+		{"regression, defaults (all auto)", 0, []int{500, 200, 400}, 128, 0, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			whole := writeShards(t, dir, c.k, c.sizes...)
-			opt := Options{Prep: data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 2, Dim: c.dim, Seed: 5}, Lambda: c.lambda, FanIn: 2}
+			opt := Options{Prep: &data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 2, Dim: c.dim, Seed: 5}, Lambda: c.lambda, FanIn: 2}
+			if c.auto {
+				opt = Options{Features: rf.Config{Dim: c.dim}}
+			}
 			got := fitBeam(t, dir, opt)
 
 			ds, err := data.Parse(whole, opt.Data)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := pipeline.Config{Preprocess: &opt.Prep, Features: opt.Features}
+			cfg := pipeline.Config{Preprocess: opt.Prep, Features: opt.Features}
 			cfg.Ridge.Lambda = c.lambda
 			want, err := pipeline.FitDataset(context.Background(), ds, cfg)
 			if err != nil {
@@ -131,6 +140,23 @@ func TestFitLikeFitDataset(t *testing.T) {
 			}
 			if g, w := *got.Input(), ds.Schema(); fmt.Sprint(g) != fmt.Sprint(w) {
 				t.Fatalf("schema\n got %+v\nwant %+v", g, w)
+			}
+			if c.auto {
+				// The same selection: the candidates' scalers come from
+				// statistics merged in another order, so scores agree to
+				// rounding and the choice is the same.
+				gs, ws := got.Selection(), want.Selection()
+				if gs == nil || ws == nil || gs.Rows != ws.Rows || gs.Chosen != ws.Chosen || len(gs.Candidates) != len(ws.Candidates) {
+					t.Fatalf("selection\n got %+v\nwant %+v", gs, ws)
+				}
+				for i := range ws.Candidates {
+					if g, w := gs.Candidates[i], ws.Candidates[i]; g.Depth != w.Depth || g.Preprocess != w.Preprocess || math.Abs(g.Score-w.Score) > 1e-6*w.Score {
+						t.Errorf("candidate %d: %+v, single process %+v", i, g, w)
+					}
+				}
+				if got.Features().Depth != want.Features().Depth {
+					t.Fatalf("depth %d, single process %d", got.Features().Depth, want.Features().Depth)
+				}
 			}
 			if got.Preprocess() != want.Preprocess() || fmt.Sprint(got.Classes()) != fmt.Sprint(want.Classes()) {
 				t.Fatalf("preprocess %v classes %v; want %v %v", got.Preprocess(), got.Classes(), want.Preprocess(), want.Classes())

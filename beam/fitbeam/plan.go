@@ -12,12 +12,15 @@ import (
 
 // Options is a fit as the command's flags give it: how the shards are
 // read (as data.Parse reads a file), the preprocessing, the feature map
-// and λ. Depth and preprocessing must be fixed: choosing them ('auto') is
-// a search over the rows that this pipeline does not run.
+// and λ. Its zero value is the core's default fit (pipeline.Config's):
+// a nil Prep and a Features.Depth of 0 are chosen ('auto') by the core's
+// selection, on the rows it names, gathered from the shards (see Fit).
 type Options struct {
-	Data     data.Options `json:"data"`
-	Prep     data.Prep    `json:"prep"`
-	Features rf.Config    `json:"features"`
+	Data data.Options `json:"data"`
+	// Prep is the preprocessing; nil chooses it (pipeline.Config.Preprocess).
+	Prep *data.Prep `json:"prep"`
+	// Features is the feature map; a Depth of 0 is chosen.
+	Features rf.Config `json:"features"`
 	// Lambda > 0 fixes λ; 0 chooses it by the task's criterion
 	// (krr.Criterion), on all the rows as a single-process fit does.
 	Lambda float64 `json:"lambda"`
@@ -31,8 +34,10 @@ const DefaultFanIn = 16
 
 // Check refuses options that no shard can make valid.
 func (o Options) Check() error {
-	if err := o.Prep.Check(); err != nil {
-		return err
+	if o.Prep != nil {
+		if err := o.Prep.Check(); err != nil {
+			return err
+		}
 	}
 	if o.Lambda != 0 {
 		if err := check.Lambda("fitbeam", "lambda", o.Lambda); err != nil {
@@ -43,8 +48,7 @@ func (o Options) Check() error {
 		return check.New(check.Option, "fanIn", "fitbeam: fan-in %d is negative; use 0 for the default %d", o.FanIn, DefaultFanIn)
 	}
 	// The plan of a tiny regression checks the map and λ as every
-	// shard's plan will (an open depth among them: it is chosen by a
-	// search over the rows, which this pipeline does not run).
+	// shard's plan will.
 	_, err := planSpec{Prep: o.Prep, Features: o.Features, Lambda: o.Lambda, Task: krr.Regression, Rows: 1, Cols: 1}.plan()
 	return err
 }
@@ -52,7 +56,7 @@ func (o Options) Check() error {
 // planSpec is everything pipeline.NewPlan needs, once the data set is
 // settled; its JSON names a plan between workers.
 type planSpec struct {
-	Prep     data.Prep    `json:"prep"`
+	Prep     *data.Prep   `json:"prep"` // nil: open ('auto')
 	Groups   []data.Group `json:"groups"`
 	Features rf.Config    `json:"features"`
 	Lambda   float64      `json:"lambda"`
@@ -62,18 +66,27 @@ type planSpec struct {
 	Cols     int          `json:"cols"`
 }
 
-// spec is the plan of a fit of o on the settled data set, as JSON.
+// spec is the plan of a fit of o on the settled data set, as JSON: open
+// when o leaves the depth or preprocessing to the fit, until the
+// selection has settled them (s.Choice).
 func (o Options) spec(s Settled) string {
-	b, _ := json.Marshal(planSpec{Prep: o.Prep, Groups: s.Schema.Groups, Features: o.Features, Lambda: o.Lambda,
-		Task: s.Schema.Task, Classes: len(s.Schema.Classes), Rows: s.Rows, Cols: s.Schema.Width()})
+	ps := planSpec{Prep: o.Prep, Groups: s.Schema.Groups, Features: o.Features, Lambda: o.Lambda,
+		Task: s.Schema.Task, Classes: len(s.Schema.Classes), Rows: s.Rows, Cols: s.Schema.Width()}
+	if c := s.Choice; c != nil {
+		prep := c.Prep
+		ps.Prep = &prep
+		if c.Depth > 0 {
+			ps.Features.Depth = c.Depth
+		}
+	}
+	b, _ := json.Marshal(ps)
 	return string(b)
 }
 
 // plan is the plan pipeline.FitDataset makes for these rows: the task and
 // classes of the data set, its one-hot groups.
 func (ps planSpec) plan() (*pipeline.Plan, error) {
-	prep := ps.Prep
-	cfg := pipeline.Config{Preprocess: &prep, Groups: ps.Groups, Features: ps.Features,
+	cfg := pipeline.Config{Preprocess: ps.Prep, Groups: ps.Groups, Features: ps.Features,
 		Ridge: krr.Options{Lambda: ps.Lambda, Task: ps.Task, Classes: ps.Classes}}
 	return pipeline.NewPlan(cfg, ps.Rows, ps.Cols, nil)
 }
