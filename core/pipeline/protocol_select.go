@@ -74,7 +74,7 @@ func (p *Plan) Score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *da
 	for i := part; i < len(s.cands); i += parts {
 		which = append(which, i)
 	}
-	return s.score(ctx, Xs, ys, stats, which)
+	return s.score(ctx, Xs, ys, stats, which, p.cfg.Ridge)
 }
 
 // Choose finishes an open plan's selection from every candidate's Scored

@@ -545,3 +545,26 @@ func TestWithProgress(t *testing.T) {
 		t.Fatalf("progress reached the new call %d times and the plan's first %d times", second, first)
 	}
 }
+
+// TestWithProgressWhileSelecting: an open plan kept across calls (as a
+// worker keeps it) reports its selection's progress to the call that
+// scores, not to the call that built it.
+func TestWithProgressWhileSelecting(t *testing.T) {
+	X, y := fixture.Data(60, 3, 2, 5)
+	var first, second int
+	cfg := Config{Features: rf.Config{Dim: 16, Seed: 2}, Search: Search{Depths: []int{1, 2}},
+		Ridge: krr.Options{Task: krr.Classification, Progress: func(int, int, string) { first++ }}}
+	open, stats, Xs, ys := openPlan(t, X, y, cfg)
+	first = 0
+	q := open.WithProgress(func(_, _ int, stage string) {
+		if stage == "select" {
+			second++
+		}
+	})
+	if _, err := q.Score(context.Background(), Xs, ys, stats, 0, 2); err != nil {
+		t.Fatal(err)
+	}
+	if second == 0 || first != 0 {
+		t.Fatalf("selection progress reached the new call %d times and the plan's first %d times", second, first)
+	}
+}

@@ -222,8 +222,9 @@ func newSearch(cfg Config, opt krr.Options, rows int) (*search, error) {
 // searched (Xs, ys: the rows of s.idx, in that order), by exact
 // leave-one-out over the λ grid: one eigendecomposition per candidate.
 // Each candidate's scaler is the one the fit would use, fitted from the
-// merged statistics of every training row.
-func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, which []int) ([]Scored, error) {
+// merged statistics of every training row. Progress goes to report's
+// (the plan's own: a plan kept across calls reports to each call).
+func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, which []int, report krr.Options) ([]Scored, error) {
 	byAcc := s.opt.Task == krr.Classification
 	scaled := make([]*mat.Dense, len(s.preps))
 	for i, p := range s.preps {
@@ -284,10 +285,10 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 		done <- struct{}{}
 	})
 	for k := range total {
-		progress(s.opt, k, total, "select")
+		progress(report, k, total, "select")
 		<-done
 	}
-	progress(s.opt, total, total, "select")
+	progress(report, total, total, "select")
 	if err := ctx.Err(); err != nil {
 		return nil, check.Stopped("pipeline: selection", err)
 	}
