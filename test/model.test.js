@@ -436,7 +436,7 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   const { instance } = await WebAssembly.instantiate(readFileSync(path.join(root, 'dist', 'npm', 'ntkrf.wasm')), go.importObject);
   go.run(instance);
   const values = (n) => Float64Array.from({ length: n }, (_, i) => i / 7);
-  const plan = async (args) => JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ y: { array: 0 }, ...args }), [values(args.rows)])).json);
+  const plan = async (args) => JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ y: { array: 0 }, preprocess: {}, ...args }), [values(args.rows)])).json);
   const dimDefault = eng.schema.features.find((o) => o.name === 'dim').default;
   // 100 rows of 4 columns a chunk, but at least 4m² numbers of X when the parts sum (m×m each).
   const chunkBytes = 8 * 4 * 100;
@@ -452,6 +452,16 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   const dual = await plan({ rows: 700, cols: 4, features: { dim: 1024, depth: 1 }, chunkBytes });
   assert.deepEqual({ collects: dual.collects, dim: dual.dim, chunks: dual.chunks }, { collects: true, dim: 1024, chunks: chunks(700, 100) });
   assert.equal((await plan({ rows: 700, cols: 4, features: { depth: 1 } })).dim, dimDefault);
+  // 'auto' depth and preprocessing (the defaults): an open plan names the
+  // rows its selection scores, a sorted seeded sample of 1,000, which is
+  // all fitRidge gathers for it; its chunks are those of the statistics.
+  const open = await plan({ rows: 7000, cols: 4, features: { dim: 64 }, preprocess: 'auto', chunkBytes });
+  assert.equal(open.search.rows.length, 1000);
+  assert.ok(open.search.rows.every((r, i) => Number.isInteger(r) && r >= 0 && r < 7000 && (i === 0 || r > open.search.rows[i - 1])), 'sorted row indices');
+  assert.equal(open.search.candidates, eng.schema.fitRidge.find((o) => o.name === 'search').fields.find((o) => o.name === 'depths').default.length * 3);
+  assert.deepEqual(open.chunks, chunks(7000, 4096));
+  assert.deepEqual((await plan({ rows: 7000, cols: 4, features: { dim: 64, seed: 9 }, preprocess: 'auto' })).search.rows.length, 1000);
+  assert.equal((await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 } })).search, undefined, 'nothing open: no search');
   // Exact leave-one-out needs every row, unless λ is fixed.
   assert.equal((await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 }, criterion: 'loo' })).collects, true);
   assert.equal((await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 }, criterion: 'loo', lambda: 0.5 })).collects, false);

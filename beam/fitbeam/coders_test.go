@@ -43,7 +43,7 @@ func TestCoders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := Options{Features: rf.Config{Method: "ntk", Depth: 1, Dim: 16, Seed: 1}, Lambda: 0.1}
+	opt := Options{Prep: &data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: 16, Seed: 1}, Lambda: 0.1}
 	spec := opt.spec(settled)
 	plan, err := planOf(spec)
 	if err != nil {
@@ -111,7 +111,7 @@ func TestMergeParts(t *testing.T) {
 	X, y := fixture.Data(400, 3, 2, 3)
 	s := Settled{Rows: 400, Schema: data.Schema{Task: data.Classification, Classes: []string{"0", "1"},
 		Groups: []data.Group{{Column: 0, Width: 1}, {Column: 1, Start: 1, Width: 1}, {Column: 2, Start: 2, Width: 1}}}}
-	opt := Options{Features: rf.Config{Method: "ntk", Depth: 1, Dim: 32, Seed: 2}, Lambda: 0.01}
+	opt := Options{Prep: &data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: 32, Seed: 2}, Lambda: 0.01}
 	spec := opt.spec(s)
 	plan, err := planOf(spec)
 	if err != nil {

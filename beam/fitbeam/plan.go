@@ -21,6 +21,9 @@ type Options struct {
 	Prep *data.Prep `json:"prep"`
 	// Features is the feature map; a Depth of 0 is chosen.
 	Features rf.Config `json:"features"`
+	// Search holds the candidates of the settings left open, and the
+	// rows they are scored on (pipeline.Search; zero: the core's).
+	Search pipeline.Search `json:"search"`
 	// Lambda > 0 fixes λ; 0 chooses it by the task's criterion
 	// (krr.Criterion), on all the rows as a single-process fit does.
 	Lambda float64 `json:"lambda"`
@@ -49,7 +52,7 @@ func (o Options) Check() error {
 	}
 	// The plan of a tiny regression checks the map and λ as every
 	// shard's plan will.
-	_, err := planSpec{Prep: o.Prep, Features: o.Features, Lambda: o.Lambda, Task: krr.Regression, Rows: 1, Cols: 1}.plan()
+	_, err := planSpec{Prep: o.Prep, Features: o.Features, Search: o.Search, Lambda: o.Lambda, Task: krr.Regression, Rows: 1, Cols: 1}.plan()
 	return err
 }
 
@@ -58,9 +61,10 @@ func (o Options) Check() error {
 type planSpec struct {
 	Prep     *data.Prep   `json:"prep"` // nil: open ('auto')
 	Groups   []data.Group `json:"groups"`
-	Features rf.Config    `json:"features"`
-	Lambda   float64      `json:"lambda"`
-	Task     string       `json:"task"`
+	Features rf.Config       `json:"features"`
+	Search   pipeline.Search `json:"search"`
+	Lambda   float64         `json:"lambda"`
+	Task     string          `json:"task"`
 	Classes  int          `json:"classes"`
 	Rows     int          `json:"rows"`
 	Cols     int          `json:"cols"`
@@ -70,7 +74,7 @@ type planSpec struct {
 // when o leaves the depth or preprocessing to the fit, until the
 // selection has settled them (s.Choice).
 func (o Options) spec(s Settled) string {
-	ps := planSpec{Prep: o.Prep, Groups: s.Schema.Groups, Features: o.Features, Lambda: o.Lambda,
+	ps := planSpec{Prep: o.Prep, Groups: s.Schema.Groups, Features: o.Features, Search: o.Search, Lambda: o.Lambda,
 		Task: s.Schema.Task, Classes: len(s.Schema.Classes), Rows: s.Rows, Cols: s.Schema.Width()}
 	if c := s.Choice; c != nil {
 		prep := c.Prep
@@ -86,7 +90,7 @@ func (o Options) spec(s Settled) string {
 // plan is the plan pipeline.FitDataset makes for these rows: the task and
 // classes of the data set, its one-hot groups.
 func (ps planSpec) plan() (*pipeline.Plan, error) {
-	cfg := pipeline.Config{Preprocess: ps.Prep, Groups: ps.Groups, Features: ps.Features,
+	cfg := pipeline.Config{Preprocess: ps.Prep, Groups: ps.Groups, Features: ps.Features, Search: ps.Search,
 		Ridge: krr.Options{Lambda: ps.Lambda, Task: ps.Task, Classes: ps.Classes}}
 	return pipeline.NewPlan(cfg, ps.Rows, ps.Cols, nil)
 }

@@ -111,7 +111,7 @@ export async function fitRidge(pool, ...args) {
       { transfer: true, onInputs: ([x]) => { spare.x = x; } }))).map((r) => r.stats);
   let selection = null;
   if (plan.search) {
-    ({ selection } = await select(pool, call, control, fit, plan.search.rows, data, yd, stats, refs));
+    selection = await select(pool, call, control, fit, plan.search.rows, data, yd, stats, refs);
     // The settled plan cuts the parts' chunks (the statistics' chunks
     // were the open plan's).
     plan = await call('fitPlan', { ...fit, chunkBytes: CHUNK_BYTES }, [], { signal: control.signal });
@@ -136,7 +136,8 @@ export async function fitRidge(pool, ...args) {
  * pipeline.Plan.Select): gathers the rows the plan names, sends them with
  * every chunk's statistics to select (each worker scoring a share of the
  * candidates when the sample is at most SPLIT_SELECT_BYTES, the first
- * choosing), and writes what select settled into fit.
+ * choosing), writes the depth and preprocessing select settled into fit,
+ * and returns the selection (saved with the model).
  */
 async function select(pool, call, control, fit, rows, data, yd, stats, refs) {
   const cols = fit.cols;
@@ -185,5 +186,5 @@ async function select(pool, call, control, fit, rows, data, yd, stats, refs) {
   const depth = chosen.depth === undefined ? {} : { depth: chosen.depth };
   fit.preprocess = chosen.preprocess;
   if (fit.kernel) fit.kernel = { ...fit.kernel, ...depth }; else fit.features = { ...(fit.features ?? {}), ...depth };
-  return { fit, selection: chosen.selection };
+  return chosen.selection;
 }
