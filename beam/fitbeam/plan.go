@@ -59,15 +59,15 @@ func (o Options) Check() error {
 // planSpec is everything pipeline.NewPlan needs, once the data set is
 // settled; its JSON names a plan between workers.
 type planSpec struct {
-	Prep     *data.Prep   `json:"prep"` // nil: open ('auto')
-	Groups   []data.Group `json:"groups"`
+	Prep     *data.Prep      `json:"prep"` // nil: open ('auto')
+	Groups   []data.Group    `json:"groups"`
 	Features rf.Config       `json:"features"`
 	Search   pipeline.Search `json:"search"`
 	Lambda   float64         `json:"lambda"`
 	Task     string          `json:"task"`
-	Classes  int          `json:"classes"`
-	Rows     int          `json:"rows"`
-	Cols     int          `json:"cols"`
+	Classes  int             `json:"classes"`
+	Rows     int             `json:"rows"`
+	Cols     int             `json:"cols"`
 }
 
 // spec is the plan of a fit of o on the settled data set, as JSON: open
