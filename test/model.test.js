@@ -278,12 +278,12 @@ test("the 'auto' selection split over three workers chooses as one worker does (
 });
 
 test("the 'auto' selection is sent only the rows the core names (search.rows), never X; the model is the one-worker fit's", async () => {
-  // 3,000 rows, searched on the default 1,000: each select call gets at
-  // most the sample and its targets, plus every chunk's statistics.
-  const n = 3000;
+  // 1,200 rows, searched on 150: each select call gets at most the sample
+  // and its targets, plus every chunk's statistics.
+  const n = 1200;
   const X = randomMatrix(n, 4, 33);
   const y = Float64Array.from({ length: n }, (_, i) => (X.data[4 * i] + X.data[4 * i + 1] > 0 ? 1 : 0));
-  const opts = { task: 'classification', features: { dim: 32, seed: 3 }, search: { depths: [1, 2] } };
+  const opts = { task: 'classification', features: { dim: 32, seed: 3 }, search: { depths: [1, 2], rows: 150 } };
   const one = await createEngine({ workers: 1 });
   const two = await createEngine({ workers: 2 });
   const { Worker } = await import('node:worker_threads');
@@ -300,12 +300,12 @@ test("the 'auto' selection is sent only the rows the core names (search.rows), n
     const a = await one.fitRidge(X, y, opts);
     const b = await two.fitRidge(X, y, opts);
     const rows = a.selection.rows;
-    assert.equal(rows, 1000);
+    assert.equal(rows, 150);
     assert.ok(sent.length === 4, `select calls: ${JSON.stringify(sent)}`);
     for (const c of sent) {
       assert.ok(c.rows === 0 || c.rows === rows, `a select call got ${c.rows} rows`);
       // The sample (rows × 4 + rows) and the statistics' wire forms (a few
-      // hundred bytes each): far from X's 12,000 numbers.
+      // hundred bytes each): far from X's 4,800 numbers.
       assert.ok(c.floats <= rows * 5 + 200 * Math.max(c.stats, 1), `a select call got ${c.floats} numbers`);
     }
     assert.deepEqual(b.selection, a.selection);
@@ -467,7 +467,7 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   assert.equal((await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 }, criterion: 'loo', lambda: 0.5 })).collects, false);
   // The task by Go's rule: whole numbers are not guessed; the classes counted.
   await assert.rejects(globalThis.ntkrf.call('fitPlan', JSON.stringify({ rows: 3, cols: 1, features: { depth: 1 }, y: { array: 0 } }), [Float64Array.of(0, 1, 2)]), (e) => e.option === 'task');
-  const labels = JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ rows: 30, cols: 1, features: { dim: 4, depth: 1 }, task: 'classification', y: { array: 0 } }), [Float64Array.from({ length: 30 }, (_, i) => i % 3)])).json);
+  const labels = JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ rows: 30, cols: 1, features: { dim: 4, depth: 1 }, preprocess: {}, task: 'classification', y: { array: 0 } }), [Float64Array.from({ length: 30 }, (_, i) => i % 3)])).json);
   assert.deepEqual({ task: labels.task, classes: labels.classes, criterion: labels.criterion }, { task: 'classification', classes: 3, criterion: 'holdout' });
 
   // Through the package: every path gives a model that predicts.
