@@ -49,9 +49,9 @@ const CHUNK_WORKER_MAX = 6 * CHUNK + 8 * M * M * 8 + 48 * MB;
  * statistics of every chunk, so no worker ever holds X: the workers that
  * score the candidates get the sample (400 kB) and hold, beside their
  * chunk work, a candidate's kernel matrix, its eigenvectors and the
- * leave-one-out's work, 8 × 1,000² numbers at most (64 MB). Before, the
- * first worker held a copy of all of X (200 MB) to fit each candidate's
- * scaler: 272 MB measured.
+ * leave-one-out's work, 8 × 1,000² numbers at most (64 MB): 88 + 87 MB
+ * measured. Before, the first worker held a copy of all of X (200 MB) to
+ * fit each candidate's scaler: 273 + 61 MB measured.
  */
 const SEARCH_ROWS = 1000;
 const WORKER_MAX = CHUNK_WORKER_MAX + 8 * SEARCH_ROWS * SEARCH_ROWS * 8;
@@ -169,7 +169,8 @@ test(`${N} rows × ${D} columns train in a browser tab (m = ${M}, 2 workers)`, {
   // The tab: Chromium with the lab page and an idle engine; two copies of
   // X (the page's, and the call's snapshot taken when fitRidge is called
   // so that later writes cannot reach the fit); both workers' chunk and
-  // selection work. Nothing grows like n·m or with the number of chunks:
+  // selection work (910 MB measured; 1278 MB when X went to a worker).
+  // Nothing grows like n·m or with the number of chunks:
   // at m = 1100, where Φ would be 4.4 GB, the peak was 1.01 GB (with two
   // more copies of X then). Posting each worker all its rows at once
   // peaked at 1.66 GB at m = 256, and fresh chunk copies left to the
