@@ -37,24 +37,30 @@ func fitCases() []fitCase {
 		return krr.Options{Task: task, Criterion: criterion, Lambda: lambda, Classes: classes}
 	}
 	return []fitCase{
-		{"classification, held out (default)", 3, `"features":{"dim":24,"depth":2,"seed":3},"task":"classification"`,
+		{"classification, held out (default)", 3, `"features":{"dim":24,"depth":2,"seed":3},"task":"classification","preprocess":{}`,
 			pipeline.Config{Preprocess: std, Features: feat, Ridge: opt(c, "", 0, 0)}},
 		{"classification, gcv, bias", 3, `"features":{"dim":24,"depth":2,"seed":3},"task":"classification","criterion":"gcv","preprocess":{"bias":1}`,
 			pipeline.Config{Preprocess: &data.Prep{Bias: 1}, Features: feat, Ridge: opt(c, krr.GCV, 0, 0)}},
-		{"classification, loo", 3, `"features":{"dim":24,"depth":2,"seed":3},"task":"classification","criterion":"loo"`,
+		{"classification, loo", 3, `"features":{"dim":24,"depth":2,"seed":3},"task":"classification","criterion":"loo","preprocess":{}`,
 			pipeline.Config{Preprocess: std, Features: feat, Ridge: opt(c, krr.LOO, 0, 0)}},
-		{"classification, fixed λ", 3, `"features":{"dim":24,"depth":2,"seed":3},"task":"classification","lambda":0.5`,
+		{"classification, fixed λ", 3, `"features":{"dim":24,"depth":2,"seed":3},"task":"classification","lambda":0.5,"preprocess":{}`,
 			pipeline.Config{Preprocess: std, Features: feat, Ridge: opt(c, "", 0.5, 0)}},
-		{"classification, dual", 3, `"features":{"dim":512,"depth":2,"seed":3},"task":"classification"`,
+		{"classification, dual", 3, `"features":{"dim":512,"depth":2,"seed":3},"task":"classification","preprocess":{}`,
 			pipeline.Config{Preprocess: std, Features: wide, Ridge: opt(c, "", 0, 0)}},
-		{"classification, kernel", 3, `"kernel":{"kernel":"ntk","depth":2},"task":"classification"`,
+		{"classification, kernel", 3, `"kernel":{"kernel":"ntk","depth":2},"task":"classification","preprocess":{}`,
 			pipeline.Config{Preprocess: std, Kernel: &kernel.Spec{Name: "ntk", Depth: 2}, Ridge: opt(c, "", 0, 0)}},
 		{"regression, gcv (default)", 0, `"features":{"dim":24,"depth":2,"seed":3},"task":"regression","preprocess":{"standardize":false,"unitNorm":true}`,
 			pipeline.Config{Preprocess: &data.Prep{Raw: true, UnitNorm: true}, Features: feat, Ridge: opt(r, "", 0, 0)}},
-		{"regression, held out", 0, `"features":{"dim":24,"depth":2,"seed":3},"task":"regression","criterion":"holdout"`,
+		{"regression, held out", 0, `"features":{"dim":24,"depth":2,"seed":3},"task":"regression","criterion":"holdout","preprocess":{}`,
 			pipeline.Config{Preprocess: std, Features: feat, Ridge: opt(r, krr.Holdout, 0, 0)}},
 		{"regression, kernel, bias", 0, `"kernel":{"kernel":"ntk","depth":1},"task":"regression","preprocess":{"bias":1}`,
 			pipeline.Config{Preprocess: &data.Prep{Bias: 1}, Kernel: &kernel.Spec{Name: "ntk", Depth: 1}, Ridge: opt(r, "", 0, 0)}},
+		// 'auto': the plan names the rows select scores; the depth and
+		// preprocessing it settles are written into the later steps.
+		{"classification, auto", 3, `"features":{"dim":24,"seed":3},"task":"classification","search":{"rows":100,"depths":[1,2]}`,
+			pipeline.Config{Features: rf.Config{Dim: 24, Seed: 3}, Search: pipeline.Search{Rows: 100, Depths: []int{1, 2}}, Ridge: opt(c, "", 0, 0)}},
+		{"regression, auto, kernel", 0, `"kernel":{"kernel":"ntk","depth":"auto"},"task":"regression","preprocess":"auto","search":{"rows":80,"depths":[1,3]}`,
+			pipeline.Config{Kernel: &kernel.Spec{Name: "ntk"}, Search: pipeline.Search{Rows: 80, Depths: []int{1, 3}}, Ridge: opt(r, "", 0, 0)}},
 	}
 }
 
@@ -71,11 +77,16 @@ func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order f
 	if err != nil {
 		return nil, nil, err
 	}
-	var plan struct {
+	type planOut struct {
 		Task    string   `json:"task"`
 		Classes int      `json:"classes"`
 		Chunks  [][2]int `json:"chunks"`
+		Search  *struct {
+			Rows       []int `json:"rows"`
+			Candidates int   `json:"candidates"`
+		} `json:"search"`
 	}
+	var plan planOut
 	if err := json.Unmarshal(res, &plan); err != nil {
 		return nil, nil, err
 	}
@@ -135,11 +146,76 @@ func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order f
 	if err != nil {
 		return nil, nil, err
 	}
+	selection := "null"
+	if plan.Search != nil {
+		// Only the rows the plan names are gathered; two "workers" score
+		// a share of the candidates each, the first chooses.
+		idx := plan.Search.Rows
+		xs, ys := make([]float64, 0, len(idx)*d), make([]float64, len(idx))
+		for i, r := range idx {
+			xs = append(xs, X.RawRowView(r)...)
+			ys[i] = y[r]
+		}
+		in := append(slices.Clone(stats), xs, ys)
+		sel := fmt.Sprintf(`%s,%s,"X":{"rows":%d,"cols":%d,"array":%d},"y":{"array":%d}`, base, wireList("stats", stats, 0), len(idx), d, len(stats), len(stats)+1)
+		var all []json.RawMessage
+		for part := range 2 {
+			res, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"part":{"index":%d,"count":2}}`, sel, part)), Input{Arrays: in}, nil)
+			if err != nil {
+				return nil, nil, err
+			}
+			var out struct{ Scored []json.RawMessage }
+			if err := json.Unmarshal(res, &out); err != nil {
+				return nil, nil, err
+			}
+			all = append(all, out.Scored...)
+		}
+		scored, _ := json.Marshal(all)
+		res, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"scored":%s}`, base, scored)), Input{}, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		var chosen struct {
+			Depth      int             `json:"depth"`
+			Preprocess json.RawMessage `json:"preprocess"`
+			Selection  json.RawMessage `json:"selection"`
+		}
+		if err := json.Unmarshal(res, &chosen); err != nil {
+			return nil, nil, err
+		}
+		// The settled options, written over the given ones.
+		var o map[string]json.RawMessage
+		if err := json.Unmarshal([]byte("{"+base+"}"), &o); err != nil {
+			return nil, nil, err
+		}
+		o["preprocess"] = chosen.Preprocess
+		for _, g := range []string{"features", "kernel"} {
+			if raw, ok := o[g]; ok && chosen.Depth > 0 {
+				var m map[string]any
+				json.Unmarshal(raw, &m)
+				m["depth"] = chosen.Depth
+				o[g], _ = json.Marshal(m)
+			}
+		}
+		b, _ := json.Marshal(o)
+		base, selection = string(b[1:len(b)-1]), string(chosen.Selection)
+		res, _, err = Dispatch("fitPlan", []byte(fmt.Sprintf(`{%s,"chunkBytes":%d}`, base, chunkBytes)), Input{}, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		var settled planOut
+		if err := json.Unmarshal(res, &settled); err != nil {
+			return nil, nil, err
+		}
+		// The parts are cut by the settled plan (every chunk's
+		// statistics are passed on, in row order).
+		plan.Chunks, k = settled.Chunks, len(settled.Chunks)
+	}
 	parts, err := step("fitPart", "part", stats)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, arrays, err := Dispatch("fitSolve", []byte(fmt.Sprintf(`{%s,%s,%s}`, base, wireList("stats", stats, 0), wireList("parts", parts, k))), Input{Arrays: append(slices.Clone(stats), parts...)}, nil)
+	res, arrays, err := Dispatch("fitSolve", []byte(fmt.Sprintf(`{%s,%s,%s,"selection":%s}`, base, wireList("stats", stats, 0), wireList("parts", parts, len(stats)), selection)), Input{Arrays: append(slices.Clone(stats), parts...)}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -177,6 +253,13 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config, c
 			t.Fatal(err)
 		}
 	}
+	var sel *pipeline.Selection
+	if idx := plan.SearchRows(); idx != nil {
+		if plan, sel, err = plan.Select(ctx, data.Rows(X, idx), data.Take(y, idx), stats); err != nil {
+			t.Fatal(err)
+		}
+		chunks = plan.Chunks(chunkBytes)
+	}
 	scaler, err := plan.Scaler(stats)
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +279,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config, c
 			t.Fatal(err)
 		}
 	}
-	p, err := plan.Solve(ctx, scaler, all, pipeline.Meta{})
+	p, err := plan.Solve(ctx, scaler, all, pipeline.Meta{Selection: sel})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +347,7 @@ func TestPackageFitIsTheProtocol(t *testing.T) {
 func TestFitDrawsThePlanOnce(t *testing.T) {
 	const n, d = 240, 4
 	X, y := fixture.Data(n, d, 3, 29)
-	opts := `"features":{"dim":24,"depth":2,"seed":7},"task":"classification"`
+	opts := `"features":{"dim":24,"depth":2,"seed":7},"task":"classification","preprocess":{}`
 	plans.Lock()
 	plans.keys, plans.vals = nil, nil
 	before := plans.built

@@ -3,11 +3,13 @@ package jsbridge
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"sync"
 	"unsafe"
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
+	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 )
 
@@ -19,16 +21,60 @@ import (
 // runs which chunk, in what order the wire forms come back.
 
 // fitArgs are what every step receives to rebuild the same plan: the
-// shape and the settled options (select has fixed the depth and the
-// preprocessing; fitPlan the task and the classes).
+// shape and the options, 'auto' ones included until select settles them
+// (fitPlan settles the task and the classes).
 type fitArgs struct {
 	ridgeArgs
-	Rows       int          `json:"rows"`
-	Cols       int          `json:"cols"`
-	Features   featureArgs  `json:"features"`
-	Kernel     *kernel.Spec `json:"kernel"`
-	Preprocess *data.Prep   `json:"preprocess"`
-	Groups     []data.Group `json:"groups"`
+	Rows int `json:"rows"`
+	Cols int `json:"cols"`
+	// Features, Kernel and Preprocess may say "auto" (the depth, the
+	// preprocessing): config converts them.
+	Features   json.RawMessage `json:"features"`
+	Kernel     json.RawMessage `json:"kernel"`
+	Preprocess json.RawMessage `json:"preprocess"`
+	Search     pipeline.Search `json:"search"`
+	Groups     []data.Group    `json:"groups"`
+}
+
+// config converts the options into the core's Config: "auto" (or nothing)
+// is the core's open setting, a depth of 0 and a nil Preprocess.
+func (a fitArgs) config(c *call) (pipeline.Config, error) {
+	cfg := pipeline.Config{Groups: a.Groups, Search: a.Search, Ridge: a.options(c)}
+	if err := autoDepth(c, a.Features, &cfg.Features); err != nil {
+		return cfg, err
+	}
+	if len(a.Kernel) > 0 && string(a.Kernel) != "null" {
+		cfg.Kernel = &kernel.Spec{}
+		if err := autoDepth(c, a.Kernel, cfg.Kernel); err != nil {
+			return cfg, err
+		}
+	}
+	switch string(a.Preprocess) {
+	case "", "null", strconv.Quote(names.Auto):
+	default:
+		cfg.Preprocess = &data.Prep{}
+		if err := c.decode(a.Preprocess, cfg.Preprocess); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}
+
+// autoDepth decodes features or kernel options whose depth may be "auto"
+// (the core's depth 0) into dst.
+func autoDepth(c *call, raw json.RawMessage, dst any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if err := c.decode(raw, &m); err != nil {
+		return err
+	}
+	if string(m["depth"]) == strconv.Quote(names.Auto) {
+		delete(m, "depth")
+	}
+	b, _ := json.Marshal(m)
+	return c.decode(b, dst)
 }
 
 // plans keeps the last plans a worker built from settled options (y nil):
@@ -75,17 +121,20 @@ func (c *call) plan(a fitArgs, y []float64) (*pipeline.Plan, error) {
 
 // newPlan builds the plan of a without the cache.
 func (c *call) newPlan(a fitArgs, y []float64) (*pipeline.Plan, error) {
-	cfg := pipeline.Config{Features: a.Features, Kernel: a.Kernel, Preprocess: a.Preprocess, Groups: a.Groups, Ridge: a.options(c)}
-	if cfg.Preprocess == nil {
-		cfg.Preprocess = &data.Prep{} // the default; select settles 'auto' first
+	cfg, err := a.config(c)
+	if err != nil {
+		return nil, err
 	}
 	// The features' or kernel's own faults name their option under its
 	// group (features.dim), as the features and kernel ops do.
-	if w := cfg.Preprocess.Width(a.Cols); a.Cols > 0 {
-		var err error
-		if a.Kernel != nil {
-			_, err = kernelSpec(c.op, *a.Kernel, w)
-		} else if _, err = a.Features.Resolve(w); err != nil {
+	w := a.Cols
+	if cfg.Preprocess != nil {
+		w = cfg.Preprocess.Width(a.Cols)
+	}
+	if a.Cols > 0 {
+		if cfg.Kernel != nil {
+			_, err = kernelSpec(c.op, *cfg.Kernel, w)
+		} else if _, err = cfg.Features.Resolve(w); err != nil {
 			err = optionErr(c.op, err, "features")
 		}
 		if err != nil {
@@ -124,6 +173,15 @@ func (c *call) wire(name string, r WireRef) ([]byte, error) {
 // chunk, merged in the order given (row order: the same bits whatever
 // the workers).
 func (c *call) scaler(p *pipeline.Plan, refs []WireRef) (*data.Scaler, error) {
+	all, err := c.stats(refs)
+	if err != nil {
+		return nil, err
+	}
+	return p.Scaler(all)
+}
+
+// stats merges the statistics of every chunk in the order given.
+func (c *call) stats(refs []WireRef) (*data.Stats, error) {
 	if len(refs) == 0 {
 		return nil, typeErr("%s: stats is required: the statistics of every chunk (fitStats), in row order", c.op)
 	}
@@ -143,12 +201,15 @@ func (c *call) scaler(p *pipeline.Plan, refs []WireRef) (*data.Scaler, error) {
 			return nil, err
 		}
 	}
-	return p.Scaler(all)
+	return all, nil
 }
 
-// opFitPlan settles a fit (pipeline.NewPlan on the targets): the task, the
-// classes, λ's criterion, the feature dimension, whether the parts
-// collect their rows, and the chunks of at most chunkBytes of X each.
+// opFitPlan settles a fit (pipeline.NewPlan; the targets, when given,
+// settle the task and the classes): λ's criterion, the feature dimension,
+// whether the parts collect their rows, and the chunks of at most
+// chunkBytes of X each. A fit whose depth or preprocessing is "auto" is
+// settled by select: its plan names the rows to gather for it (search),
+// and its chunks are those the statistics are collected over.
 func opFitPlan(c *call, args []byte) (any, error) {
 	var a struct {
 		fitArgs
@@ -158,22 +219,34 @@ func opFitPlan(c *call, args []byte) (any, error) {
 	if err := c.decode(args, &a); err != nil {
 		return nil, err
 	}
-	y, err := c.array("y", a.Y)
-	if err != nil {
-		return nil, err
+	var y []float64
+	if a.Y != nil {
+		var err error
+		if y, err = c.array("y", a.Y); err != nil {
+			return nil, err
+		}
 	}
 	p, err := c.plan(a.fitArgs, y)
 	if err != nil {
 		return nil, err
 	}
-	return struct {
+	type search struct {
+		Rows       []int `json:"rows"`
+		Candidates int   `json:"candidates"`
+	}
+	out := struct {
 		Task      string   `json:"task"`
 		Classes   int      `json:"classes,omitempty"`
-		Criterion string   `json:"criterion"`
+		Criterion string   `json:"criterion,omitempty"`
 		Dim       int      `json:"dim,omitempty"`
 		Collects  bool     `json:"collects"`
 		Chunks    [][2]int `json:"chunks"`
-	}{p.Task(), p.Classes(), p.Criterion(), p.Dim(), p.Collects(), p.Chunks(a.ChunkBytes)}, nil
+		Search    *search  `json:"search,omitempty"`
+	}{Task: p.Task(), Classes: p.Classes(), Criterion: p.Criterion(), Dim: p.Dim(), Collects: p.Collects(), Chunks: p.Chunks(a.ChunkBytes)}
+	if rows := p.SearchRows(); rows != nil {
+		out.Search = &search{rows, p.Candidates()}
+	}
+	return out, nil
 }
 
 // opFitStats returns the statistics of a chunk's rows (Plan.NewStats, Add).

@@ -2,50 +2,27 @@ package jsbridge
 
 import (
 	"context"
-	"encoding/json"
-	"runtime/debug"
 
 	"ntkrf/core/data"
-	"ntkrf/core/kernel"
 	"ntkrf/core/pipeline"
-	"ntkrf/core/rf"
 )
 
-// autoDepth decodes features or kernel options whose depth may be "auto"
-// (pipeline.Select's depth 0) into dst.
-func autoDepth(c *call, raw json.RawMessage, dst any) error {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if err := c.decode(raw, &m); err != nil {
-		return err
-	}
-	if string(m["depth"]) == `"auto"` {
-		delete(m, "depth")
-	}
-	b, _ := json.Marshal(m)
-	return c.decode(b, dst)
-}
-
-// select settles the "auto" depth and preprocessing of a fit
-// (pipeline.Select), so that the rest of the fit, split over workers or
-// not, runs with them fixed, as Fit does natively. Its candidates can
-// be scored by several workers (part), then chosen from in one
-// (scored).
+// select settles the "auto" depth and preprocessing of a fit whose plan
+// (fitPlan) left them open (pipeline.Plan.Select): on the rows the plan
+// named (its search rows, gathered by the caller, X and y here) and the
+// statistics of every chunk (fitStats, merged in row order), so that the
+// rest of the fit runs with them fixed, as Fit does natively. Its
+// candidates can be scored by several workers (part), then chosen from in
+// one (scored).
 func opSelect(c *call, args []byte) (any, error) {
 	var a struct {
-		X *MatrixRef `json:"X"`
-		Y *ArrayRef  `json:"y"`
-		ridgeArgs
-		Features   json.RawMessage `json:"features"`
-		Kernel     json.RawMessage `json:"kernel"`
-		Preprocess json.RawMessage `json:"preprocess"`
-		Search     pipeline.Search `json:"search"`
-		Groups     []data.Group    `json:"groups"`
+		fitArgs
+		Stats []WireRef  `json:"stats"`
+		X     *MatrixRef `json:"X"`
+		Y     *ArrayRef  `json:"y"`
 		// Part, when given, scores only the candidates of that part
-		// (pipeline.SelectPart) and returns them; Scored finishes a
-		// selection from every part's candidates (SelectScored).
+		// (Plan.Score) and returns them; Scored finishes a selection from
+		// every part's candidates (Plan.Choose).
 		Part *struct {
 			Index int `json:"index"`
 			Count int `json:"count"`
@@ -55,69 +32,52 @@ func opSelect(c *call, args []byte) (any, error) {
 	if err := c.decode(args, &a); err != nil {
 		return nil, err
 	}
-	cfg := pipeline.Config{Groups: a.Groups, Search: a.Search, Ridge: a.options(c)}
-	if err := autoDepth(c, a.Features, &cfg.Features); err != nil {
-		return nil, err
+	if a.Part != nil && a.Scored != nil {
+		return nil, optErr("scored", "%s: give part (score some candidates) or scored (choose from all of them), not both", c.op)
 	}
-	if len(a.Kernel) > 0 && string(a.Kernel) != "null" {
-		cfg.Kernel = &kernel.Spec{}
-		if err := autoDepth(c, a.Kernel, cfg.Kernel); err != nil {
-			return nil, err
-		}
-	}
-	switch string(a.Preprocess) {
-	case "", "null", `"auto"`:
-	default:
-		cfg.Preprocess = &data.Prep{}
-		if err := c.decode(a.Preprocess, cfg.Preprocess); err != nil {
-			return nil, err
-		}
-	}
-	X, err := c.matrix("X", a.X)
+	p, err := c.plan(a.fitArgs, nil)
 	if err != nil {
 		return nil, err
 	}
-	y, err := c.array("y", a.Y)
-	if err != nil {
-		return nil, err
-	}
-	// The search's kernel matrices are garbage within milliseconds, but
-	// with X live the collector (GOGC 100) lets them pile up to X's size,
-	// and a worker's memory never shrinks: keep the heap near X instead.
-	r, cols := X.Dims()
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(8*(r*cols+len(y))) + 8<<20))
-	if cfg.Kernel == nil {
-		if _, err := rf.New(cfg.Features, max(X.RawMatrix().Cols, 1)); err != nil {
-			return nil, optionErr(c.op, err, "features")
-		}
-	}
-	if a.Part != nil {
-		if a.Scored != nil {
-			return nil, optErr("scored", "%s: give part (score some candidates) or scored (choose from all of them), not both", c.op)
-		}
-		scored, total, err := pipeline.SelectPart(context.Background(), X, y, cfg, a.Part.Index, a.Part.Count)
+	var (
+		plan = p
+		sel  *pipeline.Selection
+	)
+	if a.Scored != nil {
+		plan, sel, err = p.Choose(a.Scored)
+	} else {
+		X, err := c.matrix("X", a.X)
 		if err != nil {
 			return nil, err
 		}
-		if scored == nil {
-			scored = []pipeline.Scored{} // [], not null: nothing to add
+		y, err := c.array("y", a.Y)
+		if err != nil {
+			return nil, err
 		}
-		return struct {
-			Candidates int               `json:"candidates"`
-			Scored     []pipeline.Scored `json:"scored"`
-		}{total, scored}, nil
-	}
-	var sel *pipeline.Selection
-	if a.Scored != nil {
-		cfg, sel, err = pipeline.SelectScored(X, y, cfg, a.Scored)
-	} else {
-		cfg, sel, err = pipeline.Select(context.Background(), X, y, cfg)
+		stats, err := c.stats(a.Stats)
+		if err != nil {
+			return nil, err
+		}
+		if a.Part != nil {
+			scored, err := p.Score(context.Background(), X, y, stats, a.Part.Index, a.Part.Count)
+			if err != nil {
+				return nil, err
+			}
+			if scored == nil {
+				scored = []pipeline.Scored{} // [], not null: nothing to add
+			}
+			return struct {
+				Scored []pipeline.Scored `json:"scored"`
+			}{scored}, nil
+		}
+		plan, sel, err = p.Select(context.Background(), X, y, stats)
 	}
 	if err != nil {
 		return nil, err
 	}
 	// What was settled, for the caller to write into its options: the
 	// depth (absent for kernels without one) and the preprocessing.
+	cfg := plan.Config()
 	out := struct {
 		Depth      int                 `json:"depth,omitempty"`
 		Preprocess data.Prep           `json:"preprocess"`

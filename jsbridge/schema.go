@@ -32,9 +32,10 @@ type Opt struct {
 	// character), "object" (Fields), "array" (of Items), "nameOrIndex" (a
 	// string, or an integer index) or "any" (checked by the operation).
 	Kind string `json:"kind"`
-	// Auto: the string "auto" is accepted too (the setting is chosen for
-	// the data).
-	Auto   bool     `json:"auto,omitempty"`
+	// Auto, when set, is the word (names.Auto, "auto") accepted too: the
+	// setting is left to the core, which chooses it for the data. The
+	// package reads the word from here, so it is written once.
+	Auto   string   `json:"auto,omitempty"`
 	Enum   []string `json:"enum,omitempty"`
 	Min    *float64 `json:"min,omitempty"`
 	Max    *float64 `json:"max,omitempty"`
@@ -113,7 +114,7 @@ var (
 	}
 	// A fit chooses what is "auto" (pipeline.Select): the depth among
 	// search.depths, the preprocessing among search.preprocess.
-	optDepthAuto = Opt{Name: "depth", Kind: "int", Auto: true, Min: f(1), Max: f(kernel.MaxDepth), Default: names.Auto,
+	optDepthAuto = Opt{Name: "depth", Kind: "int", Auto: names.Auto, Min: f(1), Max: f(kernel.MaxDepth), Default: names.Auto,
 		Doc: "network depth L, or \"auto\": chosen among search.depths by exact leave-one-out with the exact kernel on search.rows rows"}
 	fitFeatureOpts = withDepthAuto(featureOpts)
 	fitKernelOpts  = withDepthAuto(kernelOpts)
@@ -145,7 +146,7 @@ var Schema = map[string][]Opt{
 	"fitRidge": {
 		{Name: "features", Kind: "object", Fields: fitFeatureOpts, Doc: "random features (primal fit); the default"},
 		{Name: "kernel", Kind: "object", Fields: fitKernelOpts, Doc: "an exact kernel instead (dual fit)"},
-		{Name: "lambda", Kind: "number", Auto: true, Min: f(check.MinLambda), Default: names.Auto,
+		{Name: "lambda", Kind: "number", Auto: names.Auto, Min: f(check.MinLambda), Default: names.Auto,
 			Doc: "ridge λ (at least the smallest normal number: a subnormal λ regularizes nothing), or \"auto\" (chosen by the criterion over the grid)"},
 		{Name: "criterion", Kind: "enum", Enum: krr.Criteria,
 			Doc: "how \"auto\" chooses λ (default " + krr.CriterionRule + ")"},
@@ -153,7 +154,7 @@ var Schema = map[string][]Opt{
 			Doc: "candidate λ values for \"auto\" (default: " + krr.GridRule + ")"},
 		taskOpt,
 		classesOpt,
-		{Name: "preprocess", Kind: "object", Auto: true, Fields: prepOpts, Default: names.Auto,
+		{Name: "preprocess", Kind: "object", Auto: names.Auto, Fields: prepOpts, Default: names.Auto,
 			Doc: "preprocessing fitted on the training rows, or \"auto\": chosen among search.preprocess with the depth"},
 		{Name: "search", Kind: "object", Fields: []Opt{
 			{Name: "depths", Kind: "array", Items: &Opt{Name: "depth", Kind: "int", Min: f(1), Max: f(kernel.MaxDepth)}, Max: f(kernel.MaxDepth),
@@ -318,8 +319,8 @@ func checkOpt(op, path string, o Opt, v any) error {
 	bad := func(code check.Code) error {
 		return check.New(code, path, "%s: %s must be %s, got %s", op, path, Expect(o), show(v))
 	}
-	if s, ok := v.(string); ok && o.Auto {
-		if s != names.Auto {
+	if s, ok := v.(string); ok && o.Auto != "" {
+		if s != o.Auto {
 			return bad(check.Option)
 		}
 		return nil
@@ -433,10 +434,10 @@ func inRange(o Opt, x float64) bool {
 // Expect says in words what an option accepts: "an integer in 0…64".
 // index.js words it the same way (expect()); a test compares them.
 func Expect(o Opt) string {
-	if o.Auto {
+	if o.Auto != "" {
 		b := o
-		b.Auto = false
-		return "\"auto\" or " + Expect(b)
+		b.Auto = ""
+		return strconv.Quote(o.Auto) + " or " + Expect(b)
 	}
 	switch o.Kind {
 	case "bool":

@@ -21,8 +21,36 @@ func TestSelectInParts(t *testing.T) {
 	t.Parallel()
 	const n, d = 50, 3
 	X, y := fixture.Data(n, d, 2, 9)
-	in := Input{Arrays: [][]float64{X.RawMatrix().Data, y}}
-	base := fmt.Sprintf(`"X":{"rows":%d,"cols":%d,"array":0},"y":{"array":1},"task":"classification","features":{"dim":16,"seed":1},"search":{"depths":[1,2,3]}`, n, d)
+	opts := `"task":"classification","features":{"dim":16,"seed":1},"search":{"depths":[1,2,3]}`
+	shape := fmt.Sprintf(`"rows":%d,"cols":%d,%s`, n, d, opts)
+	res, _, err := Dispatch("fitPlan", []byte(fmt.Sprintf(`{%s,"y":{"array":0}}`, shape)), Input{Arrays: [][]float64{y}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan struct {
+		Classes int `json:"classes"`
+		Search  struct {
+			Rows       []int `json:"rows"`
+			Candidates int   `json:"candidates"`
+		} `json:"search"`
+	}
+	if err := json.Unmarshal(res, &plan); err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Search.Rows) != n || plan.Search.Candidates != 3*len(pipeline.DefaultPreprocess) {
+		t.Fatalf("plan %s", res)
+	}
+	shape += fmt.Sprintf(`,"classes":%d`, plan.Classes)
+	res, arrays, err := Dispatch("fitStats", []byte(fmt.Sprintf(`{%s,"X":{"rows":%d,"cols":%d,"array":0}}`, shape, n, d)), Input{Arrays: [][]float64{X.RawMatrix().Data}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct{ Stats WireRef }
+	if err := json.Unmarshal(res, &st); err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Arrays: [][]float64{X.RawMatrix().Data, y, arrays[st.Stats.Wire.Array]}}
+	base := fmt.Sprintf(`%s,"X":{"rows":%d,"cols":%d,"array":0},"y":{"array":1},"stats":[{"wire":{"array":2},"bytes":%d}]`, shape, n, d, st.Stats.Bytes)
 	want, _, err := Dispatch("select", []byte("{"+base+"}"), in, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -34,14 +62,13 @@ func TestSelectInParts(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out struct {
-			Candidates int               `json:"candidates"`
-			Scored     []json.RawMessage `json:"scored"`
+			Scored []json.RawMessage `json:"scored"`
 		}
 		if err := json.Unmarshal(res, &out); err != nil {
 			t.Fatal(err)
 		}
-		if total := 3 * len(pipeline.DefaultPreprocess); out.Candidates != total || len(out.Scored) != total/3 {
-			t.Fatalf("part %d: %d of %d candidates", part, len(out.Scored), out.Candidates)
+		if total := 3 * len(pipeline.DefaultPreprocess); len(out.Scored) != total/3 {
+			t.Fatalf("part %d: %d of %d candidates", part, len(out.Scored), total)
 		}
 		all = append(all, out.Scored...)
 	}
@@ -54,13 +81,12 @@ func TestSelectInParts(t *testing.T) {
 		t.Errorf("from parts:\n%s\non one worker:\n%s", got, want)
 	}
 	// Nothing open (an RBF kernel has no depth; the preprocessing is
-	// given): every part scores nothing, and the choice is the settings.
-	fixed := fmt.Sprintf(`"X":{"rows":%d,"cols":%d,"array":0},"y":{"array":1},"task":"classification","kernel":{"kernel":"rbf"},"preprocess":{"standardize":false}`, n, d)
-	res, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"part":{"index":1,"count":2}}`, fixed)), in, nil)
-	if err != nil || string(res) != `{"candidates":0,"scored":[]}` {
-		t.Errorf("a part with nothing open: %s, %v", res, err)
+	// given): the plan names no rows, and select has nothing to settle.
+	fixed := fmt.Sprintf(`"rows":%d,"cols":%d,"task":"classification","classes":2,"kernel":{"kernel":"rbf"},"preprocess":{"standardize":false}`, n, d)
+	if res, _, err := Dispatch("fitPlan", []byte("{"+fixed+"}"), in, nil); err != nil || strings.Contains(string(res), "search") {
+		t.Errorf("a plan with nothing open: %s, %v", res, err)
 	}
-	if _, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"scored":[]}`, fixed)), in, nil); err != nil {
+	if _, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"scored":[]}`, fixed)), in, nil); err == nil || !strings.Contains(err.Error(), "leaves nothing to select") {
 		t.Errorf("no scores with nothing open: %v", err)
 	}
 	for _, tc := range []struct{ args, code, option, want string }{

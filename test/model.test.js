@@ -301,6 +301,47 @@ test("the 'auto' selection split over three workers chooses as one worker does (
   }
 });
 
+test("the 'auto' selection is sent only the rows the core names (search.rows), never X; the model is the one-worker fit's", async () => {
+  // 1,200 rows, searched on 150: each select call gets at most the sample
+  // and its targets, plus every chunk's statistics.
+  const n = 1200;
+  const X = randomMatrix(n, 4, 33);
+  const y = Float64Array.from({ length: n }, (_, i) => (X.data[4 * i] + X.data[4 * i + 1] > 0 ? 1 : 0));
+  const opts = { task: 'classification', features: { dim: 32, seed: 3 }, search: { depths: [1, 2], rows: 150 } };
+  const one = await createEngine({ workers: 1 });
+  const two = await createEngine({ workers: 2 });
+  const { Worker } = await import('node:worker_threads');
+  const post = Worker.prototype.postMessage;
+  const sent = [];
+  Worker.prototype.postMessage = function (m, ...rest) {
+    if (m?.type === 'call' && m.op === 'select') {
+      const args = JSON.parse(m.json);
+      sent.push({ rows: args.X?.rows ?? 0, floats: m.arrays.reduce((s, a) => s + a.length, 0), stats: args.stats?.length ?? 0 });
+    }
+    return post.call(this, m, ...rest);
+  };
+  try {
+    const a = await one.fitRidge(X, y, opts);
+    const b = await two.fitRidge(X, y, opts);
+    const rows = a.selection.rows;
+    assert.equal(rows, 150);
+    assert.ok(sent.length === 4, `select calls: ${JSON.stringify(sent)}`);
+    for (const c of sent) {
+      assert.ok(c.rows === 0 || c.rows === rows, `a select call got ${c.rows} rows`);
+      // The sample (rows × 4 + rows) and the statistics' wire forms (a few
+      // hundred bytes each): far from X's 4,800 numbers.
+      assert.ok(c.floats <= rows * 5 + 200 * Math.max(c.stats, 1), `a select call got ${c.floats} numbers`);
+    }
+    assert.deepEqual(b.selection, a.selection);
+    assert.equal(b.lambda, a.lambda);
+    assert.deepEqual(await b.predict(X), await a.predict(X));
+  } finally {
+    Worker.prototype.postMessage = post;
+    one.close();
+    two.close();
+  }
+});
+
 test('a model file whose feature map would take too much memory is refused before anything is allocated', async () => {
   const e = await createEngine({ workers: 1 });
   try {
@@ -419,7 +460,7 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   const { instance } = await WebAssembly.instantiate(readFileSync(path.join(root, 'dist', 'npm', 'ntkrf.wasm')), go.importObject);
   go.run(instance);
   const values = (n) => Float64Array.from({ length: n }, (_, i) => i / 7);
-  const plan = async (args) => JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ y: { array: 0 }, ...args }), [values(args.rows)])).json);
+  const plan = async (args) => JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ y: { array: 0 }, preprocess: {}, ...args }), [values(args.rows)])).json);
   const dimDefault = eng.schema.features.find((o) => o.name === 'dim').default;
   // 100 rows of 4 columns a chunk, but at least 4m² numbers of X when the parts sum (m×m each),
   // and two chunks where that leaves one and the rows fill two blocks (MinSplitRows, 2048).
@@ -436,12 +477,22 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   const dual = await plan({ rows: 700, cols: 4, features: { dim: 1024, depth: 1 }, chunkBytes });
   assert.deepEqual({ collects: dual.collects, dim: dual.dim, chunks: dual.chunks }, { collects: true, dim: 1024, chunks: chunks(700, 100) });
   assert.equal((await plan({ rows: 700, cols: 4, features: { depth: 1 } })).dim, dimDefault);
+  // 'auto' depth and preprocessing (the defaults): an open plan names the
+  // rows its selection scores, a sorted seeded sample of 1,000, which is
+  // all fitRidge gathers for it; its chunks are those of the statistics.
+  const open = await plan({ rows: 7000, cols: 4, features: { dim: 64 }, preprocess: 'auto', chunkBytes });
+  assert.equal(open.search.rows.length, 1000);
+  assert.ok(open.search.rows.every((r, i) => Number.isInteger(r) && r >= 0 && r < 7000 && (i === 0 || r > open.search.rows[i - 1])), 'sorted row indices');
+  assert.equal(open.search.candidates, eng.schema.fitRidge.find((o) => o.name === 'search').fields.find((o) => o.name === 'depths').default.length * 3);
+  assert.deepEqual(open.chunks, chunks(7000, 4096));
+  assert.deepEqual((await plan({ rows: 7000, cols: 4, features: { dim: 64, seed: 9 }, preprocess: 'auto' })).search.rows.length, 1000);
+  assert.equal((await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 } })).search, undefined, 'nothing open: no search');
   // Exact leave-one-out needs every row, unless λ is fixed.
   assert.equal((await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 }, criterion: 'loo' })).collects, true);
   assert.equal((await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 }, criterion: 'loo', lambda: 0.5 })).collects, false);
   // The task by Go's rule: whole numbers are not guessed; the classes counted.
   await assert.rejects(globalThis.ntkrf.call('fitPlan', JSON.stringify({ rows: 3, cols: 1, features: { depth: 1 }, y: { array: 0 } }), [Float64Array.of(0, 1, 2)]), (e) => e.option === 'task');
-  const labels = JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ rows: 30, cols: 1, features: { dim: 4, depth: 1 }, task: 'classification', y: { array: 0 } }), [Float64Array.from({ length: 30 }, (_, i) => i % 3)])).json);
+  const labels = JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ rows: 30, cols: 1, features: { dim: 4, depth: 1 }, preprocess: {}, task: 'classification', y: { array: 0 } }), [Float64Array.from({ length: 30 }, (_, i) => i % 3)])).json);
   assert.deepEqual({ task: labels.task, classes: labels.classes, criterion: labels.criterion }, { task: 'classification', classes: 3, criterion: 'holdout' });
 
   // Through the package: every path gives a model that predicts.

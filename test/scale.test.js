@@ -17,7 +17,7 @@ const D = 50;
 const N_TEST = 5_000;
 /**
  * Feature dimension: at 256 the fit takes 15 s on 2 idle cores (35 s when
- * they are shared); fitting the scaler on all rows in one worker is a third.
+ * they are shared).
  */
 const M = Number(process.env.SCALE_M ?? 256);
 /**
@@ -44,14 +44,17 @@ const CHUNK = Math.max(8 * 2 ** 20, 4 * M * M * 8);
  */
 const CHUNK_WORKER_MAX = 6 * CHUNK + 8 * M * M * 8 + 48 * MB;
 /**
- * The first worker chooses the 'auto' depth and preprocessing (Go's
- * pipeline.Select, which fits every candidate's scaler on all rows), so it
- * holds a copy of all of X (200 MB) once; since the fit protocol it also
- * computes its share of the chunks' statistics and parts, like the other
- * worker, in the space it freed when Go's collector has run (203 MB
- * measured before the protocol, 272 MB with it): X and one chunk worker.
+ * The 'auto' depth and preprocessing are chosen (Go's pipeline.Plan.Select)
+ * on the rows the plan names (search.rows: 1,000 here) with the merged
+ * statistics of every chunk, so no worker ever holds X: the workers that
+ * score the candidates get the sample (400 kB) and hold, beside their
+ * chunk work, a candidate's kernel matrix, its eigenvectors and the
+ * leave-one-out's work, 8 × 1,000² numbers at most (64 MB): 88 + 87 MB
+ * measured. Before, the first worker held a copy of all of X (200 MB) to
+ * fit each candidate's scaler: 273 + 61 MB measured.
  */
-const SELECT_WORKER_MAX = N * D * 8 + CHUNK_WORKER_MAX;
+const SEARCH_ROWS = 1000;
+const WORKER_MAX = CHUNK_WORKER_MAX + 8 * SEARCH_ROWS * SEARCH_ROWS * 8;
 /** A renderer with the lab page and an idle 2-worker engine: 260–320 MB measured. */
 const TAB_BASE = 350 * MB;
 
@@ -160,21 +163,20 @@ test(`${N} rows × ${D} columns train in a browser tab (m = ${M}, 2 workers)`, {
   assert.equal(r.kind, 'features');
   assert.ok(r.lambda > 0, `automatic λ ${r.lambda}`);
   assert.ok(r.r2 >= R2_FLOOR, `held-out R² ${r.r2} < ${R2_FLOOR}`);
-  // The first worker chose the depth and preprocessing on all rows, then
-  // took chunks; the others saw chunks only.
-  const [selectWorker, ...chunkWorkers] = r.workers;
-  assert.ok(selectWorker <= SELECT_WORKER_MAX, `select worker ${selectWorker} bytes`);
-  for (const b of chunkWorkers) assert.ok(b <= CHUNK_WORKER_MAX, `a chunk worker grew to ${b} bytes`);
-  // The tab: Chromium with the lab page and an idle engine; four copies
-  // of X (the page's, the call's snapshot taken when fitRidge is called so
-  // that later writes cannot reach the fit, the copy moved to the select
-  // worker, its copy in Go); both workers' chunk work (the protocol gives
-  // the select worker chunks too). Nothing grows like n·m or with the number of chunks:
-  // at m = 1100, where Φ would be 4.4 GB, the peak was 1.01 GB. Posting
-  // each worker all its rows at once peaked at 1.66 GB at m = 256, and
-  // fresh chunk copies left to the workers' collectors at 1.13 GB.
+  // Every worker took chunks and scored a share of the candidates on the
+  // sample; none saw X whole.
+  for (const b of r.workers) assert.ok(b <= WORKER_MAX, `a worker grew to ${b} bytes`);
+  // The tab: Chromium with the lab page and an idle engine; two copies of
+  // X (the page's, and the call's snapshot taken when fitRidge is called
+  // so that later writes cannot reach the fit); both workers' chunk and
+  // selection work (910 MB measured; 1278 MB when X went to a worker).
+  // Nothing grows like n·m or with the number of chunks:
+  // at m = 1100, where Φ would be 4.4 GB, the peak was 1.01 GB (with two
+  // more copies of X then). Posting each worker all its rows at once
+  // peaked at 1.66 GB at m = 256, and fresh chunk copies left to the
+  // workers' collectors at 1.13 GB.
   assert.ok(peak > 0, 'no Chromium renderer found under /proc');
-  assert.ok(peak <= TAB_BASE + 4 * xBytes + 2 * CHUNK_WORKER_MAX, `renderer peak ${peak} bytes`);
+  assert.ok(peak <= TAB_BASE + 2 * xBytes + 2 * WORKER_MAX, `renderer peak ${peak} bytes`);
 });
 
 test('chunked fits: the same bits for 1 and 2 workers, the one-call fit to rounding, monotone progress', { timeout: 300_000 }, async () => {

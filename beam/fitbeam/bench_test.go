@@ -165,7 +165,7 @@ func profiling(on bool) {
 func beamVsSingle(b *testing.B, m, shards, rows int) {
 	dir := b.TempDir()
 	whole := benchShards(b, dir, shards, rows)
-	opt := Options{Prep: data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: m, Seed: 1}, Lambda: 1e-3}
+	opt := Options{Prep: &data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: m, Seed: 1}, Lambda: 1e-3}
 	ds, err := data.Parse(whole, opt.Data)
 	if err != nil {
 		b.Fatal(err)
@@ -193,7 +193,7 @@ func beamVsSingle(b *testing.B, m, shards, rows int) {
 			b.Fatalf("the shards read as one: %v", err)
 		}
 		parse = cpu() - c0
-		cfg := pipeline.Config{Preprocess: &opt.Prep, Features: opt.Features}
+		cfg := pipeline.Config{Preprocess: opt.Prep, Features: opt.Features}
 		cfg.Ridge.Lambda = opt.Lambda
 		if _, err := pipeline.FitDataset(context.Background(), read, cfg); err != nil {
 			b.Fatal(err)

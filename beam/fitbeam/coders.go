@@ -42,6 +42,17 @@ type Settled struct {
 	Offsets map[string]int `json:"offsets"`
 	Rows    int            `json:"rows"`
 	Shards  int            `json:"shards"`
+	// Choice is what the 'auto' selection settled (nil before it, or
+	// when nothing was open).
+	Choice *Choice `json:"choice,omitempty"`
+}
+
+// Choice is the depth (0: as configured) and preprocessing a selection
+// settled, and the selection, saved with the model.
+type Choice struct {
+	Depth     int                 `json:"depth"`
+	Prep      data.Prep           `json:"prep"`
+	Selection *pipeline.Selection `json:"selection"`
 }
 
 func init() {

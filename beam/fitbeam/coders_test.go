@@ -45,7 +45,7 @@ func TestCoders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := Options{Features: rf.Config{Method: "ntk", Depth: 1, Dim: 16, Seed: 1}, Lambda: 0.1}
+	opt := Options{Prep: &data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: 16, Seed: 1}, Lambda: 0.1}
 	spec := opt.spec(settled)
 	plan, err := planOf(spec)
 	if err != nil {
@@ -145,7 +145,7 @@ func TestMergeParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Settled{Rows: 400, Schema: ds.Schema()}
-	opt := Options{Features: rf.Config{Method: "ntk", Depth: 1, Dim: 32, Seed: 2}, Lambda: 0.01}
+	opt := Options{Prep: &data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: 32, Seed: 2}, Lambda: 0.01}
 	spec := opt.spec(s)
 	plan, err := planOf(spec)
 	if err != nil {

@@ -5,8 +5,9 @@
 //
 // It schedules; the core decides. Every step is a core call on one shard:
 //
-//	shard ──Survey──▶ census ─┐ merge ─▶ Settle ─▶ schema, row keys (side input)
-//	shard + schema ──ReadLabeled──▶ Stats.Add ─┐ merge ─▶ statistics (side input)
+//	shard ──Survey──▶ census ─┐ merge ─▶ Settle ─▶ schema, row keys, plan (side input of cheap steps)
+//	shard + schema ──ReadLabeled──▶ Stats.Add ─┐ merge ─▶ statistics
+//	    └──its rows among Plan.SearchRows──▶ Plan.Select ─▶ depth, preprocessing ('auto'), in the schema's element
 //	shard + schema + statistics ──ReadLabeled──▶ Part.Add ─▶ by key ─▶ merge ─▶ merge + Plan.Solve ─▶ model file
 //
 // A shard is read whole in each step (shards up to data.DefaultMaxBytes

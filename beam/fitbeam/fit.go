@@ -55,8 +55,12 @@ func Fit(s beam.Scope, paths beam.PCollection, opt Options) beam.PCollection {
 	settled := beam.ParDo(s, settle, beam.Combine(s.Scope("census"), mergeCensus, censuses))
 
 	toStats := beam.ParDo(s.Scope("shards"), withSettled, paths, beam.SideInput{Input: settled})
-	stats := beam.ParDo(s.Scope("statistics"), &statsFn{Opt: opt}, ungrouped(s, toStats))
+	// Each shard's statistics, and its rows among those an 'auto'
+	// selection scores (none when nothing is open), in one read.
+	stats, samples := beam.ParDo2(s.Scope("statistics"), &statsFn{Opt: opt}, ungrouped(s, toStats))
 	merged := beam.Combine(s.Scope("merge statistics"), mergeStats, stats)
+	// 'auto': the depth and preprocessing chosen (select.go), carried on.
+	settled = selectAuto(s, opt, settled, merged, samples)
 
 	toParts := beam.ParDo(s.Scope("shards"), withStats, paths, beam.SideInput{Input: settled}, beam.SideInput{Input: merged})
 	parts := beam.ParDo(s.Scope("parts"), &partFn{Opt: opt}, ungrouped(s, toParts))
@@ -181,17 +185,26 @@ type statsFn struct {
 	Opt Options `json:"opt"`
 }
 
-func (f *statsFn) ProcessElement(ctx context.Context, sh Shard) (Stats, error) {
+// ProcessElement emits the shard's statistics and, when the plan is open,
+// its rows among the plan's SearchRows (sample).
+func (f *statsFn) ProcessElement(ctx context.Context, sh Shard, emit func(Stats), emitSample func(Sample)) error {
 	plan, err := planOf(f.Opt.spec(sh.Settled))
 	if err != nil {
-		return Stats{}, err
+		return err
 	}
 	X, y, err := readRows(ctx, sh.Path, f.Opt, sh.Settled)
 	if err != nil || len(y) == 0 {
-		return Stats{}, err
+		return err
 	}
 	st := plan.NewStats()
-	return Stats{st}, shardErr(sh.Path, st.Add(X))
+	if err := st.Add(X); err != nil {
+		return shardErr(sh.Path, err)
+	}
+	emit(Stats{st})
+	if smp, ok := sample(plan.SearchRows(), sh.Settled.Offsets[sh.Path], X, y); ok {
+		emitSample(smp)
+	}
+	return nil
 }
 
 func mergeStats(a, b Stats) (Stats, error) {
@@ -339,7 +352,11 @@ func (f *solveFn) ProcessElement(ctx context.Context, _ int, parts func(*[]byte)
 		return nil, err
 	}
 	schema := part.of.Settled.Schema
-	model, err := plan.Solve(ctx, scaler, part.p, pipeline.Meta{Input: &schema, Classes: schema.Classes})
+	meta := pipeline.Meta{Input: &schema, Classes: schema.Classes}
+	if c := part.of.Settled.Choice; c != nil {
+		meta.Selection = c.Selection
+	}
+	model, err := plan.Solve(ctx, scaler, part.p, meta)
 	if err != nil {
 		return nil, err
 	}

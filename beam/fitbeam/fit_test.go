@@ -106,26 +106,39 @@ func TestFitLikeFitDataset(t *testing.T) {
 		sizes  []int
 		dim    int
 		lambda float64
-		fanIn  int // 0: ⌊√shards⌋
+		fanIn  int  // 0: ⌊√shards⌋
+		auto   bool // depth, preprocessing and λ chosen
+		search pipeline.Search
 	}{
-		{"classification, fixed λ", 4, []int{300, 450, 250, 200}, 128, 1e-3, 2},
-		{"classification, auto λ (holdout)", 4, []int{300, 450, 250, 200}, 128, 0, 0},
-		{"regression, fixed λ", 0, []int{500, 200, 400, 100, 300}, 128, 1e-2, 0},
-		{"regression, auto λ (gcv)", 0, []int{500, 200, 400}, 128, 0, 2},
-		{"classification, dual (loo)", 3, []int{90, 60, 50}, 256, 0, 0},
+		{"classification, fixed λ", 4, []int{300, 450, 250, 200}, 128, 1e-3, 2, false, pipeline.Search{}},
+		{"classification, auto λ (holdout)", 4, []int{300, 450, 250, 200}, 128, 0, 0, false, pipeline.Search{}},
+		{"regression, fixed λ", 0, []int{500, 200, 400, 100, 300}, 128, 1e-2, 0, false, pipeline.Search{}},
+		{"regression, auto λ (gcv)", 0, []int{500, 200, 400}, 128, 0, 2, false, pipeline.Search{}},
+		{"classification, dual (loo)", 3, []int{90, 60, 50}, 256, 0, 0, false, pipeline.Search{}},
+		// The defaults (the zero Options, pipeline.Config{}'s fit but for
+		// the smaller m): the depth and preprocessing chosen by the
+		// core's selection (every row searched: fewer than 1,000).
+		{"classification, defaults (all auto)", 4, []int{90, 130, 70, 110}, 128, 0, 0, true, pipeline.Search{}},
+		{"regression, defaults (all auto)", 0, []int{150, 60, 120}, 128, 0, 0, true, pipeline.Search{}},
+		// 'auto' on a sample: only the 150 rows the core names are
+		// gathered from the shards.
+		{"classification, auto on a sample", 3, []int{300, 450, 250, 200}, 128, 0, 2, true, pipeline.Search{Rows: 150, Depths: []int{1, 2}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			whole := writeShards(t, dir, c.k, c.sizes...)
-			opt := Options{Prep: data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 2, Dim: c.dim, Seed: 5}, Lambda: c.lambda, FanIn: c.fanIn}
+			opt := Options{Prep: &data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 2, Dim: c.dim, Seed: 5}, Lambda: c.lambda, FanIn: c.fanIn}
+			if c.auto {
+				opt = Options{Features: rf.Config{Dim: c.dim}, Search: c.search, FanIn: c.fanIn}
+			}
 			got := fitBeam(t, dir, opt)
 
 			ds, err := data.Parse(whole, opt.Data)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := pipeline.Config{Preprocess: &opt.Prep, Features: opt.Features}
+			cfg := pipeline.Config{Preprocess: opt.Prep, Features: opt.Features, Search: opt.Search}
 			cfg.Ridge.Lambda = c.lambda
 			want, err := pipeline.FitDataset(context.Background(), ds, cfg)
 			if err != nil {
@@ -133,6 +146,25 @@ func TestFitLikeFitDataset(t *testing.T) {
 			}
 			if g, w := *got.Input(), ds.Schema(); fmt.Sprint(g) != fmt.Sprint(w) {
 				t.Fatalf("schema\n got %+v\nwant %+v", g, w)
+			}
+			if c.auto {
+				// The same selection: the candidates' scalers come from
+				// statistics merged in another order, so scores agree to
+				// rounding (an exact kernel's leave-one-out amplifies it to
+				// ~1e-5; λ may move along a flat curve) and the choice is
+				// the same.
+				gs, ws := got.Selection(), want.Selection()
+				if gs == nil || ws == nil || gs.Rows != ws.Rows || gs.Chosen != ws.Chosen || len(gs.Candidates) != len(ws.Candidates) {
+					t.Fatalf("selection\n got %+v\nwant %+v", gs, ws)
+				}
+				for i := range ws.Candidates {
+					if g, w := gs.Candidates[i], ws.Candidates[i]; g.Depth != w.Depth || g.Preprocess != w.Preprocess || math.Abs(g.Score-w.Score) > 1e-4*w.Score {
+						t.Errorf("candidate %d: %+v, single process %+v", i, g, w)
+					}
+				}
+				if got.Features().Depth != want.Features().Depth {
+					t.Fatalf("depth %d, single process %d", got.Features().Depth, want.Features().Depth)
+				}
 			}
 			if got.Preprocess() != want.Preprocess() || fmt.Sprint(got.Classes()) != fmt.Sprint(want.Classes()) {
 				t.Fatalf("preprocess %v classes %v; want %v %v", got.Preprocess(), got.Classes(), want.Preprocess(), want.Classes())

@@ -13,12 +13,18 @@ import (
 
 // Options is a fit as the command's flags give it: how the shards are
 // read (as data.Parse reads a file), the preprocessing, the feature map
-// and λ. Depth and preprocessing must be fixed: choosing them ('auto') is
-// a search over the rows that this pipeline does not run.
+// and λ. Its zero value is the core's default fit (pipeline.Config's):
+// a nil Prep and a Features.Depth of 0 are chosen ('auto') by the core's
+// selection, on the rows it names, gathered from the shards (see Fit).
 type Options struct {
-	Data     data.Options `json:"data"`
-	Prep     data.Prep    `json:"prep"`
-	Features rf.Config    `json:"features"`
+	Data data.Options `json:"data"`
+	// Prep is the preprocessing; nil chooses it (pipeline.Config.Preprocess).
+	Prep *data.Prep `json:"prep"`
+	// Features is the feature map; a Depth of 0 is chosen.
+	Features rf.Config `json:"features"`
+	// Search holds the candidates of the settings left open, and the
+	// rows they are scored on (pipeline.Search; zero: the core's).
+	Search pipeline.Search `json:"search"`
 	// Lambda > 0 fixes λ; 0 chooses it by the task's criterion
 	// (krr.Criterion), on all the rows as a single-process fit does.
 	Lambda float64 `json:"lambda"`
@@ -40,8 +46,10 @@ func (o Options) fanIn(n int) int {
 
 // Check refuses options that no shard can make valid.
 func (o Options) Check() error {
-	if err := o.Prep.Check(); err != nil {
-		return err
+	if o.Prep != nil {
+		if err := o.Prep.Check(); err != nil {
+			return err
+		}
 	}
 	if o.Lambda != 0 {
 		if err := check.Lambda("fitbeam", "lambda", o.Lambda); err != nil {
@@ -52,37 +60,46 @@ func (o Options) Check() error {
 		return check.New(check.Option, "fanIn", "fitbeam: fan-in %d is negative; use 0 for ⌊√shards⌋", o.FanIn)
 	}
 	// The plan of a tiny regression checks the map and λ as every
-	// shard's plan will (an open depth among them: it is chosen by a
-	// search over the rows, which this pipeline does not run).
-	_, err := planSpec{Prep: o.Prep, Features: o.Features, Lambda: o.Lambda, Task: krr.Regression, Rows: 1, Cols: 1}.plan()
+	// shard's plan will.
+	_, err := planSpec{Prep: o.Prep, Features: o.Features, Search: o.Search, Lambda: o.Lambda, Task: krr.Regression, Rows: 1, Cols: 1}.plan()
 	return err
 }
 
 // planSpec is everything pipeline.NewPlan needs, once the data set is
 // settled; its JSON names a plan between workers.
 type planSpec struct {
-	Prep     data.Prep    `json:"prep"`
-	Groups   []data.Group `json:"groups"`
-	Features rf.Config    `json:"features"`
-	Lambda   float64      `json:"lambda"`
-	Task     string       `json:"task"`
-	Classes  int          `json:"classes"`
-	Rows     int          `json:"rows"`
-	Cols     int          `json:"cols"`
+	Prep     *data.Prep      `json:"prep"` // nil: open ('auto')
+	Groups   []data.Group    `json:"groups"`
+	Features rf.Config       `json:"features"`
+	Search   pipeline.Search `json:"search"`
+	Lambda   float64         `json:"lambda"`
+	Task     string          `json:"task"`
+	Classes  int             `json:"classes"`
+	Rows     int             `json:"rows"`
+	Cols     int             `json:"cols"`
 }
 
-// spec is the plan of a fit of o on the settled data set, as JSON.
+// spec is the plan of a fit of o on the settled data set, as JSON: open
+// when o leaves the depth or preprocessing to the fit, until the
+// selection has settled them (s.Choice).
 func (o Options) spec(s Settled) string {
-	b, _ := json.Marshal(planSpec{Prep: o.Prep, Groups: s.Schema.Groups, Features: o.Features, Lambda: o.Lambda,
-		Task: s.Schema.Task, Classes: len(s.Schema.Classes), Rows: s.Rows, Cols: s.Schema.Width()})
+	ps := planSpec{Prep: o.Prep, Groups: s.Schema.Groups, Features: o.Features, Search: o.Search, Lambda: o.Lambda,
+		Task: s.Schema.Task, Classes: len(s.Schema.Classes), Rows: s.Rows, Cols: s.Schema.Width()}
+	if c := s.Choice; c != nil {
+		prep := c.Prep
+		ps.Prep = &prep
+		if c.Depth > 0 {
+			ps.Features.Depth = c.Depth
+		}
+	}
+	b, _ := json.Marshal(ps)
 	return string(b)
 }
 
 // plan is the plan pipeline.FitDataset makes for these rows: the task and
 // classes of the data set, its one-hot groups.
 func (ps planSpec) plan() (*pipeline.Plan, error) {
-	prep := ps.Prep
-	cfg := pipeline.Config{Preprocess: &prep, Groups: ps.Groups, Features: ps.Features,
+	cfg := pipeline.Config{Preprocess: ps.Prep, Groups: ps.Groups, Features: ps.Features, Search: ps.Search,
 		Ridge: krr.Options{Lambda: ps.Lambda, Task: ps.Task, Classes: ps.Classes}}
 	return pipeline.NewPlan(cfg, ps.Rows, ps.Cols, nil)
 }

@@ -31,6 +31,7 @@ func TestBadInputsAreErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	nan := mat.NewDense(1, 3, []float64{math.NaN(), 0, math.Inf(1)})
+	open, stats, Xs, ys := openPlan(t, X, y, Config{Features: rf.Config{Dim: 16}, Ridge: krr.Options{Task: krr.Classification}})
 	for _, tc := range []struct {
 		name string
 		call func() error
@@ -51,9 +52,15 @@ func TestBadInputsAreErrors(t *testing.T) {
 		{"FitDataset nil", func() error { _, err := FitDataset(ctx, nil, cfg); return err }},
 		{"FitDataset empty", func() error { _, err := FitDataset(ctx, &data.Dataset{}, cfg); return err }},
 		{"Select nil X", func() error { _, _, err := Select(ctx, nil, y, cfg); return err }},
-		{"SelectPart part out of range", func() error { _, _, err := SelectPart(ctx, X, y, Config{}, 3, 2); return err }},
-		{"SelectPart negative parts", func() error { _, _, err := SelectPart(ctx, X, y, Config{}, 0, -1); return err }},
-		{"SelectScored nil", func() error { _, _, err := SelectScored(X, y, Config{}, nil); return err }},
+		{"Score part out of range", func() error { _, err := open.Score(ctx, Xs, ys, stats, 3, 2); return err }},
+		{"Score negative parts", func() error { _, err := open.Score(ctx, Xs, ys, stats, 0, -1); return err }},
+		{"Score nil rows", func() error { _, err := open.Score(ctx, nil, nil, stats, 0, 1); return err }},
+		{"Score nil stats", func() error { _, err := open.Score(ctx, Xs, ys, nil, 0, 1); return err }},
+		{"Score short targets", func() error { _, err := open.Score(ctx, Xs, ys[1:], stats, 0, 1); return err }},
+		{"Choose nil", func() error { _, _, err := open.Choose(nil); return err }},
+		{"Scaler of an open plan", func() error { _, err := open.Scaler(stats); return err }},
+		{"NewPart of an open plan", func() error { _, err := open.NewPart(nil); return err }},
+		{"DecodePart of an open plan", func() error { _, err := open.DecodePart(nil); return err }},
 		{"Simplest nil", func() error { _, err := Simplest(nil, nil, false); return err }},
 		{"Simplest mismatched", func() error { _, err := Simplest([]Candidate{{}, {}}, [][]float64{{1, 2}}, false); return err }},
 		{"Simplest ragged losses", func() error {

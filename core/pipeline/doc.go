@@ -75,6 +75,13 @@
 // parts merge in any order, also from their binary forms; Solve chooses λ
 // and assembles the pipeline. Fit is this protocol with one part, and
 // gives the model a host of any number of workers gives (to rounding).
+// When the depth or preprocessing is left open ('auto'), NewPlan makes an
+// open plan that names the rows its selection scores (SearchRows: a seeded
+// sample, a function of the number of rows, the classes, the grid and the
+// seed only); the host gathers those rows alone, and Plan.Select (or Score
+// per worker, then Choose) settles the plan from them and the merged
+// statistics, each candidate's scaler fitted from those statistics as the
+// fit's is. No host needs every row in one place to choose.
 //
 // Errors follow ntkrf's error grammar (ntkrf/core/errs): a bad model file
 // is refused with ERR_TYPE (not a model file), ERR_VALUE (other format or

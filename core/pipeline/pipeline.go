@@ -93,26 +93,16 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data
 		groups = input.Groups
 	}
 	cfg.Groups = groups
-	cfg, sel, err := Select(ctx, X, y, cfg) // checks X and y, resolves the task
+	// The protocol of every host (see Plan), with one part: the 'auto'
+	// selection on the rows it names, then the fit.
+	plan, stats, sel, err := selectOn(ctx, X, y, cfg)
 	if err != nil {
-		return nil, err
-	}
-	// The protocol of every host (see Plan), with one part.
-	n, d := X.Dims()
-	plan, err := NewPlan(cfg, n, d, y)
-	if err != nil {
-		return nil, err
-	}
-	progress(cfg.Ridge, 0, 1, "preprocess")
-	stats := plan.NewStats()
-	if err := stats.Add(X); err != nil {
 		return nil, err
 	}
 	scaler, err := plan.Scaler(stats)
 	if err != nil {
 		return nil, err
 	}
-	progress(cfg.Ridge, 1, 1, "preprocess")
 	part, err := plan.NewPart(scaler)
 	if err != nil {
 		return nil, err

@@ -19,21 +19,31 @@ import (
 //
 //	plan := NewPlan(cfg, rows, cols, y)          // once
 //	stats := plan.NewStats(); stats.Add(X_i)      // per part, then Merge
+//	if idx := plan.SearchRows(); idx != nil {     // 'auto': depth or preprocessing open
+//		plan, sel = plan.Select(ctx, X[idx], y[idx], stats) // or Score per worker, then Choose
+//	}
 //	scaler := plan.Scaler(stats)                  // once
 //	part := plan.NewPart(scaler); part.Add(X_i, y_i, first_i) // per part
 //	part.Merge(other) (or MergeBinary)            // any order, any tree
 //	model := plan.Solve(ctx, scaler, part, meta)  // once
 //
-// Statistics and parts travel as versioned binary forms (AppendBinary,
+// A plan whose depth or preprocessing is left open ('auto') names the rows
+// its selection scores (SearchRows, a function of the rows, the settled
+// options and the seed): the host gathers only those, and Select settles
+// the plan from them and the merged statistics of every row. Statistics
+// and parts travel as versioned binary forms (AppendBinary,
 // data.DecodeStats, DecodePart). Fit is this protocol with one part.
 type Plan struct {
-	cfg        Config // settled: Preprocess and depth fixed, Ridge resolved
+	cfg        Config // settled: Preprocess and depth fixed (open: nil, 0), Ridge resolved
 	rows, cols int
 	collect    bool // parts keep their scaled rows; solved in one place
 	cut        krr.HoldoutCut
 	fmap       *lazyMap     // primal: drawn at its first use
-	dim        int          // primal: the feature dimension m
+	dim        int          // primal: the feature dimension m (open: the first candidate's)
 	kern       *kernel.Spec // kernel, filled
+	// open is the selection of a plan that leaves settings open (nil once
+	// settled).
+	open *search
 }
 
 // lazyMap is a plan's feature map, drawn when a part or the solve first
@@ -59,20 +69,17 @@ func (p *Plan) featureMap() (*rf.Map, error) {
 	return l.m, l.err
 }
 
-// NewPlan settles cfg for a fit of rows rows of cols columns. cfg must
-// leave nothing to choose (Select settles 'auto': a nil Preprocess, an
-// open depth). y, all the targets, resolves the task and the number of
-// classes (krr.Options.Labels, every target checked); it may be nil when cfg.Ridge names the
-// task, and the classes of a classification.
+// NewPlan settles cfg for a fit of rows rows of cols columns. y, all the
+// targets, resolves the task and the number of classes
+// (krr.Options.Labels, every target checked); it may be nil when cfg.Ridge
+// names the task, and the classes of a classification. A depth or
+// preprocessing left open ('auto': a nil Preprocess, a depth of 0) makes
+// an open plan: it collects statistics and names the rows to search
+// (SearchRows) until Select settles it; with a single candidate, or no
+// exact kernel to score with, it is settled at once.
 func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
 	if rows < 1 || cols < 1 {
 		return nil, check.New(check.Shape, "", "pipeline: a plan of %d rows × %d columns; a fit needs at least one of each", rows, cols)
-	}
-	if cfg.Preprocess == nil {
-		return nil, check.New(check.Option, "preprocess", "pipeline: the preprocessing is left open; settle it with Select before planning, or fix it")
-	}
-	if spec, ok := cfg.kernelSpec(); ok && depthOpen(spec) {
-		return nil, check.New(check.Option, "depth", "pipeline: the depth is left open; settle it with Select before planning, or fix it")
 	}
 	opt := cfg.Ridge
 	switch {
@@ -95,29 +102,61 @@ func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
 			return nil, err
 		}
 	}
-	if opt.BlockRows == 0 {
-		opt.BlockRows = krr.DefaultBlockRows
-	}
 	if cfg.Groups != nil {
 		if _, err := data.NewStats(cols, cfg.Groups); err != nil {
 			return nil, err
 		}
 	}
+	if cfg.Kernel == nil {
+		// The features' settings (the seed's range, the map's memory at
+		// the depth given or the default) before any search.
+		if _, err := cfg.Features.Resolve(cols); err != nil {
+			return nil, err
+		}
+	}
+	s, err := newSearch(cfg, opt, rows)
+	if err != nil {
+		return nil, err
+	}
+	if opt.BlockRows == 0 {
+		opt.BlockRows = krr.DefaultBlockRows
+	}
+	cfg.Ridge = opt
+	if s.cands == nil {
+		// Nothing to choose: the first (only) candidate.
+		return settle(apply(cfg, s.depths[0], s.preps[0]), rows, cols)
+	}
+	// Open: sized as its first candidate would be (Chunks), drawn only
+	// once settled.
+	first, err := settle(apply(cfg, s.depths[0], s.preps[0]), rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	first.cfg, first.open, first.cut = cfg, s, krr.HoldoutCut{}
+	return first, nil
+}
+
+// settle makes the plan of cfg, whose depth and preprocessing are fixed
+// and whose Ridge is resolved (the task and classes set); its feature map
+// is drawn at first use.
+func settle(cfg Config, rows, cols int) (*Plan, error) {
 	if err := cfg.Preprocess.Check(); err != nil {
 		return nil, err
 	}
+	opt := cfg.Ridge
 	p := &Plan{rows: rows, cols: cols}
 	// The map is drawn on the preprocessed columns: the scaler keeps the
 	// columns it imputes and scales, and adds one for a bias input.
 	scaled := cfg.Preprocess.Width(cols)
 	dual := true
-	if cfg.Kernel != nil {
+	switch {
+	case cfg.Kernel != nil:
 		k, err := cfg.Kernel.Filled(scaled)
 		if err != nil {
 			return nil, err
 		}
 		p.kern = &k
-	} else {
+	default:
 		// Resolve checks all New checks, the memory included, and
 		// sizes the map without drawing it.
 		fc, err := cfg.Features.Resolve(scaled)
@@ -151,7 +190,10 @@ func (p *Plan) Task() string { return p.cfg.Ridge.Task }
 // Classes is the number of classes (0 for a regression).
 func (p *Plan) Classes() int { return p.cfg.Ridge.Classes }
 
-// Criterion is how λ is chosen when it is not fixed.
+// Criterion is how λ is chosen when it is not fixed (an open plan's: as
+// configured, "" to choose by the task once settled). Dim and Collects of
+// an open plan are its first candidate's (they size Chunks), and may
+// change when Select settles it.
 func (p *Plan) Criterion() string { return p.cfg.Ridge.Criterion }
 
 // Dim is the feature dimension m, or 0 for an exact kernel.
@@ -196,22 +238,45 @@ func (p *Plan) NewStats() *data.Stats {
 // Scaler fits the plan's preprocessing from the statistics of all the
 // rows, merged.
 func (p *Plan) Scaler(s *data.Stats) (*data.Scaler, error) {
+	if err := p.settled(); err != nil {
+		return nil, err
+	}
+	if err := p.checkStats(s); err != nil {
+		return nil, err
+	}
+	return s.Scaler(*p.cfg.Preprocess)
+}
+
+// settled refuses a plan that leaves settings open for a step that needs
+// them fixed.
+func (p *Plan) settled() error {
+	if p.open != nil {
+		return check.New(check.Option, "preprocess", "pipeline: the plan leaves the depth or preprocessing open ('auto'); settle it with Select (on the rows of SearchRows and the merged statistics) first")
+	}
+	return nil
+}
+
+// checkStats checks that s are the merged statistics of the plan's rows.
+func (p *Plan) checkStats(s *data.Stats) error {
 	if s == nil || s.Rows() != p.rows || s.Cols() != p.cols {
 		rows, cols := 0, 0
 		if s != nil {
 			rows, cols = s.Rows(), s.Cols()
 		}
-		return nil, check.New(check.Shape, "", "pipeline: statistics of %d rows × %d columns for a plan of %d × %d; merge the statistics of every part", rows, cols, p.rows, p.cols)
+		return check.New(check.Shape, "", "pipeline: statistics of %d rows × %d columns for a plan of %d × %d; merge the statistics of every part", rows, cols, p.rows, p.cols)
 	}
 	if !slices.Equal(s.Groups(), p.NewStats().Groups()) {
-		return nil, check.New(check.Shape, "", "pipeline: the statistics have other column groups than the plan")
+		return check.New(check.Shape, "", "pipeline: the statistics have other column groups than the plan")
 	}
-	return s.Scaler(*p.cfg.Preprocess)
+	return nil
 }
 
 // checkScaler checks that s is a scaler of the plan's preprocessing and
 // columns.
 func (p *Plan) checkScaler(s *data.Scaler) error {
+	if err := p.settled(); err != nil {
+		return err
+	}
 	if s == nil || s.Cols() != p.cols || s.Prep() != *p.cfg.Preprocess {
 		return check.New(check.Type, "", "pipeline: the scaler is not the plan's: fit it from the merged statistics of the plan's rows")
 	}

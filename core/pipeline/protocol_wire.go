@@ -103,6 +103,9 @@ func (p *Plan) readPart(b []byte) (*partWire, error) {
 // non-finite numbers), are refused with a coded error before anything is
 // allocated for them.
 func (p *Plan) DecodePart(b []byte) (*Part, error) {
+	if err := p.settled(); err != nil {
+		return nil, err
+	}
 	w, err := p.readPart(b)
 	if err != nil {
 		return nil, err

@@ -130,25 +130,6 @@ type Candidate struct {
 	StdErr float64 `json:"stdErr,omitempty"`
 }
 
-// Select settles the settings cfg leaves open (a nil Preprocess, a depth
-// of 0; see Config) on the rows of X and targets y: it returns cfg with
-// them fixed to the chosen values, and the selection (nil when nothing was
-// open). Fit calls it first; hosts that split a fit over workers call it
-// once, then fit the returned Config. λ is left to the fit; the task and
-// the number of classes are resolved from y. It is SelectPart of one part
-// followed by SelectScored, without enumerating the candidates twice.
-func Select(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (Config, *Selection, error) {
-	s, err := newSearch(X, y, cfg)
-	if err != nil {
-		return cfg, nil, err
-	}
-	scored, err := s.part(ctx, X, 0, 1)
-	if err != nil {
-		return cfg, nil, err
-	}
-	return s.settle(cfg, scored)
-}
-
 // Scored is one candidate of a selection scored: its index in the order
 // the selection enumerates them (preprocessings, then depths), its score
 // at its best λ, and its validated loss on each row searched.
@@ -158,82 +139,20 @@ type Scored struct {
 	Losses    []float64 `json:"losses"`
 }
 
-// SelectPart scores the candidates of Select whose index is part modulo
-// parts, so that hosts without shared memory (WebAssembly workers) can
-// split a selection: each scores a part, and SelectScored chooses from all
-// of them. It also returns how many candidates there are: 0 when nothing
-// is open (nothing to score).
-func SelectPart(ctx context.Context, X *mat.Dense, y []float64, cfg Config, part, parts int) ([]Scored, int, error) {
-	if parts < 1 || part < 0 || part >= parts {
-		return nil, 0, check.New(check.Option, "part", "pipeline: part %d of %d; give 0 ≤ part < parts", part, parts)
-	}
-	s, err := newSearch(X, y, cfg)
-	if err != nil {
-		return nil, 0, err
-	}
-	scored, err := s.part(ctx, X, part, parts)
-	return scored, len(s.cands), err
-}
-
-// SelectScored finishes a selection from every candidate's Scored (the
-// SelectPart calls of all parts, in any order) with the one-standard-error
-// rule (Simplest); it checks that they are the candidates cfg and the rows
-// of X call for, each once.
-func SelectScored(X *mat.Dense, y []float64, cfg Config, scored []Scored) (Config, *Selection, error) {
-	s, err := newSearch(X, y, cfg)
-	if err != nil {
-		return cfg, nil, err
-	}
-	return s.settle(cfg, scored)
-}
-
-// part scores the candidates whose index is part modulo parts (none when
-// nothing is open).
-func (s *search) part(ctx context.Context, X *mat.Dense, part, parts int) ([]Scored, error) {
-	if s.cands == nil {
-		return nil, nil
-	}
-	var which []int
-	for i := part; i < len(s.cands); i += parts {
-		which = append(which, i)
-	}
-	return s.score(ctx, X, which)
-}
-
-// settle returns cfg with the task resolved and the open settings fixed to
-// the choice among scored (the fixed ones when nothing is open), and the
-// selection.
-func (s *search) settle(cfg Config, scored []Scored) (Config, *Selection, error) {
-	cfg.Ridge.Task, cfg.Ridge.Classes = s.opt.Task, s.opt.Classes
-	ch := choice{depth: s.depths[0], prep: s.preps[0]}
-	if s.cands != nil {
-		var err error
-		if ch, err = s.pick(scored); err != nil {
-			return cfg, nil, err
-		}
-	} else if len(scored) > 0 {
-		return cfg, nil, check.New(check.Shape, "scored", "pipeline: %d candidates scored, but the configuration leaves nothing to select", len(scored))
-	}
-	if ch.depth > 0 {
+// apply returns cfg with the open settings fixed to the candidate's depth
+// (0: as configured) and preprocessing.
+func apply(cfg Config, depth int, prep data.Prep) Config {
+	if depth > 0 {
 		if cfg.Kernel != nil {
 			k := *cfg.Kernel
-			k.Depth = ch.depth
+			k.Depth = depth
 			cfg.Kernel = &k
 		} else {
-			cfg.Features.Depth = ch.depth
+			cfg.Features.Depth = depth
 		}
 	}
-	prep := ch.prep
 	cfg.Preprocess = &prep
-	return cfg, ch.sel, nil
-}
-
-// choice is what a selection settles: the depth (0: as configured) and
-// the preprocessing.
-type choice struct {
-	depth int
-	prep  data.Prep
-	sel   *Selection
+	return cfg
 }
 
 // sampleStream separates the search's sample from the other draws of a
@@ -248,34 +167,16 @@ type search struct {
 	preps  []data.Prep
 	cands  []Candidate // depth and preprocessing, in enumeration order
 	groups []data.Group
-	opt    krr.Options // resolved from y
+	opt    krr.Options // task and classes resolved from all the targets
 	o      krr.Options // the candidates' leave-one-out
-	idx    []int       // the rows searched
-	ys     []float64
+	idx    []int       // the rows searched, global indices, sorted
 }
 
 // newSearch enumerates the candidates of cfg.Search that cfg leaves open
-// (a nil Preprocess, a depth of 0), checked, with the rows they are
-// scored on.
-func newSearch(X *mat.Dense, y []float64, cfg Config) (*search, error) {
-	if X == nil || X.IsEmpty() {
-		return nil, check.New(check.Shape, "", "pipeline: X is empty; it needs at least one row and one column")
-	}
-	if err := checkTargets(X, y); err != nil {
-		return nil, err
-	}
-	opt, err := cfg.Ridge.Resolve(y)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Kernel == nil {
-		// The features' settings (the seed's range, the map's memory at
-		// the depth given or the default) before any search.
-		_, d := X.Dims()
-		if _, err := cfg.Features.Resolve(d); err != nil {
-			return nil, err
-		}
-	}
+// (a nil Preprocess, a depth of 0), checked, and draws the rows they are
+// scored on among rows rows: a function of rows, opt (cfg.Ridge with the
+// task and classes of all the targets), the search and the seed only.
+func newSearch(cfg Config, opt krr.Options, rows int) (*search, error) {
 	s := &search{groups: cfg.Groups, opt: opt, depths: []int{0}}
 	spec, hasKernel := cfg.kernelSpec()
 	s.spec = spec
@@ -304,16 +205,11 @@ func newSearch(X *mat.Dense, y []float64, cfg Config) (*search, error) {
 			s.cands = append(s.cands, Candidate{Depth: depth, Preprocess: p})
 		}
 	}
-	n, _ := X.Dims()
-	rows := cfg.Search.Rows
-	if rows == 0 {
-		rows = defaultRows(opt)
+	n := cfg.Search.Rows
+	if n == 0 {
+		n = defaultRows(opt)
 	}
-	s.idx = sample(n, rows, cfg.Features.Seed)
-	s.ys = make([]float64, len(s.idx))
-	for i, r := range s.idx {
-		s.ys[i] = y[r]
-	}
+	s.idx = sample(rows, n, cfg.Features.Seed)
 	s.o = opt
 	s.o.Criterion, s.o.Progress, s.o.Lambda = krr.LOO, nil, 0
 	if opt.Lambda > 0 {
@@ -323,19 +219,23 @@ func newSearch(X *mat.Dense, y []float64, cfg Config) (*search, error) {
 }
 
 // score scores the candidates which with the exact kernel on the rows
-// searched, by exact leave-one-out over the λ grid: one eigendecomposition
-// per candidate.
-func (s *search) score(ctx context.Context, X *mat.Dense, which []int) ([]Scored, error) {
-	Xsub := data.Rows(X, s.idx)
+// searched (Xs, ys: the rows of s.idx, in that order), by exact
+// leave-one-out over the λ grid: one eigendecomposition per candidate.
+// Each candidate's scaler is the one the fit would use, fitted from the
+// merged statistics of every training row. Progress goes to report's
+// (the plan's own: a plan kept across calls reports to each call).
+func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, which []int, report krr.Options) ([]Scored, error) {
 	byAcc := s.opt.Task == krr.Classification
-	// The scalers are fitted on every training row, as the final fit's is.
 	scaled := make([]*mat.Dense, len(s.preps))
 	for i, p := range s.preps {
-		scaler, err := data.Fit(X, s.groups, p)
+		if !slices.ContainsFunc(which, func(c int) bool { return c/len(s.depths) == i }) {
+			continue // no candidate of this part uses it
+		}
+		scaler, err := stats.Scaler(p)
 		if err != nil {
 			return nil, err
 		}
-		if scaled[i], err = scaler.Apply(nil, Xsub); err != nil {
+		if scaled[i], err = scaler.Apply(nil, Xs); err != nil {
 			return nil, err
 		}
 	}
@@ -353,7 +253,7 @@ func (s *search) score(ctx context.Context, X *mat.Dense, which []int) ([]Scored
 			errs[j] = err
 			return
 		}
-		curve, rowLosses, err := krr.KernelCurve(K, s.ys, s.o)
+		curve, rowLosses, err := krr.KernelCurve(K, ys, s.o)
 		if err != nil {
 			errs[j] = err
 			return
@@ -385,10 +285,10 @@ func (s *search) score(ctx context.Context, X *mat.Dense, which []int) ([]Scored
 		done <- struct{}{}
 	})
 	for k := range total {
-		progress(s.opt, k, total, "select")
+		progress(report, k, total, "select")
 		<-done
 	}
-	progress(s.opt, total, total, "select")
+	progress(report, total, total, "select")
 	if err := ctx.Err(); err != nil {
 		return nil, check.Stopped("pipeline: selection", err)
 	}
@@ -401,30 +301,30 @@ func (s *search) score(ctx context.Context, X *mat.Dense, which []int) ([]Scored
 }
 
 // pick checks that scored holds every candidate once, as score returns
-// them, and applies Simplest.
-func (s *search) pick(scored []Scored) (choice, error) {
+// them, and applies Simplest: the selection, its Chosen the choice.
+func (s *search) pick(scored []Scored) (*Selection, error) {
 	if len(scored) != len(s.cands) {
-		return choice{}, check.New(check.Shape, "scored", "pipeline: %d candidates scored; the selection has %d", len(scored), len(s.cands))
+		return nil, check.New(check.Shape, "scored", "pipeline: %d candidates scored; the selection has %d", len(scored), len(s.cands))
 	}
 	sel := &Selection{Rows: len(s.idx), Criterion: krr.LOO, Candidates: make([]Candidate, len(s.cands))}
 	losses := make([][]float64, len(s.cands))
 	for _, sc := range scored {
 		i, c := sc.Index, sc.Candidate
 		if i < 0 || i >= len(s.cands) || losses[i] != nil {
-			return choice{}, check.New(check.Shape, "scored", "pipeline: scored candidate index %d is out of range or repeated; give each of 0 … %d once", i, len(s.cands)-1)
+			return nil, check.New(check.Shape, "scored", "pipeline: scored candidate index %d is out of range or repeated; give each of 0 … %d once", i, len(s.cands)-1)
 		}
 		if want := s.cands[i]; c.Depth != want.Depth || c.Preprocess != want.Preprocess {
-			return choice{}, check.New(check.Value, "scored", "pipeline: scored candidate %d has depth %d and preprocessing %+v; the selection's has depth %d and %+v", i, c.Depth, c.Preprocess, want.Depth, want.Preprocess)
+			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has depth %d and preprocessing %+v; the selection's has depth %d and %+v", i, c.Depth, c.Preprocess, want.Depth, want.Preprocess)
 		}
 		if !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || !(c.Score >= 0) || math.IsInf(c.Score, 0) || !(c.Accuracy >= 0 && c.Accuracy <= 1) {
-			return choice{}, check.New(check.Value, "scored", "pipeline: scored candidate %d has λ %v, score %v, accuracy %v; a scored candidate has λ > 0 and a finite score", i, c.Lambda, c.Score, c.Accuracy)
+			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has λ %v, score %v, accuracy %v; a scored candidate has λ > 0 and a finite score", i, c.Lambda, c.Score, c.Accuracy)
 		}
 		if len(sc.Losses) != len(s.idx) {
-			return choice{}, check.New(check.Shape, "scored", "pipeline: scored candidate %d has %d row losses; the selection searches %d rows", i, len(sc.Losses), len(s.idx))
+			return nil, check.New(check.Shape, "scored", "pipeline: scored candidate %d has %d row losses; the selection searches %d rows", i, len(sc.Losses), len(s.idx))
 		}
 		for r, l := range sc.Losses {
 			if !(l >= 0) || math.IsInf(l, 0) {
-				return choice{}, check.New(check.Value, "scored", "pipeline: scored candidate %d has loss %v at row %d; losses are finite and ≥ 0", i, l, r)
+				return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has loss %v at row %d; losses are finite and ≥ 0", i, l, r)
 			}
 		}
 		c.StdErr = 0
@@ -432,14 +332,13 @@ func (s *search) pick(scored []Scored) (choice, error) {
 	}
 	chosen, err := Simplest(sel.Candidates, losses, s.opt.Task == krr.Classification)
 	if err != nil {
-		return choice{}, err
+		return nil, err
 	}
 	sel.Chosen = chosen
 	if sel.Best, err = BestCandidate(sel.Candidates, s.opt.Task == krr.Classification); err != nil {
-		return choice{}, err
+		return nil, err
 	}
-	c := sel.Candidates[chosen]
-	return choice{depth: c.Depth, prep: c.Preprocess, sel: sel}, nil
+	return sel, nil
 }
 
 // Simplest is the one-standard-error rule by which a selection chooses

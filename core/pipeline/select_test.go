@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
@@ -151,10 +153,31 @@ func TestSelectionOnAnyCores(t *testing.T) {
 	}
 }
 
-// TestSelectionInParts: a selection split into parts (SelectPart, each
+// openPlan is the open plan of cfg on X and y, the statistics of X and
+// the rows it searches with their targets.
+func openPlan(t testing.TB, X *mat.Dense, y []float64, cfg Config) (*Plan, *data.Stats, *mat.Dense, []float64) {
+	t.Helper()
+	n, d := X.Dims()
+	plan, err := NewPlan(cfg, n, d, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := plan.SearchRows()
+	if idx == nil {
+		t.Fatal("the plan leaves nothing open")
+	}
+	stats := plan.NewStats()
+	if err := stats.Add(X); err != nil {
+		t.Fatal(err)
+	}
+	return plan, stats, data.Rows(X, idx), data.Take(y, idx)
+}
+
+// TestSelectionInParts: a selection split into parts (Plan.Score, each
 // part's candidates through JSON as a worker returns them, in any order)
-// and finished by SelectScored is Select's, candidate for candidate; a
-// configuration with nothing open has nothing to score.
+// and finished by Choose is Select's, candidate for candidate, and
+// settles the same plan; a configuration with nothing open has nothing to
+// score.
 func TestSelectionInParts(t *testing.T) {
 	t.Parallel()
 	X, y := fixture.Data(90, 4, 3, 29)
@@ -163,15 +186,16 @@ func TestSelectionInParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, parts := range []int{2, 3, 10, 11} {
+	open, stats, Xs, ys := openPlan(t, X, y, cfg)
+	if open.Candidates() != len(want.Candidates) {
+		t.Fatalf("%d candidates, want %d", open.Candidates(), len(want.Candidates))
+	}
+	for _, parts := range []int{1, 2, 3, 10, 11} {
 		var all []Scored
 		for part := parts - 1; part >= 0; part-- {
-			scored, total, err := SelectPart(context.Background(), X, y, cfg, part, parts)
+			scored, err := open.Score(context.Background(), Xs, ys, stats, part, parts)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if total != len(want.Candidates) {
-				t.Fatalf("%d parts: %d candidates, want %d", parts, total, len(want.Candidates))
 			}
 			b, err := json.Marshal(scored)
 			if err != nil {
@@ -183,18 +207,24 @@ func TestSelectionInParts(t *testing.T) {
 			}
 			all = append(all, back...)
 		}
-		gotCfg, got, err := SelectScored(X, y, cfg, all)
+		plan, got, err := open.Choose(all)
 		if err != nil {
 			t.Fatal(err)
 		}
+		gotCfg := plan.Config()
+		gotCfg.Ridge.Progress = nil
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotCfg, wantCfg) {
 			t.Errorf("%d parts: %+v\nSelect: %+v", parts, got, want)
 		}
 	}
 	fixed := cfg
 	fixed.Features.Depth, fixed.Preprocess = 2, &data.Prep{}
-	if scored, total, err := SelectPart(context.Background(), X, y, fixed, 0, 2); err != nil || total != 0 || len(scored) != 0 {
-		t.Errorf("nothing open: %d scored of %d, %v", len(scored), total, err)
+	plan, err := NewPlan(fixed, 90, 4, y)
+	if err != nil || plan.SearchRows() != nil || plan.Candidates() != 0 {
+		t.Errorf("nothing open: rows %v, %d candidates, %v", plan.SearchRows(), plan.Candidates(), err)
+	}
+	if _, err := plan.Score(context.Background(), Xs, ys, stats, 0, 1); err == nil {
+		t.Errorf("a settled plan scored candidates")
 	}
 }
 
@@ -205,9 +235,10 @@ func TestSelectScoredErrors(t *testing.T) {
 	t.Parallel()
 	X, y := fixture.Data(40, 3, 2, 31)
 	cfg := Config{Features: rf.Config{Dim: 32, Seed: 1}, Search: Search{Depths: []int{1, 2}, Preprocess: []data.Prep{{}, {UnitNorm: true}}}, Ridge: class}
-	good, total, err := SelectPart(context.Background(), X, y, cfg, 0, 1)
-	if err != nil || total != 4 {
-		t.Fatalf("%d candidates, %v", total, err)
+	open, stats, Xs, ys := openPlan(t, X, y, cfg)
+	good, err := open.Score(context.Background(), Xs, ys, stats, 0, 1)
+	if err != nil || len(good) != 4 || open.Candidates() != 4 {
+		t.Fatalf("%d candidates, %v", len(good), err)
 	}
 	edit := func(f func(s []Scored) []Scored) []Scored {
 		s := make([]Scored, len(good))
@@ -231,14 +262,14 @@ func TestSelectScoredErrors(t *testing.T) {
 		{"few losses", edit(func(s []Scored) []Scored { s[1].Losses = s[1].Losses[1:]; return s }), check.Shape, "39 row losses"},
 		{"NaN loss", edit(func(s []Scored) []Scored { s[1].Losses[5] = math.NaN(); return s }), check.Value, "loss NaN at row 5"},
 	} {
-		_, _, err := SelectScored(X, y, cfg, tc.scored)
+		_, _, err := open.Choose(tc.scored)
 		var e *check.Error
 		if !errors.As(err, &e) || e.Code != tc.code || e.Option != "scored" || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %s on scored containing %q", tc.name, err, tc.code, tc.want)
 		}
 	}
 	for _, p := range [][2]int{{-1, 2}, {2, 2}, {0, 0}} {
-		_, _, err := SelectPart(context.Background(), X, y, cfg, p[0], p[1])
+		_, err := open.Score(context.Background(), Xs, ys, stats, p[0], p[1])
 		var e *check.Error
 		if !errors.As(err, &e) || e.Code != check.Option || e.Option != "part" {
 			t.Errorf("part %d of %d: %v, want ERR_OPTION on part", p[0], p[1], err)
@@ -246,7 +277,11 @@ func TestSelectScoredErrors(t *testing.T) {
 	}
 	fixed := cfg
 	fixed.Features.Depth, fixed.Preprocess = 1, &data.Prep{}
-	if _, _, err := SelectScored(X, y, fixed, good); err == nil || !strings.Contains(err.Error(), "leaves nothing to select") {
+	settled, err := NewPlan(fixed, 40, 3, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := settled.Choose(good); err == nil || !strings.Contains(err.Error(), "leaves nothing to select") {
 		t.Errorf("scores for a fixed configuration: %v", err)
 	}
 }
@@ -403,7 +438,7 @@ func TestSimplest(t *testing.T) {
 }
 
 // TestSeedPast2to53: a seed no JavaScript number carries is refused at fit
-// time, before any search, by Fit, Select and SelectPart alike
+// time, before any search, by Fit, Select and NewPlan alike
 // (ERR_OPTION on the seed); the largest seed there is fits, saves and
 // loads back to the same predictions, its seed written exactly.
 func TestSeedPast2to53(t *testing.T) {
@@ -412,7 +447,7 @@ func TestSeedPast2to53(t *testing.T) {
 	big := Config{Features: rf.Config{Dim: 16, Seed: rf.MaxSeed + 1}, Ridge: class}
 	_, err1 := Fit(context.Background(), X, y, big)
 	_, _, err2 := Select(context.Background(), X, y, big)
-	_, _, err3 := SelectPart(context.Background(), X, y, big, 0, 2)
+	_, err3 := NewPlan(big, 40, 3, y)
 	for i, err := range []error{err1, err2, err3} {
 		var e *check.Error
 		if !errors.As(err, &e) || e.Code != check.Option || e.Option != "seed" || !strings.Contains(err.Error(), "above 2^53−1") {

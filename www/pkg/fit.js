@@ -8,8 +8,9 @@ import { Model } from './model.js';
 import { overRows, copyRange, CHUNK_BYTES } from './rows.js';
 
 /**
- * The largest X, in bytes, whose 'auto' selection is split over the
- * workers: each worker scoring a share of the candidates holds a copy.
+ * The largest sample of rows, in bytes, whose 'auto' selection is split
+ * over the workers: each worker scoring a share of the candidates holds a
+ * copy of the sample (at most search.rows rows; never X).
  */
 const SPLIT_SELECT_BYTES = 64 << 20;
 
@@ -82,56 +83,23 @@ export async function fitRidge(pool, ...args) {
   const call = (op, args, arrays, ctl, extra = {}) => pool.call(op, args, arrays, ctl, { where, ...extra });
   const Xref = (rows) => ({ rows, cols: X.cols, array: 0 });
   const stage = (name) => control.onProgress && ((p) => control.onProgress({ ...p, stage: p.stage || name }));
-  const first = pool.slots[0];
-  // The 'auto' depth and preprocessing are settled first (Go's
-  // pipeline.Select, as a native Fit does); the rest of the fit runs with
-  // them fixed. Nothing is open when both are given.
-  const ridge = { lambda: opts.lambda, criterion: opts.criterion, grid: opts.grid, task: opts.task, classes: opts.classes };
-  let features = opts.features ?? {};
-  let kernel = opts.kernel;
-  let preprocess = opts.preprocess;
-  let selection = null;
-  const depthOpen = (o) => o.depth === undefined || o.depth === 'auto';
-  if (preprocess === undefined || preprocess === 'auto' || depthOpen(kernel ?? features)) {
-    const args = { ...ridge, X: Xref(X.rows), y: { array: 1 }, features: kernel ? undefined : features, kernel, preprocess, search: opts.search, groups: opts.groups };
-    // The candidates (an eigendecomposition each) are independent: every
-    // worker scores a share (part), and the first chooses from them all
-    // (scored). Each worker then holds a copy of X, so only X of at most
-    // SPLIT_SELECT_BYTES is split; larger X leaves the first worker alone.
-    const k = pool.slots.length;
-    if (k > 1 && data.length * 8 <= SPLIT_SELECT_BYTES) {
-      // One count for the selection, reported once every share is known
-      // (each worker's first report gives its share), so that it never
-      // runs backwards.
-      const done = new Array(k).fill(-1);
-      const total = new Array(k).fill(-1);
-      const sum = (a) => a.reduce((s, v) => s + v, 0);
-      const report = control.onProgress && ((i) => (p) => {
-        done[i] = p.done; total[i] = p.total;
-        if (!total.includes(-1)) control.onProgress({ ...p, done: sum(done), total: sum(total), stage: 'select' });
-      });
-      const parts = await Promise.all(pool.slots.map((slot, i) => call('select', { ...args, part: { index: i, count: k } },
-        [data.slice(), yd.slice()], { signal: control.signal, onProgress: report && report(i) }, { slot, transfer: true })));
-      args.scored = parts.flatMap((p) => p.scored ?? []);
-    }
-    const chosen = await call('select', args,
-      [data.slice(), yd.slice()], { signal: control.signal, onProgress: stage('select') }, { slot: first, transfer: true });
-    ({ preprocess, selection } = chosen);
-    // A kernel or method without a depth (rbf, rff, …) leaves it unset.
-    const depth = chosen.depth === undefined ? {} : { depth: chosen.depth };
-    if (kernel) kernel = { ...kernel, ...depth }; else features = { ...features, ...depth };
-  }
   // The fit is Go's protocol (pipeline.Plan; the bridge's fit ops), which
   // this file only schedules. fitPlan settles everything (task, classes,
   // λ's criterion, the width, the held-out rows' rule) and cuts the rows
   // into chunks of at most CHUNK_BYTES of X: the chunks depend on the rows
   // and the plan, never on the number of workers. Then the statistics of
-  // each chunk (fitStats), the part of each chunk through the scaler of
-  // all of them (fitPart), and the parts merged and solved in one worker
-  // (fitSolve); the wire forms are handed on in row order, so the same
-  // rows give the same bits on any number of workers.
-  const fit = { ...ridge, rows: X.rows, cols: X.cols, features: kernel ? undefined : features, kernel, preprocess, groups: opts.groups };
-  const plan = await call('fitPlan', { ...fit, y: { array: 0 }, chunkBytes: CHUNK_BYTES }, [yd.slice()], { signal: control.signal }, { transfer: true });
+  // each chunk (fitStats); when the depth or preprocessing is 'auto', the
+  // plan names the rows its selection scores (search.rows): only those are
+  // gathered and sent, with the statistics, to select, which settles them
+  // (every worker scores a share of the candidates, the first chooses);
+  // then the part of each chunk through the scaler of all the statistics
+  // (fitPart), and the parts merged and solved in one worker (fitSolve).
+  // The wire forms are handed on in row order, so the same rows give the
+  // same bits on any number of workers.
+  const ridge = { lambda: opts.lambda, criterion: opts.criterion, grid: opts.grid, task: opts.task, classes: opts.classes };
+  const fit = { ...ridge, rows: X.rows, cols: X.cols, features: opts.kernel ? undefined : opts.features, kernel: opts.kernel,
+    preprocess: opts.preprocess, search: opts.search, groups: opts.groups };
+  let plan = await call('fitPlan', { ...fit, y: { array: 0 }, chunkBytes: CHUNK_BYTES }, [yd.slice()], { signal: control.signal }, { transfer: true });
   fit.task = plan.task;
   fit.classes = plan.classes;
   // A wire form goes to a worker as {wire: {array}, bytes}, its array
@@ -141,6 +109,13 @@ export async function fitRidge(pool, ...args) {
   const stats = (await overRows(pool, plan.chunks, { signal: control.signal, onProgress: stage('preprocess') }, (lo, hi, ctl, spare) =>
     call('fitStats', { ...fit, X: Xref(hi - lo) }, [chunkX(lo, hi, spare)], ctl,
       { transfer: true, onInputs: ([x]) => { spare.x = x; } }))).map((r) => r.stats);
+  let selection = null;
+  if (plan.search) {
+    selection = await select(pool, call, control, fit, plan.search.rows, data, yd, stats, refs);
+    // The settled plan cuts the parts' chunks (the statistics' chunks
+    // were the open plan's).
+    plan = await call('fitPlan', { ...fit, chunkBytes: CHUNK_BYTES }, [], { signal: control.signal });
+  }
   const parts = (await overRows(pool, plan.chunks, control, (lo, hi, ctl, spare) => {
     const arrays = [];
     const statsRefs = refs(arrays, stats);
@@ -154,4 +129,62 @@ export async function fitRidge(pool, ...args) {
   const solveArgs = { ...fit, stats: refs(arrays, stats), parts: refs(arrays, parts), input, selection };
   const model = await call('fitSolve', solveArgs, arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true });
   return new Model(pool, model);
+}
+
+/**
+ * Settles an open plan's 'auto' depth and preprocessing (Go's
+ * pipeline.Plan.Select): gathers the rows the plan names, sends them with
+ * every chunk's statistics to select (each worker scoring a share of the
+ * candidates when the sample is at most SPLIT_SELECT_BYTES, the first
+ * choosing), writes the depth and preprocessing select settled into fit,
+ * and returns the selection (saved with the model).
+ */
+async function select(pool, call, control, fit, rows, data, yd, stats, refs) {
+  const cols = fit.cols;
+  const xs = new Float64Array(rows.length * cols);
+  const ys = new Float64Array(rows.length);
+  rows.forEach((r, i) => {
+    xs.set(data.subarray(r * cols, (r + 1) * cols), i * cols);
+    ys[i] = yd[r];
+  });
+  // A scoring call's arrays: the statistics' wire forms, then the sample;
+  // the choice (scored) needs neither.
+  const args = (extra) => {
+    const arrays = [];
+    if ('scored' in extra) return [{ ...fit, ...extra }, arrays];
+    const a = { ...fit, stats: refs(arrays, stats), ...extra };
+    arrays.push(xs.slice(), ys.slice());
+    return [{ ...a, X: { rows: rows.length, cols, array: arrays.length - 2 }, y: { array: arrays.length - 1 } }, arrays];
+  };
+  // Only the sample's copies move: the statistics' forms serve every call.
+  const moved = (arrays) => arrays.slice(-2);
+  const k = pool.slots.length;
+  const first = pool.slots[0];
+  const stage = control.onProgress && ((p) => control.onProgress({ ...p, stage: p.stage || 'select' }));
+  let chosen;
+  if (k > 1 && xs.length * 8 <= SPLIT_SELECT_BYTES) {
+    // One count for the selection, reported once every share is known
+    // (each worker's first report gives its share), so that it never runs
+    // backwards.
+    const done = new Array(k).fill(-1);
+    const total = new Array(k).fill(-1);
+    const sum = (a) => a.reduce((s, v) => s + v, 0);
+    const report = control.onProgress && ((i) => (p) => {
+      done[i] = p.done; total[i] = p.total;
+      if (!total.includes(-1)) control.onProgress({ ...p, done: sum(done), total: sum(total), stage: 'select' });
+    });
+    const parts = await Promise.all(pool.slots.map((slot, i) => {
+      const [a, arrays] = args({ part: { index: i, count: k } });
+      return call('select', a, arrays, { signal: control.signal, onProgress: report && report(i) }, { slot, transfer: moved(arrays) });
+    }));
+    chosen = await call('select', ...args({ scored: parts.flatMap((p) => p.scored ?? []) }), { signal: control.signal }, { slot: first });
+  } else {
+    const [a, arrays] = args({});
+    chosen = await call('select', a, arrays, { signal: control.signal, onProgress: stage }, { slot: first, transfer: moved(arrays) });
+  }
+  // A kernel or method without a depth (rbf, rff, …) leaves it unset.
+  const depth = chosen.depth === undefined ? {} : { depth: chosen.depth };
+  fit.preprocess = chosen.preprocess;
+  if (fit.kernel) fit.kernel = { ...fit.kernel, ...depth }; else fit.features = { ...(fit.features ?? {}), ...depth };
+  return chosen.selection;
 }

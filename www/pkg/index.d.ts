@@ -93,7 +93,8 @@ export interface OptionSchema {
   name: string;
   kind: 'int' | 'number' | 'bool' | 'string' | 'enum' | 'char' | 'object' | 'array' | 'nameOrIndex' | 'any';
   /** The string "auto" is accepted too: the setting is chosen for the data. */
-  auto?: boolean;
+  /** The word ("auto") that leaves the option to the engine, which chooses it for the data; absent when it cannot be left. */
+  auto?: string;
   enum?: string[];
   min?: number;
   max?: number;
@@ -319,7 +320,11 @@ export interface FitOptions extends CallControl {
     depths?: number[];
     /** Default [{standardize: true}, {standardize: true, unitNorm: true}, {standardize: true, bias: 1}] (the bias only for ntk and nngp). */
     preprocess?: Preprocess[];
-    /** Rows scored, a seeded sample when there are more (3…8000; default 1000, fewer with hundreds of classes). */
+    /**
+     * Rows scored, a seeded sample when there are more (3…8000; default 1000, fewer with hundreds of
+     * classes). Only these rows go to the workers that score the candidates, with the column
+     * statistics of all rows (from which each candidate's scaler is fitted, as the fit's is): never X.
+     */
     rows?: number;
   };
   /** One-hot groups from parseCSV, so categorical missing values are imputed by the most frequent category. */

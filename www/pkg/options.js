@@ -44,7 +44,7 @@ export function checkKeys(where, obj, known) {
 
 /** Words an option's accepted values as Go's Expect does (a test compares them). */
 export function expect(o) {
-  if (o.auto) return `"auto" or ${expect({ ...o, auto: false })}`;
+  if (o.auto) return `"${o.auto}" or ${expect({ ...o, auto: undefined })}`;
   switch (o.kind) {
     case 'bool': return 'true or false';
     case 'string': return 'a string';
@@ -84,7 +84,7 @@ const inRange = (o, x) => Number.isFinite(x)
 export function checkValue(where, path, o, v) {
   const bad = (code) => ntkrfError(code, `${where}: ${path} must be ${expect(o)}, got ${describe(v)}`, path);
   if (o.auto && typeof v === 'string') {
-    if (v !== 'auto') throw bad('ERR_OPTION');
+    if (v !== o.auto) throw bad('ERR_OPTION'); // the schema's word (Go's names.Auto)
     return v;
   }
   switch (o.kind) {

@@ -28,23 +28,31 @@ import (
 
 	"ntkrf/beam/fitbeam"
 	"ntkrf/core/data"
+	"ntkrf/core/krr"
+	"ntkrf/core/names"
+	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
 
+// The flags' defaults are the core's (the package's fitRidge given
+// nothing): a flag left unset leaves its option zero, which the core
+// reads as its default ('auto' depth, preprocessing and λ; rf.DefaultDim
+// features; the first method, missing-value setting; the task from the
+// target). TestDefaultsAreTheCore's ties the defaults shown here to them.
 var (
 	input   = flag.String("input", "", "shards to fit: a glob of CSV, TSV or .gz files, each with its header line (local or gs://)")
 	output  = flag.String("output", "", "the model file to write (local or gs://)")
 	target  = flag.String("target", "", "the target column: its name, or its 0-based index (a number); default the last column. A column whose name is a number: name:3")
-	task    = flag.String("task", "auto", "auto, classification or regression")
-	missing = flag.String("missing", "impute", "impute (missing feature cells) or drop (rows with any missing cell)")
-	method  = flag.String("method", "ntk", "random features: ntk, nngp, arccos0, arccos1, naive, grad or rff")
-	depth   = flag.Int("depth", 1, "network depth L (ntk, nngp, naive, grad); 'auto' is a search this pipeline does not run")
-	dim     = flag.Int("dim", 1024, "feature dimension m")
-	seed    = flag.Uint64("seed", 0, "seed of the feature map")
+	task    = flag.String("task", names.Auto, "auto (from the target, as parseCSV), or one of "+strings.Join(krr.Tasks, ", "))
+	missing = flag.String("missing", data.MissingSettings[0], "missing feature cells: one of "+strings.Join(data.MissingSettings, ", "))
+	method  = flag.String("method", rf.Methods[0], "random features: one of "+strings.Join(rf.Methods, ", "))
+	depth   = flag.String("depth", names.Auto, "network depth L (ntk, nngp, naive, grad), or auto: chosen among "+fmt.Sprint(pipeline.DefaultDepths)+" by the core's selection on a sample of the rows")
+	dim     = flag.Int("dim", rf.DefaultDim, "feature dimension m")
+	seed    = flag.Uint64("seed", 0, "seed of the feature map (and of the selection's sample)")
+	lambda  = flag.String("lambda", names.Auto, "ridge λ: a number, or auto (chosen by the task's criterion on all rows)")
+	prep    = flag.String("preprocess", names.Auto, `preprocessing as in a model file, {"standardize":true|false,"unitNorm":…,"bias":…}, or auto: chosen with the depth`)
 	prec    = flag.String("precision", "", "arithmetic of the feature projections: float32 or float64; empty for the core's default, "+rf.PrecisionRule)
-	lambda  = flag.String("lambda", "auto", "ridge λ: a number, or auto (chosen by the task's criterion on all rows)")
-	prep    = flag.String("preprocess", `{"standardize":true}`, `preprocessing as in a model file: {"standardize":true|false,"unitNorm":…,"bias":…}`)
 	fanIn   = flag.Int("fan-in", 0, "keys of the first merge level (each merges about shards/fan-in parts); 0: ⌊√shards⌋")
 )
 
@@ -70,7 +78,8 @@ func run(ctx context.Context) error {
 	return beamx.Run(ctx, p)
 }
 
-// options reads the flags into fitbeam.Options, checked.
+// options reads the flags into fitbeam.Options, checked. A flag not
+// given leaves its option zero: the core's default.
 func options() (fitbeam.Options, error) {
 	var opt fitbeam.Options
 	if *input == "" || *output == "" {
@@ -79,8 +88,12 @@ func options() (fitbeam.Options, error) {
 	if flag.NArg() > 0 {
 		return opt, fmt.Errorf("unexpected argument %q; flags only", flag.Arg(0))
 	}
-	opt.Data = data.Options{Missing: *missing}
-	if *task != "auto" {
+	given := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["missing"] {
+		opt.Data.Missing = *missing
+	}
+	if *task != names.Auto {
 		opt.Data.Task = *task
 	}
 	switch t := *target; {
@@ -95,11 +108,27 @@ func options() (fitbeam.Options, error) {
 	default:
 		opt.Data.Target = t
 	}
-	if err := json.Unmarshal([]byte(*prep), &opt.Prep); err != nil {
-		return opt, check.New(check.Option, "preprocess", "--preprocess %s: %v", check.Quote(*prep), err)
+	if *prep != names.Auto {
+		opt.Prep = &data.Prep{}
+		if err := json.Unmarshal([]byte(*prep), opt.Prep); err != nil {
+			return opt, check.New(check.Option, "preprocess", "--preprocess %s: %v", check.Quote(*prep), err)
+		}
 	}
-	opt.Features = rf.Config{Method: *method, Depth: *depth, Dim: *dim, Seed: *seed, Precision: *prec}
-	if *lambda != "auto" {
+	if given["method"] {
+		opt.Features.Method = *method
+	}
+	if given["dim"] {
+		opt.Features.Dim = *dim
+	}
+	opt.Features.Seed, opt.Features.Precision = *seed, *prec
+	if *depth != names.Auto {
+		d, err := strconv.Atoi(*depth)
+		if err != nil || d < 1 {
+			return opt, check.New(check.Option, "depth", "--depth %s: give a depth ≥ 1 or auto", check.Quote(*depth))
+		}
+		opt.Features.Depth = d
+	}
+	if *lambda != names.Auto {
 		l, err := strconv.ParseFloat(*lambda, 64)
 		if err != nil || l <= 0 {
 			return opt, check.New(check.Option, "lambda", "--lambda %s: give a positive number or auto", check.Quote(*lambda))

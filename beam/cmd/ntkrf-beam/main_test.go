@@ -48,8 +48,11 @@ func TestOptions(t *testing.T) {
 		code check.Code
 		want func(t *testing.T, o optionsT)
 	}{
+		// The defaults are the core's: the zero Options, which fit as
+		// pipeline.Config{} and data.Options{} do (the package's fitRidge
+		// of parseCSV given nothing).
 		{"defaults", nil, "", func(t *testing.T, o optionsT) {
-			if o.Lambda != 0 || o.Features.Depth != 1 || o.Features.Dim != 1024 || o.Prep != (data.Prep{}) || o.Data.Target != "" || o.Data.TargetIndex != nil {
+			if !reflect.DeepEqual(o, optionsT{}) {
 				t.Fatalf("%+v", o)
 			}
 		}},
@@ -69,7 +72,7 @@ func TestOptions(t *testing.T) {
 			}
 		}},
 		{"fixed λ, raw", map[string]string{"lambda": "0.5", "preprocess": `{"standardize":false}`, "task": "regression"}, "", func(t *testing.T, o optionsT) {
-			if o.Lambda != 0.5 || !o.Prep.Raw || o.Data.Task != "regression" {
+			if o.Lambda != 0.5 || o.Prep == nil || !o.Prep.Raw || o.Data.Task != "regression" {
 				t.Fatalf("%+v", o)
 			}
 		}},
@@ -104,6 +107,46 @@ func TestOptions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDefaultsAreTheCore: every flag given its shown default explicitly
+// fits as the flag left out does (the core's default): the same resolved
+// feature map, 'auto' depth, preprocessing and λ, the core's first
+// missing-value setting. It fails when a default written here drifts
+// from the core's.
+func TestDefaultsAreTheCore(t *testing.T) {
+	args := map[string]string{"input": "x/*.csv", "output": "m.json"}
+	flag.VisitAll(func(f *flag.Flag) {
+		if isOurs(f.Name) {
+			args[f.Name] = f.DefValue
+		}
+	})
+	setFlags(t, args)
+	o, err := options()
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := optionsT{}
+	a, err := o.Features.Resolve(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := zero.Features.Resolve(4)
+	if !reflect.DeepEqual(a, b) || o.Features.Depth != 0 || o.Prep != nil || o.Lambda != 0 || o.Data.Task != "" {
+		t.Errorf("explicit defaults %+v resolve to %+v; the core's default %+v", o, a, b)
+	}
+	if o.Data.Missing != data.MissingSettings[0] {
+		t.Errorf("--missing defaults to %q; the core's default is %q", o.Data.Missing, data.MissingSettings[0])
+	}
+}
+
+// isOurs reports whether a flag is the command's (not one Beam registers).
+func isOurs(name string) bool {
+	switch name {
+	case "task", "missing", "method", "depth", "dim", "seed", "lambda", "preprocess", "fan-in":
+		return true
+	}
+	return false
 }
 
 // TestRunIris: the command fits iris split into three shards (one of them
@@ -149,7 +192,7 @@ func TestRunIris(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := pipeline.FitDataset(context.Background(), ds, pipeline.Config{Preprocess: &opt.Prep, Features: opt.Features, Ridge: ridge(opt.Lambda)})
+	want, err := pipeline.FitDataset(context.Background(), ds, pipeline.Config{Preprocess: opt.Prep, Features: opt.Features, Ridge: ridge(opt.Lambda)})
 	if err != nil {
 		t.Fatal(err)
 	}
