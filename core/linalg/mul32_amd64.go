@@ -31,7 +31,9 @@ func mul32Kernels() []mul32Set {
 // It returns the first column not covered.
 func mul32Strips(kern func(int, *float32, int, *float32, int, *float32, int, bool), w int, c, a, b []float32, i0, i1, j0, k, m int) int {
 	je := m - (m-j0)%w
-	if i1-i0 < 4 {
+	if i1-i0 < 4 || je == j0 {
+		// No whole row group or strip: the tail does it all (the bounds
+		// check below would read before b with no strip).
 		return j0
 	}
 	if k == 0 {

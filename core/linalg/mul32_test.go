@@ -16,9 +16,13 @@ func randFloat32s(r *rand.Rand, n int) []float32 {
 }
 
 // mul32Shapes cross the kernels' edges: row groups of 4, strips of 8, 16
-// and 64 columns, blocks of mulBlock inner indices, and empty products.
+// and 64 columns, blocks of mulBlock inner indices, empty products, and
+// whole row groups narrower than any strip (one inner index: the AVX2
+// kernel's bounds check read b[-1], found by FuzzFeatures once float32
+// became the default).
 var mul32Shapes = []struct{ n, k, m int }{
-	{0, 3, 5}, {4, 0, 16}, {5, 0, 70}, {1, 1, 1}, {3, 7, 9}, {4, 5, 8}, {4, 5, 16}, {7, 9, 17},
+	{0, 3, 5}, {4, 0, 16}, {5, 0, 70}, {1, 1, 1}, {4, 1, 5}, {4, 1, 1}, {6, 2, 3}, {5, 1, 15},
+	{3, 7, 9}, {4, 5, 8}, {4, 5, 16}, {7, 9, 17},
 	{8, 128, 64}, {9, 129, 65}, {12, 300, 130}, {17, 31, 95}, {4, 257, 200}, {33, 784, 81},
 }
 
