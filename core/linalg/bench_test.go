@@ -140,3 +140,37 @@ func BenchmarkPrecisionRatio(b *testing.B) {
 	b.Logf("projection %d×%d·%d×%d: float64 %.1f ms, float32 %.1f ms (%.2f×); Gram %d×%d: float64 %.1f ms, float32 blocks %.1f ms (%.2f×, float32 kernel %v)",
 		n, k, k, m, 1e3*med(t[0]), 1e3*med(t[1]), med(t[0])/med(t[1]), gn, gm, 1e3*med(t[2]), 1e3*med(t[3]), med(t[2])/med(t[3]), Float32())
 }
+
+func BenchmarkGram32Ratio_N8000_M2048(b *testing.B)  { benchGram32Ratio(b, 8000, 2048) }
+func BenchmarkGram32Ratio_N20000_M4096(b *testing.B) { benchGram32Ratio(b, 20000, 4096) }
+
+// benchGram32Ratio times AddAtA (this build's fastest kernel) and AddAtA32
+// with every float32 kernel of this build, alternating three times on the
+// same A, and reports each float32 kernel's median speed-up over AddAtA by
+// wall time and by CPU time (steadier on a shared machine).
+func benchGram32Ratio(b *testing.B, n, m int) {
+	a, g := randSlice(n*m, 1), make([]float64, m*m)
+	ks := kernels32()
+	wall, cpu := make([][]float64, len(ks)+1), make([][]float64, len(ks)+1)
+	timed := func(i int, f func()) {
+		w, c := time.Now(), cpuSeconds()
+		f()
+		wall[i] = append(wall[i], time.Since(w).Seconds())
+		cpu[i] = append(cpu[i], cpuSeconds()-c)
+	}
+	for b.Loop() {
+		for range 3 {
+			timed(0, func() { AddAtA(g, a, n, m) })
+			for i, k := range ks {
+				timed(i+1, func() { addAtA32(k.tile, g, a, n, m) })
+			}
+		}
+	}
+	med := func(x []float64) float64 { s := slices.Clone(x); slices.Sort(s); return s[len(s)/2] }
+	b.ReportMetric(med(wall[0]), "s-float64")
+	for i, k := range ks {
+		b.ReportMetric(med(wall[i+1]), "s-"+k.name)
+		b.ReportMetric(med(wall[0])/med(wall[i+1]), "x-wall-"+k.name)
+		b.ReportMetric(med(cpu[0])/med(cpu[i+1]), "x-cpu-"+k.name)
+	}
+}

@@ -34,21 +34,27 @@ func init() {
 	}
 }
 
-// kernel32Set is one implementation of the AddAtA32 micro-kernel.
+// kernel32Set is one implementation of the AddAtA32 micro-kernel. fused
+// says how each entry adds a product: with one rounding (fused
+// multiply-add, the x86 kernels) or with two (WebAssembly SIMD has no
+// fused multiply-add); within one, every kernel gives the same bits.
 type kernel32Set struct {
-	name string
-	tile tile32Func
+	name  string
+	tile  tile32Func
+	fused bool
 }
 
 // AddAtA32 adds AᵀA to the upper triangle of g as AddAtA does, but rounds
-// A to float32 and sums each block of up to 256 rows in float32 (with
-// fused multiply-add) before adding the block's sums to g in float64. With
-// AVX-512 that is twice the throughput of AddAtA; each entry is then within
+// A to float32 and sums each block of up to 256 rows in float32 (fused
+// multiply-add on x86) before adding the block's sums to g in float64.
+// That is 1.5 times the throughput of AddAtA with AVX-512 and 1.85 times
+// with AVX2 and FMA (n = 20,000, m = 4096); each entry is then within
 // (min(n, 256) + 3)·2⁻²⁴·Σ_k |a_ki·a_kj| of the exact sum, far below the
 // sampling error of random features (on Fashion-MNIST features the
 // relative difference from AddAtA is 2.5e-8 and ridge accuracy is
-// unchanged). Where there is no float32 kernel (other CPUs, WebAssembly
-// without GOEXPERIMENT=simd, the noasm tag) it is AddAtA.
+// unchanged). Where there is no float32 kernel (x86 without AVX2 and FMA,
+// other CPUs, WebAssembly without GOEXPERIMENT=simd, the noasm tag) it is
+// AddAtA.
 func AddAtA32(g, a []float64, n, m int) {
 	if n < 0 || m < 0 || len(a) < n*m || len(g) < m*m {
 		panic(fmt.Sprintf("linalg: AddAtA32 lengths %d, %d do not fit n=%d, m=%d", len(a), len(g), n, m))

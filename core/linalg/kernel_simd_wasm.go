@@ -27,7 +27,7 @@ func kernels() []kernelSet {
 }
 
 // kernels32 lists the AddAtA32 micro-kernels this build can run.
-func kernels32() []kernel32Set { return []kernel32Set{{"simd", tile32SIMD}} }
+func kernels32() []kernel32Set { return []kernel32Set{{"simd", tile32SIMD, false}} }
 
 // dotAxpy is the DotAxpy implementation.
 var dotAxpy = dotAxpySIMD
