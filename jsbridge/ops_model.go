@@ -20,6 +20,7 @@ import (
 type ridgeArgs struct {
 	Lambda    any       `json:"lambda"` // a number > 0, or "auto" (default)
 	Criterion string    `json:"criterion"`
+	Gram      string    `json:"gram"`
 	Grid      []float64 `json:"grid"`
 	Task      string    `json:"task"`
 	Classes   int       `json:"classes"`
@@ -29,7 +30,7 @@ type ridgeArgs struct {
 // against the schema (lambda a number > 0 or "auto", task and criterion
 // among the names).
 func (a ridgeArgs) options(c *call) krr.Options {
-	o := krr.Options{Criterion: a.Criterion, Grid: a.Grid, Task: a.Task, Classes: a.Classes,
+	o := krr.Options{Criterion: a.Criterion, Gram: a.Gram, Grid: a.Grid, Task: a.Task, Classes: a.Classes,
 		Progress: func(done, total int, stage string) { c.progress(done, total, stage) }}
 	if l, ok := a.Lambda.(float64); ok {
 		o.Lambda = l

@@ -152,6 +152,9 @@ var Schema = map[string][]Opt{
 			Doc: "how \"auto\" chooses λ (default " + krr.CriterionRule + ")"},
 		{Name: "grid", Kind: "array", Items: &Opt{Name: "λ", Kind: "number", Min: f(check.MinLambda)}, Max: f(krr.MaxGrid),
 			Doc: "candidate λ values for \"auto\" (default: " + krr.GridRule + ")"},
+		// No Default: it depends on the task and the features' precision (krr.DefaultGram).
+		{Name: "gram", Kind: "enum", Enum: names.Precisions,
+			Doc: "arithmetic of the Gram step ΦᵀΦ of a primal fit: float32 (blocks summed in float32, added in float64: faster where the engine has float32 SIMD) or float64 (the reference); default " + krr.GramRule},
 		taskOpt,
 		classesOpt,
 		{Name: "preprocess", Kind: "object", Auto: names.Auto, Fields: prepOpts, Default: names.Auto,

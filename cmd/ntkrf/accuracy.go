@@ -11,6 +11,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
 	"ntkrf/core/metrics"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
@@ -28,6 +29,7 @@ func runAccuracy(args []string) error {
 	only := fs.String("only", "", "comma-separated file names to run (default: all with a baseline)")
 	jsonOut := fs.String("json", "", "also write the table as JSON to this file")
 	precision := fs.String("precision", "", "arithmetic of the feature projections: float32 or float64; empty for the core's default, "+rf.PrecisionRule+" (rf.Config.Precision)")
+	gram := fs.String("gram", "", "arithmetic of the Gram step ΦᵀΦ of primal fits: float32 or float64; empty for the core's default, "+krr.GramRule+" (krr.Options.Gram)")
 	exact := fs.Bool("exact", false, "fit the exact NTK through the same pipeline and selection instead of random features (tells the approximation's share of a gap from the selection's)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -67,7 +69,7 @@ func runAccuracy(args []string) error {
 		if err != nil {
 			return err
 		}
-		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed, Precision: *precision}}
+		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed, Precision: *precision}, Ridge: krr.Options{Gram: *gram}}
 		if *exact {
 			cfg.Kernel = &kernel.Spec{Name: "ntk"}
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -83,7 +84,7 @@ func runBench(args []string) error {
 	seed := fs.Uint64("seed", 1, "seed")
 	exact := fs.Bool("exact", true, "also run exact-NTK KRR on the same rows (needs n²·8 bytes)")
 	block := fs.Int("block", 2048, "rows featurized at a time")
-	gram32 := fs.Bool("gram32", false, "accumulate ΦᵀΦ in float32 blocks (krr.Options.Float32Gram)")
+	gram := fs.String("gram", "", "arithmetic of the Gram step ΦᵀΦ: float32 (blocks summed in float32, added in float64) or float64; empty for the core's default, "+krr.GramRule+" (krr.Options.Gram)")
 	criterion := fs.String("criterion", "", "how λ is chosen: empty for the task's default (classification: holdout accuracy), or gcv")
 	precision := fs.String("precision", names.Float64, "arithmetic of the feature projections: float64 (the reference the package is compared with) or float32 (rf.Config.Precision)")
 	procsFlag := fs.String("procs", "", "comma-separated core counts (GOMAXPROCS) to run each depth on, for the worker scaling; default all cores")
@@ -114,7 +115,7 @@ func runBench(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("Fashion-MNIST: %d train, %d test rows, d = %d, m = %d, sketch %s, sampler %s, precision %s, float32 Gram %v\n", *n, *nTest, d, *m, *sketch, *sampler, *precision, *gram32 && linalg.Float32())
+	fmt.Printf("Fashion-MNIST: %d train, %d test rows, d = %d, m = %d, sketch %s, sampler %s, precision %s, Gram %s (float32 kernel %v)\n", *n, *nTest, d, *m, *sketch, *sampler, *precision, cmp.Or(*gram, "default: "+krr.GramRule), linalg.Float32())
 	var lines []benchResult
 	peaks := map[int][2]float64{}
 	for _, L := range ds {
@@ -127,14 +128,16 @@ func runBench(args []string) error {
 				fmt.Printf("%-6s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s %10s\n", "depth", "sampling", "features", "gram", "GFLOP/s", "solve", "predict", "total", "acc", "anchor", "ratio", "λ search")
 			}
 			peak, bw := peaks[np][0], peaks[np][1]
-			r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, Precision: *precision, Procs: np, Float32Gram: *gram32 && linalg.Float32(), AnchorTotal: anchors[L].total}
+			r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, Precision: *precision, Procs: np, AnchorTotal: anchors[L].total}
 			t0 := time.Now()
 			f, err := rf.New(rf.Config{Method: "ntk", Depth: L, Dim: *m, Sketch: *sketch, Sampler: *sampler, Seed: *seed, Precision: *precision}, d)
 			if err != nil {
 				return err
 			}
 			r.Sampling = since(t0)
-			acc, err := krr.NewAccumulator(f.Dim(), krr.Options{Task: krr.Classification, Classes: 10, Float32Gram: *gram32, Criterion: *criterion})
+			ridge := krr.Options{Task: krr.Classification, Classes: 10, Gram: *gram, Criterion: *criterion}.GramFor(f.Float32())
+			r.Float32Gram = ridge.Gram == names.Float32 && linalg.Float32()
+			acc, err := krr.NewAccumulator(f.Dim(), ridge)
 			if err != nil {
 				return err
 			}

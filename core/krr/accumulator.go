@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -172,7 +173,7 @@ func (a *Accumulator) addOwned(phi []float64, y []float64) {
 			yr[j] -= byb[j]
 		}
 	}
-	if a.opt.Float32Gram {
+	if a.opt.Gram == names.Float32 {
 		linalg.AddAtA32(a.c, phi, r, m)
 	} else {
 		linalg.AddAtA(a.c, phi, r, m)

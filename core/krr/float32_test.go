@@ -1,16 +1,21 @@
 package krr
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
+	"ntkrf/core/names"
+	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
 )
 
-// TestFloat32Gram: with Float32Gram the centered Gram matrix of one block
+// TestFloat32Gram: with Gram float32 the centered Gram matrix of one block
 // (≤ 256 rows, one float32 block) is within the bound of linalg.AddAtA32,
 // (r + 3)·2⁻²⁴·Σ_i |φc_ij·φc_il| per entry, of the float64 one; everything
 // else is the same, and the fixed-λ predictions agree closely.
@@ -20,7 +25,11 @@ func TestFloat32Gram(t *testing.T) {
 	X, y := fixture.Data(r, 8, 3, 5)
 	Phi, _ := fixture.NewReLU(8, m, 6).Transform(nil, X)
 	fit := func(f32 bool) (*Accumulator, *Model) {
-		acc, err := NewAccumulator(m, Options{Classes: 3, Lambda: 0.5, Float32Gram: f32})
+		gram := names.Float64
+		if f32 {
+			gram = names.Float32
+		}
+		acc, err := NewAccumulator(m, Options{Classes: 3, Lambda: 0.5, Gram: gram})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +67,7 @@ func TestFloat32Gram(t *testing.T) {
 		}
 	}
 	if !differs && linalg.Float32() {
-		t.Error("Float32Gram gave the float64 Gram matrix bit for bit; the float32 kernel did not run")
+		t.Error("Gram float32 gave the float64 Gram matrix bit for bit; the float32 kernel did not run")
 	}
 	for i, v := range p64.D {
 		if p32.D[i] != v {
@@ -71,5 +80,92 @@ func TestFloat32Gram(t *testing.T) {
 	diff.Sub(s64, s32)
 	if rel := mat.Norm(diff, 2) / mat.Norm(s64, 2); rel > 1e-5 {
 		t.Errorf("scores differ by %.2g relative", rel)
+	}
+}
+
+// precisionFeaturizer is a Featurizer that says whether its features are
+// float32, as *rf.Map does.
+type precisionFeaturizer struct {
+	Featurizer
+	f32 bool
+}
+
+func (p precisionFeaturizer) Float32() bool { return p.f32 }
+
+// TestDefaultGram checks the rule of an empty Options.Gram through
+// FitFeatures: float32 blocks for a classification on float32 features,
+// float64 for regression and for float64 features (or a featurizer that
+// does not say), an explicit Gram kept. A fit with the default must give
+// the bits of the same fit with the rule's Gram given explicitly (and, with
+// a float32 kernel, not those of the other).
+func TestDefaultGram(t *testing.T) {
+	t.Parallel()
+	const r, m = 300, 96
+	X, labels := fixture.Data(r, 8, 3, 5)
+	values := make([]float64, r)
+	for i := range values {
+		values[i] = math.Sin(X.At(i, 0)) + 0.5*X.At(i, 1)
+	}
+	base := fixture.NewReLU(8, m, 6)
+	for _, c := range []struct {
+		task     string
+		f32      bool
+		sayPrec  bool
+		explicit string
+		want     string
+	}{
+		{Classification, true, true, "", names.Float32},
+		{Classification, false, true, "", names.Float64},
+		{Classification, true, false, "", names.Float64},
+		{Regression, true, true, "", names.Float64},
+		{Regression, true, true, names.Float32, names.Float32},
+		{Classification, true, true, names.Float64, names.Float64},
+	} {
+		t.Run(fmt.Sprintf("%s/f32=%v/says=%v/explicit=%q", c.task, c.f32, c.sayPrec, c.explicit), func(t *testing.T) {
+			t.Parallel()
+			if got := (Options{Task: c.task, Gram: c.explicit}).GramFor(c.f32 && c.sayPrec).Gram; got != c.want {
+				t.Fatalf("GramFor: %q, want %q", got, c.want)
+			}
+			var f Featurizer = base
+			if c.sayPrec {
+				f = precisionFeaturizer{base, c.f32}
+			}
+			y := labels
+			if c.task == Regression {
+				y = values
+			}
+			fit := func(gram string) []float64 {
+				model, err := FitFeatures(f, X, y, Options{Task: c.task, Lambda: 1e-3, Gram: gram})
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, err := model.Predict(X)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s.RawMatrix().Data
+			}
+			other := names.Float64
+			if c.want == names.Float64 {
+				other = names.Float32
+			}
+			got, want, not := fit(c.explicit), fit(c.want), fit(other)
+			if !slices.Equal(got, want) {
+				t.Errorf("the fit is not the fit with Gram %q", c.want)
+			}
+			if linalg.Float32() && slices.Equal(got, not) {
+				t.Errorf("the fit with Gram %q gave the bits of Gram %q: the Gram option had no effect", c.want, other)
+			}
+		})
+	}
+}
+
+// TestGramOption refuses an unknown Gram arithmetic with a coded error.
+func TestGramOption(t *testing.T) {
+	t.Parallel()
+	_, err := NewAccumulator(4, Options{Task: Regression, Gram: "float16"})
+	var ce *check.Error
+	if !errors.As(err, &ce) || ce.Code != check.Option || ce.Option != "gram" {
+		t.Errorf("Gram float16: %v, want a coded option error on gram", err)
 	}
 }

@@ -57,6 +57,13 @@ func (m *Model) SetFeaturizer(f Featurizer) error {
 	return nil
 }
 
+// float32Features reports whether f says its features are computed in
+// float32 (a Float32 method, as *rf.Map has).
+func float32Features(f Featurizer) bool {
+	p, ok := f.(interface{ Float32() bool })
+	return ok && p.Float32()
+}
+
 // FitFeatures fits ridge regression on the features f(X) in the primal:
 // it accumulates C = ΦcᵀΦc and ΦcᵀYc over blocks of Options.BlockRows rows
 // (never holding all of Φ), chooses λ from one eigendecomposition of C
@@ -88,6 +95,7 @@ func FitFeaturesContext(ctx context.Context, f Featurizer, X *mat.Dense, y []flo
 	if Dual(n, m) {
 		return fitFeaturesDual(ctx, f, X, y, opt)
 	}
+	opt = opt.GramFor(float32Features(f))
 	criterion := opt.CriterionFor(false)
 	acc, err := NewAccumulator(m, opt)
 	if err != nil {

@@ -113,13 +113,19 @@ type Options struct {
 	// 0…k−1. 0 lets FitFeatures and FitKernel use max(y)+1; an
 	// Accumulator needs it set.
 	Classes int
-	// Float32Gram accumulates ΦᵀΦ with linalg.AddAtA32: each block of up to
-	// 256 rows is multiplied and summed in float32, then added in float64.
-	// With AVX-512 the Gram step is 1.6× faster; the entries move by about
-	// 1e-7 relative, far below the sampling error of random features (on
-	// Fashion-MNIST, ridge accuracy is unchanged). Without a float32 kernel
-	// (WebAssembly, other CPUs) it has no effect. Primal fits only.
-	Float32Gram bool
+	// Gram is the arithmetic of the Gram step ΦᵀΦ, a primal fit's largest
+	// stage: "float32" (linalg.AddAtA32: each block of up to 256 rows
+	// multiplied and summed in float32, then added in float64; 1.5× the
+	// float64 speed with AVX-512, 1.85× with AVX2, 1.5× in WebAssembly
+	// SIMD; entries move by about 1e-7 relative) or "float64" (the
+	// reference). Empty means DefaultGram for the task and the features'
+	// precision (GramRule): FitFeatures reads the precision from the
+	// featurizer, pipeline plans from their map; an Accumulator, which
+	// never sees the featurizer, takes empty as float64 unless its host
+	// settled it (GramFor). Without a float32 kernel (x86 without AVX2,
+	// other CPUs, portable WebAssembly) float32 is float64. Dual fits have
+	// no Gram step and ignore it.
+	Gram string
 	// BlockRows is the number of rows featurized (or predicted) at a
 	// time; 0 means 1024. Only one block of Φ is ever held.
 	BlockRows int
@@ -140,6 +146,37 @@ var (
 	CriterionRule = fmt.Sprintf("by the task: classification by validated accuracy — %s when the fit is in the dual (rows ≤ features, or an exact kernel), else %s on 1/%d of the rows up to %d; regression by squared error — %s in the dual, else %s",
 		LOO, Holdout, HoldoutShare, MaxHoldoutRows, LOO, GCV)
 )
+
+// GramRule says in words, for the hosts' documentation, what an empty
+// Options.Gram means (DefaultGram).
+var GramRule = fmt.Sprintf("%s blocks for a classification on %s features, %s otherwise (regression, whose λ may sit far below the spectrum's scale, and float64 features)",
+	names.Float32, names.Float32, names.Float64)
+
+// DefaultGram is what an empty Options.Gram means for a fit of task on
+// features computed in float32 or not. Float32 blocks where they were
+// measured to hold: a classification on float32 features, whose own
+// rounding (about 1e-7 relative) is already of the Gram blocks' size, and
+// whose λ, chosen by accuracy, sits where an error of 1e-7 of the
+// spectrum changes no prediction (docs/PERFORMANCE.md, "The float32 Gram
+// on AVX2"). Float64 for regression, where GCV may choose λ down to 1e-6
+// of the spectrum's scale and the solve then amplifies the blocks'
+// rounding, and for float64 features, whose bits the reference path keeps.
+func DefaultGram(task string, float32Features bool) string {
+	if task == Classification && float32Features {
+		return names.Float32
+	}
+	return names.Float64
+}
+
+// GramFor is opt with an empty Gram settled by DefaultGram for its task
+// (resolved: Resolve or Labels) on features computed in float32 or not;
+// an explicit Gram is kept.
+func (opt Options) GramFor(float32Features bool) Options {
+	if opt.Gram == "" {
+		opt.Gram = DefaultGram(opt.Task, float32Features)
+	}
+	return opt
+}
 
 // DefaultBlockRows is the block of rows featurized at a time when
 // Options.BlockRows is 0.
@@ -207,6 +244,11 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 		if err := check.Lambda("krr", "lambda", opt.Lambda); err != nil {
 			return opt, err
 		}
+	}
+	switch opt.Gram {
+	case "", names.Float32, names.Float64:
+	default:
+		return opt, check.New(check.Option, "gram", "krr: unknown Gram arithmetic %s; use %q or %q, or leave it empty for the default (%s)", check.Quote(opt.Gram), names.Float32, names.Float64, GramRule)
 	}
 	switch opt.Criterion {
 	case "", GCV, LOO, Holdout:

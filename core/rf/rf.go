@@ -597,6 +597,10 @@ func (f *Map) InputDim() int { return f.inputDim }
 // the actual output dimension).
 func (f *Map) Config() Config { return f.cfg }
 
+// Float32 reports whether the map projects in float32: krr reads it to
+// settle the Gram step's arithmetic (krr.DefaultGram).
+func (f *Map) Float32() bool { return f.cfg.Float32() }
+
 // uses lists, for every method, the options of Config it reads besides
 // Dim, the widths, Normalize and Seed (by their JSON names); the others do
 // not change a bit of its features (TestUses).

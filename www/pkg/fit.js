@@ -96,7 +96,7 @@ export async function fitRidge(pool, ...args) {
   // (fitPart), and the parts merged and solved in one worker (fitSolve).
   // The wire forms are handed on in row order, so the same rows give the
   // same bits on any number of workers.
-  const ridge = { lambda: opts.lambda, criterion: opts.criterion, grid: opts.grid, task: opts.task, classes: opts.classes };
+  const ridge = { lambda: opts.lambda, criterion: opts.criterion, gram: opts.gram, grid: opts.grid, task: opts.task, classes: opts.classes };
   const fit = { ...ridge, rows: X.rows, cols: X.cols, features: opts.kernel ? undefined : opts.features, kernel: opts.kernel,
     preprocess: opts.preprocess, search: opts.search, groups: opts.groups };
   let plan = await call('fitPlan', { ...fit, y: { array: 0 }, chunkBytes: CHUNK_BYTES }, [yd.slice()], { signal: control.signal }, { transfer: true });
