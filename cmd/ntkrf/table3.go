@@ -33,6 +33,7 @@ func reproTable3(args []string) error {
 	unit := fs.Bool("unitnorm", false, "scale rows to unit norm after standardizing")
 	sampler := fs.String("sampler", "exact", "a1 sampler of NTK RF")
 	seed := fs.Uint64("seed", 1, "seed of the split, the subsample and the features")
+	gram := fs.String("gram", "", "arithmetic of NTK RF's Gram step: float32 or float64; empty for the core's default, "+krr.GramRule+" (krr.Options.Gram)")
 	out := fs.String("out", "repro-results", "directory for the CSV")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -65,7 +66,7 @@ func reproTable3(args []string) error {
 		ytr, yte := data.Take(ds.Y, train), data.Take(ds.Y, test)
 		sub := subsample(len(train), *exactN, *seed)
 		Xsub, ysub := data.Rows(Xtr, sub), data.Take(ytr, sub)
-		opt := krr.Options{Task: ds.Task}
+		opt := krr.Options{Task: ds.Task, Gram: *gram}
 		metric := "test MSE"
 		if ds.Task == data.Classification {
 			opt.Classes, metric = len(ds.Classes), "accuracy"
@@ -132,7 +133,7 @@ func reproTable3(args []string) error {
 				sameCell = "~" + fmtNum(same)
 			}
 			t.add(file, ds.Task, "NTK RF", nr, len(test), sec, metric, v, sameCell, same/sec)
-			fmt.Printf("  %s: NTK RF on %d rows: %.1f s, %s %.4g\n", file, nr, sec, metric, v)
+			fmt.Printf("  %s: NTK RF on %d rows: %.1f s, %s %.6g, λ %.9g\n", file, nr, sec, metric, v, fm.Lambda())
 		}
 	}
 	t.print()
