@@ -156,7 +156,7 @@ bench() {
   for p in float64 float32; do
     $GO run ./cmd/ntkrf bench -depths "$depths" -procs "$procs" -precision $p -exact=false -oracle=false
   done
-  $GO run ./cmd/ntkrf bench -depths "$depths" -sampler hadamard -gram32 -exact=false
+  $GO run ./cmd/ntkrf bench -depths "$depths" -sampler hadamard -gram float32 -exact=false
   for L in ${depths//,/ }; do node bench/package-bench.mjs --depth "$L" --sampler hadamard; done
   node bench/package-bench.mjs --depth 1 --sampler exact
   node bench/package-bench.mjs --depth 1 --sampler exact --precision float64

@@ -140,6 +140,21 @@ test('fitRidge: the same rows give the same bits on any number of workers (the c
   }
 });
 
+test('fitRidge: gram — float32 blocks by default for a classification on float32 features, an explicit gram wins, a bad one refused', async () => {
+  // 600 rows of 64 features: a primal fit, whose Gram step the option sets
+  // (the package is built with WebAssembly SIMD, which has the float32 kernel).
+  const X = randomMatrix(600, 5, 7);
+  const y = Float64Array.from({ length: 600 }, (_, i) => (X.data[i * 5] > 0.3 ? 2 : X.data[i * 5 + 1] > 0 ? 1 : 0));
+  const coef = async (extra) => (await eng.fitRidge(X, y, { features: { dim: 64, depth: 1, seed: 2 }, preprocess: { standardize: true },
+    task: 'classification', lambda: 1e-3, ...extra })).toJSON().coef.data;
+  const [byDefault, f32, f64] = await Promise.all([coef({}), coef({ gram: 'float32' }), coef({ gram: 'float64' })]);
+  assert.deepEqual(byDefault, f32);
+  assert.notDeepEqual(byDefault, f64);
+  const f64features = await coef({ features: { dim: 64, depth: 1, seed: 2, precision: 'float64' } });
+  assert.deepEqual(f64features, await coef({ features: { dim: 64, depth: 1, seed: 2, precision: 'float64' }, gram: 'float64' }));
+  await assert.rejects(coef({ gram: 'float16' }), { code: 'ERR_OPTION' });
+});
+
 test('fitRidge: rows in several chunks give the same bits on one worker and on three', async () => {
   // Over 8 MiB of X: two chunks, accumulated apart and merged in row order.
   const n = 110_000;
