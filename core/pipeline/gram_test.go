@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/linalg"
@@ -66,4 +68,29 @@ func TestGramDefault(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sumsTol is the relative tolerance between a fit of cfg split into parts
+// and the same fit in one piece, float64 given for float64 sums: where the
+// plan settles float32 Gram blocks (and this build has the kernel), the
+// parts cut the rows into other blocks, each entry of ΦᵀΦ is then within
+// (256 + 3)·2⁻²⁴ relative of the float64 sum (linalg.AddAtA32's bound),
+// and λ (its grid scales with the trace) and the scores move by as much.
+func sumsTol(t *testing.T, cfg Config, X *mat.Dense, y []float64, float64Tol float64) float64 {
+	t.Helper()
+	rows, cols := X.Dims()
+	p, err := NewPlan(cfg, rows, cols, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.fmap == nil {
+		return float64Tol // an exact kernel: a dual fit, no Gram step
+	}
+	// An open plan ('auto') keeps cfg as given until it settles; its map
+	// is the first candidate's.
+	gram := krr.Options{Task: p.Task(), Gram: cfg.Ridge.Gram}.GramFor(p.fmap.cfg.Float32()).Gram
+	if gram == names.Float32 && linalg.Float32() {
+		return max(float64Tol, (256+3)*0x1p-24)
+	}
+	return float64Tol
 }

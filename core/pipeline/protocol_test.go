@@ -241,11 +241,11 @@ func TestProtocolSelectsAsFit(t *testing.T) {
 						t.Errorf("%d parts: candidate %d scores %g, Fit's %g", k, c, g.Score, w.Score)
 					}
 				}
-				if math.Abs(got.Lambda()-want.Lambda()) > 1e-9*want.Lambda() {
+				if math.Abs(got.Lambda()-want.Lambda()) > sumsTol(t, tc.cfg, X, y, 1e-9)*want.Lambda() {
 					t.Errorf("%d parts: λ = %g, Fit's %g", k, got.Lambda(), want.Lambda())
 				}
 				gotS, _ := got.Scores(X)
-				if d := fixture.RelDiff(gotS, wantS); d > 1e-7 {
+				if d := fixture.RelDiff(gotS, wantS); d > sumsTol(t, tc.cfg, X, y, 1e-7) {
 					t.Errorf("%d parts: scores %g away from Fit's", k, d)
 				}
 			}
@@ -280,11 +280,11 @@ func TestProtocolIsFit(t *testing.T) {
 				}
 				// The grid scales with the trace of the sums: the same point
 				// of it, to rounding.
-				if math.Abs(got.Lambda()-want.Lambda()) > 1e-12*want.Lambda() {
+				if math.Abs(got.Lambda()-want.Lambda()) > sumsTol(t, tc.cfg, X, y, 1e-12)*want.Lambda() {
 					t.Errorf("%d parts: λ = %g, Fit's %g", k, got.Lambda(), want.Lambda())
 				}
 				gotS, _ := got.Scores(X)
-				if d := fixture.RelDiff(gotS, wantS); d > 1e-7 {
+				if d := fixture.RelDiff(gotS, wantS); d > sumsTol(t, tc.cfg, X, y, 1e-7) {
 					t.Errorf("%d parts: scores %g away from Fit's", k, d)
 				}
 			}
