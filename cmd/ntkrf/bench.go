@@ -135,7 +135,7 @@ func runBench(args []string) error {
 				return err
 			}
 			r.Sampling = since(t0)
-			ridge := krr.Options{Task: krr.Classification, Classes: 10, Gram: *gram, Criterion: *criterion}.GramFor(f.Float32())
+			ridge := krr.Options{Task: krr.Classification, Classes: 10, Gram: *gram, Criterion: *criterion}.GramFor(f.Float32(), *n, f.Dim())
 			r.Float32Gram = ridge.Gram == names.Float32 && linalg.Float32()
 			acc, err := krr.NewAccumulator(f.Dim(), ridge)
 			if err != nil {

@@ -93,42 +93,46 @@ type precisionFeaturizer struct {
 func (p precisionFeaturizer) Float32() bool { return p.f32 }
 
 // TestDefaultGram checks the rule of an empty Options.Gram through
-// FitFeatures: float32 blocks for a classification on float32 features,
-// float64 for regression and for float64 features (or a featurizer that
-// does not say), an explicit Gram kept. A fit with the default must give
+// FitFeatures: float32 blocks for a classification on float32 features
+// with at least Float32GramRows rows per feature, float64 for regression,
+// fewer rows and float64 features (or a featurizer that does not say), an
+// explicit Gram kept. A fit with the default must give
 // the bits of the same fit with the rule's Gram given explicitly (and, with
 // a float32 kernel, not those of the other).
 func TestDefaultGram(t *testing.T) {
 	t.Parallel()
-	const r, m = 300, 96
+	const r = 300
 	X, labels := fixture.Data(r, 8, 3, 5)
 	values := make([]float64, r)
 	for i := range values {
 		values[i] = math.Sin(X.At(i, 0)) + 0.5*X.At(i, 1)
 	}
-	base := fixture.NewReLU(8, m, 6)
 	for _, c := range []struct {
 		task     string
+		m        int
 		f32      bool
 		sayPrec  bool
 		explicit string
 		want     string
 	}{
-		{Classification, true, true, "", names.Float32},
-		{Classification, false, true, "", names.Float64},
-		{Classification, true, false, "", names.Float64},
-		{Regression, true, true, "", names.Float64},
-		{Regression, true, true, names.Float32, names.Float32},
-		{Classification, true, true, names.Float64, names.Float64},
+		{Classification, 96, true, true, "", names.Float32},
+		{Classification, r / Float32GramRows, true, true, "", names.Float32},
+		{Classification, r/Float32GramRows + 1, true, true, "", names.Float64},
+		{Classification, 96, false, true, "", names.Float64},
+		{Classification, 96, true, false, "", names.Float64},
+		{Regression, 96, true, true, "", names.Float64},
+		{Regression, 96, true, true, names.Float32, names.Float32},
+		{Classification, 96, true, true, names.Float64, names.Float64},
+		{Classification, 200, true, true, names.Float32, names.Float32},
 	} {
-		t.Run(fmt.Sprintf("%s/f32=%v/says=%v/explicit=%q", c.task, c.f32, c.sayPrec, c.explicit), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/m=%d/f32=%v/says=%v/explicit=%q", c.task, c.m, c.f32, c.sayPrec, c.explicit), func(t *testing.T) {
 			t.Parallel()
-			if got := (Options{Task: c.task, Gram: c.explicit}).GramFor(c.f32 && c.sayPrec).Gram; got != c.want {
+			if got := (Options{Task: c.task, Gram: c.explicit}).GramFor(c.f32 && c.sayPrec, r, c.m).Gram; got != c.want {
 				t.Fatalf("GramFor: %q, want %q", got, c.want)
 			}
-			var f Featurizer = base
+			var f Featurizer = fixture.NewReLU(8, c.m, 6)
 			if c.sayPrec {
-				f = precisionFeaturizer{base, c.f32}
+				f = precisionFeaturizer{f, c.f32}
 			}
 			y := labels
 			if c.task == Regression {

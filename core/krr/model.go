@@ -95,7 +95,7 @@ func FitFeaturesContext(ctx context.Context, f Featurizer, X *mat.Dense, y []flo
 	if Dual(n, m) {
 		return fitFeaturesDual(ctx, f, X, y, opt)
 	}
-	opt = opt.GramFor(float32Features(f))
+	opt = opt.GramFor(float32Features(f), n, m)
 	criterion := opt.CriterionFor(false)
 	acc, err := NewAccumulator(m, opt)
 	if err != nil {

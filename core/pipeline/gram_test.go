@@ -23,19 +23,22 @@ import (
 // (with a float32 kernel) not those of the other; a given Gram wins.
 func TestGramDefault(t *testing.T) {
 	t.Parallel()
-	const rows, dim = 400, 64
+	const rows = 400
 	X, labels := fixture.Data(rows, 5, 3, 2)
 	_, values := fixture.Data(rows, 5, 0, 2)
 	for _, c := range []struct {
-		task, precision, gram, want string
+		task, precision, gram string
+		dim                   int
+		want                  string
 	}{
-		{krr.Classification, "", "", names.Float32},
-		{krr.Classification, names.Float64, "", names.Float64},
-		{krr.Regression, "", "", names.Float64},
-		{krr.Classification, "", names.Float64, names.Float64},
-		{krr.Regression, "", names.Float32, names.Float32},
+		{krr.Classification, "", "", 64, names.Float32},
+		{krr.Classification, "", "", 256, names.Float64}, // fewer than krr.Float32GramRows rows per feature
+		{krr.Classification, names.Float64, "", 64, names.Float64},
+		{krr.Regression, "", "", 64, names.Float64},
+		{krr.Classification, "", names.Float64, 64, names.Float64},
+		{krr.Regression, "", names.Float32, 64, names.Float32},
 	} {
-		t.Run(fmt.Sprintf("%s/precision=%q/gram=%q", c.task, c.precision, c.gram), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/dim=%d/precision=%q/gram=%q", c.task, c.dim, c.precision, c.gram), func(t *testing.T) {
 			t.Parallel()
 			y := labels
 			if c.task == krr.Regression {
@@ -43,7 +46,7 @@ func TestGramDefault(t *testing.T) {
 			}
 			fit := func(gram string) []float64 {
 				cfg := Config{Preprocess: &data.Prep{},
-					Features: rf.Config{Depth: 1, Dim: dim, Seed: 3, Precision: c.precision},
+					Features: rf.Config{Depth: 1, Dim: c.dim, Seed: 3, Precision: c.precision},
 					Ridge:    krr.Options{Task: c.task, Lambda: 1e-3, Gram: gram}}
 				p, err := Fit(context.Background(), X, y, cfg)
 				if err != nil {
@@ -88,7 +91,7 @@ func sumsTol(t *testing.T, cfg Config, X *mat.Dense, y []float64, float64Tol flo
 	}
 	// An open plan ('auto') keeps cfg as given until it settles; its map
 	// is the first candidate's.
-	gram := krr.Options{Task: p.Task(), Gram: cfg.Ridge.Gram}.GramFor(p.fmap.cfg.Float32()).Gram
+	gram := krr.Options{Task: p.Task(), Gram: cfg.Ridge.Gram}.GramFor(p.fmap.cfg.Float32(), rows, p.dim).Gram
 	if gram == names.Float32 && linalg.Float32() {
 		return max(float64Tol, (256+3)*0x1p-24)
 	}

@@ -165,7 +165,7 @@ func settle(cfg Config, rows, cols int) (*Plan, error) {
 		}
 		p.fmap, p.dim = &lazyMap{cfg: fc, inputs: scaled}, fc.Dim
 		dual = krr.Dual(rows, p.dim)
-		opt = opt.GramFor(fc.Float32())
+		opt = opt.GramFor(fc.Float32(), rows, p.dim)
 	}
 	opt.Criterion = opt.CriterionFor(dual)
 	auto := opt.Lambda == 0

@@ -300,9 +300,10 @@ export interface FitOptions extends CallControl {
    * features): 'float32' (blocks of up to 256 rows summed in float32, added
    * in float64: about 1.5× faster where the engine has float32 SIMD; entries
    * move by about 1e-7 relative) or 'float64' (the reference). Default:
-   * float32 blocks for a classification on float32 features, float64
-   * otherwise (regression, whose λ may sit far below the spectrum's scale,
-   * and float64 features).
+   * float32 blocks for a classification on float32 features with at least
+   * 2 rows per feature, float64 otherwise (regression, whose λ may sit far
+   * below the spectrum's scale; fewer rows, whose Gram matrix is near
+   * singular; float64 features).
    */
   gram?: 'float32' | 'float64';
   /** Required when y holds only whole numbers (labels or values?); otherwise regression. */
