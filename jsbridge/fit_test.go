@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -176,27 +177,19 @@ func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order f
 			return nil, nil, err
 		}
 		var chosen struct {
-			Depth      int             `json:"depth"`
-			Preprocess json.RawMessage `json:"preprocess"`
-			Selection  json.RawMessage `json:"selection"`
+			Settings  map[string]json.RawMessage `json:"settings"`
+			Selection json.RawMessage            `json:"selection"`
 		}
 		if err := json.Unmarshal(res, &chosen); err != nil {
 			return nil, nil, err
 		}
-		// The settled options, written over the given ones.
+		// The settled options, put in place of the given ones whole, as
+		// the package does: nothing written into them here.
 		var o map[string]json.RawMessage
 		if err := json.Unmarshal([]byte("{"+base+"}"), &o); err != nil {
 			return nil, nil, err
 		}
-		o["preprocess"] = chosen.Preprocess
-		for _, g := range []string{"features", "kernel"} {
-			if raw, ok := o[g]; ok && chosen.Depth > 0 {
-				var m map[string]any
-				json.Unmarshal(raw, &m)
-				m["depth"] = chosen.Depth
-				o[g], _ = json.Marshal(m)
-			}
-		}
+		maps.Copy(o, chosen.Settings)
 		b, _ := json.Marshal(o)
 		base, selection = string(b[1:len(b)-1]), string(chosen.Selection)
 		res, _, err = Dispatch("fitPlan", []byte(fmt.Sprintf(`{%s,"chunkBytes":%d}`, base, chunkBytes)), Input{}, nil)

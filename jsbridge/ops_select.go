@@ -3,7 +3,6 @@ package jsbridge
 import (
 	"context"
 
-	"ntkrf/core/data"
 	"ntkrf/core/pipeline"
 )
 
@@ -75,16 +74,15 @@ func opSelect(c *call, args []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	// What was settled, for the caller to write into its options: the
-	// depth (absent for kernels without one) and the preprocessing.
-	cfg := plan.Config()
-	out := struct {
-		Depth      int                 `json:"depth,omitempty"`
-		Preprocess data.Prep           `json:"preprocess"`
-		Selection  *pipeline.Selection `json:"selection"`
-	}{Depth: cfg.Features.Depth, Preprocess: *cfg.Preprocess, Selection: sel}
-	if cfg.Kernel != nil {
-		out.Depth = cfg.Kernel.Depth
+	// What was settled, whole (the features or kernel with its depth, and
+	// the preprocessing): the caller puts it in place of its options and
+	// writes nothing into them itself.
+	settings, err := plan.Settings()
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return struct {
+		Settings  pipeline.Settings   `json:"settings"`
+		Selection *pipeline.Selection `json:"selection"`
+	}{settings, sel}, nil
 }

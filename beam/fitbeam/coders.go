@@ -47,11 +47,11 @@ type Settled struct {
 	Choice *Choice `json:"choice,omitempty"`
 }
 
-// Choice is the depth (0: as configured) and preprocessing a selection
-// settled, and the selection, saved with the model.
+// Choice is what a selection settled (the core's settings: the feature
+// map with its depth, the preprocessing), and the selection, saved with
+// the model.
 type Choice struct {
-	Depth     int                 `json:"depth"`
-	Prep      data.Prep           `json:"prep"`
+	Settings  pipeline.Settings   `json:"settings"`
 	Selection *pipeline.Selection `json:"selection"`
 }
 

@@ -86,11 +86,9 @@ func (o Options) spec(s Settled) string {
 	ps := planSpec{Prep: o.Prep, Groups: s.Schema.Groups, Features: o.Features, Search: o.Search, Lambda: o.Lambda,
 		Task: s.Schema.Task, Classes: len(s.Schema.Classes), Rows: s.Rows, Cols: s.Schema.Width()}
 	if c := s.Choice; c != nil {
-		prep := c.Prep
-		ps.Prep = &prep
-		if c.Depth > 0 {
-			ps.Features.Depth = c.Depth
-		}
+		// The core's settled settings, whole.
+		prep := c.Settings.Preprocess
+		ps.Prep, ps.Features = &prep, *c.Settings.Features
 	}
 	b, _ := json.Marshal(ps)
 	return string(b)

@@ -106,7 +106,10 @@ func (f *selectFn) ProcessElement(ctx context.Context, _ int, settled func(*Sett
 	if err != nil {
 		return s, err
 	}
-	cfg := chosen.Config()
-	s.Choice = &Choice{Depth: cfg.Features.Depth, Prep: *cfg.Preprocess, Selection: sel}
+	settings, err := chosen.Settings()
+	if err != nil {
+		return s, err
+	}
+	s.Choice = &Choice{Settings: settings, Selection: sel}
 	return s, nil
 }

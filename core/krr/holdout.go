@@ -73,7 +73,8 @@ func mix(x uint64) uint64 {
 // m³/3 per λ. The search thus costs one reduction, one application of Q to
 // the k columns of every λ together, and the final Cholesky; the held-out
 // rows' ΦᵀΦ is summed once, after the search, instead of in with the rest
-// and then taken back out.
+// and then taken back out (or, with SolveHeldOutSums, summed beforehand
+// where the rows were featurized, and only merged here).
 func (a *Accumulator) SolveHeldOut(Phi *mat.Dense, y []float64) (*Model, error) {
 	return a.SolveHeldOutContext(context.Background(), Phi, y)
 }
@@ -81,6 +82,25 @@ func (a *Accumulator) SolveHeldOut(Phi *mat.Dense, y []float64) (*Model, error) 
 // SolveHeldOutContext is SolveHeldOut returning ctx's error once ctx is
 // cancelled between its stages.
 func (a *Accumulator) SolveHeldOutContext(ctx context.Context, Phi *mat.Dense, y []float64) (*Model, error) {
+	return a.solveHeldOut(ctx, Phi, y, nil)
+}
+
+// SolveHeldOutSums is SolveHeldOutContext with the held-out rows' sums
+// given: held holds exactly the rows of Phi and y, summed where their
+// features were made (a part of a split fit sums them beside its kept
+// rows, on every worker at once). After the search held is merged in
+// (O(m²)) instead of the held-out rows' ΦᵀΦ being summed here (O(r·m²) on
+// the one solving worker). held is not modified.
+func (a *Accumulator) SolveHeldOutSums(ctx context.Context, Phi *mat.Dense, y []float64, held *Accumulator) (*Model, error) {
+	if held == nil {
+		return nil, check.New(check.Type, "", "krr: the held-out rows' sums are nil; use SolveHeldOutContext to sum them here")
+	}
+	return a.solveHeldOut(ctx, Phi, y, held)
+}
+
+// solveHeldOut is SolveHeldOutContext, merging held (the held-out rows'
+// sums) at the end when given, else summing Phi.
+func (a *Accumulator) solveHeldOut(ctx context.Context, Phi *mat.Dense, y []float64, held *Accumulator) (*Model, error) {
 	if err := check.Matrix("Phi", Phi); err != nil {
 		return nil, wrap(err)
 	}
@@ -94,8 +114,11 @@ func (a *Accumulator) SolveHeldOutContext(ctx context.Context, Phi *mat.Dense, y
 	if err := solvable(a.n+r, a.opt.Task, a.ybar, classFractions(y, a.k, a.opt.Task)); err != nil {
 		return nil, err
 	}
+	if held != nil && (held.m != a.m || held.k != a.k || held.opt.Task != a.opt.Task || held.n != r) {
+		return nil, check.New(check.Shape, "", "krr: the held-out sums are of %d rows, %d features and %d outputs, for %d held-out rows of %d features and %d outputs; sum exactly the rows kept out, with the same map and options", held.n, held.m, held.k, r, a.m, a.k)
+	}
 	if a.opt.Lambda > 0 {
-		if err := a.addRows(Phi, y); err != nil {
+		if err := a.addHeld(Phi, y, held); err != nil {
 			return nil, err
 		}
 		return a.solve(a.opt.Lambda, nil)
@@ -126,10 +149,18 @@ func (a *Accumulator) SolveHeldOutContext(ctx context.Context, Phi *mat.Dense, y
 	if err != nil {
 		return nil, err
 	}
-	if err := a.addRows(Phi, y); err != nil {
+	if err := a.addHeld(Phi, y, held); err != nil {
 		return nil, err
 	}
 	return a.solve(curve[j].Lambda, curve)
+}
+
+// addHeld adds the held-out rows: their sums held when given, else Phi, y.
+func (a *Accumulator) addHeld(Phi *mat.Dense, y []float64, held *Accumulator) error {
+	if held != nil {
+		return a.Merge(held)
+	}
+	return a.addRows(Phi, y)
 }
 
 // addRows adds Phi, y in blocks of the rows Add already made room for (at

@@ -178,22 +178,31 @@ func (w *accWire) options(opt Options) (Options, error) {
 // merge the accumulator: read in place, without decoding its m×m C first.
 // Nothing of a changes when b is refused.
 func (a *Accumulator) MergeBinary(b []byte) error {
-	w, err := readAcc(b)
+	w, err := a.readFor(b)
 	if err != nil {
 		return err
-	}
-	if w.m != a.m || w.k != a.k || w.task != a.opt.Task {
-		return check.New(check.Shape, "", "krr: cannot merge an accumulator of %d features and %d outputs (%s) into one of %d features and %d outputs (%s); merge parts of one fit",
-			w.m, w.k, w.task, a.m, a.k, a.opt.Task)
 	}
 	if w.n == 0 {
 		return nil
 	}
-	if a.n > math.MaxInt-w.n {
-		return check.New(check.TooLarge, "", "krr: %d + %d rows overflow the row count", a.n, w.n)
-	}
 	a.mergeMoments(w.n, w.mu, w.ybr, w.row(make([]float64, w.m)), w.d, w.e)
 	return nil
+}
+
+// readFor checks that b is a wire form that a can merge.
+func (a *Accumulator) readFor(b []byte) (*accWire, error) {
+	w, err := readAcc(b)
+	if err != nil {
+		return nil, err
+	}
+	if w.m != a.m || w.k != a.k || w.task != a.opt.Task {
+		return nil, check.New(check.Shape, "", "krr: cannot merge an accumulator of %d features and %d outputs (%s) into one of %d features and %d outputs (%s); merge parts of one fit",
+			w.m, w.k, w.task, a.m, a.k, a.opt.Task)
+	}
+	if a.n > math.MaxInt-w.n {
+		return nil, check.New(check.TooLarge, "", "krr: %d + %d rows overflow the row count", a.n, w.n)
+	}
+	return w, nil
 }
 
 // Configure replaces a's options with opt, which must keep its task and
@@ -211,10 +220,12 @@ func (a *Accumulator) Configure(opt Options) error {
 	return nil
 }
 
-// WireRows checks an accumulator's wire form and returns its row count,
-// so that a caller can check a merge before making it.
-func WireRows(b []byte) (int, error) {
-	w, err := readAcc(b)
+// CheckBinary checks that b is a wire form that a's MergeBinary takes
+// (the form sound, the same features, outputs and task) and returns its
+// row count, so that a caller merging several forms checks all of them
+// before merging any.
+func (a *Accumulator) CheckBinary(b []byte) (int, error) {
+	w, err := a.readFor(b)
 	if err != nil {
 		return 0, err
 	}

@@ -13,9 +13,10 @@ import (
 )
 
 // Part is what a block of rows contributes to a fit: in the primal the
-// sums of their features (a krr.Accumulator) and the features of the rows
-// the held-out rule keeps out; when the plan collects, the scaled rows
-// themselves. Parts merge in any order (Merge, MergeBinary) and travel as
+// sums of their features (a krr.Accumulator), and the features of the rows
+// the held-out rule keeps out with their own sums (so that the solve merges
+// them after the λ search instead of summing their ΦᵀΦ on its own); when
+// the plan collects, the scaled rows themselves. Parts merge in any order (Merge, MergeBinary) and travel as
 // a binary form (AppendBinary, DecodePart). Each row carries its key, its
 // index among all the rows, which picks the held-out rows without the
 // parts seeing each other.
@@ -24,13 +25,17 @@ type Part struct {
 	scaler *data.Scaler // nil for a decoded part: it only merges and solves
 	rows   int
 	acc    *krr.Accumulator // sums; nil when the plan collects
+	// held sums the held-out rows (nil without a held-out rule): every
+	// part sums its own where its features are made.
+	held *krr.Accumulator
 	// The rows kept whole: the held-out rows (sums: their features, m
 	// wide) or every row (collect: scaled, cols wide), with keys and
 	// targets, in the order added.
 	keys []uint64
 	y    []float64
 	x    []float64
-	// solved is set by Solve, which adds the held-out rows to the sums.
+	// solved is set by Solve, which merges the held-out rows' sums into
+	// the sums.
 	solved bool
 }
 
@@ -46,6 +51,11 @@ func (p *Plan) NewPart(s *data.Scaler) (*Part, error) {
 		var err error
 		if pt.acc, err = krr.NewAccumulator(p.dim, p.cfg.Ridge); err != nil {
 			return nil, err
+		}
+		if p.cut.Rows > 0 {
+			if pt.held, err = krr.NewAccumulator(p.dim, p.cfg.Ridge); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return pt, nil
@@ -162,12 +172,15 @@ func (pt *Part) addSums(xs *mat.Dense, phi **mat.Dense, y []float64, first int) 
 	if err := pt.acc.AddExcept(*phi, y, out, held, 0); err != nil {
 		return err
 	}
+	at := len(pt.y)
 	for _, i := range out {
 		pt.keys = append(pt.keys, uint64(first+i))
 		pt.y = append(pt.y, y[i])
 	}
 	pt.x = append(pt.x, held.RawMatrix().Data...)
-	return nil
+	// Their ΦᵀΦ here, on every worker, beside the kept rows' (the
+	// targets were checked by AddExcept).
+	return pt.held.Add(held, pt.y[at:])
 }
 
 // checkLabels checks the targets of collected rows as the accumulator
@@ -193,6 +206,11 @@ func (pt *Part) Merge(o *Part) error {
 	}
 	if pt.acc != nil {
 		if err := pt.acc.Merge(o.acc); err != nil {
+			return err
+		}
+	}
+	if pt.held != nil {
+		if err := pt.held.Merge(o.held); err != nil {
 			return err
 		}
 	}

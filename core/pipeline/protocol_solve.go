@@ -71,7 +71,12 @@ func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta)
 			if rows == nil {
 				rows = &mat.Dense{} // nothing held out: SolveHeldOut says so
 			}
-			parts.Model, err = part.acc.SolveHeldOutContext(ctx, rows, part.y)
+			if part.held != nil {
+				// Their sums, made in the parts, merged after the search.
+				parts.Model, err = part.acc.SolveHeldOutSums(ctx, rows, part.y, part.held)
+			} else {
+				parts.Model, err = part.acc.SolveHeldOutContext(ctx, rows, part.y)
+			}
 		} else {
 			parts.Model, err = part.acc.SolveContext(ctx)
 		}

@@ -11,10 +11,12 @@ import (
 // The wire form of a Part: partMagic, version, then whether it collects
 // (0: sums, 1: rows), its row count, the width of a row kept whole and
 // their count, then their keys, targets and values, and for sums the
-// accumulator's own wire form (krr), length first.
+// accumulator's own wire form (krr), length first, and where the plan has
+// a held-out rule the held-out rows' sums in the same form (version 2:
+// version 1 had none, and the solve summed them).
 const (
 	partMagic   = "ntkrPART"
-	partVersion = 1
+	partVersion = 2
 )
 
 // AppendBinary appends the wire form of the part to b (DecodePart and
@@ -35,8 +37,13 @@ func (pt *Part) AppendBinary(b []byte) []byte {
 	b = wire.AppendF64s(b, pt.y...)
 	b = wire.AppendF64s(b, pt.x...)
 	if pt.acc != nil {
-		b = wire.AppendU64(b, uint64(krr.WireSize(pt.acc.Dim(), max(1, p.cfg.Ridge.Classes))))
+		size := uint64(krr.WireSize(pt.acc.Dim(), max(1, p.cfg.Ridge.Classes)))
+		b = wire.AppendU64(b, size)
 		b = pt.acc.AppendBinary(b)
+		if pt.held != nil {
+			b = wire.AppendU64(b, size)
+			b = pt.held.AppendBinary(b)
+		}
 	}
 	return b
 }
@@ -51,6 +58,7 @@ type partWire struct {
 	keys []uint64
 	y, x []float64
 	acc  []byte
+	held []byte // the held-out rows' sums (nil without a held-out rule)
 }
 
 // readPart checks a part's wire form against the plan: every length before
@@ -90,6 +98,9 @@ func (p *Plan) readPart(b []byte) (*partWire, error) {
 	}
 	if !collect {
 		w.acc = r.Bytes(uint64(r.Int("accumulator size", math.MaxInt)), 1)
+		if p.cut.Rows > 0 {
+			w.held = r.Bytes(uint64(r.Int("held-out sums size", math.MaxInt)), 1)
+		}
 	}
 	if err := r.Done(); err != nil {
 		return nil, err
@@ -119,6 +130,14 @@ func (p *Plan) DecodePart(b []byte) (*Part, error) {
 			return nil, check.New(check.Shape, "", "pipeline: part: the sums of %d rows and %d features with %d rows kept out do not make its %d rows", pt.acc.Rows(), pt.acc.Dim(), len(w.keys), w.rows)
 		}
 	}
+	if w.held != nil {
+		if pt.held, err = krr.DecodeAccumulator(w.held, p.cfg.Ridge); err != nil {
+			return nil, err
+		}
+		if pt.held.Dim() != p.width() || pt.held.Rows() != len(w.keys) {
+			return nil, heldMismatch(pt.held.Rows(), len(w.keys))
+		}
+	}
 	pt.take(w.rows, w.keys, w.y, w.x)
 	return pt, nil
 }
@@ -135,17 +154,35 @@ func (pt *Part) MergeBinary(b []byte) error {
 		return err
 	}
 	if w.acc != nil {
-		n, err := krr.WireRows(w.acc)
+		// Both forms checked before either is merged.
+		n, err := pt.acc.CheckBinary(w.acc)
 		if err != nil {
 			return err
 		}
 		if n+len(w.keys) != w.rows {
 			return check.New(check.Shape, "", "pipeline: part: the sums of %d rows with %d rows kept out do not make its %d rows", n, len(w.keys), w.rows)
 		}
+		if w.held != nil {
+			if n, err = pt.held.CheckBinary(w.held); err != nil {
+				return err
+			}
+			if n != len(w.keys) {
+				return heldMismatch(n, len(w.keys))
+			}
+		}
 		if err := pt.acc.MergeBinary(w.acc); err != nil {
 			return err
+		}
+		if w.held != nil {
+			if err := pt.held.MergeBinary(w.held); err != nil {
+				return err
+			}
 		}
 	}
 	pt.take(w.rows, w.keys, w.y, w.x)
 	return nil
+}
+
+func heldMismatch(sums, kept int) error {
+	return check.New(check.Shape, "", "pipeline: part: the held-out sums hold %d rows but %d rows are kept out; a part sums exactly the rows it keeps out", sums, kept)
 }

@@ -136,8 +136,8 @@ export async function fitRidge(pool, ...args) {
  * pipeline.Plan.Select): gathers the rows the plan names, sends them with
  * every chunk's statistics to select (each worker scoring a share of the
  * candidates when the sample is at most SPLIT_SELECT_BYTES, the first
- * choosing), writes the depth and preprocessing select settled into fit,
- * and returns the selection (saved with the model).
+ * choosing), puts the settings select settled (pipeline.Settings) in
+ * place of fit's, and returns the selection (saved with the model).
  */
 async function select(pool, call, control, fit, rows, data, yd, stats, refs) {
   const cols = fit.cols;
@@ -182,9 +182,9 @@ async function select(pool, call, control, fit, rows, data, yd, stats, refs) {
     const [a, arrays] = args({});
     chosen = await call('select', a, arrays, { signal: control.signal, onProgress: stage }, { slot: first, transfer: moved(arrays) });
   }
-  // A kernel or method without a depth (rbf, rff, …) leaves it unset.
-  const depth = chosen.depth === undefined ? {} : { depth: chosen.depth };
-  fit.preprocess = chosen.preprocess;
-  if (fit.kernel) fit.kernel = { ...fit.kernel, ...depth }; else fit.features = { ...(fit.features ?? {}), ...depth };
+  // The settled options whole (Go's pipeline.Settings: the features or
+  // the kernel, with the depth chosen, and the preprocessing) in place of
+  // the given ones: what a choice fixes is Go's to say.
+  Object.assign(fit, chosen.settings);
   return chosen.selection;
 }
