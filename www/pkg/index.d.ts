@@ -74,8 +74,8 @@ export interface CallControl {
  * | ERR_DATA | data the method cannot use (one class only, a singular system…) |
  * | ERR_ABORTED | the caller's signal aborted the call |
  * | ERR_CLOSED | the engine was closed (or the model disposed) |
- * | ERR_INSTANCE | the WebAssembly instance died during the call (it is replaced by a fresh one) |
- * | ERR_INTERNAL | a bug in ntkrf: please report it |
+ * | ERR_INSTANCE | the WebAssembly instance died during the call (it is replaced by a fresh one; when that fails too, every call that needs it rejects so: create a new engine) |
+ * | ERR_INTERNAL | a bug in ntkrf: please report it (inputs or an answer that could not cross to or from a worker) |
  */
 export type ErrorCode =
   | 'ERR_TYPE' | 'ERR_UNKNOWN_OPTION' | 'ERR_OPTION' | 'ERR_NONFINITE' | 'ERR_VALUE' | 'ERR_SHAPE'

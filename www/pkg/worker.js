@@ -77,7 +77,13 @@ listen(async (msg) => {
     // Inputs asked back (Go has copied them) go with the result, for the
     // caller to refill: garbage here would be collected only rarely.
     const inputs = giveBack ? arrays : undefined;
-    const buffers = new Set([...res.arrays, ...(inputs ?? [])].map((a) => a.buffer));
-    post({ type: 'result', id, json: res.json, arrays: res.arrays, inputs }, [...buffers]);
+    try {
+      const buffers = new Set([...res.arrays, ...(inputs ?? [])].map((a) => a.buffer));
+      post({ type: 'result', id, json: res.json, arrays: res.arrays, inputs }, [...buffers]);
+    } catch (e) {
+      // An answer that cannot be posted (DataCloneError) is still an
+      // answer: the call settles, with ntkrf's fault named.
+      post({ type: 'error', id, code: 'ERR_INTERNAL', message: `${op}: the result could not be sent back from the worker: ${e?.message ?? e}` });
+    }
   }
 });
