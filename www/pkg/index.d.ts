@@ -596,6 +596,19 @@ export interface Engine {
   /** Every method's options (name, kind, limits, default, doc), as the engine checks them. */
   readonly schema: Record<'kernel' | 'features' | 'fitRidge' | 'compare' | 'selectActive' | 'score' | 'parseCSV' | 'previewCSV' | 'split' | 'kfold' | 'predict' | 'loadModel' | 'predictCSV' | 'preprocess' | 'ensembleVariance', OptionSchema[]>;
   /**
+   * Every name of the core (Go's core/names), by its Go name: names.Auto is
+   * "auto", names.RBF "rbf", names.Classification "classification". Compare
+   * with these rather than writing the words again.
+   */
+  readonly names: Readonly<Record<string, string>>;
+  /**
+   * The sizes the engine cuts a call's rows by (Go's pipeline): chunkBytes,
+   * the most bytes of rows one worker is sent at once; splitSelectBytes, the
+   * largest sample whose 'auto' selection is split over the workers;
+   * minBlockRows, the fewest rows of a block.
+   */
+  readonly limits: Readonly<{ chunkBytes: number; splitSelectBytes: number; minBlockRows: number }>;
+  /**
    * Exact kernel matrix between the rows of X and the rows of Z
    * (X.rows × Z.rows), or of X with itself when Z is null (symmetric, with
    * an exact diagonal: (L+1)‖x‖² for the NTK).

@@ -79,15 +79,15 @@ export class Slot {
     }
     this.ready = new Promise((resolve, reject) => { this.readyResolve = resolve; this.readyReject = reject; });
     w.postMessage({ type: 'init', module: this.pool.module });
-    const schema = await this.ready;
-    setSchema(JSON.parse(schema));
+    const { schema, core } = await this.ready;
+    setSchema(JSON.parse(schema), JSON.parse(core));
     // An idle engine must not keep Node running; run() refs it again.
     if (isNode && !this.job && this.worker === w) w.unref();
   }
 
   onMessage(m) {
     switch (m.type) {
-      case 'ready': this.readyResolve(m.schema); return;
+      case 'ready': this.readyResolve(m); return;
       case 'init-error': this.readyReject(ntkrfError('ERR_INSTANCE', `ntkrf: could not start WebAssembly: ${m.message}`)); return;
       case 'exit': this.onCrash(m.reason); return;
     }

@@ -52,7 +52,7 @@ listen(async (msg) => {
       const instance = await WebAssembly.instantiate(msg.module, go.importObject);
       go.run(instance).then(() => post({ type: 'exit', reason: reason(go.exitCode ?? 0) }));
       if (!globalThis.ntkrf) throw new Error('ntkrf.wasm did not register globalThis.ntkrf');
-      post({ type: 'ready', ops: [...globalThis.ntkrf.ops], schema: globalThis.ntkrf.schema });
+      post({ type: 'ready', ops: [...globalThis.ntkrf.ops], schema: globalThis.ntkrf.schema, core: globalThis.ntkrf.core });
     } catch (e) {
       post({ type: 'init-error', message: String(e?.message ?? e) });
     }
