@@ -47,3 +47,80 @@ test('the package writes no scheduling size of its own: every *_BYTES and *_ROWS
   }
   assert.deepEqual(own, [], 'sizes the package writes itself; take them from the core (jsbridge Core limits)');
 });
+
+/**
+ * Where a core name may stand as a literal in www/: the lab's tables that
+ * vocabulary() checks against the engine, names by name (its problems list
+ * every one the engine lacks), and words that are not the core's names.
+ */
+const TIED_TABLES = new Set(['SETTINGS', 'METHODS', 'WORDS', 'EXACT', 'FEATURES', 'CONTRAST', 'TASK', 'SWEEP_METHODS']);
+const NOT_CORE_NAMES = [
+  // 'split' here is the engine method that holds rows out (SETTINGS.eval), not the sketch.
+  /\b(eval|evaluation)\s*[!=]==?\s*'split'/,
+  // createEngine's own option: the package picks the worker count (no core name).
+  /\bworkers === 'auto'/,
+];
+// fit.js is being rewritten by another branch this session (pkgspeed): its
+// task literals (ds.task === 'classification', …) go with that rewrite.
+const OWNED_ELSEWHERE = new Set(['www/pkg/fit.js']);
+
+/** The lines of src inside a top-level `export const NAME` of a tied table. */
+function tiedLines(src) {
+  const tied = new Set();
+  let inside = false;
+  for (const [i, line] of src.split('\n').entries()) {
+    const start = line.match(/^export const (\w+)\s*=/);
+    if (start) inside = TIED_TABLES.has(start[1]);
+    else if (/^\S/.test(line) && !/^[}\])]/.test(line)) inside = false;
+    if (inside) tied.add(i);
+  }
+  return tied;
+}
+
+/** Every literal of a core name in src that compares with, or writes, a name; as "file:line: text". */
+function literalNames(file, src, names) {
+  const words = [...new Set(Object.values(names))].join('|');
+  const q = `(['"\`])(?:${words})\\1`;
+  const uses = [
+    new RegExp(`[!=]==?\\s*${q}`), new RegExp(`${q}\\s*[!=]==?`), // comparisons
+    new RegExp(`\\bcase\\s+${q}`),
+    new RegExp(`\\b(?:task|kernel|method|depth|lambda|preprocess|sketch|sampler|criterion|precision)\\s*:\\s*${q}`), // a name written into options
+    new RegExp(`\\?\\s*${q}\\s*:`), // a name chosen by a condition
+  ];
+  const tied = tiedLines(src);
+  const out = [];
+  for (const [i, line] of src.split('\n').entries()) {
+    const code = line.replace(/\/\/.*$/, '');
+    if (/^\s*(\/\/|\*|\/\*)/.test(line) || tied.has(i) || NOT_CORE_NAMES.some((re) => re.test(code))) continue;
+    if (uses.some((re) => re.test(code))) out.push(`${file}:${i + 1}: ${line.trim()}`);
+  }
+  return out;
+}
+
+test('no lab or package module compares with or writes a core name as a literal: they read eng.names (NAMES)', () => {
+  const found = [];
+  for (const [file, src] of Object.entries({ ...sources('lab'), ...sources('pkg') })) {
+    if (!OWNED_ELSEWHERE.has(file)) found.push(...literalNames(file, src, eng.names));
+  }
+  assert.deepEqual(found, [], 'use NAMES (www/lab/names.js, www/pkg/options.js), read from the engine');
+  // The lint sees what it must: each kind of use in a line of its own.
+  const probe = ["if (ds.task === 'classification') x();", "const o = { depth: 'auto' };", "const l = s.lamauto ? 'auto' : 1;", "switch (k) { case 'rbf': }"].join('\n');
+  assert.equal(literalNames('probe', probe, eng.names).length, 4);
+});
+
+test('the lab\'s tables of core names are the engine\'s: vocabulary() finds none it lacks', async () => {
+  const { vocabulary, NAMES } = await import(path.join(root, 'dist', 'www', 'vocab.js'));
+  const { SWEEP_METHODS } = await import(path.join(root, 'dist', 'www', 'sweep.js'));
+  const { SHORTFALL } = await import(path.join(root, 'dist', 'www', 'experiments.js'));
+  const v = vocabulary(eng.schema, eng.names);
+  assert.deepEqual(v.problems, []);
+  assert.deepEqual(NAMES, eng.names, 'the lab keeps the engine\'s names');
+  const methods = eng.schema.features.find((o) => o.name === 'method').enum;
+  for (const m of SWEEP_METHODS) assert.ok(methods.includes(m), `the sweep's ${m} is no method of the engine`);
+  assert.deepEqual(Object.keys(SHORTFALL).sort(), [...eng.schema.fitRidge.find((o) => o.name === 'task').enum].sort());
+  // Without the engine's names, the lab says so; a name the engine lacks is listed.
+  assert.ok(vocabulary(eng.schema).problems.some((p) => /eng\.names/.test(p)));
+  const { Classification, ...fewer } = eng.names;
+  assert.ok(vocabulary(eng.schema, fewer).problems.some((p) => /classification is not a name of the engine/.test(p)));
+  vocabulary(eng.schema, eng.names);
+});
