@@ -12,6 +12,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/metrics"
+	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 )
@@ -69,7 +70,7 @@ func runAccuracy(args []string) error {
 		}
 		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed, Precision: *precision}}
 		if *exact {
-			cfg.Kernel = &kernel.Spec{Name: "ntk"}
+			cfg.Kernel = &kernel.Spec{Name: names.NTK}
 		}
 		pred, chosen, err := cvPredict(ds, folds, []pipeline.Config{cfg})
 		if err != nil {
