@@ -165,3 +165,14 @@ test('calls no worker can take any more reject ERR_INSTANCE: those waiting and t
   assert.equal(r.error?.code, 'ERR_INSTANCE');
   await rejectsWith(pool.call('kernel', kernelArgs(), [input()]), 'ERR_INSTANCE', /every worker/);
 });
+
+test('a pool closed while a worker restarts keeps no worker running', async () => {
+  const pool = await startPool();
+  const p = pool.call('kernel', kernelArgs(400), [input(400)]);
+  pool.slots[0].worker.terminate(); // the instance restarts
+  await rejectsWith(p, 'ERR_INSTANCE');
+  pool.close();
+  // The restart that was under way when the pool closed ends without a worker.
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  assert.equal(pool.slots[0].worker, null, 'a worker started after close() is left running');
+});

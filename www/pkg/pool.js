@@ -80,6 +80,12 @@ export class Slot {
     this.ready = new Promise((resolve, reject) => { this.readyResolve = resolve; this.readyReject = reject; });
     w.postMessage({ type: 'init', module: this.pool.module });
     const { schema, core } = await this.ready;
+    // A pool closed while this instance started (a restart) keeps no worker.
+    if (this.pool.closed) {
+      w.terminate();
+      if (this.worker === w) this.worker = null;
+      return;
+    }
     setSchema(JSON.parse(schema), JSON.parse(core));
     // An idle engine must not keep Node running; run() refs it again.
     if (isNode && !this.job && this.worker === w) w.unref();
