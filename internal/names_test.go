@@ -18,8 +18,8 @@ import (
 // nameFields are the struct fields that hold a name of core/names.
 var nameFields = map[string]bool{"Method": true, "Sketch": true, "Sampler": true, "Name": true, "Task": true, "Criterion": true}
 
-// TestNamesAreConstants: outside core/names, the Go code of the core and
-// the bridge compares and assigns method, kernel, sketch, sampler, task
+// TestNamesAreConstants: outside core/names, the Go code of the core, the
+// bridge and every host (the CLI, Beam, the wasm entry) compares and assigns method, kernel, sketch, sampler, task
 // and criterion names through the constants of core/names, never as
 // string literals, so that a name is spelled once: a literal in a switch
 // case, an ==/!= comparison, or a Method:/Sketch:/…: field is refused.
@@ -40,7 +40,7 @@ func TestNamesAreConstants(t *testing.T) {
 			t.Errorf("%s: the name %q as a literal in %s; use the constant of ntkrf/core/names", fset.Position(lit.Pos()), s, where)
 		}
 	}
-	for _, root := range []string{"../core", "../jsbridge"} {
+	for _, root := range []string{"../core", "../jsbridge", "../cmd", "../beam", "../wasm"} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "core/names") {
 				return err

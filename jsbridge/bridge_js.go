@@ -42,6 +42,9 @@ func Register(name string) error {
 	if err := ns.Set("schema", string(SchemaJSON())); err != nil {
 		return err
 	}
+	if err := ns.Set("core", string(CoreJSON())); err != nil {
+		return err
+	}
 	return safejs.Global().Set(name, ns)
 }
 

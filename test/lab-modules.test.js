@@ -34,7 +34,7 @@ before(async () => {
   const { createEngine } = await import(pathToFileURL(pkg).href);
   eng = await createEngine({ workers: 1 });
   schema = eng.schema;
-  vocab = vocabulary(schema);
+  vocab = vocabulary(schema, eng.names);
 });
 after(() => eng?.close());
 

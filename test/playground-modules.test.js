@@ -28,7 +28,7 @@ let eng, vocab;
 before(async () => {
   const { createEngine } = await import(pathToFileURL(pkg).href);
   eng = await createEngine({ workers: 2 });
-  vocab = vocabulary(eng.schema);
+  vocab = vocabulary(eng.schema, eng.names);
 });
 after(() => eng?.close());
 

@@ -13,6 +13,7 @@ import (
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/metrics"
+	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 )
@@ -71,7 +72,7 @@ func runAccuracy(args []string) error {
 		}
 		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed, Precision: *precision}, Ridge: krr.Options{Gram: *gram}}
 		if *exact {
-			cfg.Kernel = &kernel.Spec{Name: "ntk"}
+			cfg.Kernel = &kernel.Spec{Name: names.NTK}
 		}
 		pred, chosen, err := cvPredict(ds, folds, []pipeline.Config{cfg})
 		if err != nil {

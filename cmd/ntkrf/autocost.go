@@ -11,6 +11,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/metrics"
+	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 )
@@ -75,7 +76,7 @@ func runAutoCost(args []string) error {
 				return fmt.Errorf("%s: %v", j.name, err)
 			}
 			secs, cpu := since(t0), cpuSeconds()-c0
-			if j.name == "gcv" {
+			if j.name == names.GCV {
 				base, baseCPU = secs, cpu
 			}
 			labels, err := p.Predict(Xt)

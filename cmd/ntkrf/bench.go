@@ -130,7 +130,7 @@ func runBench(args []string) error {
 			peak, bw := peaks[np][0], peaks[np][1]
 			r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, Precision: *precision, Procs: np, AnchorTotal: anchors[L].total}
 			t0 := time.Now()
-			f, err := rf.New(rf.Config{Method: "ntk", Depth: L, Dim: *m, Sketch: *sketch, Sampler: *sampler, Seed: *seed, Precision: *precision}, d)
+			f, err := rf.New(rf.Config{Method: names.NTK, Depth: L, Dim: *m, Sketch: *sketch, Sampler: *sampler, Seed: *seed, Precision: *precision}, d)
 			if err != nil {
 				return err
 			}
@@ -236,7 +236,7 @@ func runBench(args []string) error {
 			}
 			if *exact {
 				t = time.Now()
-				em, err := krr.FitKernel(kernel.Spec{Name: "ntk", Depth: L}, X, y, krr.Options{Task: krr.Classification, Classes: 10, Lambda: r.Lambda})
+				em, err := krr.FitKernel(kernel.Spec{Name: names.NTK, Depth: L}, X, y, krr.Options{Task: krr.Classification, Classes: 10, Lambda: r.Lambda})
 				if err != nil {
 					return fmt.Errorf("exact NTK: %v", err)
 				}

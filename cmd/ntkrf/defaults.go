@@ -15,6 +15,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
+	"ntkrf/core/names"
 	"ntkrf/core/rf"
 )
 
@@ -38,7 +39,7 @@ func (c defaultsCfg) String() string {
 // M1 and SketchDim with M1 + SketchDim = m (and M0 = M1, rf's default), so
 // every configuration has the same m.
 func (c defaultsCfg) rfConfig(L, m int, seed uint64) rf.Config {
-	cfg := rf.Config{Method: "ntk", Depth: L, Dim: m, Sampler: c.Sampler, Sketch: c.Sketch, Seed: seed}
+	cfg := rf.Config{Method: names.NTK, Depth: L, Dim: m, Sampler: c.Sampler, Sketch: c.Sketch, Seed: seed}
 	if c.Share > 0 {
 		cfg.SketchDim = int(math.Round(c.Share * float64(m)))
 		cfg.M1 = m - cfg.SketchDim

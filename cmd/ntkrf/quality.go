@@ -16,6 +16,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
+	"ntkrf/core/names"
 	"ntkrf/core/rf"
 )
 
@@ -44,10 +45,10 @@ func (c qualityCfg) String() string {
 func qualityConfigs() []qualityCfg {
 	cs := []qualityCfg{{}}
 	for _, sk := range rf.Sketches {
-		if sk == "auto" { // the default's rule: one of the others
+		if sk == names.Auto { // the default's rule: one of the others
 			continue
 		}
-		for _, sa := range []string{"exact", "orthogonal", "hadamard"} {
+		for _, sa := range []string{names.Exact, names.Orthogonal, names.Hadamard} {
 			cs = append(cs, qualityCfg{sk, sa})
 		}
 	}
@@ -185,7 +186,7 @@ func qualityCell(X *mat.Dense, L, m, seeds int, c qualityCfg, precision string) 
 	Phi := mat.NewDense(n, m, nil)
 	for s := 1; s <= seeds; s++ {
 		t0 := time.Now()
-		f, e := rf.New(rf.Config{Method: "ntk", Depth: L, Dim: m, Sketch: c.sketch, Sampler: c.sampler, Seed: uint64(s), Precision: precision}, d)
+		f, e := rf.New(rf.Config{Method: names.NTK, Depth: L, Dim: m, Sketch: c.sketch, Sampler: c.sampler, Seed: uint64(s), Precision: precision}, d)
 		if e != nil {
 			return 0, 0, 0, e
 		}

@@ -10,6 +10,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/metrics"
+	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 )
@@ -39,22 +40,22 @@ func reproTable2(args []string) error {
 	methods := []method{
 		// Depth 1–5 and the preprocessing are the pipeline's own search.
 		{"exact NTK", func(d int) []pipeline.Config {
-			return []pipeline.Config{{Kernel: &kernel.Spec{Name: "ntk"}}}
+			return []pipeline.Config{{Kernel: &kernel.Spec{Name: names.NTK}}}
 		}},
 		{"NTK RF", func(d int) []pipeline.Config {
-			return []pipeline.Config{{Features: rf.Config{Method: "ntk", Dim: *dim, Sampler: *sampler, Seed: *seed}}}
+			return []pipeline.Config{{Features: rf.Config{Method: names.NTK, Dim: *dim, Sampler: *sampler, Seed: *seed}}}
 		}},
 		{"RFF", func(d int) []pipeline.Config {
 			var c []pipeline.Config
 			for _, g := range gammas {
-				c = append(c, pipeline.Config{Preprocess: std, Features: rf.Config{Method: "rff", Dim: *dim, Gamma: g / float64(d), Seed: *seed}})
+				c = append(c, pipeline.Config{Preprocess: std, Features: rf.Config{Method: names.RFF, Dim: *dim, Gamma: g / float64(d), Seed: *seed}})
 			}
 			return c
 		}},
 		{"exact RBF", func(d int) []pipeline.Config {
 			var c []pipeline.Config
 			for _, g := range gammas {
-				c = append(c, pipeline.Config{Preprocess: std, Kernel: &kernel.Spec{Name: "rbf", Gamma: g / float64(d)}})
+				c = append(c, pipeline.Config{Preprocess: std, Kernel: &kernel.Spec{Name: names.RBF, Gamma: g / float64(d)}})
 			}
 			return c
 		}},

@@ -13,6 +13,7 @@ import (
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/metrics"
+	"ntkrf/core/names"
 	"ntkrf/core/rf"
 )
 
@@ -87,7 +88,7 @@ func reproTable3(args []string) error {
 		}
 		t0 := time.Now()
 		ev := math.NaN()
-		em, err := krr.FitKernel(kernel.Spec{Name: "ntk", Depth: *depth}, Xsub, ysub, opt)
+		em, err := krr.FitKernel(kernel.Spec{Name: names.NTK, Depth: *depth}, Xsub, ysub, opt)
 		if err == nil {
 			ev, err = score(em)
 		}
@@ -111,7 +112,7 @@ func reproTable3(args []string) error {
 				continue
 			}
 			t0 := time.Now()
-			f, err := rf.New(rf.Config{Method: "ntk", Depth: *depth, Dim: *m, Sampler: *sampler, Seed: *seed}, d)
+			f, err := rf.New(rf.Config{Method: names.NTK, Depth: *depth, Dim: *m, Sampler: *sampler, Seed: *seed}, d)
 			if err != nil {
 				return err
 			}

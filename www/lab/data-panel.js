@@ -4,6 +4,7 @@
 // other panels hear of it through newData() and loaded().
 import { $ } from './dom.js';
 import { LANDING, NAMES_SEP, splitNames } from './vocab.js';
+import { NAMES } from './names.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, sampleRows, renderPreview, summarizeList } from './data.js';
 import { quote } from './messages.js';
 import { check, isAbort } from './jobs.js';
@@ -86,7 +87,7 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       const out = exclude.filter((n) => preview.names.includes(n) && n !== targetName);
       if (out.length) opts.exclude = out;
       // The Task control: 'auto' is the engine's rule (toy sets are classes).
-      if (!toy && app.settings.task !== 'auto') opts.task = app.settings.task;
+      if (!toy && app.settings.task !== NAMES.Auto) opts.task = app.settings.task;
       let ds, why = preview.targetWhy;
       try {
         ds = await eng.parseCSV(bytes, { ...opts, ...ctl(1, 2) });
@@ -119,7 +120,7 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       showData();
       newData();
       if (note) notify(note, { append: true });
-      say(`Loaded ${name}: ${count(ds.X.rows, 'row')}, ${ds.task}${ds.task === 'classification' ? ` (${count(ds.classes.length, 'class', 'classes')})` : ''}.`);
+      say(`Loaded ${name}: ${count(ds.X.rows, 'row')}, ${ds.task}${ds.task === NAMES.Classification ? ` (${count(ds.classes.length, 'class', 'classes')})` : ''}.`);
     }, {
       where,
       failText: (text) => `Could not load ${name}: ${text}.${still()}`,
@@ -211,12 +212,12 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
     renderPreview($('preview'), preview);
     const categorical = ds.columns.filter((c, i) => i !== ds.target && c.kind === 'categorical').length;
     const facts = [
-      ['task', ds.task === 'classification' ? `classification, ${count(ds.classes.length, 'class', 'classes')}` : 'regression'],
+      ['task', ds.task === NAMES.Classification ? `${ds.task}, ${count(ds.classes.length, 'class', 'classes')}` : ds.task],
       ['rows', `${ds.X.rows}${ds.droppedRows ? ` (${ds.droppedRows} dropped: no target)` : ''}`],
       ['features', `${ds.X.cols}${categorical ? ` (${categorical} categorical columns one-hot)` : ''}`],
       ['missing', ds.missingCells ? `${ds.missingCells} cells` : 'none'],
     ];
-    if (ds.task === 'classification') facts.push(['classes', summarizeList(ds.classes)]);
+    if (ds.task === NAMES.Classification) facts.push(['classes', summarizeList(ds.classes)]);
     const dl = $('facts');
     dl.replaceChildren();
     for (const [k, v] of facts) {

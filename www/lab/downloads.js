@@ -2,6 +2,7 @@
 // written through csv.js's safe writer. No DOM: the panels save them.
 import { toCSV, csvLine } from './csv.js';
 import { check } from './jobs.js';
+import { NAMES } from './names.js';
 
 /** Largest features export (text is ~20 bytes a number). */
 export const MAX_EXPORT_VALUES = 10_000_000;
@@ -13,7 +14,7 @@ export const baseName = (name) => name.replace(/\.(csv|tsv|txt)(\.gz)?$/i, '').r
 
 /** The predictions of a training run (experiments.js trainAndTest, with ds) as CSV text. */
 export function predictionsCSV(r) {
-  const cls = r.ds.task === 'classification';
+  const cls = r.ds.task === NAMES.Classification;
   const label = (v) => (cls ? r.ds.classes[v] : v);
   const header = ['row', 'fold', `true ${r.ds.targetName}`, 'predicted'];
   if (r.withExact) header.push('predicted (exact kernel)');
@@ -44,7 +45,7 @@ export async function featuresCSV(P, ds, signal, onProgress = () => {}) {
     let text = '';
     for (let i = start; i < Math.min(P.rows, start + EXPORT_SLICE_ROWS); i++) {
       const r = Array.from(P.data.subarray(i * P.cols, (i + 1) * P.cols));
-      r.push(ds.task === 'classification' ? ds.classes[ds.y[i]] : ds.y[i]);
+      r.push(ds.task === NAMES.Classification ? ds.classes[ds.y[i]] : ds.y[i]);
       text += csvLine(r);
     }
     parts.push(text);

@@ -5,6 +5,7 @@
 // and the model kept to download and to predict files with. No DOM: train-panel.js
 // starts these as jobs and draws results.
 import { METHODS, SETTINGS, toOption, optionAt, uses } from './vocab.js';
+import { NAMES } from './names.js';
 import { check } from './jobs.js';
 import { trainWork, EXACT_MAX } from './cost.js';
 import { count } from './format.js';
@@ -36,14 +37,14 @@ export function featureOptions(settings, method = settings.method, m = dim(setti
 /** The exact kernel a method's features approximate. */
 export function targetKernel(settings, method = settings.method) {
   const { kernel, depth } = METHODS[method];
-  return kernel === 'rbf' ? { kernel } : { kernel, depth: depth ?? settings.depth };
+  return kernel === NAMES.RBF ? { kernel } : { kernel, depth: depth ?? settings.depth };
 }
 
 /** A kernel in words; depths: the depths 'auto' chose (one per fold), shown instead of 'auto'. */
 export function kernelName(spec, depths = []) {
-  if (spec.kernel === 'rbf') return 'RBF kernel';
+  if (spec.kernel === NAMES.RBF) return 'RBF kernel';
   const chosen = [...new Set(depths)].sort((a, b) => a - b);
-  const depth = spec.depth === 'auto' && chosen.length ? `${chosen.join(' or ')} (auto)` : spec.depth;
+  const depth = spec.depth === NAMES.Auto && chosen.length ? `${chosen.join(' or ')} (${NAMES.Auto})` : spec.depth;
   return `${spec.kernel.toUpperCase()}, L = ${depth}`;
 }
 
@@ -136,7 +137,7 @@ export function trainingPlan(settings, ds, search = null) {
     // 'auto' (the engine's default) chooses the depth and preprocessing on
     // the training rows; the sliders then shape only the kernel pictures.
     auto: settings.auto,
-    preprocess: settings.auto ? 'auto' : preprocessOf(settings),
+    preprocess: settings.auto ? NAMES.Auto : preprocessOf(settings),
     features: autoDepth(featureOptions(settings, method, m), settings.auto),
     kernel: autoDepth(targetKernel(settings, method), settings.auto && !METHODS[method].depth),
     layers: extraLayers(settings, method),
@@ -170,14 +171,14 @@ export function autoSearch(schema) {
 }
 
 /** options with depth 'auto' when auto is set and they have a depth. */
-const autoDepth = (options, auto) => (auto && options.depth !== undefined ? { ...options, depth: 'auto' } : options);
+const autoDepth = (options, auto) => (auto && options.depth !== undefined ? { ...options, depth: NAMES.Auto } : options);
 
 /** The rows idx of a data set, as a data set (fitRidge reads its task, classes, groups and columns). */
 export const subset = (engine, ds, idx) => ({ ...ds, X: engine.take(ds.X, idx), y: engine.take(ds.y, idx) });
 
 /** Why a data set cannot be trained on, or '' (one class: nothing to tell apart). */
 export function untrainable(ds) {
-  if (ds.task === 'classification' && ds.classes.length < 2) return 'one class';
+  if (ds.task === NAMES.Classification && ds.classes.length < 2) return 'one class';
   return '';
 }
 
@@ -200,7 +201,7 @@ export function untrainable(ds) {
  */
 export async function trainAndTest(engine, ds, plan, ctl, signal) {
   const n = ds.X.rows;
-  const classification = ds.task === 'classification';
+  const classification = ds.task === NAMES.Classification;
   let parts;
   if (plan.evaluation === 'split') {
     parts = [await engine.split(n, { testFraction: plan.testShare / 100, seed: plan.seed, signal })];
@@ -272,11 +273,12 @@ export async function trainAndTest(engine, ds, plan, ctl, signal) {
  * say) is undefined, whatever number the engine gives: a dash, not 0.000.
  */
 export function metric(ds, s, yTrue) {
-  const name = ds.task === 'classification' ? 'accuracy' : 'R²';
-  const value = ds.task === 'classification' ? s.accuracy : s.r2;
-  const flat = ds.task === 'regression' && yTrue.every((v) => v === yTrue[0]);
+  const classification = ds.task === NAMES.Classification;
+  const name = classification ? 'accuracy' : 'R²';
+  const value = classification ? s.accuracy : s.r2;
+  const flat = ds.task === NAMES.Regression && yTrue.every((v) => v === yTrue[0]);
   if (flat || typeof value !== 'number' || !Number.isFinite(value)) return { name, value: NaN, text: '—', note: `${name} is undefined here: the test rows' ${ds.targetName} does not vary.` };
-  return { name, value, text: ds.task === 'classification' ? `${(100 * value).toFixed(1)}%` : value.toFixed(3) };
+  return { name, value, text: classification ? `${(100 * value).toFixed(1)}%` : value.toFixed(3) };
 }
 
 /** How far random features may trail the exact kernel before the page says so: accuracy points, or R². */
@@ -292,7 +294,7 @@ export function shortfall(ds, rf, exact, m, { defaultM, maxM }) {
   if (!exact || !Number.isFinite(rf.value) || !Number.isFinite(exact.value)) return '';
   const gap = exact.value - rf.value;
   if (!(gap > SHORTFALL[ds.task])) return '';
-  const by = ds.task === 'classification' ? `${(100 * gap).toFixed(1)} points of accuracy` : `${gap.toFixed(3)} in R²`;
+  const by = ds.task === NAMES.Classification ? `${(100 * gap).toFixed(1)} points of accuracy` : `${gap.toFixed(3)} in R²`;
   const next = Math.min(maxM, Math.max(2 * m, defaultM ?? 0));
   const more = next > m ? `try Features m = ${next}${defaultM > m ? ` (the package's default is ${defaultM}; this page starts at ${m} to stay quick)` : ''}` : 'more features than this page offers would close it (the package takes more)';
   return `The random features fall ${by} short of the exact kernel at m = ${m}: ${more}.`;

@@ -156,7 +156,7 @@ async function main() {
   const missing = ['features', 'parseCSV', 'previewCSV', 'fitRidge', 'compare', 'split', 'kfold', 'score', 'preprocess', 'take', 'loadModel', 'selectActive'].filter((op) => !has(op));
   if (missing.length) page.showError(`This build of ntkrf lacks ${missing.join(', ')}; the parts of the page that need them will fail.`);
   // The menus, ranges and defaults come from the engine's own option table.
-  app.vocab = vocabulary(app.engine.schema);
+  app.vocab = vocabulary(app.engine.schema, app.engine.names);
   app.table = hashTable(app.vocab);
   // Opened without a link, the page shows the playground's spiral.
   const landing = !linked();

@@ -6,6 +6,7 @@
 // draws the series this module computes.
 import { rng, streamSeed } from './toy.js';
 import { check } from './jobs.js';
+import { NAMES } from './names.js';
 
 /** The x range of the sets and the curve, ±EXTENT_1D. */
 export const EXTENT_1D = 3;
@@ -60,7 +61,7 @@ const column = (x) => ({ rows: x.length, cols: 1, data: x });
  */
 export async function curves1d(engine, set, { depth, features, lambda, preprocess }, signal) {
   const X = column(set.x), Z = column(curveX());
-  const fit = (more) => engine.fitRidge(X, set.y, { task: 'regression', lambda, preprocess, signal, ...more });
+  const fit = (more) => engine.fitRidge(X, set.y, { task: NAMES.Regression, lambda, preprocess, signal, ...more });
   const predict = async (more) => {
     const model = await fit(more);
     try {
@@ -69,13 +70,13 @@ export async function curves1d(engine, set, { depth, features, lambda, preproces
       model.dispose();
     }
   };
-  const exact = await predict({ kernel: { kernel: 'ntk', depth } });
+  const exact = await predict({ kernel: { kernel: NAMES.NTK, depth } });
   check(signal);
   const variance = await engine.ensembleVariance(X, Z, { depth, lambda: exact.lambda, preprocess, signal });
   check(signal);
   const rf = await predict({ features });
   check(signal);
-  const rbf = await predict({ kernel: { kernel: 'rbf', gamma: RBF_GAMMA_1D } });
+  const rbf = await predict({ kernel: { kernel: NAMES.RBF, gamma: RBF_GAMMA_1D } });
   const sd = Array.from(variance, (v) => 2 * Math.sqrt(v));
   return {
     x: Z.data,

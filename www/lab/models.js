@@ -5,6 +5,7 @@
 import { toCSV } from './csv.js';
 import { baseName } from './downloads.js';
 import { METHODS, uses } from './vocab.js';
+import { NAMES } from './names.js';
 import { summarizeList } from './data.js';
 import { short } from './heatmap.js';
 
@@ -32,13 +33,13 @@ export function describeModel(spec, model) {
     const depth = f.depth && uses(f.method, 'depth') ? `, L = ${f.depth}` : '';
     title = `${name}, m = ${f.dim}${depth}, seed ${f.seed ?? 0}`;
   } else if (k) {
-    title = `exact ${k.kernel === 'rbf' || k.kernel === 'linear' ? `${k.kernel} kernel` : `${String(k.kernel).toUpperCase()}, L = ${k.depth}`}`;
+    title = `exact ${k.kernel === NAMES.RBF || k.kernel === NAMES.Linear ? `${k.kernel} kernel` : `${String(k.kernel).toUpperCase()}, L = ${k.depth}`}`;
   } else {
     title = 'ridge model';
   }
   const lines = [];
   const input = model.input;
-  const what = model.task === 'classification'
+  const what = model.task === NAMES.Classification
     ? `classification of ${input?.targetName ?? 'the target'} into ${model.classes ? `${model.classes.length} classes (${summarizeList(model.classes, 6)})` : 'classes'}`
     : `regression of ${input?.targetName ?? 'the target'}`;
   lines.push(`${capitalize(what)}; λ = ${short(model.lambda)}.`);

@@ -10,6 +10,7 @@ import { activeLearning, toyProblem, tableProblem, RANDOM_ORDERS } from './activ
 import { lineChart, clearChart } from './charts.js';
 import { SETS_1D, SET_IDS_1D, set1d, curves1d, RBF_GAMMA_1D } from './line1d.js';
 import { check } from './jobs.js';
+import { NAMES } from './names.js';
 import { short } from './heatmap.js';
 import { count, seconds } from './format.js';
 
@@ -151,7 +152,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     for (const v of views) {
       const { sf } = v;
       const k = targetKernel(s);
-      const title = sf === EXACT ? (k.kernel === 'rbf' ? 'Exact RBF kernel, γ = 1/columns' : `Exact ${k.kernel.toUpperCase()}, depth L = ${k.depth}`)
+      const title = sf === EXACT ? (k.kernel === NAMES.RBF ? 'Exact RBF kernel, γ = 1/columns' : `Exact ${k.kernel.toUpperCase()}, depth L = ${k.depth}`)
         : sf === FEATURES ? `Random features: ${app.vocab.methods[s.method].label}, m = ${dim(s)}`
           : `${sf.title}, ${sf.caption({ depth: s.depth, m: dim(s) })}`;
       v.title.textContent = title;
@@ -188,7 +189,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     const mine = ++serial1d;
     const chart = $('line1d-chart');
     chart.dataset.state = 'busy';
-    const options = { depth: s.depth, features: featureOptions(s, s.method, dim(s)), lambda: s.lamauto ? 'auto' : lambdaOf(s), preprocess: preprocessOf(s) };
+    const options = { depth: s.depth, features: featureOptions(s, s.method, dim(s)), lambda: s.lamauto ? NAMES.Auto : lambdaOf(s), preprocess: preprocessOf(s) };
     const outcome = await run('one-dimensional regression', 'line1d', (ctl, signal) => curves1d(app.engine, set, options, signal), { fallback: 'try a larger λ' });
     if (mine !== serial1d) return;
     if (!outcome.ok) {
@@ -222,7 +223,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     const cur = app.current;
     if (!cur?.plane || !app.settings || !app.engine) return;
     const s = { ...app.settings };
-    const depth = s.depth, m = dim(s), lambda = s.lamauto ? 'auto' : lambdaOf(s);
+    const depth = s.depth, m = dim(s), lambda = s.lamauto ? NAMES.Auto : lambdaOf(s);
     const lam = s.lamauto ? 'λ auto' : `λ = ${short(lambda)}`;
     // Every model control beside the pictures shapes them: the Method (and the exact kernel it
     // approximates), its options, the preprocessing and the bias input.

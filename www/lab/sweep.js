@@ -4,6 +4,7 @@
 import { METHODS } from './vocab.js';
 import { compareOn, comparisonRow } from './experiments.js';
 import { check } from './jobs.js';
+import { NAMES } from './names.js';
 
 /** Feature counts of the sweep. */
 export const SWEEP_DIMS = [64, 128, 256, 512, 1024, 2048, 4096];
@@ -41,5 +42,5 @@ export function sweepSeries(rows, key) {
 
 /** The exact kernel's seconds, one point per size (measured with the NTK comparisons). */
 export function exactTimes(rows) {
-  return rows.filter((r) => r.method === 'ntk').map((r) => [r.m, r.exactSeconds]);
+  return rows.filter((r) => r.method === NAMES.NTK).map((r) => [r.m, r.exactSeconds]);
 }

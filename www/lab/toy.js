@@ -2,6 +2,7 @@
 // drawn from a seeded generator so that a link (data set, noise, size, seed)
 // replays the same points. No DOM. Points lie within about ±1.2; the
 // playground looks at the square ±EXTENT.
+import { NAMES } from './names.js';
 
 /** Half the side of the square the playground shows: points lie within it, with a margin to see how each kernel extrapolates. */
 export const EXTENT = 1.5;
@@ -172,7 +173,7 @@ export const TABLE_REACH = 1.2;
  */
 export function drawable(ds, maxClasses) {
   const inputs = ds.columns.filter((c, i) => i !== ds.target);
-  return ds.task === 'classification' && ds.X.cols === 2 && inputs.length === 2 && inputs.every((c) => c.kind === 'numeric')
+  return ds.task === NAMES.Classification && ds.X.cols === 2 && inputs.length === 2 && inputs.every((c) => c.kind === 'numeric')
     && !ds.missingCells && ds.classes.length >= 2 && ds.classes.length <= maxClasses;
 }
 

@@ -10,6 +10,7 @@ import { kernelName, trainingPlan, untrainable, trainAndTest, metric, shortfall 
 import { SETTINGS, optionAt, toOption } from './vocab.js';
 import { baseName, predictionsCSV } from './downloads.js';
 import { count, seconds } from './format.js';
+import { NAMES } from './names.js';
 import { modelFileName, selectionText } from './models.js';
 
 /** The panel on the page's state: models (model-panel.js) takes the model, controls (controls.js) shows the new cost. */
@@ -79,7 +80,7 @@ export function createTrainPanel({ app, page, models, controls }) {
     const lambda = r.lambda.length > 1 ? `λ = ${short(Math.min(...r.lambda))} … ${short(Math.max(...r.lambda))} over the folds${by}` : `λ = ${short(r.lambda[0])}${by}`;
     box.append(line(`${app.vocab.methods[r.method].name}, m = ${r.m}, on ${r.how}; ${lambda}; fit and predict ${seconds(r.rfMs)}.`));
     if (r.selection) box.append(line(selectionText(r.selection), 'selection'));
-    if (ds.task === 'regression') box.append(line(`test MSE ${short(scores.mse)}`));
+    if (ds.task === NAMES.Regression) box.append(line(`test MSE ${short(scores.mse)}`));
     if (r.withExact) {
       const e = metric(ds, r.exactScores, r.yTrue);
       const speedup = r.exactMs / r.rfMs;
@@ -90,7 +91,7 @@ export function createTrainPanel({ app, page, models, controls }) {
       box.append(line(`Exact kernel not fitted: ${r.maxTrain} training rows, more than the ${EXACT_MAX} this page fits it for.`, 'exact'));
     }
     box.dataset.rows = String(r.rows.length);
-    if (ds.task === 'classification') {
+    if (ds.task === NAMES.Classification) {
       confusionChart($('train-chart'), scores.confusion, ds.classes);
       if (ds.classes.length > MAX_SVG_CLASSES) {
         // Too many classes to label the matrix: name the pairs most often confused.

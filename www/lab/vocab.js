@@ -7,6 +7,9 @@
 import { DATASETS } from './data.js';
 import { TOY_IDS } from './toy.js';
 import { SURFACES, TASK } from './surface.js';
+import { NAMES, setNames } from './names.js';
+
+export { NAMES };
 
 /**
  * Every setting of the page, in the order of the URL hash.
@@ -197,8 +200,9 @@ const inside = (r, x) => !(r.min !== undefined && (x < r.min || (r.minExclusive 
  * - problems: where the lab and the engine disagree (empty when they agree).
  * Disagreements never stop the page: a setting whose option is missing keeps
  * the lab's own values, so the problems are for the tests to catch.
+ * names: the engine's names (eng.names), kept in NAMES (names.js).
  */
-export function vocabulary(schema) {
+export function vocabulary(schema, names) {
   const problems = [];
   const settings = {};
   const menus = {};
@@ -262,6 +266,16 @@ export function vocabulary(schema) {
   if (methodUses) {
     for (const k of Object.keys(USES)) delete USES[k];
     Object.assign(USES, methodUses);
+  }
+  if (!names?.Auto) problems.push('the engine does not name its vocabulary (eng.names)');
+  else {
+    setNames(names);
+    // The lab's tables name the core's words; each must be one the engine has.
+    const known = new Set(Object.values(names));
+    for (const [m, { kernel }] of Object.entries(METHODS)) for (const v of [m, kernel]) if (!known.has(v)) problems.push(`method ${m}: ${v} is not a name of the engine`);
+    for (const [key, words] of Object.entries(WORDS)) if (key !== 'eval') for (const v of Object.keys(words)) if (!known.has(v)) problems.push(`${key}: ${v} is not a name of the engine`);
+    for (const sf of SURFACES) for (const v of [sf.kernel, sf.method]) if (v !== undefined && !known.has(v)) problems.push(`surface ${sf.id}: ${v} is not a name of the engine`);
+    if (!known.has(TASK)) problems.push(`the playground's task ${TASK} is not a name of the engine`);
   }
   menus.eval = SETTINGS.eval.values.map((v) => ({ value: v, label: WORDS.eval[v] }));
   const methods = Object.fromEntries(settings.method.values.map((v) => [v, METHODS[v]]));

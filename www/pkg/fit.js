@@ -5,14 +5,7 @@
 import { ntkrfError, typeError, describe } from './errors.js';
 import { splitControl, snapshotMatrix, snapshotVector } from './options.js';
 import { Model } from './model.js';
-import { overRows, copyRange, CHUNK_BYTES } from './rows.js';
-
-/**
- * The largest sample of rows, in bytes, whose 'auto' selection is split
- * over the workers: each worker scoring a share of the candidates holds a
- * copy of the sample (at most search.rows rows; never X).
- */
-const SPLIT_SELECT_BYTES = 64 << 20;
+import { overRows, copyRange, CHUNK_BYTES, SPLIT_SELECT_BYTES } from './rows.js';
 
 /** A Dataset (parseCSV's result) rather than a matrix: it has X and y, and no rows. */
 const isDataset = (v) => v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && 'X' in v && 'y' in v && !('rows' in v);

@@ -74,8 +74,8 @@ export interface CallControl {
  * | ERR_DATA | data the method cannot use (one class only, a singular system…) |
  * | ERR_ABORTED | the caller's signal aborted the call |
  * | ERR_CLOSED | the engine was closed (or the model disposed) |
- * | ERR_INSTANCE | the WebAssembly instance died during the call (it is replaced by a fresh one) |
- * | ERR_INTERNAL | a bug in ntkrf: please report it |
+ * | ERR_INSTANCE | the WebAssembly instance died during the call (it is replaced by a fresh one; when that fails too, every call that needs it rejects so: create a new engine) |
+ * | ERR_INTERNAL | a bug in ntkrf: please report it (inputs or an answer that could not cross to or from a worker) |
  */
 export type ErrorCode =
   | 'ERR_TYPE' | 'ERR_UNKNOWN_OPTION' | 'ERR_OPTION' | 'ERR_NONFINITE' | 'ERR_VALUE' | 'ERR_SHAPE'
@@ -606,6 +606,19 @@ export interface Engine {
   readonly workers: number;
   /** Every method's options (name, kind, limits, default, doc), as the engine checks them. */
   readonly schema: Record<'kernel' | 'features' | 'fitRidge' | 'compare' | 'selectActive' | 'score' | 'parseCSV' | 'previewCSV' | 'split' | 'kfold' | 'predict' | 'loadModel' | 'predictCSV' | 'preprocess' | 'ensembleVariance', OptionSchema[]>;
+  /**
+   * Every name of the core (Go's core/names), by its Go name: names.Auto is
+   * "auto", names.RBF "rbf", names.Classification "classification". Compare
+   * with these rather than writing the words again.
+   */
+  readonly names: Readonly<Record<string, string>>;
+  /**
+   * The sizes the engine cuts a call's rows by (Go's pipeline): chunkBytes,
+   * the most bytes of rows one worker is sent at once; splitSelectBytes, the
+   * largest sample whose 'auto' selection is split over the workers;
+   * minBlockRows, the fewest rows of a block.
+   */
+  readonly limits: Readonly<{ chunkBytes: number; splitSelectBytes: number; minBlockRows: number }>;
   /**
    * Exact kernel matrix between the rows of X and the rows of Z
    * (X.rows × Z.rows), or of X with itself when Z is null (symmetric, with

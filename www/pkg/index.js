@@ -12,7 +12,7 @@
 //   dataset.js  a Dataset split into Datasets that keep its schema (split, kfold)
 //   index.js    the Engine and createEngine (this file)
 import { ntkrfError, typeError, closedError, describe } from './errors.js';
-import { SCHEMA, checkKeys, splitControl, readMatrix, snapshotMatrix, snapshotVector, inputBytes, withPathHint, checkCount } from './options.js';
+import { SCHEMA, NAMES, LIMITS, checkKeys, splitControl, readMatrix, snapshotMatrix, snapshotVector, inputBytes, withPathHint, checkCount } from './options.js';
 import { isNode, loadModule, Pool } from './pool.js';
 import { rowBlocks, overRows, copyRows, concat, take } from './rows.js';
 import { fitRidge } from './fit.js';
@@ -35,6 +35,10 @@ class Engine {
     this.workers = pool.slots.length;
     /** Every method's options: name, kind, limits, default and a line of doc (from Go's jsbridge/schema.go). */
     this.schema = SCHEMA;
+    /** Every name of the core (Go's core/names) by its Go name: names.Auto is "auto". */
+    this.names = NAMES;
+    /** The sizes the engine cuts a call's rows by (Go's pipeline): chunkBytes, splitSelectBytes, minBlockRows. */
+    this.limits = LIMITS;
   }
 
   // Every method takes its inputs when it is called: each argument read

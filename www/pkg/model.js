@@ -4,7 +4,7 @@
 // field through untouched except the two big matrices, which cross the
 // bridge as typed arrays (coef, and train for kernel models).
 import { ntkrfError, typeError, describe } from './errors.js';
-import { splitControl, readMatrix, snapshotVector, inputBytes, withPathHint } from './options.js';
+import { NAMES, splitControl, readMatrix, snapshotVector, inputBytes, withPathHint } from './options.js';
 import { rowBlocks, overRows, chunkRows, copyRows, concat } from './rows.js';
 
 /** A fitted ridge model; its numbers live in JavaScript, so any worker can predict. */
@@ -26,7 +26,7 @@ export class Model {
     this.kind = model.kind ?? (model.kernel ? 'kernel' : 'features');
     this.task = model.task;
     /** Class names (classification), label i ↔ classes[i]; null for regression. */
-    this.classes = model.task === 'classification' ? model.classes : null;
+    this.classes = model.task === NAMES.Classification ? model.classes : null;
     this.lambda = model.lambda;
     // A λ whose criterion could not be evaluated scores +Inf, which JSON
     // (the file, the bridge) writes as null.
@@ -89,7 +89,7 @@ export class Model {
     const arrays = [];
     const r = await withPathHint(where, input, this.#pool.call(where, { ...opts, ...this.#args(arrays) }, arrays, control, { bytes }));
     // The names form of the labels Go predicted (see classNames).
-    return this.task === 'classification' ? this.classNames(r.labels) : r.labels;
+    return this.task === NAMES.Classification ? this.classNames(r.labels) : r.labels;
   }
 
   /**
@@ -101,7 +101,7 @@ export class Model {
    */
   classNames(labels) {
     const where = 'classNames';
-    if (this.task !== 'classification') {
+    if (this.task !== NAMES.Classification) {
       throw ntkrfError('ERR_DATA', `${where}: a ${this.task} model predicts values, which have no class names`);
     }
     const v = snapshotVector(where, 'labels', labels);

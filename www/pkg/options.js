@@ -11,9 +11,30 @@ import { ntkrfError, typeError, describe, quote } from './errors.js';
  */
 export let SCHEMA = null;
 
-/** Keeps the first schema a worker sends; every instance sends the same. */
-export function setSchema(schema) {
+/**
+ * What the package reads of the core besides the option table (Go's
+ * jsbridge.Core, received with the schema): names, every name of
+ * core/names by its Go name (NAMES.Auto is "auto"), and limits, the sizes
+ * the package cuts a call's rows by (pipeline's host sizes).
+ */
+export let NAMES = null;
+export let LIMITS = null;
+
+/**
+ * The most bytes of rows a call sends a worker at once (the fit's chunks,
+ * predict's blocks), the largest sample whose 'auto' selection is split
+ * over the workers, and the fewest rows of a block: the core's
+ * (pipeline.ChunkBytes, SplitSelectBytes, MinBlockRows), set when the
+ * first worker starts, before any call is made.
+ */
+export let CHUNK_BYTES, SPLIT_SELECT_BYTES, MIN_BLOCK_ROWS;
+
+/** Keeps the first schema and core a worker sends; every instance sends the same. */
+export function setSchema(schema, core) {
   SCHEMA ??= schema;
+  if (NAMES || !core) return;
+  ({ names: NAMES, limits: LIMITS } = core);
+  ({ chunkBytes: CHUNK_BYTES, splitSelectBytes: SPLIT_SELECT_BYTES, minBlockRows: MIN_BLOCK_ROWS } = LIMITS);
 }
 
 /** An options argument: undefined (none) or a plain object. */

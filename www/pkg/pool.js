@@ -60,27 +60,40 @@ export class Slot {
     let w;
     // Messages of a worker already replaced (a late 'exit', say) are dropped.
     const mine = (fn) => (x) => { if (this.worker === w) fn(x); };
+    // Every way a worker can end or lose an answer restarts its instance,
+    // so that the call on it settles: an error, a message that cannot be
+    // read (messageerror), and in Node a thread that exits without a word.
+    const unreadable = (e) => this.onCrash(`sent an answer that could not be read (${e?.message || 'messageerror'})`, 'ERR_INTERNAL');
     if (isNode) {
       const { Worker } = await import('node:worker_threads');
       w = this.worker = new Worker(url);
       w.on('message', mine((m) => this.onMessage(m)));
+      w.on('messageerror', mine(unreadable));
       w.on('error', mine((e) => this.onCrash(`the worker failed: ${e?.message ?? e}`)));
+      w.on('exit', mine((code) => this.onCrash(`stopped (its thread exited with code ${code})`)));
     } else {
       w = this.worker = new Worker(url, { type: 'module' });
       w.onmessage = mine((e) => this.onMessage(e.data));
+      w.onmessageerror = mine(unreadable);
       w.onerror = mine((e) => { e.preventDefault?.(); this.onCrash(`the worker failed: ${e.message || 'it did not load'}`); });
     }
     this.ready = new Promise((resolve, reject) => { this.readyResolve = resolve; this.readyReject = reject; });
     w.postMessage({ type: 'init', module: this.pool.module });
-    const schema = await this.ready;
-    setSchema(JSON.parse(schema));
+    const { schema, core } = await this.ready;
+    // A pool closed while this instance started (a restart) keeps no worker.
+    if (this.pool.closed) {
+      w.terminate();
+      if (this.worker === w) this.worker = null;
+      return;
+    }
+    setSchema(JSON.parse(schema), JSON.parse(core));
     // An idle engine must not keep Node running; run() refs it again.
     if (isNode && !this.job && this.worker === w) w.unref();
   }
 
   onMessage(m) {
     switch (m.type) {
-      case 'ready': this.readyResolve(m.schema); return;
+      case 'ready': this.readyResolve(m); return;
       case 'init-error': this.readyReject(ntkrfError('ERR_INSTANCE', `ntkrf: could not start WebAssembly: ${m.message}`)); return;
       case 'exit': this.onCrash(m.reason); return;
     }
@@ -110,9 +123,10 @@ export class Slot {
 
   /**
    * The instance died (out of memory, say): the call on it rejects with
-   * ERR_INSTANCE, and a fresh instance takes its place for later calls.
+   * code (ERR_INSTANCE; ERR_INTERNAL when the worker lives but its answer
+   * was lost), and a fresh instance takes its place for later calls.
    */
-  onCrash(reason) {
+  onCrash(reason, code = 'ERR_INSTANCE') {
     const job = this.job;
     const what = `the WebAssembly instance ${reason || 'stopped'}`;
     this.readyReject?.(ntkrfError('ERR_INSTANCE', `ntkrf: ${what}`));
@@ -121,7 +135,7 @@ export class Slot {
     if (job) {
       this.detach();
       const hint = /out of memory/.test(what) ? '; use fewer rows or a smaller dim' : '';
-      job.reject(ntkrfError('ERR_INSTANCE', `${job.where}: ${what} during this call and was restarted${hint}`));
+      job.reject(ntkrfError(code, `${job.where}: ${what} during this call and was restarted${hint}`));
     }
     this.restart();
   }
@@ -134,10 +148,14 @@ export class Slot {
   run(job) {
     this.job = job;
     if (isNode) this.worker.ref();
-    // bytes are always the call's own copy (inputBytes): moved, never copied again.
-    const moved = job.transfer === true ? job.arrays : job.transfer || [];
-    const transfer = [...moved.map((a) => a.buffer), ...(job.bytes ? [job.bytes.buffer] : [])];
     try {
+      // bytes are always the call's own copy (inputBytes): moved, never copied again.
+      const moved = job.transfer === true ? job.arrays : job.transfer || [];
+      const transfer = [...moved.map((a) => a.buffer), ...(job.bytes ? [job.bytes.buffer] : [])];
+      // Node drops a message whose transfer list holds a detached buffer
+      // without a word (a browser throws): the call would never settle.
+      const bad = unsendable(job.arrays, moved, job.bytes);
+      if (bad) throw new Error(bad);
       this.worker.postMessage({ type: 'call', id: job.id, op: job.op, json: job.json, arrays: job.arrays, bytes: job.bytes, giveBack: !!job.onInputs }, transfer);
     } catch (e) {
       this.detach();
@@ -162,8 +180,40 @@ export class Slot {
     this.start().then(() => this.pool.release(this), () => {
       this.worker?.terminate();
       this.worker = null;
-      this.pool.release(this);
+      // No instance will take this worker's calls: those waiting for it settle now.
+      this.dead = true;
+      this.pool.busy.delete(this);
+      this.pool.rejectStranded();
     });
+  }
+}
+
+/**
+ * Why arrays (moved: those transferred; bytes: transferred too) cannot be
+ * posted, or '': an entry that is no typed array, or whose buffer was
+ * transferred already (detached), or a shared buffer listed to move.
+ */
+export function unsendable(arrays, moved, bytes) {
+  if (!Array.isArray(arrays)) return 'arrays is not an array';
+  const all = [...arrays.map((a, i) => [a, `array ${i}`, moved.includes(a)]), ...(bytes ? [[bytes, 'the bytes', true]] : [])];
+  for (const a of moved) if (!arrays.includes(a)) all.push([a, 'an array to transfer', true]);
+  for (const [a, name, move] of all) {
+    if (!ArrayBuffer.isView(a)) return `${name} is not a typed array`;
+    if (isDetached(a.buffer)) return `${name} is detached (its buffer was transferred already)`;
+    if (move && !(a.buffer instanceof ArrayBuffer)) return `${name} is on a shared buffer, which cannot be transferred`;
+  }
+  return '';
+}
+
+/** Whether an ArrayBuffer was transferred away (Node 20 lacks ArrayBuffer#detached). */
+function isDetached(buffer) {
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  if (buffer.byteLength > 0 || !(buffer instanceof ArrayBuffer)) return false;
+  try {
+    new Uint8Array(buffer); // throws on a detached buffer only
+    return false;
+  } catch {
+    return true;
   }
 }
 
@@ -204,6 +254,8 @@ export class Pool {
   call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs, where = op } = {}) {
     if (this.closed) return Promise.reject(closedError(where));
     if (signal?.aborted) return Promise.reject(abortError(signal));
+    const stranded = this.strandedError(where, slot);
+    if (stranded) return Promise.reject(stranded);
     // The arguments as text now, when the call is made (its arrays and
     // bytes are the call's own copies already).
     let json;
@@ -230,6 +282,27 @@ export class Pool {
       if (free) this.assign(free, job);
       else this.queue.push(job);
     });
+  }
+
+  /**
+   * The ERR_INSTANCE error of a call that no worker can take (its slot's,
+   * or every worker's, instance failed to restart), or null.
+   */
+  strandedError(where, slot) {
+    const dead = slot ? slot.dead : this.slots.every((s) => s.dead);
+    if (!dead) return null;
+    return ntkrfError('ERR_INSTANCE', `${where}: ${slot ? 'the worker this call needs' : 'every worker'} lost its WebAssembly instance, which could not be restarted; create a new engine with createEngine()`);
+  }
+
+  /** Rejects the waiting calls that no worker can take any more. */
+  rejectStranded() {
+    for (const job of [...this.queue]) {
+      const e = this.strandedError(job.where, job.slot);
+      if (!e) continue;
+      this.queue.splice(this.queue.indexOf(job), 1);
+      job.signal?.removeEventListener('abort', job.onAbort);
+      job.reject(e);
+    }
   }
 
   /** Stops every worker; every call in flight or waiting rejects with ERR_CLOSED. */

@@ -1,18 +1,17 @@
 // Rows: how the rows of a call are cut into chunks, spread over the
 // workers, and put back together; and picking rows by index (take).
 import { ntkrfError, typeError, describe } from './errors.js';
-import { readMatrix } from './options.js';
-
-const MIN_BLOCK_ROWS = 64;
+import { readMatrix, CHUNK_BYTES, MIN_BLOCK_ROWS } from './options.js';
 
 /**
- * The most bytes of rows a call sends a worker at once. Larger inputs go in
- * several chunks per worker, so that a worker's memory (the rows in
- * JavaScript, their copy in Go, the scaled copy) stays a few times this,
- * whatever the number of rows: WebAssembly memory never shrinks, and a
- * browser tab has a few GB in all.
+ * The most bytes of rows a call sends a worker at once, and the largest
+ * sample whose selection is split over the workers: the core's
+ * (pipeline.ChunkBytes, SplitSelectBytes), read from the first worker
+ * (options.js). Larger inputs go in several chunks per worker, so that a
+ * worker's memory (the rows in JavaScript, their copy in Go, the scaled
+ * copy) stays a few times CHUNK_BYTES, whatever the number of rows.
  */
-export const CHUNK_BYTES = 8 << 20;
+export { CHUNK_BYTES, SPLIT_SELECT_BYTES } from './options.js';
 
 /**
  * Splits n rows into contiguous chunks: at least one per worker (of at

@@ -52,7 +52,7 @@ listen(async (msg) => {
       const instance = await WebAssembly.instantiate(msg.module, go.importObject);
       go.run(instance).then(() => post({ type: 'exit', reason: reason(go.exitCode ?? 0) }));
       if (!globalThis.ntkrf) throw new Error('ntkrf.wasm did not register globalThis.ntkrf');
-      post({ type: 'ready', ops: [...globalThis.ntkrf.ops], schema: globalThis.ntkrf.schema });
+      post({ type: 'ready', ops: [...globalThis.ntkrf.ops], schema: globalThis.ntkrf.schema, core: globalThis.ntkrf.core });
     } catch (e) {
       post({ type: 'init-error', message: String(e?.message ?? e) });
     }
@@ -77,7 +77,13 @@ listen(async (msg) => {
     // Inputs asked back (Go has copied them) go with the result, for the
     // caller to refill: garbage here would be collected only rarely.
     const inputs = giveBack ? arrays : undefined;
-    const buffers = new Set([...res.arrays, ...(inputs ?? [])].map((a) => a.buffer));
-    post({ type: 'result', id, json: res.json, arrays: res.arrays, inputs }, [...buffers]);
+    try {
+      const buffers = new Set([...res.arrays, ...(inputs ?? [])].map((a) => a.buffer));
+      post({ type: 'result', id, json: res.json, arrays: res.arrays, inputs }, [...buffers]);
+    } catch (e) {
+      // An answer that cannot be posted (DataCloneError) is still an
+      // answer: the call settles, with ntkrf's fault named.
+      post({ type: 'error', id, code: 'ERR_INTERNAL', message: `${op}: the result could not be sent back from the worker: ${e?.message ?? e}` });
+    }
   }
 });

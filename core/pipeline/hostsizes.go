@@ -1,0 +1,24 @@
+package pipeline
+
+// The sizes a host whose memory is bounded (a browser tab: WebAssembly
+// memory never shrinks, and a tab has a few GB in all) cuts its work by.
+// The core states them once; the JavaScript package reads them through the
+// bridge (jsbridge.Core) and writes none of its own.
+const (
+	// ChunkBytes is the most bytes of rows a host sends one worker at once:
+	// the fit's chunks (Plan.Chunks(ChunkBytes)) and the blocks of predict.
+	// A worker then holds a few times this (the rows in the host, their copy
+	// in Go, the scaled copy), whatever the number of rows.
+	ChunkBytes = 8 << 20
+
+	// SplitSelectBytes is the largest sample of rows (the Search.Rows rows
+	// of X, as float64) whose selection a host splits over its workers:
+	// each worker scoring a share of the candidates holds a copy of the
+	// sample; a larger one is scored in one worker.
+	SplitSelectBytes = 64 << 20
+
+	// MinBlockRows is the fewest rows a host sends one worker in a block
+	// of a call it spreads over its workers (kernel, features, predict):
+	// fewer rows cost more in messages than they save in time.
+	MinBlockRows = 64
+)

@@ -1,0 +1,52 @@
+package jsbridge
+
+import (
+	"encoding/json"
+
+	"ntkrf/core/names"
+	"ntkrf/core/pipeline"
+)
+
+// Limits are the sizes the package cuts a call's rows by (pipeline's host
+// sizes), as it receives them.
+type Limits struct {
+	ChunkBytes       int `json:"chunkBytes"`
+	SplitSelectBytes int `json:"splitSelectBytes"`
+	MinBlockRows     int `json:"minBlockRows"`
+}
+
+// Core is what the package and the lab read of the core besides the option
+// table (Schema): every name of core/names by its Go name (names.Auto is
+// Names["Auto"]), and the sizes a host schedules with. A worker sends it
+// with the schema when it starts; the package shows it as Engine.names and
+// Engine.limits. A test keeps Names in step with core/names.
+var Core = struct {
+	Names  map[string]string `json:"names"`
+	Limits Limits            `json:"limits"`
+}{
+	Names: map[string]string{
+		"NTK": names.NTK, "NNGP": names.NNGP, "ArcCos0": names.ArcCos0, "ArcCos1": names.ArcCos1,
+		"Naive": names.Naive, "Grad": names.Grad, "RFF": names.RFF,
+		"RBF": names.RBF, "Linear": names.Linear,
+		"Auto":  names.Auto,
+		"Split": names.Split, "TensorSketch": names.TensorSketch, "TensorSRHT": names.TensorSRHT,
+		"Exact": names.Exact, "Gibbs": names.Gibbs, "Orthogonal": names.Orthogonal, "Gaussian": names.Gaussian, "Hadamard": names.Hadamard,
+		"Float64": names.Float64, "Float32": names.Float32,
+		"Classification": names.Classification, "Regression": names.Regression,
+		"GCV": names.GCV, "LOO": names.LOO, "Holdout": names.Holdout,
+	},
+	Limits: Limits{
+		ChunkBytes:       pipeline.ChunkBytes,
+		SplitSelectBytes: pipeline.SplitSelectBytes,
+		MinBlockRows:     pipeline.MinBlockRows,
+	},
+}
+
+// CoreJSON is Core as the package receives it.
+func CoreJSON() []byte {
+	b, err := json.Marshal(Core)
+	if err != nil {
+		panic(err) // a static value: a test covers it
+	}
+	return b
+}

@@ -1,0 +1,87 @@
+//go:build !js
+
+package jsbridge
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// TestCoreNamesAreCoreNames: Core.Names holds every string constant of
+// core/names, by its Go name and with its value, and nothing else, so the
+// package and the lab can read any name the core spells (a name added to
+// core/names and missed here fails this test).
+func TestCoreNamesAreCoreNames(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, "../core/names", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, p := range pkgs {
+		for _, f := range p.Files {
+			for _, d := range f.Decls {
+				g, ok := d.(*ast.GenDecl)
+				if !ok || g.Tok != token.CONST {
+					continue
+				}
+				for _, s := range g.Specs {
+					vs := s.(*ast.ValueSpec)
+					for i, n := range vs.Names {
+						if !n.IsExported() || i >= len(vs.Values) {
+							continue
+						}
+						lit, ok := vs.Values[i].(*ast.BasicLit)
+						if !ok || lit.Kind != token.STRING {
+							t.Errorf("names.%s is not a string literal; Core.Names cannot be checked", n.Name)
+							continue
+						}
+						want[n.Name], _ = strconv.Unquote(lit.Value)
+					}
+				}
+			}
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("no constants found in core/names")
+	}
+	for _, k := range slices.Sorted(maps.Keys(want)) {
+		if got, ok := Core.Names[k]; !ok || got != want[k] {
+			t.Errorf("Core.Names[%q] = %q (present %v), want names.%s = %q", k, got, ok, k, want[k])
+		}
+	}
+	for k := range Core.Names {
+		if _, ok := want[k]; !ok {
+			t.Errorf("Core.Names has %q, which is no constant of core/names", k)
+		}
+	}
+}
+
+// TestCoreJSON: the package reads every name and limit from CoreJSON; the
+// limits are positive (a zero chunk size would cut nothing).
+func TestCoreJSON(t *testing.T) {
+	var got struct {
+		Names  map[string]string  `json:"names"`
+		Limits map[string]float64 `json:"limits"`
+	}
+	if err := json.Unmarshal(CoreJSON(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(got.Names, Core.Names) {
+		t.Errorf("names do not round-trip: %v", got.Names)
+	}
+	for _, k := range []string{"chunkBytes", "splitSelectBytes", "minBlockRows"} {
+		if !(got.Limits[k] > 0) {
+			t.Errorf("limits.%s = %v, want > 0", k, got.Limits[k])
+		}
+	}
+	if len(got.Limits) != 3 {
+		t.Errorf("limits = %v: a limit without a test", got.Limits)
+	}
+}
