@@ -60,9 +60,6 @@ const NOT_CORE_NAMES = [
   // createEngine's own option: the package picks the worker count (no core name).
   /\bworkers === 'auto'/,
 ];
-// fit.js is being rewritten by another branch this session (pkgspeed): its
-// task literals (ds.task === 'classification', …) go with that rewrite.
-const OWNED_ELSEWHERE = new Set(['www/pkg/fit.js']);
 
 /** The lines of src inside a top-level `export const NAME` of a tied table. */
 function tiedLines(src) {
@@ -100,7 +97,7 @@ function literalNames(file, src, names) {
 test('no lab or package module compares with or writes a core name as a literal: they read eng.names (NAMES)', () => {
   const found = [];
   for (const [file, src] of Object.entries({ ...sources('lab'), ...sources('pkg') })) {
-    if (!OWNED_ELSEWHERE.has(file)) found.push(...literalNames(file, src, eng.names));
+    found.push(...literalNames(file, src, eng.names));
   }
   assert.deepEqual(found, [], 'use NAMES (www/lab/names.js, www/pkg/options.js), read from the engine');
   // The lint sees what it must: each kind of use in a line of its own.

@@ -3,7 +3,7 @@
 // which chunk, and the wire forms handed on in row order. Every decision
 // (task, classes, criterion, held-out rows, chunks) is Go's.
 import { ntkrfError, typeError, describe } from './errors.js';
-import { splitControl, snapshotMatrix, snapshotVector } from './options.js';
+import { NAMES, splitControl, snapshotMatrix, snapshotVector } from './options.js';
 import { Model } from './model.js';
 import { overRows, copyRange, CHUNK_BYTES, SPLIT_SELECT_BYTES } from './rows.js';
 
@@ -54,15 +54,15 @@ export async function fitRidge(pool, ...args) {
         throw ntkrfError('ERR_OPTION', `${where}: ${k} comes from the dataset; parse the file again (parseCSV options) to change it`, k);
       }
     }
-    if (ds.task !== 'classification' && ds.task !== 'regression') {
-      throw typeError(`${where}: dataset.task must be "classification" or "regression", got ${describe(ds.task)}`, 'task');
+    if (ds.task !== NAMES.Classification && ds.task !== NAMES.Regression) {
+      throw typeError(`${where}: dataset.task must be "${NAMES.Classification}" or "${NAMES.Regression}", got ${describe(ds.task)}`, 'task');
     }
-    if (ds.task === 'classification' && !(Array.isArray(ds.classes) && ds.classes.every((c) => typeof c === 'string'))) {
+    if (ds.task === NAMES.Classification && !(Array.isArray(ds.classes) && ds.classes.every((c) => typeof c === 'string'))) {
       throw typeError(`${where}: dataset.classes must be the class names (an array of strings), got ${describe(ds.classes)}`, 'classes');
     }
     opts.task = ds.task;
     // One class is refused by the fit itself, as for y alone (ERR_DATA).
-    if (ds.task === 'classification' && ds.classes.length >= 2) opts.classes = ds.classes.length;
+    if (ds.task === NAMES.Classification && ds.classes.length >= 2) opts.classes = ds.classes.length;
     opts.groups = ds.groups;
     input = Object.fromEntries(INPUT_KEYS.map((k) => [k, ds[k]]));
   }
