@@ -106,7 +106,7 @@ func TestBridgeDoesNotFit(t *testing.T) {
 		"Options": true, "TaskOf": true, "Tasks": true, "Criteria": true, "Classification": true, "Regression": true,
 		"GCV": true, "LOO": true, "Holdout": true, "MaxClasses": true,
 		// Limits and the rules in words, which the schema publishes.
-		"MaxGrid": true, "GridRule": true, "CriterionRule": true, "MinClasses": true,
+		"MaxGrid": true, "GridRule": true, "CriterionRule": true, "GramRule": true, "MinClasses": true,
 		// The posterior variance of the infinitely wide ensemble: a kernel
 		// computation the playground draws, not a fit.
 		"EnsembleVariance": true,

@@ -9,6 +9,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
+	"ntkrf/core/names"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
@@ -23,7 +24,11 @@ func TestPartSumsHeldRows(t *testing.T) {
 	ctx := context.Background()
 	X, y := protocolData(600, 3)
 	n, d := X.Dims()
-	cfg := Config{Features: rf.Config{Method: "ntk", Depth: 1, Dim: 40, Seed: 3}, Preprocess: &data.Prep{}, Ridge: krr.Options{Classes: 3, Criterion: krr.Holdout}}
+	// A float64 Gram: float32 blocks (the default here) follow the parts'
+	// rows, so two parts' λ would match one part's only to the blocks'
+	// rounding; this test asks for the same bits (TestProtocolIsFit covers
+	// the float32 blocks with their tolerance).
+	cfg := Config{Features: rf.Config{Method: "ntk", Depth: 1, Dim: 40, Seed: 3}, Preprocess: &data.Prep{}, Ridge: krr.Options{Classes: 3, Criterion: krr.Holdout, Gram: names.Float64}}
 	plan, err := NewPlan(cfg, n, d, y)
 	if err != nil {
 		t.Fatal(err)
