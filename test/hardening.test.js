@@ -234,7 +234,7 @@ test('one grammar: the same cause gives the same error in every method', async (
   await assert.rejects(eng.fitRidge(refX(), y, { features: { dimm: 3 } }),
     isError(TypeError, 'ERR_UNKNOWN_OPTION', 'features.dimm', /features takes method, depth, dim, sketchDim/));
   await assert.rejects(eng.fitRidge(refX(), y, { lamda: 1 }),
-    isError(TypeError, 'ERR_UNKNOWN_OPTION', 'lamda', /known options: features, kernel, lambda, criterion, grid, task, classes, preprocess, search, groups, signal, onProgress/));
+    isError(TypeError, 'ERR_UNKNOWN_OPTION', 'lamda', /known options: features, kernel, lambda, criterion, grid, gram, task, classes, preprocess, search, groups, signal, onProgress/));
   // previewCSV suggests maxBytes, and takes it.
   await assert.rejects(eng.previewCSV('a,b\n1,2\n', { maxBytes: 4 }), isError(RangeError, 'ERR_TOO_LARGE', 'maxBytes', /raise maxBytes/));
   // Internal operation names do not leak into messages.
