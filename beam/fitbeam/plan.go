@@ -28,6 +28,9 @@ type Options struct {
 	// Lambda > 0 fixes λ; 0 chooses it by the task's criterion
 	// (krr.Criterion), on all the rows as a single-process fit does.
 	Lambda float64 `json:"lambda"`
+	// Gram is the Gram step's arithmetic (krr.Options.Gram); empty is
+	// the core's default for the settled task and features (krr.GramRule).
+	Gram string `json:"gram,omitempty"`
 	// FanIn is how many first-level merges the shards' parts are spread
 	// over (0: ⌊√shards⌋); each then merges about shards/FanIn parts.
 	FanIn int `json:"fanIn"`
@@ -61,7 +64,7 @@ func (o Options) Check() error {
 	}
 	// The plan of a tiny regression checks the map and λ as every
 	// shard's plan will.
-	_, err := planSpec{Prep: o.Prep, Features: o.Features, Search: o.Search, Lambda: o.Lambda, Task: krr.Regression, Rows: 1, Cols: 1}.plan()
+	_, err := planSpec{Prep: o.Prep, Features: o.Features, Search: o.Search, Lambda: o.Lambda, Gram: o.Gram, Task: krr.Regression, Rows: 1, Cols: 1}.plan()
 	return err
 }
 
@@ -73,6 +76,7 @@ type planSpec struct {
 	Features rf.Config       `json:"features"`
 	Search   pipeline.Search `json:"search"`
 	Lambda   float64         `json:"lambda"`
+	Gram     string          `json:"gram,omitempty"`
 	Task     string          `json:"task"`
 	Classes  int             `json:"classes"`
 	Rows     int             `json:"rows"`
@@ -83,7 +87,7 @@ type planSpec struct {
 // when o leaves the depth or preprocessing to the fit, until the
 // selection has settled them (s.Choice).
 func (o Options) spec(s Settled) string {
-	ps := planSpec{Prep: o.Prep, Groups: s.Schema.Groups, Features: o.Features, Search: o.Search, Lambda: o.Lambda,
+	ps := planSpec{Prep: o.Prep, Groups: s.Schema.Groups, Features: o.Features, Search: o.Search, Lambda: o.Lambda, Gram: o.Gram,
 		Task: s.Schema.Task, Classes: len(s.Schema.Classes), Rows: s.Rows, Cols: s.Schema.Width()}
 	if c := s.Choice; c != nil {
 		// The core's settled settings, whole.
@@ -98,6 +102,6 @@ func (o Options) spec(s Settled) string {
 // classes of the data set, its one-hot groups.
 func (ps planSpec) plan() (*pipeline.Plan, error) {
 	cfg := pipeline.Config{Preprocess: ps.Prep, Groups: ps.Groups, Features: ps.Features, Search: ps.Search,
-		Ridge: krr.Options{Lambda: ps.Lambda, Task: ps.Task, Classes: ps.Classes}}
+		Ridge: krr.Options{Lambda: ps.Lambda, Gram: ps.Gram, Task: ps.Task, Classes: ps.Classes}}
 	return pipeline.NewPlan(cfg, ps.Rows, ps.Cols, nil)
 }

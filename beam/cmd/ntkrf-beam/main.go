@@ -53,6 +53,7 @@ var (
 	lambda  = flag.String("lambda", names.Auto, "ridge λ: a number, or auto (chosen by the task's criterion on all rows)")
 	prep    = flag.String("preprocess", names.Auto, `preprocessing as in a model file, {"standardize":true|false,"unitNorm":…,"bias":…}, or auto: chosen with the depth`)
 	prec    = flag.String("precision", "", "arithmetic of the feature projections: float32 or float64; empty for the core's default, "+rf.PrecisionRule)
+	gram    = flag.String("gram", "", "arithmetic of the Gram step ΦᵀΦ: float32 (blocks summed in float32, added in float64) or float64; empty for the core's default, "+krr.GramRule)
 	fanIn   = flag.Int("fan-in", 0, "keys of the first merge level (each merges about shards/fan-in parts); 0: ⌊√shards⌋")
 )
 
@@ -135,6 +136,6 @@ func options() (fitbeam.Options, error) {
 		}
 		opt.Lambda = l
 	}
-	opt.FanIn = *fanIn
+	opt.Gram, opt.FanIn = *gram, *fanIn
 	return opt, opt.Check()
 }

@@ -86,6 +86,12 @@ func TestOptions(t *testing.T) {
 			}
 		}},
 		{"bad precision", map[string]string{"precision": "float16"}, check.Option, nil},
+		{"float64 Gram", map[string]string{"gram": "float64"}, "", func(t *testing.T, o optionsT) {
+			if o.Gram != "float64" {
+				t.Fatalf("%+v", o)
+			}
+		}},
+		{"bad Gram", map[string]string{"gram": "float16"}, check.Option, nil},
 		{"float32 without a form", map[string]string{"precision": "float32", "method": "grad"}, check.Option, nil},
 	}
 	for _, c := range cases {

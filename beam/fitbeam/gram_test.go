@@ -1,0 +1,57 @@
+package fitbeam
+
+import (
+	"encoding/json"
+	"testing"
+
+	"ntkrf/core/data"
+	"ntkrf/core/krr"
+	"ntkrf/core/names"
+	"ntkrf/core/rf"
+)
+
+// TestGramReachesThePlan: the Gram step's arithmetic given to the Beam fit
+// travels in the plan every worker rebuilds, and left empty it is the
+// core's default for the settled task and features (krr.DefaultGram), as
+// in a single-process fit.
+func TestGramReachesThePlan(t *testing.T) {
+	t.Parallel()
+	prep := data.Prep{}
+	schema := data.Schema{Task: krr.Classification, Classes: []string{"a", "b", "c"}}
+	for _, tc := range []struct {
+		name, gram, task string
+		want             string
+	}{
+		{"explicit float64", names.Float64, krr.Classification, names.Float64},
+		{"explicit float32", names.Float32, krr.Regression, names.Float32},
+		{"default, classification", "", krr.Classification, krr.DefaultGram(krr.Classification, true, 4000, 64)},
+		{"default, regression", "", krr.Regression, krr.DefaultGram(krr.Regression, true, 4000, 64)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := Options{Prep: &prep, Features: rf.Config{Method: names.NTK, Depth: 1, Dim: 64}, Lambda: 0.1, Gram: tc.gram}
+			if err := o.Check(); err != nil {
+				t.Fatal(err)
+			}
+			s := Settled{Schema: schema, Rows: 4000}
+			s.Schema.Task = tc.task
+			if tc.task == krr.Regression {
+				s.Schema.Classes = nil
+			}
+			var ps planSpec
+			if err := json.Unmarshal([]byte(o.spec(s)), &ps); err != nil {
+				t.Fatal(err)
+			}
+			ps.Cols = 4
+			plan, err := ps.plan()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := plan.Config().Ridge.Gram; got != tc.want {
+				t.Fatalf("the plan's Gram is %q; want %q", got, tc.want)
+			}
+		})
+	}
+	if err := (Options{Gram: "float16"}).Check(); err == nil {
+		t.Error("an unknown Gram arithmetic was accepted")
+	}
+}
