@@ -174,3 +174,64 @@ func benchGram32Ratio(b *testing.B, n, m int) {
 		b.ReportMetric(med(cpu[0])/med(cpu[i+1]), "x-cpu-"+k.name)
 	}
 }
+
+// BenchmarkMul32Ratio times, alternating five times, every Mul32 kernel of
+// this build on the split form's two projections at L = 2, m = 4096,
+// d = 784 (a block of 256 rows onto 1776 columns from 784 and from 1672
+// inner indices) and AddAtA32 on a Gram block of the same run's size, and
+// reports each one's rate in real flops per CPU second (2nkm for the
+// product, n·m·(m+1) for the upper triangle) and the kernels' rate over
+// AddAtA32's (CPU time: steadier on a shared machine than wall time).
+func BenchmarkMul32Ratio(b *testing.B) {
+	const n, m, gn, gm = 256, 1776, 2048, 2048
+	shapes := []int{784, 1672}
+	ks := mul32Kernels()
+	if len(ks) > 1 {
+		ks = ks[:len(ks)-1] // the portable one is 20 times slower
+	}
+	type prod struct{ a, w, c []float32 }
+	ps := make([]prod, len(shapes))
+	for i, k := range shapes {
+		a, w := randSlice(n*k, 1), randSlice(k*m, 2)
+		p := prod{make([]float32, n*k), make([]float32, k*m), make([]float32, n*m)}
+		for j, v := range a {
+			p.a[j] = float32(v)
+		}
+		for j, v := range w {
+			p.w[j] = float32(v)
+		}
+		ps[i] = p
+	}
+	phi, g := randSlice(gn*gm, 3), make([]float64, gm*gm)
+	cpu := make([][]float64, len(ks)+1)
+	timed := func(i int, f func()) {
+		c := cpuSeconds()
+		f()
+		cpu[i] = append(cpu[i], cpuSeconds()-c)
+	}
+	for b.Loop() {
+		for range 5 {
+			for i, ks := range ks {
+				timed(i, func() {
+					for j, k := range shapes {
+						mul(ks.mul, ps[j].c, ps[j].a, ps[j].w, n, k, m)
+					}
+				})
+			}
+			timed(len(ks), func() { AddAtA32(g, phi, gn, gm) })
+		}
+	}
+	med := func(x []float64) float64 { s := slices.Clone(x); slices.Sort(s); return s[len(s)/2] }
+	var flops float64
+	for _, k := range shapes {
+		flops += 2 * float64(n) * float64(k) * float64(m)
+	}
+	gram := float64(gn) * float64(gm) * float64(gm+1) / med(cpu[len(ks)]) / 1e9
+	b.ReportMetric(gram, "GFLOP/cpu-s-AddAtA32")
+	for i, k := range ks {
+		r := flops / med(cpu[i]) / 1e9
+		b.ReportMetric(r, "GFLOP/cpu-s-"+k.name)
+		b.ReportMetric(r/gram, "x-AddAtA32-"+k.name)
+		b.Logf("Mul32 %s: %.1f GFLOP per CPU second, %.2f× AddAtA32's %.1f (medians of %d)", k.name, r, r/gram, gram, len(cpu[i]))
+	}
+}

@@ -12,6 +12,19 @@ func mul4x64AVX512F32(k int, a *float32, lda int, b *float32, ldb int, c *float3
 //go:noescape
 func mul4x16AVX2F32(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, add bool)
 
+//go:noescape
+func mul6x16AVX2F32(k int, a, b, c *float32, ldc int, add bool)
+
+// mul32PanelKernels lists the panel micro-kernels (Weights32) this CPU can
+// run, the fastest first. AVX-512 machines keep Mul32's 4×64 kernel on
+// row-major weights: the panel kernel was measured only with AVX2.
+func mul32PanelKernels() []mul32TileSet {
+	if cpu.X86.HasAVX2 && !cpu.X86.HasAVX512F {
+		return []mul32TileSet{{"avx2", mul6x16AVX2F32}}
+	}
+	return nil
+}
+
 // mul32Kernels lists the Mul32 implementations this CPU can run, the
 // fastest first.
 func mul32Kernels() []mul32Set {

@@ -77,3 +77,7 @@ func mul4x8F32(k int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c un
 	store4(at(c, 3*ldc), c30)
 	store4(at(c, 3*ldc+16), c31)
 }
+
+// mul32PanelKernels lists the panel micro-kernels (Weights32) of this
+// build: none, so Weights32 keeps row-major weights for mul32Rows.
+func mul32PanelKernels() []mul32TileSet { return nil }

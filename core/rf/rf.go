@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ntkrf/core/kernel"
+	"ntkrf/core/linalg"
 	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
@@ -115,7 +116,7 @@ type Map struct {
 type layer struct {
 	din, m0, m1 int
 	w           []float64
-	w32         []float32 // Precision "float32": w rounded, and w nil
+	w32         *linalg.Weights32 // Precision "float32": w rounded (laid out for this CPU), and w nil
 	had         *hadamardProj
 	s0, s1      float64 // scales of the Step and ReLU features
 	sk          tensorSketcher
@@ -403,7 +404,8 @@ func (p *mapPlan) checkMemory(inputDim int) error {
 
 // round32 replaces the weights of every dense projection by their float32
 // roundings when the map projects in float32: the same directions,
-// rounded once, and half the memory.
+// rounded once, laid out for this CPU's kernel (linalg.Weights32), and
+// half the memory.
 func (f *Map) round32() {
 	if !f.cfg.Float32() {
 		return
@@ -412,10 +414,7 @@ func (f *Map) round32() {
 		if ly.w == nil {
 			continue
 		}
-		ly.w32 = make([]float32, len(ly.w))
-		for i, v := range ly.w {
-			ly.w32[i] = float32(v)
-		}
+		ly.w32 = linalg.NewWeights32(ly.w, ly.din, ly.m0+ly.m1)
 		ly.w = nil
 	}
 }
@@ -585,7 +584,11 @@ func (f *Map) Dim() int { return f.dim }
 func (f *Map) ProjectionMACs() int {
 	n := 0
 	for _, ly := range f.layers {
-		n += len(ly.w) + len(ly.w32)
+		n += len(ly.w)
+		if ly.w32 != nil {
+			k, m := ly.w32.Dims()
+			n += k * m
+		}
 	}
 	return n
 }

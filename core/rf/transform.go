@@ -50,6 +50,10 @@ func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	xr, dr := X.RawMatrix(), dst.RawMatrix()
 	blocks := (n + blockRows - 1) / blockRows
 	workers := min(runtime.GOMAXPROCS(0), blocks)
+	// Each block's projection splits its rows among the cores the blocks
+	// leave idle: none when there are blocks for every core (nested
+	// goroutines there only preempted each other).
+	inner := max(1, runtime.GOMAXPROCS(0)/workers)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
@@ -61,6 +65,7 @@ func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 				ws = new(workspace)
 			}
 			defer workspaces.Put(ws)
+			ws.workers = inner
 			for {
 				blk := int(next.Add(1)) - 1
 				if blk >= blocks {
@@ -113,7 +118,7 @@ func (ly *layer) project(ws *workspace, dst, x []float64, b int) {
 			ws.x32[i] = float32(v)
 		}
 		ws.p32 = grow(ws.p32, b*st)
-		linalg.Mul32(ws.p32, ws.x32, ly.w32, b, ly.din, st)
+		ly.w32.Mul(ws.p32, ws.x32, b, ws.workers)
 		for i, v := range ws.p32 {
 			dst[i] = float64(v)
 		}
@@ -126,6 +131,7 @@ func (ly *layer) project(ws *workspace, dst, x []float64, b int) {
 type workspace struct {
 	x, proj, lam, had []float64
 	x32, p32          []float32 // Precision "float32": a block's rows and projections
+	workers           int       // goroutines for one block's float32 projection
 	psi, phi          [2][]float64
 	hs, gs            [][]float64 // grad: activations and pre-activations per layer
 	delta, back       []float64
