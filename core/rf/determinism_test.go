@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"ntkrf/core/kernel"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -130,6 +131,16 @@ func TestBlocking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Into a dst whose rows are not contiguous (the blocks' output is
+		// then copied, not written in place).
+		wide := mat.NewDense(150, f.Dim()+3, nil)
+		strided := wide.Slice(0, 150, 0, f.Dim()).(*mat.Dense)
+		if _, err := f.Transform(strided, X); err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(strided, all) {
+			t.Errorf("%+v: features into a strided dst differ from the full Transform", g.cfg)
+		}
 		for _, r := range [][2]int{{0, 10}, {60, 150}, {100, 101}, {63, 65}} {
 			part, err := f.Transform(nil, mat.DenseCopyOf(X.Slice(r[0], r[1], 0, 13)))
 			if err != nil {
@@ -138,6 +149,33 @@ func TestBlocking(t *testing.T) {
 			if !mat.Equal(part, all.Slice(r[0], r[1], 0, f.Dim())) {
 				t.Errorf("%+v rows %v: features differ from the full Transform", g.cfg, r)
 			}
+		}
+	}
+}
+
+// TestNotFiniteFirstRow checks that Transform names the first row whose
+// features overflow, whichever block and worker meets it first: 1e39 is
+// finite in float64 and +Inf once rounded for the float32 projection.
+func TestNotFiniteFirstRow(t *testing.T) {
+	// Not parallel: it sets blockRows, so that 150 rows span three blocks.
+	defer func(b int) { blockRows = b }(blockRows)
+	blockRows = 64
+	rows := make([]int, 150)
+	for i := range rows {
+		rows[i] = i
+	}
+	for _, first := range []int{70, 3, 149} {
+		X := loadRows(t, "wine.csv", rows)
+		for _, i := range []int{first, 130, 140} {
+			X.Set(i, 2, 1e39)
+		}
+		f, err := New(Config{Depth: 2, Dim: 64, Seed: 1, Precision: "float32"}, 13)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.Transform(nil, X)
+		if want := fmt.Sprintf("row %d are not finite", min(first, 130)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("rows %d, 130, 140 overflowed: error %v, want one naming %q", first, err, want)
 		}
 	}
 }

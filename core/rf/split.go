@@ -199,58 +199,78 @@ func (p *mapPlan) sizeSplit(d int) error {
 	return nil
 }
 
-// blockSplit computes the split-form features of the b rows in ws.x.
-func (f *Map) blockSplit(ws *workspace, b int) []float64 {
+// blockSplit computes the split-form features of the b rows in ws.x, in
+// into (b×Dim) where it is not nil.
+func (f *Map) blockSplit(ws *workspace, b int, into []float64) []float64 {
 	p, d, m := f.split, f.inputDim, f.dim
-	out := grow(ws.phi[0], b*m)
-	ws.phi[0] = out
+	out := into
+	if out == nil {
+		out = grow(ws.phi[0], b*m)
+		ws.phi[0] = out
+	}
 	for r := range b {
 		copy(out[r*m:r*m+d], ws.x[r*d:(r+1)*d])
 	}
 	for l, ly := range f.layers {
-		// Ψ_l = [w·x, w·A_1, …, w·A_l] for the projection.
+		st := ly.m0 + ly.m1
+		// Ψ_l = [w·x, w·A_1, …, w·A_l] for the projection: in float32 the
+		// weighted values are rounded as they are written (the bits of
+		// rounding the float64 ones after), and the projections are read
+		// in float32 (widening is exact), two passes fewer over the block.
 		psiW := p.psi[l]
-		ws.psi[0] = grow(ws.psi[0], b*ly.din)
+		in32 := ly.w32 != nil && ly.had == nil
+		var psi []float64
+		if in32 {
+			ws.x32 = grow(ws.x32, b*ly.din)
+		} else {
+			ws.psi[0] = grow(ws.psi[0], b*ly.din)
+			psi = ws.psi[0]
+		}
 		for r := range b {
-			o := ws.psi[0][r*ly.din : (r+1)*ly.din]
 			row := out[r*m : (r+1)*m]
-			at := 0
+			at := r * ly.din
 			for c := range psiW {
 				if c > 0 && c%2 == 0 {
 					continue // a G: not part of Ψ
 				}
-				scaleInto(o[at:at+p.width[c]], row[p.off[c]:p.off[c]+p.width[c]], psiW[c])
-				at += p.width[c]
+				src := row[p.off[c] : p.off[c]+p.width[c]]
+				if in32 {
+					scaleInto32(ws.x32[at:at+len(src)], src, psiW[c])
+				} else {
+					scaleInto(psi[at:at+len(src)], src, psiW[c])
+				}
+				at += len(src)
 			}
 		}
-		st := ly.m0 + ly.m1
-		ws.proj = grow(ws.proj, b*st)
-		ly.project(ws, ws.proj, ws.psi[0], b)
+		var p32 []float32
+		if in32 {
+			ws.p32 = grow(ws.p32, b*st)
+			ly.w32.Mul(ws.p32, ws.x32, b, ws.workers)
+			p32 = ws.p32
+		} else {
+			ws.proj = grow(ws.proj, b*st)
+			ly.project(ws, ws.proj, psi, b)
+		}
 		phiW := p.phi[l]
 		dphi := p.off[2*l+1]
 		ws.psi[1] = grow(ws.psi[1], dphi)
 		ws.lam = grow(ws.lam, ly.m0)
 		a, g := 2*l+1, 2*l+2
 		for r := range b {
-			pr := ws.proj[r*st : (r+1)*st]
-			for i, v := range pr[:ly.m0] {
-				// sign(0) = 0, not −1: a zero row (where F0 is
-				// undefined and the NTK 0) then gets exactly zero
-				// features, as in the paper's form; any other row has
-				// v = 0 with probability 0.
-				switch {
-				case v > 0:
-					ws.lam[i] = ly.s0
-				case v < 0:
-					ws.lam[i] = -ly.s0
-				default:
-					ws.lam[i] = 0
-				}
-			}
 			row := out[r*m : (r+1)*m]
 			av := row[p.off[a] : p.off[a]+p.width[a]]
-			for i, v := range pr[ly.m0:] {
-				av[i] = math.Abs(v) * ly.s1
+			if in32 {
+				pr := p32[r*st : (r+1)*st]
+				signs32(ws.lam, pr[:ly.m0], ly.s0)
+				for i, v := range pr[ly.m0:] {
+					av[i] = math.Abs(float64(v)) * ly.s1
+				}
+			} else {
+				pr := ws.proj[r*st : (r+1)*st]
+				signs(ws.lam, pr[:ly.m0], ly.s0)
+				for i, v := range pr[ly.m0:] {
+					av[i] = math.Abs(v) * ly.s1
+				}
 			}
 			// Φ_l = [w·x, w·A_1, w·G_1, …, w·A_l, w·G_l] for the sketch.
 			for c := range phiW {
@@ -270,9 +290,48 @@ func (f *Map) blockSplit(ws *workspace, b int) []float64 {
 	return out
 }
 
+// signs sets lam[i] to s·sign(v[i]), with sign(0) = 0, not −1: a zero row
+// (where F0 is undefined and the NTK 0) then gets exactly zero features,
+// as in the paper's form; any other row has v = 0 with probability 0 (and
+// a NaN gives 0, as v > 0 and v < 0 are both false). Copysign rather than
+// comparisons: the signs of random projections are coin flips, and a
+// branch on each mispredicted half the time.
+func signs(lam, v []float64, s float64) {
+	lam = lam[:len(v)]
+	for i, x := range v {
+		l := math.Copysign(s, x)
+		if x == 0 || x != x {
+			l = 0
+		}
+		lam[i] = l
+	}
+}
+
+// signs32 is signs on float32 projections.
+func signs32(lam []float64, v []float32, s float64) {
+	lam = lam[:len(v)]
+	for i, x := range v {
+		l := math.Copysign(s, float64(x))
+		if x == 0 || x != x {
+			l = 0
+		}
+		lam[i] = l
+	}
+}
+
 // scaleInto sets dst to w·src.
 func scaleInto(dst, src []float64, w float64) {
+	dst = dst[:len(src)]
 	for i, v := range src {
 		dst[i] = w * v
+	}
+}
+
+// scaleInto32 sets dst to w·src rounded to float32, the bits of scaleInto
+// then a rounding.
+func scaleInto32(dst []float32, src []float64, w float64) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = float32(w * v)
 	}
 }

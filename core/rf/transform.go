@@ -55,6 +55,8 @@ func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	// goroutines there only preempted each other).
 	inner := max(1, runtime.GOMAXPROCS(0)/workers)
 	var next atomic.Int64
+	var bad atomic.Int64 // the first row whose features are not finite, or n
+	bad.Store(int64(n))
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -77,12 +79,24 @@ func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 				for i := range b {
 					copy(ws.x[i*d:(i+1)*d], xr.Data[(lo+i)*xr.Stride:])
 				}
-				out := f.block(ws, b)
+				// Where dst's rows are contiguous the block may write them
+				// itself rather than through a copy of 8 MB.
+				var into []float64
+				if dr.Stride == f.dim {
+					into = dr.Data[lo*f.dim : hi*f.dim]
+				}
+				out := f.block(ws, b, into)
 				for i := range b {
 					row := dr.Data[(lo+i)*dr.Stride : (lo+i)*dr.Stride+f.dim]
-					copy(row, out[i*f.dim:(i+1)*f.dim])
+					if into == nil || &out[0] != &into[0] {
+						copy(row, out[i*f.dim:(i+1)*f.dim])
+					}
 					if f.cfg.Normalize {
 						normalize(row)
+					}
+					if !finite(row) {
+						for j := bad.Load(); int64(lo+i) < j && !bad.CompareAndSwap(j, int64(lo+i)); j = bad.Load() {
+						}
 					}
 				}
 			}
@@ -91,15 +105,32 @@ func (f *Map) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	wg.Wait()
 	// Enormous inputs overflow the projections (cos(Inf), Inf−Inf): say so
 	// rather than hand back NaN features.
-	for i := range n {
-		for _, v := range dr.Data[i*dr.Stride : i*dr.Stride+f.dim] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, check.New(check.Value, "", "rf: the features of row %d are not finite (its largest value is %.3g); rescale the data, e.g. standardize it",
-					i, floats.Norm(xr.Data[i*xr.Stride:i*xr.Stride+d], math.Inf(1)))
-			}
-		}
+	if i := int(bad.Load()); i < n {
+		return nil, check.New(check.Value, "", "rf: the features of row %d are not finite (its largest value is %.3g); rescale the data, e.g. standardize it",
+			i, floats.Norm(xr.Data[i*xr.Stride:i*xr.Stride+d], math.Inf(1)))
 	}
 	return dst, nil
+}
+
+// finite reports whether every value of row is finite: v·0 is 0 for a
+// finite v and NaN for ±Inf and NaN, and a sum with a NaN is NaN (four
+// sums, to run at the adds' throughput rather than their latency; checked
+// in the workers while the rows are in cache).
+func finite(row []float64) bool {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(row); i += 4 {
+		r := row[i : i+4 : i+4]
+		s0 += r[0] * 0
+		s1 += r[1] * 0
+		s2 += r[2] * 0
+		s3 += r[3] * 0
+	}
+	for _, v := range row[i:] {
+		s0 += v * 0
+	}
+	s := s0 + s1 + s2 + s3
+	return s == s
 }
 
 // project sets dst (b×(m0+m1)) to the layer's projections of the b rows
@@ -139,12 +170,13 @@ type workspace struct {
 }
 
 // block computes the features of the b rows in ws.x and returns them as a
-// row-major b×Dim slice owned by ws.
-func (f *Map) block(ws *workspace, b int) []float64 {
+// row-major b×Dim slice: into where it is not nil and the method writes
+// its output in place (the split form), else a slice owned by ws.
+func (f *Map) block(ws *workspace, b int, into []float64) []float64 {
 	switch f.cfg.Method {
 	case names.NTK, names.NNGP, names.Naive:
 		if f.split != nil {
-			return f.blockSplit(ws, b)
+			return f.blockSplit(ws, b, into)
 		}
 		return f.blockNTK(ws, b)
 	case names.Grad:
