@@ -25,9 +25,9 @@ var mul32Shapes = []struct{ n, k, m int }{
 	{3, 7, 9}, {4, 5, 8}, {4, 5, 16}, {7, 9, 17},
 	{8, 128, 64}, {9, 129, 65}, {12, 300, 130}, {17, 31, 95}, {4, 257, 200}, {33, 784, 81},
 	// Weights32's panels: groups of 6 rows and blocks of 264, panels of 16
-	// columns, inner blocks of at most 256 (520 = 3 × 174: the sums stored
-	// and reloaded twice).
-	{6, 1, 16}, {7, 300, 16}, {13, 257, 33}, {270, 520, 37},
+	// columns, inner blocks of at most 1024 (2100 = 3 × 700: the sums
+	// stored and reloaded twice).
+	{6, 1, 16}, {7, 300, 16}, {13, 257, 33}, {270, 520, 37}, {7, 2100, 21},
 }
 
 // TestMul32Bits checks that every Mul32 implementation of this build
