@@ -132,6 +132,34 @@ func (t *TensorSketch) apply(dst, u, v []float64, buf *scratch) {
 	buf.a, buf.b = grow(buf.a, n), grow(buf.b, n)
 	t.c1.Apply(buf.a, u)
 	t.c2.Apply(buf.b, v)
+	t.convolve(dst, buf)
+}
+
+// applyParts is apply with v given as parts: v[j] = w[c]·x[j] for j in
+// [off[c], off[c]+width[c]), the parts together covering v's indices in
+// order (the split form's weighted Φ). The products are those apply
+// would read from a weighted copy, added in the same order: the same bits
+// without the copy.
+func (t *TensorSketch) applyParts(dst, u, x []float64, off, width []int, w []float64, buf *scratch) {
+	n := t.c1.out
+	buf.a, buf.b = grow(buf.a, n), grow(buf.b, n)
+	t.c1.Apply(buf.a, u)
+	c2, b := t.c2, buf.b
+	clear(b)
+	for c, wc := range w {
+		lo, hi := off[c], off[c]+width[c]
+		hash, sign := c2.hash[lo:hi], c2.sign[lo:hi]
+		for j, v := range x[lo:hi] {
+			b[hash[j]] += sign[j] * (wc * v)
+		}
+	}
+	t.convolve(dst, buf)
+}
+
+// convolve sets dst to the circular convolution of buf.a and buf.b, the
+// two CountSketches, through one complex FFT.
+func (t *TensorSketch) convolve(dst []float64, buf *scratch) {
+	n := t.c1.out
 	buf.z = grow(buf.z, n)
 	for k := range n {
 		buf.z[k] = complex(buf.a[k], buf.b[k])

@@ -253,7 +253,9 @@ func (f *Map) blockSplit(ws *workspace, b int, into []float64) []float64 {
 		}
 		phiW := p.phi[l]
 		dphi := p.off[2*l+1]
-		ws.psi[1] = grow(ws.psi[1], dphi)
+		if _, ok := ly.sk.(*TensorSketch); !ok {
+			ws.psi[1] = grow(ws.psi[1], dphi)
+		}
 		ws.lam = grow(ws.lam, ly.m0)
 		a, g := 2*l+1, 2*l+2
 		for r := range b {
@@ -272,7 +274,12 @@ func (f *Map) blockSplit(ws *workspace, b int, into []float64) []float64 {
 					av[i] = math.Abs(v) * ly.s1
 				}
 			}
-			// Φ_l = [w·x, w·A_1, w·G_1, …, w·A_l, w·G_l] for the sketch.
+			// Φ_l = [w·x, w·A_1, w·G_1, …, w·A_l, w·G_l] for the sketch
+			// (TensorSketch weighs the parts as it hashes them).
+			if ts, ok := ly.sk.(*TensorSketch); ok {
+				ts.applyParts(row[p.off[g]:p.off[g]+p.width[g]], ws.lam, row[:dphi], p.off, p.width, phiW, &ws.sc)
+				continue
+			}
 			for c := range phiW {
 				scaleInto(ws.psi[1][p.off[c]:p.off[c]+p.width[c]], row[p.off[c]:p.off[c]+p.width[c]], phiW[c])
 			}
