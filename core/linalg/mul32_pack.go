@@ -147,17 +147,33 @@ func mul32Panels(kern mul32Tile, c, a, bp []float32, i0, i1, k, m int) {
 func packRows32(dst, a []float32, i0, i1, k, l0, kl int) []float32 {
 	groups := (i1 - i0 + mr32 - 1) / mr32
 	dst = dst[:groups*mr32*kl]
+	var rows [mr32][]float32
 	for g := range groups {
 		p := dst[g*mr32*kl : (g+1)*mr32*kl]
-		for r := range mr32 {
+		for r := range rows {
 			i := i0 + g*mr32 + r
-			if i >= i1 {
+			rows[r] = nil
+			if i < i1 {
+				rows[r] = a[i*k+l0 : i*k+l0+kl]
+			}
+		}
+		if g*mr32+mr32 <= i1-i0 {
+			// A whole group: the six rows read together, dst in order.
+			r0, r1, r2, r3, r4, r5 := rows[0], rows[1][:kl], rows[2][:kl], rows[3][:kl], rows[4][:kl], rows[5][:kl]
+			for l, v := range r0 {
+				q := p[l*mr32 : l*mr32+mr32 : l*mr32+mr32]
+				q[0], q[1], q[2], q[3], q[4], q[5] = v, r1[l], r2[l], r3[l], r4[l], r5[l]
+			}
+			continue
+		}
+		for r, row := range rows {
+			if row == nil {
 				for l := range kl {
 					p[l*mr32+r] = 0
 				}
 				continue
 			}
-			for l, v := range a[i*k+l0 : i*k+l0+kl] {
+			for l, v := range row {
 				p[l*mr32+r] = v
 			}
 		}
