@@ -175,35 +175,38 @@ func benchGram32Ratio(b *testing.B, n, m int) {
 	}
 }
 
-// BenchmarkMul32Ratio times, alternating five times, every Mul32 kernel of
-// this build on the split form's two projections at L = 2, m = 4096,
-// d = 784 (a block of 256 rows onto 1776 columns from 784 and from 1672
-// inner indices) and AddAtA32 on a Gram block of the same run's size, and
-// reports each one's rate in real flops per CPU second (2nkm for the
-// product, n·m·(m+1) for the upper triangle) and the kernels' rate over
-// AddAtA32's (CPU time: steadier on a shared machine than wall time).
+// BenchmarkMul32Ratio times, alternating five times, the split form's two
+// float32 projections at L = 2, m = 4096, d = 784 (a block of 256 rows
+// onto 1776 columns from 784 and from 1672 inner indices) with Mul32
+// (row-major weights), with Weights32.Mul (the weights packed once where
+// this build has a panel kernel), and AddAtA32 on a Gram block; it reports
+// each one's rate in real flops per CPU second (2nkm for the products,
+// n·m·(m+1) for the upper triangle: the convention `ntkrf bench` uses for
+// the Gram step, 2nm², counts twice these) and the ratios Weights32 over
+// Mul32 and over AddAtA32. CPU time, one goroutine per product: steadier
+// on a shared machine than wall time.
 func BenchmarkMul32Ratio(b *testing.B) {
 	const n, m, gn, gm = 256, 1776, 2048, 2048
 	shapes := []int{784, 1672}
-	ks := mul32Kernels()
-	if len(ks) > 1 {
-		ks = ks[:len(ks)-1] // the portable one is 20 times slower
+	type prod struct {
+		a, w, c []float32
+		p       *Weights32
 	}
-	type prod struct{ a, w, c []float32 }
 	ps := make([]prod, len(shapes))
 	for i, k := range shapes {
 		a, w := randSlice(n*k, 1), randSlice(k*m, 2)
-		p := prod{make([]float32, n*k), make([]float32, k*m), make([]float32, n*m)}
+		p := prod{a: make([]float32, n*k), w: make([]float32, k*m), c: make([]float32, n*m)}
 		for j, v := range a {
 			p.a[j] = float32(v)
 		}
 		for j, v := range w {
 			p.w[j] = float32(v)
 		}
+		p.p = NewWeights32(p.w, k, m)
 		ps[i] = p
 	}
 	phi, g := randSlice(gn*gm, 3), make([]float64, gm*gm)
-	cpu := make([][]float64, len(ks)+1)
+	var cpu [3][]float64
 	timed := func(i int, f func()) {
 		c := cpuSeconds()
 		f()
@@ -211,14 +214,17 @@ func BenchmarkMul32Ratio(b *testing.B) {
 	}
 	for b.Loop() {
 		for range 5 {
-			for i, ks := range ks {
-				timed(i, func() {
-					for j, k := range shapes {
-						mul(ks.mul, ps[j].c, ps[j].a, ps[j].w, n, k, m)
-					}
-				})
-			}
-			timed(len(ks), func() { AddAtA32(g, phi, gn, gm) })
+			timed(0, func() {
+				for j, k := range shapes {
+					mul32Rows(ps[j].c, ps[j].a, ps[j].w, 0, n, k, m)
+				}
+			})
+			timed(1, func() {
+				for _, p := range ps {
+					p.p.Mul(p.c, p.a, n, 1)
+				}
+			})
+			timed(2, func() { AddAtA32(g, phi, gn, gm) })
 		}
 	}
 	med := func(x []float64) float64 { s := slices.Clone(x); slices.Sort(s); return s[len(s)/2] }
@@ -226,12 +232,13 @@ func BenchmarkMul32Ratio(b *testing.B) {
 	for _, k := range shapes {
 		flops += 2 * float64(n) * float64(k) * float64(m)
 	}
-	gram := float64(gn) * float64(gm) * float64(gm+1) / med(cpu[len(ks)]) / 1e9
+	rows, panels := flops/med(cpu[0])/1e9, flops/med(cpu[1])/1e9
+	gram := float64(gn) * float64(gm) * float64(gm+1) / med(cpu[2]) / 1e9
+	b.ReportMetric(rows, "GFLOP/cpu-s-Mul32")
+	b.ReportMetric(panels, "GFLOP/cpu-s-Weights32")
 	b.ReportMetric(gram, "GFLOP/cpu-s-AddAtA32")
-	for i, k := range ks {
-		r := flops / med(cpu[i]) / 1e9
-		b.ReportMetric(r, "GFLOP/cpu-s-"+k.name)
-		b.ReportMetric(r/gram, "x-AddAtA32-"+k.name)
-		b.Logf("Mul32 %s: %.1f GFLOP per CPU second, %.2f× AddAtA32's %.1f (medians of %d)", k.name, r, r/gram, gram, len(cpu[i]))
-	}
+	b.ReportMetric(panels/rows, "x-Mul32")
+	b.ReportMetric(panels/gram, "x-AddAtA32")
+	b.Logf("per CPU second: Mul32 %.1f GFLOP, Weights32 %.1f (%.2f× Mul32, packed %v), AddAtA32 %.1f (Weights32 %.2f× it); medians of %d",
+		rows, panels, panels/rows, ps[0].p.packed, gram, panels/gram, len(cpu[0]))
 }
