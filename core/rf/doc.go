@@ -134,7 +134,8 @@
 // Config.Precision "float32", the default where the map has a float32
 // form (DefaultPrecision: all but grad and the hadamard sampler), rounds
 // the weights (once) and each row to float32 and projects with
-// linalg.Mul32, which sums in float32 with the
+// linalg.Weights32 (the weights laid out once for this CPU's kernel; the
+// bits of linalg.Mul32), which sums in float32 with the
 // same operations in the same order on every build (AVX-512, AVX2,
 // WebAssembly Float32x4, plain Go): those features are reproducible in the
 // same way, with checksums of their own. The rest of the map stays

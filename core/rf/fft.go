@@ -14,9 +14,9 @@ import (
 // twiddles come from math.Sincos (pure Go), so results are the same on
 // every platform.
 type fftPlan struct {
-	n   int
-	tw  []complex128 // radix 2: e^{−2πik/n}, k < n/2
-	swap []int32     // radix 2: the bit-reversal permutation's swaps, pairs i < j
+	n    int
+	tw   []complex128 // radix 2: e^{−2πik/n}, k < n/2
+	swap []int32      // radix 2: the bit-reversal permutation's swaps, pairs i < j
 	// Bluestein: chirp w_k = e^{−iπk²/n}, the radix-2 plan of length M
 	// and the transform of the conjugate chirp, wrapped to length M.
 	chirp []complex128
