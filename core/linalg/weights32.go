@@ -9,8 +9,9 @@ import (
 // Weights32 is a k×m float32 matrix b laid out for many products a·b with
 // the same b, as random features project every block of rows onto the
 // same weights: where this build has a panel kernel (AVX2) b is stored in
-// packed panels, which that kernel streams from cache at 1.2–1.7× the
-// rate of Mul32 on row-major b; elsewhere it is b's rows. The product has
+// packed panels, which that kernel streams from cache at 1.7× the rate of
+// Mul32 on row-major b (Zen 3, BenchmarkMul32Ratio); elsewhere it is b's
+// rows. The product has
 // Mul32's bits either way. It holds k·m values (up to 15 more columns of
 // zeros when packed) and is safe for concurrent use.
 type Weights32 struct {
@@ -20,7 +21,7 @@ type Weights32 struct {
 }
 
 // mul32Panel is the panel micro-kernel Weights32 uses, or nil where this
-// build has none (the first of mul32Panels).
+// build has none (the first of mul32PanelKernels).
 var mul32Panel = firstTile(mul32PanelKernels())
 
 func firstTile(ks []mul32TileSet) mul32Tile {
