@@ -384,6 +384,18 @@ func reflectRows(c []float64, ldc, cols, i0, n int, v []float64, tau float64, z 
 	if cols == 64 && reflectLeft64(c[i0*ldc:], ldc, n, v, tau) {
 		return
 	}
+	if cols < 16 && narrowReflect && reflectNarrow(c, ldc, cols, i0, n, v, tau) {
+		return
+	}
+	reflectRowsAxpy(c, ldc, cols, i0, n, v, tau, z)
+}
+
+// narrowReflect lets reflectRows take reflectNarrow's kernel (benchmarks
+// turn it off to time the axpyFast calls it replaced).
+var narrowReflect = true
+
+// reflectRowsAxpy is reflectRows on axpyFast, two calls per row.
+func reflectRowsAxpy(c []float64, ldc, cols, i0, n int, v []float64, tau float64, z []float64) {
 	z = z[:cols]
 	clear(z)
 	for q := range n {

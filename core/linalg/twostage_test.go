@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sort"
 	"testing"
@@ -240,5 +241,48 @@ func BenchmarkPackSymm(b *testing.B) {
 	b.ReportMetric(tNew.Seconds()/tOld.Seconds(), "new/old")
 	if cOld > 0 {
 		b.ReportMetric(cNew/cOld, "cpu-new/old")
+	}
+}
+
+// BenchmarkChaseNarrow_M4096 times the bulge chase (sb2st, GOMAXPROCS
+// workers, 10 columns of QᵀR, the reflectors logged as Reduce logs them)
+// on the band of a random symmetric matrix at m = 4096, with reflectRows'
+// narrow kernel for QᵀR's rows and without it (the two axpyFast calls per
+// row it replaced) alternately: s-axpy, s-narrow and the ratios in wall
+// and CPU time. Both give the same bits (TestReflectNarrow).
+func BenchmarkChaseNarrow_M4096(b *testing.B) {
+	const m, nb, l = 4096, bandWidth, 10
+	r := rand.New(rand.NewPCG(3, 9))
+	a := make([]float64, m*m)
+	for i := range m {
+		for j := i; j < m; j++ {
+			a[i*m+j] = r.NormFloat64()
+		}
+	}
+	ld := 2 * nb
+	band0 := make([]float64, m*ld)
+	sy2sb(a, m, nb, make([]float64, m), band0, ld, nil)
+	rhs := randFloats(r, m*l)
+	band, w := make([]float64, len(band0)), make([]float64, len(rhs))
+	d, e := make([]float64, m), make([]float64, m)
+	defer func() { narrowReflect = true }()
+	var wall, cpu [2]float64
+	for b.Loop() {
+		for k, on := range []bool{false, true} {
+			narrowReflect = on
+			copy(band, band0)
+			copy(w, rhs)
+			t0, u0 := time.Now(), cpuSeconds()
+			sb2st(band, ld, m, nb, d, e, w, l, newChaseLog(a, m, nb), runtime.GOMAXPROCS(0))
+			wall[k] += time.Since(t0).Seconds()
+			cpu[k] += cpuSeconds() - u0
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(wall[0]/n, "s-axpy")
+	b.ReportMetric(wall[1]/n, "s-narrow")
+	b.ReportMetric(wall[1]/wall[0], "s-narrow/s-axpy")
+	if cpu[0] > 0 {
+		b.ReportMetric(cpu[1]/cpu[0], "cpu-narrow/cpu-axpy")
 	}
 }
