@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// TestTileAtB checks tileAtB on every kernel this build has against the
-// product entry by entry (to the rounding of k fused terms), with and
+// TestTileAtB checks tileAtB on every kernel this build has, with A
+// given and given as its transpose, against the product entry by entry (to the rounding of k fused terms), with and
 // without sub, on shapes with edges in every direction and inner sizes
 // past kc; and that its bits do not depend on GOMAXPROCS or on the
 // columns beside each (a column's entries alone, from a one-column b,
@@ -31,6 +31,13 @@ func TestTileAtB(t *testing.T) {
 					a := randFloats(r, k*(n+pad))
 					b := randFloats(r, k*(m+pad))
 					c0 := randFloats(r, n*(m+pad))
+					// A's transpose (n×k, row stride k+pad), for at.
+					aT := make([]float64, n*(k+pad))
+					for l := range k {
+						for i := range n {
+							aT[i*(k+pad)+l] = a[l*(n+pad)+i]
+						}
+					}
 					run := func(p int) []float64 {
 						runtime.GOMAXPROCS(p)
 						got := slices.Clone(c0)
@@ -38,6 +45,12 @@ func TestTileAtB(t *testing.T) {
 						return got
 					}
 					got := run(1)
+					// From the transpose: the same values packed, the same bits.
+					gotT := slices.Clone(c0)
+					tileAtB(ks.tile, gotT, m+pad, aT, k+pad, true, b, m+pad, k, n, m, sub)
+					if !slices.Equal(gotT, got) {
+						t.Errorf("A from its transpose: different bits")
+					}
 					for i := range n {
 						for j := range m {
 							s, bound := 0.0, 0.0
