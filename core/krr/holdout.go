@@ -221,11 +221,15 @@ func (a *Accumulator) newHoldout(Phi *mat.Dense, y []float64) (*holdout, error) 
 // score returns the held-out curve points of lams: for each λ the
 // coefficients W = Q(T+λI)⁻¹QᵀD side by side in one m×(k·len(lams))
 // matrix, so that Q and the held-out rows' product run once for all
-// (reflectors are read once per call, not per λ).
+// (reflectors are read once per call, not per λ). The matrix is padded
+// with zero columns to a multiple of scoreCols: columns are independent
+// in ApplyQ and Mul, so the padding changes no bit of the others, and the
+// SIMD kernels then cover every column (110 columns left 6 to the scalar
+// tail of every product).
 func (h *holdout) score(lams []float64) []CurvePoint {
 	a := h.acc
 	m, k, nl := a.m, a.k, len(lams)
-	cols := k * nl
+	cols := (k*nl + scoreCols - 1) / scoreCols * scoreCols
 	ws := make([]float64, m*cols)
 	x := make([]float64, m*k)
 	p := make([]float64, m)
@@ -266,6 +270,10 @@ func (h *holdout) score(lams []float64) []CurvePoint {
 	}
 	return out
 }
+
+// scoreCols is the multiple score pads its columns to: the width of the
+// product kernels' column strips (linalg's mulStrips).
+const scoreCols = 8
 
 // scorePredictions scores the predictions pred (row i at pred[i·stride:],
 // k values, the intercept bias not yet added) of the rows with targets y:

@@ -10,6 +10,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
+	"ntkrf/core/linalg"
 	"ntkrf/internal/fixture"
 )
 
@@ -367,6 +368,79 @@ func TestLooHitAbsent(t *testing.T) {
 		}
 		if hits == 0 || misses == 0 {
 			t.Errorf("%s: %d hits, %d misses: the check needs both", tc.name, hits, misses)
+		}
+	}
+}
+
+// TestScoreBatchIsEachAlone checks that scoring the bracket in one batch
+// (every λ's coefficients side by side, padded with zero columns to a
+// multiple of scoreCols, Q and the held-out product applied once) gives
+// the bits of scoring each λ alone on its own k columns: columns are
+// independent in ApplyQ and Mul, so neither the batch nor the padding may
+// move a bit of the curve. Orders 40 (one stage) and 600 (two stages);
+// k = 2, 3 and 5 leave 6, 1 and 1 columns past the last multiple of 8.
+func TestScoreBatchIsEachAlone(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ n, m, k int }{{300, 40, 2}, {300, 40, 3}, {800, 600, 2}, {800, 600, 5}, {800, 600, 0}} {
+		task := map[bool]string{true: Classification, false: Regression}[c.k > 0]
+		f := fixture.NewReLU(5, c.m, 3)
+		X, y := fixture.Data(c.n, 5, c.k, 9)
+		held := HoldoutRows(c.n)
+		acc, err := NewAccumulator(c.m, Options{Classes: c.k, Task: task})
+		if err != nil {
+			t.Fatal(err)
+		}
+		Phi, err := f.Transform(nil, X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kept []int
+		for i := range c.n {
+			if !slices.Contains(held, i) {
+				kept = append(kept, i)
+			}
+		}
+		if err := acc.Add(data.Rows(Phi, kept), data.Take(y, kept)); err != nil {
+			t.Fatal(err)
+		}
+		phiH, yH := data.Rows(Phi, held), data.Take(y, held)
+		h, err := acc.newHoldout(phiH, yH)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lams []float64
+		for x := holdoutLo; x <= holdoutHi+1e-9; x += holdoutStep {
+			lams = append(lams, h.center*math.Pow(10, x))
+		}
+		curve := h.score(lams)
+		m, k := acc.m, acc.k
+		rows, _ := phiH.Dims()
+		phi := make([]float64, rows*m)
+		for i := range rows {
+			copy(phi[i*m:(i+1)*m], phiH.RawRowView(i))
+		}
+		x, p := make([]float64, m*k), make([]float64, m)
+		pred := make([]float64, rows*k)
+		bias := make([]float64, k)
+		for i, lam := range lams {
+			if !ldlSolve(h.red.D, h.red.E, lam, h.z, k, p, x) {
+				if !math.IsInf(curve[i].Score, 1) {
+					t.Errorf("k=%d λ=%g: not positive definite alone, scored %g in the batch", c.k, lam, curve[i].Score)
+				}
+				continue
+			}
+			h.red.ApplyQ(x, k)
+			linalg.Mul(pred, phi, x, rows, m, k)
+			copy(bias, acc.ybar)
+			for j := range m {
+				for o, w := range x[j*k : (j+1)*k] {
+					bias[o] -= acc.mu[j] * w
+				}
+			}
+			want := acc.scorePredictions(lam, pred, k, bias, yH)
+			if curve[i] != want {
+				t.Errorf("m=%d k=%d λ=%g: the batch scores %+v, alone %+v", c.m, c.k, lam, curve[i], want)
+			}
 		}
 	}
 }

@@ -71,7 +71,9 @@
 // number: the band reduction's symmetric product (half its flops) hands
 // out strips of whole tiles as equal tasks, each summed on one goroutine
 // over fixed blocks, and Reduction.ApplyQ gives every core at least one
-// group of columns. DotAxpy (y += s·a and a·x in one pass) is the memory-bound
+// group of columns; its first-stage blocks run on the Gram kernel too
+// where the CPU has FMA (tileAtB: fixed inner blocks, whatever the split
+// and the neighbouring columns), on Mul elsewhere. DotAxpy (y += s·a and a·x in one pass) is the memory-bound
 // inner step of a symmetric matrix–vector product (AVX2 with FMA on amd64;
 // in SIMD WebAssembly, vectors with the portable bits).
 //

@@ -10,4 +10,5 @@ type kernelSet struct {
 func init() {
 	k := kernels()[0]
 	tile, mulRows = k.tile, k.mul
+	applyOnTile = k.name == "avx512" || k.name == "avx2"
 }

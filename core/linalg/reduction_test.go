@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"ntkrf/internal/fixture"
 )
@@ -115,18 +116,51 @@ func TestReduceMatchesTridiagonalize(t *testing.T) {
 }
 
 // BenchmarkApplyQ_M4096_L110 times what the held-out λ search applies:
-// Q of a two-stage reduction at m = 4096 to 11 λ × 10 classes.
+// Q of a two-stage reduction at m = 4096 to 11 λ × 10 classes, the 110
+// columns padded to 112 with zeros as the search pads them (krr's
+// scoreCols), three ways in turn in each loop: 110 columns with Q₁'s
+// block products on Mul (the search before the padding), 112 on Mul, and
+// 112 on the fused AddAtA kernel (tileAtB, what ApplyQ runs where the CPU
+// has one). It reports each and the ratios, in wall and CPU time (CPU
+// time is steadier on a shared machine): s-l112/s-l110 (padding),
+// s-tile/s-l112 (the fused kernel).
 func BenchmarkApplyQ_M4096_L110(b *testing.B) {
-	const m, l = 4096, 110
+	const m, l, lp = 4096, 110, 112
 	r := rand.New(rand.NewPCG(1, 2))
 	phi := randFloats(r, (m+100)*m)
 	a := make([]float64, m*m)
 	AddAtA(a, phi, m+100, m)
 	red, _ := Reduce(a, m, randFloats(r, m*10), 10, nil)
 	x := randFloats(r, m*l)
-	b.ResetTimer()
-	for range b.N {
-		red.ApplyQ(x, l)
+	xp := make([]float64, m*lp)
+	for i := range m {
+		copy(xp[i*lp:], x[i*l:(i+1)*l])
+	}
+	onTile := applyOnTile
+	defer func() { applyOnTile = onTile }()
+	var wall, cpu [3]float64
+	for b.Loop() {
+		for v, c := range []struct {
+			x    []float64
+			l    int
+			tile bool
+		}{{x, l, false}, {xp, lp, false}, {xp, lp, onTile}} {
+			applyOnTile = c.tile
+			t0, u0 := time.Now(), cpuSeconds()
+			red.ApplyQ(c.x, c.l)
+			wall[v] += time.Since(t0).Seconds()
+			cpu[v] += cpuSeconds() - u0
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(wall[0]/n, "s-l110")
+	b.ReportMetric(wall[1]/n, "s-l112")
+	b.ReportMetric(wall[2]/n, "s-tile")
+	b.ReportMetric(wall[1]/wall[0], "s-l112/s-l110")
+	b.ReportMetric(wall[2]/wall[1], "s-tile/s-l112")
+	if cpu[0] > 0 && cpu[1] > 0 {
+		b.ReportMetric(cpu[1]/cpu[0], "cpu-l112/cpu-l110")
+		b.ReportMetric(cpu[2]/cpu[1], "cpu-tile/cpu-l112")
 	}
 }
 
@@ -186,5 +220,62 @@ func closeAll(t *testing.T, what string, got, want []float64) {
 		if math.Abs(got[i]-want[i]) > 1e-13*big {
 			t.Fatalf("%s: entry %d is %v, want %v", what, i, got[i], want[i])
 		}
+	}
+}
+
+// TestReflectNarrow: reflectRows on fewer than 16 columns (the chase's
+// rows of QᵀR) gives the bits of the two axpyFast calls per row it
+// replaced (reflectRowsAxpy), for every width 1 … 15 and 1 to 70 rows of
+// a strided matrix.
+func TestReflectNarrow(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for cols := 1; cols < 16; cols++ {
+		for _, n := range []int{1, 3, 64, 70} {
+			const ldc, i0 = 19, 2
+			c := randFloats(r, (i0+n)*ldc)
+			v := randFloats(r, n)
+			tau := 2 / dot(v, v)
+			want := slices.Clone(c)
+			reflectRowsAxpy(want, ldc, cols, i0, n, v, tau, make([]float64, cols))
+			got := slices.Clone(c)
+			reflectRows(got, ldc, cols, i0, n, v, tau, make([]float64, cols))
+			fixture.SameBits(t, fmt.Sprintf("cols=%d n=%d", cols, n), got, want)
+		}
+	}
+}
+
+// BenchmarkReflectNarrow times what the bulge chase applies to its rows
+// of QᵀR per reflector (64 rows of 10 columns, 10 classes), reflectRows'
+// one loop (reflectNarrow) against the two axpyFast calls per row it
+// replaced, alternately, 4096 reflectors a round: it reports both in ns a
+// reflector and the ratio narrow/axpy (wall and CPU time).
+func BenchmarkReflectNarrow(b *testing.B) {
+	const n, cols, reps = 64, 10, 4096
+	r := rand.New(rand.NewPCG(9, 10))
+	c := randFloats(r, n*cols)
+	v := randFloats(r, n)
+	tau := 2 / dot(v, v) // H is orthogonal: c keeps its scale
+	z := make([]float64, cols)
+	var wall, cpu [2]float64
+	for b.Loop() {
+		for k := range 2 {
+			t0, u0 := time.Now(), cpuSeconds()
+			for range reps {
+				if k == 0 {
+					reflectRowsAxpy(c, cols, cols, 0, n, v, tau, z)
+				} else {
+					reflectRows(c, cols, cols, 0, n, v, tau, z)
+				}
+			}
+			wall[k] += time.Since(t0).Seconds()
+			cpu[k] += cpuSeconds() - u0
+		}
+	}
+	per := float64(b.N) * reps / 1e9
+	b.ReportMetric(wall[0]/per, "ns-axpy")
+	b.ReportMetric(wall[1]/per, "ns-narrow")
+	b.ReportMetric(wall[1]/wall[0], "narrow/axpy")
+	if cpu[0] > 0 {
+		b.ReportMetric(cpu[1]/cpu[0], "cpu-narrow/axpy")
 	}
 }

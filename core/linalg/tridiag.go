@@ -333,7 +333,13 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 		}
 		// X = VᵀR, Y = TᵀX (or TX), R −= VY on rows k0+off … m−1.
 		rs := r[(k0+off)*l : m*l]
-		Mul(x[:b*l], vt[:b*n1], rs, b, n1, l)
+		onTile := applyOnTile && !transpose
+		if onTile {
+			clear(x[:b*l])
+			tileAtB(tile, x, l, vt, n1, true, rs, l, n1, b, l, false)
+		} else {
+			Mul(x[:b*l], vt[:b*n1], rs, b, n1, l)
+		}
 		for j := 0; j < b; j++ {
 			yj := y[j*l : (j+1)*l]
 			clear(yj)
@@ -350,6 +356,10 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 					yj[c] += f * v
 				}
 			}
+		}
+		if onTile {
+			tileAtB(tile, rs, l, vt, n1, false, y, l, b, n1, l, true)
+			continue
 		}
 		// R −= VY by chunks of zRows rows on all cores, each chunk's
 		// transpose of V, product and subtraction on one goroutine (rows

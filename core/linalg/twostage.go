@@ -384,6 +384,18 @@ func reflectRows(c []float64, ldc, cols, i0, n int, v []float64, tau float64, z 
 	if cols == 64 && reflectLeft64(c[i0*ldc:], ldc, n, v, tau) {
 		return
 	}
+	if cols < 16 && narrowReflect && reflectNarrow(c, ldc, cols, i0, n, v, tau) {
+		return
+	}
+	reflectRowsAxpy(c, ldc, cols, i0, n, v, tau, z)
+}
+
+// narrowReflect lets reflectRows take reflectNarrow's kernel (benchmarks
+// turn it off to time the axpyFast calls it replaced).
+var narrowReflect = true
+
+// reflectRowsAxpy is reflectRows on axpyFast, two calls per row.
+func reflectRowsAxpy(c []float64, ldc, cols, i0, n int, v []float64, tau float64, z []float64) {
 	z = z[:cols]
 	clear(z)
 	for q := range n {
@@ -581,12 +593,43 @@ func packSymm(bp []float64, bs int, s []float64, lds, l0, k, c0, c1 int) {
 			bp[cc/panelW*bs+l*panelW+cc%panelW] = row[c]
 		}
 	}
-	for c := c0; c < c1 && c+1 < l0+k; c++ {
-		cc := c - c0
-		d := bp[cc/panelW*bs+cc%panelW:]
-		r0 := max(l0, c+1)
-		for r, x := range s[c*lds+r0 : c*lds+l0+k] {
-			d[(r0-l0+r)*panelW] = x
+	// Below the diagonal, a panel's panelW columns at a time: row r of
+	// the panel is column r of their rows, read from panelW streams and
+	// written as one contiguous row (a column at a time wrote a value per
+	// cache line of bp).
+	for p0 := c0; p0 < c1 && p0+1 < l0+k; p0 += panelW {
+		p1 := min(p0+panelW, c1)
+		d := bp[(p0-c0)/panelW*bs:]
+		// Rows up to p1 hold the diagonal: column by column.
+		for c := p0; c < p1; c++ {
+			for r := max(l0, c+1); r < min(l0+k, p1); r++ {
+				d[(r-l0)*panelW+c-p0] = s[c*lds+r]
+			}
+		}
+		r0, r1 := max(l0, p1), l0+k
+		if r0 >= r1 {
+			continue
+		}
+		if p1-p0 < panelW {
+			for c := p0; c < p1; c++ {
+				for r, x := range s[c*lds+r0 : c*lds+r1] {
+					d[(r0-l0+r)*panelW+c-p0] = x
+				}
+			}
+			continue
+		}
+		s0 := s[p0*lds+r0 : p0*lds+r1]
+		s1 := s[(p0+1)*lds+r0 : (p0+1)*lds+r1]
+		s2 := s[(p0+2)*lds+r0 : (p0+2)*lds+r1]
+		s3 := s[(p0+3)*lds+r0 : (p0+3)*lds+r1]
+		s4 := s[(p0+4)*lds+r0 : (p0+4)*lds+r1]
+		s5 := s[(p0+5)*lds+r0 : (p0+5)*lds+r1]
+		s6 := s[(p0+6)*lds+r0 : (p0+6)*lds+r1]
+		s7 := s[(p0+7)*lds+r0 : (p0+7)*lds+r1]
+		dr := d[(r0-l0)*panelW : (r1-l0)*panelW]
+		for i := range s0 {
+			o := (*[panelW]float64)(dr[i*panelW : i*panelW+panelW])
+			o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = s0[i], s1[i], s2[i], s3[i], s4[i], s5[i], s6[i], s7[i]
 		}
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sort"
 	"testing"
+	"time"
 
 	"ntkrf/internal/fixture"
 )
@@ -152,5 +154,135 @@ func TestBulgeChasingWorkers(t *testing.T) {
 				fixture.SameBits(t, fmt.Sprintf("m=%d nb=%d, %d workers against one: output %d", m, nb, workers, k), got, ref[k])
 			}
 		}
+	}
+}
+
+// packSymmColumns is packSymm as first written: the entries below the
+// diagonal a column at a time, each written to its own cache line of bp.
+// It is the reference for TestPackSymmPanelRows and the baseline of
+// BenchmarkPackSymm.
+func packSymmColumns(bp []float64, bs int, s []float64, lds, l0, k, c0, c1 int) {
+	nq := len(bp) / bs
+	if c1-c0 < nq*panelW {
+		clear(bp[(c1-c0)/panelW*bs:])
+	}
+	for l := range k {
+		r := l0 + l
+		for c := max(c0, r); c < c1; c++ {
+			cc := c - c0
+			bp[cc/panelW*bs+l*panelW+cc%panelW] = s[r*lds+c]
+		}
+	}
+	for c := c0; c < c1 && c+1 < l0+k; c++ {
+		cc := c - c0
+		d := bp[cc/panelW*bs+cc%panelW:]
+		r0 := max(l0, c+1)
+		for r, x := range s[c*lds+r0 : c*lds+l0+k] {
+			d[(r0-l0+r)*panelW] = x
+		}
+	}
+}
+
+// TestPackSymmPanelRows checks that packSymm, which writes the entries
+// below the diagonal a panel row at a time, packs every block the column
+// by column packing did: blocks above, across and below the diagonal,
+// strips of whole and partial panels, odd strides.
+func TestPackSymmPanelRows(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(31, 32))
+	const n, lds = 300, 307
+	s := randFloats(r, n*lds)
+	for _, c := range []struct{ l0, k, c0, c1 int }{
+		{0, 256, 0, 192}, {0, 256, 192, 300}, {256, 44, 0, 192}, {256, 44, 192, 300},
+		{100, 50, 96, 130}, {0, 7, 0, 13}, {5, 7, 0, 13}, {8, 5, 1, 11}, {3, 1, 0, 24}, {290, 10, 283, 300},
+	} {
+		nq := (c.c1 - c.c0 + tileC - 1) / tileC * 3
+		bs := c.k * panelW
+		want := slices.Repeat([]float64{math.NaN()}, nq*bs)
+		got := slices.Clone(want)
+		packSymmColumns(want, bs, s, lds, c.l0, c.k, c.c0, c.c1)
+		packSymm(got, bs, s, lds, c.l0, c.k, c.c0, c.c1)
+		fixture.SameBits(t, fmt.Sprintf("rows %d+%d, columns %d…%d", c.l0, c.k, c.c0, c.c1), got, want)
+	}
+}
+
+// BenchmarkPackSymm packs the trailing matrix of the first panel at
+// m = 4096 (n = 4032, symmLeft's strips and blocks) with packSymm and with
+// the column by column packing it replaced, alternately, and reports both
+// and new/old, in wall and in CPU time.
+func BenchmarkPackSymm(b *testing.B) {
+	const n, lds = 4032, 4096
+	s := randFloats(rand.New(rand.NewPCG(1, 2)), n*lds)
+	w := symmStripWidth(n, 2)
+	nq := (w + tileC - 1) / tileC * 3
+	bp := make([]float64, nq*symmKC*panelW)
+	pass := func(pack func([]float64, int, []float64, int, int, int, int, int)) time.Duration {
+		t0 := time.Now()
+		for c0 := 0; c0 < n; c0 += w {
+			for l0 := 0; l0 < n; l0 += symmKC {
+				k := min(symmKC, n-l0)
+				pack(bp[:nq*k*panelW], k*panelW, s, lds, l0, k, c0, min(c0+w, n))
+			}
+		}
+		return time.Since(t0)
+	}
+	var tNew, tOld time.Duration
+	var cNew, cOld float64
+	for b.Loop() {
+		u0 := cpuSeconds()
+		tOld += pass(packSymmColumns)
+		u1 := cpuSeconds()
+		tNew += pass(packSymm)
+		cOld += u1 - u0
+		cNew += cpuSeconds() - u1
+	}
+	b.ReportMetric(tNew.Seconds()/float64(b.N), "s-new")
+	b.ReportMetric(tOld.Seconds()/float64(b.N), "s-old")
+	b.ReportMetric(tNew.Seconds()/tOld.Seconds(), "new/old")
+	if cOld > 0 {
+		b.ReportMetric(cNew/cOld, "cpu-new/old")
+	}
+}
+
+// BenchmarkChaseNarrow_M4096 times the bulge chase (sb2st, GOMAXPROCS
+// workers, 10 columns of QᵀR, the reflectors logged as Reduce logs them)
+// on the band of a random symmetric matrix at m = 4096, with reflectRows'
+// narrow kernel for QᵀR's rows and without it (the two axpyFast calls per
+// row it replaced) alternately: s-axpy, s-narrow and the ratios in wall
+// and CPU time. Both give the same bits (TestReflectNarrow).
+func BenchmarkChaseNarrow_M4096(b *testing.B) {
+	const m, nb, l = 4096, bandWidth, 10
+	r := rand.New(rand.NewPCG(3, 9))
+	a := make([]float64, m*m)
+	for i := range m {
+		for j := i; j < m; j++ {
+			a[i*m+j] = r.NormFloat64()
+		}
+	}
+	ld := 2 * nb
+	band0 := make([]float64, m*ld)
+	sy2sb(a, m, nb, make([]float64, m), band0, ld, nil)
+	rhs := randFloats(r, m*l)
+	band, w := make([]float64, len(band0)), make([]float64, len(rhs))
+	d, e := make([]float64, m), make([]float64, m)
+	defer func() { narrowReflect = true }()
+	var wall, cpu [2]float64
+	for b.Loop() {
+		for k, on := range []bool{false, true} {
+			narrowReflect = on
+			copy(band, band0)
+			copy(w, rhs)
+			t0, u0 := time.Now(), cpuSeconds()
+			sb2st(band, ld, m, nb, d, e, w, l, newChaseLog(a, m, nb), runtime.GOMAXPROCS(0))
+			wall[k] += time.Since(t0).Seconds()
+			cpu[k] += cpuSeconds() - u0
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(wall[0]/n, "s-axpy")
+	b.ReportMetric(wall[1]/n, "s-narrow")
+	b.ReportMetric(wall[1]/wall[0], "s-narrow/s-axpy")
+	if cpu[0] > 0 {
+		b.ReportMetric(cpu[1]/cpu[0], "cpu-narrow/cpu-axpy")
 	}
 }

@@ -119,3 +119,41 @@ func reflectRight64(c []float64, ldc, n int, g []float64, tau float64) bool {
 	reflectRight64Kernel(n, &c[0], ldc, &g[0], tau)
 	return true
 }
+
+//go:noescape
+func reflectNarrow8AVX2(n int, c *float64, ldc int, v *float64, ntau float64)
+
+// reflectNarrow is reflectRows for 8 to 11 columns (the chase's rows of
+// QᵀR at 10 classes): the first 8 columns in one call of an AVX2 kernel
+// that keeps vᵀC in registers, the rest in Go, where the two axpyFast
+// calls per row it replaces cost more in calls than in arithmetic. Each
+// entry gets the operations axpyFast gives it, in the same order, so the
+// bits are reflectRows': fused multiply-adds on the first 8 columns, the
+// Go expression on the rest. False for other widths and where the CPU
+// has no FMA.
+func reflectNarrow(c []float64, ldc, cols, i0, n int, v []float64, tau float64) bool {
+	if !vecFMA || cols&^3 != 8 {
+		return false
+	}
+	if n <= 0 {
+		return true
+	}
+	_ = c[(i0+n-1)*ldc+cols-1]
+	v = v[:n]
+	reflectNarrow8AVX2(n, &c[i0*ldc], ldc, &v[0], -tau)
+	var z [3]float64
+	for q, s := range v {
+		row := c[(i0+q)*ldc+8 : (i0+q)*ldc+cols]
+		for j, x := range row {
+			z[j] += s * x
+		}
+	}
+	for q, vq := range v {
+		row := c[(i0+q)*ldc+8 : (i0+q)*ldc+cols]
+		s := -tau * vq
+		for j := range row {
+			row[j] += s * z[j]
+		}
+	}
+	return true
+}

@@ -488,3 +488,46 @@ sloop4:
 sdone:
 	VZEROUPPER
 	RET
+
+// func reflectNarrow8AVX2(n int, c *float64, ldc int, v *float64, ntau float64)
+// The first 8 columns of C ← C − τ·v·(vᵀC) for n ≥ 1 rows of stride ldc,
+// in axpyFast's operations: z = Σ_q v[q]·C[q, :] by FMA in increasing q
+// (Y0, Y1), then C[q, :] += (ntau·v[q])·z by FMA.
+TEXT ·reflectNarrow8AVX2(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), CX
+	MOVQ c+8(FP), DX
+	MOVQ ldc+16(FP), R11
+	SHLQ $3, R11
+	MOVQ v+24(FP), SI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	MOVQ DX, DI
+	MOVQ SI, R8
+	MOVQ CX, BX
+
+nloop1:
+	VBROADCASTSD (R8), Y15
+	VFMADD231PD 0(DI), Y15, Y0
+	VFMADD231PD 32(DI), Y15, Y1
+	ADDQ $8, R8
+	ADDQ R11, DI
+	DECQ BX
+	JNZ  nloop1
+
+	VMOVSD ntau+32(FP), X14
+
+nloop2:
+	VMULSD (SI), X14, X13
+	VBROADCASTSD X13, Y13
+	VMOVUPD 0(DX), Y2
+	VMOVUPD 32(DX), Y3
+	VFMADD231PD Y0, Y13, Y2
+	VFMADD231PD Y1, Y13, Y3
+	VMOVUPD Y2, 0(DX)
+	VMOVUPD Y3, 32(DX)
+	ADDQ $8, SI
+	ADDQ R11, DX
+	DECQ CX
+	JNZ  nloop2
+	VZEROUPPER
+	RET
