@@ -29,12 +29,15 @@ export let LIMITS = null;
  */
 export let CHUNK_BYTES, SPLIT_SELECT_BYTES, MIN_BLOCK_ROWS;
 
+/** The most values take copies into one array: the core's pipeline.MaxTakeValues (2^31 − 1). */
+export let MAX_TAKE;
+
 /** Keeps the first schema and core a worker sends; every instance sends the same. */
 export function setSchema(schema, core) {
   SCHEMA ??= schema;
   if (NAMES || !core) return;
   ({ names: NAMES, limits: LIMITS } = core);
-  ({ chunkBytes: CHUNK_BYTES, splitSelectBytes: SPLIT_SELECT_BYTES, minBlockRows: MIN_BLOCK_ROWS } = LIMITS);
+  ({ chunkBytes: CHUNK_BYTES, splitSelectBytes: SPLIT_SELECT_BYTES, minBlockRows: MIN_BLOCK_ROWS, maxTake: MAX_TAKE } = LIMITS);
 }
 
 /** An options argument: undefined (none) or a plain object. */

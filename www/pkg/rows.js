@@ -1,7 +1,7 @@
 // Rows: how the rows of a call are cut into chunks, spread over the
 // workers, and put back together; and picking rows by index (take).
 import { ntkrfError, typeError, describe } from './errors.js';
-import { readMatrix, CHUNK_BYTES, MIN_BLOCK_ROWS } from './options.js';
+import { readMatrix, CHUNK_BYTES, MIN_BLOCK_ROWS, MAX_TAKE } from './options.js';
 
 /**
  * The most bytes of rows a call sends a worker at once, and the largest
@@ -94,11 +94,8 @@ export function concat(arrays) {
   return out;
 }
 
-/** The most values take returns: 2^31 − 1 (16 GB of float64, beyond any browser tab). */
-const MAX_TAKE = 2 ** 31 - 1;
-
 /**
- * Engine.take(X, idx): the rows idx of a matrix X (a new Matrix64), or the
+ * Engine.take(X, idx): at most MAX_TAKE values (the core's), the rows idx of a matrix X (a new Matrix64), or the
  * entries idx of a vector (a new array of the same type). Indices are
  * integers in 0…n−1, in any order, repeats allowed; an Array or a typed
  * array of them. Throws (synchronously) ERR_TYPE or ERR_VALUE with option
