@@ -18,7 +18,7 @@ type Limits struct {
 	SplitSelectBytes   int `json:"splitSelectBytes"`
 	MinBlockRows       int `json:"minBlockRows"`
 	StartTimeoutMillis int `json:"startTimeoutMs"`
-	MaxTakeValues      int `json:"maxTake"`
+	MaxArrayValues     int `json:"maxArrayValues"`
 	QuoteChars         int `json:"quoteChars"`
 	ListChars          int `json:"listChars"`
 	MessageChars       int `json:"messageChars"`
@@ -49,7 +49,7 @@ var Core = struct {
 		SplitSelectBytes:   pipeline.SplitSelectBytes,
 		MinBlockRows:       pipeline.MinBlockRows,
 		StartTimeoutMillis: pipeline.StartTimeoutMillis,
-		MaxTakeValues:      pipeline.MaxTakeValues,
+		MaxArrayValues:     pipeline.MaxArrayValues,
 		QuoteChars:         check.MaxQuoted,
 		ListChars:          check.MaxListed,
 		MessageChars:       check.MaxMessage,

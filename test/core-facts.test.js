@@ -26,10 +26,10 @@ test('the engine shows the core\'s names and limits, and the package schedules w
   assert.equal(names.Auto, eng.schema.fitRidge.find((o) => o.name === 'lambda').auto);
   assert.ok(eng.schema.kernel.find((o) => o.name === 'kernel').enum.includes(names.RBF));
   assert.deepEqual(eng.schema.fitRidge.find((o) => o.name === 'task').enum, [names.Classification, names.Regression]);
-  for (const k of ['chunkBytes', 'splitSelectBytes', 'minBlockRows', 'startTimeoutMs', 'maxTake', 'quoteChars', 'listChars', 'messageChars']) {
+  for (const k of ['chunkBytes', 'splitSelectBytes', 'minBlockRows', 'startTimeoutMs', 'maxArrayValues', 'quoteChars', 'listChars', 'messageChars']) {
     assert.ok(Number.isInteger(limits[k]) && limits[k] > 0, `limits.${k} = ${limits[k]}`);
   }
-  assert.equal(options.MAX_TAKE, limits.maxTake, 'take\'s limit is the core\'s');
+  assert.equal(options.MAX_ARRAY_VALUES, limits.maxArrayValues, 'take\'s and fromRows\' limit is the core\'s');
   // The package's sizes are the core's, read when the first worker started.
   assert.equal(rows.CHUNK_BYTES, limits.chunkBytes);
   assert.equal(rows.SPLIT_SELECT_BYTES, limits.splitSelectBytes);
@@ -39,6 +39,16 @@ test('the engine shows the core\'s names and limits, and the package schedules w
   // Blocks of at least minBlockRows rows: 3m rows make 3 blocks, one row more 4, however many workers.
   assert.equal(rows.rowBlocks(3 * m, 8).length, 3);
   assert.equal(rows.rowBlocks(3 * m + 1, 8).length, 4);
+});
+
+test('one array of rows holds at most the core\'s maxArrayValues: a matrix of rows and take refuse more before allocating', async () => {
+  const max = eng.limits.maxArrayValues;
+  const cols = 2 ** 11 + 1;
+  const row = new Float64Array(cols);
+  const rowsOver = Math.floor(max / cols) + 1; // one row too many, each the same row (no memory)
+  await assert.rejects(eng.features(Array(rowsOver).fill(row), { dim: 8 }), (e) => e.code === 'ERR_TOO_LARGE' && e.message.includes(String(max)));
+  const X = { rows: 1, cols: 2, data: new Float64Array(2) };
+  assert.throws(() => eng.take(X, new Array(Math.floor(max / 2) + 1)), (e) => e.code === 'ERR_TOO_LARGE' && e.message.includes(String(max)));
 });
 
 test('the package writes no scheduling size of its own: every *_BYTES and *_ROWS is the core\'s', () => {

@@ -31,9 +31,10 @@ const (
 	// well under a second on an idle one).
 	StartTimeoutMillis = 60_000
 
-	// MaxTakeValues is the most values a host copies into one array when it
-	// picks rows by index (the package's take): 2³¹ − 1 float64 values are
-	// 16 GB, beyond any tab, and the largest length every JavaScript engine
-	// gives a typed array.
-	MaxTakeValues = 1<<31 - 1
+	// MaxArrayValues is the most values a host puts in one array of rows:
+	// a matrix it builds from an array of rows, the rows it picks by index
+	// (the package's take). 2³¹ − 1 float64 values are 16 GB, beyond any
+	// tab, and the largest length every JavaScript engine gives a typed
+	// array.
+	MaxArrayValues = 1<<31 - 1
 )

@@ -626,14 +626,14 @@ export interface Engine {
    * chunkBytes, the most bytes of rows one worker is sent at once;
    * splitSelectBytes, the largest sample whose 'auto' selection is split
    * over the workers; minBlockRows, the fewest rows of a block;
-   * startTimeoutMs, createEngine's default startTimeoutMs; maxTake, the most
-   * values take copies; quoteChars, listChars and messageChars, the most
+   * startTimeoutMs, createEngine's default startTimeoutMs; maxArrayValues, the
+   * most values of one array of rows (a matrix built from rows, what take copies); quoteChars, listChars and messageChars, the most
    * characters an error message shows of a value, of a list of names and
    * in all.
    */
   readonly limits: Readonly<{
     chunkBytes: number; splitSelectBytes: number; minBlockRows: number; startTimeoutMs: number;
-    maxTake: number; quoteChars: number; listChars: number; messageChars: number;
+    maxArrayValues: number; quoteChars: number; listChars: number; messageChars: number;
   }>;
   /**
    * Exact kernel matrix between the rows of X and the rows of Z

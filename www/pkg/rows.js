@@ -1,7 +1,7 @@
 // Rows: how the rows of a call are cut into chunks, spread over the
 // workers, and put back together; and picking rows by index (take).
 import { ntkrfError, typeError, describe } from './errors.js';
-import { readMatrix, CHUNK_BYTES, MIN_BLOCK_ROWS, MAX_TAKE } from './options.js';
+import { readMatrix, CHUNK_BYTES, MIN_BLOCK_ROWS, MAX_ARRAY_VALUES } from './options.js';
 
 /**
  * The most bytes of rows a call sends a worker at once, and the largest
@@ -95,7 +95,7 @@ export function concat(arrays) {
 }
 
 /**
- * Engine.take(X, idx): at most MAX_TAKE values (the core's), the rows idx of a matrix X (a new Matrix64), or the
+ * Engine.take(X, idx): the rows idx of a matrix X (a new Matrix64), or the
  * entries idx of a vector (a new array of the same type). Indices are
  * integers in 0…n−1, in any order, repeats allowed; an Array or a typed
  * array of them. Throws (synchronously) ERR_TYPE or ERR_VALUE with option
@@ -120,8 +120,8 @@ export function take(X, idx) {
   }
   const what = n === 0 ? 'X, which is empty' : vector ? `the ${n} entries of X (an integer in 0…${n - 1})` : `the ${n} rows of X (an integer in 0…${n - 1})`;
   const count = idx.length;
-  if (count * width > MAX_TAKE) {
-    throw ntkrfError('ERR_TOO_LARGE', `${where}: ${count} × ${width} values are more than ${MAX_TAKE}; take fewer rows`, 'idx');
+  if (count * width > MAX_ARRAY_VALUES) { // the core's
+    throw ntkrfError('ERR_TOO_LARGE', `${where}: ${count} × ${width} values are more than one array holds (${MAX_ARRAY_VALUES}); take fewer rows`, 'idx');
   }
   const at = new Float64Array(count);
   for (let i = 0; i < count; i++) {
