@@ -106,15 +106,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *
 		}
 		statsWire = append(statsWire, s.AppendBinary(nil))
 	}
-	r.Shuffle(k, func(i, j int) { statsWire[i], statsWire[j] = statsWire[j], statsWire[i] })
-	var stats []*data.Stats
-	for _, b := range statsWire {
-		s, err := data.DecodeStats(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stats = append(stats, s)
-	}
+	stats := decodeShuffled(t, r, statsWire, data.DecodeStats)
 	for i := k - 1; i > 0; i-- {
 		if err := stats[r.IntN(i)].Merge(stats[i]); err != nil {
 			t.Fatal(err)
@@ -151,15 +143,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *
 		}
 		partWire = append(partWire, pt.AppendBinary(nil))
 	}
-	r.Shuffle(k, func(i, j int) { partWire[i], partWire[j] = partWire[j], partWire[i] })
-	var parts []*Part
-	for _, b := range partWire {
-		pt, err := plan.DecodePart(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts = append(parts, pt)
-	}
+	parts := decodeShuffled(t, r, partWire, plan.DecodePart)
 	// A random tree, merging decoded parts or their bytes in place.
 	for i := k - 1; i > 0; i-- {
 		into := parts[r.IntN(i)]
@@ -177,6 +161,22 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *
 		t.Fatal(err)
 	}
 	return p
+}
+
+// decodeShuffled decodes the wire forms in an order r draws, as a host
+// receives them from its workers, failing the test on an error.
+func decodeShuffled[T any](t *testing.T, r *rand.Rand, wire [][]byte, decode func([]byte) (T, error)) []T {
+	t.Helper()
+	r.Shuffle(len(wire), func(i, j int) { wire[i], wire[j] = wire[j], wire[i] })
+	out := make([]T, 0, len(wire))
+	for _, b := range wire {
+		v, err := decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // autoCases leave the depth and preprocessing to the fit ('auto'), whose
