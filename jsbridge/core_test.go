@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -119,5 +120,46 @@ func TestPackageCopiesAreTheCores(t *testing.T) {
 		if got, err := strconv.Atoi(strings.ReplaceAll(string(m[1]), "_", "")); err != nil || got != tc.want {
 			t.Errorf("www/pkg/%s: %s = %s; the core's is %d", tc.file, tc.name, m[1], tc.want)
 		}
+	}
+}
+
+// TestCoreLimitsAreHostSizes: every host size core/pipeline states
+// (hostsizes.go) reaches the package: Core.Limits has a field of its name,
+// set from it, so a size added there and missed here fails this test, as
+// a name missed in Core.Names fails TestCoreNamesAreCoreNames.
+func TestCoreLimitsAreHostSizes(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "../core/pipeline/hostsizes.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("core.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := reflect.TypeOf(Core.Limits)
+	var found int
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			for _, n := range s.(*ast.ValueSpec).Names {
+				if !n.IsExported() {
+					continue
+				}
+				found++
+				if _, ok := limits.FieldByName(n.Name); !ok {
+					t.Errorf("pipeline.%s is a host size the package does not receive: add it to Limits", n.Name)
+				}
+				if !strings.Contains(string(src), n.Name+": ") || !strings.Contains(string(src), "pipeline."+n.Name+",") {
+					t.Errorf("Core.Limits.%s is not set from pipeline.%s", n.Name, n.Name)
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no constants found in core/pipeline/hostsizes.go")
 	}
 }
