@@ -134,7 +134,7 @@ func TestMessagesQuoteUserTextCapped(t *testing.T) {
 			t.Errorf("%s: no error", tc.op)
 			continue
 		}
-		if _, _, _, msg := JSError(err); len(msg) > 2000 {
+		if _, _, _, msg := JSError(err); len(msg) > check.MaxMessage {
 			t.Errorf("%s: a %d-byte message: %.200s…", tc.op, len(msg), msg)
 		}
 	}

@@ -5,14 +5,23 @@ import (
 
 	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
+	"ntkrf/internal/check"
 )
 
-// Limits are the sizes the package cuts a call's rows by (pipeline's host
-// sizes), as it receives them.
+// Limits are the sizes the package cuts a call's rows by and waits for an
+// instance by (pipeline's host sizes), and how much of a value, a list and
+// a message its errors show (check's), as it receives them. The package
+// keeps its own copy of those it needs before any instance has started
+// (errors.js, pool.js); tests tie each copy to these.
 type Limits struct {
-	ChunkBytes       int `json:"chunkBytes"`
-	SplitSelectBytes int `json:"splitSelectBytes"`
-	MinBlockRows     int `json:"minBlockRows"`
+	ChunkBytes         int `json:"chunkBytes"`
+	SplitSelectBytes   int `json:"splitSelectBytes"`
+	MinBlockRows       int `json:"minBlockRows"`
+	StartTimeoutMillis int `json:"startTimeoutMs"`
+	MaxArrayValues     int `json:"maxArrayValues"`
+	QuoteChars         int `json:"quoteChars"`
+	ListChars          int `json:"listChars"`
+	MessageChars       int `json:"messageChars"`
 }
 
 // Core is what the package and the lab read of the core besides the option
@@ -36,9 +45,14 @@ var Core = struct {
 		"GCV": names.GCV, "LOO": names.LOO, "Holdout": names.Holdout,
 	},
 	Limits: Limits{
-		ChunkBytes:       pipeline.ChunkBytes,
-		SplitSelectBytes: pipeline.SplitSelectBytes,
-		MinBlockRows:     pipeline.MinBlockRows,
+		ChunkBytes:         pipeline.ChunkBytes,
+		SplitSelectBytes:   pipeline.SplitSelectBytes,
+		MinBlockRows:       pipeline.MinBlockRows,
+		StartTimeoutMillis: pipeline.StartTimeoutMillis,
+		MaxArrayValues:     pipeline.MaxArrayValues,
+		QuoteChars:         check.MaxQuoted,
+		ListChars:          check.MaxListed,
+		MessageChars:       check.MaxMessage,
 	},
 }
 

@@ -8,8 +8,13 @@ import (
 	"go/parser"
 	"go/token"
 	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -76,12 +81,85 @@ func TestCoreJSON(t *testing.T) {
 	if !maps.Equal(got.Names, Core.Names) {
 		t.Errorf("names do not round-trip: %v", got.Names)
 	}
-	for _, k := range []string{"chunkBytes", "splitSelectBytes", "minBlockRows"} {
+	keys := []string{"chunkBytes", "splitSelectBytes", "minBlockRows", "startTimeoutMs", "maxArrayValues", "quoteChars", "listChars", "messageChars"}
+	for _, k := range keys {
 		if !(got.Limits[k] > 0) {
 			t.Errorf("limits.%s = %v, want > 0", k, got.Limits[k])
 		}
 	}
-	if len(got.Limits) != 3 {
+	if len(got.Limits) != len(keys) {
 		t.Errorf("limits = %v: a limit without a test", got.Limits)
+	}
+}
+
+// TestPackageCopiesAreTheCore's: the limits the package needs before any
+// instance can send it Core (an error's caps, the start timeout) are
+// written in its sources; each copy equals the core's constant, so that
+// changing one without the other fails here (test/core-facts.test.js
+// checks the same against a running engine, and that no other limit is
+// written in www/pkg).
+func TestPackageCopiesAreTheCores(t *testing.T) {
+	for _, tc := range []struct {
+		file, name string
+		want       int
+	}{
+		{"errors.js", "QUOTE_CHARS", Core.Limits.QuoteChars},
+		{"errors.js", "LIST_CHARS", Core.Limits.ListChars},
+		{"errors.js", "MESSAGE_CHARS", Core.Limits.MessageChars},
+		{"pool.js", "START_TIMEOUT_MS", Core.Limits.StartTimeoutMillis},
+	} {
+		src, err := os.ReadFile(filepath.Join("..", "www", "pkg", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`(?m)^export const ` + tc.name + ` = ([0-9_]+);`).FindSubmatch(src)
+		if m == nil {
+			t.Errorf("www/pkg/%s declares no %s as a number", tc.file, tc.name)
+			continue
+		}
+		if got, err := strconv.Atoi(strings.ReplaceAll(string(m[1]), "_", "")); err != nil || got != tc.want {
+			t.Errorf("www/pkg/%s: %s = %s; the core's is %d", tc.file, tc.name, m[1], tc.want)
+		}
+	}
+}
+
+// TestCoreLimitsAreHostSizes: every host size core/pipeline states
+// (hostsizes.go) reaches the package: Core.Limits has a field of its name,
+// set from it, so a size added there and missed here fails this test, as
+// a name missed in Core.Names fails TestCoreNamesAreCoreNames.
+func TestCoreLimitsAreHostSizes(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "../core/pipeline/hostsizes.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("core.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := reflect.TypeOf(Core.Limits)
+	var found int
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			for _, n := range s.(*ast.ValueSpec).Names {
+				if !n.IsExported() {
+					continue
+				}
+				found++
+				if _, ok := limits.FieldByName(n.Name); !ok {
+					t.Errorf("pipeline.%s is a host size the package does not receive: add it to Limits", n.Name)
+				}
+				if !strings.Contains(string(src), n.Name+": ") || !strings.Contains(string(src), "pipeline."+n.Name+",") {
+					t.Errorf("Core.Limits.%s is not set from pipeline.%s", n.Name, n.Name)
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no constants found in core/pipeline/hostsizes.go")
 	}
 }

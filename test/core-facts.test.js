@@ -26,7 +26,10 @@ test('the engine shows the core\'s names and limits, and the package schedules w
   assert.equal(names.Auto, eng.schema.fitRidge.find((o) => o.name === 'lambda').auto);
   assert.ok(eng.schema.kernel.find((o) => o.name === 'kernel').enum.includes(names.RBF));
   assert.deepEqual(eng.schema.fitRidge.find((o) => o.name === 'task').enum, [names.Classification, names.Regression]);
-  for (const k of ['chunkBytes', 'splitSelectBytes', 'minBlockRows']) assert.ok(Number.isInteger(limits[k]) && limits[k] > 0, `limits.${k} = ${limits[k]}`);
+  for (const k of ['chunkBytes', 'splitSelectBytes', 'minBlockRows', 'startTimeoutMs', 'maxArrayValues', 'quoteChars', 'listChars', 'messageChars']) {
+    assert.ok(Number.isInteger(limits[k]) && limits[k] > 0, `limits.${k} = ${limits[k]}`);
+  }
+  assert.equal(options.MAX_ARRAY_VALUES, limits.maxArrayValues, 'take\'s and fromRows\' limit is the core\'s');
   // The package's sizes are the core's, read when the first worker started.
   assert.equal(rows.CHUNK_BYTES, limits.chunkBytes);
   assert.equal(rows.SPLIT_SELECT_BYTES, limits.splitSelectBytes);
@@ -38,6 +41,16 @@ test('the engine shows the core\'s names and limits, and the package schedules w
   assert.equal(rows.rowBlocks(3 * m + 1, 8).length, 4);
 });
 
+test('one array of rows holds at most the core\'s maxArrayValues: a matrix of rows and take refuse more before allocating', async () => {
+  const max = eng.limits.maxArrayValues;
+  const cols = 2 ** 11 + 1;
+  const row = new Float64Array(cols);
+  const rowsOver = Math.floor(max / cols) + 1; // one row too many, each the same row (no memory)
+  await assert.rejects(eng.features(Array(rowsOver).fill(row), { dim: 8 }), (e) => e.code === 'ERR_TOO_LARGE' && e.message.includes(String(max)));
+  const X = { rows: 1, cols: 2, data: new Float64Array(2) };
+  assert.throws(() => eng.take(X, new Array(Math.floor(max / 2) + 1)), (e) => e.code === 'ERR_TOO_LARGE' && e.message.includes(String(max)));
+});
+
 test('the package writes no scheduling size of its own: every *_BYTES and *_ROWS is the core\'s', () => {
   const own = [];
   for (const [file, src] of Object.entries(sources('pkg'))) {
@@ -46,6 +59,75 @@ test('the package writes no scheduling size of its own: every *_BYTES and *_ROWS
     }
   }
   assert.deepEqual(own, [], 'sizes the package writes itself; take them from the core (jsbridge Core limits)');
+});
+
+/**
+ * The limits the package needs before any instance can send it the core's
+ * (an error's caps, the start timeout): each is written in its module, and
+ * must equal the core's (Go's TestPackageCopiesAreTheCores checks the same
+ * sources). By file: constant → key of eng.limits.
+ */
+const TIED_LIMITS = {
+  'www/pkg/errors.js': { QUOTE_CHARS: 'quoteChars', LIST_CHARS: 'listChars', MESSAGE_CHARS: 'messageChars' },
+  'www/pkg/pool.js': { START_TIMEOUT_MS: 'startTimeoutMs' },
+};
+
+/**
+ * The numbers www/ writes that are the host's own, not the model's nor a
+ * limit of the core: how a page draws and paces itself, and the package's
+ * thread pool. By file: constant → why it is the host's.
+ */
+const HOST_ONLY = {
+  'www/pkg/index.js': {
+    MAX_WORKERS: 'how many threads \'auto\' starts: the host\'s pool (Go\'s wasm instance has one thread and knows no workers)',
+    MAX_TIMER_MS: 'the longest delay setTimeout keeps: the JavaScript timer\'s range',
+  },
+  'www/lab/active.js': { RANDOM_ORDERS: 'baseline orders the page averages', CURVE_POINTS: 'points of the drawn curve', ORDER_STREAM: 'the page\'s random streams' },
+  'www/lab/charts.js': { MAX_SVG_POINTS: 'SVG or canvas', MAX_SVG_CLASSES: 'SVG or canvas', LABEL_HEIGHT: 'text size' },
+  'www/lab/cost.js': {
+    EXACT_MAX: 'rows the page offers the exact kernel for (its time on a tab; the core refuses by memory)', SLOW_MS: 'when the page warns',
+    INITIAL_SPEED: 'the page\'s time estimate before it measured', INITIAL_OVERHEAD_MS: 'the page\'s time estimate before it measured', RATE_RUNS: 'runs the estimate follows',
+  },
+  'www/lab/data.js': { MAX_FILE_BYTES: 'the file a tab reads into memory (the engine\'s maxBytes is the call\'s)', PREVIEW_COLUMNS: 'table cells shown' },
+  'www/lab/downloads.js': { MAX_EXPORT_VALUES: 'text export size', EXPORT_SLICE_ROWS: 'rows between event-loop turns' },
+  'www/lab/experiments.js': { SAMPLE: 'rows of the kernel pictures' },
+  'www/lab/line1d.js': {
+    EXTENT_1D: 'the demo\'s plane', CURVE_POINTS_1D: 'points drawn', POINTS_1D: 'the demo\'s data',
+    RBF_GAMMA_1D: 'the contrast\'s γ, passed as an option (the demo\'s choice, no default of the core)',
+  },
+  'www/lab/messages.js': { MAX_ALERT_CHARS: 'what an alert shows (the engine\'s messages are cut to limits.messageChars already)' },
+  'www/lab/models.js': { MAX_MODEL_BYTES: 'the file a tab reads into memory', SHOWN_PREDICTIONS: 'rows shown' },
+  'www/lab/playground.js': { COARSE: 'the quick picture\'s cells', DEBOUNCE_MS: 'UI pacing', SLOW_SURFACE_MS: 'when the page explains', DOT: 'pixels' },
+  'www/lab/surface.js': {
+    GRID: 'cells drawn', BATCH: 'rows between stops', SURE: 'colour scale',
+    RBF_GAMMA: 'the contrast\'s γ, passed as an option (the demo\'s choice, no default of the core)',
+  },
+  'www/lab/toy.js': { EXTENT: 'the demo\'s plane', TABLE_REACH: 'the demo\'s plane' },
+};
+
+/** Every top-level UPPER_CASE constant of src set to a number literal (64, 2 ** 31 - 1, 128 << 20, 30_000, 1e9). */
+const numberConstants = (src) => [...src.matchAll(/^\s*(?:export\s+)?(?:const|let|var)\s+([A-Z][A-Z0-9_]*)\s*=\s*([-+(]?\s*\d[\d_.e+\-*<>() ]*);/gm)].map((m) => m[1]);
+
+test('every number www/ writes as a constant is the core\'s (tied to eng.limits) or the host\'s own (named here with why)', async () => {
+  const untold = [];
+  const seen = new Set();
+  for (const [file, src] of Object.entries({ ...sources('pkg'), ...sources('lab') })) {
+    for (const name of numberConstants(src)) {
+      seen.add(`${file} ${name}`);
+      if (!TIED_LIMITS[file]?.[name] && !HOST_ONLY[file]?.[name]) untold.push(`${file}: ${name}`);
+    }
+  }
+  assert.deepEqual(untold, [], 'a number in www/ that is neither the core\'s (TIED_LIMITS, read from eng.limits) nor named as the host\'s (HOST_ONLY)');
+  for (const [file, table] of Object.entries({ ...TIED_LIMITS, ...HOST_ONLY })) {
+    for (const name of Object.keys(table)) assert.ok(seen.has(`${file} ${name}`), `${file} no longer writes ${name}: drop it from the table`);
+  }
+  // Each copy the package keeps equals the core's.
+  for (const [file, table] of Object.entries(TIED_LIMITS)) {
+    const mod = await import(path.join(root, 'dist', 'npm', path.basename(file)));
+    for (const [name, key] of Object.entries(table)) assert.equal(mod[name], eng.limits[key], `${file} ${name} is not the core's limits.${key}`);
+  }
+  // The lint sees what it must.
+  assert.deepEqual(numberConstants('export const A_B = 2 ** 31 - 1;\nconst C = 128 << 20;\nlet D = 30_000;\nconst E = 1e9;\nconst F = G.length;\nconst h = 3;'), ['A_B', 'C', 'D', 'E']);
 });
 
 /**

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { root, pkg, rng, parseCSV } from './helpers.js';
 
 // The built lab (dist/www), where its modules find the package (./ntkrf/) as the page does.
@@ -22,7 +23,7 @@ const { explain, linkNotice, controlFor, NO_CONTROL, capAlert, MAX_ALERT_CHARS }
 const { topConfusions, markLabel } = await lab('charts.js');
 const { short } = await lab('heatmap.js');
 const { vocabulary, optionAt, toOption, SETTINGS, METHODS, EXCLUDED, WORDS, OTHER_OPTIONS } = await lab('vocab.js');
-const { Jobs } = await lab('jobs.js');
+const { Jobs, orAbort } = await lab('jobs.js');
 const { estimate, trainWork, trainRows, measuredRate, INITIAL_RATE, EXACT_MAX } = await lab('cost.js');
 const { featureOptions, targetKernel, kernelName, shortfall, folds, pictureScales, metric, trainingPlan, trainAndTest, dim, preprocessed, autoSearch } = await lab('experiments.js');
 const { modelFileName, describeModel, selectionText, prepName, predictionCSV, predictionFileName } = await lab('models.js');
@@ -585,4 +586,21 @@ test('when the random features fall well short of the exact kernel, the page say
   assert.match(shortfall(reg, { value: 0.7 }, { value: 0.8 }, 2048, lim), /0\.100 in R² short .* try Features m = 4096\.$/);
   assert.match(shortfall(cls, { value: 0.7 }, { value: 0.8 }, 8192, lim), /more features than this page offers/);
   assert.equal(shortfall(reg, { value: NaN }, { value: 0.8 }, 512, lim), '', 'an undefined R²');
+});
+
+// A job waiting for something it does not own (the engine starting) stops
+// at its Cancel: the data load awaited app.engineReady whatever its signal.
+test('orAbort: a job\'s Cancel ends its wait on a promise that never settles; a settled promise passes through', async () => {
+  const never = new Promise(() => {});
+  const ac = new AbortController();
+  const waiting = orAbort(never, ac.signal);
+  setTimeout(() => ac.abort(), 10);
+  await assert.rejects(waiting, (e) => e.name === 'AbortError');
+  await assert.rejects(orAbort(never, AbortSignal.abort()), (e) => e.name === 'AbortError');
+  assert.equal(await orAbort(Promise.resolve(7), new AbortController().signal), 7);
+  await assert.rejects(orAbort(Promise.reject(new Error('x')), new AbortController().signal), /x/);
+  // The page's data load waits through orAbort.
+  const src = readFileSync(path.join(root, 'www', 'lab', 'data-panel.js'), 'utf8');
+  assert.match(src, /await orAbort\(app\.engineReady, signal\)/);
+  assert.doesNotMatch(src, /await app\.engineReady/);
 });

@@ -15,13 +15,17 @@ import { root, pkg } from './helpers.js';
 const lab = (name) => import(pathToFileURL(path.join(root, 'dist', 'www', name)).href);
 const { TOYS, TOY_IDS, EXTENT, STREAMS, CLASS_NAMES, generate, toySet, withPoints, toyCSV, streamSeed, rng, isToy, drawable, tablePlane, TABLE_REACH, pointWords } = await lab('toy.js');
 const {
-  GRID, BATCH, BIAS, SURFACES, SURFACE, SURE, RBF_GAMMA, CLASS_COLOURS, MAX_CLASSES, argmaxClasses, classPixels, sameShare,
+  GRID, BATCH, SURFACES, SURFACE, SURE, RBF_GAMMA, CLASS_COLOURS, MAX_CLASSES, argmaxClasses, classPixels, sameShare,
   planeRows, gridPoints, gridIndex, readValue, toPlane, toPixel, batches, decision, evaluate, accuracy, agreement, surfacePixels, surfaceOptions,
 } = await lab('surface.js');
 const { schedule, randomOrder, scoreOf, toyProblem, tableProblem, activeLearning, RANDOM_ORDERS, CURVE_POINTS } = await lab('active.js');
 const { vocabulary, optionAt, SETTINGS, LANDING } = await lab('vocab.js');
 const { featureOptions, preprocessOf } = await lab('experiments.js');
-/** The points at their own scale with the engine's bias input: the playground's preprocessing before it followed the page's. */
+/**
+ * The points at their own scale with a bias input (fitRidge's preprocess.bias; any positive value:
+ * the model file must keep it). The lab no longer keeps a copy of the core's 'auto' bias for this.
+ */
+const BIAS = 1;
 const PLAIN = { standardize: false, unitNorm: false, bias: BIAS };
 
 let eng, vocab;

@@ -1,7 +1,8 @@
 package pipeline
 
 // The sizes a host whose memory is bounded (a browser tab: WebAssembly
-// memory never shrinks, and a tab has a few GB in all) cuts its work by.
+// memory never shrinks, and a tab has a few GB in all) cuts its work by,
+// and how long it waits for an instance to start.
 // The core states them once; the JavaScript package reads them through the
 // bridge (jsbridge.Core) and writes none of its own.
 const (
@@ -21,4 +22,19 @@ const (
 	// of a call it spreads over its workers (kernel, features, predict):
 	// fewer rows cost more in messages than they save in time.
 	MinBlockRows = 64
+
+	// StartTimeoutMillis is how long a host waits for one WebAssembly
+	// instance to start (instantiate the module, register its operations)
+	// before it gives up on it and stops its worker: a start that never
+	// ends must not leave the host waiting for ever. Generous, for a slow
+	// or busy machine starting several instances at once (a start takes
+	// well under a second on an idle one).
+	StartTimeoutMillis = 60_000
+
+	// MaxArrayValues is the most values a host puts in one array of rows:
+	// a matrix it builds from an array of rows, the rows it picks by index
+	// (the package's take). 2³¹ − 1 float64 values are 16 GB, beyond any
+	// tab, and the largest length every JavaScript engine gives a typed
+	// array.
+	MaxArrayValues = 1<<31 - 1
 )

@@ -106,15 +106,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *
 		}
 		statsWire = append(statsWire, s.AppendBinary(nil))
 	}
-	r.Shuffle(k, func(i, j int) { statsWire[i], statsWire[j] = statsWire[j], statsWire[i] })
-	var stats []*data.Stats
-	for _, b := range statsWire {
-		s, err := data.DecodeStats(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stats = append(stats, s)
-	}
+	stats := decodeShuffled(t, r, statsWire, data.DecodeStats)
 	for i := k - 1; i > 0; i-- {
 		if err := stats[r.IntN(i)].Merge(stats[i]); err != nil {
 			t.Fatal(err)
@@ -151,15 +143,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *
 		}
 		partWire = append(partWire, pt.AppendBinary(nil))
 	}
-	r.Shuffle(k, func(i, j int) { partWire[i], partWire[j] = partWire[j], partWire[i] })
-	var parts []*Part
-	for _, b := range partWire {
-		pt, err := plan.DecodePart(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts = append(parts, pt)
-	}
+	parts := decodeShuffled(t, r, partWire, plan.DecodePart)
 	// A random tree, merging decoded parts or their bytes in place.
 	for i := k - 1; i > 0; i-- {
 		into := parts[r.IntN(i)]
@@ -177,6 +161,22 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *
 		t.Fatal(err)
 	}
 	return p
+}
+
+// decodeShuffled decodes the wire forms in an order r draws, as a host
+// receives them from its workers, failing the test on an error.
+func decodeShuffled[T any](t *testing.T, r *rand.Rand, wire [][]byte, decode func([]byte) (T, error)) []T {
+	t.Helper()
+	r.Shuffle(len(wire), func(i, j int) { wire[i], wire[j] = wire[j], wire[i] })
+	out := make([]T, 0, len(wire))
+	for _, b := range wire {
+		v, err := decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // autoCases leave the depth and preprocessing to the fit ('auto'), whose
@@ -212,24 +212,12 @@ func TestProtocolSelectsAsFit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			X, y := protocolData(300, tc.k)
-			want, err := Fit(context.Background(), X, y, tc.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := fitPipeline(t, X, y, tc.cfg)
 			if want.Selection() == nil || want.Selection().Rows != 120 {
 				t.Fatalf("selection %+v; want one on 120 rows", want.Selection())
 			}
-			wantJSON, _ := json.Marshal(want)
-			wantS, _ := want.Scores(X)
 			r := rand.New(rand.NewPCG(uint64(i), 11))
-			for k := 1; k <= 5; k++ {
-				got := protocolFit(t, X, y, tc.cfg, k, r)
-				if k == 1 {
-					if b, _ := json.Marshal(got); !bytes.Equal(b, wantJSON) {
-						t.Errorf("one part: the model differs from Fit's")
-					}
-					continue
-				}
+			compareParts(t, X, y, tc.cfg, want, r, 1e-9, func(k int, got *Pipeline) {
 				gs, ws := got.Selection(), want.Selection()
 				if gs.Chosen != ws.Chosen || got.Preprocess() != want.Preprocess() {
 					t.Errorf("%d parts: chose %d (%+v), Fit %d (%+v)", k, gs.Chosen, got.Preprocess(), ws.Chosen, want.Preprocess())
@@ -241,14 +229,7 @@ func TestProtocolSelectsAsFit(t *testing.T) {
 						t.Errorf("%d parts: candidate %d scores %g, Fit's %g", k, c, g.Score, w.Score)
 					}
 				}
-				if math.Abs(got.Lambda()-want.Lambda()) > sumsTol(t, tc.cfg, X, y, 1e-9)*want.Lambda() {
-					t.Errorf("%d parts: λ = %g, Fit's %g", k, got.Lambda(), want.Lambda())
-				}
-				gotS, _ := got.Scores(X)
-				if d := fixture.RelDiff(gotS, wantS); d > sumsTol(t, tc.cfg, X, y, 1e-7) {
-					t.Errorf("%d parts: scores %g away from Fit's", k, d)
-				}
-			}
+			})
 		})
 	}
 }
@@ -263,32 +244,54 @@ func TestProtocolIsFit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			X, y := protocolData(300, tc.k)
-			want, err := Fit(context.Background(), X, y, tc.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantJSON, _ := json.Marshal(want)
-			wantS, _ := want.Scores(X)
+			want := fitPipeline(t, X, y, tc.cfg)
 			r := rand.New(rand.NewPCG(uint64(i), 9))
-			for k := 1; k <= 5; k++ {
-				got := protocolFit(t, X, y, tc.cfg, k, r)
-				if k == 1 {
-					if b, _ := json.Marshal(got); !bytes.Equal(b, wantJSON) {
-						t.Errorf("one part: the model differs from Fit's")
-					}
-					continue
-				}
-				// The grid scales with the trace of the sums: the same point
-				// of it, to rounding.
-				if math.Abs(got.Lambda()-want.Lambda()) > sumsTol(t, tc.cfg, X, y, 1e-12)*want.Lambda() {
-					t.Errorf("%d parts: λ = %g, Fit's %g", k, got.Lambda(), want.Lambda())
-				}
-				gotS, _ := got.Scores(X)
-				if d := fixture.RelDiff(gotS, wantS); d > sumsTol(t, tc.cfg, X, y, 1e-7) {
-					t.Errorf("%d parts: scores %g away from Fit's", k, d)
-				}
-			}
+			compareParts(t, X, y, tc.cfg, want, r, 1e-12, nil)
 		})
+	}
+}
+
+// fitPipeline is Fit's model of X, y, failing the test on an error.
+func fitPipeline(t *testing.T, X *mat.Dense, y []float64, cfg Config) *Pipeline {
+	t.Helper()
+	want, err := Fit(context.Background(), X, y, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
+// compareParts holds the protocol over k = 1…5 parts (r orders and merges
+// them) to want, Fit's model of the same rows: one part must give want's
+// bits (Fit is that protocol); several give, to rounding, the same λ
+// (relative tolLambda in float64 arithmetic) and the same predictions
+// (1e-7), both widened by sumsTol where float32 Gram blocks are in play
+// (the parts cut the blocks differently). more, when given, adds a
+// caller's checks of several parts.
+func compareParts(t *testing.T, X *mat.Dense, y []float64, cfg Config, want *Pipeline, r *rand.Rand, tolLambda float64, more func(k int, got *Pipeline)) {
+	t.Helper()
+	wantJSON, _ := json.Marshal(want)
+	wantS, _ := want.Scores(X)
+	for k := 1; k <= 5; k++ {
+		got := protocolFit(t, X, y, cfg, k, r)
+		if k == 1 {
+			if b, _ := json.Marshal(got); !bytes.Equal(b, wantJSON) {
+				t.Errorf("one part: the model differs from Fit's")
+			}
+			continue
+		}
+		if more != nil {
+			more(k, got)
+		}
+		// The grid scales with the trace of the sums: the same point of
+		// it, to rounding.
+		if math.Abs(got.Lambda()-want.Lambda()) > sumsTol(t, cfg, X, y, tolLambda)*want.Lambda() {
+			t.Errorf("%d parts: λ = %g, Fit's %g", k, got.Lambda(), want.Lambda())
+		}
+		gotS, _ := got.Scores(X)
+		if d := fixture.RelDiff(gotS, wantS); d > sumsTol(t, cfg, X, y, 1e-7) {
+			t.Errorf("%d parts: scores %g away from Fit's", k, d)
+		}
 	}
 }
 

@@ -512,7 +512,36 @@ func sample(n, k int, seed uint64) []int {
 		}
 		return idx
 	}
-	idx := rand.New(rand.NewPCG(seed, sampleStream)).Perm(n)[:k]
+	r := rand.New(rand.NewPCG(seed, sampleStream))
+	var idx []int
+	if narrowRows(n) {
+		idx = shuffledPrefix[int32](r, n, k)
+	} else {
+		idx = shuffledPrefix[int](r, n, k)
+	}
 	slices.Sort(idx)
+	return idx
+}
+
+// narrowRows says whether row indices below n fit in an int32, the
+// shuffle's element: beyond, sample shuffles ints (the same draws, twice
+// the memory) rather than refuse rows a cluster host can hold.
+func narrowRows(n int) bool { return n <= math.MaxInt32 }
+
+// shuffledPrefix is r.Perm(n)[:k], the same draws and the same rows (Perm
+// is Shuffle on 0…n−1, whose draws do not depend on the element type), in
+// a shuffle of n elements of T: an int32 shuffle holds half of Perm's
+// memory, 0.4 GB rather than 0.8 GB at 100 M rows (a Beam plan's
+// SearchRows).
+func shuffledPrefix[T int32 | int](r *rand.Rand, n, k int) []int {
+	p := make([]T, n)
+	for i := range p {
+		p[i] = T(i)
+	}
+	r.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
+	idx := make([]int, k)
+	for i := range idx {
+		idx[i] = int(p[i])
+	}
 	return idx
 }

@@ -10,6 +10,15 @@ import (
 // would make a 30 MB message, which no alert or terminal can show.
 const MaxQuoted = 64
 
+// MaxListed is the most characters of a list of names (an object's keys)
+// that a message of the JavaScript package shows before "… (N more)".
+const MaxListed = 200
+
+// MaxMessage is the most characters of any message, whatever it quotes: the
+// package cuts every message to it, Go's included, and Go's stay under it
+// (a test in jsbridge holds them to it).
+const MaxMessage = 2000
+
 // Quote returns s quoted as Go's %q does (so line breaks and control
 // characters stay visible), cut to its first MaxQuoted bytes on a character
 // boundary with "…" and the full length after the quotes when it is longer:

@@ -7,7 +7,7 @@ import { LANDING, NAMES_SEP, splitNames } from './vocab.js';
 import { NAMES } from './names.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, sampleRows, renderPreview, summarizeList } from './data.js';
 import { quote } from './messages.js';
-import { check, isAbort } from './jobs.js';
+import { check, isAbort, orAbort } from './jobs.js';
 import { SAMPLE, preprocessOf, planeSplit } from './experiments.js';
 import { shortName, count } from './format.js';
 import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV, CLASS_NAMES, drawable, tablePlane } from './toy.js';
@@ -65,7 +65,7 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       const bytes = await source(signal);
       check(signal);
       if (!app.engine) say(`Reading ${name}: waiting for the engine to start…`);
-      const eng = await app.engineReady;
+      const eng = await orAbort(app.engineReady, signal);
       check(signal);
       // The alert already says why the engine did not start.
       if (!eng) throw new DOMException('no engine', 'AbortError');

@@ -9,6 +9,21 @@ export function check(signal) {
   if (signal.aborted) throw new DOMException('cancelled', 'AbortError');
 }
 
+/**
+ * promise, or an AbortError as soon as signal is aborted: a job's Cancel
+ * stops its wait on something the job does not own (the engine starting),
+ * which cannot be cancelled itself.
+ */
+export function orAbort(promise, signal) {
+  if (signal.aborted) return Promise.reject(new DOMException('cancelled', 'AbortError'));
+  let onAbort;
+  const aborted = new Promise((resolve, reject) => {
+    onAbort = () => reject(new DOMException('cancelled', 'AbortError'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
 /** Lanes of the runs the page starts by itself when settings move (pictures and surfaces), not by a button. */
 export const AUTOMATIC = new Set(['pictures', 'playground', 'line1d']);
 

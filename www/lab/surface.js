@@ -1,7 +1,8 @@
 // Decision surfaces of the playground: the grid of points covering the
 // plane, the options of the models (the page's preprocessing, with the
-// engine's bias input: see BIAS), the three models drawn side by side, their predictions over
-// the grid in batches (so that a stale run stops between batches), and the
+// engine's bias input preprocess.bias: without biases a ReLU network's NTK
+// is positively homogeneous, its signs wedges from the origin), the three
+// models drawn side by side, their predictions over the grid in batches (so that a stale run stops between batches), and the
 // colours of a surface. No DOM: playground.js paints the pixels this module
 // computes.
 import { check } from './jobs.js';
@@ -12,19 +13,6 @@ import { lut } from './heatmap.js';
 export const GRID = 64;
 /** Grid rows predicted per engine call: progress and a stop between calls. */
 export const BATCH = 1024;
-
-/**
- * The bias input the playground was drawn with before it followed the
- * page's σ_b (fitRidge's preprocess.bias: a constant input this many times
- * the training points' root-mean-square norm), and the engine's 'auto'
- * candidate. A ReLU network without biases is positively homogeneous, and
- * so is its NTK: K(x, z) = ‖x‖‖z‖·k(angle), and the sign of every
- * prediction depends on the angle of x alone (wedges from the origin). The
- * NTK of a network with biases is the engine's preprocess.bias, so a
- * surface's model is saved and reloaded, and reads plain (x₁, x₂) points,
- * like any other.
- */
-export const BIAS = 1;
 
 /**
  * The RBF kernel's γ in the contrast: a length scale 1/√(2γ) ≈ 0.22, a

@@ -36,17 +36,21 @@ export function abortError(signal) {
   return e;
 }
 
+// The caps below are the core's (Go's internal/check, sent as Engine.limits
+// quoteChars, listChars, messageChars), written here because errors are
+// made before any instance has started; Go's TestPackageCopiesAreTheCores
+// and test/core-facts.test.js tie each copy to the core's.
+
 /**
  * The most characters a message quotes of one value (a name, a cell, an option path): Go's
- * check.MaxQuoted (bytes there), so a value is cut alike wherever it is refused; a Go test
- * (internal/check) ties the two.
+ * check.MaxQuoted (bytes there), so a value is cut alike wherever it is refused.
  */
 export const QUOTE_CHARS = 64;
 
-/** The most characters of a list of names a message shows (the keys of an object). */
+/** The most characters of a list of names a message shows (the keys of an object): Go's check.MaxListed. */
 export const LIST_CHARS = 200;
 
-/** The most characters of a whole message, whatever it quotes: every message of the engine, Go's included, is cut to this. */
+/** The most characters of a whole message, whatever it quotes: every message of the engine, Go's included, is cut to this (Go's check.MaxMessage). */
 export const MESSAGE_CHARS = 2000;
 
 /** s cut to max characters, with "… (N more)" saying how much was left out. */
@@ -71,7 +75,7 @@ export function listCapped(names) {
   let out = '';
   let i = 0;
   for (; i < names.length; i++) {
-    const part = (i ? ', ' : '') + cap(names[i], 40);
+    const part = (i ? ', ' : '') + cap(names[i]);
     if (out.length + part.length > LIST_CHARS) break;
     out += part;
   }
@@ -84,7 +88,7 @@ export function describe(v) {
   if (v === undefined) return 'undefined';
   if (Array.isArray(v)) return 'an array';
   if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}`;
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (typeof v === 'string') return quote(v);
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   if (typeof v === 'function') return 'a function';
   return typeof v === 'object' ? `an object with keys ${listCapped(Object.keys(v)) || '(none)'}` : cap(String(v));

@@ -593,6 +593,15 @@ export interface EngineOptions {
   workers?: 'auto' | number;
   /** Where ntkrf.wasm is; default: beside this module. */
   wasmURL?: string | URL;
+  /**
+   * Milliseconds each WebAssembly instance may take to start (and to
+   * restart after a crash or an abort), 1…2^31−1; default the core's
+   * (Engine.limits.startTimeoutMs, 60000). An instance that does not start
+   * in time rejects createEngine with ERR_INSTANCE, every worker stopped.
+   */
+  startTimeoutMs?: number;
+  /** Aborts the download of ntkrf.wasm and the start: createEngine rejects with ERR_ABORTED, every worker stopped. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -613,12 +622,19 @@ export interface Engine {
    */
   readonly names: Readonly<Record<string, string>>;
   /**
-   * The sizes the engine cuts a call's rows by (Go's pipeline): chunkBytes,
-   * the most bytes of rows one worker is sent at once; splitSelectBytes, the
-   * largest sample whose 'auto' selection is split over the workers;
-   * minBlockRows, the fewest rows of a block.
+   * The core's limits for a host (Go's pipeline and internal/check):
+   * chunkBytes, the most bytes of rows one worker is sent at once;
+   * splitSelectBytes, the largest sample whose 'auto' selection is split
+   * over the workers; minBlockRows, the fewest rows of a block;
+   * startTimeoutMs, createEngine's default startTimeoutMs; maxArrayValues, the
+   * most values of one array of rows (a matrix built from rows, what take copies); quoteChars, listChars and messageChars, the most
+   * characters an error message shows of a value, of a list of names and
+   * in all.
    */
-  readonly limits: Readonly<{ chunkBytes: number; splitSelectBytes: number; minBlockRows: number }>;
+  readonly limits: Readonly<{
+    chunkBytes: number; splitSelectBytes: number; minBlockRows: number; startTimeoutMs: number;
+    maxArrayValues: number; quoteChars: number; listChars: number; messageChars: number;
+  }>;
   /**
    * Exact kernel matrix between the rows of X and the rows of Z
    * (X.rows × Z.rows), or of X with itself when Z is null (symmetric, with

@@ -11,15 +11,18 @@
 //   model.js    the fitted Model, and its file (toJSON, loadModel)
 //   dataset.js  a Dataset split into Datasets that keep its schema (split, kfold)
 //   index.js    the Engine and createEngine (this file)
-import { ntkrfError, typeError, closedError, describe } from './errors.js';
+import { ntkrfError, typeError, closedError, abortError, describe } from './errors.js';
 import { SCHEMA, NAMES, LIMITS, checkKeys, splitControl, readMatrix, snapshotMatrix, snapshotVector, inputBytes, withPathHint, checkCount } from './options.js';
-import { isNode, loadModule, Pool } from './pool.js';
+import { isNode, loadModule, Pool, START_TIMEOUT_MS } from './pool.js';
 import { rowBlocks, overRows, copyRows, concat, take } from './rows.js';
 import { fitRidge } from './fit.js';
 import { loadModel } from './model.js';
 import { splitDataset } from './dataset.js';
 
 const MAX_WORKERS = 8;
+
+/** The longest delay setTimeout keeps (2^31−1 ms, about 24.8 days); a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Rejects with the engine's error for calls made on a closed engine. */
 function guard(pool, where) {
@@ -210,21 +213,52 @@ async function resolveWorkers(workers) {
 
 /**
  * Starts an engine: compiles ntkrf.wasm once and starts `workers`
- * WebAssembly instances, each in its own worker.
+ * WebAssembly instances, each in its own worker. Every await of the start
+ * is bounded: an instance that does not start within startTimeoutMs
+ * rejects ERR_INSTANCE, and signal aborts the download and the start
+ * (ERR_ABORTED); either way every worker started is stopped.
  */
 export async function createEngine(options = {}) {
-  const opts = checkKeys('createEngine', options, ['workers', 'wasmURL']);
+  const opts = checkKeys('createEngine', options, ['workers', 'wasmURL', 'startTimeoutMs', 'signal']);
   if (opts.wasmURL !== undefined && typeof opts.wasmURL !== 'string' && !(opts.wasmURL instanceof URL)) {
     throw typeError(`createEngine: wasmURL must be a string or URL, got ${describe(opts.wasmURL)}`, 'wasmURL');
   }
+  const startTimeoutMs = checkStartTimeout(opts.startTimeoutMs);
+  const { signal } = opts;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw typeError(`createEngine: signal must be an AbortSignal, got ${describe(signal)}`, 'signal');
+  }
+  if (signal?.aborted) throw abortError(signal);
   const n = await resolveWorkers(opts.workers);
-  const module = await loadModule(opts.wasmURL);
-  const pool = new Pool(module, n);
+  let module;
   try {
-    await pool.start();
+    module = await loadModule(opts.wasmURL, signal);
+  } catch (e) {
+    throw signal?.aborted ? abortError(signal) : e;
+  }
+  if (signal?.aborted) throw abortError(signal);
+  const pool = new Pool(module, n, { startTimeoutMs });
+  let onAbort;
+  const aborted = new Promise((resolve, reject) => {
+    onAbort = () => reject(abortError(signal));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([pool.start(), aborted]);
   } catch (e) {
     pool.close();
     throw e;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
   return new Engine(pool);
+}
+
+/** createEngine's startTimeoutMs: the core's START_TIMEOUT_MS when undefined, else milliseconds in 1…2^31−1 (setTimeout's range). */
+function checkStartTimeout(ms) {
+  if (ms === undefined) return START_TIMEOUT_MS;
+  const expect = `createEngine: startTimeoutMs must be a number of milliseconds in 1…${MAX_TIMER_MS}, got ${describe(ms)}`;
+  if (typeof ms !== 'number') throw typeError(expect, 'startTimeoutMs');
+  if (!Number.isFinite(ms) || ms < 1 || ms > MAX_TIMER_MS) throw ntkrfError('ERR_OPTION', expect, 'startTimeoutMs');
+  return ms;
 }

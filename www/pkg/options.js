@@ -29,12 +29,15 @@ export let LIMITS = null;
  */
 export let CHUNK_BYTES, SPLIT_SELECT_BYTES, MIN_BLOCK_ROWS;
 
+/** The most values of one array of rows (a matrix built from rows, the rows take copies): the core's pipeline.MaxArrayValues (2^31 − 1). */
+export let MAX_ARRAY_VALUES;
+
 /** Keeps the first schema and core a worker sends; every instance sends the same. */
 export function setSchema(schema, core) {
   SCHEMA ??= schema;
   if (NAMES || !core) return;
   ({ names: NAMES, limits: LIMITS } = core);
-  ({ chunkBytes: CHUNK_BYTES, splitSelectBytes: SPLIT_SELECT_BYTES, minBlockRows: MIN_BLOCK_ROWS } = LIMITS);
+  ({ chunkBytes: CHUNK_BYTES, splitSelectBytes: SPLIT_SELECT_BYTES, minBlockRows: MIN_BLOCK_ROWS, maxArrayValues: MAX_ARRAY_VALUES } = LIMITS);
 }
 
 /** An options argument: undefined (none) or a plain object. */
@@ -249,7 +252,7 @@ function fromRows(where, name, A) {
   if (!isRow(first)) throw typeError(`${where}: ${name}[0] must be a row (an array of numbers), got ${describe(first)}`, name);
   const cols = first.length;
   if (cols === 0) throw ntkrfError('ERR_SHAPE', `${where}: ${name}[0] is empty; every row needs at least one value`, name);
-  if (rows * cols > 2 ** 31 - 1) throw ntkrfError('ERR_TOO_LARGE', `${where}: ${name} has ${rows} × ${cols} values, more than one array holds (2^31 − 1)`, name);
+  if (rows * cols > MAX_ARRAY_VALUES) throw ntkrfError('ERR_TOO_LARGE', `${where}: ${name} has ${rows} × ${cols} values, more than one array holds (${MAX_ARRAY_VALUES})`, name);
   const data = new Float64Array(rows * cols);
   for (let i = 0; i < rows; i++) {
     const row = i === 0 ? first : A[i];

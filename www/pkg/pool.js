@@ -7,6 +7,16 @@ import { setSchema } from './options.js';
 
 export const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
+/**
+ * How long one WebAssembly instance may take to start (instantiate
+ * ntkrf.wasm and register its operations) before createEngine, or a
+ * restart, gives up on it: createEngine's startTimeoutMs by default. The
+ * core's (pipeline.StartTimeoutMillis, Engine.limits.startTimeoutMs); it is
+ * written here because it is needed before any instance could send it, and
+ * a test ties the two.
+ */
+export const START_TIMEOUT_MS = 60_000;
+
 const NON_FINITE = { NaN, Infinity, '-Infinity': -Infinity };
 
 /** Replaces {array: i} and {rows, cols, array: i} references by the arrays. */
@@ -29,7 +39,8 @@ export function revive(value, arrays) {
 // WebAssembly SIMD reject it, as they would reject ntkrf.wasm as a whole.
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
 
-export async function loadModule(wasmURL) {
+/** ntkrf.wasm compiled; signal aborts its download (a read or fetch that stalls would hold createEngine). */
+export async function loadModule(wasmURL, signal) {
   if (!WebAssembly.validate(SIMD_PROBE)) {
     throw new Error('ntkrf: this JavaScript engine lacks WebAssembly SIMD; ntkrf needs Chrome or Edge 91, Firefox 89, Safari 16.4, or Node.js 20 (the package.json engines) or later');
   }
@@ -38,9 +49,9 @@ export async function loadModule(wasmURL) {
     const { readFile } = await import('node:fs/promises');
     const { fileURLToPath } = await import('node:url');
     const path = url instanceof URL || String(url).startsWith('file:') ? fileURLToPath(url) : String(url);
-    return WebAssembly.compile(await readFile(path));
+    return WebAssembly.compile(await readFile(path, { signal }));
   }
-  const response = await fetch(url);
+  const response = await fetch(url, { signal });
   if (!response.ok) throw ntkrfError('ERR_INSTANCE', `ntkrf: could not load ${url}: HTTP ${response.status}`);
   if (response.headers.get('content-type')?.startsWith('application/wasm')) {
     return WebAssembly.compileStreaming(response);
@@ -78,8 +89,24 @@ export class Slot {
       w.onerror = mine((e) => { e.preventDefault?.(); this.onCrash(`the worker failed: ${e.message || 'it did not load'}`); });
     }
     this.ready = new Promise((resolve, reject) => { this.readyResolve = resolve; this.readyReject = reject; });
-    w.postMessage({ type: 'init', module: this.pool.module });
-    const { schema, core } = await this.ready;
+    // An instance that never answers (its module loops, its script hangs)
+    // is given up after the pool's start timeout, its thread stopped: the
+    // start, and every call waiting for this worker, settles.
+    const ms = this.pool.startTimeoutMs;
+    const timer = setTimeout(() => this.readyReject(ntkrfError('ERR_INSTANCE',
+      `ntkrf: a WebAssembly instance did not start within ${ms} ms; check that ntkrf.wasm and worker.js load (wasmURL), or give createEngine a larger startTimeoutMs on a slow or busy machine`)), ms);
+    let started;
+    try {
+      w.postMessage({ type: 'init', module: this.pool.module });
+      started = await this.ready;
+    } catch (e) {
+      w.terminate();
+      if (this.worker === w) this.worker = null;
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+    const { schema, core } = started;
     // A pool closed while this instance started (a restart) keeps no worker.
     if (this.pool.closed) {
       w.terminate();
@@ -218,8 +245,10 @@ function isDetached(buffer) {
 }
 
 export class Pool {
-  constructor(module, n) {
+  /** n workers of module; startTimeoutMs bounds each instance's start (START_TIMEOUT_MS by default). */
+  constructor(module, n, { startTimeoutMs = START_TIMEOUT_MS } = {}) {
     this.module = module;
+    this.startTimeoutMs = startTimeoutMs;
     this.slots = Array.from({ length: n }, () => new Slot(this));
     this.busy = new Set();
     this.queue = [];

@@ -1,7 +1,7 @@
 // Rows: how the rows of a call are cut into chunks, spread over the
 // workers, and put back together; and picking rows by index (take).
 import { ntkrfError, typeError, describe } from './errors.js';
-import { readMatrix, CHUNK_BYTES, MIN_BLOCK_ROWS } from './options.js';
+import { readMatrix, CHUNK_BYTES, MIN_BLOCK_ROWS, MAX_ARRAY_VALUES } from './options.js';
 
 /**
  * The most bytes of rows a call sends a worker at once, and the largest
@@ -94,9 +94,6 @@ export function concat(arrays) {
   return out;
 }
 
-/** The most values take returns: 2^31 − 1 (16 GB of float64, beyond any browser tab). */
-const MAX_TAKE = 2 ** 31 - 1;
-
 /**
  * Engine.take(X, idx): the rows idx of a matrix X (a new Matrix64), or the
  * entries idx of a vector (a new array of the same type). Indices are
@@ -123,8 +120,8 @@ export function take(X, idx) {
   }
   const what = n === 0 ? 'X, which is empty' : vector ? `the ${n} entries of X (an integer in 0…${n - 1})` : `the ${n} rows of X (an integer in 0…${n - 1})`;
   const count = idx.length;
-  if (count * width > MAX_TAKE) {
-    throw ntkrfError('ERR_TOO_LARGE', `${where}: ${count} × ${width} values are more than ${MAX_TAKE}; take fewer rows`, 'idx');
+  if (count * width > MAX_ARRAY_VALUES) { // the core's
+    throw ntkrfError('ERR_TOO_LARGE', `${where}: ${count} × ${width} values are more than one array holds (${MAX_ARRAY_VALUES}); take fewer rows`, 'idx');
   }
   const at = new Float64Array(count);
   for (let i = 0; i < count; i++) {
