@@ -1,9 +1,11 @@
 // The package's standard job side by side with another build of the
 // package (a baseline commit's dist, built apart) and native, alternating
 // in rounds so that all see the same machine load; prints each run's
-// stages and its ratio to native's float64 job of the same round, in wall
-// time and in CPU time (the process's, from its start: the package's
-// includes Node's start and the engine's).
+// stages (wall and CPU seconds: the CPU of the whole process, every
+// worker, during the stage) and its ratio to native's float64 job of the
+// same round. Under load from other processes the wall times swing; the
+// CPU seconds hold better (native's process CPU includes its bench's
+// limit measurements).
 //   node bench/package-side.mjs --base /tmp/pkgbase [--rounds 3] [--native path/to/ntkrf]
 // Job: 5,000 + 2,000 Fashion-MNIST rows, m = 2048, L = 1, 2 workers (the
 // package at its default path and at float64; native float64, as ./build.sh bench).
@@ -27,9 +29,11 @@ function timed(cmd, args) {
   const r = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', cmd, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);
   const [, u, s] = r.stderr.trim().split('\n').at(-1).split(' ');
-  return { ...JSON.parse(r.stdout.trim().split('\n').at(-1))[0], cpuSeconds: +u + +s };
+  return { ...JSON.parse(r.stdout.trim().split('\n').at(-1))[0], processCPU: +u + +s };
 }
-const pkg = (dir, extra = []) => () => timed('node', [path.join(dir, 'bench', 'package-bench.mjs'), ...job, ...extra]);
+// Both builds timed by this checkout's script (--root), for the same
+// stages and CPU accounting.
+const pkg = (dir, extra = []) => () => timed('node', [path.join(root, 'bench', 'package-bench.mjs'), '--root', dir, ...job, ...extra]);
 const runs = [
   ['native float64', () => timed(native, ['bench', '-n', '5000', '-test', '2000', '-m', '2048', '-depths', '1', '-exact=false', '-oracle=false'])],
   ...(base ? [['base default', pkg(base)]] : []),
@@ -44,11 +48,11 @@ for (let r = 1; r <= rounds; r++) {
     const res = run();
     if (name.startsWith('native')) {
       nat = res.totalWithSearchSeconds;
-      natCPU = res.cpuSeconds;
-      console.log(`round ${r} ${name}: ${f(nat)} s, CPU ${f(natCPU)} s (features ${f(res.featuresSeconds)}, gram ${f(res.gramSeconds)}, λ search ${f(res.lambdaSearchSeconds)}, solve ${f(res.solveSeconds)}, predict ${f(res.predictSeconds)}), λ ${res.lambda}, accuracy ${res.accuracy}`);
+      natCPU = res.processCPU;
+      console.log(`round ${r} ${name}: ${f(nat)} s, process CPU ${f(natCPU)} s (features ${f(res.featuresSeconds)}, gram ${f(res.gramSeconds)}, λ search ${f(res.lambdaSearchSeconds)}, solve ${f(res.solveSeconds)}, predict ${f(res.predictSeconds)}), λ ${res.lambda}, accuracy ${res.accuracy}`);
       continue;
     }
-    const st = Object.entries(res.stages).map(([k, v]) => `${k} ${f(v)}`).join(', ');
-    console.log(`round ${r} ${name}: ${f(res.totalSeconds)} s, ${f(res.totalSeconds / nat)}× native; CPU ${f(res.cpuSeconds)} s, ${f(res.cpuSeconds / natCPU)}× (${st}, predict ${f(res.predictSeconds)}), λ ${res.lambda}, accuracy ${res.accuracy}`);
+    const st = Object.entries(res.stages).map(([k, v]) => `${k} ${f(v)}/${f(res.cpuStages[k])}`).join(', ');
+    console.log(`round ${r} ${name}: ${f(res.totalSeconds)} s, ${f(res.totalSeconds / nat)}× native; job CPU ${f(res.cpuSeconds)} s (stages wall/CPU s: ${st}, predict ${f(res.predictSeconds)}/${f(res.cpuStages.predict)}), λ ${res.lambda}, accuracy ${res.accuracy}`);
   }
 }
