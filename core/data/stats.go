@@ -105,7 +105,7 @@ func (s *Stats) Add(X *mat.Dense) error {
 // Each pass calls a function per row rather than looping over all the rows
 // in one call: WebAssembly engines optimize a function between calls,
 // never inside a running one (V8 has no on-stack replacement for wasm), so
-// one call over a whole chunk ran in baseline code, 3–4× slower (the
+// one call over a whole chunk ran in baseline code, about 3× slower (the
 // package's "preprocess" stage was mostly this). The row functions are not
 // inlined, for the same reason.
 func (s *Stats) block(X *mat.Dense) *Stats {
