@@ -9,12 +9,13 @@ import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { createEngine } = await import(path.join(root, 'dist', 'npm', 'index.js'));
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : dflt;
 };
+// --root: another checkout's build (its dist/npm), timed by this script.
+const root = arg('root', path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
+const { createEngine } = await import(path.join(root, 'dist', 'npm', 'index.js'));
 const n = +arg('n', 20000);
 const nTest = +arg('test', 10000);
 const dim = +arg('dim', 4096);
@@ -55,17 +56,36 @@ for (const workers of workerCounts) {
   const eng = await createEngine({ workers });
   const t0 = performance.now();
   const stages = {};
+  // CPU seconds of the whole process (every worker, the main thread, V8's
+  // compiler threads) per stage: the measure that holds under load.
+  const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+  const cpuStages = {};
+  const c0 = cpu();
   let last = t0;
+  let lastCPU = c0;
+  let lastStage = null;
   const model = await eng.fitRidge(X, y, {
     task: 'classification', classes: 10, preprocess: { standardize: false }, lambda,
     features: { method: 'ntk', depth, dim, sampler, precision, seed: 1 },
-    onProgress: (p) => { const now = performance.now(); stages[p.stage] = (stages[p.stage] ?? 0) + (now - last) / 1e3; last = now; },
+    onProgress: (p) => {
+      const now = performance.now();
+      const c = cpu();
+      stages[p.stage] = (stages[p.stage] ?? 0) + (now - last) / 1e3;
+      cpuStages[p.stage] = (cpuStages[p.stage] ?? 0) + (c - lastCPU);
+      last = now;
+      lastCPU = c;
+      lastStage = p.stage;
+    },
   });
   const tFit = performance.now();
+  const cFit = cpu();
+  if (lastStage) cpuStages[lastStage] += cFit - lastCPU; // the fit's tail: its last stage's
   const pred = await model.predict(Xt);
   const tPred = performance.now();
+  cpuStages.predict = cpu() - cFit;
+  const cpuSeconds = cpu() - c0;
   const { accuracy } = await eng.score(yt, pred, { task: 'classification' });
-  const r = { job: 'package', workers, depth, sampler, precision: model.toJSON().features.precision ?? 'float64', n, nTest, dim, fitSeconds: (tFit - t0) / 1e3, predictSeconds: (tPred - tFit) / 1e3, totalSeconds: (tPred - t0) / 1e3, lambda: model.lambda, accuracy, stages };
+  const r = { job: 'package', workers, depth, sampler, precision: model.toJSON().features.precision ?? 'float64', n, nTest, dim, fitSeconds: (tFit - t0) / 1e3, predictSeconds: (tPred - tFit) / 1e3, totalSeconds: (tPred - t0) / 1e3, lambda: model.lambda, accuracy, stages, cpuSeconds, cpuStages };
   results.push(r);
   console.log(`workers ${workers}: fit ${r.fitSeconds.toFixed(1)} s, predict ${r.predictSeconds.toFixed(1)} s, total ${r.totalSeconds.toFixed(1)} s, accuracy ${accuracy.toFixed(4)}, λ ${model.lambda.toPrecision(3)}`);
   eng.close();

@@ -11,6 +11,7 @@ import (
 	"ntkrf/core/kernel"
 	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
 )
 
 // The fit of fitRidge is the core's protocol (pipeline.Plan), each step
@@ -117,6 +118,21 @@ func (c *call) plan(a fitArgs, y []float64) (*pipeline.Plan, error) {
 	plans.keys = append([]string{key}, plans.keys[:min(len(plans.keys), keep-1)]...)
 	plans.vals = append([]*pipeline.Plan{p}, plans.vals[:min(len(plans.vals), keep-1)]...)
 	return p, nil
+}
+
+// drawnMaps returns the feature maps the kept plans have drawn: a model
+// fitted on this worker predicts with its plan's map instead of drawing it
+// again (pipeline.DecodeReusing).
+func drawnMaps() []*rf.Map {
+	plans.Lock()
+	defer plans.Unlock()
+	var out []*rf.Map
+	for _, p := range plans.vals {
+		if m := p.DrawnMap(); m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // newPlan builds the plan of a without the cache.

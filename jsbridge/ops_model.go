@@ -113,7 +113,7 @@ func (c *call) pipelineOf(r modelRefs) (*pipeline.Pipeline, error) {
 			return decoded.vals[i], nil
 		}
 	}
-	p, err := pipeline.Decode(r.Model, coef, train)
+	p, err := pipeline.DecodeReusing(r.Model, coef, train, drawnMaps())
 	if err != nil {
 		return nil, err
 	}

@@ -142,13 +142,25 @@ func Prepare(X *mat.Dense, groups []Group, p Prep) (*mat.Dense, error) {
 func checkInf(X *mat.Dense) error {
 	n, c := X.Dims()
 	for i := range n {
-		for j, v := range X.RawRowView(i)[:c] {
-			if math.IsInf(v, 0) {
-				return check.New(check.NonFinite, "", "data: X has %v at row %d, column %d; use finite values, or NaN to mark a missing one", v, i, j)
-			}
+		// A call per row: see Stats.block.
+		if j := infAt(X.RawRowView(i)[:c]); j >= 0 {
+			v := X.At(i, j)
+			return check.New(check.NonFinite, "", "data: X has %v at row %d, column %d; use finite values, or NaN to mark a missing one", v, i, j)
 		}
 	}
 	return nil
+}
+
+// infAt returns the index of the first ±Inf in row, or -1.
+//
+//go:noinline
+func infAt(row []float64) int {
+	for j, v := range row {
+		if math.IsInf(v, 0) {
+			return j
+		}
+	}
+	return -1
 }
 
 func checkGroups(groups []Group, c int) error {

@@ -101,45 +101,30 @@ func (s *Stats) Add(X *mat.Dense) error {
 // block computes the statistics of X (checked) in three passes: the
 // magnitudes, the scaled means, the scaled squared deviations, as Fit
 // always did, so that one block gives Fit's bits.
+//
+// Each pass calls a function per row rather than looping over all the rows
+// in one call: WebAssembly engines optimize a function between calls,
+// never inside a running one (V8 has no on-stack replacement for wasm), so
+// one call over a whole chunk ran in baseline code, about 3× slower (the
+// package's "preprocess" stage was mostly this). The row functions are not
+// inlined, for the same reason.
 func (s *Stats) block(X *mat.Dense) *Stats {
 	n, c := X.Dims()
 	b := &Stats{groups: s.groups, rows: n, col: make([]colStats, c), cat: make([]int, c)}
+	plain := b.plain()
 	for i := range n {
-		row := X.RawRowView(i)
-		for _, g := range s.groups {
-			vals := row[g.Start : g.Start+g.Width]
-			if missing(vals) {
-				continue
-			}
-			if g.Categorical {
-				if k := category(vals); k >= 0 {
-					b.cat[g.Start+k]++
-				}
-			}
-			for j, v := range vals {
-				cs := &b.col[g.Start+j]
-				if cs.n == 0 || v < cs.lo {
-					cs.lo = v
-				}
-				if cs.n == 0 || v > cs.hi {
-					cs.hi = v
-				}
-				cs.big = max(cs.big, math.Abs(v))
-				cs.n++
-			}
+		if plain {
+			b.boundsPlain(X.RawRowView(i))
+		} else {
+			b.bounds(X.RawRowView(i))
 		}
 	}
 	// The scaled passes skip columns without magnitude (all zeros).
 	for i := range n {
-		row := X.RawRowView(i)
-		for _, g := range s.groups {
-			if vals := row[g.Start : g.Start+g.Width]; !missing(vals) {
-				for j, v := range vals {
-					if cs := &b.col[g.Start+j]; cs.big != 0 {
-						cs.mean += v / cs.big
-					}
-				}
-			}
+		if plain {
+			b.meanPlain(X.RawRowView(i))
+		} else {
+			b.meanRow(X.RawRowView(i))
 		}
 	}
 	for j := range b.col {
@@ -148,19 +133,133 @@ func (s *Stats) block(X *mat.Dense) *Stats {
 		}
 	}
 	for i := range n {
-		row := X.RawRowView(i)
-		for _, g := range s.groups {
-			if vals := row[g.Start : g.Start+g.Width]; !missing(vals) {
-				for j, v := range vals {
-					if cs := &b.col[g.Start+j]; cs.big != 0 {
-						d := v/cs.big - cs.mean
-						cs.m2 += d * d
-					}
+		if plain {
+			b.m2Plain(X.RawRowView(i))
+		} else {
+			b.m2Row(X.RawRowView(i))
+		}
+	}
+	return b
+}
+
+// plain reports whether every column is its own numeric group, in order
+// (NewStats's default): then a row's entry j is column j's value or NaN,
+// and the passes run down the row without the groups.
+func (s *Stats) plain() bool {
+	if len(s.groups) != len(s.col) {
+		return false
+	}
+	for j, g := range s.groups {
+		if g.Start != j || g.Width != 1 || g.Categorical {
+			return false
+		}
+	}
+	return true
+}
+
+// bounds adds a row to the counts, extremes and magnitudes.
+//
+//go:noinline
+func (s *Stats) bounds(row []float64) {
+	for _, g := range s.groups {
+		vals := row[g.Start : g.Start+g.Width]
+		if missing(vals) {
+			continue
+		}
+		if g.Categorical {
+			if k := category(vals); k >= 0 {
+				s.cat[g.Start+k]++
+			}
+		}
+		for j, v := range vals {
+			s.col[g.Start+j].add(v)
+		}
+	}
+}
+
+// boundsPlain is bounds where every column is its own numeric group.
+//
+//go:noinline
+func (s *Stats) boundsPlain(row []float64) {
+	col := s.col[:len(row)]
+	for j, v := range row {
+		if v == v {
+			col[j].add(v)
+		}
+	}
+}
+
+// add counts a present value and takes it into the extremes and the
+// magnitude.
+func (cs *colStats) add(v float64) {
+	if cs.n == 0 || v < cs.lo {
+		cs.lo = v
+	}
+	if cs.n == 0 || v > cs.hi {
+		cs.hi = v
+	}
+	// max(cs.big, |v|) without the runtime call wasm makes of max: v is
+	// not NaN and both are ≥ +0, so the bits are max's.
+	if a := math.Abs(v); a > cs.big {
+		cs.big = a
+	}
+	cs.n++
+}
+
+// meanRow adds a row's scaled values to the means' sums.
+//
+//go:noinline
+func (s *Stats) meanRow(row []float64) {
+	for _, g := range s.groups {
+		if vals := row[g.Start : g.Start+g.Width]; !missing(vals) {
+			for j, v := range vals {
+				if cs := &s.col[g.Start+j]; cs.big != 0 {
+					cs.mean += v / cs.big
 				}
 			}
 		}
 	}
-	return b
+}
+
+// meanPlain is meanRow where every column is its own numeric group.
+//
+//go:noinline
+func (s *Stats) meanPlain(row []float64) {
+	col := s.col[:len(row)]
+	for j, v := range row {
+		if cs := &col[j]; v == v && cs.big != 0 {
+			cs.mean += v / cs.big
+		}
+	}
+}
+
+// m2Row adds a row's squared scaled deviations to the M2 sums.
+//
+//go:noinline
+func (s *Stats) m2Row(row []float64) {
+	for _, g := range s.groups {
+		if vals := row[g.Start : g.Start+g.Width]; !missing(vals) {
+			for j, v := range vals {
+				if cs := &s.col[g.Start+j]; cs.big != 0 {
+					d := v/cs.big - cs.mean
+					cs.m2 += d * d
+				}
+			}
+		}
+	}
+}
+
+// m2Plain is m2Row where every column is its own numeric group.
+//
+//go:noinline
+func (s *Stats) m2Plain(row []float64) {
+	col := s.col[:len(row)]
+	for j, v := range row {
+		if cs := &col[j]; v == v && cs.big != 0 {
+			d := v/cs.big - cs.mean
+			cs.m2 += d * d
+		}
+	}
 }
 
 // missing reports whether a block has a NaN: the whole block is missing

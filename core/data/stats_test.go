@@ -303,3 +303,107 @@ func TestStatsErrors(t *testing.T) {
 		}
 	}
 }
+
+// blockRef is Stats.block as it was written first (three passes over all
+// the rows in one loop each, every group through the general path): the
+// reference for the per-row passes and the plain path.
+func blockRef(s *Stats, X *mat.Dense) *Stats {
+	n, c := X.Dims()
+	b := &Stats{groups: s.groups, rows: n, col: make([]colStats, c), cat: make([]int, c)}
+	for i := range n {
+		row := X.RawRowView(i)
+		for _, g := range s.groups {
+			vals := row[g.Start : g.Start+g.Width]
+			if missing(vals) {
+				continue
+			}
+			if g.Categorical {
+				if k := category(vals); k >= 0 {
+					b.cat[g.Start+k]++
+				}
+			}
+			for j, v := range vals {
+				cs := &b.col[g.Start+j]
+				if cs.n == 0 || v < cs.lo {
+					cs.lo = v
+				}
+				if cs.n == 0 || v > cs.hi {
+					cs.hi = v
+				}
+				cs.big = max(cs.big, math.Abs(v))
+				cs.n++
+			}
+		}
+	}
+	for i := range n {
+		row := X.RawRowView(i)
+		for _, g := range s.groups {
+			if vals := row[g.Start : g.Start+g.Width]; !missing(vals) {
+				for j, v := range vals {
+					if cs := &b.col[g.Start+j]; cs.big != 0 {
+						cs.mean += v / cs.big
+					}
+				}
+			}
+		}
+	}
+	for j := range b.col {
+		if cs := &b.col[j]; cs.big != 0 {
+			cs.mean /= float64(cs.n)
+		}
+	}
+	for i := range n {
+		row := X.RawRowView(i)
+		for _, g := range s.groups {
+			if vals := row[g.Start : g.Start+g.Width]; !missing(vals) {
+				for j, v := range vals {
+					if cs := &b.col[g.Start+j]; cs.big != 0 {
+						d := v/cs.big - cs.mean
+						cs.m2 += d * d
+					}
+				}
+			}
+		}
+	}
+	return b
+}
+
+// TestStatsBlockBits holds the per-row passes (and the path for tables
+// whose every column is its own numeric group) to the reference's bits.
+func TestStatsBlockBits(t *testing.T) {
+	t.Parallel()
+	bits := func(c colStats) [6]uint64 {
+		return [6]uint64{uint64(c.n), math.Float64bits(c.big), math.Float64bits(c.mean), math.Float64bits(c.m2), math.Float64bits(c.lo), math.Float64bits(c.hi)}
+	}
+	for _, tc := range []struct {
+		name    string
+		missing float64
+		plain   bool // every column its own numeric group (nil groups)
+	}{
+		{"grouped, no missing value", 0, false},
+		{"grouped, missing values", 0.2, false},
+		{"plain, no missing value", 0, true},
+		{"plain, missing values", 0.2, true},
+	} {
+		X, groups := statsTable(257, tc.missing, 5)
+		if tc.plain {
+			groups = nil
+		}
+		s, err := NewStats(9, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.plain(); got != tc.plain {
+			t.Fatalf("%s: plain() = %v", tc.name, got)
+		}
+		got, want := s.block(X), blockRef(s, X)
+		if !slices.Equal(got.cat, want.cat) || got.rows != want.rows {
+			t.Errorf("%s: categories %v, rows %d; want %v, %d", tc.name, got.cat, got.rows, want.cat, want.rows)
+		}
+		for j := range want.col {
+			if bits(got.col[j]) != bits(want.col[j]) {
+				t.Errorf("%s: column %d: %+v, want %+v bit for bit", tc.name, j, got.col[j], want.col[j])
+			}
+		}
+	}
+}

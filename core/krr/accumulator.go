@@ -4,8 +4,6 @@ import (
 	"context"
 	"slices"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
@@ -178,10 +176,7 @@ func (a *Accumulator) addOwned(phi []float64, y []float64) {
 	} else {
 		linalg.AddAtA(a.c, phi, r, m)
 	}
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1,
-		blas64.General{Rows: r, Cols: m, Stride: m, Data: phi},
-		blas64.General{Rows: r, Cols: k, Stride: k, Data: yb},
-		1, blas64.General{Rows: m, Cols: k, Stride: k, Data: a.d})
+	linalg.AddAtBRows(a.d, phi, yb, r, m, k) // Dgemm's bits
 	for i := 0; i < r; i++ {
 		for j, v := range yb[i*k : (i+1)*k] {
 			a.e[j] += v * v

@@ -320,7 +320,7 @@ func (m *Model) Predict(X *mat.Dense) (*mat.Dense, error) {
 			if buf == nil {
 				buf = phi
 			}
-			ob.Mul(phi, m.w)
+			mulRows(ob, phi, m.w)
 		case m.w != nil:
 			ob.Mul(xb, m.w)
 		default:
@@ -457,4 +457,11 @@ func outer(phi *mat.Dense) *mat.Dense {
 		}
 	}
 	return mat.NewDense(n, n, k)
+}
+
+// mulRows sets c to ab with mat.Dense.Mul's bits (linalg.MulRows), without
+// gonum's call per entry of a: the scores of a block of feature rows.
+func mulRows(c, a, b *mat.Dense) {
+	rc, ra, rb := c.RawMatrix(), a.RawMatrix(), b.RawMatrix()
+	linalg.MulRows(rc.Data, rc.Stride, ra.Data, ra.Stride, rb.Data, rb.Stride, ra.Rows, ra.Cols, rb.Cols)
 }

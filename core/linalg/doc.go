@@ -3,7 +3,8 @@
 // symmetric eigensolver and one parallel for. It accumulates Gram matrices G += AᵀA over row blocks of a
 // feature matrix A: the step that decides the cost of kernel ridge regression
 // on random features. It also has Mul, a matrix product whose bits do not
-// depend on the platform.
+// depend on the platform, and AddAtBRows, the narrow ΦᵀY with gonum
+// Dgemm's bits.
 //
 // # AddAtA
 //

@@ -16,7 +16,7 @@ import (
 func TestVectorLoopsSIMDBits(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
-	for n := range 19 {
+	for n := range 41 {
 		x, v, w := randFloats(r, n), randFloats(r, n), randFloats(r, n)
 		fixture.SameBits(t, fmt.Sprintf("dot n=%d", n), []float64{dot(x, v)}, []float64{dotPortable(x, v)})
 		got, want := append([]float64(nil), x...), append([]float64(nil), x...)

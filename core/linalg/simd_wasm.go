@@ -21,9 +21,21 @@ func dot(x, y []float64) float64 {
 	var s01, s23 f64x2
 	if n > 0 {
 		px, py := unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0])
-		for o := 0; o < 8*n; o += 32 {
+		step := func(o int) {
 			s01 = s01.Add(load2(unsafe.Add(px, o)).Mul(load2(unsafe.Add(py, o))))
 			s23 = s23.Add(load2(unsafe.Add(px, o+16)).Mul(load2(unsafe.Add(py, o+16))))
+		}
+		// Four steps per iteration: every backward branch of Go's wasm
+		// code goes through a jump table (see block4x4).
+		o := 0
+		for ; o+128 <= 8*n; o += 128 {
+			step(o)
+			step(o + 32)
+			step(o + 64)
+			step(o + 96)
+		}
+		for ; o < 8*n; o += 32 {
+			step(o)
 		}
 	}
 	s0 := s01.GetElem(0)
@@ -68,9 +80,19 @@ func axpy(y, x []float64, s float64) {
 	if n > 0 {
 		sv := archsimd.BroadcastFloat64x2(s)
 		py, px := unsafe.Pointer(&y[0]), unsafe.Pointer(&x[0])
-		for o := 0; o < 8*n; o += 16 {
+		step := func(o int) {
 			yp := (*[2]float64)(unsafe.Add(py, o))
 			archsimd.LoadFloat64x2Array(yp).Add(load2(unsafe.Add(px, o)).Mul(sv)).StoreArray(yp)
+		}
+		o := 0
+		for ; o+64 <= 8*n; o += 64 {
+			step(o)
+			step(o + 16)
+			step(o + 32)
+			step(o + 48)
+		}
+		for ; o < 8*n; o += 16 {
+			step(o)
 		}
 	}
 	for i := n; i < len(y); i++ {
@@ -85,10 +107,20 @@ func sub2(x, v, w []float64, f, g float64) {
 	if n > 0 {
 		fv, gv := archsimd.BroadcastFloat64x2(f), archsimd.BroadcastFloat64x2(g)
 		px, pv, pw := unsafe.Pointer(&x[0]), unsafe.Pointer(&v[0]), unsafe.Pointer(&w[0])
-		for o := 0; o < 8*n; o += 16 {
+		step := func(o int) {
 			xp := (*[2]float64)(unsafe.Add(px, o))
 			t := load2(unsafe.Add(pv, o)).Mul(fv).Add(load2(unsafe.Add(pw, o)).Mul(gv))
 			archsimd.LoadFloat64x2Array(xp).Sub(t).StoreArray(xp)
+		}
+		o := 0
+		for ; o+64 <= 8*n; o += 64 {
+			step(o)
+			step(o + 16)
+			step(o + 32)
+			step(o + 48)
+		}
+		for ; o < 8*n; o += 16 {
+			step(o)
 		}
 	}
 	for c := n; c < len(x); c++ {

@@ -226,7 +226,7 @@ func Load(r io.Reader) (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.pipeline(nil)
+	return f.pipeline()
 }
 
 // readFile reads the JSON form strictly (internal/strict): a number that
@@ -246,12 +246,13 @@ func readFile(b []byte) (*file, error) {
 	return &f, nil
 }
 
-// pipeline checks a decoded file and builds the pipeline; drawn, when not
-// nil, is the feature map the file's features may already have made.
+// pipeline checks a decoded file and builds the pipeline; drawn are feature
+// maps the file's features may already have made (the first that matches
+// is used; nil entries are skipped).
 // Every check that costs no more than the file's own size comes first;
 // the feature map is drawn last, once its configuration, its memory and
 // the coefficients' shape are known to fit.
-func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
+func (f *file) pipeline(drawn ...*rf.Map) (*Pipeline, error) {
 	if err := f.checkHeader(); err != nil {
 		return nil, err
 	}
@@ -284,7 +285,13 @@ func (f *file) pipeline(drawn *rf.Map) (*Pipeline, error) {
 		}
 		// A map drawn from the same configuration for the same inputs is
 		// the same map, bit for bit: Assemble passes the one it fitted with.
-		if p.fmap = drawn; drawn == nil || drawn.InputDim() != dp || drawn.Config() != cfg {
+		for _, d := range drawn {
+			if d != nil && d.InputDim() == dp && d.Config() == cfg {
+				p.fmap = d
+				break
+			}
+		}
+		if p.fmap == nil {
 			if p.fmap, err = rf.New(cfg, dp); err != nil {
 				return nil, fileErr(err, check.Value)
 			}
@@ -454,6 +461,14 @@ var pkgPrefix = regexp.MustCompile(`^(rf|krr|kernel|core|data): `)
 // host moves separately (as typed arrays), and checks the whole once they
 // are given. Hosts use it with Split.
 func Decode(header []byte, coef, train *mat.Dense) (*Pipeline, error) {
+	return DecodeReusing(header, coef, train, nil)
+}
+
+// DecodeReusing is Decode with feature maps already drawn (Plan.DrawnMap):
+// the first one drawn from the model's configuration for its inputs is
+// the model's map, bit for bit, and is used instead of drawing it again;
+// the others are ignored.
+func DecodeReusing(header []byte, coef, train *mat.Dense, drawn []*rf.Map) (*Pipeline, error) {
 	f, err := readFile(header)
 	if err != nil {
 		return nil, err
@@ -462,7 +477,7 @@ func Decode(header []byte, coef, train *mat.Dense) (*Pipeline, error) {
 		return nil, check.New(check.Type, "", "pipeline: the model header must not hold coef or train; they travel separately")
 	}
 	f.Coef, f.Train = matrixOf(coef), matrixOf(train)
-	return f.pipeline(nil)
+	return f.pipeline(drawn...)
 }
 
 // Split returns the JSON form without its coef and train matrices (they

@@ -172,11 +172,30 @@ func (r *Reader) Bytes(n uint64, size int) []byte {
 }
 
 // FiniteF64s checks that the little-endian float64 values in b are finite.
+//
+// It checks 64 KiB per call of a helper: WebAssembly engines optimize a
+// function between calls, never inside a running one, and a part's sums
+// are tens of megabytes.
 func (r *Reader) FiniteF64s(name string, b []byte) {
-	for i := 0; i+8 <= len(b); i += 8 {
-		if x := math.Float64frombits(binary.LittleEndian.Uint64(b[i:])); math.IsNaN(x) || math.IsInf(x, 0) {
-			r.Fail(check.NonFinite, "%s[%d] is %v", name, i/8, x)
+	const span = 1 << 16
+	for lo := 0; lo+8 <= len(b); lo += span {
+		if i := nonFinite(b[lo:min(lo+span, len(b))]); i >= 0 {
+			x := math.Float64frombits(binary.LittleEndian.Uint64(b[lo+i:]))
+			r.Fail(check.NonFinite, "%s[%d] is %v", name, (lo+i)/8, x)
 			return
 		}
 	}
+}
+
+// nonFinite returns the byte offset of the first NaN or ±Inf among the
+// little-endian float64 values in b, or -1.
+//
+//go:noinline
+func nonFinite(b []byte) int {
+	for i := 0; i+8 <= len(b); i += 8 {
+		if x := math.Float64frombits(binary.LittleEndian.Uint64(b[i:])); math.IsNaN(x) || math.IsInf(x, 0) {
+			return i
+		}
+	}
+	return -1
 }
