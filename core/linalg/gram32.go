@@ -52,9 +52,9 @@ type kernel32Set struct {
 // time); each entry is then within (min(n, 256) + 3)·2⁻²⁴·Σ_k |a_ki·a_kj|
 // of the exact sum, far below the sampling error of random features (on
 // Fashion-MNIST features the relative difference from AddAtA is 2.5e-8
-// and ridge accuracy is unchanged). Where there is no float32 kernel (x86 without AVX2 and FMA,
-// other CPUs, WebAssembly without GOEXPERIMENT=simd, the noasm tag) it is
-// AddAtA.
+// and ridge accuracy is unchanged). Where there is no float32 kernel (x86
+// without AVX2 and FMA, other CPUs, WebAssembly without GOEXPERIMENT=simd,
+// the noasm tag) it is AddAtA.
 func AddAtA32(g, a []float64, n, m int) {
 	if n < 0 || m < 0 || len(a) < n*m || len(g) < m*m {
 		panic(fmt.Sprintf("linalg: AddAtA32 lengths %d, %d do not fit n=%d, m=%d", len(a), len(g), n, m))
