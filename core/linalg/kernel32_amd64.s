@@ -277,6 +277,24 @@ TEXT ·tile4x24AVX2F32(SB), NOSPLIT, $0-56
 	MOVQ c+40(FP), DX
 	MOVQ ldc+48(FP), R11
 	SHLQ $3, R11
+	// Fetch the 4×24 block of c (three lines a row) while the loop runs:
+	// c is a block of G, far out of cache, read and written after k steps.
+	MOVQ DX, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	ADDQ R11, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	ADDQ R11, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	ADDQ R11, AX
+	PREFETCHT0 0(AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
