@@ -2,7 +2,6 @@ package linalg
 
 import (
 	"fmt"
-	"sync"
 	"sync/atomic"
 )
 
@@ -74,99 +73,45 @@ func AddAtA32(g, a []float64, n, m int) {
 // false it is AddAtA.
 func Float32() bool { return tile32 != nil }
 
-// group32Bytes bounds the float32 panels AddAtA32 packs at once: the
-// blocks of one group (4 of 256 rows at m = 4096, 16 MiB) pass through
-// each tile of G in turn, so G is read and written once per group instead
-// of once per block.
-const group32Bytes = 16 << 20
-
 // addAtA32 is AddAtA32 with the micro-kernel as a parameter, so tests can
 // run the portable one everywhere.
 func addAtA32(kern tile32Func, g, a []float64, n, m int) {
-	addAtA32Group(kern, g, a, n, m, group32Blocks(n, m))
-}
-
-// group32Blocks is the kc-row blocks AddAtA32 packs together: as many as
-// fit in group32Bytes, at least one, at most all of A.
-func group32Blocks(n, m int) int {
-	np := 3 * ((m + tile32C - 1) / tile32C)
-	block := np * min(kc, n) * panel32 * 4
-	return max(1, min(group32Bytes/block, (n+kc-1)/kc))
-}
-
-// addAtA32Group packs A's kc-row blocks nb at a time; each tile of G then
-// adds the group's blocks one after another, each block's float32 sums
-// added in float64 in block order, so every entry gets the same additions
-// in the same order as with one block at a time (the same bits for any
-// nb), while the tile stays in cache between them.
-func addAtA32Group(kern tile32Func, g, a []float64, n, m, nb int) {
 	tiles := (m + tile32C - 1) / tile32C
 	np := 3 * tiles // panels past column m are zero
-	kb := min(kc, n)
-	bs := np * kb * panel32 // floats per packed block
-	nb = max(1, min(nb, (n+kb-1)/kb))
-	pack := make([]float32, nb*bs)
+	pack := make([]float32, np*min(kc, n)*panel32)
 
 	items := upperItems(m, item32R, item32C)
 	workers := workersFor(n, m, len(items))
 	tmp := make([][tile32R * tile32C]float64, workers)
 
-	for g0 := 0; g0 < n; g0 += nb * kb {
-		g1 := min(n, g0+nb*kb)
-		blocks := (g1 - g0 + kb - 1) / kb
-		packGroup := func(p0, p1 int) {
-			for b := range blocks {
-				k0 := g0 + b*kb
-				k := min(kb, g1-k0)
-				pack32(pack[b*bs:], a[k0*m:(k0+k)*m], k, m, p0, p1)
+	run := func(w, k int, next *atomic.Int64) {
+		ps := k * panel32
+		for {
+			t := int(next.Add(1)) - 1
+			if t >= len(items) {
+				return
 			}
-		}
-		run := func(w int, next *atomic.Int64) {
-			for {
-				t := int(next.Add(1)) - 1
-				if t >= len(items) {
-					return
-				}
-				it := items[t]
-				for b := range blocks {
-					k := min(kb, g1-g0-b*kb)
-					ps := k * panel32
-					blk := pack[b*bs:]
-					for i := it.i0; i < min(it.i0+item32R, m); i += tile32R {
-						ap := blk[(i/panel32)*ps+i%panel32:]
-						for j := max(it.j0, i/tile32C*tile32C); j < min(it.j0+item32C, m); j += tile32C {
-							bp := blk[(j/panel32)*ps:]
-							if j >= i+tile32R && j+tile32C <= m && i+tile32R <= m {
-								kern(k, ap, bp, ps, g[i*m+j:], m)
-								continue
-							}
-							// Diagonal or edge tile: compute aside, add the
-							// part in the upper triangle of g.
-							c := tmp[w][:]
-							clear(c)
-							kern(k, ap, bp, ps, c, tile32C)
-							addUpper(g, m, c, i, j, tile32R, tile32C, m)
-						}
+			it := items[t]
+			for i := it.i0; i < min(it.i0+item32R, m); i += tile32R {
+				ap := pack[(i/panel32)*ps+i%panel32:]
+				for j := max(it.j0, i/tile32C*tile32C); j < min(it.j0+item32C, m); j += tile32C {
+					bp := pack[(j/panel32)*ps:]
+					if j >= i+tile32R && j+tile32C <= m && i+tile32R <= m {
+						kern(k, ap, bp, ps, g[i*m+j:], m)
+						continue
 					}
+					// Diagonal or edge tile: compute aside, add the part in
+					// the upper triangle of g.
+					c := tmp[w][:]
+					clear(c)
+					kern(k, ap, bp, ps, c, tile32C)
+					addUpper(g, m, c, i, j, tile32R, tile32C, m)
 				}
 			}
 		}
-		var next atomic.Int64
-		if workers == 1 {
-			packGroup(0, np)
-			run(0, &next)
-			continue
-		}
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Go(func() { packGroup(np*w/workers, np*(w+1)/workers) })
-		}
-		wg.Wait()
-		for w := range workers {
-			wg.Go(func() { run(w, &next) })
-		}
-		wg.Wait()
 	}
+
+	eachBlock(n, np, workers, func(k0, k, p0, p1 int) { pack32(pack, a[k0*m:(k0+k)*m], k, m, p0, p1) }, run)
 }
 
 // pack32 writes panels [p0, p1) of the k×m block a into dst as float32:
