@@ -20,7 +20,7 @@ func mul6x16AVX2F32(k int, a, b, c *float32, ldc int, add bool)
 // row-major weights: the panel kernel was measured only with AVX2.
 func mul32PanelKernels() []mul32TileSet {
 	if cpu.X86.HasAVX2 && !cpu.X86.HasAVX512F {
-		return []mul32TileSet{{"avx2", mul6x16AVX2F32}}
+		return []mul32TileSet{{name: "avx2", tile: mul6x16AVX2F32}}
 	}
 	return nil
 }

@@ -32,10 +32,14 @@ const (
 // product and sum, as mul32Portable does.
 type mul32Tile func(k int, a, b, c *float32, ldc int, add bool)
 
-// mul32TileSet is one implementation of the panel micro-kernel.
+// mul32TileSet is one implementation of the panel micro-kernel: a
+// mr32×nr32 tile on panels packed by packPanels32, or (WebAssembly SIMD)
+// a 4×nr8 strip kernel on strips packed by packStrips32; neither is
+// row-major weights.
 type mul32TileSet struct {
-	name string
-	tile mul32Tile
+	name  string
+	tile  mul32Tile
+	strip mul32Strip
 }
 
 // panelBlock32 is the number of inner indices per packed block for an

@@ -79,5 +79,8 @@ func mul4x8F32(k int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c un
 }
 
 // mul32PanelKernels lists the panel micro-kernels (Weights32) of this
-// build: none, so Weights32 keeps row-major weights for mul32Rows.
-func mul32PanelKernels() []mul32TileSet { return nil }
+// build: mul4x8F32 itself on strips of 8 columns (packStrips32), b read
+// 32 bytes apart instead of m·4.
+func mul32PanelKernels() []mul32TileSet {
+	return []mul32TileSet{{name: "simd", strip: mul4x8F32}}
+}

@@ -82,7 +82,10 @@ func sameBits32(t *testing.T, got, want []float32) {
 // panels of each panel kernel, those of the portable one (tested on every
 // build), and row-major weights for mul32Rows (nil).
 func weights32Kernels() []mul32TileSet {
-	return append(mul32PanelKernels(), mul32TileSet{"portable", mul6x16Portable}, mul32TileSet{"rows", nil})
+	return append(mul32PanelKernels(),
+		mul32TileSet{name: "portable", tile: mul6x16Portable},
+		mul32TileSet{name: "portable-strips", strip: mul4x8Portable},
+		mul32TileSet{name: "rows"})
 }
 
 // TestWeights32Bits checks that Weights32.Mul, on packed panels with
@@ -100,7 +103,7 @@ func TestWeights32Bits(t *testing.T) {
 				a, b := randFloat32s(r, s.n*s.k), randFloat32s(r, s.k*s.m)
 				want := make([]float32, s.n*s.m)
 				mul32Portable(want, a, b, 0, s.n, s.k, s.m)
-				w := newWeights32(ks.tile, b, s.k, s.m)
+				w := newWeights32(ks, b, s.k, s.m)
 				if k, m := w.Dims(); k != s.k || m != s.m {
 					t.Fatalf("Dims %d, %d", k, m)
 				}
@@ -109,7 +112,7 @@ func TestWeights32Bits(t *testing.T) {
 					for i := range got {
 						got[i] = float32(math.NaN()) // every entry must be written
 					}
-					w.mul(ks.tile, got, a, s.n, workers)
+					w.mul(ks, got, a, s.n, workers)
 					sameBits32(t, got, want)
 				}
 			})
