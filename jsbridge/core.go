@@ -18,6 +18,7 @@ type Limits struct {
 	SplitSelectBytes   int `json:"splitSelectBytes"`
 	MinBlockRows       int `json:"minBlockRows"`
 	StartTimeoutMillis int `json:"startTimeoutMs"`
+	MaxRestarts        int `json:"maxRestarts"`
 	MaxArrayValues     int `json:"maxArrayValues"`
 	QuoteChars         int `json:"quoteChars"`
 	ListChars          int `json:"listChars"`
@@ -49,6 +50,7 @@ var Core = struct {
 		SplitSelectBytes:   pipeline.SplitSelectBytes,
 		MinBlockRows:       pipeline.MinBlockRows,
 		StartTimeoutMillis: pipeline.StartTimeoutMillis,
+		MaxRestarts:        pipeline.MaxRestarts,
 		MaxArrayValues:     pipeline.MaxArrayValues,
 		QuoteChars:         check.MaxQuoted,
 		ListChars:          check.MaxListed,

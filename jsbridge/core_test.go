@@ -81,7 +81,7 @@ func TestCoreJSON(t *testing.T) {
 	if !maps.Equal(got.Names, Core.Names) {
 		t.Errorf("names do not round-trip: %v", got.Names)
 	}
-	keys := []string{"chunkBytes", "splitSelectBytes", "minBlockRows", "startTimeoutMs", "maxArrayValues", "quoteChars", "listChars", "messageChars"}
+	keys := []string{"chunkBytes", "splitSelectBytes", "minBlockRows", "startTimeoutMs", "maxRestarts", "maxArrayValues", "quoteChars", "listChars", "messageChars"}
 	for _, k := range keys {
 		if !(got.Limits[k] > 0) {
 			t.Errorf("limits.%s = %v, want > 0", k, got.Limits[k])

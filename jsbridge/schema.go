@@ -216,6 +216,7 @@ var Schema = map[string][]Opt{
 	},
 	"predict":   {},
 	"loadModel": {},
+	"stats":     {},
 	"predictCSV": {
 		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input, after decompression"},
 	},
@@ -240,6 +241,7 @@ var opSchema = map[string]string{
 	"fitPlan": "fitRidge", "fitStats": "fitRidge", "fitPart": "fitRidge", "fitSolve": "fitRidge",
 	"select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
 	"predictCSV": "predictCSV", "preprocess": "preprocess", "ensembleVariance": "ensembleVariance",
+	"stats": "stats",
 }
 
 // goNamesOf returns a replacer from the Go spelling of every option of

@@ -26,10 +26,11 @@ test('the engine shows the core\'s names and limits, and the package schedules w
   assert.equal(names.Auto, eng.schema.fitRidge.find((o) => o.name === 'lambda').auto);
   assert.ok(eng.schema.kernel.find((o) => o.name === 'kernel').enum.includes(names.RBF));
   assert.deepEqual(eng.schema.fitRidge.find((o) => o.name === 'task').enum, [names.Classification, names.Regression]);
-  for (const k of ['chunkBytes', 'splitSelectBytes', 'minBlockRows', 'startTimeoutMs', 'maxArrayValues', 'quoteChars', 'listChars', 'messageChars']) {
+  for (const k of ['chunkBytes', 'splitSelectBytes', 'minBlockRows', 'startTimeoutMs', 'maxRestarts', 'maxArrayValues', 'quoteChars', 'listChars', 'messageChars']) {
     assert.ok(Number.isInteger(limits[k]) && limits[k] > 0, `limits.${k} = ${limits[k]}`);
   }
   assert.equal(options.MAX_ARRAY_VALUES, limits.maxArrayValues, 'take\'s and fromRows\' limit is the core\'s');
+  assert.equal(options.MAX_RESTARTS, limits.maxRestarts, 'the pool\'s restart bound is the core\'s');
   // The package's sizes are the core's, read when the first worker started.
   assert.equal(rows.CHUNK_BYTES, limits.chunkBytes);
   assert.equal(rows.SPLIT_SELECT_BYTES, limits.splitSelectBytes);

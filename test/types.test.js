@@ -40,7 +40,7 @@ const interfaces = {
   split: 'SplitOptions', kfold: 'KFoldOptions', preprocess: 'PreprocessOptions', predictCSV: 'PredictCSVOptions',
 };
 /** Methods that take no options of their own: typed as CallControl alone. */
-const controlOnly = { loadModel: /loadModel\(file: string \| ModelFile, options\?: CallControl\)/ };
+const controlOnly = { loadModel: /loadModel\(file: string \| ModelFile, options\?: CallControl\)/, stats: /stats\(options\?: CallControl\)/ };
 const nested = { 'fitRidge.features': 'FeatureOptions', 'fitRidge.kernel': 'KernelSpec', 'fitRidge.preprocess': 'Preprocess',
   'compare.features': 'FeatureOptions', 'compare.kernel': 'KernelSpec', 'compare.preprocess': 'Preprocess', 'selectActive.features': 'FeatureOptions', 'preprocess.preprocess': 'Preprocess' };
 

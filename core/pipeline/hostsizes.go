@@ -2,7 +2,7 @@ package pipeline
 
 // The sizes a host whose memory is bounded (a browser tab: WebAssembly
 // memory never shrinks, and a tab has a few GB in all) cuts its work by,
-// and how long it waits for an instance to start.
+// and how long it waits for an instance to start and how often it restarts one.
 // The core states them once; the JavaScript package reads them through the
 // bridge (jsbridge.Core) and writes none of its own.
 const (
@@ -30,6 +30,15 @@ const (
 	// or busy machine starting several instances at once (a start takes
 	// well under a second on an idle one).
 	StartTimeoutMillis = 60_000
+
+	// MaxRestarts is how many times in a row a host restarts a worker's
+	// instance that failed on its own (crashed while starting or idle, or
+	// did not start within StartTimeoutMillis) before it gives that worker
+	// up: an instance that cannot live must not be restarted for ever. The
+	// calls waiting for the worker, and later calls that need it, then fail
+	// with ERR_INSTANCE. A restart after a call's own crash or abort is that
+	// call's and is not counted; a call answered starts the count again.
+	MaxRestarts = 3
 
 	// MaxArrayValues is the most values a host puts in one array of rows:
 	// a matrix it builds from an array of rows, the rows it picks by index

@@ -74,7 +74,7 @@ export interface CallControl {
  * | ERR_DATA | data the method cannot use (one class only, a singular system…) |
  * | ERR_ABORTED | the caller's signal aborted the call |
  * | ERR_CLOSED | the engine was closed (or the model disposed) |
- * | ERR_INSTANCE | the WebAssembly instance died during the call (it is replaced by a fresh one; when that fails too, every call that needs it rejects so: create a new engine) |
+ * | ERR_INSTANCE | the WebAssembly instance died during the call (it is replaced by a fresh one; when that fails too, up to Engine.limits.maxRestarts times in a row, every call that needs it rejects so: create a new engine) |
  * | ERR_INTERNAL | a bug in ntkrf: please report it (inputs or an answer that could not cross to or from a worker) |
  */
 export type ErrorCode =
@@ -598,6 +598,8 @@ export interface EngineOptions {
    * restart after a crash or an abort), 1…2^31−1; default the core's
    * (Engine.limits.startTimeoutMs, 60000). An instance that does not start
    * in time rejects createEngine with ERR_INSTANCE, every worker stopped.
+   * A restart that does not start in time, or crashes, is tried again, at
+   * most Engine.limits.maxRestarts times in a row (see Engine.limits).
    */
   startTimeoutMs?: number;
   /** Aborts the download of ntkrf.wasm and the start: createEngine rejects with ERR_ABORTED, every worker stopped. */
@@ -614,7 +616,7 @@ export interface Engine {
   /** Number of WebAssembly workers. */
   readonly workers: number;
   /** Every method's options (name, kind, limits, default, doc), as the engine checks them. */
-  readonly schema: Record<'kernel' | 'features' | 'fitRidge' | 'compare' | 'selectActive' | 'score' | 'parseCSV' | 'previewCSV' | 'split' | 'kfold' | 'predict' | 'loadModel' | 'predictCSV' | 'preprocess' | 'ensembleVariance', OptionSchema[]>;
+  readonly schema: Record<'kernel' | 'features' | 'fitRidge' | 'compare' | 'selectActive' | 'score' | 'parseCSV' | 'previewCSV' | 'split' | 'kfold' | 'predict' | 'loadModel' | 'predictCSV' | 'preprocess' | 'ensembleVariance' | 'stats', OptionSchema[]>;
   /**
    * Every name of the core (Go's core/names), by its Go name: names.Auto is
    * "auto", names.RBF "rbf", names.Classification "classification". Compare
@@ -626,13 +628,18 @@ export interface Engine {
    * chunkBytes, the most bytes of rows one worker is sent at once;
    * splitSelectBytes, the largest sample whose 'auto' selection is split
    * over the workers; minBlockRows, the fewest rows of a block;
-   * startTimeoutMs, createEngine's default startTimeoutMs; maxArrayValues, the
+   * startTimeoutMs, createEngine's default startTimeoutMs; maxRestarts, how
+   * many times in a row a worker whose instance fails on its own (crashes
+   * while starting or idle, or does not start in time) is restarted before
+   * it is given up: the calls waiting for it and later calls that need it
+   * then reject ERR_INSTANCE (a restart after a call's own crash or abort
+   * is not counted; a call answered starts the count again); maxArrayValues, the
    * most values of one array of rows (a matrix built from rows, what take copies); quoteChars, listChars and messageChars, the most
    * characters an error message shows of a value, of a list of names and
    * in all.
    */
   readonly limits: Readonly<{
-    chunkBytes: number; splitSelectBytes: number; minBlockRows: number; startTimeoutMs: number;
+    chunkBytes: number; splitSelectBytes: number; minBlockRows: number; startTimeoutMs: number; maxRestarts: number;
     maxArrayValues: number; quoteChars: number; listChars: number; messageChars: number;
   }>;
   /**
@@ -727,9 +734,10 @@ export interface Engine {
   /**
    * Memory of the WebAssembly instances: Go heap in use and memory obtained
    * (in WebAssembly it never shrinks, so it is each worker's peak), summed
-   * over the workers and per worker.
+   * over the workers and per worker. It asks every worker, so it waits
+   * for each one's call in flight; signal stops that wait (ERR_ABORTED).
    */
-  stats(): Promise<{ heapBytes: number; sysBytes: number; workers: { heapBytes: number; sysBytes: number }[] }>;
+  stats(options?: CallControl): Promise<{ heapBytes: number; sysBytes: number; workers: { heapBytes: number; sysBytes: number }[] }>;
   /** Stops the workers and frees their memory; calls in flight and later calls reject with ERR_CLOSED. */
   close(): void;
 }

@@ -183,10 +183,16 @@ class Engine {
     return take(X, idx);
   }
 
-  /** Memory of the instances: Go heap in use and memory obtained, in all and per worker. */
-  async stats() {
-    guard(this.#pool, 'stats');
-    const workers = await Promise.all(this.#pool.slots.map((slot) => this.#pool.call('stats', {}, [], {}, { slot })));
+  /**
+   * Memory of the instances: Go heap in use and memory obtained, in all and
+   * per worker. It asks every worker, so it waits for each one's call in
+   * flight: signal stops that wait (ERR_ABORTED), as for every other call.
+   */
+  async stats(options = {}) {
+    const where = 'stats';
+    guard(this.#pool, where);
+    const [opts, control] = splitControl(where, options);
+    const workers = await Promise.all(this.#pool.slots.map((slot) => this.#pool.call(where, opts, [], control, { slot })));
     const sum = (k) => workers.reduce((a, w) => a + w[k], 0);
     return { heapBytes: sum('heapBytes'), sysBytes: sum('sysBytes'), workers };
   }

@@ -32,12 +32,19 @@ export let CHUNK_BYTES, SPLIT_SELECT_BYTES, MIN_BLOCK_ROWS;
 /** The most values of one array of rows (a matrix built from rows, the rows take copies): the core's pipeline.MaxArrayValues (2^31 − 1). */
 export let MAX_ARRAY_VALUES;
 
+/**
+ * How many times in a row a worker's instance that failed on its own is
+ * restarted before the worker is given up: the core's pipeline.MaxRestarts
+ * (a restart happens after a first instance started, so it is read from it).
+ */
+export let MAX_RESTARTS;
+
 /** Keeps the first schema and core a worker sends; every instance sends the same. */
 export function setSchema(schema, core) {
   SCHEMA ??= schema;
   if (NAMES || !core) return;
   ({ names: NAMES, limits: LIMITS } = core);
-  ({ chunkBytes: CHUNK_BYTES, splitSelectBytes: SPLIT_SELECT_BYTES, minBlockRows: MIN_BLOCK_ROWS, maxArrayValues: MAX_ARRAY_VALUES } = LIMITS);
+  ({ chunkBytes: CHUNK_BYTES, splitSelectBytes: SPLIT_SELECT_BYTES, minBlockRows: MIN_BLOCK_ROWS, maxArrayValues: MAX_ARRAY_VALUES, maxRestarts: MAX_RESTARTS } = LIMITS);
 }
 
 /** An options argument: undefined (none) or a plain object. */

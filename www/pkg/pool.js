@@ -1,9 +1,10 @@
 // The worker pool: ntkrf.wasm compiled once (after a WebAssembly SIMD
 // probe), one Go instance per worker (worker.js), calls queued over the
 // workers, results revived from the bridge's JSON and typed arrays,
-// aborts and crashes answered by replacing the instance.
+// aborts and crashes answered by replacing the instance (a bounded number
+// of times in a row when the instance fails on its own).
 import { ntkrfError, abortError, closedError } from './errors.js';
-import { setSchema } from './options.js';
+import { setSchema, MAX_RESTARTS } from './options.js';
 
 export const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
@@ -64,6 +65,8 @@ export class Slot {
   constructor(pool) {
     this.pool = pool;
     this.job = null;
+    /** Failures of this worker's instance in a row that no call caused (see restart). */
+    this.failures = 0;
   }
 
   async start() {
@@ -89,6 +92,8 @@ export class Slot {
       w.onerror = mine((e) => { e.preventDefault?.(); this.onCrash(`the worker failed: ${e.message || 'it did not load'}`); });
     }
     this.ready = new Promise((resolve, reject) => { this.readyResolve = resolve; this.readyReject = reject; });
+    // A crash now fails this start (onCrash), and whoever started it decides what follows.
+    this.starting = true;
     // An instance that never answers (its module loops, its script hangs)
     // is given up after the pool's start timeout, its thread stopped: the
     // start, and every call waiting for this worker, settles.
@@ -105,6 +110,7 @@ export class Slot {
       throw e;
     } finally {
       clearTimeout(timer);
+      this.starting = false;
     }
     const { schema, core } = started;
     // A pool closed while this instance started (a restart) keeps no worker.
@@ -133,6 +139,8 @@ export class Slot {
     // The call settles before the worker is handed the next one: whatever
     // befalls the next call, this one has its answer.
     this.detach();
+    // An instance that answers lives: its failures start counting again.
+    this.failures = 0;
     if (m.type === 'result') {
       try {
         if (m.inputs) job.onInputs(m.inputs);
@@ -151,20 +159,27 @@ export class Slot {
   /**
    * The instance died (out of memory, say): the call on it rejects with
    * code (ERR_INSTANCE; ERR_INTERNAL when the worker lives but its answer
-   * was lost), and a fresh instance takes its place for later calls.
+   * was lost), and a fresh instance takes its place for later calls. An
+   * instance that dies while it starts fails that start instead: the start's
+   * caller (createEngine, or restart) decides, so that a crash does not
+   * start a second restart beside the one under way.
    */
   onCrash(reason, code = 'ERR_INSTANCE') {
     const job = this.job;
     const what = `the WebAssembly instance ${reason || 'stopped'}`;
-    this.readyReject?.(ntkrfError('ERR_INSTANCE', `ntkrf: ${what}`));
     this.worker?.terminate();
     this.worker = null; // so that no queued job is handed to it
+    if (this.starting) {
+      this.readyReject(ntkrfError('ERR_INSTANCE', `ntkrf: ${what}`));
+      return;
+    }
     if (job) {
       this.detach();
       const hint = /out of memory/.test(what) ? '; use fewer rows or a smaller dim' : '';
       job.reject(ntkrfError(code, `${job.where}: ${what} during this call and was restarted${hint}`));
     }
-    this.restart();
+    // A crash with no call on it is the instance's own failure.
+    this.restart(!job);
   }
 
   /**
@@ -198,20 +213,27 @@ export class Slot {
     if (isNode) this.worker?.unref();
   }
 
-  /** Drops the instance (and all the memory it held) and starts a new one. */
-  restart() {
+  /**
+   * Drops the instance (and all the memory it held) and starts a new one.
+   * failed: the instance failed on its own (it crashed while idle, or its
+   * start failed), not by a call's crash or abort. After the core's
+   * MAX_RESTARTS restarts in a row that failed so, with no call answered
+   * between them, the worker is given up: no instance will take its calls,
+   * and those waiting for it, and later ones that need it, reject
+   * ERR_INSTANCE (strandedError).
+   */
+  restart(failed = false) {
     this.worker?.terminate();
     this.worker = null;
     if (this.pool.closed) return;
-    this.pool.busy.add(this);
-    this.start().then(() => this.pool.release(this), () => {
-      this.worker?.terminate();
-      this.worker = null;
-      // No instance will take this worker's calls: those waiting for it settle now.
+    if (failed && ++this.failures > MAX_RESTARTS) {
       this.dead = true;
       this.pool.busy.delete(this);
       this.pool.rejectStranded();
-    });
+      return;
+    }
+    this.pool.busy.add(this);
+    this.start().then(() => this.pool.release(this), () => this.restart(true));
   }
 }
 
@@ -320,7 +342,7 @@ export class Pool {
   strandedError(where, slot) {
     const dead = slot ? slot.dead : this.slots.every((s) => s.dead);
     if (!dead) return null;
-    return ntkrfError('ERR_INSTANCE', `${where}: ${slot ? 'the worker this call needs' : 'every worker'} lost its WebAssembly instance, which could not be restarted; create a new engine with createEngine()`);
+    return ntkrfError('ERR_INSTANCE', `${where}: ${slot ? 'the worker this call needs' : 'every worker'} lost its WebAssembly instance, which could not be restarted (it failed again after ${MAX_RESTARTS} restarts in a row); create a new engine with createEngine()`);
   }
 
   /** Rejects the waiting calls that no worker can take any more. */
