@@ -2,8 +2,6 @@ package linalg
 
 import (
 	"math"
-	"runtime"
-	"sync"
 
 	"ntkrf/core/errs"
 )
@@ -308,20 +306,7 @@ const minParallelWork = 1 << 16
 // i, i+1 of the n×l matrix w, in that order, splitting the columns over
 // GOMAXPROCS goroutines when the sweep is large enough.
 func rotate(w []float64, l, lo, hi int, cs, sn []float64) {
-	apply := func(t0, t1 int) { rotSweep(w, l, lo, hi, cs, sn, t0, t1) }
-	workers := runtime.GOMAXPROCS(0)
-	if workers == 1 || (hi-lo)*l < minParallelWork || l < 2*workers {
-		apply(0, l)
-		return
-	}
-	var wg sync.WaitGroup
-	for k := 0; k < workers; k++ {
-		t0, t1 := k*l/workers, (k+1)*l/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			apply(t0, t1)
-		}()
-	}
-	wg.Wait()
+	// Columns are independent (rotSweep gives every entry the portable
+	// bits), so ranges of at least 2 columns change no bit.
+	splitRange(l, coresFor((hi-lo)*l, minParallelWork), 2, func(t0, t1 int) { rotSweep(w, l, lo, hi, cs, sn, t0, t1) })
 }

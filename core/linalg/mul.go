@@ -2,7 +2,6 @@ package linalg
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 )
 
@@ -28,22 +27,10 @@ func Mul(c, a, b []float64, n, k, m int) {
 	mul(mulRows, c, a, b, n, k, m)
 }
 
-// mul splits the rows of c among GOMAXPROCS workers; rows are independent,
-// so the split does not change any bit. Mul32 shares it.
+// mul splits the rows of c among GOMAXPROCS workers (splitRange); rows are
+// independent, so the split does not change any bit. Mul32 shares it.
 func mul[T float32 | float64](f func(c, a, b []T, i0, i1, k, m int), c, a, b []T, n, k, m int) {
-	workers := 1
-	if n*k*m >= minParallel {
-		workers = min(runtime.GOMAXPROCS(0), n)
-	}
-	if workers <= 1 {
-		f(c, a, b, 0, n, k, m)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() { f(c, a, b, n*w/workers, n*(w+1)/workers, k, m) })
-	}
-	wg.Wait()
+	splitRange(n, coresFor(n*k*m, minParallel), 1, func(i0, i1 int) { f(c, a, b, i0, i1, k, m) })
 }
 
 // mulPortable is the mulFunc in plain Go: the reference order of sums.

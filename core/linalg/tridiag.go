@@ -111,27 +111,6 @@ func (t *tridiagWork) panel(a []float64, m, p, b int, d, e, tau []float64) {
 	}
 }
 
-// minSplitWork is the number of multiply-adds below which split stays on
-// one goroutine: about 10 µs of work, a few times the cost of starting one.
-const minSplitWork = 1 << 14
-
-// split calls f on ranges covering [0, n) with n·per multiply-adds in all:
-// on [0, n) itself when that is too little to share, else on one range per
-// core, concurrently. Callers make every index independent of the others,
-// so the split changes no bit.
-func split(n, per int, f func(lo, hi int)) {
-	workers := runtime.GOMAXPROCS(0)
-	if workers == 1 || n*per < minSplitWork || n < workers {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() { f(n*w/workers, n*(w+1)/workers) })
-	}
-	wg.Wait()
-}
-
 // update subtracts VWᵀ + WVᵀ from the trailing matrix (rows and columns
 // from p+b on) after the panel at p (see rank2k).
 func (t *tridiagWork) update(a []float64, m, p, b int) {

@@ -1,10 +1,6 @@
 package linalg
 
-import (
-	"fmt"
-	"runtime"
-	"sync"
-)
+import "fmt"
 
 // Weights32 is a k×m float32 matrix b laid out for many products a·b with
 // the same b, as random features project every block of rows onto the
@@ -90,17 +86,5 @@ func (w *Weights32) mul(kern mul32TileSet, c, a []float32, n, workers int) {
 			mul32StripPanels(kern.strip, c, a, w.data, i0, i1, k, m)
 		}
 	}
-	if n*k*m < minParallel {
-		workers = 1
-	}
-	workers = max(1, min(workers, n, runtime.GOMAXPROCS(0)))
-	if workers == 1 {
-		rows(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for i := range workers {
-		wg.Go(func() { rows(n*i/workers, n*(i+1)/workers) })
-	}
-	wg.Wait()
+	splitRange(n, min(workers, coresFor(n*k*m, minParallel)), 1, rows)
 }
