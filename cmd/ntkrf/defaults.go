@@ -253,8 +253,10 @@ func runDefaults(args []string) error {
 		if err != nil {
 			return err
 		}
-		n, _ := ds.X.Dims()
-		Xs := data.Rows(ds.X, subsample(n, *rows, 1))
+		Xs, _, err := subset(ds.X, nil, *rows, 1)
+		if err != nil {
+			return fmt.Errorf("defaults: %s: -rows: %v", b.file, err)
+		}
 		for _, p := range prepNames {
 			X, err := data.Prepare(Xs, ds.Groups, defaultsPreps[p])
 			if err != nil {

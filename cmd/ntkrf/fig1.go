@@ -44,8 +44,11 @@ func reproFig1(args []string) error {
 		if err != nil {
 			return err
 		}
-		rows, _ := ds.X.Dims()
-		X, err := data.Prepare(data.Rows(ds.X, subsample(rows, *n, *seed)), ds.Groups, data.Prep{UnitNorm: true})
+		X, _, err := subset(ds.X, nil, *n, *seed)
+		if err != nil {
+			return fmt.Errorf("repro fig1: %s: -n: %v", file, err)
+		}
+		X, err = data.Prepare(X, ds.Groups, data.Prep{UnitNorm: true})
 		if err != nil {
 			return fmt.Errorf("repro fig1: %s: %v", file, err)
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -148,9 +147,13 @@ func fig3Designs(X *mat.Dense, k int, cfg rf.Config, lambda float64) (map[string
 	if err != nil {
 		return nil, err
 	}
-	// A stream of its own, so the random design does not depend on how
-	// many draws the feature map made.
-	random := rand.New(rand.NewPCG(cfg.Seed, 0xf163)).Perm(n)[:k]
+	// The core's draw of rows (data.Draw: the sample's stream, so it does
+	// not depend on how many draws the feature map made), in the order
+	// drawn: each size's design is the first rows of the largest.
+	random, err := data.Draw(n, k, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
 	return map[string][]int{"greedy": greedy, "random": random}, nil
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ntkrf/core/data"
 	"ntkrf/core/rf"
 )
 
@@ -77,6 +78,14 @@ func TestFig3Designs(t *testing.T) {
 	// 12 of 60 drawn twice: the chance of the same sequence is 1/(60!/48!).
 	if slices.Equal(a["random"], c["random"]) {
 		t.Errorf("random design is the same for seeds 7 and 8: %v", a["random"])
+	}
+	// The random design is the core's draw of rows (one stream, one rule),
+	// in the order drawn, so that every size's design is nested in the next.
+	for seed, d := range map[uint64][]int{7: a["random"], 8: c["random"]} {
+		want, err := data.Draw(60, k, seed)
+		if err != nil || !slices.Equal(d, want) {
+			t.Errorf("seed %d: random design %v; want the core's data.Draw %v", seed, d, want)
+		}
 	}
 }
 

@@ -74,8 +74,11 @@ func heldOut(dir, set string, n int) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, _ := ds.X.Dims()
-	return data.Prepare(data.Rows(ds.X, subsample(r, n, 29)), ds.Groups, data.Prep{UnitNorm: true})
+	X, _, err := subset(ds.X, nil, n, 29)
+	if err != nil {
+		return nil, err
+	}
+	return data.Prepare(X, ds.Groups, data.Prep{UnitNorm: true})
 }
 
 // runQuality prints the relative Frobenius error ‖ΦΦᵀ − K‖_F/‖K‖_F of NTK

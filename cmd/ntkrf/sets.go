@@ -5,9 +5,9 @@ package main
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
-	"slices"
+
+	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
 )
@@ -63,17 +63,21 @@ func loadShared(dir, file string) (*data.Dataset, error) {
 	return ds, nil
 }
 
-// subsample returns k of the indices 0…n−1 drawn without replacement from
-// seed, in increasing order (all of them when k is 0 or at least n).
-func subsample(n, k int, seed uint64) []int {
-	if k <= 0 || k >= n {
-		all := make([]int, n)
-		for i := range all {
-			all[i] = i
-		}
-		return all
+// subset returns k rows of X, and the same entries of y when y is not
+// nil, as the core samples rows (data.Sample: one stream and one rule for
+// every host and tool), in file order; X and y themselves, not copied,
+// when k is 0 (every row) or at least X's rows.
+func subset(X *mat.Dense, y []float64, k int, seed uint64) (*mat.Dense, []float64, error) {
+	n, _ := X.Dims()
+	if k == 0 || k >= n {
+		return X, y, nil
 	}
-	idx := rand.New(rand.NewPCG(seed, 0x5eed5ab5)).Perm(n)[:k]
-	slices.Sort(idx)
-	return idx
+	idx, err := data.Sample(n, k, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	if y != nil {
+		y = data.Take(y, idx)
+	}
+	return data.Rows(X, idx), y, nil
 }

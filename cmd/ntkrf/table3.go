@@ -65,8 +65,11 @@ func reproTable3(args []string) error {
 			return err
 		}
 		ytr, yte := data.Take(ds.Y, train), data.Take(ds.Y, test)
-		sub := subsample(len(train), *exactN, *seed)
-		Xsub, ysub := data.Rows(Xtr, sub), data.Take(ytr, sub)
+		Xsub, ysub, err := subset(Xtr, ytr, *exactN, *seed)
+		if err != nil {
+			return fmt.Errorf("repro table3: -exact-n: %v", err)
+		}
+		nsub := len(ysub)
 		opt := krr.Options{Task: ds.Task, Gram: *gram}
 		metric := "test MSE"
 		if ds.Task == data.Classification {
@@ -95,12 +98,12 @@ func reproTable3(args []string) error {
 		exactSec := since(t0)
 		if err != nil {
 			// Report and go on: the feature rows below are still worth having.
-			fmt.Printf("  %s: exact NTK on %d rows failed after %.1f s: %v\n", file, len(sub), exactSec, err)
-			t.add(file, ds.Task, "exact NTK (failed)", len(sub), len(test), exactSec, metric, ev, math.NaN(), math.NaN())
+			fmt.Printf("  %s: exact NTK on %d rows failed after %.1f s: %v\n", file, nsub, exactSec, err)
+			t.add(file, ds.Task, "exact NTK (failed)", nsub, len(test), exactSec, metric, ev, math.NaN(), math.NaN())
 			exactSec = math.NaN() // no speed-up to report
 		} else {
-			t.add(file, ds.Task, "exact NTK", len(sub), len(test), exactSec, metric, ev, exactSec, 1.0)
-			fmt.Printf("  %s: exact NTK on %d rows: %.1f s, %s %.4g\n", file, len(sub), exactSec, metric, ev)
+			t.add(file, ds.Task, "exact NTK", nsub, len(test), exactSec, metric, ev, exactSec, 1.0)
+			fmt.Printf("  %s: exact NTK on %d rows: %.1f s, %s %.4g\n", file, nsub, exactSec, metric, ev)
 		}
 		for _, rows := range []struct {
 			X *mat.Dense
@@ -129,8 +132,8 @@ func reproTable3(args []string) error {
 			// Beyond -exact-n the exact time is extrapolated as n³ (the
 			// eigendecomposition dominates), marked with a "~".
 			same, sameCell := exactSec, fmtNum(exactSec)
-			if nr > len(sub) && !math.IsNaN(exactSec) {
-				same = exactSec * math.Pow(float64(nr)/float64(len(sub)), 3)
+			if nr > nsub && !math.IsNaN(exactSec) {
+				same = exactSec * math.Pow(float64(nr)/float64(nsub), 3)
 				sameCell = "~" + fmtNum(same)
 			}
 			t.add(file, ds.Task, "NTK RF", nr, len(test), sec, metric, v, sameCell, same/sec)

@@ -123,7 +123,10 @@
 // # Splits
 //
 // [Split] and [KFold] shuffle with math/rand/v2's PCG seeded by the caller,
-// so a seed reproduces the same partition on every platform; [Rows],
+// so a seed reproduces the same partition on every platform; [Sample]
+// draws k of n rows the same way (sorted; [Draw] in the order drawn, for
+// nested designs), the one rule for a subset of rows: the fit's search
+// sample and the CLI's subsets; [Rows],
 // [Take] and [Complement] turn index sets into matrices, targets and
 // training sets.
 //

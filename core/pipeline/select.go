@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 
@@ -155,10 +154,6 @@ func apply(cfg Config, depth int, prep data.Prep) Config {
 	return cfg
 }
 
-// sampleStream separates the search's sample from the other draws of a
-// seed.
-const sampleStream = 0x5e1ec7
-
 // search is a selection's candidates (nil when nothing is open) and what
 // scoring them takes.
 type search struct {
@@ -209,7 +204,11 @@ func newSearch(cfg Config, opt krr.Options, rows int) (*search, error) {
 	if n == 0 {
 		n = defaultRows(opt)
 	}
-	s.idx = sample(rows, n, cfg.Features.Seed)
+	idx, err := data.Sample(rows, n, cfg.Features.Seed)
+	if err != nil {
+		return nil, err
+	}
+	s.idx = idx
 	s.o = opt
 	s.o.Criterion, s.o.Progress, s.o.Lambda = krr.LOO, nil, 0
 	if opt.Lambda > 0 {
@@ -500,48 +499,4 @@ func (s Search) check() error {
 		return check.New(check.Option, "rows", "pipeline: search rows %d is out of range; use %d … %d, or 0 for %d", s.Rows, MinSearchRows, MaxSearchRows, DefaultSearchRows)
 	}
 	return nil
-}
-
-// sample returns min(n, k) of the rows 0…n−1, sorted: all of them, or a
-// sample drawn with the seed.
-func sample(n, k int, seed uint64) []int {
-	if k >= n {
-		idx := make([]int, n)
-		for i := range idx {
-			idx[i] = i
-		}
-		return idx
-	}
-	r := rand.New(rand.NewPCG(seed, sampleStream))
-	var idx []int
-	if narrowRows(n) {
-		idx = shuffledPrefix[int32](r, n, k)
-	} else {
-		idx = shuffledPrefix[int](r, n, k)
-	}
-	slices.Sort(idx)
-	return idx
-}
-
-// narrowRows says whether row indices below n fit in an int32, the
-// shuffle's element: beyond, sample shuffles ints (the same draws, twice
-// the memory) rather than refuse rows a cluster host can hold.
-func narrowRows(n int) bool { return n <= math.MaxInt32 }
-
-// shuffledPrefix is r.Perm(n)[:k], the same draws and the same rows (Perm
-// is Shuffle on 0…n−1, whose draws do not depend on the element type), in
-// a shuffle of n elements of T: an int32 shuffle holds half of Perm's
-// memory, 0.4 GB rather than 0.8 GB at 100 M rows (a Beam plan's
-// SearchRows).
-func shuffledPrefix[T int32 | int](r *rand.Rand, n, k int) []int {
-	p := make([]T, n)
-	for i := range p {
-		p[i] = T(i)
-	}
-	r.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
-	idx := make([]int, k)
-	for i := range idx {
-		idx[i] = int(p[i])
-	}
-	return idx
 }

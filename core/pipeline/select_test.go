@@ -39,7 +39,10 @@ func TestSelectionIsKernelLOO(t *testing.T) {
 	if s == nil || s.Rows != 60 || len(s.Candidates) != 2*len(DefaultPreprocess) || s.Criterion != krr.LOO {
 		t.Fatalf("selection %+v", s)
 	}
-	idx := sample(120, 60, 4)
+	idx, err := data.Sample(120, 60, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var points []krr.CurvePoint
 	for _, c := range s.Candidates {
 		sc, _ := data.Fit(X, nil, c.Preprocess)
