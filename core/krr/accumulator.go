@@ -203,18 +203,11 @@ func (a *Accumulator) mergeMoments(nb int, bmu, byb []float64, cb func(i int) []
 		dy[j] = byb[j] - a.ybar[j]
 	}
 	for i := 0; i < m; i++ {
-		row := a.c[i*m : (i+1)*m]
+		var ci []float64
 		if cb != nil {
-			for j, v := range cb(i) {
-				row[i+j] += v
-			}
+			ci = cb(i)
 		}
-		if f != 0 {
-			fi := f * dmu[i]
-			for j := i; j < m; j++ {
-				row[j] += fi * dmu[j]
-			}
-		}
+		mergeRow(a.c[i*m+i:(i+1)*m], ci, f*dmu[i], dmu[i:], f != 0)
 		drow := a.d[i*k : (i+1)*k]
 		for j := range drow {
 			if db != nil {
@@ -237,6 +230,26 @@ func (a *Accumulator) mergeMoments(nb int, bmu, byb []float64, cb func(i int) []
 		a.ybar[j] += w * dy[j]
 	}
 	a.n = n
+}
+
+// mergeRow adds a part's row of C from the diagonal on (c, nil for none)
+// to row, then, with moments, fi·dmu (the correction for the means). A
+// (not inlined) call per row: WebAssembly engines optimize a function
+// between its calls and a running call never changes code, so the loop
+// over all of C in mergeMoments ran to its end in baseline code at its
+// first calls (the solving worker merges the parts' sums this way).
+//
+//go:noinline
+func mergeRow(row, c []float64, fi float64, dmu []float64, moments bool) {
+	for j, v := range c {
+		row[j] += v
+	}
+	if moments {
+		dmu = dmu[:len(row)]
+		for j := range row {
+			row[j] += fi * dmu[j]
+		}
+	}
 }
 
 // Merge adds the rows summed in b into a, as if they had been added to a.

@@ -138,6 +138,37 @@ func TestCholeskyPanelBits(t *testing.T) {
 	}
 }
 
+// TestSolveRowsBits holds solveRows (on axpy, the vector kernel in
+// WebAssembly) to the plain loop r −= u·x it replaced, bit for bit, on
+// widths with and without a scalar tail and chunks not starting at the
+// panel's first row.
+func TestSolveRowsBits(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ m, j0, i, c0, c1 int }{
+		{8, 0, 3, 4, 8}, {40, 0, 17, 18, 40}, {40, 5, 17, 20, 39}, {131, 32, 95, 96, 131}, {300, 0, 255, 256, 300},
+	} {
+		r := rand.New(rand.NewPCG(uint64(c.m), uint64(c.i)))
+		a := randFloats(r, c.m*c.m)
+		for k := range c.m {
+			a[k*c.m+k] = 1 + float64(k%7) // pivots away from zero
+		}
+		want := append([]float64(nil), a...)
+		ri := want[c.i*c.m+c.c0 : c.i*c.m+c.c1]
+		for k := c.j0; k < c.i; k++ {
+			uki := want[k*c.m+c.i]
+			for j := range ri {
+				ri[j] -= uki * want[k*c.m+c.c0+j]
+			}
+		}
+		inv := 1 / want[c.i*c.m+c.i]
+		for j := range ri {
+			ri[j] *= inv
+		}
+		solveRows(a, c.m, c.j0, c.i, c.c0, c.c1)
+		fixture.SameBits(t, fmt.Sprintf("%+v", c), a, want)
+	}
+}
+
 // TestCholSolve solves A X = B against gonum's Cholesky solve, on sizes
 // with one and several panels and right-hand sides split over the cores,
 // and refuses a singular A.

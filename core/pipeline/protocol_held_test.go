@@ -118,3 +118,53 @@ func TestPartSumsHeldRows(t *testing.T) {
 		t.Errorf("λ %v, Fit's %v", got.Lambda(), want.Lambda())
 	}
 }
+
+// TestPartWireGrowsOnce: a part's wire form is written into one buffer
+// grown once to its size (wireSize): appending the held-out rows and both sums one
+// after another copied tens of megabytes over and over at m = 2048. Parts
+// of sums with held-out sums, of sums alone and of rows kept whole.
+func TestPartWireGrowsOnce(t *testing.T) {
+	// Not parallel: AllocsPerRun counts every goroutine's allocations.
+	X, y := protocolData(600, 3)
+	n, d := X.Dims()
+	for _, c := range []struct {
+		name      string
+		criterion string
+		held      bool
+	}{
+		{"held-out search on sums", krr.Holdout, true},
+		{"GCV on sums", krr.GCV, false},
+		{"LOO on rows kept whole", krr.LOO, false},
+	} {
+		cfg := Config{Features: rf.Config{Method: "ntk", Depth: 1, Dim: 40, Seed: 3}, Preprocess: &data.Prep{}, Ridge: krr.Options{Classes: 3, Criterion: c.criterion}}
+		plan, err := NewPlan(cfg, n, d, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stats := plan.NewStats()
+		if err := stats.Add(X); err != nil {
+			t.Fatal(err)
+		}
+		scaler, err := plan.Scaler(stats)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt, err := plan.NewPart(scaler)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pt.Add(context.Background(), X, y, 0); err != nil {
+			t.Fatal(err)
+		}
+		if (pt.held != nil) != c.held {
+			t.Fatalf("%s: held-out sums %v, want %v", c.name, pt.held != nil, c.held)
+		}
+		b := pt.AppendBinary(nil)
+		if len(b) != pt.wireSize() {
+			t.Errorf("%s: the form has %d bytes, wireSize says %d", c.name, len(b), pt.wireSize())
+		}
+		if allocs := testing.AllocsPerRun(3, func() { pt.AppendBinary(nil) }); allocs != 1 {
+			t.Errorf("%s: AppendBinary allocated %v times; want once", c.name, allocs)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"math"
+	"slices"
 
 	"ntkrf/core/krr"
 	"ntkrf/internal/check"
@@ -27,6 +28,7 @@ func (pt *Part) AppendBinary(b []byte) []byte {
 	if p.collect {
 		mode = 1
 	}
+	b = slices.Grow(b, pt.wireSize())
 	b = wire.AppendHeader(b, partMagic, partVersion)
 	for _, v := range []uint64{mode, uint64(pt.rows), uint64(p.width()), uint64(len(pt.keys))} {
 		b = wire.AppendU64(b, v)
@@ -46,6 +48,21 @@ func (pt *Part) AppendBinary(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+// wireSize is the size in bytes of the part's wire form: AppendBinary
+// grows its buffer once (the held-out rows and both sums are tens of
+// megabytes at m = 2048; growing by appending copied them over and over).
+func (pt *Part) wireSize() int {
+	n := wire.HeaderSize + 4*8 + 8*(len(pt.keys)+len(pt.y)+len(pt.x))
+	if pt.acc != nil {
+		size := krr.WireSize(pt.acc.Dim(), max(1, pt.plan.cfg.Ridge.Classes))
+		n += 8 + size
+		if pt.held != nil {
+			n += 8 + size
+		}
+	}
+	return n
 }
 
 // MarshalBinary returns the wire form of the part.

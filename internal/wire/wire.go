@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"ntkrf/internal/check"
 )
@@ -24,10 +25,15 @@ func AppendU32(b []byte, v uint32) []byte { return binary.LittleEndian.AppendUin
 // AppendU64 appends v.
 func AppendU64(b []byte, v uint64) []byte { return binary.LittleEndian.AppendUint64(b, v) }
 
-// AppendF64s appends the IEEE bits of v.
+// AppendF64s appends the IEEE bits of v: b grows once and each value is
+// stored in place (appending each value checked the capacity per value,
+// a third of a part's encoding in WebAssembly).
 func AppendF64s(b []byte, v ...float64) []byte {
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+	n := len(b)
+	b = slices.Grow(b, 8*len(v))[:n+8*len(v)]
+	out := b[n:]
+	for i, x := range v {
+		binary.LittleEndian.PutUint64(out[8*i:], math.Float64bits(x))
 	}
 	return b
 }

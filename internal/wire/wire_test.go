@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strings"
@@ -41,6 +43,38 @@ func TestFiniteF64s(t *testing.T) {
 			t.Errorf("all finite, tail %d: %v", tc.tail, err)
 		case tc.at >= 0 && (err == nil || !strings.Contains(err.Error(), fmt.Sprintf("x[%d] is %v", tc.at, tc.bad))):
 			t.Errorf("%v at %d: got %v", tc.bad, tc.at, err)
+		}
+	}
+}
+
+// TestAppendF64s: the values' little-endian IEEE bits after what b holds,
+// the buffer grown at most once whatever the count (it grew per value
+// before), none when b has room.
+func TestAppendF64s(t *testing.T) {
+	vals := []float64{0, -0.0, 1.5, math.MaxFloat64, math.SmallestNonzeroFloat64, -3}
+	for _, c := range []struct {
+		name   string
+		prefix []byte
+		room   int
+		allocs float64
+	}{
+		{"empty, no room", nil, 0, 1},
+		{"a prefix, no room", []byte{7, 8, 9}, 0, 1},
+		{"a prefix and room", []byte{7, 8, 9}, 8 * len(vals), 0},
+	} {
+		fresh := func() []byte { return append(make([]byte, 0, len(c.prefix)+c.room), c.prefix...) }
+		b := AppendF64s(fresh(), vals...)
+		if len(b) != len(c.prefix)+8*len(vals) || !bytes.Equal(b[:len(c.prefix)], c.prefix) {
+			t.Fatalf("%s: %d bytes %v", c.name, len(b), b)
+		}
+		for i, v := range vals {
+			if got := binary.LittleEndian.Uint64(b[len(c.prefix)+8*i:]); got != math.Float64bits(v) {
+				t.Errorf("%s: value %d has bits %#x, want %#x", c.name, i, got, math.Float64bits(v))
+			}
+		}
+		base := testing.AllocsPerRun(5, func() { fresh() })
+		if allocs := testing.AllocsPerRun(5, func() { AppendF64s(fresh(), vals...) }) - base; allocs != c.allocs {
+			t.Errorf("%s: %v allocations, want %v", c.name, allocs, c.allocs)
 		}
 	}
 }
