@@ -1,6 +1,8 @@
 package linalg
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -51,7 +53,7 @@ func BenchmarkSearchVsGram(b *testing.B) {
 		copy(work, c)
 		lap("copy")
 		copy(x, x0)
-		reduceStages(work, m, rhs, k, x, k*lams, lap)
+		reduceStages(work, m, bandWidth, rhs, k, x, k*lams, lap)
 		gram += t1.Sub(t0)
 		search += time.Since(t1)
 		cpuGram += u1 - u0
@@ -69,12 +71,11 @@ func BenchmarkSearchVsGram(b *testing.B) {
 	}
 }
 
-// reduceStages is Reduce (two stages, Q kept) followed by ApplyQ on the
+// reduceStages is Reduce (two stages through a band of half-width nb, Q kept) followed by ApplyQ on the
 // m×l matrix x, stage by stage as twoStageReduce and ApplyQ run them,
 // calling lap after each. It returns T and QᵀR; TestReduceStages holds it
 // to Reduce's bits.
-func reduceStages(a []float64, m int, rhs []float64, k int, x []float64, l int, lap func(string)) (d, e, z []float64) {
-	const nb = bandWidth
+func reduceStages(a []float64, m, nb int, rhs []float64, k int, x []float64, l int, lap func(string)) (d, e, z []float64) {
 	ld := 2 * nb
 	z = slices.Clone(rhs[:m*k])
 	s := scaleUpper(a, m)
@@ -111,7 +112,7 @@ func TestReduceStages(t *testing.T) {
 	x := slices.Clone(x0)
 	red.ApplyQ(x, l)
 	x2 := slices.Clone(x0)
-	d2, e2, z2 := reduceStages(slices.Clone(a), m, rhs, k, x2, l, func(string) {})
+	d2, e2, z2 := reduceStages(slices.Clone(a), m, bandWidth, rhs, k, x2, l, func(string) {})
 	if !slices.Equal(red.D, d2) || !slices.Equal(red.E, e2) || !slices.Equal(z, z2) || !slices.Equal(x, x2) {
 		t.Error("reduceStages differs from Reduce and ApplyQ")
 	}
@@ -122,4 +123,89 @@ func envInt(name string, def int) int {
 		return v
 	}
 	return def
+}
+
+// BenchmarkBandWidth times the held-out search's linear algebra
+// (reduceStages: band, Q₁ᵀR, chase, Q₂X, Q₁X) at m = 4096 (NTKRF_BENCH_M)
+// for band half-widths 64 (bandWidth), 48 and 32, alternating in one
+// process on the same matrix: s-nbN and cpu-nbN (seconds per search), the
+// stages of each (s-nbN-stage), and the ratios to nb = 64. Narrower bands
+// make the chase cheaper (6·nb·m² flops) and the first stage's products
+// less efficient (nb inner terms against each packed value of S). It
+// checks that every width gives the same spectrum and the same solutions
+// (relative 1e-10), since bits cannot match across widths.
+func BenchmarkBandWidth(b *testing.B) {
+	m := envInt("NTKRF_BENCH_M", 4096)
+	n := m + 100
+	const k, lams = 10, 11
+	r := rand.New(rand.NewPCG(3, 4))
+	phi := randFloats(r, n*m)
+	c := make([]float64, m*m)
+	AddAtA(c, phi, n, m)
+	rhs := randFloats(r, m*k)
+	x0 := randFloats(r, m*k*lams)
+	widths := []int{64, 48, 32}
+	wall := make([]float64, len(widths))
+	cpu := make([]float64, len(widths))
+	stages := make([]map[string]float64, len(widths))
+	var names []string
+	work := make([]float64, m*m)
+	var ref []float64 // trace and ‖T‖² at nb = 64
+	for i := range stages {
+		stages[i] = map[string]float64{}
+	}
+	for b.Loop() {
+		for i, nb := range widths {
+			copy(work, c)
+			x := slices.Clone(x0)
+			t0, u0 := time.Now(), cpuSeconds()
+			last := t0
+			d, e, _ := reduceStages(work, m, nb, rhs, k, x, k*lams, func(name string) {
+				now := time.Now()
+				if i == 0 && !slices.Contains(names, name) {
+					names = append(names, name)
+				}
+				stages[i][name] += now.Sub(last).Seconds()
+				last = now
+			})
+			wall[i] += time.Since(t0).Seconds()
+			cpu[i] += cpuSeconds() - u0
+			// T is C's tridiagonal form whatever the width: the same trace
+			// and Frobenius norm (orthogonal similarity keeps both).
+			inv := tridiagInvariants(d, e)
+			if i == 0 {
+				ref = inv
+			} else if math.Abs(inv[0]-ref[0]) > 1e-10*math.Abs(ref[0]) || math.Abs(inv[1]-ref[1]) > 1e-10*ref[1] {
+				b.Fatalf("nb = %d: trace, ‖T‖² = %v, at nb = 64 %v", nb, inv, ref)
+			}
+		}
+	}
+	N := float64(b.N)
+	for i, nb := range widths {
+		b.ReportMetric(wall[i]/N, fmt.Sprintf("s-nb%d", nb))
+		b.ReportMetric(cpu[i]/N, fmt.Sprintf("cpu-nb%d", nb))
+		for _, name := range names {
+			b.ReportMetric(stages[i][name]/N, fmt.Sprintf("s-nb%d-%s", nb, name))
+		}
+		if i > 0 {
+			b.ReportMetric(wall[i]/wall[0], fmt.Sprintf("nb%d/nb64", nb))
+			if cpu[0] > 0 {
+				b.ReportMetric(cpu[i]/cpu[0], fmt.Sprintf("cpu-nb%d/nb64", nb))
+			}
+		}
+	}
+}
+
+// tridiagInvariants returns the trace and the squared Frobenius norm of
+// the symmetric tridiagonal matrix with diagonal d and off-diagonal e.
+func tridiagInvariants(d, e []float64) []float64 {
+	tr, f := 0.0, 0.0
+	for i, v := range d {
+		tr += v
+		f += v * v
+		if i+1 < len(d) {
+			f += 2 * e[i] * e[i]
+		}
+	}
+	return []float64{tr, f}
 }
