@@ -17,6 +17,14 @@ import (
 // in the portable build, where Mul's kernels are as fast).
 var applyOnTile bool
 
+// tileStrideFunc adds to the tileR×tileC block c (row stride ldc) the
+// product of the left panel a (k ≥ 1 rows of tileR values) and the k×tileC
+// block b whose rows are ldb apart: tileFunc on a right operand read in
+// place, for products whose right operand is already row-major (the
+// λ search's columns, applyChaseQWY), with the same operations in the
+// same order as the packed kernel.
+type tileStrideFunc func(k int, a, b []float64, ldb int, c []float64, ldc int)
+
 // tileRowChunk is the number of rows of c one task of tileAtB covers: 32
 // left panels, 256 KiB of A's packed block at kc inner rows.
 const tileRowChunk = 32 * panelW
