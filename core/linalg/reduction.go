@@ -53,7 +53,7 @@ func oneStageReduce(a []float64, m int, w []float64, l int, keep bool, progress 
 	if keep {
 		ts = make([]float64, tsLen(m, 1))
 	}
-	applyReflectors(a, m, 1, tau, w, l, true, ts)
+	applyReflectors(a, m, 1, tau, w, l, true, ts, 0)
 	return d, e, tau, ts
 }
 
@@ -67,7 +67,7 @@ func (r *Reduction) ApplyQ(x []float64, l int) {
 		applyChaseQ(r.a, r.m, r.nb, r.tau2, x, l)
 	}
 	if r.m-r.off-1 > 0 {
-		applyReflectors(r.a, r.m, r.off, r.tau, x, l, false, r.ts)
+		applyReflectors(r.a, r.m, r.off, r.tau, x, l, false, r.ts, 0)
 	}
 }
 

@@ -81,10 +81,10 @@ func reduceStages(a []float64, m, nb int, rhs []float64, k int, x []float64, l i
 	s := scaleUpper(a, m)
 	tau := make([]float64, m)
 	band := make([]float64, m*ld)
-	sy2sb(a, m, nb, tau, band, ld, nil)
-	lap("band")
 	ts := make([]float64, tsLen(m, nb))
-	applyReflectors(a, m, nb, tau, z, k, true, ts)
+	given := sy2sb(a, m, nb, tau, band, ld, ts, nil)
+	lap("band")
+	applyReflectors(a, m, nb, tau, z, k, true, ts, given)
 	lap("q1r")
 	d, e = make([]float64, m), make([]float64, m)
 	log := newChaseLog(a, m, nb)
@@ -93,7 +93,7 @@ func reduceStages(a []float64, m, nb int, rhs []float64, k int, x []float64, l i
 	lap("chase")
 	applyChaseQ(a, m, nb, log.tau, x, l)
 	lap("q2x")
-	applyReflectors(a, m, nb, tau, x, l, false, ts)
+	applyReflectors(a, m, nb, tau, x, l, false, ts, 0)
 	lap("q1x")
 	return d, e, z
 }

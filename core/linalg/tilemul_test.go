@@ -123,7 +123,7 @@ func BenchmarkQ1OnTile_M4096_L112(b *testing.B) {
 		for v, t := range []bool{false, true} {
 			applyOnTile = t
 			t0, u0 := time.Now(), cpuSeconds()
-			applyReflectors(red.a, red.m, red.off, red.tau, xp, lp, false, red.ts)
+			applyReflectors(red.a, red.m, red.off, red.tau, xp, lp, false, red.ts, 0)
 			wall[v] += time.Since(t0).Seconds()
 			cpu[v] += cpuSeconds() - u0
 		}

@@ -36,12 +36,13 @@ func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progr
 	ld := 2 * nb
 	tau = make([]float64, m)
 	band := make([]float64, m*ld)
-	sy2sb(a, m, nb, tau, band, ld, progress)
-	if keep {
-		ts = make([]float64, tsLen(m, nb))
-	}
+	ts = make([]float64, tsLen(m, nb))
+	given := sy2sb(a, m, nb, tau, band, ld, ts, progress)
 	if m-nb-1 > 0 {
-		applyReflectors(a, m, nb, tau, w, l, true, ts)
+		applyReflectors(a, m, nb, tau, w, l, true, ts, given)
+	}
+	if !keep {
+		ts = nil
 	}
 	d = make([]float64, m)
 	e = make([]float64, m)
@@ -69,7 +70,15 @@ func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progr
 // (I − VTᵀVᵀ)A₂₂(I − VTVᵀ) = A₂₂ − VWᵀ − WVᵀ with X = A₂₂VT and
 // W = X − ½V(TᵀVᵀX). Only the upper triangle of a is read and updated: the
 // products run on gemm, the rank-2nb update on the Gram kernel.
-func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(done, total int)) {
+//
+// Each panel's T holds on its diagonal the T of its blocks of
+// reflectBlock reflectors (forward dlarft: column j of T depends on
+// reflectors 0 … j only, and the recursion within a block reads only that
+// block's entries), which applyReflectors would otherwise build again with
+// m·reflectBlock dot products of up to m terms per block: where nb is a
+// multiple of reflectBlock they are copied to ts in applyReflectors'
+// layout, and sy2sb returns how many leading blocks of ts it filled.
+func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, ts []float64, progress func(done, total int)) (given int) {
 	impl := lapack.Implementation{}
 	nmax := max(m-nb, 1)
 	vt := make([]float64, nb*nmax)     // Vᵀ, explicit
@@ -161,6 +170,16 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 				tt[j*nb+i] = tm[i*nb+j]
 			}
 		}
+		if ts != nil && nb%reflectBlock == 0 && given == p/reflectBlock {
+			const rb = reflectBlock
+			for b0 := 0; b0 < nb && (p+b0)/rb < len(ts)/(rb*rb); b0 += rb {
+				t := ts[(p+b0)/rb*rb*rb:]
+				for i := range rb {
+					copy(t[i*rb:(i+1)*rb], tm[(b0+i)*nb+b0:(b0+i)*nb+b0+rb])
+				}
+				given++
+			}
+		}
 		a22 := a[q*m+q:]
 		symmLeft(xt, a22, m, n, nb, left, 2*nb, sw)      // VᵀA₂₂
 		gemm(g, nb, xt, n, left, 2*nb, nb, n, nb, false) // VᵀA₂₂V
@@ -177,6 +196,7 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 	for r := p; r < m; r++ {
 		copy(band[r*ld:r*ld+m-r], a[r*m+r:(r+1)*m])
 	}
+	return given
 }
 
 // sb2st reduces the symmetric band matrix of half-bandwidth nb in band

@@ -261,7 +261,7 @@ func BenchmarkChaseNarrow_M4096(b *testing.B) {
 	}
 	ld := 2 * nb
 	band0 := make([]float64, m*ld)
-	sy2sb(a, m, nb, make([]float64, m), band0, ld, nil)
+	sy2sb(a, m, nb, make([]float64, m), band0, ld, nil, nil)
 	rhs := randFloats(r, m*l)
 	band, w := make([]float64, len(band0)), make([]float64, len(rhs))
 	d, e := make([]float64, m), make([]float64, m)
@@ -284,5 +284,66 @@ func BenchmarkChaseNarrow_M4096(b *testing.B) {
 	b.ReportMetric(wall[1]/wall[0], "s-narrow/s-axpy")
 	if cpu[0] > 0 {
 		b.ReportMetric(cpu[1]/cpu[0], "cpu-narrow/cpu-axpy")
+	}
+}
+
+// TestPanelTs checks that the T blocks sy2sb hands to applyReflectors
+// (the diagonal blocks of each panel's T) are the T applyReflectors
+// builds from the reflectors itself (to rounding: VᵀV comes from gemm
+// there and from dot products here), that it hands over every block its
+// panels cover, and that QᵀR with them agrees with QᵀR without. A block
+// shifted or transposed, or a panel's τ past its reflectors, is off by
+// O(1).
+func TestPanelTs(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	for _, c := range []struct{ m, nb int }{{130, 32}, {300, 64}, {333, 64}, {600, 64}, {200, 48}} {
+		t.Run(fmt.Sprintf("m%d_nb%d", c.m, c.nb), func(t *testing.T) {
+			m, nb := c.m, c.nb
+			phi := randFloats(r, (m+3)*m)
+			a := make([]float64, m*m)
+			AddAtA(a, phi, m+3, m)
+			tau := make([]float64, m)
+			band := make([]float64, m*2*nb)
+			ts := make([]float64, tsLen(m, nb))
+			given := sy2sb(a, m, nb, tau, band, 2*nb, ts, nil)
+			blocks := (m - nb + reflectBlock - 1) / reflectBlock
+			want := 0
+			if nb%reflectBlock == 0 {
+				want = min(blocks, ((m-nb-2)/nb+1)*nb/reflectBlock)
+			}
+			if given != want {
+				t.Fatalf("sy2sb filled %d blocks of T, want %d", given, want)
+			}
+			const l = 3
+			rhs := randFloats(r, m*l)
+			w, w2 := slices.Clone(rhs), slices.Clone(rhs)
+			got := slices.Clone(ts)
+			applyReflectors(a, m, nb, tau, w, l, true, got, given)
+			ts2 := make([]float64, len(ts))
+			applyReflectors(a, m, nb, tau, w2, l, true, ts2, 0)
+			// Block k's T is b×b, b the block's reflectors (the rest of
+			// the block is scratch).
+			const rb = reflectBlock
+			for k := range blocks {
+				b := min(rb, m-nb-k*rb)
+				for i := range b {
+					for j := range b {
+						g, w := got[k*rb*rb+i*rb+j], ts2[k*rb*rb+i*rb+j]
+						if d := math.Abs(g - w); d > 1e-12*(1+math.Abs(w)) {
+							t.Fatalf("T block %d (%d, %d) = %.17g, built from the reflectors %.17g", k, i, j, g, w)
+						}
+					}
+				}
+			}
+			norm := 0.0
+			for _, v := range rhs {
+				norm = math.Hypot(norm, v)
+			}
+			for i := range w {
+				if d := math.Abs(w[i] - w2[i]); d > 1e-12*norm {
+					t.Fatalf("QᵀR[%d] = %.17g with sy2sb's T, %.17g without", i, w[i], w2[i])
+				}
+			}
+		})
 	}
 }
