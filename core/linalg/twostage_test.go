@@ -347,3 +347,42 @@ func TestPanelTs(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkQ1tRPanelTs_M4096 times Q₁ᵀR for the 10 columns of the λ
+// search at m = 4096 (NTKRF_BENCH_M) with the T blocks sy2sb hands over
+// and with every T built from the reflectors (as before), alternately on
+// the same reduction: s-given, s-built, their CPU seconds and the ratios
+// given/built.
+func BenchmarkQ1tRPanelTs_M4096(b *testing.B) {
+	m, nb, l := envInt("NTKRF_BENCH_M", 4096), bandWidth, 10
+	r := rand.New(rand.NewPCG(7, 8))
+	phi := randFloats(r, (m+10)*m)
+	a := make([]float64, m*m)
+	AddAtA(a, phi, m+10, m)
+	tau := make([]float64, m)
+	ts := make([]float64, tsLen(m, nb))
+	given := sy2sb(a, m, nb, tau, make([]float64, m*2*nb), 2*nb, ts, nil)
+	rhs := randFloats(r, m*l)
+	w := make([]float64, m*l)
+	scratch := make([]float64, len(ts))
+	var wall, cpu [2]float64
+	for b.Loop() {
+		for i, g := range []int{given, 0} {
+			copy(w, rhs)
+			copy(scratch, ts)
+			t0, u0 := time.Now(), cpuSeconds()
+			applyReflectors(a, m, nb, tau, w, l, true, scratch, g)
+			wall[i] += time.Since(t0).Seconds()
+			cpu[i] += cpuSeconds() - u0
+		}
+	}
+	N := float64(b.N)
+	b.ReportMetric(wall[0]/N, "s-given")
+	b.ReportMetric(wall[1]/N, "s-built")
+	b.ReportMetric(cpu[0]/N, "cpu-given")
+	b.ReportMetric(cpu[1]/N, "cpu-built")
+	b.ReportMetric(wall[0]/wall[1], "given/built")
+	if cpu[1] > 0 {
+		b.ReportMetric(cpu[0]/cpu[1], "cpu-given/built")
+	}
+}
