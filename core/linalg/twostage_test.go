@@ -183,6 +183,39 @@ func packSymmColumns(bp []float64, bs int, s []float64, lds, l0, k, c0, c1 int) 
 	}
 }
 
+// packSymmArrayCopy is packSymm before search4: the entries on and above
+// the diagonal copied a panel row at a time as an 8-value array, which
+// calls memmove. It is the baseline of BenchmarkPackSymm's new/prev.
+func packSymmArrayCopy(bp []float64, bs int, s []float64, lds, l0, k, c0, c1 int) {
+	w := c1 - c0
+	nq := len(bp) / bs
+	if w < nq*panelW {
+		clear(bp[w/panelW*bs:])
+	}
+	for l := range k {
+		r := l0 + l
+		if r >= c1 {
+			break
+		}
+		row := s[r*lds : r*lds+c1]
+		c := max(c0, r)
+		for ; c < c1 && (c-c0)%panelW != 0; c++ {
+			cc := c - c0
+			bp[cc/panelW*bs+l*panelW+cc%panelW] = row[c]
+		}
+		for ; c+panelW <= c1; c += panelW {
+			o := (c-c0)/panelW*bs + l*panelW
+			*(*[panelW]float64)(bp[o : o+panelW]) = *(*[panelW]float64)(row[c : c+panelW])
+		}
+		for ; c < c1; c++ {
+			cc := c - c0
+			bp[cc/panelW*bs+l*panelW+cc%panelW] = row[c]
+		}
+	}
+	// Below the diagonal: packSymm's (unchanged).
+	packSymmBelow(bp, bs, s, lds, l0, k, c0, c1)
+}
+
 // TestPackSymmPanelRows checks that packSymm, which writes the entries
 // below the diagonal a panel row at a time, packs every block the column
 // by column packing did: blocks above, across and below the diagonal,
@@ -207,40 +240,46 @@ func TestPackSymmPanelRows(t *testing.T) {
 }
 
 // BenchmarkPackSymm packs the trailing matrix of the first panel at
-// m = 4096 (n = 4032, symmLeft's strips and blocks) with packSymm and with
-// the column by column packing it replaced, alternately, and reports both
-// and new/old, in wall and in CPU time.
+// m = 4096 (n = 4032, symmLeft's strips and blocks) with packSymm, with
+// the column by column packing it first replaced (old) and with its
+// previous version (prev: the upper part copied as 8-value arrays),
+// alternately, and reports each and new/old, new/prev, in wall and in CPU
+// time.
 func BenchmarkPackSymm(b *testing.B) {
 	const n, lds = 4032, 4096
 	s := randFloats(rand.New(rand.NewPCG(1, 2)), n*lds)
 	w := symmStripWidth(n, 2)
 	nq := (w + tileC - 1) / tileC * 3
 	bp := make([]float64, nq*symmKC*panelW)
-	pass := func(pack func([]float64, int, []float64, int, int, int, int, int)) time.Duration {
-		t0 := time.Now()
+	pass := func(pack func([]float64, int, []float64, int, int, int, int, int)) (time.Duration, float64) {
+		t0, u0 := time.Now(), cpuSeconds()
 		for c0 := 0; c0 < n; c0 += w {
 			for l0 := 0; l0 < n; l0 += symmKC {
 				k := min(symmKC, n-l0)
 				pack(bp[:nq*k*panelW], k*panelW, s, lds, l0, k, c0, min(c0+w, n))
 			}
 		}
-		return time.Since(t0)
+		return time.Since(t0), cpuSeconds() - u0
 	}
-	var tNew, tOld time.Duration
-	var cNew, cOld float64
+	packs := []func([]float64, int, []float64, int, int, int, int, int){packSymmColumns, packSymmArrayCopy, packSymm}
+	var wall [3]time.Duration
+	var cpu [3]float64
 	for b.Loop() {
-		u0 := cpuSeconds()
-		tOld += pass(packSymmColumns)
-		u1 := cpuSeconds()
-		tNew += pass(packSymm)
-		cOld += u1 - u0
-		cNew += cpuSeconds() - u1
+		for i, p := range packs {
+			t, c := pass(p)
+			wall[i] += t
+			cpu[i] += c
+		}
 	}
-	b.ReportMetric(tNew.Seconds()/float64(b.N), "s-new")
-	b.ReportMetric(tOld.Seconds()/float64(b.N), "s-old")
-	b.ReportMetric(tNew.Seconds()/tOld.Seconds(), "new/old")
-	if cOld > 0 {
-		b.ReportMetric(cNew/cOld, "cpu-new/old")
+	N := float64(b.N)
+	b.ReportMetric(wall[2].Seconds()/N, "s-new")
+	b.ReportMetric(wall[1].Seconds()/N, "s-prev")
+	b.ReportMetric(wall[0].Seconds()/N, "s-old")
+	b.ReportMetric(wall[2].Seconds()/wall[0].Seconds(), "new/old")
+	b.ReportMetric(wall[2].Seconds()/wall[1].Seconds(), "new/prev")
+	if cpu[0] > 0 && cpu[1] > 0 {
+		b.ReportMetric(cpu[2]/cpu[0], "cpu-new/old")
+		b.ReportMetric(cpu[2]/cpu[1], "cpu-new/prev")
 	}
 }
 
