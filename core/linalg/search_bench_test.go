@@ -19,9 +19,10 @@ import (
 // Reduce with QᵀR for 10 outputs, and Q applied to the 11 λ × 10 outputs
 // of the bracket. It reports both, their ratio (search/gram, the figure
 // the targets are stated in) and the search's stages: the band reduction
-// (sy2sb), Q₁ᵀR, the bulge chase (sb2st), Q₂X and Q₁X; and the same ratio
-// in CPU time (cpu-search/gram; 0 where the CPU time is unknown), steadier
-// when other work shares the machine.
+// (sy2sb), Q₁ᵀR, the bulge chase (sb2st), Q₂X and Q₁X, each in wall (s-)
+// and CPU seconds (cpu-); and the same ratio in CPU time
+// (cpu-search/gram; 0 where the CPU time is unknown), steadier when other
+// work shares the machine.
 func BenchmarkSearchVsGram(b *testing.B) {
 	n, m := envInt("NTKRF_BENCH_N", 20000), envInt("NTKRF_BENCH_M", 4096)
 	const k, lams = 10, 11
@@ -35,20 +36,22 @@ func BenchmarkSearchVsGram(b *testing.B) {
 	var gram, search time.Duration
 	var cpuGram, cpuSearch float64
 	stages := map[string]time.Duration{}
+	cpuStages := map[string]float64{}
 	var names []string
 	for b.Loop() {
 		clear(c)
 		t0, u0 := time.Now(), cpuSeconds()
 		AddAtA(c, phi, n, m)
 		t1, u1 := time.Now(), cpuSeconds()
-		last := t1
+		last, lastCPU := t1, u1
 		lap := func(name string) {
-			now := time.Now()
+			now, cpu := time.Now(), cpuSeconds()
 			if _, ok := stages[name]; !ok {
 				names = append(names, name)
 			}
 			stages[name] += now.Sub(last)
-			last = now
+			cpuStages[name] += cpu - lastCPU
+			last, lastCPU = now, cpu
 		}
 		copy(work, c)
 		lap("copy")
@@ -64,7 +67,10 @@ func BenchmarkSearchVsGram(b *testing.B) {
 	b.ReportMetric(search.Seconds()/N, "s-search")
 	for _, name := range names {
 		b.ReportMetric(stages[name].Seconds()/N, "s-"+name)
+		b.ReportMetric(cpuStages[name]/N, "cpu-"+name)
 	}
+	b.ReportMetric(cpuGram/N, "cpu-gram")
+	b.ReportMetric(cpuSearch/N, "cpu-search")
 	b.ReportMetric(search.Seconds()/gram.Seconds(), "search/gram")
 	if cpuGram > 0 {
 		b.ReportMetric(cpuSearch/cpuGram, "cpu-search/gram")
