@@ -149,7 +149,13 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, ts []float64, pr
 			}
 		})
 		// T (dlarft, forward, columnwise) from G = VᵀV.
-		gemm(g, nb, vt, n, left, 2*nb, nb, n, nb, false)
+		onTile := applyOnTile && panelOnTile
+		if onTile {
+			clear(g)
+			tileAtB(tile, g, nb, left, 2*nb, false, left, 2*nb, n, nb, nb, false)
+		} else {
+			gemm(g, nb, vt, n, left, 2*nb, nb, n, nb, false)
+		}
 		clear(tm)
 		for j := 0; j < nb; j++ {
 			tj := tau[p+j]
@@ -181,15 +187,26 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, ts []float64, pr
 			}
 		}
 		a22 := a[q*m+q:]
-		symmLeft(xt, a22, m, n, nb, left, 2*nb, sw)      // VᵀA₂₂
-		gemm(g, nb, xt, n, left, 2*nb, nb, n, nb, false) // VᵀA₂₂V
-		gemm(wt, n, tt, nb, xt, n, nb, nb, n, false)     // Xᵀ = TᵀVᵀA₂₂
-		gemm(tmp, nb, tt, nb, g, nb, nb, nb, nb, false)  // TᵀVᵀA₂₂V
-		gemm(s, nb, tmp, nb, tm, nb, nb, nb, nb, false)  // ·T
+		symmLeft(xt, a22, m, n, nb, left, 2*nb, sw) // VᵀA₂₂
+		if onTile {
+			clear(g)
+			tileAtB(tile, g, nb, xt, n, true, left, 2*nb, n, nb, nb, false) // VᵀA₂₂V
+			clear(wt[:nb*n])
+			tileAtB(tile, wt, n, tm, nb, false, xt, n, nb, nb, n, false) // Xᵀ = TᵀVᵀA₂₂
+		} else {
+			gemm(g, nb, xt, n, left, 2*nb, nb, n, nb, false) // VᵀA₂₂V
+			gemm(wt, n, tt, nb, xt, n, nb, nb, n, false)     // Xᵀ = TᵀVᵀA₂₂
+		}
+		gemm(tmp, nb, tt, nb, g, nb, nb, nb, nb, false) // TᵀVᵀA₂₂V
+		gemm(s, nb, tmp, nb, tm, nb, nb, nb, nb, false) // ·T
 		for i := range s {
 			s[i] *= -0.5
 		}
-		gemm(wt, n, s, nb, vt, n, nb, nb, n, true) // Wᵀ = Xᵀ − ½SVᵀ
+		if onTile {
+			tileAtB(tile, wt, n, s, nb, true, vt, n, nb, nb, n, false) // Wᵀ = Xᵀ − ½SVᵀ
+		} else {
+			gemm(wt, n, s, nb, vt, n, nb, nb, n, true)
+		}
 		rank2k(a22, m, vt, n, wt, n, nb, n, vwv)
 	}
 	// The last block is inside the band.
@@ -441,6 +458,13 @@ func reflectEach(c []float64, ldc, n int, u []float64, tau float64) {
 // twoStage switches EigSym's GCV path to the two-stage reduction for
 // m ≥ twoStageMin (tests turn it off to compare with the one-stage path).
 var twoStage = true
+
+// panelOnTile sends sy2sb's four nb-wide products per panel (VᵀV,
+// VᵀA₂₂V, TᵀVᵀA₂₂ and ½SVᵀ: 8·nb²·n flops, 4.3 GFLOP at m = 4096) to
+// tileAtB, on the AddAtA kernel with fused multiply-adds, where Q₁'s
+// products run there (applyOnTile): gemm keeps Mul's portable bits and
+// its 4×8 kernel. Benchmarks turn it off to compare.
+var panelOnTile = true
 
 // symmKC is the inner block of symmLeft: every entry's sum is split every
 // symmKC inner indices, counted from 0 (fixed, so the bits do not depend

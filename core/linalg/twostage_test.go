@@ -425,3 +425,39 @@ func BenchmarkQ1tRPanelTs_M4096(b *testing.B) {
 		b.ReportMetric(cpu[0]/cpu[1], "cpu-given/built")
 	}
 }
+
+// BenchmarkPanelOnTile_M4096 times the band reduction (sy2sb) at m = 4096
+// (NTKRF_BENCH_M) with its four nb-wide products per panel on gemm and on
+// tileAtB (panelOnTile), alternately on copies of the same matrix:
+// s-gemm, s-tile, their CPU seconds and the ratios tile/gemm.
+func BenchmarkPanelOnTile_M4096(b *testing.B) {
+	m, nb := envInt("NTKRF_BENCH_M", 4096), bandWidth
+	r := rand.New(rand.NewPCG(9, 10))
+	phi := randFloats(r, (m+10)*m)
+	a0 := make([]float64, m*m)
+	AddAtA(a0, phi, m+10, m)
+	a := make([]float64, m*m)
+	band := make([]float64, m*2*nb)
+	on := panelOnTile
+	defer func() { panelOnTile = on }()
+	var wall, cpu [2]float64
+	for b.Loop() {
+		for i, t := range []bool{false, true} {
+			panelOnTile = t
+			copy(a, a0)
+			t0, u0 := time.Now(), cpuSeconds()
+			sy2sb(a, m, nb, make([]float64, m), band, 2*nb, nil, nil)
+			wall[i] += time.Since(t0).Seconds()
+			cpu[i] += cpuSeconds() - u0
+		}
+	}
+	N := float64(b.N)
+	b.ReportMetric(wall[0]/N, "s-gemm")
+	b.ReportMetric(wall[1]/N, "s-tile")
+	b.ReportMetric(cpu[0]/N, "cpu-gemm")
+	b.ReportMetric(cpu[1]/N, "cpu-tile")
+	b.ReportMetric(wall[1]/wall[0], "tile/gemm")
+	if cpu[0] > 0 {
+		b.ReportMetric(cpu[1]/cpu[0], "cpu-tile/gemm")
+	}
+}
