@@ -108,12 +108,16 @@ func (g *chaseLog) put(s, j, i0 int, v []float64, tau float64) {
 // in-place one (applyOnTile, tileStride; see applyChaseQWY), else one
 // reflector at a time (applyChaseQEach).
 func applyChaseQ(a []float64, m, nb int, tau2 []float64, x []float64, l int) {
-	if applyOnTile && tileStride != nil {
+	if applyOnTile && tileStride != nil && chaseQWY {
 		applyChaseQWY(tileStride, a, m, nb, tau2, x, l)
 		return
 	}
 	applyChaseQEach(a, m, nb, tau2, x, l)
 }
+
+// chaseQWY lets applyChaseQ take applyChaseQWY where it can; benchmarks
+// turn it off to compare.
+var chaseQWY = true
 
 // applyChaseQEach is applyChaseQ one reflector at a time (WebAssembly and
 // the portable build, where the products would run on the scalar tile).

@@ -90,6 +90,9 @@ func reduceStages(a []float64, m, nb int, rhs []float64, k int, x []float64, l i
 	ts := make([]float64, tsLen(m, nb))
 	given := sy2sb(a, m, nb, tau, band, ld, ts, nil)
 	lap("band")
+	if !panelTs {
+		given = 0
+	}
 	applyReflectors(a, m, nb, tau, z, k, true, ts, given)
 	lap("q1r")
 	d, e = make([]float64, m), make([]float64, m)
@@ -214,4 +217,67 @@ func tridiagInvariants(d, e []float64) []float64 {
 		}
 	}
 	return []float64{tr, f}
+}
+
+// panelTs lets reduceStages hand sy2sb's T blocks to Q₁ᵀR, as
+// twoStageReduce does (BenchmarkSearch4 turns it off).
+var panelTs = true
+
+// BenchmarkSearch4 times the held-out search's linear algebra
+// (reduceStages at m = 4096, NTKRF_BENCH_M, 11 λ × 10 outputs) as before
+// search4 and as now, alternately in one process on the same matrix:
+// before, Q₂ on the bracket one reflector at a time, Q₁ᵀR building its T,
+// sy2sb's panel products on gemm (packSymm's element copies cannot be
+// turned off: BenchmarkPackSymm); now, all on. It reports each total
+// (s-, cpu-), its stages (cpu-old-STAGE, cpu-new-STAGE) and the ratios
+// new/old, in wall and CPU time.
+func BenchmarkSearch4(b *testing.B) {
+	m := envInt("NTKRF_BENCH_M", 4096)
+	const k, lams = 10, 11
+	r := rand.New(rand.NewPCG(11, 12))
+	phi := randFloats(r, (m+100)*m)
+	c := make([]float64, m*m)
+	AddAtA(c, phi, m+100, m)
+	rhs := randFloats(r, m*k)
+	x0 := randFloats(r, m*k*lams)
+	work := make([]float64, m*m)
+	x := make([]float64, len(x0))
+	defer func(a, b2, c2 bool) { chaseQWY, panelTs, panelOnTile = a, b2, c2 }(chaseQWY, panelTs, panelOnTile)
+	var wall, cpu [2]float64
+	stages := [2]map[string]float64{{}, {}}
+	var names []string
+	for it := 0; b.Loop(); it++ {
+		// Old first, then new first: neither always follows the other.
+		for o := range 2 {
+			i := o ^ it&1
+			on := i == 1
+			chaseQWY, panelTs, panelOnTile = on, on, on
+			copy(work, c)
+			copy(x, x0)
+			t0, u0 := time.Now(), cpuSeconds()
+			last := u0
+			reduceStages(work, m, bandWidth, rhs, k, x, k*lams, func(name string) {
+				now := cpuSeconds()
+				if i == 0 && !slices.Contains(names, name) {
+					names = append(names, name)
+				}
+				stages[i][name] += now - last
+				last = now
+			})
+			wall[i] += time.Since(t0).Seconds()
+			cpu[i] += cpuSeconds() - u0
+		}
+	}
+	N := float64(b.N)
+	for i, v := range []string{"old", "new"} {
+		b.ReportMetric(wall[i]/N, "s-"+v)
+		b.ReportMetric(cpu[i]/N, "cpu-"+v)
+		for _, name := range names {
+			b.ReportMetric(stages[i][name]/N, "cpu-"+v+"-"+name)
+		}
+	}
+	b.ReportMetric(wall[1]/wall[0], "new/old")
+	if cpu[0] > 0 {
+		b.ReportMetric(cpu[1]/cpu[0], "cpu-new/old")
+	}
 }
