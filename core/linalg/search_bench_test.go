@@ -227,8 +227,10 @@ var panelTs = true
 // (reduceStages at m = 4096, NTKRF_BENCH_M, 11 λ × 10 outputs) as before
 // search4 and as now, alternately in one process on the same matrix:
 // before, Q₂ on the bracket one reflector at a time, Q₁ᵀR building its T,
-// sy2sb's panel products on gemm (packSymm's element copies cannot be
-// turned off: BenchmarkPackSymm); now, all on. It reports each total
+// sy2sb's panel products on gemm, Q₁ in blocks of 32 reflectors
+// (packSymm's element copies cannot be turned off: BenchmarkPackSymm);
+// now, all on (with NTKRF_SEARCH4_LEVER=name, that lever alone is
+// switched, the others on). It reports each total
 // (s-, cpu-), its stages (cpu-old-STAGE, cpu-new-STAGE) and the ratios
 // new/old, in wall and CPU time.
 func BenchmarkSearch4(b *testing.B) {
@@ -242,7 +244,21 @@ func BenchmarkSearch4(b *testing.B) {
 	x0 := randFloats(r, m*k*lams)
 	work := make([]float64, m*m)
 	x := make([]float64, len(x0))
-	defer func(a, b2, c2 bool) { chaseQWY, panelTs, panelOnTile = a, b2, c2 }(chaseQWY, panelTs, panelOnTile)
+	levers := map[string]*bool{"chaseQWY": &chaseQWY, "panelTs": &panelTs, "panelOnTile": &panelOnTile, "wideBlocks": &wideBlocks}
+	saved := map[string]bool{}
+	for name, p := range levers {
+		saved[name] = *p
+	}
+	defer func() {
+		for name, p := range levers {
+			*p = saved[name]
+		}
+	}()
+	// NTKRF_SEARCH4_LEVER=name switches that lever alone (the others on).
+	only := os.Getenv("NTKRF_SEARCH4_LEVER")
+	if only != "" && levers[only] == nil {
+		b.Fatalf("NTKRF_SEARCH4_LEVER=%q: not one of chaseQWY, panelTs, panelOnTile, wideBlocks", only)
+	}
 	var wall, cpu [2]float64
 	stages := [2]map[string]float64{{}, {}}
 	var names []string
@@ -251,7 +267,9 @@ func BenchmarkSearch4(b *testing.B) {
 		for o := range 2 {
 			i := o ^ it&1
 			on := i == 1
-			chaseQWY, panelTs, panelOnTile = on, on, on
+			for name, p := range levers {
+				*p = on || (only != "" && name != only)
+			}
 			copy(work, c)
 			copy(x, x0)
 			t0, u0 := time.Now(), cpuSeconds()

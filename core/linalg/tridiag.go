@@ -243,9 +243,26 @@ func dotPortable(x, y []float64) float64 {
 // reflectBlock is the number of reflectors applyQt applies at once.
 const reflectBlock = 32
 
+// reflectBlockFor is the number of reflectors applyReflectors applies at
+// once for reflectors off columns right of the diagonal: reflectBlock for
+// the one-stage reduction's, twice that for the band reduction's (off is
+// its half-width, 64), whose panels' T then serve whole (see sy2sb) and
+// whose products on the λ search's bracket pass over R half as often.
+func reflectBlockFor(off int) int {
+	if off > 1 && wideBlocks {
+		return 2 * reflectBlock
+	}
+	return reflectBlock
+}
+
+// wideBlocks lets reflectBlockFor widen the band reduction's blocks;
+// benchmarks turn it off to compare.
+var wideBlocks = true
+
 // tsLen is the length of the T matrices applyReflectors keeps.
 func tsLen(m, off int) int {
-	return (max(m-off, 0) + reflectBlock - 1) / reflectBlock * reflectBlock * reflectBlock
+	rb := reflectBlockFor(off)
+	return (max(m-off, 0) + rb - 1) / rb * rb * rb
 }
 
 // applyQt overwrites the m×l row-major r with QᵀR, Q = H₀H₁⋯H_{m−2} as
@@ -271,7 +288,7 @@ func applyQtOff(a []float64, m, off int, tau, r []float64, l int) {
 // them instead of computing them again (O(reflectBlock·m²) per call);
 // QᵀR reads the first given blocks' from ts too (sy2sb's, see there).
 func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose bool, ts []float64, given int) {
-	const nb = reflectBlock
+	nb := reflectBlockFor(off)
 	const zRows = 256 // rows of V·Y per task
 	vt := make([]float64, nb*m)
 	vc := make([]float64, m*nb)

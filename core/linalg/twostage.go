@@ -72,12 +72,13 @@ func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progr
 // products run on gemm, the rank-2nb update on the Gram kernel.
 //
 // Each panel's T holds on its diagonal the T of its blocks of
-// reflectBlock reflectors (forward dlarft: column j of T depends on
+// reflectBlockFor(nb) reflectors (forward dlarft: column j of T depends on
 // reflectors 0 … j only, and the recursion within a block reads only that
-// block's entries), which applyReflectors would otherwise build again with
-// m·reflectBlock dot products of up to m terms per block: where nb is a
-// multiple of reflectBlock they are copied to ts in applyReflectors'
-// layout, and sy2sb returns how many leading blocks of ts it filled.
+// block's entries; at nb = 64 the block is the panel), which
+// applyReflectors would otherwise build again with m·64 dot products of up
+// to m terms per block: where nb is a multiple of the block they are
+// copied to ts in applyReflectors' layout, and sy2sb returns how many
+// leading blocks of ts it filled.
 func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, ts []float64, progress func(done, total int)) (given int) {
 	impl := lapack.Implementation{}
 	nmax := max(m-nb, 1)
@@ -176,8 +177,7 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, ts []float64, pr
 				tt[j*nb+i] = tm[i*nb+j]
 			}
 		}
-		if ts != nil && nb%reflectBlock == 0 && given == p/reflectBlock {
-			const rb = reflectBlock
+		if rb := reflectBlockFor(nb); ts != nil && nb%rb == 0 && given == p/rb {
 			for b0 := 0; b0 < nb && (p+b0)/rb < len(ts)/(rb*rb); b0 += rb {
 				t := ts[(p+b0)/rb*rb*rb:]
 				for i := range rb {

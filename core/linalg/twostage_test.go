@@ -326,8 +326,9 @@ func BenchmarkChaseNarrow_M4096(b *testing.B) {
 	}
 }
 
-// TestPanelTs checks that the T blocks sy2sb hands to applyReflectors
-// (the diagonal blocks of each panel's T) are the T applyReflectors
+// TestPanelTs checks, with blocks of 32 reflectors (two per panel of
+// 64) and of 64 (wideBlocks), that the T blocks sy2sb hands to
+// applyReflectors (the diagonal blocks of each panel's T) are the T applyReflectors
 // builds from the reflectors itself (to rounding: VᵀV comes from gemm
 // there and from dot products here), that it hands over every block its
 // panels cover, and that QᵀR with them agrees with QᵀR without. A block
@@ -335,8 +336,14 @@ func BenchmarkChaseNarrow_M4096(b *testing.B) {
 // O(1).
 func TestPanelTs(t *testing.T) {
 	r := rand.New(rand.NewPCG(51, 52))
-	for _, c := range []struct{ m, nb int }{{130, 32}, {300, 64}, {333, 64}, {600, 64}, {200, 48}} {
-		t.Run(fmt.Sprintf("m%d_nb%d", c.m, c.nb), func(t *testing.T) {
+	wide := wideBlocks
+	defer func() { wideBlocks = wide }()
+	for _, c := range []struct {
+		m, nb int
+		wide  bool
+	}{{130, 32, false}, {300, 64, false}, {333, 64, false}, {600, 64, false}, {200, 48, false}, {130, 32, true}, {333, 64, true}, {600, 64, true}} {
+		wideBlocks = c.wide
+		t.Run(fmt.Sprintf("m%d_nb%d_wide%v", c.m, c.nb, c.wide), func(t *testing.T) {
 			m, nb := c.m, c.nb
 			phi := randFloats(r, (m+3)*m)
 			a := make([]float64, m*m)
@@ -345,10 +352,11 @@ func TestPanelTs(t *testing.T) {
 			band := make([]float64, m*2*nb)
 			ts := make([]float64, tsLen(m, nb))
 			given := sy2sb(a, m, nb, tau, band, 2*nb, ts, nil)
-			blocks := (m - nb + reflectBlock - 1) / reflectBlock
+			rb := reflectBlockFor(nb)
+			blocks := (m - nb + rb - 1) / rb
 			want := 0
-			if nb%reflectBlock == 0 {
-				want = min(blocks, ((m-nb-2)/nb+1)*nb/reflectBlock)
+			if nb%rb == 0 {
+				want = min(blocks, ((m-nb-2)/nb+1)*nb/rb)
 			}
 			if given != want {
 				t.Fatalf("sy2sb filled %d blocks of T, want %d", given, want)
@@ -362,7 +370,6 @@ func TestPanelTs(t *testing.T) {
 			applyReflectors(a, m, nb, tau, w2, l, true, ts2, 0)
 			// Block k's T is b×b, b the block's reflectors (the rest of
 			// the block is scratch).
-			const rb = reflectBlock
 			for k := range blocks {
 				b := min(rb, m-nb-k*rb)
 				for i := range b {
