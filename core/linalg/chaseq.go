@@ -6,6 +6,12 @@ import "runtime"
 // applyChaseQWY groups into one compact WY block per block position.
 const chaseWY = 16
 
+// chaseBatch is the number of windows applyChaseQWY builds, then applies,
+// per pair of fork-joins: one pair per window (256 at m = 4096) cost a
+// third of the gain at load 7, where every join waits for a descheduled
+// goroutine; 8 windows' blocks are about 10 MiB.
+const chaseBatch = 8
+
 // applyChaseQWY is applyChaseQ on the AddAtA kernel read in place
 // (tileStride): the chase's reflectors grouped into compact WY blocks, so
 // that Q₂x is a sequence of small matrix products instead of one
@@ -21,8 +27,8 @@ const chaseWY = 16
 // G(W, 0) first. G = I − VTVᵀ (dlarft, forward): x ← x − Y(Vᵀx) with
 // Y = VT, two products of at most nb+chaseWY−1 and chaseWY inner terms.
 //
-// The groups of a window are built on every core, V and Yᵀ packed as left
-// panels; then the cores take ranges of whole tiles of x's columns,
+// The groups of chaseBatch windows are built on every core, V and Yᵀ
+// packed as left panels; then the cores take ranges of whole tiles of x's columns,
 // copied into a matrix padded with zeros to whole tiles, which the kernel
 // reads and writes in place (no packing of x per group). Every entry of x
 // is summed over the same inner terms in the same order by the same
@@ -42,15 +48,17 @@ func applyChaseQWY(kern tileStrideFunc, a []float64, m, nb int, tau2 []float64, 
 	maxRows := nb + kw - 1
 	kp := (kw + panelW - 1) / panelW * panelW      // kw, whole panels
 	rp := (maxRows + panelW - 1) / panelW * panelW // rows, whole panels
+	// Per group of a batch of windows (slot bi·maxGroups+j): Vᵀ
+	// (kw×maxRows), Yᵀ, V packed (kp/8 left panels of maxRows inner rows)
+	// and Yᵀ packed, negated (rp/8 panels of kw).
 	maxGroups := blocks(0)
-	// Per group: Vᵀ (kw×maxRows), Yᵀ, V packed (kp/8 left panels of
-	// maxRows inner rows) and Yᵀ packed, negated (rp/8 panels of kw).
-	vt := make([]float64, maxGroups*kw*maxRows)
-	yt := make([]float64, maxGroups*kw*maxRows)
-	vp := make([]float64, maxGroups*kp*maxRows)
-	yp := make([]float64, maxGroups*rp*kw)
+	slots := chaseBatch * maxGroups
+	vt := make([]float64, slots*kw*maxRows)
+	yt := make([]float64, slots*kw*maxRows)
+	vp := make([]float64, slots*kp*maxRows)
+	yp := make([]float64, slots*rp*kw)
 	type group struct{ r0, rows, k int }
-	gs := make([]group, maxGroups)
+	gs := make([]group, slots)
 
 	// x's columns in ranges of whole tiles (the last one padded with
 	// zeros), one or more per core; 8 spare rows for the last row panel
@@ -64,10 +72,24 @@ func applyChaseQWY(kern tileStrideFunc, a []float64, m, nb int, tau2 []float64, 
 	}
 	zs := make([][]float64, ranges)
 
+	var wins []int // window starts, in the order Q₂x applies them
 	for w0 := (sweeps - 1) / kw * kw; w0 >= 0; w0 -= kw {
-		w1 := min(w0+kw, sweeps)
-		ng := blocks(w0)
-		ParallelFor(ng, func(j int) {
+		wins = append(wins, w0)
+	}
+	for b0 := 0; b0 < len(wins); b0 += chaseBatch {
+		bw := wins[b0:min(b0+chaseBatch, len(wins))]
+		first := make([]int, len(bw)+1) // first build task of each window
+		for bi, w0 := range bw {
+			first[bi+1] = first[bi] + blocks(w0)
+		}
+		ParallelFor(first[len(bw)], func(task int) {
+			bi := 0
+			for first[bi+1] <= task {
+				bi++
+			}
+			w0, j := bw[bi], task-first[bi]
+			w1 := min(w0+kw, sweeps)
+			slot := bi*maxGroups + j
 			// Members: the sweeps of the window that reach block j (a
 			// prefix: later sweeps have no more blocks).
 			k := 0
@@ -76,9 +98,9 @@ func applyChaseQWY(kern tileStrideFunc, a []float64, m, nb int, tau2 []float64, 
 			}
 			r0 := w0 + 1 + j*nb
 			rows := min(nb, m-(r0+k-1)) + k - 1
-			gs[j] = group{r0, rows, k}
-			v := vt[j*kw*maxRows : j*kw*maxRows+k*rows]
-			y := yt[j*kw*maxRows : j*kw*maxRows+k*rows]
+			gs[slot] = group{r0, rows, k}
+			v := vt[slot*kw*maxRows : slot*kw*maxRows+k*rows]
+			y := yt[slot*kw*maxRows : slot*kw*maxRows+k*rows]
 			clear(v)
 			clear(y)
 			var t [chaseWY * chaseWY]float64 // T, row-major kw×kw
@@ -118,9 +140,9 @@ func applyChaseQWY(kern tileStrideFunc, a []float64, m, nb int, tau2 []float64, 
 			// V as left panels for Z = Vᵀx (panel p: V's columns 8p…8p+7,
 			// row after row), Yᵀ negated as left panels for x −= YZ.
 			nvp := (k + panelW - 1) / panelW
-			packPanelsT(vp[j*kp*maxRows:j*kp*maxRows+nvp*rows*panelW], v, rows, 0, rows, 0, k, nvp, false)
+			packPanelsT(vp[slot*kp*maxRows:slot*kp*maxRows+nvp*rows*panelW], v, rows, 0, rows, 0, k, nvp, false)
 			nyp := (rows + panelW - 1) / panelW
-			packPanels(yp[j*rp*kw:j*rp*kw+nyp*k*panelW], y, rows, k, 0, rows, nyp, true)
+			packPanels(yp[slot*rp*kw:slot*rp*kw+nyp*k*panelW], y, rows, k, 0, rows, nyp, true)
 		})
 		ParallelFor(ranges, func(r int) {
 			c0 := tileC * (tiles * r / ranges)
@@ -128,25 +150,28 @@ func applyChaseQWY(kern tileStrideFunc, a []float64, m, nb int, tau2 []float64, 
 			z := grow(zs[r], kp*w)
 			zs[r] = z
 			xs := xp[c0:]
-			for j := range ng {
-				g := gs[j]
-				nvp := (g.k + panelW - 1) / panelW
-				nyp := (g.rows + panelW - 1) / panelW
-				vj := vp[j*kp*maxRows:]
-				yj := yp[j*rp*kw:]
-				xr := xs[g.r0*ldx:]
-				// Z = Vᵀx on the group's rows, then x ← x − YZ.
-				clear(z[:nvp*panelW*w])
-				for p := range nvp {
-					ap := vj[p*g.rows*panelW : (p+1)*g.rows*panelW]
-					for c := 0; c < w; c += tileC {
-						kern(g.rows, ap, xr[c:], ldx, z[p*panelW*w+c:], w)
+			for bi, w0 := range bw {
+				for j := range blocks(w0) {
+					slot := bi*maxGroups + j
+					g := gs[slot]
+					nvp := (g.k + panelW - 1) / panelW
+					nyp := (g.rows + panelW - 1) / panelW
+					vj := vp[slot*kp*maxRows:]
+					yj := yp[slot*rp*kw:]
+					xr := xs[g.r0*ldx:]
+					// Z = Vᵀx on the group's rows, then x ← x − YZ.
+					clear(z[:nvp*panelW*w])
+					for p := range nvp {
+						ap := vj[p*g.rows*panelW : (p+1)*g.rows*panelW]
+						for c := 0; c < w; c += tileC {
+							kern(g.rows, ap, xr[c:], ldx, z[p*panelW*w+c:], w)
+						}
 					}
-				}
-				for p := range nyp {
-					ap := yj[p*g.k*panelW : (p+1)*g.k*panelW]
-					for c := 0; c < w; c += tileC {
-						kern(g.k, ap, z[c:], w, xr[p*panelW*ldx+c:], ldx)
+					for p := range nyp {
+						ap := yj[p*g.k*panelW : (p+1)*g.k*panelW]
+						for c := 0; c < w; c += tileC {
+							kern(g.k, ap, z[c:], w, xr[p*panelW*ldx+c:], ldx)
+						}
 					}
 				}
 			}

@@ -120,7 +120,8 @@ func TestChaseQWY(t *testing.T) {
 // λ search applies them to its bracket's 112 padded columns at m = 4096)
 // one reflector at a time (applyChaseQEach) and in compact WY blocks on
 // the AddAtA kernel (applyChaseQWY), alternately on the same synthetic
-// reflectors: s-each, s-wy, their CPU seconds and the ratios wy/each.
+// reflectors (the order swapped every round): s-each, s-wy, their CPU
+// seconds and the ratios wy/each.
 func BenchmarkChaseQWY_M4096_L112(b *testing.B) {
 	m, l := envInt("NTKRF_BENCH_M", 4096), 112
 	r := rand.New(rand.NewPCG(5, 6))
@@ -137,8 +138,11 @@ func BenchmarkChaseQWY_M4096_L112(b *testing.B) {
 		applyChaseQWY(kern, a, m, nb, tau2, x, l)
 	}
 	var wall, cpu [2]float64
-	for b.Loop() {
-		for v, f := range []func(a []float64, m, nb int, tau2 []float64, x []float64, l int){applyChaseQEach, wy} {
+	fs := []func(a []float64, m, nb int, tau2 []float64, x []float64, l int){applyChaseQEach, wy}
+	for it := 0; b.Loop(); it++ {
+		for o := range 2 { // the order swapped every round
+			v := o ^ it&1
+			f := fs[v]
 			copy(x, x0)
 			t0, u0 := time.Now(), cpuSeconds()
 			f(a, m, bandWidth, tau, x, l)

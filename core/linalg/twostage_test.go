@@ -412,8 +412,10 @@ func BenchmarkQ1tRPanelTs_M4096(b *testing.B) {
 	w := make([]float64, m*l)
 	scratch := make([]float64, len(ts))
 	var wall, cpu [2]float64
-	for b.Loop() {
-		for i, g := range []int{given, 0} {
+	for it := 0; b.Loop(); it++ {
+		for o := range 2 { // the order swapped every round
+			i := o ^ it&1
+			g := []int{given, 0}[i]
 			copy(w, rhs)
 			copy(scratch, ts)
 			t0, u0 := time.Now(), cpuSeconds()
@@ -448,9 +450,10 @@ func BenchmarkPanelOnTile_M4096(b *testing.B) {
 	on := panelOnTile
 	defer func() { panelOnTile = on }()
 	var wall, cpu [2]float64
-	for b.Loop() {
-		for i, t := range []bool{false, true} {
-			panelOnTile = t
+	for it := 0; b.Loop(); it++ {
+		for o := range 2 { // the order swapped every round
+			i := o ^ it&1
+			panelOnTile = i == 1
 			copy(a, a0)
 			t0, u0 := time.Now(), cpuSeconds()
 			sy2sb(a, m, nb, make([]float64, m), band, 2*nb, nil, nil)
