@@ -68,8 +68,9 @@ func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progr
 // factored A[p:p+nb, q:] = L·Q̃ᵀ (q = p+nb) by Householder reflectors
 // along the rows, and the trailing matrix A₂₂ = A[q:, q:] becomes
 // (I − VTᵀVᵀ)A₂₂(I − VTVᵀ) = A₂₂ − VWᵀ − WVᵀ with X = A₂₂VT and
-// W = X − ½V(TᵀVᵀX). Only the upper triangle of a is read and updated: the
-// products run on gemm, the rank-2nb update on the Gram kernel.
+// W = X − ½V(TᵀVᵀX). Only the upper triangle of a is read and updated:
+// VᵀA₂₂ and the rank-2nb update run on the Gram kernel, the nb-wide
+// products on tileAtB (see panelOnTile) or gemm.
 //
 // Each panel's T holds on its diagonal the T of its blocks of
 // reflectBlockFor(nb) reflectors (forward dlarft: column j of T depends on
