@@ -143,10 +143,10 @@ func addAtB(kern tileFunc, g []float64, ldg int, a, b []float64, n, m int, sub b
 
 	pack := func(k0, k, p0, p1 int) {
 		ps := k * panelW
-		packPanels(buf[:ng*ps], b[k0*m:(k0+k)*m], k, m, p0, p1)
+		packPanels(buf[p0*ps:p1*ps], b[k0*m:(k0+k)*m], m, k, p0*panelW, m, p1-p0, false)
 		src := buf
 		if !same {
-			packPanels(left[:ng*ps], a[k0*m:(k0+k)*m], k, m, p0, p1)
+			packPanels(left[p0*ps:p1*ps], a[k0*m:(k0+k)*m], m, k, p0*panelW, m, p1-p0, false)
 			src = left
 		}
 		if sub {
@@ -229,20 +229,34 @@ func eachBlock(n, np, workers int, pack func(k0, k, p0, p1 int), run func(w, k i
 	}
 }
 
-// packPanels copies panels [p0, p1) of the k×m row-major block a into dst,
-// where panel p holds columns panelW·p … panelW·p+7 row after row (k·panelW
-// values), zero past column m.
-func packPanels(dst, a []float64, k, m, p0, p1 int) {
+// packPanels copies columns [c0, c1) of the k rows of x (row stride ldx)
+// into np panels of panelW columns in dst (panel p holds columns
+// c0+panelW·p … c0+panelW·p+7 row after row, k·panelW values), zero past
+// c1, negated with neg. AddAtA packs whole rows of its block with it,
+// tileAtB (the λ search's products) column ranges of wider rows.
+func packPanels(dst, x []float64, ldx, k, c0, c1, np int, neg bool) {
 	ps := k * panelW
-	for p := p0; p < p1; p++ {
+	for p := range np {
 		d := dst[p*ps : (p+1)*ps]
-		j := p * panelW
-		w := min(panelW, max(0, m-j))
+		j := c0 + p*panelW
+		w := min(panelW, max(0, c1-j))
 		if w < panelW {
 			clear(d)
+			for r := 0; r < k && w > 0; r++ {
+				copy(d[r*panelW:r*panelW+w], x[r*ldx+j:r*ldx+j+w])
+			}
+		} else {
+			for r := range k {
+				// Element by element: a copy of 8 values calls memmove.
+				dr, xr := d[r*panelW:r*panelW+8], x[r*ldx+j:r*ldx+j+8]
+				dr[0], dr[1], dr[2], dr[3] = xr[0], xr[1], xr[2], xr[3]
+				dr[4], dr[5], dr[6], dr[7] = xr[4], xr[5], xr[6], xr[7]
+			}
 		}
-		for r := 0; r < k && w > 0; r++ {
-			copy(d[r*panelW:r*panelW+w], a[r*m+j:r*m+j+w])
+		if neg {
+			for i, v := range d {
+				d[i] = -v
+			}
 		}
 	}
 }

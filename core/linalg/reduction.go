@@ -53,7 +53,7 @@ func oneStageReduce(a []float64, m int, w []float64, l int, keep bool, progress 
 	if keep {
 		ts = make([]float64, tsLen(m, 1))
 	}
-	applyReflectors(a, m, 1, tau, w, l, true, ts)
+	applyReflectors(a, m, 1, tau, w, l, true, ts, 0)
 	return d, e, tau, ts
 }
 
@@ -67,7 +67,7 @@ func (r *Reduction) ApplyQ(x []float64, l int) {
 		applyChaseQ(r.a, r.m, r.nb, r.tau2, x, l)
 	}
 	if r.m-r.off-1 > 0 {
-		applyReflectors(r.a, r.m, r.off, r.tau, x, l, false, r.ts)
+		applyReflectors(r.a, r.m, r.off, r.tau, x, l, false, r.ts, 0)
 	}
 }
 
@@ -103,12 +103,30 @@ func (g *chaseLog) put(s, j, i0 int, v []float64, tau float64) {
 
 // applyChaseQ overwrites the m×l x with Q₂x, Q₂ the product of the
 // reflectors chaseLog recorded, which x meets in the reverse of the order
-// sb2st applied them. Columns are independent: x is transposed so that
-// each is contiguous, and the cores take groups of chaseGroup columns, to
-// which every reflector is applied in turn (a reflector acts on nb rows
-// or fewer, and the group's rows stay in cache while the reflectors, m²/2
-// numbers, stream past once per group).
+// sb2st applied them: in compact WY blocks on the AddAtA kernel read in
+// place where Q₁'s products run on the AddAtA kernel and the CPU has the
+// in-place one (applyOnTile, tileStride; see applyChaseQWY), else one
+// reflector at a time (applyChaseQEach).
 func applyChaseQ(a []float64, m, nb int, tau2 []float64, x []float64, l int) {
+	if applyOnTile && tileStride != nil && chaseQWY {
+		applyChaseQWY(tileStride, a, m, nb, tau2, x, l)
+		return
+	}
+	applyChaseQEach(a, m, nb, tau2, x, l)
+}
+
+// chaseQWY lets applyChaseQ take applyChaseQWY where it can; benchmarks
+// turn it off to compare.
+var chaseQWY = true
+
+// applyChaseQEach is applyChaseQ one reflector at a time (WebAssembly and
+// the portable build, where the products would run on the scalar tile).
+// Columns are independent: x is transposed so that each is contiguous,
+// and the cores take groups of chaseGroup columns, to which every
+// reflector is applied in turn (a reflector acts on nb rows or fewer, and
+// the group's rows stay in cache while the reflectors, m²/2 numbers,
+// stream past once per group).
+func applyChaseQEach(a []float64, m, nb int, tau2 []float64, x []float64, l int) {
 	sweeps := max(m-2, 0)
 	if sweeps == 0 || l == 0 {
 		return

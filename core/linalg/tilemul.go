@@ -17,6 +17,14 @@ import (
 // in the portable build, where Mul's kernels are as fast).
 var applyOnTile bool
 
+// tileStrideFunc adds to the tileR×tileC block c (row stride ldc) the
+// product of the left panel a (k ≥ 1 rows of tileR values) and the k×tileC
+// block b whose rows are ldb apart: tileFunc on a right operand read in
+// place, for products whose right operand is already row-major (the
+// λ search's columns, applyChaseQWY), with the same operations in the
+// same order as the packed kernel.
+type tileStrideFunc func(k int, a, b []float64, ldb int, c []float64, ldc int)
+
 // tileRowChunk is the number of rows of c one task of tileAtB covers: 32
 // left panels, 256 KiB of A's packed block at kc inner rows.
 const tileRowChunk = 32 * panelW
@@ -87,9 +95,9 @@ func tileTask(kern tileFunc, c []float64, ldc int, a []float64, lda int, at bool
 		if at {
 			packPanelsT(s.a[:np*ps], a, lda, l0, kl, i0, i1, np, sub)
 		} else {
-			packPanelsStride(s.a[:np*ps], a[l0*lda:], lda, kl, i0, i1, np, sub)
+			packPanels(s.a[:np*ps], a[l0*lda:], lda, kl, i0, i1, np, sub)
 		}
-		packPanelsStride(s.b[:nq*ps], b[l0*ldb:], ldb, kl, j0, j1, nq, false)
+		packPanels(s.b[:nq*ps], b[l0*ldb:], ldb, kl, j0, j1, nq, false)
 		for q := 0; q < nq; q += 3 {
 			jq := j0 + q*panelW
 			je := min(jq+tileC, j1)
@@ -114,37 +122,7 @@ func tileTask(kern tileFunc, c []float64, ldc int, a []float64, lda int, at bool
 	}
 }
 
-// packPanelsStride copies columns [c0, c1) of the k rows of x (row stride
-// ldx) into np panels of panelW columns in dst, row after row, zero past
-// c1, negated with neg.
-func packPanelsStride(dst, x []float64, ldx, k, c0, c1, np int, neg bool) {
-	ps := k * panelW
-	for p := range np {
-		d := dst[p*ps : (p+1)*ps]
-		j := c0 + p*panelW
-		w := min(panelW, max(0, c1-j))
-		if w < panelW {
-			clear(d)
-			for r := 0; r < k && w > 0; r++ {
-				copy(d[r*panelW:r*panelW+w], x[r*ldx+j:r*ldx+j+w])
-			}
-		} else {
-			for r := range k {
-				// Element by element: a copy of 8 values calls memmove.
-				dr, xr := d[r*panelW:r*panelW+8], x[r*ldx+j:r*ldx+j+8]
-				dr[0], dr[1], dr[2], dr[3] = xr[0], xr[1], xr[2], xr[3]
-				dr[4], dr[5], dr[6], dr[7] = xr[4], xr[5], xr[6], xr[7]
-			}
-		}
-		if neg {
-			for i, v := range d {
-				d[i] = -v
-			}
-		}
-	}
-}
-
-// packPanelsT is packPanelsStride for the transpose: inner rows
+// packPanelsT is packPanels for the transpose: inner rows
 // l0 … l0+k−1 of the matrix whose column i is row i of x (row stride ldx),
 // its columns [c0, c1) into np panels.
 func packPanelsT(dst, x []float64, ldx, l0, k, c0, c1, np int, neg bool) {

@@ -123,7 +123,7 @@ func BenchmarkQ1OnTile_M4096_L112(b *testing.B) {
 		for v, t := range []bool{false, true} {
 			applyOnTile = t
 			t0, u0 := time.Now(), cpuSeconds()
-			applyReflectors(red.a, red.m, red.off, red.tau, xp, lp, false, red.ts)
+			applyReflectors(red.a, red.m, red.off, red.tau, xp, lp, false, red.ts, 0)
 			wall[v] += time.Since(t0).Seconds()
 			cpu[v] += cpuSeconds() - u0
 		}
@@ -135,5 +135,50 @@ func BenchmarkQ1OnTile_M4096_L112(b *testing.B) {
 	b.ReportMetric(wall[1]/wall[0], "s-tile/s-mul")
 	if cpu[0] > 0 {
 		b.ReportMetric(cpu[1]/cpu[0], "cpu-tile/cpu-mul")
+	}
+}
+
+// BenchmarkWideBlocks_M4096_L112 times Q₁ applied to the λ search's 112
+// padded columns at m = 4096 in blocks of 32 reflectors and of 64
+// (wideBlocks), each on its own reduction of the same matrix (the blocks'
+// T are kept in that layout), alternately, the order swapped every round:
+// s-32, s-64, their CPU seconds and the ratios 64/32.
+func BenchmarkWideBlocks_M4096_L112(b *testing.B) {
+	const m, lp = 4096, 112
+	r := rand.New(rand.NewPCG(1, 2))
+	phi := randFloats(r, (m+100)*m)
+	a := make([]float64, m*m)
+	AddAtA(a, phi, m+100, m)
+	rhs := randFloats(r, m*10)
+	wide := wideBlocks
+	defer func() { wideBlocks = wide }()
+	var reds [2]*Reduction
+	for i, w := range []bool{false, true} {
+		wideBlocks = w
+		reds[i], _ = Reduce(slices.Clone(a), m, rhs, 10, nil)
+	}
+	x0 := randFloats(r, m*lp)
+	x := make([]float64, len(x0))
+	var wall, cpu [2]float64
+	for it := 0; b.Loop(); it++ {
+		for o := range 2 {
+			i := o ^ it&1
+			wideBlocks = i == 1
+			red := reds[i]
+			copy(x, x0)
+			t0, u0 := time.Now(), cpuSeconds()
+			applyReflectors(red.a, red.m, red.off, red.tau, x, lp, false, red.ts, 0)
+			wall[i] += time.Since(t0).Seconds()
+			cpu[i] += cpuSeconds() - u0
+		}
+	}
+	N := float64(b.N)
+	b.ReportMetric(wall[0]/N, "s-32")
+	b.ReportMetric(wall[1]/N, "s-64")
+	b.ReportMetric(cpu[0]/N, "cpu-32")
+	b.ReportMetric(cpu[1]/N, "cpu-64")
+	b.ReportMetric(wall[1]/wall[0], "64/32")
+	if cpu[0] > 0 {
+		b.ReportMetric(cpu[1]/cpu[0], "cpu-64/32")
 	}
 }

@@ -222,9 +222,26 @@ func dotPortable(x, y []float64) float64 {
 // reflectBlock is the number of reflectors applyQt applies at once.
 const reflectBlock = 32
 
+// reflectBlockFor is the number of reflectors applyReflectors applies at
+// once for reflectors off columns right of the diagonal: reflectBlock for
+// the one-stage reduction's, twice that for the band reduction's (off is
+// its half-width, 64), whose panels' T then serve whole (see sy2sb) and
+// whose products on the λ search's bracket pass over R half as often.
+func reflectBlockFor(off int) int {
+	if off > 1 && wideBlocks {
+		return 2 * reflectBlock
+	}
+	return reflectBlock
+}
+
+// wideBlocks lets reflectBlockFor widen the band reduction's blocks;
+// benchmarks turn it off to compare.
+var wideBlocks = true
+
 // tsLen is the length of the T matrices applyReflectors keeps.
 func tsLen(m, off int) int {
-	return (max(m-off, 0) + reflectBlock - 1) / reflectBlock * reflectBlock * reflectBlock
+	rb := reflectBlockFor(off)
+	return (max(m-off, 0) + rb - 1) / rb * rb * rb
 }
 
 // applyQt overwrites the m×l row-major r with QᵀR, Q = H₀H₁⋯H_{m−2} as
@@ -240,21 +257,22 @@ func applyQt(a []float64, m int, tau, r []float64, l int) {
 // i+off on (1 there) and acts on rows i+off … m−1 of r. tridiag leaves
 // off = 1, sy2sb the half-bandwidth.
 func applyQtOff(a []float64, m, off int, tau, r []float64, l int) {
-	applyReflectors(a, m, off, tau, r, l, true, nil)
+	applyReflectors(a, m, off, tau, r, l, true, nil, 0)
 }
 
 // applyReflectors overwrites r with QᵀR (transpose set) or QR for the Q of
 // applyQtOff. A block of reflectors is I − VTVᵀ, so QᵀR takes the blocks
 // in order with Tᵀ and QR in reverse order with T. A non-nil ts (of
 // tsLen(m, off) values) keeps the blocks' T: QᵀR writes them, QR reads
-// them instead of computing them again (O(reflectBlock·m²) per call).
-func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose bool, ts []float64) {
-	const nb = reflectBlock
+// them instead of computing them again (O(reflectBlock·m²) per call);
+// QᵀR reads the first given blocks' from ts too (sy2sb's, see there).
+func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose bool, ts []float64, given int) {
+	nb := reflectBlockFor(off)
 	const zRows = 256 // rows of V·Y per task
 	vt := make([]float64, nb*m)
 	vc := make([]float64, m*nb)
-	tm := make([]float64, nb*nb)
-	g := make([]float64, nb*nb) // VᵀV, upper
+	scratch := make([]float64, nb*nb) // T, where not in ts
+	g := make([]float64, nb*nb)       // VᵀV, upper
 	x := make([]float64, nb*l)
 	y := make([]float64, nb*l)
 	z := make([]float64, m*l)
@@ -274,10 +292,11 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 			copy(row[j:], a[i*m+i+off:(i+1)*m])
 		}
 		// T, upper triangular: T[0:j, j] = −τⱼ·T[0:j, 0:j]·V[:, 0:j]ᵀvⱼ.
-		if ts != nil && !transpose {
+		tm := scratch
+		if ts != nil && (!transpose || blk < given) {
 			tm = ts[blk*nb*nb : (blk+1)*nb*nb]
 		}
-		if ts == nil || transpose {
+		if ts == nil || transpose && blk >= given {
 			// G[i, j] = vᵢ·vⱼ (i < j) on all cores, each dot as it is
 			// on one, then the recursion for T's columns.
 			if b*n1 >= minSplitWork {
@@ -307,7 +326,7 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 				tm[j*nb+j] = tj
 			}
 		}
-		if ts != nil && transpose {
+		if ts != nil && transpose && blk >= given {
 			copy(ts[blk*nb*nb:], tm)
 		}
 		// X = VᵀR, Y = TᵀX (or TX), R −= VY on rows k0+off … m−1.

@@ -36,12 +36,13 @@ func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progr
 	ld := 2 * nb
 	tau = make([]float64, m)
 	band := make([]float64, m*ld)
-	sy2sb(a, m, nb, tau, band, ld, progress)
-	if keep {
-		ts = make([]float64, tsLen(m, nb))
-	}
+	ts = make([]float64, tsLen(m, nb))
+	given := sy2sb(a, m, nb, tau, band, ld, ts, progress)
 	if m-nb-1 > 0 {
-		applyReflectors(a, m, nb, tau, w, l, true, ts)
+		applyReflectors(a, m, nb, tau, w, l, true, ts, given)
+	}
+	if !keep {
+		ts = nil
 	}
 	d = make([]float64, m)
 	e = make([]float64, m)
@@ -67,9 +68,19 @@ func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progr
 // factored A[p:p+nb, q:] = L·Q̃ᵀ (q = p+nb) by Householder reflectors
 // along the rows, and the trailing matrix A₂₂ = A[q:, q:] becomes
 // (I − VTᵀVᵀ)A₂₂(I − VTVᵀ) = A₂₂ − VWᵀ − WVᵀ with X = A₂₂VT and
-// W = X − ½V(TᵀVᵀX). Only the upper triangle of a is read and updated: the
-// products run on gemm, the rank-2nb update on the Gram kernel.
-func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(done, total int)) {
+// W = X − ½V(TᵀVᵀX). Only the upper triangle of a is read and updated:
+// VᵀA₂₂ and the rank-2nb update run on the Gram kernel, the nb-wide
+// products on tileAtB (see panelOnTile) or gemm.
+//
+// Each panel's T holds on its diagonal the T of its blocks of
+// reflectBlockFor(nb) reflectors (forward dlarft: column j of T depends on
+// reflectors 0 … j only, and the recursion within a block reads only that
+// block's entries; at nb = 64 the block is the panel), which
+// applyReflectors would otherwise build again with m·64 dot products of up
+// to m terms per block: where nb is a multiple of the block they are
+// copied to ts in applyReflectors' layout, and sy2sb returns how many
+// leading blocks of ts it filled.
+func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, ts []float64, progress func(done, total int)) (given int) {
 	impl := lapack.Implementation{}
 	nmax := max(m-nb, 1)
 	vt := make([]float64, nb*nmax)     // Vᵀ, explicit
@@ -140,7 +151,13 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 			}
 		})
 		// T (dlarft, forward, columnwise) from G = VᵀV.
-		gemm(g, nb, vt, n, left, 2*nb, nb, n, nb, false)
+		onTile := applyOnTile && panelOnTile
+		if onTile {
+			clear(g)
+			tileAtB(tile, g, nb, left, 2*nb, false, left, 2*nb, n, nb, nb, false)
+		} else {
+			gemm(g, nb, vt, n, left, 2*nb, nb, n, nb, false)
+		}
 		clear(tm)
 		for j := 0; j < nb; j++ {
 			tj := tau[p+j]
@@ -161,22 +178,43 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, progress func(do
 				tt[j*nb+i] = tm[i*nb+j]
 			}
 		}
+		if rb := reflectBlockFor(nb); ts != nil && nb%rb == 0 && given == p/rb {
+			for b0 := 0; b0 < nb && (p+b0)/rb < len(ts)/(rb*rb); b0 += rb {
+				t := ts[(p+b0)/rb*rb*rb:]
+				for i := range rb {
+					copy(t[i*rb:(i+1)*rb], tm[(b0+i)*nb+b0:(b0+i)*nb+b0+rb])
+				}
+				given++
+			}
+		}
 		a22 := a[q*m+q:]
-		symmLeft(xt, a22, m, n, nb, left, 2*nb, sw)      // VᵀA₂₂
-		gemm(g, nb, xt, n, left, 2*nb, nb, n, nb, false) // VᵀA₂₂V
-		gemm(wt, n, tt, nb, xt, n, nb, nb, n, false)     // Xᵀ = TᵀVᵀA₂₂
-		gemm(tmp, nb, tt, nb, g, nb, nb, nb, nb, false)  // TᵀVᵀA₂₂V
-		gemm(s, nb, tmp, nb, tm, nb, nb, nb, nb, false)  // ·T
+		symmLeft(xt, a22, m, n, nb, left, 2*nb, sw) // VᵀA₂₂
+		if onTile {
+			clear(g)
+			tileAtB(tile, g, nb, xt, n, true, left, 2*nb, n, nb, nb, false) // VᵀA₂₂V
+			clear(wt[:nb*n])
+			tileAtB(tile, wt, n, tm, nb, false, xt, n, nb, nb, n, false) // Xᵀ = TᵀVᵀA₂₂
+		} else {
+			gemm(g, nb, xt, n, left, 2*nb, nb, n, nb, false) // VᵀA₂₂V
+			gemm(wt, n, tt, nb, xt, n, nb, nb, n, false)     // Xᵀ = TᵀVᵀA₂₂
+		}
+		gemm(tmp, nb, tt, nb, g, nb, nb, nb, nb, false) // TᵀVᵀA₂₂V
+		gemm(s, nb, tmp, nb, tm, nb, nb, nb, nb, false) // ·T
 		for i := range s {
 			s[i] *= -0.5
 		}
-		gemm(wt, n, s, nb, vt, n, nb, nb, n, true) // Wᵀ = Xᵀ − ½SVᵀ
+		if onTile {
+			tileAtB(tile, wt, n, s, nb, true, vt, n, nb, nb, n, false) // Wᵀ = Xᵀ − ½SVᵀ
+		} else {
+			gemm(wt, n, s, nb, vt, n, nb, nb, n, true)
+		}
 		rank2k(a22, m, vt, n, wt, n, nb, n, vwv)
 	}
 	// The last block is inside the band.
 	for r := p; r < m; r++ {
 		copy(band[r*ld:r*ld+m-r], a[r*m+r:(r+1)*m])
 	}
+	return given
 }
 
 // sb2st reduces the symmetric band matrix of half-bandwidth nb in band
@@ -422,6 +460,13 @@ func reflectEach(c []float64, ldc, n int, u []float64, tau float64) {
 // m ≥ twoStageMin (tests turn it off to compare with the one-stage path).
 var twoStage = true
 
+// panelOnTile sends sy2sb's four nb-wide products per panel (VᵀV,
+// VᵀA₂₂V, TᵀVᵀA₂₂ and ½SVᵀ: 8·nb²·n flops, 4.3 GFLOP at m = 4096) to
+// tileAtB, on the AddAtA kernel with fused multiply-adds, where Q₁'s
+// products run there (applyOnTile): gemm keeps Mul's portable bits and
+// its 4×8 kernel. Benchmarks turn it off to compare.
+var panelOnTile = true
+
 // symmKC is the inner block of symmLeft: every entry's sum is split every
 // symmKC inner indices, counted from 0 (fixed, so the bits do not depend
 // on the cores), and while a block runs its left panel (16 KiB) and three
@@ -585,18 +630,26 @@ func packSymm(bp []float64, bs int, s []float64, lds, l0, k, c0, c1 int) {
 			bp[cc/panelW*bs+l*panelW+cc%panelW] = row[c]
 		}
 		for ; c+panelW <= c1; c += panelW {
+			// Element by element: an 8-value array or slice copy calls
+			// memmove, which took two thirds of the packing.
 			o := (c-c0)/panelW*bs + l*panelW
-			*(*[panelW]float64)(bp[o : o+panelW]) = *(*[panelW]float64)(row[c : c+panelW])
+			d, x := bp[o:o+panelW], row[c:c+panelW]
+			d[0], d[1], d[2], d[3] = x[0], x[1], x[2], x[3]
+			d[4], d[5], d[6], d[7] = x[4], x[5], x[6], x[7]
 		}
 		for ; c < c1; c++ {
 			cc := c - c0
 			bp[cc/panelW*bs+l*panelW+cc%panelW] = row[c]
 		}
 	}
-	// Below the diagonal, a panel's panelW columns at a time: row r of
-	// the panel is column r of their rows, read from panelW streams and
-	// written as one contiguous row (a column at a time wrote a value per
-	// cache line of bp).
+	packSymmBelow(bp, bs, s, lds, l0, k, c0, c1)
+}
+
+// packSymmBelow is packSymm's part below the diagonal, a panel's panelW
+// columns at a time: row r of the panel is column r of their rows, read
+// from panelW streams and written as one contiguous row (a column at a
+// time wrote a value per cache line of bp).
+func packSymmBelow(bp []float64, bs int, s []float64, lds, l0, k, c0, c1 int) {
 	for p0 := c0; p0 < c1 && p0+1 < l0+k; p0 += panelW {
 		p1 := min(p0+panelW, c1)
 		d := bp[(p0-c0)/panelW*bs:]

@@ -183,6 +183,39 @@ func packSymmColumns(bp []float64, bs int, s []float64, lds, l0, k, c0, c1 int) 
 	}
 }
 
+// packSymmArrayCopy is packSymm before search4: the entries on and above
+// the diagonal copied a panel row at a time as an 8-value array, which
+// calls memmove. It is the baseline of BenchmarkPackSymm's new/prev.
+func packSymmArrayCopy(bp []float64, bs int, s []float64, lds, l0, k, c0, c1 int) {
+	w := c1 - c0
+	nq := len(bp) / bs
+	if w < nq*panelW {
+		clear(bp[w/panelW*bs:])
+	}
+	for l := range k {
+		r := l0 + l
+		if r >= c1 {
+			break
+		}
+		row := s[r*lds : r*lds+c1]
+		c := max(c0, r)
+		for ; c < c1 && (c-c0)%panelW != 0; c++ {
+			cc := c - c0
+			bp[cc/panelW*bs+l*panelW+cc%panelW] = row[c]
+		}
+		for ; c+panelW <= c1; c += panelW {
+			o := (c-c0)/panelW*bs + l*panelW
+			*(*[panelW]float64)(bp[o : o+panelW]) = *(*[panelW]float64)(row[c : c+panelW])
+		}
+		for ; c < c1; c++ {
+			cc := c - c0
+			bp[cc/panelW*bs+l*panelW+cc%panelW] = row[c]
+		}
+	}
+	// Below the diagonal: packSymm's (unchanged).
+	packSymmBelow(bp, bs, s, lds, l0, k, c0, c1)
+}
+
 // TestPackSymmPanelRows checks that packSymm, which writes the entries
 // below the diagonal a panel row at a time, packs every block the column
 // by column packing did: blocks above, across and below the diagonal,
@@ -207,40 +240,46 @@ func TestPackSymmPanelRows(t *testing.T) {
 }
 
 // BenchmarkPackSymm packs the trailing matrix of the first panel at
-// m = 4096 (n = 4032, symmLeft's strips and blocks) with packSymm and with
-// the column by column packing it replaced, alternately, and reports both
-// and new/old, in wall and in CPU time.
+// m = 4096 (n = 4032, symmLeft's strips and blocks) with packSymm, with
+// the column by column packing it first replaced (old) and with its
+// previous version (prev: the upper part copied as 8-value arrays),
+// alternately, and reports each and new/old, new/prev, in wall and in CPU
+// time.
 func BenchmarkPackSymm(b *testing.B) {
 	const n, lds = 4032, 4096
 	s := randFloats(rand.New(rand.NewPCG(1, 2)), n*lds)
 	w := symmStripWidth(n, 2)
 	nq := (w + tileC - 1) / tileC * 3
 	bp := make([]float64, nq*symmKC*panelW)
-	pass := func(pack func([]float64, int, []float64, int, int, int, int, int)) time.Duration {
-		t0 := time.Now()
+	pass := func(pack func([]float64, int, []float64, int, int, int, int, int)) (time.Duration, float64) {
+		t0, u0 := time.Now(), cpuSeconds()
 		for c0 := 0; c0 < n; c0 += w {
 			for l0 := 0; l0 < n; l0 += symmKC {
 				k := min(symmKC, n-l0)
 				pack(bp[:nq*k*panelW], k*panelW, s, lds, l0, k, c0, min(c0+w, n))
 			}
 		}
-		return time.Since(t0)
+		return time.Since(t0), cpuSeconds() - u0
 	}
-	var tNew, tOld time.Duration
-	var cNew, cOld float64
+	packs := []func([]float64, int, []float64, int, int, int, int, int){packSymmColumns, packSymmArrayCopy, packSymm}
+	var wall [3]time.Duration
+	var cpu [3]float64
 	for b.Loop() {
-		u0 := cpuSeconds()
-		tOld += pass(packSymmColumns)
-		u1 := cpuSeconds()
-		tNew += pass(packSymm)
-		cOld += u1 - u0
-		cNew += cpuSeconds() - u1
+		for i, p := range packs {
+			t, c := pass(p)
+			wall[i] += t
+			cpu[i] += c
+		}
 	}
-	b.ReportMetric(tNew.Seconds()/float64(b.N), "s-new")
-	b.ReportMetric(tOld.Seconds()/float64(b.N), "s-old")
-	b.ReportMetric(tNew.Seconds()/tOld.Seconds(), "new/old")
-	if cOld > 0 {
-		b.ReportMetric(cNew/cOld, "cpu-new/old")
+	N := float64(b.N)
+	b.ReportMetric(wall[2].Seconds()/N, "s-new")
+	b.ReportMetric(wall[1].Seconds()/N, "s-prev")
+	b.ReportMetric(wall[0].Seconds()/N, "s-old")
+	b.ReportMetric(wall[2].Seconds()/wall[0].Seconds(), "new/old")
+	b.ReportMetric(wall[2].Seconds()/wall[1].Seconds(), "new/prev")
+	if cpu[0] > 0 && cpu[1] > 0 {
+		b.ReportMetric(cpu[2]/cpu[0], "cpu-new/old")
+		b.ReportMetric(cpu[2]/cpu[1], "cpu-new/prev")
 	}
 }
 
@@ -261,7 +300,7 @@ func BenchmarkChaseNarrow_M4096(b *testing.B) {
 	}
 	ld := 2 * nb
 	band0 := make([]float64, m*ld)
-	sy2sb(a, m, nb, make([]float64, m), band0, ld, nil)
+	sy2sb(a, m, nb, make([]float64, m), band0, ld, nil, nil)
 	rhs := randFloats(r, m*l)
 	band, w := make([]float64, len(band0)), make([]float64, len(rhs))
 	d, e := make([]float64, m), make([]float64, m)
@@ -284,5 +323,151 @@ func BenchmarkChaseNarrow_M4096(b *testing.B) {
 	b.ReportMetric(wall[1]/wall[0], "s-narrow/s-axpy")
 	if cpu[0] > 0 {
 		b.ReportMetric(cpu[1]/cpu[0], "cpu-narrow/cpu-axpy")
+	}
+}
+
+// TestPanelTs checks, with blocks of 32 reflectors (two per panel of
+// 64) and of 64 (wideBlocks), that the T blocks sy2sb hands to
+// applyReflectors (the diagonal blocks of each panel's T) are the T applyReflectors
+// builds from the reflectors itself (to rounding: VᵀV comes from gemm
+// there and from dot products here), that it hands over every block its
+// panels cover, and that QᵀR with them agrees with QᵀR without. A block
+// shifted or transposed, or a panel's τ past its reflectors, is off by
+// O(1).
+func TestPanelTs(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	wide := wideBlocks
+	defer func() { wideBlocks = wide }()
+	for _, c := range []struct {
+		m, nb int
+		wide  bool
+	}{{130, 32, false}, {300, 64, false}, {333, 64, false}, {600, 64, false}, {200, 48, false}, {130, 32, true}, {333, 64, true}, {600, 64, true}} {
+		wideBlocks = c.wide
+		t.Run(fmt.Sprintf("m%d_nb%d_wide%v", c.m, c.nb, c.wide), func(t *testing.T) {
+			m, nb := c.m, c.nb
+			phi := randFloats(r, (m+3)*m)
+			a := make([]float64, m*m)
+			AddAtA(a, phi, m+3, m)
+			tau := make([]float64, m)
+			band := make([]float64, m*2*nb)
+			ts := make([]float64, tsLen(m, nb))
+			given := sy2sb(a, m, nb, tau, band, 2*nb, ts, nil)
+			rb := reflectBlockFor(nb)
+			blocks := (m - nb + rb - 1) / rb
+			want := 0
+			if nb%rb == 0 {
+				want = min(blocks, ((m-nb-2)/nb+1)*nb/rb)
+			}
+			if given != want {
+				t.Fatalf("sy2sb filled %d blocks of T, want %d", given, want)
+			}
+			const l = 3
+			rhs := randFloats(r, m*l)
+			w, w2 := slices.Clone(rhs), slices.Clone(rhs)
+			got := slices.Clone(ts)
+			applyReflectors(a, m, nb, tau, w, l, true, got, given)
+			ts2 := make([]float64, len(ts))
+			applyReflectors(a, m, nb, tau, w2, l, true, ts2, 0)
+			// Block k's T is b×b, b the block's reflectors (the rest of
+			// the block is scratch).
+			for k := range blocks {
+				b := min(rb, m-nb-k*rb)
+				for i := range b {
+					for j := range b {
+						g, w := got[k*rb*rb+i*rb+j], ts2[k*rb*rb+i*rb+j]
+						if d := math.Abs(g - w); d > 1e-12*(1+math.Abs(w)) {
+							t.Fatalf("T block %d (%d, %d) = %.17g, built from the reflectors %.17g", k, i, j, g, w)
+						}
+					}
+				}
+			}
+			norm := 0.0
+			for _, v := range rhs {
+				norm = math.Hypot(norm, v)
+			}
+			for i := range w {
+				if d := math.Abs(w[i] - w2[i]); d > 1e-12*norm {
+					t.Fatalf("QᵀR[%d] = %.17g with sy2sb's T, %.17g without", i, w[i], w2[i])
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkQ1tRPanelTs_M4096 times Q₁ᵀR for the 10 columns of the λ
+// search at m = 4096 (NTKRF_BENCH_M) with the T blocks sy2sb hands over
+// and with every T built from the reflectors (as before), alternately on
+// the same reduction: s-given, s-built, their CPU seconds and the ratios
+// given/built.
+func BenchmarkQ1tRPanelTs_M4096(b *testing.B) {
+	m, nb, l := envInt("NTKRF_BENCH_M", 4096), bandWidth, 10
+	r := rand.New(rand.NewPCG(7, 8))
+	phi := randFloats(r, (m+10)*m)
+	a := make([]float64, m*m)
+	AddAtA(a, phi, m+10, m)
+	tau := make([]float64, m)
+	ts := make([]float64, tsLen(m, nb))
+	given := sy2sb(a, m, nb, tau, make([]float64, m*2*nb), 2*nb, ts, nil)
+	rhs := randFloats(r, m*l)
+	w := make([]float64, m*l)
+	scratch := make([]float64, len(ts))
+	var wall, cpu [2]float64
+	for it := 0; b.Loop(); it++ {
+		for o := range 2 { // the order swapped every round
+			i := o ^ it&1
+			g := []int{given, 0}[i]
+			copy(w, rhs)
+			copy(scratch, ts)
+			t0, u0 := time.Now(), cpuSeconds()
+			applyReflectors(a, m, nb, tau, w, l, true, scratch, g)
+			wall[i] += time.Since(t0).Seconds()
+			cpu[i] += cpuSeconds() - u0
+		}
+	}
+	N := float64(b.N)
+	b.ReportMetric(wall[0]/N, "s-given")
+	b.ReportMetric(wall[1]/N, "s-built")
+	b.ReportMetric(cpu[0]/N, "cpu-given")
+	b.ReportMetric(cpu[1]/N, "cpu-built")
+	b.ReportMetric(wall[0]/wall[1], "given/built")
+	if cpu[1] > 0 {
+		b.ReportMetric(cpu[0]/cpu[1], "cpu-given/built")
+	}
+}
+
+// BenchmarkPanelOnTile_M4096 times the band reduction (sy2sb) at m = 4096
+// (NTKRF_BENCH_M) with its four nb-wide products per panel on gemm and on
+// tileAtB (panelOnTile), alternately on copies of the same matrix:
+// s-gemm, s-tile, their CPU seconds and the ratios tile/gemm.
+func BenchmarkPanelOnTile_M4096(b *testing.B) {
+	m, nb := envInt("NTKRF_BENCH_M", 4096), bandWidth
+	r := rand.New(rand.NewPCG(9, 10))
+	phi := randFloats(r, (m+10)*m)
+	a0 := make([]float64, m*m)
+	AddAtA(a0, phi, m+10, m)
+	a := make([]float64, m*m)
+	band := make([]float64, m*2*nb)
+	on := panelOnTile
+	defer func() { panelOnTile = on }()
+	var wall, cpu [2]float64
+	for it := 0; b.Loop(); it++ {
+		for o := range 2 { // the order swapped every round
+			i := o ^ it&1
+			panelOnTile = i == 1
+			copy(a, a0)
+			t0, u0 := time.Now(), cpuSeconds()
+			sy2sb(a, m, nb, make([]float64, m), band, 2*nb, nil, nil)
+			wall[i] += time.Since(t0).Seconds()
+			cpu[i] += cpuSeconds() - u0
+		}
+	}
+	N := float64(b.N)
+	b.ReportMetric(wall[0]/N, "s-gemm")
+	b.ReportMetric(wall[1]/N, "s-tile")
+	b.ReportMetric(cpu[0]/N, "cpu-gemm")
+	b.ReportMetric(cpu[1]/N, "cpu-tile")
+	b.ReportMetric(wall[1]/wall[0], "tile/gemm")
+	if cpu[0] > 0 {
+		b.ReportMetric(cpu[1]/cpu[0], "cpu-tile/gemm")
 	}
 }
