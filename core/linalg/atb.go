@@ -19,14 +19,16 @@ func AddAtBRows(c, a, b []float64, r, m, k int) {
 	}
 }
 
-// addRowAtB adds the outer product of a's row al and b's row bl to c
-// (len(al)×len(bl)), an axpy per nonzero entry of al: a call of its own
-// per row, not inlined, because WebAssembly engines swap optimized code
-// in only at a function's next call, and a loop over all the rows in one
-// call ran to its end in baseline code (V8's Liftoff).
+// addRowAtBPortable adds the outer product of a's row al and b's row bl
+// to c (len(al)×len(bl)), an axpy per nonzero entry of al, in plain Go;
+// addRowAtB is this build's form of it (Float64x2 in WebAssembly SIMD,
+// the same bits). Both are called once per row and never inlined,
+// because WebAssembly engines swap optimized code in only at a
+// function's next call, and a loop over all the rows in one call ran to
+// its end in baseline code (V8's Liftoff).
 //
 //go:noinline
-func addRowAtB(c, al, bl []float64) {
+func addRowAtBPortable(c, al, bl []float64) {
 	k := len(bl)
 	for i, v := range al {
 		if v != 0 {

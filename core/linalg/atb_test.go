@@ -17,7 +17,7 @@ import (
 func TestAddAtBRowsIsDgemm(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, s := range []struct{ r, m, k int }{{0, 3, 2}, {1, 1, 1}, {5, 7, 3}, {300, 130, 10}, {1024, 200, 10}, {70, 513, 1}} {
+	for _, s := range []struct{ r, m, k int }{{0, 3, 2}, {1, 1, 1}, {5, 7, 3}, {300, 130, 10}, {1024, 200, 10}, {70, 513, 1}, {40, 33, 11}, {9, 17, 2}} {
 		t.Run(fmt.Sprintf("r=%d,m=%d,k=%d", s.r, s.m, s.k), func(t *testing.T) {
 			a, b := randFloats(r, s.r*s.m), randFloats(r, s.r*s.k)
 			for i := range a {

@@ -1,0 +1,7 @@
+//go:build !(wasm && goexperiment.simd)
+
+package linalg
+
+// addRowAtB is addRowAtBPortable: natively the plain loop has gonum
+// Dgemm's bits (its assembly multiplies and adds, never fuses).
+func addRowAtB(c, al, bl []float64) { addRowAtBPortable(c, al, bl) }
