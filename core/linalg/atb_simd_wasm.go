@@ -29,9 +29,21 @@ func addRowAtB(c, al, bl []float64) {
 		}
 		vv := archsimd.BroadcastFloat64x2(v)
 		ci := unsafe.Add(pc, 8*i*k)
-		for o := 0; o < 8*k2; o += 16 {
+		step := func(o int) {
 			cp := (*[2]float64)(unsafe.Add(ci, o))
 			archsimd.LoadFloat64x2Array(cp).Add(load2(unsafe.Add(pb, o)).Mul(vv)).StoreArray(cp)
+		}
+		// Four pairs per iteration: every backward branch of Go's wasm
+		// code goes through a jump table (see block4x4).
+		o := 0
+		for ; o+64 <= 8*k2; o += 64 {
+			step(o)
+			step(o + 16)
+			step(o + 32)
+			step(o + 48)
+		}
+		for ; o < 8*k2; o += 16 {
+			step(o)
 		}
 		if k2 < k {
 			c[i*k+k-1] += float64(v * last) // rounded, never fused
