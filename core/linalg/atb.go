@@ -57,11 +57,12 @@ func MulRows(c []float64, ldc int, a []float64, lda int, b []float64, ldb int, n
 	}
 }
 
-// mulRow sets ci to the row ai times B (rows ldb apart) in MulRows'
-// order, a (not inlined) call per row as addRowAtB for the same reason.
+// mulRowPortable sets ci to the row ai times B (rows ldb apart) in
+// MulRows' order, in plain Go; mulRow is this build's form of it, a (not
+// inlined) call per row as addRowAtB for the same reason.
 //
 //go:noinline
-func mulRow(ci, ai, b []float64, ldb int) {
+func mulRowPortable(ci, ai, b []float64, ldb int) {
 	k := len(ci)
 	clear(ci)
 	for l, v := range ai {
