@@ -138,9 +138,7 @@ func (a *Accumulator) addOwned(phi []float64, y []float64) {
 	bmu, byb := a.bmu, a.bybr
 	clear(bmu)
 	for i := 0; i < r; i++ {
-		for j, v := range phi[i*m : (i+1)*m] {
-			bmu[j] += v
-		}
+		addRow(bmu, phi[i*m:(i+1)*m])
 	}
 	a.ybuf = grow(a.ybuf, r*k)
 	yb := a.ybuf[:r*k]
@@ -162,10 +160,7 @@ func (a *Accumulator) addOwned(phi []float64, y []float64) {
 	}
 	// Center the block on its own means.
 	for i := 0; i < r; i++ {
-		row := phi[i*m : (i+1)*m]
-		for j := range row {
-			row[j] -= bmu[j]
-		}
+		subRow(phi[i*m:(i+1)*m], bmu)
 		yr := yb[i*k : (i+1)*k]
 		for j := range yr {
 			yr[j] -= byb[j]
@@ -183,6 +178,27 @@ func (a *Accumulator) addOwned(phi []float64, y []float64) {
 		}
 	}
 	a.mergeMoments(r, bmu, byb, nil, nil, nil)
+}
+
+// addRow adds row to s entry by entry, and subRow subtracts mu from row:
+// each a call of its own per row, not inlined, because WebAssembly
+// engines swap optimized code in only at a function's next call, and a
+// loop over a whole block in one call ran to its end in baseline code.
+//
+//go:noinline
+func addRow(s, row []float64) {
+	s = s[:len(row)]
+	for j, v := range row {
+		s[j] += v
+	}
+}
+
+//go:noinline
+func subRow(row, mu []float64) {
+	mu = mu[:len(row)]
+	for j := range row {
+		row[j] -= mu[j]
+	}
 }
 
 // mergeMoments folds a part with nb rows and means bmu, byb into a. The

@@ -15,13 +15,26 @@ func AddAtBRows(c, a, b []float64, r, m, k int) {
 		panic(fmt.Sprintf("linalg: AddAtBRows lengths %d, %d, %d do not fit r=%d, m=%d, k=%d", len(a), len(b), len(c), r, m, k))
 	}
 	for l := range r {
-		bl := b[l*k : l*k+k]
-		for i, v := range a[l*m : l*m+m] {
-			if v != 0 {
-				ci := c[i*k : i*k+k]
-				for j, x := range bl {
-					ci[j] += float64(v * x) // rounded, never fused
-				}
+		addRowAtB(c, a[l*m:l*m+m], b[l*k:l*k+k])
+	}
+}
+
+// addRowAtBPortable adds the outer product of a's row al and b's row bl
+// to c (len(al)×len(bl)), an axpy per nonzero entry of al, in plain Go;
+// addRowAtB is this build's form of it (Float64x2 in WebAssembly SIMD,
+// the same bits). Both are called once per row and never inlined,
+// because WebAssembly engines swap optimized code in only at a
+// function's next call, and a loop over all the rows in one call ran to
+// its end in baseline code (V8's Liftoff).
+//
+//go:noinline
+func addRowAtBPortable(c, al, bl []float64) {
+	k := len(bl)
+	for i, v := range al {
+		if v != 0 {
+			ci := c[i*k : i*k+k]
+			for j, x := range bl {
+				ci[j] += float64(v * x) // rounded, never fused
 			}
 		}
 	}
@@ -40,13 +53,22 @@ func MulRows(c []float64, ldc int, a []float64, lda int, b []float64, ldb int, n
 		panic(fmt.Sprintf("linalg: MulRows lengths %d, %d, %d do not fit n=%d, m=%d, k=%d", len(a), len(b), len(c), n, m, k))
 	}
 	for i := range n {
-		ci := c[i*ldc : i*ldc+k]
-		clear(ci)
-		for l, v := range a[i*lda : i*lda+m] {
-			if v != 0 {
-				for j, x := range b[l*ldb : l*ldb+k] {
-					ci[j] += float64(v * x) // rounded, never fused
-				}
+		mulRow(c[i*ldc:i*ldc+k], a[i*lda:i*lda+m], b, ldb)
+	}
+}
+
+// mulRowPortable sets ci to the row ai times B (rows ldb apart) in
+// MulRows' order, in plain Go; mulRow is this build's form of it, a (not
+// inlined) call per row as addRowAtB for the same reason.
+//
+//go:noinline
+func mulRowPortable(ci, ai, b []float64, ldb int) {
+	k := len(ci)
+	clear(ci)
+	for l, v := range ai {
+		if v != 0 {
+			for j, x := range b[l*ldb : l*ldb+k] {
+				ci[j] += float64(v * x) // rounded, never fused
 			}
 		}
 	}

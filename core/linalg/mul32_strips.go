@@ -22,15 +22,26 @@ func packStrips32[T float32 | float64](b []T, k, m int) []float32 {
 	ns := (m + nr8 - 1) / nr8
 	p := make([]float32, k*ns*nr8)
 	for l := range k {
-		row := b[l*m : (l+1)*m]
-		for q := range ns {
-			d := p[(q*k+l)*nr8 : (q*k+l+1)*nr8]
-			for j, v := range row[q*nr8 : min((q+1)*nr8, m)] {
-				d[j] = float32(v) // the one rounding of a float64 weight
-			}
-		}
+		packStripRow(p[l*nr8:], b[l*m:(l+1)*m], k)
 	}
 	return p
+}
+
+// packStripRow writes row (one row of b) into the strips at p, row's
+// first nr8 values at p[0:nr8], the next at p[k·nr8:], and so on: a call
+// of its own per row, not inlined, because WebAssembly engines swap
+// optimized code in only at a function's next call, and the packing of
+// all k rows in one call ran to its end in baseline code (51–120 ms at
+// its first call against 9–29 ms later, in pkgsplit's profile).
+//
+//go:noinline
+func packStripRow[T float32 | float64](p []float32, row []T, k int) {
+	for q := 0; q*nr8 < len(row); q++ {
+		d := p[q*k*nr8 : q*k*nr8+nr8]
+		for j, v := range row[q*nr8 : min((q+1)*nr8, len(row))] {
+			d[j] = float32(v) // the one rounding of a float64 weight
+		}
+	}
 }
 
 // mul32StripPanels sets rows [i0, i1) of c = a·b, b packed by

@@ -440,10 +440,8 @@ func (f *Map) newLayer(l int, s layerPlan) *layer {
 	ly := &layer{din: din, m0: m0, m1: m1, w: make([]float64, din*(m0+m1))}
 	stride := m0 + m1
 	put := func(rows []float64, col0, count int) { // rows is count×din
-		for i := range count {
-			for j := range din {
-				ly.w[j*stride+col0+i] = rows[i*din+j]
-			}
+		for i := 0; i < count; i += putRows {
+			putBlock(ly.w[col0+i:], stride, rows[i*din:], min(putRows, count-i), din)
 		}
 	}
 	if m0 > 0 {
@@ -473,6 +471,26 @@ func (f *Map) newLayer(l int, s layerPlan) *layer {
 		put(rows, m0, m1)
 	}
 	return ly
+}
+
+// putRows is the number of drawn rows putBlock writes at a time.
+const putRows = 16
+
+// putBlock writes the count×din row-major rows as the first count
+// columns of w (rows stride apart): a block of rows at a time, so that
+// every write of a weight row is count contiguous values rather than
+// one value a page apart, and a call of its own, not inlined, because
+// WebAssembly engines swap optimized code in only at a function's next
+// call (the transpose of a whole layer in one call ran in baseline code).
+//
+//go:noinline
+func putBlock(w []float64, stride int, rows []float64, count, din int) {
+	for j := range din {
+		wj := w[j*stride : j*stride+count]
+		for i := range wj {
+			wj[i] = rows[i*din+j]
+		}
+	}
 }
 
 func (p *mapPlan) sizeNTK(d int) error {

@@ -264,15 +264,11 @@ func (f *Map) blockSplit(ws *workspace, b int, into []float64) []float64 {
 			if in32 {
 				pr := p32[r*st : (r+1)*st]
 				signs32(ws.lam, pr[:ly.m0], ly.s0)
-				for i, v := range pr[ly.m0:] {
-					av[i] = math.Abs(float64(v)) * ly.s1
-				}
+				absScale32(av, pr[ly.m0:], ly.s1)
 			} else {
 				pr := ws.proj[r*st : (r+1)*st]
 				signs(ws.lam, pr[:ly.m0], ly.s0)
-				for i, v := range pr[ly.m0:] {
-					av[i] = math.Abs(v) * ly.s1
-				}
+				absScale(av, pr[ly.m0:], ly.s1)
 			}
 			// Φ_l = [w·x, w·A_1, w·G_1, …, w·A_l, w·G_l] for the sketch
 			// (TensorSketch weighs the parts as it hashes them).
@@ -297,12 +293,39 @@ func (f *Map) blockSplit(ws *workspace, b int, into []float64) []float64 {
 	return out
 }
 
+// The element-wise helpers below are called per row and never inlined:
+// WebAssembly engines swap optimized code in only at a function's next
+// call, so a loop over a whole block inside blockSplit ran to its end in
+// baseline code (V8's Liftoff) at its first calls, which are most of a
+// worker's calls (a block of 1,024 rows at a time).
+
+// absScale sets dst to s·|v|, and absScale32 the same of float32 v
+// (widening is exact).
+//
+//go:noinline
+func absScale(dst, v []float64, s float64) {
+	dst = dst[:len(v)]
+	for i, x := range v {
+		dst[i] = math.Abs(x) * s
+	}
+}
+
+//go:noinline
+func absScale32(dst []float64, v []float32, s float64) {
+	dst = dst[:len(v)]
+	for i, x := range v {
+		dst[i] = math.Abs(float64(x)) * s
+	}
+}
+
 // signs sets lam[i] to s·sign(v[i]), with sign(0) = 0, not −1: a zero row
 // (where F0 is undefined and the NTK 0) then gets exactly zero features,
 // as in the paper's form; any other row has v = 0 with probability 0 (and
 // a NaN gives 0, as v > 0 and v < 0 are both false). Copysign rather than
 // comparisons: the signs of random projections are coin flips, and a
 // branch on each mispredicted half the time.
+//
+//go:noinline
 func signs(lam, v []float64, s float64) {
 	lam = lam[:len(v)]
 	for i, x := range v {
@@ -315,6 +338,8 @@ func signs(lam, v []float64, s float64) {
 }
 
 // signs32 is signs on float32 projections.
+//
+//go:noinline
 func signs32(lam []float64, v []float32, s float64) {
 	lam = lam[:len(v)]
 	for i, x := range v {
@@ -327,6 +352,8 @@ func signs32(lam []float64, v []float32, s float64) {
 }
 
 // scaleInto sets dst to w·src.
+//
+//go:noinline
 func scaleInto(dst, src []float64, w float64) {
 	dst = dst[:len(src)]
 	for i, v := range src {
@@ -336,6 +363,8 @@ func scaleInto(dst, src []float64, w float64) {
 
 // scaleInto32 sets dst to w·src rounded to float32, the bits of scaleInto
 // then a rounding.
+//
+//go:noinline
 func scaleInto32(dst []float32, src []float64, w float64) {
 	dst = dst[:len(src)]
 	for i, v := range src {

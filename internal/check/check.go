@@ -56,13 +56,26 @@ func Matrix(name string, X *mat.Dense) error {
 	raw := X.RawMatrix()
 	for i := 0; i < r; i++ {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
-		for j, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return New(NonFinite, "", "core: %s has %v at row %d, column %d; remove or impute non-finite values", name, v, i, j)
-			}
+		if j := nonFiniteAt(row); j >= 0 {
+			return New(NonFinite, "", "core: %s has %v at row %d, column %d; remove or impute non-finite values", name, row[j], i, j)
 		}
 	}
 	return nil
+}
+
+// nonFiniteAt returns the index of row's first NaN or ±Inf, or −1: a
+// call of its own per row, not inlined, because WebAssembly engines swap
+// optimized code in only at a function's next call, and a loop over a
+// whole block of features in one call ran to its end in baseline code.
+//
+//go:noinline
+func nonFiniteAt(row []float64) int {
+	for j, v := range row {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return j
+		}
+	}
+	return -1
 }
 
 // Depth returns an error unless 1 ≤ depth ≤ MaxDepth: a network has at
