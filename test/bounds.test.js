@@ -110,9 +110,14 @@ test('an instance that crashes during every restart is given up after limits.max
   try {
     await pool.start();
     const slot = pool.slots[0];
+    // Everything that awaits happens before the calls: the first call is
+    // posted and its instance ended in one synchronous step, so it cannot
+    // answer first (an await here once let it, and CI saw it resolve).
+    pool.module = await WebAssembly.compile(HANG);
     const inFlight = pool.call('kernel', kernelArgs, [rows()]);
     const waiting = pool.call('kernel', kernelArgs, [rows()]);
-    pool.module = await WebAssembly.compile(HANG);
+    waiting.catch(() => {}); // settled below; a failed assertion above must not leave it unhandled
+    assert.equal(slot.job?.op, 'kernel', 'the first call is on the worker');
     killer = crashEveryStart(slot);
     slot.worker.terminate(); // the call's instance dies; every instance after it dies while it starts
     await assert.rejects(inFlight, (e) => e.code === 'ERR_INSTANCE' && /during this call/.test(e.message));
