@@ -202,28 +202,19 @@ func KernelCurve(K *mat.Dense, y []float64, opt Options) (curve []CurvePoint, lo
 	return curve, losses, err
 }
 
-// dualCurve scores the grid from Kc = UΛUᵀ and B = UᵀYc. The residuals at
-// λ are Yc − HcYc = U·diag(λ/(λⱼ+λ))·B and Pᵢᵢ = 1/n + Σⱼ Uᵢⱼ²λⱼ/(λⱼ+λ):
-//
-//	GCV(λ) = ‖diag(λ/(λⱼ+λ))B‖²/(n·k) / (1 − (1 + Σⱼ λⱼ/(λⱼ+λ))/n)²
-//	LOO(λ) = Σᵢ ‖eᵢ‖²/(1 − Pᵢᵢ)² / (n·k)
-//
-// LOO is exact (the shortcut holds for any penalized least squares with an
-// unpenalized intercept) and costs O(n²·k) per λ.
-//
-// For classification LOO also counts the rows whose left-out scores
-// yᵢ − eᵢ/(1 − Pᵢᵢ) are largest at their own class (Accuracy).
+// dualCurve scores the grid on the centered kernel Kc with targets Yc:
+// GCV from Kc = UΛUᵀ and B = UᵀYc (gcvCurve), exact leave-one-out from
+// Kc's tridiagonal form (looCurve).
 //
 // When losses is not nil (LOO only), it receives each row's loss at each
 // λ, indexed [λ][row]: the miss indicator for classification, the squared
 // error per output for regression.
 func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criterion string, losses *[][]float64) ([]CurvePoint, error) {
 	n, k := yc.Dims()
-	loo := criterion == LOO
 	// A class no row has is a zero column of Yc: it adds nothing to B, to
 	// any residual or to RSS, so only the present columns are carried (of
 	// 1,000 classes, 182 rows hold at most 182); a missing class's left-out
-	// score is 0, which looHitAbsent accounts for.
+	// score is 0, which looHit accounts for.
 	cols, kp := presentColumns(yc)
 	ycp := yc.RawMatrix().Data
 	if kp < k {
@@ -234,83 +225,80 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 			}
 		}
 	}
-	var rhs []float64
-	if !loo {
-		rhs = ycp
+	a := append([]float64(nil), kc.RawSymmetric().Data...)
+	if criterion == LOO {
+		return looCurve(a, yc, ycp, cols, y, opt, losses, true)
 	}
-	// GCV needs only Λ and B = UᵀYc; LOO needs Uᵀ (w) as well.
-	vals, w, err := linalg.EigSym(append([]float64(nil), kc.RawSymmetric().Data...), n, rhs, kp, stageProgress(opt, "eigen"))
+	return gcvCurve(a, n, yc, ycp, kp, opt)
+}
+
+// gcvCurve scores the grid by GCV from Kc = UΛUᵀ (a, overwritten) and
+// B = UᵀYc, which the reduction gives without U:
+//
+//	GCV(λ) = ‖diag(λ/(λⱼ+λ))B‖²/(n·k) / (1 − (1 + Σⱼ λⱼ/(λⱼ+λ))/n)²
+func gcvCurve(a []float64, n int, yc *mat.Dense, ycp []float64, kp int, opt Options) ([]CurvePoint, error) {
+	_, k := yc.Dims()
+	vals, b, err := linalg.EigSym(a, n, ycp, kp, stageProgress(opt, "eigen"))
 	if err != nil {
-		return nil, check.New(check.Data, "", "krr: the eigendecomposition of K failed (%s); check the inputs for extreme values", strings.TrimPrefix(err.Error(), "linalg: "))
+		return nil, kernelEigenFailed(err)
 	}
-	tr := 0.0
-	for i, l := range vals {
-		vals[i] = math.Max(l, 0)
-		tr += vals[i]
+	grid, err := curveGrid(vals, n, opt)
+	if err != nil {
+		return nil, err
 	}
-	grid := opt.Grid
-	if len(grid) == 0 {
-		if !(tr > 0) {
-			return nil, check.New(check.Data, "", "krr: the centered kernel matrix is zero over the %d rows; the inputs carry no information to fit", n)
-		}
-		grid = defaultGrid(tr / float64(n))
-	}
-	T := len(grid)
-	curve := make([]CurvePoint, T)
+	curve := make([]CurvePoint, len(grid))
 	nk := float64(n) * float64(k)
-	if !loo {
-		b := w
-		for t, lam := range grid {
-			rss, df := 0.0, 1.0
-			for j, l := range vals {
-				s := lam / (l + lam)
-				for _, v := range b[j*kp : (j+1)*kp] {
-					rss += s * s * v * v
-				}
-				df += l / (l + lam)
-			}
-			den := 1 - df/float64(n)
-			score := math.Inf(1)
-			if den > 0 {
-				score = rss / nk / (den * den)
-			}
-			curve[t] = CurvePoint{Lambda: lam, Score: score}
-		}
-		return curve, nil
-	}
-	// The products run on linalg.Mul (the same bits on every host and
-	// for any number of cores), U in place of Uᵀ once B = UᵀYc is formed.
-	b := make([]float64, n*kp)
-	linalg.Mul(b, w, ycp, n, n, kp)
-	u := w
-	for i := range n {
-		for j := i + 1; j < n; j++ {
-			u[i*n+j], u[j*n+i] = u[j*n+i], u[i*n+j]
-		}
-	}
-	// All λ at once: residuals U·[S₁B … S_TB] with Sₜ = diag(λₜ/(λⱼ+λₜ)),
-	// and leverages (U∘U)·Q with Qⱼₜ = λⱼ/(λⱼ+λₜ).
-	q := make([]float64, n*T)
-	sb := make([]float64, n*T*kp)
-	for j, l := range vals {
-		for t, lam := range grid {
-			q[j*T+t] = l / (l + lam)
+	for t, lam := range grid {
+		rss, df := 0.0, 1.0
+		for j, l := range vals {
 			s := lam / (l + lam)
-			for o, v := range b[j*kp : (j+1)*kp] {
-				sb[(j*T+t)*kp+o] = s * v
+			for _, v := range b[j*kp : (j+1)*kp] {
+				rss += s * s * v * v
 			}
+			df += l / (l + lam)
 		}
+		den := 1 - df/float64(n)
+		score := math.Inf(1)
+		if den > 0 {
+			score = rss / nk / (den * den)
+		}
+		curve[t] = CurvePoint{Lambda: lam, Score: score}
 	}
-	res := make([]float64, n*T*kp)
-	linalg.Mul(res, u, sb, n, n, T*kp)
-	for i, v := range u {
-		u[i] = v * v // U is not needed any more
+	return curve, nil
+}
+
+// kernelEigenFailed is the error of a failed reduction or QL iteration of Kc.
+func kernelEigenFailed(err error) error {
+	return check.New(check.Data, "", "krr: the eigendecomposition of K failed (%s); check the inputs for extreme values", strings.TrimPrefix(err.Error(), "linalg: "))
+}
+
+// curveGrid clamps Kc's eigenvalues vals (ascending) at 0, rounding
+// having made some slightly negative, and returns the grid to score:
+// opt.Grid, or the default one on the scale of their mean.
+func curveGrid(vals []float64, n int, opt Options) ([]float64, error) {
+	tr := clampValues(vals)
+	if len(opt.Grid) > 0 {
+		return opt.Grid, nil
 	}
-	lev := make([]float64, n*T)
-	linalg.Mul(lev, u, q, n, n, T)
+	if !(tr > 0) {
+		return nil, check.New(check.Data, "", "krr: the centered kernel matrix is zero over the %d rows; the inputs carry no information to fit", n)
+	}
+	return defaultGrid(tr / float64(n)), nil
+}
+
+// looScores scores the grid by exact leave-one-out from every row's
+// residuals at its own fit, res (n×T×kp: row i's at the t-th λ from
+// (i·T+t)·kp), and 1 − Pᵢᵢ, den (n×T):
+//
+//	LOO(λ) = Σᵢ ‖eᵢ‖²/(1 − Pᵢᵢ)² / (n·k)
+//
+// A den that is not positive makes the score +Inf. For classification it
+// also counts the rows whose left-out scores yᵢ − eᵢ/(1 − Pᵢᵢ) are largest
+// at their own class (Accuracy). losses as for dualCurve.
+func looScores(grid, res, den []float64, k int, cols []int, y []float64, opt Options, losses *[][]float64) []CurvePoint {
+	n, T, kp := len(y), len(grid), len(cols)
 	sums := make([]float64, T)
 	hits := make([]int, T)
-	invn := 1 / float64(n)
 	class := opt.Task == Classification
 	pos := make([]int, k) // class → its column among the present, −1 when absent
 	for c := range pos {
@@ -330,7 +318,7 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 	}
 	for i := 0; i < n; i++ {
 		for t := 0; t < T; t++ {
-			den := 1 - invn - lev[i*T+t]
+			den := den[i*T+t]
 			if !(den > 0) {
 				sums[t] = math.Inf(1)
 				if rows != nil {
@@ -359,13 +347,15 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 			}
 		}
 	}
+	nk := float64(n) * float64(k)
+	curve := make([]CurvePoint, T)
 	for t, lam := range grid {
 		curve[t] = CurvePoint{Lambda: lam, Score: sums[t] / nk}
 		if class {
 			curve[t].Accuracy = float64(hits[t]) / float64(n)
 		}
 	}
-	return curve, nil
+	return curve
 }
 
 // presentColumns returns the columns of yc that are not all zero, in

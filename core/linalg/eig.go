@@ -27,25 +27,7 @@ func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total 
 		}
 		return d, w, nil
 	}
-	s := scaleUpper(a, m)
-	d := make([]float64, m)
-	e := make([]float64, m) // e[m-1] = 0 ends the off-diagonal
-	tau := make([]float64, max(m-1, 1))
-	tridiag(a, m, d, e, tau, progress)
-	w, l = make([]float64, m*m), m
-	for i := 0; i < m; i++ {
-		w[i*m+i] = 1
-	}
-	applyQt(a, m, tau, w, l)
-	if err := tql(d, e, w, l); err != nil {
-		return nil, nil, err
-	}
-	sortEig(d, w, l)
-	unscale(s, d)
-	if err := finite(d); err != nil {
-		return nil, nil, err
-	}
-	return d, w, nil
+	return ReduceQ(a, m, progress).Eig()
 }
 
 // errOverflow reports eigenvalues of a finite matrix beyond the float64
@@ -306,6 +288,9 @@ const minParallelWork = 1 << 16
 // i, i+1 of the n×l matrix w, in that order, splitting the columns over
 // GOMAXPROCS goroutines when the sweep is large enough.
 func rotate(w []float64, l, lo, hi int, cs, sn []float64) {
+	if l == 0 {
+		return // eigenvalues only
+	}
 	// Columns are independent (rotSweep gives every entry the portable
 	// bits), so ranges of at least 2 columns change no bit.
 	splitRange(l, coresFor((hi-lo)*l, minParallelWork), 2, func(t0, t1 int) { rotSweep(w, l, lo, hi, cs, sn, t0, t1) })
