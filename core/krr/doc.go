@@ -48,10 +48,13 @@
 //     featurizing dominates.
 //   - LOO: the exact leave-one-out error Σᵢ‖eᵢ‖²/(1 − Pᵢᵢ)², exact for
 //     penalized least squares with an unpenalized intercept, with
-//     Pᵢᵢ = 1/n + leverage. In the dual the leverages come from
-//     Kc = UΛUᵀ at O(n²·k) per λ, k counting only the classes some row
-//     has (at most n); in the primal they need z = Vᵀ(φᵢ − μ)
-//     for every row, a second featurization pass. Both need the
+//     Pᵢᵢ = 1/n + leverage. In the dual they come from Kc = QTQᵀ with Q
+//     formed (no eigenvectors: 1 − Pᵢᵢ = λ·q̃ᵢᵀ(T+λI)⁻¹q̃ᵢ, q̃ᵢ row i of
+//     Q with its columns centered, one LDLᵀ sweep of O(n²) per λ; the
+//     residuals a tridiagonal solve per λ and a product by Q̃, O(n²·k),
+//     k counting only the classes some row has, at most n), and T's
+//     eigenvalues only set the grid; in the primal they need
+//     z = Vᵀ(φᵢ − μ) for every row, a second featurization pass, and the
 //     eigenvectors. Prefer it for small n, where GCV's averaging of the
 //     leverages is crudest.
 //   - Holdout (primal, classification's default there): HoldoutRows are

@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestTridiagQ checks ReduceQ's factors against dense algebra: QTQᵀ = C,
+// TestTridiagQ checks ReduceQ's factors against dense algebra:
 // Eigenvalues = EigSym's bits, Quad of Qᵀ's columns = diag λ(C+λI)⁻¹ and
 // Solve = λ(T+λI)⁻¹b
 // against gonum's dense solves, and Factor's refusal of an indefinite
