@@ -187,27 +187,34 @@ func centeredSpectrum(t *testing.T, K *mat.Dense, y []float64, opt Options) (val
 	return vals, grid
 }
 
-// TestLOOFallsBackBelowRounding checks that a grid reaching down to the
-// rounding level of Kc's spectrum (duplicate rows leave eigenvalues of
-// ±1e-16·‖Kc‖) is scored by the eigendecomposition, as before, bit for bit.
-func TestLOOFallsBackBelowRounding(t *testing.T) {
+// TestLOOFallsBackWhereIndefinite checks that a kernel matrix whose
+// centered form has an eigenvalue well below 0 (not a kernel: K less
+// 3vvᵀ) is scored by the eigendecomposition, whose clamping at 0 keeps
+// the denominators positive, bit for bit as before.
+func TestLOOFallsBackWhereIndefinite(t *testing.T) {
 	t.Parallel()
-	c := looCase{n: 60, dup: 20, opt: Options{Task: Regression, Grid: []float64{1e-300, 1e-3, 1}}}
-	K, y := c.gram(t)
-	vals, _ := centeredSpectrum(t, K, y, c.opt)
-	if !(vals[0] < 0) {
-		t.Skipf("no negative rounding eigenvalue (least %g)", vals[0])
-	}
-	if tookTridiag(t, K, y, c.opt) {
-		t.Fatal("the tridiagonal path took λ = 1e-300 below the rounding eigenvalues")
-	}
-	got, gotLoss, err := KernelCurve(mat.DenseCopyOf(K), y, c.opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, wantLoss, _ := kernelCurveEigen(mat.DenseCopyOf(K), y, c.opt)
-	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotLoss, wantLoss) {
-		t.Errorf("fallback curve %v\neigen %v", got, want)
+	for _, task := range []Options{{Task: Regression}, {Classes: 3}} {
+		c := looCase{n: 60, opt: task}
+		c.opt.Grid = []float64{1e-3, 1, 10}
+		K, y := c.gram(t)
+		for i := range c.n {
+			for j := range c.n {
+				vi, vj := math.Sin(float64(i)), math.Sin(float64(j))
+				K.Set(i, j, K.At(i, j)-3*vi*vj)
+			}
+		}
+		vals, _ := centeredSpectrum(t, K, y, c.opt)
+		if tookTridiag(t, K, y, c.opt) || !(vals[0] < -1) {
+			t.Fatalf("least eigenvalue %g: the tridiagonal path would be taken", vals[0])
+		}
+		got, gotLoss, err := KernelCurve(mat.DenseCopyOf(K), y, c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantLoss, _ := kernelCurveEigen(mat.DenseCopyOf(K), y, c.opt)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotLoss, wantLoss) {
+			t.Errorf("fallback curve %v\neigen %v", got, want)
+		}
 	}
 }
 
