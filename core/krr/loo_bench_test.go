@@ -58,19 +58,35 @@ func kernelCurveEigen(K *mat.Dense, y []float64, opt Options) ([]CurvePoint, [][
 	return curve, losses, err
 }
 
-// BenchmarkLOOTridiagVsEigen scores the default grid on the regression
-// of BenchmarkKernelCurve_Regression1000 by the eigendecomposition and by
-// the tridiagonal form in turn, and prints the ratio of their CPU times.
+// BenchmarkLOOTridiagVsEigen scores the default grid by the
+// eigendecomposition and by the tridiagonal form in turn, and prints the
+// ratio of their CPU times: the regression of
+// BenchmarkKernelCurve_Regression1000, and the 182 rows of 1,000 classes
+// of BenchmarkKernelCurve_1000Classes (where the residuals dominate).
 func BenchmarkLOOTridiagVsEigen(b *testing.B) {
-	K0, y := regressionGram(b, 1000)
+	b.Run("regression-1000", func(b *testing.B) {
+		K0, y := regressionGram(b, 1000)
+		benchSideBySide(b, K0, y, Options{Task: Regression})
+	})
+	b.Run("classes-1000-rows-182", func(b *testing.B) {
+		X, y := fixture.Data(182, 16, 1000, 1)
+		K0, err := kernel.Spec{Name: "ntk", Depth: 2}.Gram(X, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchSideBySide(b, K0, y, Options{Classes: 1000})
+	})
+}
+
+func benchSideBySide(b *testing.B, K0 *mat.Dense, y []float64, opt Options) {
 	var eig, tri float64
 	for b.Loop() {
 		t0 := cpuSeconds()
-		if _, _, err := kernelCurveEigen(mat.DenseCopyOf(K0), y, Options{Task: Regression}); err != nil {
+		if _, _, err := kernelCurveEigen(mat.DenseCopyOf(K0), y, opt); err != nil {
 			b.Fatal(err)
 		}
 		t1 := cpuSeconds()
-		if _, _, err := KernelCurve(mat.DenseCopyOf(K0), y, Options{Task: Regression}); err != nil {
+		if _, _, err := KernelCurve(mat.DenseCopyOf(K0), y, opt); err != nil {
 			b.Fatal(err)
 		}
 		t2 := cpuSeconds()
