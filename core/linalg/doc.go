@@ -78,6 +78,16 @@
 // inner step of a symmetric matrix–vector product (AVX2 with FMA on amd64;
 // in SIMD WebAssembly, vectors with the portable bits).
 //
+// # ReduceQ
+//
+// ReduceQ is EigSym's one-stage reduction with Qᵀ formed and T kept, for
+// functions of C wanted row by row without its eigenvectors (exact
+// leave-one-out): Eigenvalues runs QL on T alone (O(m²), EigSym's bits),
+// Factor takes LDLᵀ of T+λI for a list of λ (refusing one that is not
+// positive definite), and ShiftedLDL's Quad (λ·vᵀ(T+λI)⁻¹v for every
+// column of Qᵀ, a sum of positive terms, O(m²) per λ) and Solve replace
+// the O(m³) rotations of the eigenvectors. Eig finishes EigSym from it.
+//
 // # Mul
 //
 // Every entry of c = a·b is summed in increasing inner index with separately
