@@ -164,19 +164,18 @@ func (f *ShiftedLDL) Solve(t int, b []float64, l int) {
 			cur[c] -= lj * prev[c]
 		}
 	}
-	for j := m - 1; j >= 0; j-- {
-		cur := b[j*l : (j+1)*l]
-		for c := range cur {
-			cur[c] *= inv[j]
-		}
-		if j < m-1 {
-			lj, next := mult[j], b[(j+1)*l:(j+2)*l]
-			for c := range cur {
-				cur[c] -= lj * next[c]
-			}
-		}
+	// Back substitution in λ's scale: λx_j = λ/D_j·z_j − l_j·λx_{j+1}.
+	last := b[(m-1)*l : m*l]
+	sl := lam * inv[m-1]
+	for c := range last {
+		last[c] *= sl
 	}
-	for c := range b[:m*l] {
-		b[c] *= lam
+	for j := m - 2; j >= 0; j-- {
+		cur, next := b[j*l:(j+1)*l], b[(j+1)*l:(j+2)*l]
+		sj, lj := lam*inv[j], mult[j]
+		next = next[:len(cur)]
+		for c := range cur {
+			cur[c] = cur[c]*sj - lj*next[c]
+		}
 	}
 }
