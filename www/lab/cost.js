@@ -30,14 +30,15 @@ export const INITIAL_RATE = Object.freeze({ overheadMs: INITIAL_OVERHEAD_MS, spe
  * after the first (depth − 1 for methods that use the depth, else 0).
  * search: with 'auto', { candidates, rows } of the engine's search: each
  * candidate is an exact kernel on min(n, rows) rows (s²·d) and its
- * eigendecomposition (9·s³).
+ * leave-one-out: the kernel reduced to tridiagonal form (4/3·s³) with Q
+ * formed (2·s³), then O(s²) per λ (Go's krr.KernelCurve), about 4·s³.
  */
 export function trainWork(n, d, m, layers, search = null) {
   const k = Math.min(n, m);
   let work = n * m * d + (layers * n * m * m) / 2 + n * m * k + 9 * k ** 3;
   if (search) {
     const s = Math.min(n, search.rows);
-    work += search.candidates * (s * s * d + 9 * s ** 3);
+    work += search.candidates * (s * s * d + 4 * s ** 3);
   }
   return work;
 }

@@ -323,8 +323,9 @@ export interface FitOptions extends CallControl {
    * Candidates of the 'auto' depth and preprocessing. They are scored by
    * exact leave-one-out ridge regression with the exact kernel (the one the
    * features approximate) on `rows` training rows, each at its best λ: one
-   * eigendecomposition of rows×rows per candidate (about 0.7 s at 1000 rows
-   * natively, 15 candidates by default).
+   * reduction of the rows×rows kernel to tridiagonal form per candidate
+   * (about 0.45 CPU-s at 1000 rows natively, 1.1–1.6 s in WebAssembly; 15
+   * candidates by default).
    */
   search?: {
     /** Default [1, 2, 3, 4, 5]. */
