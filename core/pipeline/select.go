@@ -67,7 +67,7 @@ func defaultRows(opt krr.Options) int {
 }
 
 // MaxSearchPreprocess bounds Search.Preprocess: each preprocessing is
-// scored at every depth, one eigendecomposition per pair.
+// scored at every depth, one tridiagonal reduction per pair.
 const MaxSearchPreprocess = 16
 
 // MinSearchRows is the fewest rows a search scores: leave-one-out with a
@@ -221,7 +221,7 @@ func newSearch(cfg Config, opt krr.Options, rows int) (*search, error) {
 
 // score scores the candidates which with the exact kernel on the rows
 // searched (Xs, ys: the rows of s.idx, in that order), by exact
-// leave-one-out over the λ grid: one eigendecomposition per candidate.
+// leave-one-out over the λ grid: one tridiagonal reduction per candidate (krr.KernelCurve).
 // Each candidate's scaler is the one the fit would use, fitted from the
 // merged statistics of every training row. Progress goes to report's
 // (the plan's own: a plan kept across calls reports to each call).
