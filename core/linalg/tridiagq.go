@@ -1,6 +1,9 @@
 package linalg
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // TridiagQ is the tridiagonal form C = QTQᵀ of a symmetric matrix with Q
 // formed explicitly, for functions of C whose every row is wanted: the
@@ -22,6 +25,9 @@ type TridiagQ struct {
 // (row-major, stride m; overwritten) as EigSym(a, m, nil, …) does and
 // forms Qᵀ alike (applyQt on I): its Eig is that EigSym, bit for bit.
 func ReduceQ(a []float64, m int, progress func(done, total int)) *TridiagQ {
+	if m < 1 || len(a) < m*m {
+		panic(fmt.Sprintf("linalg: ReduceQ length %d does not fit m=%d", len(a), m))
+	}
 	s := scaleUpper(a, m)
 	d := make([]float64, m)
 	e := make([]float64, m) // e[m-1] = 0 ends the off-diagonal
@@ -112,6 +118,9 @@ const quadChunk = 32
 // each is summed in the same order on any number of cores.
 func (f *ShiftedLDL) Quad(out, x []float64, l int) {
 	m, nl := f.m, len(f.lambdas)
+	if l < 0 || len(x) < m*l || len(out) < l*nl {
+		panic(fmt.Sprintf("linalg: Quad lengths %d, %d do not fit m=%d, l=%d, %d λ", len(out), len(x), m, l, nl))
+	}
 	chunks := (l + quadChunk - 1) / quadChunk
 	ParallelFor(chunks, func(ch int) {
 		c0, c1 := ch*quadChunk, min(ch*quadChunk+quadChunk, l)
@@ -156,6 +165,9 @@ func quadStep(z, acc, v []float64, l, inv float64) {
 // factored.
 func (f *ShiftedLDL) Solve(t int, b []float64, l int) {
 	m := f.m
+	if t < 0 || t >= len(f.lambdas) || l < 0 || len(b) < m*l {
+		panic(fmt.Sprintf("linalg: Solve λ %d of %d, length %d do not fit m=%d, l=%d", t, len(f.lambdas), len(b), m, l))
+	}
 	inv, mult, lam := f.inv[t*m:(t+1)*m], f.mult[t*m:(t+1)*m], f.lambdas[t]
 	for j := 1; j < m; j++ {
 		lj := mult[j-1]

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -85,4 +86,40 @@ func TestTridiagQ(t *testing.T) {
 			t.Errorf("m=%d: T+λI factored at λ = %g below −λmin = %g", m, -vals[0]*1.5, -vals[0])
 		}
 	}
+}
+
+// TestTridiagQShapes: shapes that do not fit are a programming error, a
+// panic naming the call (linalg's kernels' rule), never a read out of
+// range or a silent partial result.
+func TestTridiagQShapes(t *testing.T) {
+	r := ReduceQ([]float64{2, 1, 1, 2}, 2, nil)
+	f, ok := r.Factor([]float64{1, 2})
+	if !ok {
+		t.Fatal("T+λI of a positive definite T refused")
+	}
+	for _, tc := range []struct {
+		name string
+		call func()
+	}{
+		{"ReduceQ short", func() { ReduceQ(make([]float64, 3), 2, nil) }},
+		{"ReduceQ m 0", func() { ReduceQ(nil, 0, nil) }},
+		{"Quad short x", func() { f.Quad(make([]float64, 4), make([]float64, 3), 2) }},
+		{"Quad short out", func() { f.Quad(make([]float64, 3), make([]float64, 4), 2) }},
+		{"Solve λ out of range", func() { f.Solve(2, make([]float64, 2), 1) }},
+		{"Solve negative λ index", func() { f.Solve(-1, make([]float64, 2), 1) }},
+		{"Solve short b", func() { f.Solve(0, make([]float64, 3), 2) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				// linalg's message, not the runtime's index error.
+				if msg, _ := recover().(string); !strings.HasPrefix(msg, "linalg: ") {
+					t.Errorf("%s: panic %q, want linalg's message", tc.name, msg)
+				}
+			}()
+			tc.call()
+		})
+	}
+	// The shapes that fit run.
+	f.Quad(make([]float64, 4), make([]float64, 4), 2)
+	f.Solve(1, make([]float64, 4), 2)
 }
