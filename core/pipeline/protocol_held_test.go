@@ -23,38 +23,17 @@ func TestPartSumsHeldRows(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	X, y := protocolData(600, 3)
-	n, d := X.Dims()
+	n, _ := X.Dims()
 	// A float64 Gram: float32 blocks (the default here) follow the parts'
 	// rows, so two parts' λ would match one part's only to the blocks'
 	// rounding; this test asks for the same bits (TestProtocolIsFit covers
 	// the float32 blocks with their tolerance).
 	cfg := Config{Features: rf.Config{Method: "ntk", Depth: 1, Dim: 40, Seed: 3}, Preprocess: &data.Prep{}, Ridge: krr.Options{Classes: 3, Criterion: krr.Holdout, Gram: names.Float64}}
-	plan, err := NewPlan(cfg, n, d, y)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan, scaler := planScaler(t, cfg, X, y)
 	if plan.Holdout().Rows == 0 || plan.Collects() {
 		t.Fatalf("the plan keeps out %d rows (collects: %v); the test needs a held-out search on sums", plan.Holdout().Rows, plan.Collects())
 	}
-	stats := plan.NewStats()
-	if err := stats.Add(X); err != nil {
-		t.Fatal(err)
-	}
-	scaler, err := plan.Scaler(stats)
-	if err != nil {
-		t.Fatal(err)
-	}
-	part := func(lo, hi int) *Part {
-		pt, err := plan.NewPart(scaler)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := pt.Add(ctx, X.Slice(lo, hi, 0, d).(*mat.Dense), y[lo:hi], lo); err != nil {
-			t.Fatal(err)
-		}
-		return pt
-	}
-	a, b := part(0, 250), part(250, n)
+	a, b := part(t, plan, scaler, X, y, 0, 250), part(t, plan, scaler, X, y, 250, n)
 	for _, pt := range []*Part{a, b} {
 		// The sums of the held-out rows' features the part keeps, block
 		// by block as Add featurizes them (one block here).
@@ -88,7 +67,7 @@ func TestPartSumsHeldRows(t *testing.T) {
 		{"no held-out sums", short, check.Shape},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			into := part(0, 250)
+			into := part(t, plan, scaler, X, y, 0, 250)
 			before := into.AppendBinary(nil)
 			err := into.MergeBinary(tc.form)
 			if check.CodeOf(err) != tc.code {
@@ -126,7 +105,7 @@ func TestPartSumsHeldRows(t *testing.T) {
 func TestPartWireGrowsOnce(t *testing.T) {
 	// Not parallel: AllocsPerRun counts every goroutine's allocations.
 	X, y := protocolData(600, 3)
-	n, d := X.Dims()
+	n, _ := X.Dims()
 	for _, c := range []struct {
 		name      string
 		criterion string
@@ -137,25 +116,8 @@ func TestPartWireGrowsOnce(t *testing.T) {
 		{"LOO on rows kept whole", krr.LOO, false},
 	} {
 		cfg := Config{Features: rf.Config{Method: "ntk", Depth: 1, Dim: 40, Seed: 3}, Preprocess: &data.Prep{}, Ridge: krr.Options{Classes: 3, Criterion: c.criterion}}
-		plan, err := NewPlan(cfg, n, d, y)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stats := plan.NewStats()
-		if err := stats.Add(X); err != nil {
-			t.Fatal(err)
-		}
-		scaler, err := plan.Scaler(stats)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pt, err := plan.NewPart(scaler)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := pt.Add(context.Background(), X, y, 0); err != nil {
-			t.Fatal(err)
-		}
+		plan, scaler := planScaler(t, cfg, X, y)
+		pt := part(t, plan, scaler, X, y, 0, n)
 		if (pt.held != nil) != c.held {
 			t.Fatalf("%s: held-out sums %v, want %v", c.name, pt.held != nil, c.held)
 		}

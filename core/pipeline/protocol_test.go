@@ -304,7 +304,16 @@ func smallPlan(t testing.TB, collect bool) (*Plan, *data.Scaler, *mat.Dense, []f
 	if collect {
 		cfg.Ridge.Criterion = krr.LOO
 	}
-	plan, err := NewPlan(cfg, 40, 3, y)
+	plan, scaler := planScaler(t, cfg, X, y)
+	return plan, scaler, X, y
+}
+
+// planScaler is cfg's plan for the rows X, y and the scaler of X's
+// statistics.
+func planScaler(t testing.TB, cfg Config, X *mat.Dense, y []float64) (*Plan, *data.Scaler) {
+	t.Helper()
+	n, d := X.Dims()
+	plan, err := NewPlan(cfg, n, d, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +325,7 @@ func smallPlan(t testing.TB, collect bool) (*Plan, *data.Scaler, *mat.Dense, []f
 	if err != nil {
 		t.Fatal(err)
 	}
-	return plan, scaler, X, y
+	return plan, scaler
 }
 
 // part returns the part of rows lo…hi−1.
@@ -326,7 +335,7 @@ func part(t testing.TB, plan *Plan, s *data.Scaler, X *mat.Dense, y []float64, l
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := pt.Add(context.Background(), X.Slice(lo, hi, 0, 3).(*mat.Dense), y[lo:hi], lo); err != nil {
+	if err := pt.Add(context.Background(), X.Slice(lo, hi, 0, X.RawMatrix().Cols).(*mat.Dense), y[lo:hi], lo); err != nil {
 		t.Fatal(err)
 	}
 	return pt
