@@ -10,7 +10,9 @@ import (
 // addRowAtB is addRowAtBPortable two columns of c at a time: each lane
 // rounds v·b_j and adds it to c_ij as the plain loop does (wasm has no
 // fused multiply-add), so the bits are the same. ΦᵀY at k = 10 classes
-// took 0.3–0.6 s of each worker's part in scalar code.
+// took 0.3–0.6 s of each worker's part in scalar code. Its inner loop is
+// axpy's, written out: a call of axpy per entry of al (and per entry of
+// ai in mulRow) measured 1.4–2.4× slower at m = 2048, k = 10 in wasm.
 //
 //go:noinline
 func addRowAtB(c, al, bl []float64) {
