@@ -125,10 +125,10 @@ func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order f
 		for _, i := range order(k) {
 			c := plan.Chunks[i]
 			in := append(slices.Clone(extra), rows(c))
-			args := fmt.Sprintf(`{%s,"X":{"rows":%d,"cols":%d,"array":%d}`, base, c[1]-c[0], d, len(extra))
+			args := fmt.Sprintf(`{%s,"X":{"rows":%d,"cols":%d,"array":%d},"first":%d`, base, c[1]-c[0], d, len(extra), c[0])
 			if op == "fitPart" {
 				in = append(in, y[c[0]:c[1]])
-				args += fmt.Sprintf(`,"y":{"array":%d},"first":%d,%s`, len(extra)+1, c[0], wireList("stats", extra, 0))
+				args += fmt.Sprintf(`,"y":{"array":%d},%s`, len(extra)+1, wireList("stats", extra, 0))
 			}
 			res, arrays, err := Dispatch(op, []byte(args+"}"), Input{Arrays: in}, nil)
 			if err != nil {
@@ -237,7 +237,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config, c
 	var stats *data.Stats
 	for _, c := range chunks {
 		s := plan.NewStats()
-		if err := s.Add(rows(c)); err != nil {
+		if err := s.AddAt(rows(c), c[0]); err != nil {
 			t.Fatal(err)
 		}
 		if stats == nil {
@@ -282,8 +282,8 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config, c
 // TestPackageFitIsTheProtocol: fitRidge's steps through the bridge give
 // the model the core's protocol gives over the same chunks, bit for bit,
 // whatever order the chunks' calls run in (workers finishing in any
-// order), for every criterion, solve and task; with one chunk that is
-// pipeline.Fit's model.
+// order), for every criterion, solve and task: pipeline.Fit's model, with
+// one chunk or four.
 func TestPackageFitIsTheProtocol(t *testing.T) {
 	t.Parallel()
 	const n, d = 240, 4
@@ -306,15 +306,14 @@ func TestPackageFitIsTheProtocol(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if chunkBytes == 0 {
-					fit, err := pipeline.Fit(context.Background(), X, y, tc.cfg)
-					if err != nil {
-						t.Fatal(err)
-					}
-					fh, fc, _, _ := fit.Split()
-					if !bytes.Equal(fh, header) || !slices.Equal(fc.RawMatrix().Data, coef.RawMatrix().Data) {
-						t.Fatal("one chunk: the protocol is not Fit")
-					}
+				// Any chunks: Fit's bits (the sums' order is the rows').
+				fit, err := pipeline.Fit(context.Background(), X, y, tc.cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fh, fc, _, _ := fit.Split()
+				if !bytes.Equal(fh, header) || !slices.Equal(fc.RawMatrix().Data, coef.RawMatrix().Data) {
+					t.Fatalf("chunk bytes %d: the protocol is not Fit", chunkBytes)
 				}
 				for name, order := range map[string]func(int) []int{"in order": inOrder, "reversed": reversed} {
 					gotH, gotC, err := dispatchFit(X, y, tc.opts, chunkBytes, order)

@@ -265,11 +265,13 @@ func opFitPlan(c *call, args []byte) (any, error) {
 	return out, nil
 }
 
-// opFitStats returns the statistics of a chunk's rows (Plan.NewStats, Add).
+// opFitStats returns the statistics of a chunk's rows, whose first row is
+// row first of the fit (Plan.NewStats, AddAt).
 func opFitStats(c *call, args []byte) (any, error) {
 	var a struct {
 		fitArgs
-		X *MatrixRef `json:"X"`
+		X     *MatrixRef `json:"X"`
+		First int        `json:"first"`
 	}
 	if err := c.decode(args, &a); err != nil {
 		return nil, err
@@ -284,7 +286,7 @@ func opFitStats(c *call, args []byte) (any, error) {
 	}
 	c.progress(0, 1, "preprocess")
 	s := p.NewStats()
-	if err := s.Add(X); err != nil {
+	if err := s.AddAt(X, a.First); err != nil {
 		return nil, err
 	}
 	c.progress(1, 1, "preprocess")

@@ -71,7 +71,7 @@ test('index.d.ts types exactly the options each method takes, and every method t
     assert.match(dts, /features\(X: Matrix \| Rows, options\?: FeatureOptions & CallControl\)/);
     // Every error code the engine can give is typed and tabled.
     const codes = [...dts.matchAll(/'(ERR_[A-Z_]+)'/g)].map((m) => m[1]);
-    for (const code of ['ERR_TYPE', 'ERR_UNKNOWN_OPTION', 'ERR_OPTION', 'ERR_NONFINITE', 'ERR_VALUE', 'ERR_SHAPE', 'ERR_TOO_LARGE', 'ERR_PARSE', 'ERR_DATA', 'ERR_ABORTED', 'ERR_CLOSED', 'ERR_INSTANCE', 'ERR_INTERNAL']) {
+    for (const code of ['ERR_TYPE', 'ERR_UNKNOWN_OPTION', 'ERR_OPTION', 'ERR_NONFINITE', 'ERR_VALUE', 'ERR_SHAPE', 'ERR_TOO_LARGE', 'ERR_PARSE', 'ERR_DATA', 'ERR_PROTOCOL', 'ERR_ABORTED', 'ERR_CLOSED', 'ERR_INSTANCE', 'ERR_INTERNAL']) {
       assert.ok(codes.includes(code), `ErrorCode lacks ${code}`);
       assert.match(dts, new RegExp(`\\| ${code} \\|`), `the code table lacks ${code}`);
     }

@@ -197,7 +197,7 @@ func (f *statsFn) ProcessElement(ctx context.Context, sh Shard, emit func(Stats)
 		return err
 	}
 	st := plan.NewStats()
-	if err := st.Add(X); err != nil {
+	if err := st.AddAt(X, sh.Settled.Offsets[sh.Path]); err != nil {
 		return shardErr(sh.Path, err)
 	}
 	emit(Stats{st})

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/internal/check"
+	"ntkrf/internal/rowtree"
 )
 
 // Stats are the column statistics a Scaler is built from, summed over
@@ -23,9 +24,27 @@ import (
 // Fit's Scaler: Fit is Collect then Scaler.
 type Stats struct {
 	groups []Group
+	cols   int
+	rows   rowtree.Set              // the global rows added
+	tree   rowtree.Tree[*statsNode] // whole leaves, reduced as they complete
+	frags  map[int]*statsFrag       // rows of leaves not yet whole, raw
+}
+
+// statsNode are the statistics of whole leaves of rows (rowtree): a leaf's
+// from its rows in order, a node's from its two children (Merge's update).
+type statsNode struct {
+	groups []Group
 	rows   int
 	col    []colStats
 	cat    []int // per X column of a one-hot block: rows of that category; 0 elsewhere
+}
+
+// statsFrag holds the rows of a leaf that is not yet whole, with their
+// global indices, until the leaf completes (or, for the last leaf, until
+// the Scaler is fitted).
+type statsFrag struct {
+	keys []int
+	x    []float64 // len(keys) rows of the columns
 }
 
 // colStats are one column's statistics over the rows where it is present
@@ -53,7 +72,9 @@ func NewStats(cols int, groups []Group) (*Stats, error) {
 	if err := checkGroups(groups, cols); err != nil {
 		return nil, err
 	}
-	return &Stats{groups: slices.Clone(groups), col: make([]colStats, cols), cat: make([]int, cols)}, nil
+	st := &Stats{groups: slices.Clone(groups), cols: cols}
+	st.tree.Combine = combineStats
+	return st, nil
 }
 
 // Collect returns the statistics of the rows of X: NewStats and Add.
@@ -70,35 +91,111 @@ func Collect(X *mat.Dense, groups []Group) (*Stats, error) {
 }
 
 // Rows returns the number of rows added.
-func (s *Stats) Rows() int { return s.rows }
+func (s *Stats) Rows() int { return s.rows.Len() }
 
 // Cols returns the number of columns.
-func (s *Stats) Cols() int { return len(s.col) }
+func (s *Stats) Cols() int { return s.cols }
+
+// Spans returns the global rows added, as sorted spans [lo, hi).
+func (s *Stats) Spans() [][2]int { return s.rows.Spans() }
 
 // Groups returns the column groups (a copy).
 func (s *Stats) Groups() []Group { return slices.Clone(s.groups) }
 
-// Add adds the rows of X (NaN marks a missing value; ±Inf is an error).
-func (s *Stats) Add(X *mat.Dense) error {
+// Add adds the rows of X (NaN marks a missing value; ±Inf is an error)
+// after the rows added so far: AddAt(X, the end of those rows).
+func (s *Stats) Add(X *mat.Dense) error { return s.AddAt(X, s.rows.End()) }
+
+// AddAt adds the rows of X as the global rows first, first+1, … of the fit
+// (NaN marks a missing value; ±Inf is an error). Statistics of the same
+// rows give the same bits however the rows were split among AddAt calls
+// and Merges (see rowtree); a row added twice is ERR_PROTOCOL.
+func (s *Stats) AddAt(X *mat.Dense, first int) error {
 	if X == nil || X.IsEmpty() {
 		return check.New(check.Shape, "X", "data: cannot add an empty matrix to the statistics")
 	}
-	if _, c := X.Dims(); c != len(s.col) {
-		return check.New(check.Shape, "", "data: X has %d columns but the statistics have %d; give every block the same columns", c, len(s.col))
+	n, c := X.Dims()
+	if c != s.cols {
+		return check.New(check.Shape, "", "data: X has %d columns but the statistics have %d; give every block the same columns", c, s.cols)
+	}
+	if first < 0 || first > math.MaxInt-n {
+		return check.New(check.Shape, "", "data: rows %d… are not rows of a fit (global row indices start at 0)", first)
 	}
 	if err := checkInf(X); err != nil {
 		return err
 	}
-	b := s.block(X)
-	if s.rows == 0 {
-		// Taken as it is, so that the statistics of one block are Fit's.
-		s.rows, s.col, s.cat = b.rows, b.col, b.cat
-		return nil
+	if err := s.rows.Add(first, first+n); err != nil {
+		return protocolErr(err)
 	}
-	return s.Merge(b)
+	for lo := 0; lo < n; {
+		leaf := rowtree.Leaf(first + lo)
+		llo, lhi := rowtree.LeafSpan(leaf, math.MaxInt)
+		hi := min(n, lhi-first)
+		if first+lo == llo && first+hi == lhi && s.frags[leaf] == nil {
+			if err := s.tree.Insert(rowtree.Key{Index: leaf}, newStatsNode(s.groups, X.Slice(lo, hi, 0, c).(*mat.Dense))); err != nil {
+				return check.New(check.Internal, "", "data: statistics: %v", err)
+			}
+		} else {
+			f := s.frag(leaf)
+			for i := lo; i < hi; i++ {
+				f.keys = append(f.keys, first+i)
+				f.x = append(f.x, X.RawRowView(i)...)
+			}
+			if err := s.completeFrag(leaf, lhi-llo); err != nil {
+				return err
+			}
+		}
+		lo = hi
+	}
+	return nil
 }
 
-// block computes the statistics of X (checked) in three passes: the
+func (s *Stats) frag(leaf int) *statsFrag {
+	if s.frags == nil {
+		s.frags = map[int]*statsFrag{}
+	}
+	f := s.frags[leaf]
+	if f == nil {
+		f = &statsFrag{}
+		s.frags[leaf] = f
+	}
+	return f
+}
+
+// completeFrag turns the rows of leaf into its node once all size of them
+// are there, in row order.
+func (s *Stats) completeFrag(leaf, size int) error {
+	f := s.frags[leaf]
+	if f == nil || len(f.keys) < size {
+		return nil
+	}
+	delete(s.frags, leaf)
+	X := mat.NewDense(len(f.keys), s.cols, sortRows(f.keys, f.x, s.cols))
+	if err := s.tree.Insert(rowtree.Key{Index: leaf}, newStatsNode(s.groups, X)); err != nil {
+		return check.New(check.Internal, "", "data: statistics: %v", err)
+	}
+	return nil
+}
+
+// sortRows returns the rows x (w wide) in the order of their keys.
+func sortRows(keys []int, x []float64, w int) []float64 {
+	idx := make([]int, len(keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return keys[a] - keys[b] })
+	out := make([]float64, len(x))
+	for i, j := range idx {
+		copy(out[i*w:(i+1)*w], x[j*w:(j+1)*w])
+	}
+	return out
+}
+
+func protocolErr(err error) error {
+	return check.New(check.Protocol, "", "data: statistics: %v; add each row once and merge each part's statistics once (a retried part's statistics replace, not join, the first)", err)
+}
+
+// newStatsNode computes the statistics of X (checked) in three passes: the
 // magnitudes, the scaled means, the scaled squared deviations, as Fit
 // always did, so that one block gives Fit's bits.
 //
@@ -108,9 +205,9 @@ func (s *Stats) Add(X *mat.Dense) error {
 // one call over a whole chunk ran in baseline code, about 3× slower (the
 // package's "preprocess" stage was mostly this). The row functions are not
 // inlined, for the same reason.
-func (s *Stats) block(X *mat.Dense) *Stats {
+func newStatsNode(groups []Group, X *mat.Dense) *statsNode {
 	n, c := X.Dims()
-	b := &Stats{groups: s.groups, rows: n, col: make([]colStats, c), cat: make([]int, c)}
+	b := &statsNode{groups: groups, rows: n, col: make([]colStats, c), cat: make([]int, c)}
 	plain := b.plain()
 	for i := range n {
 		if plain {
@@ -145,7 +242,7 @@ func (s *Stats) block(X *mat.Dense) *Stats {
 // plain reports whether every column is its own numeric group, in order
 // (NewStats's default): then a row's entry j is column j's value or NaN,
 // and the passes run down the row without the groups.
-func (s *Stats) plain() bool {
+func (s *statsNode) plain() bool {
 	if len(s.groups) != len(s.col) {
 		return false
 	}
@@ -160,7 +257,7 @@ func (s *Stats) plain() bool {
 // bounds adds a row to the counts, extremes and magnitudes.
 //
 //go:noinline
-func (s *Stats) bounds(row []float64) {
+func (s *statsNode) bounds(row []float64) {
 	for _, g := range s.groups {
 		vals := row[g.Start : g.Start+g.Width]
 		if missing(vals) {
@@ -180,7 +277,7 @@ func (s *Stats) bounds(row []float64) {
 // boundsPlain is bounds where every column is its own numeric group.
 //
 //go:noinline
-func (s *Stats) boundsPlain(row []float64) {
+func (s *statsNode) boundsPlain(row []float64) {
 	col := s.col[:len(row)]
 	for j, v := range row {
 		if v == v {
@@ -209,7 +306,7 @@ func (cs *colStats) add(v float64) {
 // meanRow adds a row's scaled values to the means' sums.
 //
 //go:noinline
-func (s *Stats) meanRow(row []float64) {
+func (s *statsNode) meanRow(row []float64) {
 	for _, g := range s.groups {
 		if vals := row[g.Start : g.Start+g.Width]; !missing(vals) {
 			for j, v := range vals {
@@ -224,7 +321,7 @@ func (s *Stats) meanRow(row []float64) {
 // meanPlain is meanRow where every column is its own numeric group.
 //
 //go:noinline
-func (s *Stats) meanPlain(row []float64) {
+func (s *statsNode) meanPlain(row []float64) {
 	col := s.col[:len(row)]
 	for j, v := range row {
 		if cs := &col[j]; v == v && cs.big != 0 {
@@ -236,7 +333,7 @@ func (s *Stats) meanPlain(row []float64) {
 // m2Row adds a row's squared scaled deviations to the M2 sums.
 //
 //go:noinline
-func (s *Stats) m2Row(row []float64) {
+func (s *statsNode) m2Row(row []float64) {
 	for _, g := range s.groups {
 		if vals := row[g.Start : g.Start+g.Width]; !missing(vals) {
 			for j, v := range vals {
@@ -252,7 +349,7 @@ func (s *Stats) m2Row(row []float64) {
 // m2Plain is m2Row where every column is its own numeric group.
 //
 //go:noinline
-func (s *Stats) m2Plain(row []float64) {
+func (s *statsNode) m2Plain(row []float64) {
 	col := s.col[:len(row)]
 	for j, v := range row {
 		if cs := &col[j]; v == v && cs.big != 0 {
@@ -274,20 +371,83 @@ func missing(vals []float64) bool {
 }
 
 // Merge adds the rows of o, as if they had been added to s. o is not
-// modified; it needs the same columns and groups.
+// modified; it needs the same columns and groups, and other rows: a row
+// in both is ERR_PROTOCOL, and s is then unchanged.
 func (s *Stats) Merge(o *Stats) error {
-	if len(o.col) != len(s.col) || !slices.Equal(o.groups, s.groups) {
-		return check.New(check.Shape, "", "data: cannot merge statistics of %d columns in %d groups into statistics of %d columns in %d groups; give every part the same columns and groups", len(o.col), len(o.groups), len(s.col), len(s.groups))
+	if o.cols != s.cols || !slices.Equal(o.groups, s.groups) {
+		return check.New(check.Shape, "", "data: cannot merge statistics of %d columns in %d groups into statistics of %d columns in %d groups; give every part the same columns and groups", o.cols, len(o.groups), s.cols, len(s.groups))
 	}
-	if s.rows > math.MaxInt-o.rows {
-		return check.New(check.TooLarge, "", "data: %d + %d rows overflow the row count", s.rows, o.rows)
+	if err := s.rows.Union(&o.rows); err != nil {
+		return protocolErr(err)
 	}
-	s.rows += o.rows
-	for j := range s.col {
-		s.col[j] = mergeCol(s.col[j], o.col[j])
-		s.cat[j] += o.cat[j]
+	for _, k := range o.tree.Keys() {
+		v, _ := o.tree.Node(k)
+		if err := s.tree.Insert(k, v.clone()); err != nil {
+			return check.New(check.Internal, "", "data: statistics: %v", err)
+		}
+	}
+	for leaf, of := range o.frags {
+		f := s.frag(leaf)
+		f.keys = append(f.keys, of.keys...)
+		f.x = append(f.x, of.x...)
+		lo, hi := rowtree.LeafSpan(leaf, math.MaxInt)
+		if err := s.completeFrag(leaf, hi-lo); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+func (b *statsNode) clone() *statsNode {
+	c := *b
+	c.col, c.cat = slices.Clone(b.col), slices.Clone(b.cat)
+	return &c
+}
+
+// combineStats folds right, the statistics of the leaves after left's,
+// into left: Chan's pairwise update.
+func combineStats(a, b *statsNode) (*statsNode, error) {
+	if a.rows > math.MaxInt-b.rows {
+		return nil, check.New(check.TooLarge, "", "data: %d + %d rows overflow the row count", a.rows, b.rows)
+	}
+	a.rows += b.rows
+	for j := range a.col {
+		a.col[j] = mergeCol(a.col[j], b.col[j])
+		a.cat[j] += b.cat[j]
+	}
+	return a, nil
+}
+
+// total reduces the statistics of every row 0…Rows()−1: the whole leaves'
+// nodes and the last leaf's rows, along rowtree's fixed tree. s is not
+// changed. Rows missing are ERR_PROTOCOL.
+func (s *Stats) total() (*statsNode, error) {
+	end := s.rows.End()
+	if end == 0 {
+		return nil, check.New(check.Shape, "", "data: cannot fit a scaler on statistics of no rows")
+	}
+	if miss, ok := s.rows.Missing(end); ok {
+		return nil, check.New(check.Protocol, "", "data: statistics: rows %d…%d are missing; merge the statistics of every part", miss[0], miss[1]-1)
+	}
+	t := rowtree.Tree[*statsNode]{Combine: combineStats}
+	for _, k := range s.tree.Keys() {
+		v, _ := s.tree.Node(k)
+		if err := t.Insert(k, v.clone()); err != nil {
+			return nil, check.New(check.Internal, "", "data: statistics: %v", err)
+		}
+	}
+	for leaf, f := range s.frags {
+		// Only the last leaf can be short and still hold all its rows.
+		X := mat.NewDense(len(f.keys), s.cols, sortRows(f.keys, f.x, s.cols))
+		if err := t.Insert(rowtree.Key{Index: leaf}, newStatsNode(s.groups, X)); err != nil {
+			return nil, check.New(check.Internal, "", "data: statistics: %v", err)
+		}
+	}
+	root, err := t.Root(rowtree.Leaf(end-1) + 1)
+	if err != nil {
+		return nil, check.New(check.Internal, "", "data: statistics: %v", err)
+	}
+	return root, nil
 }
 
 // mergeCol is Chan's pairwise update of two columns' statistics, each
@@ -316,12 +476,13 @@ func mergeCol(a, b colStats) colStats {
 // Scaler builds the Scaler of p from the statistics: what Fit returns on
 // the same rows (bit for bit from one block without missing values, to
 // rounding otherwise). See Fit for the rules.
-func (s *Stats) Scaler(p Prep) (*Scaler, error) {
+func (st *Stats) Scaler(p Prep) (*Scaler, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	if s.rows == 0 {
-		return nil, check.New(check.Shape, "", "data: cannot fit a scaler on statistics of no rows")
+	s, err := st.total()
+	if err != nil {
+		return nil, err
 	}
 	c := len(s.col)
 	sc := &Scaler{prep: p, groups: slices.Clone(s.groups), fill: make([]float64, c)}

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/errs"
+	"ntkrf/internal/rowtree"
 )
 
 // fitTwoPass is Fit as it was before the statistics (every row in one
@@ -234,21 +237,28 @@ func splitRows(n, k int, r *rand.Rand) [][2]int {
 	return out
 }
 
+// TestStatsMergeInAnyOrder: statistics of any split of the rows, through
+// the wire form, merged in any order and tree, scale the rows with Fit's
+// bits (rowtree fixes the order of the sums), across leaves too.
 func TestStatsMergeInAnyOrder(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 5))
+	const n = 2*rowtree.LeafRows + 300
 	for _, missing := range []float64{0, 0.2} {
-		X, groups := statsTable(200, missing, 9)
+		X, groups := statsTable(n, missing, 9)
 		want, err := Fit(X, groups, Prep{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		wantX, _ := want.Apply(nil, X)
-		for k := 1; k <= 5; k++ {
+		for k := 1; k <= 6; k++ {
 			var parts []*Stats
-			for _, b := range splitRows(200, k, r) {
-				s, err := Collect(X.Slice(b[0], b[1], 0, 9).(*mat.Dense), groups)
+			for _, b := range splitRows(n, k, r) {
+				s, err := NewStats(9, groups)
 				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.AddAt(X.Slice(b[0], b[1], 0, 9).(*mat.Dense), b[0]); err != nil {
 					t.Fatal(err)
 				}
 				// Through the wire form, as parts travel.
@@ -269,17 +279,49 @@ func TestStatsMergeInAnyOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if parts[0].Rows() != 200 {
-				t.Fatalf("k = %d: %d rows merged, want 200", k, parts[0].Rows())
+			if parts[0].Rows() != n {
+				t.Fatalf("k = %d: %d rows merged, want %d", k, parts[0].Rows(), n)
 			}
-			gotX, _ := got.Apply(nil, X)
-			if !mat.EqualApprox(gotX, wantX, 1e-12) {
-				t.Errorf("missing %v, k = %d: merged statistics scale the rows differently from Fit (beyond 1e-12)", missing, k)
-			}
-			if k == 1 && !mat.Equal(gotX, wantX) {
-				t.Errorf("missing %v: the statistics of one part scale the rows differently from Fit", missing)
+			if gotX, _ := got.Apply(nil, X); !mat.Equal(gotX, wantX) {
+				t.Errorf("missing %v, k = %d: merged statistics scale the rows differently from Fit", missing, k)
 			}
 		}
+	}
+}
+
+// TestStatsRowsOnce: statistics of rows held twice are refused, at AddAt
+// and at Merge, through the wire form too, and rows missing are refused
+// when the scaler is fitted; each with ERR_PROTOCOL, nothing changed.
+func TestStatsRowsOnce(t *testing.T) {
+	t.Parallel()
+	X, _ := statsTable(300, 0, 3)
+	part := func(lo, hi int) *Stats {
+		s, _ := NewStats(9, nil)
+		if err := s.AddAt(X.Slice(lo, hi, 0, 9).(*mat.Dense), lo); err != nil {
+			t.Fatal(err)
+		}
+		d, err := DecodeStats(s.AppendBinary(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	s := part(0, 100)
+	if err := s.Merge(part(100, 200)); err != nil {
+		t.Fatal(err)
+	}
+	for name, err := range map[string]error{
+		"the same part twice":  s.Merge(part(100, 200)),
+		"an overlapping part":  s.Merge(part(150, 250)),
+		"rows added again":     s.AddAt(X.Slice(0, 1, 0, 9).(*mat.Dense), 99),
+		"rows 200…299 missing": func() error { t := part(0, 100); _ = t.Merge(part(200, 300)); _, err := t.Scaler(Prep{}); return err }(),
+	} {
+		if errs.CodeOf(err) != errs.Protocol {
+			t.Errorf("%s: %v, want ERR_PROTOCOL", name, err)
+		}
+	}
+	if s.Rows() != 200 {
+		t.Errorf("refused merges changed the statistics: %d rows", s.Rows())
 	}
 }
 
@@ -307,9 +349,9 @@ func TestStatsErrors(t *testing.T) {
 // blockRef is Stats.block as it was written first (three passes over all
 // the rows in one loop each, every group through the general path): the
 // reference for the per-row passes and the plain path.
-func blockRef(s *Stats, X *mat.Dense) *Stats {
+func blockRef(s *Stats, X *mat.Dense) *statsNode {
 	n, c := X.Dims()
-	b := &Stats{groups: s.groups, rows: n, col: make([]colStats, c), cat: make([]int, c)}
+	b := &statsNode{groups: s.groups, rows: n, col: make([]colStats, c), cat: make([]int, c)}
 	for i := range n {
 		row := X.RawRowView(i)
 		for _, g := range s.groups {
@@ -393,10 +435,10 @@ func TestStatsBlockBits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.plain(); got != tc.plain {
+		if got := (&statsNode{groups: s.groups, col: make([]colStats, 9)}).plain(); got != tc.plain {
 			t.Fatalf("%s: plain() = %v", tc.name, got)
 		}
-		got, want := s.block(X), blockRef(s, X)
+		got, want := newStatsNode(s.groups, X), blockRef(s, X)
 		if !slices.Equal(got.cat, want.cat) || got.rows != want.rows {
 			t.Errorf("%s: categories %v, rows %d; want %v, %d", tc.name, got.cat, got.rows, want.cat, want.rows)
 		}

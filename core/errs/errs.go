@@ -19,6 +19,7 @@ const (
 	TooLarge      Code = "ERR_TOO_LARGE"      // RangeError: more memory than one buffer or the input limit allows
 	Parse         Code = "ERR_PARSE"          // Error: a file that cannot be read as a data table
 	Data          Code = "ERR_DATA"           // Error: data that the method cannot use (one class, singular system…)
+	Protocol      Code = "ERR_PROTOCOL"       // Error: pieces of a split fit that do not belong together (another plan, rows twice or missing, other statistics)
 	Aborted       Code = "ERR_ABORTED"        // AbortError: the caller cancelled the call
 	Closed        Code = "ERR_CLOSED"         // Error: the engine or model was closed
 	Instance      Code = "ERR_INSTANCE"       // Error: a WebAssembly instance died during the call
@@ -26,7 +27,7 @@ const (
 )
 
 // Codes lists every code, for documentation and tests.
-var Codes = []Code{Type, UnknownOption, Option, NonFinite, Value, Shape, TooLarge, Parse, Data, Aborted, Closed, Instance, Internal}
+var Codes = []Code{Type, UnknownOption, Option, NonFinite, Value, Shape, TooLarge, Parse, Data, Protocol, Aborted, Closed, Instance, Internal}
 
 // Class is the JavaScript error class of a code.
 func (c Code) Class() string {

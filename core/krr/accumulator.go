@@ -413,3 +413,13 @@ func grow(s []float64, n int) []float64 {
 	}
 	return s[:n]
 }
+
+// Clone returns a copy of a's sums (its scratch memory is not copied).
+func (a *Accumulator) Clone() *Accumulator {
+	return &Accumulator{
+		opt: a.opt, m: a.m, k: a.k, n: a.n,
+		mu: slices.Clone(a.mu), ybar: slices.Clone(a.ybar),
+		c: slices.Clone(a.c), d: slices.Clone(a.d), e: slices.Clone(a.e),
+		bmu: make([]float64, a.m), bybr: make([]float64, a.k),
+	}
+}

@@ -45,6 +45,8 @@ type Plan struct {
 	// open is the selection of a plan that leaves settings open (nil once
 	// settled).
 	open *search
+	// digest identifies the plan (Digest), set once it is made.
+	digest [32]byte
 }
 
 // lazyMap is a plan's feature map, drawn when a part or the solve first
@@ -150,6 +152,7 @@ func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
 		return nil, err
 	}
 	first.cfg, first.open, first.cut = cfg, s, krr.HoldoutCut{}
+	first.digest = first.computeDigest()
 	return first, nil
 }
 
@@ -192,6 +195,7 @@ func settle(cfg Config, rows, cols int) (*Plan, error) {
 	}
 	cfg.Ridge = opt
 	p.cfg = cfg
+	p.digest = p.computeDigest()
 	return p, nil
 }
 

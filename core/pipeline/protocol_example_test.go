@@ -36,7 +36,7 @@ func ExamplePlan() {
 	stats := plan.NewStats()
 	for _, b := range blocks {
 		s := plan.NewStats()
-		if err := s.Add(rows(b)); err != nil {
+		if err := s.AddAt(rows(b), b[0]); err != nil { // the rows b[0]…
 			panic(err)
 		}
 		got, err := data.DecodeStats(s.AppendBinary(nil)) // as received

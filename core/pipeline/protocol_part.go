@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"math"
 	"slices"
 
@@ -10,33 +12,69 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/internal/check"
+	"ntkrf/internal/rowtree"
 )
 
-// Part is what a block of rows contributes to a fit: in the primal the
-// sums of their features (a krr.Accumulator), and the features of the rows
-// the held-out rule keeps out with their own sums (so that the solve merges
-// them after the λ search instead of summing their ΦᵀΦ on its own); when
-// the plan collects, the scaled rows themselves. Parts merge in any order (Merge, MergeBinary) and travel as
-// a binary form (AppendBinary, DecodePart). Each row carries its key, its
-// index among all the rows, which picks the held-out rows without the
-// parts seeing each other.
+// Part is what a set of rows contributes to a fit, and knows which: its
+// plan's digest, the digest of the scaler its rows were scaled with and
+// the global rows it holds. In the primal it holds the sums of the rows'
+// features (krr.Accumulator) per whole leaf of rows, reduced along
+// rowtree's fixed tree, and the scaled rows of leaves it holds only in
+// part; the features of the rows the held-out rule keeps out are kept
+// whole, with their own sums. When the plan collects, it holds the scaled
+// rows themselves. Parts merge in any order and any tree (Merge,
+// MergeBinary) into the same bits: a fit's sums are a function of its
+// rows, never of how they were split. A row held twice, a part of another
+// plan or scaled with other statistics is refused (ERR_PROTOCOL); so is a
+// solve with rows missing. Parts travel as a binary form (AppendBinary,
+// DecodePart).
 type Part struct {
-	plan   *Plan
-	scaler *data.Scaler // nil for a decoded part: it only merges and solves
-	rows   int
-	acc    *krr.Accumulator // sums; nil when the plan collects
-	// held sums the held-out rows (nil without a held-out rule): every
-	// part sums its own where its features are made.
-	held *krr.Accumulator
+	plan     *Plan
+	scaler   *data.Scaler // nil for a decoded part: it only merges and solves
+	scalerID [32]byte
+	rows     rowtree.Set
+	// sums are the primal sums of whole leaves; frags the scaled rows of
+	// leaves held in part, until the leaf is whole.
+	sums  rowtree.Tree[*sumNode]
+	frags map[int]*partFrag
 	// The rows kept whole: the held-out rows (sums: their features, m
 	// wide) or every row (collect: scaled, cols wide), with keys and
 	// targets, in the order added.
 	keys []uint64
 	y    []float64
 	x    []float64
-	// solved is set by Solve, which merges the held-out rows' sums into
-	// the sums.
+	// solved is set by Solve, which consumes the sums; failed by an Add
+	// that stopped half way (the part holds rows it has not summed).
 	solved bool
+	failed error
+	// Scratch reused across leaves.
+	phi *mat.Dense
+	// featurized counts the rows featurized, for progress.
+	featurized int
+}
+
+// sumNode are the sums of whole leaves: acc those of the rows summed, held
+// those of the rows kept out (nil: none).
+type sumNode struct {
+	acc, held *krr.Accumulator
+}
+
+// partFrag holds the scaled rows of a leaf a part holds only in part.
+type partFrag struct {
+	keys []int
+	y    []float64
+	x    []float64 // scaled, the scaler's output width
+}
+
+// ScalerDigest identifies a scaler (the SHA-256 of its JSON form): a part
+// names the scaler its rows were scaled with, and the solve refuses
+// another.
+func ScalerDigest(s *data.Scaler) [32]byte {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic("pipeline: scaler digest: " + err.Error())
+	}
+	return sha256.Sum256(b)
 }
 
 // NewPart returns an empty part that adds rows through the plan's scaler
@@ -45,23 +83,45 @@ func (p *Plan) NewPart(s *data.Scaler) (*Part, error) {
 	if err := p.checkScaler(s); err != nil {
 		return nil, err
 	}
-	pt := p.emptyPart()
-	pt.scaler = s
 	if !p.collect {
-		var err error
-		if pt.acc, err = krr.NewAccumulator(p.dim, p.cfg.Ridge); err != nil {
+		// The sums' memory is checked before any row is read.
+		if _, err := krr.NewAccumulator(p.dim, p.cfg.Ridge); err != nil {
 			return nil, err
 		}
-		if p.cut.Rows > 0 {
-			if pt.held, err = krr.NewAccumulator(p.dim, p.cfg.Ridge); err != nil {
-				return nil, err
-			}
-		}
 	}
+	pt := p.emptyPart()
+	pt.scaler, pt.scalerID = s, ScalerDigest(s)
 	return pt, nil
 }
 
-func (p *Plan) emptyPart() *Part { return &Part{plan: p} }
+func (p *Plan) emptyPart() *Part {
+	pt := &Part{plan: p}
+	pt.sums.Combine = combineSums
+	return pt
+}
+
+// combineSums folds right, the sums of the leaves after left's, into left.
+// An empty side is taken as it is, so that no rounding (not even of a
+// zero's sign) depends on where a leaf without such rows sits.
+func combineSums(l, r *sumNode) (*sumNode, error) {
+	var err error
+	l.acc, err = combineAcc(l.acc, r.acc)
+	if err != nil {
+		return nil, err
+	}
+	l.held, err = combineAcc(l.held, r.held)
+	return l, err
+}
+
+func combineAcc(l, r *krr.Accumulator) (*krr.Accumulator, error) {
+	switch {
+	case r == nil || r.Rows() == 0:
+		return l, nil
+	case l == nil || l.Rows() == 0:
+		return r, nil
+	}
+	return l, l.Merge(r)
+}
 
 // width is the length of a kept row: m features, or the scaled columns.
 func (p *Plan) width() int {
@@ -72,16 +132,33 @@ func (p *Plan) width() int {
 }
 
 // Rows returns the number of rows the part holds.
-func (pt *Part) Rows() int { return pt.rows }
+func (pt *Part) Rows() int { return pt.rows.Len() }
+
+// Spans returns the global rows the part holds, as sorted spans [lo, hi):
+// a host that may see a part twice (a retried shard) keys it by them.
+func (pt *Part) Spans() [][2]int { return pt.rows.Spans() }
+
+// usable refuses a part that was solved or whose Add stopped half way.
+func (pt *Part) usable() error {
+	if pt.solved {
+		return check.New(check.Value, "", "pipeline: this part was solved already (solving consumes its sums); make the parts again")
+	}
+	if pt.failed != nil {
+		return check.New(check.Value, "", "pipeline: this part's Add stopped half way (%v); make the part again", pt.failed)
+	}
+	return nil
+}
 
 // Add adds the rows of X (the plan's columns, unscaled) with their
-// targets y; row i has the key first+i, its index among all the plan's
-// rows. It featurizes in blocks of the plan's Ridge.BlockRows and stops
-// between blocks once ctx is cancelled.
+// targets y as the global rows first, first+1, …: a row's key, its index
+// among all the plan's rows, picks the held-out rows and fixes the order
+// of the sums. It featurizes in blocks of the plan's Ridge.BlockRows and
+// stops between blocks once ctx is cancelled (the part is then unusable).
+// Rows the part holds already are ERR_PROTOCOL.
 func (pt *Part) Add(ctx context.Context, X *mat.Dense, y []float64, first int) error {
 	p := pt.plan
-	if pt.solved {
-		return check.New(check.Value, "", "pipeline: this part was solved already; add rows to a new part")
+	if err := pt.usable(); err != nil {
+		return err
 	}
 	if pt.scaler == nil {
 		return check.New(check.Type, "", "pipeline: a decoded part merges and solves but adds no rows; add rows to a part from NewPart")
@@ -96,91 +173,182 @@ func (pt *Part) Add(ctx context.Context, X *mat.Dense, y []float64, first int) e
 	if n != len(y) {
 		return check.New(check.Shape, "", "pipeline: X has %d rows but y has %d values; give one target per row", n, len(y))
 	}
-	if first < 0 || first > p.rows-n || pt.rows > p.rows-n {
+	if first < 0 || first > p.rows-n {
 		return check.New(check.Shape, "", "pipeline: rows %d … %d are not rows of the plan's %d (row keys are indices among all the rows)", first, first+n-1, p.rows)
 	}
+	if err := pt.rows.Add(first, first+n); err != nil {
+		return protocolErr("part", err)
+	}
+	if err := pt.add(ctx, X, y, first); err != nil {
+		pt.failed = err
+		return err
+	}
+	return nil
+}
+
+func (pt *Part) add(ctx context.Context, X *mat.Dense, y []float64, first int) error {
+	p := pt.plan
+	n, d := X.Dims()
 	opt := p.cfg.Ridge
 	step := opt.BlockRows
+	ds := pt.scaler.OutCols() // d, and one more with a bias input
 	if p.collect {
 		// Room for the rows at once: appending block by block would
 		// reallocate up to twice their size.
 		pt.keys = slices.Grow(pt.keys, n)
 		pt.y = slices.Grow(pt.y, n)
-		pt.x = slices.Grow(pt.x, n*p.width())
-	}
-	ds := pt.scaler.OutCols() // d, and one more with a bias input
-	var xs, phi *mat.Dense
-	for lo := 0; lo < n; lo += step {
-		if err := ctx.Err(); err != nil {
-			return check.Stopped("pipeline: part", err)
-		}
-		hi := min(lo+step, n)
-		if xs == nil || xs.RawMatrix().Rows != hi-lo {
-			xs = mat.NewDense(hi-lo, ds, nil)
-		}
-		if _, err := pt.scaler.Apply(xs, X.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
-			return err
-		}
-		yb := y[lo:hi]
-		if p.collect {
-			if err := checkLabels(yb, opt, first+lo); err != nil {
+		pt.x = slices.Grow(pt.x, n*ds)
+		var xs *mat.Dense
+		for lo := 0; lo < n; lo += step {
+			if err := ctx.Err(); err != nil {
+				return check.Stopped("pipeline: part", err)
+			}
+			hi := min(lo+step, n)
+			if xs == nil || xs.RawMatrix().Rows != hi-lo {
+				xs = mat.NewDense(hi-lo, ds, nil)
+			}
+			if _, err := pt.scaler.Apply(xs, X.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
+				return err
+			}
+			if err := checkLabels(y[lo:hi], opt, first+lo); err != nil {
 				return err
 			}
 			for i := range hi - lo {
 				pt.keys = append(pt.keys, uint64(first+lo+i))
 			}
-			pt.y = append(pt.y, yb...)
+			pt.y = append(pt.y, y[lo:hi]...)
 			pt.x = append(pt.x, xs.RawMatrix().Data...)
-		} else if err := pt.addSums(xs, &phi, yb, first+lo); err != nil {
+			progress(opt, pt.Rows()-n+hi, p.rows, "features")
+		}
+		return nil
+	}
+	// The primal: leaf by leaf.
+	for lo := 0; lo < n; {
+		leaf := rowtree.Leaf(first + lo)
+		llo, lhi := rowtree.LeafSpan(leaf, p.rows)
+		hi := min(n, lhi-first)
+		xs := mat.NewDense(hi-lo, ds, nil)
+		if _, err := pt.scaler.Apply(xs, X.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
 			return err
 		}
-		pt.rows += hi - lo
-		if opt.Progress != nil {
-			opt.Progress(pt.rows, p.rows, "features")
+		if err := checkLabels(y[lo:hi], opt, first+lo); err != nil {
+			return err
 		}
+		if first+lo == llo && first+hi == lhi && pt.frags[leaf] == nil {
+			if err := pt.addLeaf(ctx, leaf, xs, y[lo:hi]); err != nil {
+				return err
+			}
+		} else {
+			f := pt.frag(leaf)
+			for i := lo; i < hi; i++ {
+				f.keys = append(f.keys, first+i)
+			}
+			f.y = append(f.y, y[lo:hi]...)
+			f.x = append(f.x, xs.RawMatrix().Data...)
+			if err := pt.completeFrag(ctx, leaf); err != nil {
+				return err
+			}
+		}
+		lo = hi
 	}
 	return nil
 }
 
-// addSums featurizes the scaled block xs (into *phi, reused) and adds it
-// to the sums, but for the rows the held-out rule holds, whose features
-// it keeps.
-func (pt *Part) addSums(xs *mat.Dense, phi **mat.Dense, y []float64, first int) error {
+func (pt *Part) frag(leaf int) *partFrag {
+	if pt.frags == nil {
+		pt.frags = map[int]*partFrag{}
+	}
+	f := pt.frags[leaf]
+	if f == nil {
+		f = &partFrag{}
+		pt.frags[leaf] = f
+	}
+	return f
+}
+
+// completeFrag sums the leaf's rows, in row order, once all are there.
+func (pt *Part) completeFrag(ctx context.Context, leaf int) error {
+	f := pt.frags[leaf]
+	lo, hi := rowtree.LeafSpan(leaf, pt.plan.rows)
+	if f == nil || len(f.keys) < hi-lo {
+		return nil
+	}
+	f = f.sorted()
+	ds := len(f.x) / len(f.keys)
+	xs := mat.NewDense(len(f.keys), ds, f.x)
+	y := f.y
+	delete(pt.frags, leaf)
+	return pt.addLeaf(ctx, leaf, xs, y)
+}
+
+// addLeaf featurizes the scaled rows xs of a whole leaf, in row order and
+// in blocks of BlockRows from the leaf's first row, sums them in a node of
+// their own but for the rows the held-out rule holds, whose features it
+// keeps and sums apart, and puts the node in the tree.
+func (pt *Part) addLeaf(ctx context.Context, leaf int, xs *mat.Dense, y []float64) error {
 	p := pt.plan
-	r, _ := xs.Dims()
 	fm, err := p.featureMap()
 	if err != nil {
 		return err
 	}
-	m := p.dim
-	if *phi == nil || (*phi).RawMatrix().Rows != r {
-		*phi = mat.NewDense(r, m, nil)
-	}
-	if _, err := fm.Transform(*phi, xs); err != nil {
+	opt := p.cfg.Ridge
+	first, _ := rowtree.LeafSpan(leaf, p.rows)
+	node := &sumNode{}
+	if node.acc, err = krr.NewAccumulator(p.dim, opt); err != nil {
 		return err
 	}
-	var out []int
-	for i := range r {
-		if p.cut.Holds(uint64(first + i)) {
-			out = append(out, i)
+	r, ds := xs.Dims()
+	m := p.dim
+	for lo := 0; lo < r; lo += opt.BlockRows {
+		if err := ctx.Err(); err != nil {
+			return check.Stopped("pipeline: part", err)
+		}
+		hi := min(lo+opt.BlockRows, r)
+		if pt.phi == nil || pt.phi.RawMatrix().Rows != hi-lo {
+			pt.phi = mat.NewDense(hi-lo, m, nil)
+		}
+		if _, err := fm.Transform(pt.phi, xs.Slice(lo, hi, 0, ds).(*mat.Dense)); err != nil {
+			return err
+		}
+		var out []int
+		for i := range hi - lo {
+			if p.cut.Holds(uint64(first + lo + i)) {
+				out = append(out, i)
+			}
+		}
+		yb := y[lo:hi]
+		pt.featurized += hi - lo
+		progress(opt, pt.featurized, p.rows, "features")
+		if len(out) == 0 {
+			if err := node.acc.Add(pt.phi, yb); err != nil {
+				return err
+			}
+			continue
+		}
+		held := mat.NewDense(len(out), m, nil)
+		if err := node.acc.AddExcept(pt.phi, yb, out, held, 0); err != nil {
+			return err
+		}
+		at := len(pt.y)
+		for _, i := range out {
+			pt.keys = append(pt.keys, uint64(first+lo+i))
+			pt.y = append(pt.y, yb[i])
+		}
+		pt.x = append(pt.x, held.RawMatrix().Data...)
+		if node.held == nil {
+			if node.held, err = krr.NewAccumulator(m, opt); err != nil {
+				return err
+			}
+		}
+		// Their ΦᵀΦ here, where their features are made.
+		if err := node.held.Add(held, pt.y[at:]); err != nil {
+			return err
 		}
 	}
-	if len(out) == 0 {
-		return pt.acc.Add(*phi, y)
+	if err := pt.sums.Insert(rowtree.Key{Index: leaf}, node); err != nil {
+		return check.New(check.Internal, "", "pipeline: part: %v", err)
 	}
-	held := mat.NewDense(len(out), m, nil)
-	if err := pt.acc.AddExcept(*phi, y, out, held, 0); err != nil {
-		return err
-	}
-	at := len(pt.y)
-	for _, i := range out {
-		pt.keys = append(pt.keys, uint64(first+i))
-		pt.y = append(pt.y, y[i])
-	}
-	pt.x = append(pt.x, held.RawMatrix().Data...)
-	// Their ΦᵀΦ here, on every worker, beside the kept rows' (the
-	// targets were checked by AddExcept).
-	return pt.held.Add(held, pt.y[at:])
+	return nil
 }
 
 // checkLabels checks the targets of collected rows as the accumulator
@@ -197,46 +365,82 @@ func checkLabels(y []float64, opt krr.Options, offset int) error {
 	return nil
 }
 
-// Merge adds the rows of o, a part of the same plan, to pt; o is not
-// modified. Merging is associative and commutative: to rounding for the
-// sums, exactly for the rows kept whole (Solve orders them by key).
+// Merge adds the rows of o, a part of the same plan scaled with the same
+// statistics and holding other rows, to pt; o is not modified. Parts of
+// the same rows merged in any order and any tree give the same bits.
+// Nothing of pt changes when o is refused.
 func (pt *Part) Merge(o *Part) error {
-	if err := pt.canTake(o.plan, o.rows); err != nil {
+	if err := pt.canTake(o); err != nil {
 		return err
 	}
-	if pt.acc != nil {
-		if err := pt.acc.Merge(o.acc); err != nil {
-			return err
-		}
+	return pt.take(o, true)
+}
+
+// canTake checks that o may be merged into pt: both usable, of the same
+// plan and scaler, without a row in common.
+func (pt *Part) canTake(o *Part) error {
+	if o == nil {
+		return check.New(check.Type, "", "pipeline: the part to merge is nil")
 	}
-	if pt.held != nil {
-		if err := pt.held.Merge(o.held); err != nil {
-			return err
-		}
+	if err := pt.usable(); err != nil {
+		return err
 	}
-	pt.take(o.rows, o.keys, o.y, o.x)
+	if err := o.usable(); err != nil {
+		return err
+	}
+	if o.plan.digest != pt.plan.digest {
+		return check.New(check.Protocol, "", "pipeline: cannot merge a part of another plan (other settings, seed, rows or columns); make every part from the same plan")
+	}
+	if o.scalerID != pt.scalerID {
+		return check.New(check.Protocol, "", "pipeline: cannot merge parts scaled with other statistics; scale every part with the scaler of the merged statistics of all the rows")
+	}
+	if sp, ok := pt.rows.Overlap(&o.rows); ok {
+		return protocolErr("part", &rowtree.OverlapError{Lo: sp[0], Hi: sp[1]})
+	}
 	return nil
 }
 
-// canTake checks that rows more rows of a part of plan q fit in pt.
-func (pt *Part) canTake(q *Plan, rows int) error {
-	p := pt.plan
-	if pt.solved {
-		return check.New(check.Value, "", "pipeline: this part was solved already; merge into a new part")
+// take moves (or, with clone, copies) o's rows and sums into pt, checked
+// by canTake.
+func (pt *Part) take(o *Part, clone bool) error {
+	if err := pt.rows.Union(&o.rows); err != nil {
+		return protocolErr("part", err)
 	}
-	if q != p && (q.rows != p.rows || q.cols != p.cols || q.collect != p.collect || q.width() != p.width() || q.cut != p.cut ||
-		q.cfg.Ridge.Task != p.cfg.Ridge.Task || q.cfg.Ridge.Classes != p.cfg.Ridge.Classes) {
-		return check.New(check.Shape, "", "pipeline: cannot merge parts of different plans")
+	pt.keys = append(pt.keys, o.keys...)
+	pt.y = append(pt.y, o.y...)
+	pt.x = append(pt.x, o.x...)
+	for _, k := range o.sums.Keys() {
+		v, _ := o.sums.Node(k)
+		if clone {
+			c := &sumNode{acc: v.acc.Clone()}
+			if v.held != nil {
+				c.held = v.held.Clone()
+			}
+			v = c
+		}
+		if err := pt.sums.Insert(k, v); err != nil {
+			return check.New(check.Internal, "", "pipeline: part: %v", err)
+		}
 	}
-	if rows > p.rows-pt.rows {
-		return check.New(check.Shape, "", "pipeline: the parts hold %d + %d rows, more than the plan's %d; merge each part once", pt.rows, rows, p.rows)
+	leaves := make([]int, 0, len(o.frags))
+	for leaf := range o.frags {
+		leaves = append(leaves, leaf)
+	}
+	slices.Sort(leaves)
+	for _, leaf := range leaves {
+		of := o.frags[leaf]
+		f := pt.frag(leaf)
+		f.keys = append(f.keys, of.keys...)
+		f.y = append(f.y, of.y...)
+		f.x = append(f.x, of.x...)
+		if err := pt.completeFrag(context.Background(), leaf); err != nil {
+			pt.failed = err
+			return err
+		}
 	}
 	return nil
 }
 
-func (pt *Part) take(rows int, keys []uint64, y, x []float64) {
-	pt.rows += rows
-	pt.keys = append(pt.keys, keys...)
-	pt.y = append(pt.y, y...)
-	pt.x = append(pt.x, x...)
+func protocolErr(what string, err error) error {
+	return check.New(check.Protocol, "", "pipeline: %s: %v; add each row once and merge each part once (a retried part replaces, not joins, the first)", what, err)
 }

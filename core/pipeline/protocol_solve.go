@@ -9,6 +9,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/internal/check"
+	"ntkrf/internal/rowtree"
 )
 
 // Meta is what a pipeline keeps beside its model: the input schema and
@@ -30,14 +31,17 @@ func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta)
 	if part == nil {
 		return nil, check.New(check.Type, "", "pipeline: no part to solve; merge the part of every row")
 	}
-	if part.solved {
-		return nil, check.New(check.Value, "", "pipeline: this part was solved already (solving consumes its sums); merge the parts again")
-	}
-	if err := p.emptyPart().canTake(part.plan, part.rows); err != nil {
+	if err := part.usable(); err != nil {
 		return nil, err
 	}
-	if part.rows != p.rows {
-		return nil, check.New(check.Shape, "", "pipeline: the parts hold %d of the plan's %d rows; merge the part of every row before solving", part.rows, p.rows)
+	if part.plan.digest != p.digest {
+		return nil, check.New(check.Protocol, "", "pipeline: the part is of another plan (other settings, seed, rows or columns); solve with the plan the parts were made from")
+	}
+	if part.scalerID != ScalerDigest(s) {
+		return nil, check.New(check.Protocol, "", "pipeline: the part's rows were scaled with other statistics than the scaler solved with; fit one scaler from the merged statistics of every row and use it for every part and the solve")
+	}
+	if miss, ok := part.rows.Missing(p.rows); ok {
+		return nil, check.New(check.Protocol, "", "pipeline: rows %d…%d of the plan's %d are in no part (the parts hold %d); merge the part of every row before solving", miss[0], miss[1]-1, p.rows, part.Rows())
 	}
 	part.solved = true
 	if err := ctx.Err(); err != nil {
@@ -45,6 +49,15 @@ func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta)
 	}
 	if err := part.sortByKey(); err != nil {
 		return nil, err
+	}
+	// The primal's sums: the root of the fixed tree over the leaves.
+	var acc, held *krr.Accumulator
+	if !p.collect {
+		root, err := part.sums.Root(rowtree.Leaf(p.rows-1) + 1)
+		if err != nil {
+			return nil, check.New(check.Internal, "", "pipeline: solve: %v", err)
+		}
+		acc, held = root.acc, root.held
 	}
 	opt := p.cfg.Ridge
 	w := p.width()
@@ -63,7 +76,7 @@ func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta)
 	case p.collect:
 		parts.Model, err = krr.FitFeaturesContext(ctx, fm, rows, part.y, opt)
 	default:
-		if err = part.acc.Configure(opt); err != nil {
+		if err = acc.Configure(opt); err != nil {
 			return nil, err
 		}
 		if opt.Lambda == 0 && opt.Criterion == krr.Holdout {
@@ -71,14 +84,14 @@ func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta)
 			if rows == nil {
 				rows = &mat.Dense{} // nothing held out: SolveHeldOut says so
 			}
-			if part.held != nil {
+			if held != nil {
 				// Their sums, made in the parts, merged after the search.
-				parts.Model, err = part.acc.SolveHeldOutSums(ctx, rows, part.y, part.held)
+				parts.Model, err = acc.SolveHeldOutSums(ctx, rows, part.y, held)
 			} else {
-				parts.Model, err = part.acc.SolveHeldOutContext(ctx, rows, part.y)
+				parts.Model, err = acc.SolveHeldOutContext(ctx, rows, part.y)
 			}
 		} else {
-			parts.Model, err = part.acc.SolveContext(ctx)
+			parts.Model, err = acc.SolveContext(ctx)
 		}
 		if err == nil {
 			err = parts.Model.SetFeaturizer(fm)

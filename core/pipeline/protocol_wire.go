@@ -6,18 +6,22 @@ import (
 
 	"ntkrf/core/krr"
 	"ntkrf/internal/check"
+	"ntkrf/internal/rowtree"
 	"ntkrf/internal/wire"
 )
 
-// The wire form of a Part: partMagic, version, then whether it collects
-// (0: sums, 1: rows), its row count, the width of a row kept whole and
-// their count, then their keys, targets and values, and for sums the
-// accumulator's own wire form (krr), length first, and where the plan has
-// a held-out rule the held-out rows' sums in the same form (version 2:
-// version 1 had none, and the solve summed them).
+// The wire form of a Part: partMagic, version, its plan's digest and its
+// scaler's (32 bytes each), the global rows it holds (wire.AppendSet),
+// whether it collects (0: sums, 1: rows), the width of a row kept whole
+// and their count, then their keys, targets and values; for sums then its
+// nodes (count; per node its level and index and its two accumulators in
+// krr's form, length first, the held-out rows' 0 long when there are none)
+// and its leaves held in part (count; per leaf its index, row count, keys,
+// targets and scaled rows). Version 3: the digests, the rows and the tree
+// (version 2 held one sum and said nothing of which rows or plan).
 const (
 	partMagic   = "ntkrPART"
-	partVersion = 2
+	partVersion = 3
 )
 
 // AppendBinary appends the wire form of the part to b (DecodePart and
@@ -30,7 +34,10 @@ func (pt *Part) AppendBinary(b []byte) []byte {
 	}
 	b = slices.Grow(b, pt.wireSize())
 	b = wire.AppendHeader(b, partMagic, partVersion)
-	for _, v := range []uint64{mode, uint64(pt.rows), uint64(p.width()), uint64(len(pt.keys))} {
+	b = append(b, p.digest[:]...)
+	b = append(b, pt.scalerID[:]...)
+	b = wire.AppendSet(b, &pt.rows)
+	for _, v := range []uint64{mode, uint64(p.width()), uint64(len(pt.keys))} {
 		b = wire.AppendU64(b, v)
 	}
 	for _, k := range pt.keys {
@@ -38,29 +45,85 @@ func (pt *Part) AppendBinary(b []byte) []byte {
 	}
 	b = wire.AppendF64s(b, pt.y...)
 	b = wire.AppendF64s(b, pt.x...)
-	if pt.acc != nil {
-		size := uint64(krr.WireSize(pt.acc.Dim(), max(1, p.cfg.Ridge.Classes)))
-		b = wire.AppendU64(b, size)
-		b = pt.acc.AppendBinary(b)
-		if pt.held != nil {
-			b = wire.AppendU64(b, size)
-			b = pt.held.AppendBinary(b)
+	if p.collect {
+		return b
+	}
+	keys := pt.sums.Keys()
+	b = wire.AppendU64(b, uint64(len(keys)))
+	for _, k := range keys {
+		v, _ := pt.sums.Node(k)
+		b = wire.AppendU64(wire.AppendU64(b, uint64(k.Level)), uint64(k.Index))
+		for _, a := range []*krr.Accumulator{v.acc, v.held} {
+			if a == nil {
+				b = wire.AppendU64(b, 0)
+				continue
+			}
+			b = wire.AppendU64(b, uint64(krr.WireSize(a.Dim(), max(1, p.cfg.Ridge.Classes))))
+			b = a.AppendBinary(b)
 		}
+	}
+	leaves := pt.fragLeaves()
+	b = wire.AppendU64(b, uint64(len(leaves)))
+	for _, leaf := range leaves {
+		f := pt.frags[leaf].sorted()
+		b = wire.AppendU64(wire.AppendU64(b, uint64(leaf)), uint64(len(f.keys)))
+		for _, k := range f.keys {
+			b = wire.AppendU64(b, uint64(k))
+		}
+		b = wire.AppendF64s(b, f.y...)
+		b = wire.AppendF64s(b, f.x...)
 	}
 	return b
 }
 
+// sorted returns the leaf's rows in the order of their keys (merged parts
+// append theirs): the wire form is one per set of rows.
+func (f *partFrag) sorted() *partFrag {
+	if slices.IsSorted(f.keys) {
+		return f
+	}
+	ds := len(f.x) / len(f.keys)
+	idx := make([]int, len(f.keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return f.keys[a] - f.keys[b] })
+	out := &partFrag{keys: make([]int, len(idx)), y: make([]float64, len(idx)), x: make([]float64, len(f.x))}
+	for i, j := range idx {
+		out.keys[i], out.y[i] = f.keys[j], f.y[j]
+		copy(out.x[i*ds:(i+1)*ds], f.x[j*ds:(j+1)*ds])
+	}
+	return out
+}
+
+func (pt *Part) fragLeaves() []int {
+	leaves := make([]int, 0, len(pt.frags))
+	for leaf := range pt.frags {
+		leaves = append(leaves, leaf)
+	}
+	slices.Sort(leaves)
+	return leaves
+}
+
 // wireSize is the size in bytes of the part's wire form: AppendBinary
-// grows its buffer once (the held-out rows and both sums are tens of
-// megabytes at m = 2048; growing by appending copied them over and over).
+// grows its buffer once (the sums are tens of megabytes at m = 2048;
+// growing by appending copied them over and over).
 func (pt *Part) wireSize() int {
-	n := wire.HeaderSize + 4*8 + 8*(len(pt.keys)+len(pt.y)+len(pt.x))
-	if pt.acc != nil {
-		size := krr.WireSize(pt.acc.Dim(), max(1, pt.plan.cfg.Ridge.Classes))
-		n += 8 + size
-		if pt.held != nil {
-			n += 8 + size
+	n := wire.HeaderSize + 64 + 8 + 16*pt.rows.NumSpans() + 3*8 + 8*(len(pt.keys)+len(pt.y)+len(pt.x))
+	if pt.plan.collect {
+		return n
+	}
+	n += 16
+	size := krr.WireSize(pt.plan.dim, max(1, pt.plan.cfg.Ridge.Classes))
+	for _, k := range pt.sums.Keys() {
+		v, _ := pt.sums.Node(k)
+		n += 32 + size
+		if v.held != nil {
+			n += size
 		}
+	}
+	for _, f := range pt.frags {
+		n += 16 + 8*(len(f.keys)+len(f.y)+len(f.x))
 	}
 	return n
 }
@@ -68,138 +131,213 @@ func (pt *Part) wireSize() int {
 // MarshalBinary returns the wire form of the part.
 func (pt *Part) MarshalBinary() ([]byte, error) { return pt.AppendBinary(nil), nil }
 
-// partWire is a checked wire form: the rows kept whole, decoded, and the
-// accumulator's form still in place.
-type partWire struct {
-	rows int
-	keys []uint64
-	y, x []float64
-	acc  []byte
-	held []byte // the held-out rows' sums (nil without a held-out rule)
-}
-
-// readPart checks a part's wire form against the plan: every length before
-// anything is allocated, every key a row of the plan (a held-out row one
-// the rule holds), every target a target of the task.
-func (p *Plan) readPart(b []byte) (*partWire, error) {
-	r, err := wire.NewReader(b, "pipeline part", partMagic, partVersion)
-	if err != nil {
-		return nil, err
-	}
-	collect := r.Int("mode", 1) == 1
-	w := &partWire{rows: r.Int("row count", p.rows)}
-	width := r.Int("row width", math.MaxInt32)
-	kept := r.Int("kept rows", w.rows)
-	if r.Err() != nil {
-		return nil, r.Err()
-	}
-	if collect != p.collect || width != p.width() || (collect && kept != w.rows) || (!collect && kept > p.cut.Rows) {
-		return nil, r.Fail(check.Shape, "a part of another plan (%d of %d rows kept, %d wide)", kept, w.rows, width)
-	}
-	if !r.Need(uint64(kept), 16) || !r.Need(uint64(kept)*uint64(width), 8) {
-		return nil, r.Err()
-	}
-	w.keys, w.y, w.x = make([]uint64, kept), make([]float64, kept), make([]float64, kept*width)
-	for i := range w.keys {
-		if w.keys[i] = r.U64(); w.keys[i] >= uint64(p.rows) || !collect && !p.cut.Holds(w.keys[i]) {
-			return nil, r.Fail(check.Value, "row key %d is not a row the plan keeps whole", w.keys[i])
-		}
-	}
-	r.F64s("y", w.y)
-	r.F64s("rows", w.x)
-	if r.Err() != nil {
-		return nil, r.Err()
-	}
-	if err := checkLabels(w.y, p.cfg.Ridge, 0); err != nil {
-		return nil, r.Fail(check.CodeOf(err), "%v", err)
-	}
-	if !collect {
-		w.acc = r.Bytes(uint64(r.Int("accumulator size", math.MaxInt)), 1)
-		if p.cut.Rows > 0 {
-			w.held = r.Bytes(uint64(r.Int("held-out sums size", math.MaxInt)), 1)
-		}
-	}
-	if err := r.Done(); err != nil {
-		return nil, err
-	}
-	return w, nil
-}
-
 // DecodePart reads a part's wire form (AppendBinary) for the plan; the
-// part merges and solves but adds no rows. Forms that are not a part of
-// this plan, or hostile (sizes that do not add up, keys out of range,
-// non-finite numbers), are refused with a coded error before anything is
+// part merges and solves but adds no rows. A part of another plan is
+// ERR_PROTOCOL; forms that are hostile (sizes that do not add up, rows out
+// of range or held twice, sums that do not hold the rows the part names,
+// non-finite numbers) are refused with a coded error before anything is
 // allocated for them.
 func (p *Plan) DecodePart(b []byte) (*Part, error) {
 	if err := p.settled(); err != nil {
 		return nil, err
 	}
-	w, err := p.readPart(b)
+	r, err := wire.NewReader(b, "pipeline part", partMagic, partVersion)
 	if err != nil {
 		return nil, err
 	}
 	pt := p.emptyPart()
-	if w.acc != nil {
-		if pt.acc, err = krr.DecodeAccumulator(w.acc, p.cfg.Ridge); err != nil {
-			return nil, err
-		}
-		if pt.acc.Dim() != p.width() || pt.acc.Rows()+len(w.keys) != w.rows {
-			return nil, check.New(check.Shape, "", "pipeline: part: the sums of %d rows and %d features with %d rows kept out do not make its %d rows", pt.acc.Rows(), pt.acc.Dim(), len(w.keys), w.rows)
+	var id [32]byte
+	copy(id[:], r.Bytes(32, 1))
+	copy(pt.scalerID[:], r.Bytes(32, 1))
+	if r.Err() != nil {
+		return nil, r.Err()
+	}
+	if id != p.digest {
+		return nil, r.Fail(check.Protocol, "a part of another plan (other settings, seed, rows or columns); decode each part with the plan it was made from")
+	}
+	pt.rows = r.Set("rows", p.rows)
+	collect := r.Int("mode", 1) == 1
+	width := r.Int("row width", math.MaxInt32)
+	kept := r.Int("kept rows", pt.rows.Len())
+	if r.Err() != nil {
+		return nil, r.Err()
+	}
+	if collect != p.collect || width != p.width() || (collect && kept != pt.rows.Len()) || (!collect && kept > p.cut.Rows) {
+		return nil, r.Fail(check.Protocol, "a part of another plan (%d of %d rows kept, %d wide)", kept, pt.rows.Len(), width)
+	}
+	if !r.Need(uint64(kept), 16) || !r.Need(uint64(kept)*uint64(width), 8) {
+		return nil, r.Err()
+	}
+	pt.keys, pt.y, pt.x = make([]uint64, kept), make([]float64, kept), make([]float64, kept*width)
+	for i := range pt.keys {
+		if pt.keys[i] = r.U64(); pt.keys[i] >= uint64(p.rows) || !collect && !p.cut.Holds(pt.keys[i]) {
+			return nil, r.Fail(check.Value, "row key %d is not a row the plan keeps whole", pt.keys[i])
 		}
 	}
-	if w.held != nil {
-		if pt.held, err = krr.DecodeAccumulator(w.held, p.cfg.Ridge); err != nil {
+	r.F64s("y", pt.y)
+	r.F64s("rows", pt.x)
+	if r.Err() != nil {
+		return nil, r.Err()
+	}
+	if err := checkLabels(pt.y, p.cfg.Ridge, 0); err != nil {
+		return nil, r.Fail(check.CodeOf(err), "%v", err)
+	}
+	if collect {
+		if err := r.Done(); err != nil {
 			return nil, err
 		}
-		if pt.held.Dim() != p.width() || pt.held.Rows() != len(w.keys) {
-			return nil, heldMismatch(pt.held.Rows(), len(w.keys))
+		if !coversOnce(pt.keys, &pt.rows) {
+			return nil, r.Fail(check.Value, "the rows kept are not the rows the part names, each once")
 		}
+		return pt, nil
 	}
-	pt.take(w.rows, w.keys, w.y, w.x)
+	if err := pt.readSums(r); err != nil {
+		return nil, err
+	}
+	if err := r.Done(); err != nil {
+		return nil, err
+	}
 	return pt, nil
 }
 
+// readSums reads a primal part's nodes and partial leaves, and checks that
+// they hold exactly the rows the part names, the held-out rows kept whole.
+func (pt *Part) readSums(r *wire.Reader) error {
+	p := pt.plan
+	var got rowtree.Set
+	cover := func(lo, hi int) error {
+		if err := got.Add(lo, hi); err != nil {
+			return r.Fail(check.Protocol, "%v", err)
+		}
+		return nil
+	}
+	held := slices.Clone(pt.keys)
+	slices.Sort(held)
+	leaves := rowtree.Leaf(p.rows-1) + 1
+	size := krr.WireSize(p.dim, max(1, p.cfg.Ridge.Classes))
+	nn := r.Int("node count", 2*64)
+	for range nn {
+		k := rowtree.Key{Level: r.Int("node level", 62), Index: r.Int("node index", leaves)}
+		if r.Err() != nil {
+			return r.Err()
+		}
+		if k.Index<<k.Level >= leaves {
+			return r.Fail(check.Value, "node %d/%d covers no leaf of the plan's %d", k.Level, k.Index, leaves)
+		}
+		lo, _ := rowtree.LeafSpan(k.Index<<k.Level, p.rows)
+		_, hi := rowtree.LeafSpan(min((k.Index+1)<<k.Level, leaves)-1, p.rows)
+		if err := cover(lo, hi); err != nil {
+			return err
+		}
+		v := &sumNode{}
+		for i, a := range []**krr.Accumulator{&v.acc, &v.held} {
+			n := r.Int("accumulator size", size)
+			if n == 0 && i == 1 {
+				continue
+			}
+			if n != size {
+				return r.Fail(check.Shape, "an accumulator of %d bytes where the plan's take %d", n, size)
+			}
+			var err error
+			if *a, err = krr.DecodeAccumulator(r.Bytes(uint64(n), 1), p.cfg.Ridge); err != nil {
+				return err
+			}
+		}
+		nheld := 0
+		if v.held != nil {
+			nheld = v.held.Rows()
+		}
+		inSpan := countIn(held, lo, hi)
+		if v.acc.Rows()+nheld != hi-lo || nheld != inSpan {
+			return r.Fail(check.Value, "the sums of node %d/%d hold %d + %d rows, not its %d with %d kept out", k.Level, k.Index, v.acc.Rows(), nheld, hi-lo, inSpan)
+		}
+		if err := pt.sums.Insert(k, v); err != nil {
+			return r.Fail(check.Protocol, "%v", err)
+		}
+	}
+	nf := r.Int("partial leaf count", leaves)
+	ds := p.cfg.Preprocess.Width(p.cols)
+	for range nf {
+		leaf := r.Int("leaf", leaves-1)
+		lo, hi := rowtree.LeafSpan(leaf, p.rows)
+		n := r.Int("leaf rows", hi-lo-1)
+		if !r.Need(uint64(n), 16+8*ds) {
+			return r.Err()
+		}
+		if _, dup := pt.frags[leaf]; dup || n == 0 {
+			return r.Fail(check.Value, "leaf %d is given twice or empty", leaf)
+		}
+		f := &partFrag{keys: make([]int, n), y: make([]float64, n), x: make([]float64, n*ds)}
+		for i := range f.keys {
+			f.keys[i] = r.Int("row", p.rows-1)
+			if r.Err() == nil && (f.keys[i] < lo || f.keys[i] >= hi || i > 0 && f.keys[i] <= f.keys[i-1]) {
+				return r.Fail(check.Value, "row %d of leaf %d is out of the leaf or out of order", f.keys[i], leaf)
+			}
+		}
+		r.F64s("y", f.y)
+		r.F64s("scaled rows", f.x)
+		if r.Err() != nil {
+			return r.Err()
+		}
+		if err := checkLabels(f.y, p.cfg.Ridge, 0); err != nil {
+			return r.Fail(check.CodeOf(err), "%v", err)
+		}
+		if countIn(held, lo, hi) != 0 {
+			return r.Fail(check.Value, "rows of leaf %d are kept whole before the leaf is whole", leaf)
+		}
+		for i := 0; i < n; {
+			j := i + 1
+			for j < n && f.keys[j] == f.keys[j-1]+1 {
+				j++
+			}
+			if err := cover(f.keys[i], f.keys[j-1]+1); err != nil {
+				return err
+			}
+			i = j
+		}
+		pt.frag(leaf)
+		pt.frags[leaf] = f
+	}
+	if r.Err() == nil && !got.Equal(&pt.rows) {
+		return r.Fail(check.Value, "the sums and rows hold %d rows, not the %d the part names", got.Len(), pt.rows.Len())
+	}
+	return r.Err()
+}
+
+// countIn counts the sorted keys in [lo, hi).
+func countIn(keys []uint64, lo, hi int) int {
+	a, _ := slices.BinarySearch(keys, uint64(lo))
+	b, _ := slices.BinarySearch(keys, uint64(hi))
+	return b - a
+}
+
+// coversOnce reports whether the keys are the rows of s, each once.
+func coversOnce(keys []uint64, s *rowtree.Set) bool {
+	sorted := slices.Clone(keys)
+	slices.Sort(sorted)
+	var got rowtree.Set
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j] == sorted[j-1]+1 {
+			j++
+		}
+		if got.Add(int(sorted[i]), int(sorted[j-1])+1) != nil {
+			return false
+		}
+		i = j
+	}
+	return got.Equal(s)
+}
+
 // MergeBinary merges a part's wire form into pt, as Merge would merge the
-// decoded part, reading its sums in place (no second m×m matrix). Nothing
-// of pt changes when b is refused.
+// decoded part. Nothing of pt changes when b is refused.
 func (pt *Part) MergeBinary(b []byte) error {
-	w, err := pt.plan.readPart(b)
+	o, err := pt.plan.DecodePart(b)
 	if err != nil {
 		return err
 	}
-	if err := pt.canTake(pt.plan, w.rows); err != nil {
+	if err := pt.canTake(o); err != nil {
 		return err
 	}
-	if w.acc != nil {
-		// Both forms checked before either is merged.
-		n, err := pt.acc.CheckBinary(w.acc)
-		if err != nil {
-			return err
-		}
-		if n+len(w.keys) != w.rows {
-			return check.New(check.Shape, "", "pipeline: part: the sums of %d rows with %d rows kept out do not make its %d rows", n, len(w.keys), w.rows)
-		}
-		if w.held != nil {
-			if n, err = pt.held.CheckBinary(w.held); err != nil {
-				return err
-			}
-			if n != len(w.keys) {
-				return heldMismatch(n, len(w.keys))
-			}
-		}
-		if err := pt.acc.MergeBinary(w.acc); err != nil {
-			return err
-		}
-		if w.held != nil {
-			if err := pt.held.MergeBinary(w.held); err != nil {
-				return err
-			}
-		}
-	}
-	pt.take(w.rows, w.keys, w.y, w.x)
-	return nil
-}
-
-func heldMismatch(sums, kept int) error {
-	return check.New(check.Shape, "", "pipeline: part: the held-out sums hold %d rows but %d rows are kept out; a part sums exactly the rows it keeps out", sums, kept)
+	return pt.take(o, false)
 }

@@ -19,6 +19,7 @@ const (
 	TooLarge      = errs.TooLarge
 	Parse         = errs.Parse
 	Data          = errs.Data
+	Protocol      = errs.Protocol
 	Aborted       = errs.Aborted
 	Closed        = errs.Closed
 	Instance      = errs.Instance

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"ntkrf/internal/check"
+	"ntkrf/internal/rowtree"
 )
 
 // HeaderSize is the size of a form's header: the magic and the version.
@@ -204,4 +205,55 @@ func nonFinite(b []byte) int {
 		}
 	}
 	return -1
+}
+
+// NoInfF64s fills dst with numbers that may be NaN (a missing value of a
+// raw row) but not ±Inf.
+func (r *Reader) NoInfF64s(name string, dst []float64) {
+	b := r.take(8 * len(dst))
+	if b == nil {
+		clear(dst)
+		return
+	}
+	for i := range dst {
+		x := math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+		if math.IsInf(x, 0) {
+			r.Fail(check.NonFinite, "%s[%d] is %v", name, i, x)
+			clear(dst)
+			return
+		}
+		dst[i] = x
+	}
+}
+
+// AppendSet appends a set of rows: its span count, then each span's
+// first row and end.
+func AppendSet(b []byte, s *rowtree.Set) []byte {
+	b = AppendU64(b, uint64(s.NumSpans()))
+	for i := range s.NumSpans() {
+		sp := s.Span(i)
+		b = AppendU64(AppendU64(b, uint64(sp[0])), uint64(sp[1]))
+	}
+	return b
+}
+
+// Set reads a set of rows (AppendSet) of rows below end: sorted, disjoint,
+// non-empty spans.
+func (r *Reader) Set(name string, end int) rowtree.Set {
+	n := r.Int(name+" span count", end)
+	if !r.Need(uint64(n), 16) {
+		return rowtree.Set{}
+	}
+	spans := make([][2]int, n)
+	for i := range spans {
+		spans[i] = [2]int{r.Int(name+" span start", end), r.Int(name+" span end", end)}
+	}
+	if r.err != nil {
+		return rowtree.Set{}
+	}
+	s, err := rowtree.FromSpans(spans)
+	if err != nil {
+		r.Fail(check.Value, "%s: %v", name, err)
+	}
+	return s
 }

@@ -19,7 +19,7 @@ export function ntkrfError(code, message, option) {
 export const CLASS_OF = {
   ERR_TYPE: TypeError, ERR_UNKNOWN_OPTION: TypeError,
   ERR_OPTION: RangeError, ERR_NONFINITE: RangeError, ERR_VALUE: RangeError, ERR_SHAPE: RangeError, ERR_TOO_LARGE: RangeError,
-  ERR_PARSE: Error, ERR_DATA: Error, ERR_CLOSED: Error, ERR_INSTANCE: Error, ERR_INTERNAL: Error,
+  ERR_PARSE: Error, ERR_DATA: Error, ERR_PROTOCOL: Error, ERR_CLOSED: Error, ERR_INSTANCE: Error, ERR_INTERNAL: Error,
 };
 
 export const typeError = (message, option) => ntkrfError('ERR_TYPE', message, option);

@@ -100,7 +100,7 @@ export async function fitRidge(pool, ...args) {
   const refs = (arrays, forms) => forms.map((w) => ({ wire: { array: arrays.push(w.wire) - 1 }, bytes: w.bytes }));
   const chunkX = (lo, hi, spare) => copyRange(data, lo * X.cols, hi * X.cols, spare.x);
   const stats = (await overRows(pool, plan.chunks, { signal: control.signal, onProgress: stage('preprocess') }, (lo, hi, ctl, spare) =>
-    call('fitStats', { ...fit, X: Xref(hi - lo) }, [chunkX(lo, hi, spare)], ctl,
+    call('fitStats', { ...fit, X: Xref(hi - lo), first: lo }, [chunkX(lo, hi, spare)], ctl,
       { transfer: true, onInputs: ([x]) => { spare.x = x; } }))).map((r) => r.stats);
   let selection = null;
   if (plan.search) {

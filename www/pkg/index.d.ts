@@ -72,6 +72,7 @@ export interface CallControl {
  * | ERR_TOO_LARGE | more memory than one buffer, the input limit or the parser allows |
  * | ERR_PARSE | a file that cannot be read as a table |
  * | ERR_DATA | data the method cannot use (one class only, a singular system…) |
+ * | ERR_PROTOCOL | pieces of a split fit that do not belong together: a part or statistics of another plan, rows held twice or missing, a part scaled with other statistics |
  * | ERR_ABORTED | the caller's signal aborted the call |
  * | ERR_CLOSED | the engine was closed (or the model disposed) |
  * | ERR_INSTANCE | the WebAssembly instance died during the call (it is replaced by a fresh one; when that fails too, up to Engine.limits.maxRestarts times in a row, every call that needs it rejects so: create a new engine) |
@@ -79,7 +80,7 @@ export interface CallControl {
  */
 export type ErrorCode =
   | 'ERR_TYPE' | 'ERR_UNKNOWN_OPTION' | 'ERR_OPTION' | 'ERR_NONFINITE' | 'ERR_VALUE' | 'ERR_SHAPE'
-  | 'ERR_TOO_LARGE' | 'ERR_PARSE' | 'ERR_DATA' | 'ERR_ABORTED' | 'ERR_CLOSED' | 'ERR_INSTANCE' | 'ERR_INTERNAL';
+  | 'ERR_TOO_LARGE' | 'ERR_PARSE' | 'ERR_DATA' | 'ERR_PROTOCOL' | 'ERR_ABORTED' | 'ERR_CLOSED' | 'ERR_INSTANCE' | 'ERR_INTERNAL';
 
 /** What every ntkrf error carries besides its message ("method: what is wrong; what to do"). */
 export interface NtkrfError extends Error {

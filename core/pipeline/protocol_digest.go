@@ -1,0 +1,66 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/rf"
+)
+
+// digestForm is what identifies a plan: every setting that changes what a
+// part holds or how the parts are solved. A plan rebuilt from Config(),
+// Rows() and Cols() on another worker or host has the same form.
+type digestForm struct {
+	Form       int
+	Rows, Cols int
+	Collect    bool
+	Cut        krr.HoldoutCut
+	Dim        int
+	Map        *rf.Config // resolved, primal
+	Kernel     *kernel.Spec
+	Preprocess *data.Prep
+	Groups     []data.Group
+	Features   rf.Config
+	Lambda     float64
+	Criterion  string
+	Grid       []float64
+	Task       string
+	Classes    int
+	Gram       string
+	BlockRows  int
+	Search     Search
+	Open       bool
+}
+
+// digestFormVersion changes whenever digestForm or what a part holds
+// changes meaning.
+const digestFormVersion = 1
+
+// Digest identifies the plan: the SHA-256 of its settings (the task,
+// classes, preprocessing, feature map or kernel with its seed, λ's rule,
+// the held-out cut, the rows and columns). Parts and statistics carry it,
+// and a part of another plan is refused (ERR_PROTOCOL).
+func (p *Plan) Digest() [32]byte { return p.digest }
+
+func (p *Plan) computeDigest() [32]byte {
+	c := p.cfg
+	r := c.Ridge
+	f := digestForm{
+		Form: digestFormVersion, Rows: p.rows, Cols: p.cols, Collect: p.collect, Cut: p.cut, Dim: p.dim,
+		Kernel: p.kern, Preprocess: c.Preprocess, Groups: c.Groups, Features: c.Features,
+		Lambda: r.Lambda, Criterion: r.Criterion, Grid: r.Grid, Task: r.Task, Classes: r.Classes, Gram: r.Gram, BlockRows: r.BlockRows,
+		Search: c.Search, Open: p.open != nil,
+	}
+	if p.fmap != nil {
+		f.Map = &p.fmap.cfg
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		// Every field is a plain value: json cannot fail on them.
+		panic("pipeline: plan digest: " + err.Error())
+	}
+	return sha256.Sum256(b)
+}
