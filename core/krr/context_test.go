@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/kernel"
+	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
 )
 
@@ -78,5 +79,42 @@ func TestContextStopsEveryFit(t *testing.T) {
 				t.Fatalf("cancelled: got %v, want context.Canceled", err)
 			}
 		})
+	}
+}
+
+// TestKernelCurveStopsItsReduction: cancelled during the reduction, the
+// curve's reduction stops at its next panel and the call returns
+// ERR_ABORTED.
+func TestKernelCurveStopsItsReduction(t *testing.T) {
+	const n = 600
+	X, y := fixture.Data(n, 5, 3, 4)
+	K, err := kernel.NTK(X, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls, after := 0, 0
+	opt := Options{Classes: 3, Progress: func(done, total int, stage string) {
+		if stage != "eigen" {
+			return
+		}
+		if calls++; calls == 2 {
+			cancel()
+		} else if calls > 2 {
+			after++
+		}
+	}}
+	_, _, err = KernelCurveContext(ctx, K, y, opt)
+	if !errors.Is(err, context.Canceled) || check.CodeOf(err) != check.Aborted {
+		t.Fatalf("cancelled: %v", err)
+	}
+	if after > 0 {
+		t.Errorf("the reduction went on for %d panels after the cancel", after)
+	}
+	// Not cancelled: more panels than that.
+	calls = 0
+	if _, _, err := KernelCurveContext(context.Background(), K, y, Options{Classes: 3, Progress: opt.Progress}); err != nil || calls < 4 {
+		t.Fatalf("uncancelled: %v after %d panels", err, calls)
 	}
 }

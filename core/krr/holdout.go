@@ -132,7 +132,7 @@ func (a *Accumulator) solveHeldOut(ctx context.Context, Phi *mat.Dense, y []floa
 	if err := cancelled(ctx); err != nil {
 		return nil, err
 	}
-	h, err := a.newHoldout(Phi, y)
+	h, err := a.newHoldout(ctx, Phi, y)
 	if err != nil {
 		return nil, err
 	}
@@ -203,8 +203,11 @@ type holdout struct {
 
 // newHoldout reduces a's centered C (in a's scratch matrix, which the
 // holdout keeps until its last score) and finds the GCV choice of λ.
-func (a *Accumulator) newHoldout(Phi *mat.Dense, y []float64) (*holdout, error) {
-	red, z := linalg.Reduce(a.centered(), a.m, a.d, a.k, stageProgress(a.opt, "eigen"))
+func (a *Accumulator) newHoldout(ctx context.Context, Phi *mat.Dense, y []float64) (*holdout, error) {
+	red, z := linalg.Reduce(a.centered(), a.m, a.d, a.k, stageProgress(ctx, a.opt, "eigen"))
+	if err := cancelled(ctx); err != nil {
+		return nil, err
+	}
 	// GCV may diagonalize T in place: give it copies.
 	s, err := a.tridiagSpectrum(slices.Clone(red.D), slices.Clone(red.E), slices.Clone(z))
 	if err != nil {

@@ -404,7 +404,7 @@ func TestScoreBatchIsEachAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 		phiH, yH := data.Rows(Phi, held), data.Take(y, held)
-		h, err := acc.newHoldout(phiH, yH)
+		h, err := acc.newHoldout(nil, phiH, yH)
 		if err != nil {
 			t.Fatal(err)
 		}

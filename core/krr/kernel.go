@@ -51,7 +51,7 @@ func FitKernelContext(ctx context.Context, k kernel.Spec, X *mat.Dense, y []floa
 	if err := cancelled(ctx); err != nil {
 		return nil, err
 	}
-	alpha, bias, lambda, curve, err := fitGram(K, y, opt)
+	alpha, bias, lambda, curve, err := fitGram(ctx, K, y, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func FitKernelContext(ctx context.Context, k kernel.Spec, X *mat.Dense, y []floa
 // fitGram solves the dual problem on the n×n kernel matrix K, which it
 // overwrites: (Kc + λI)α = Yc with λ from opt or chosen on the grid. It
 // returns α (n×outputs), the bias per output, λ and the curve searched.
-func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []float64, lambda float64, curve []CurvePoint, err error) {
+func fitGram(ctx context.Context, K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []float64, lambda float64, curve []CurvePoint, err error) {
 	n, _ := K.Dims()
 	const stages = 3
 	progress(opt, 1, stages, "kernel")
@@ -76,7 +76,7 @@ func fitGram(K *mat.Dense, y []float64, opt Options) (alpha *mat.Dense, bias []f
 	lambda = opt.Lambda
 	if lambda == 0 {
 		criterion := dualCriterion(opt)
-		if curve, err = dualCurve(kc, yc, y, opt, criterion, nil); err != nil {
+		if curve, err = dualCurve(ctx, kc, yc, y, opt, criterion, nil); err != nil {
 			return nil, nil, 0, nil, err
 		}
 		i, err := Best(curve, opt.Task == Classification) // a GCV curve has no accuracy: ties, decided by score
@@ -175,6 +175,12 @@ func centerDual(K *mat.Dense, y []float64, opt Options) (cm, ybar []float64, yc 
 // Score). Two kernels compared row by row on the same rows give a paired
 // standard error of their difference. Under GCV losses is nil.
 func KernelCurve(K *mat.Dense, y []float64, opt Options) (curve []CurvePoint, losses [][]float64, err error) {
+	return KernelCurveContext(context.Background(), K, y, opt)
+}
+
+// KernelCurveContext is KernelCurve returning ctx's error (ERR_ABORTED)
+// once ctx is cancelled: the reduction stops at its next panel.
+func KernelCurveContext(ctx context.Context, K *mat.Dense, y []float64, opt Options) (curve []CurvePoint, losses [][]float64, err error) {
 	opt, err = opt.checked(y, true)
 	if err != nil {
 		return nil, nil, err
@@ -198,7 +204,7 @@ func KernelCurve(K *mat.Dense, y []float64, opt Options) (curve []CurvePoint, lo
 	if criterion == LOO {
 		out = &losses
 	}
-	curve, err = dualCurve(mat.NewSymDense(n, K.RawMatrix().Data), yc, y, opt, criterion, out)
+	curve, err = dualCurve(ctx, mat.NewSymDense(n, K.RawMatrix().Data), yc, y, opt, criterion, out)
 	return curve, losses, err
 }
 
@@ -209,7 +215,7 @@ func KernelCurve(K *mat.Dense, y []float64, opt Options) (curve []CurvePoint, lo
 // When losses is not nil (LOO only), it receives each row's loss at each
 // λ, indexed [λ][row]: the miss indicator for classification, the squared
 // error per output for regression.
-func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criterion string, losses *[][]float64) ([]CurvePoint, error) {
+func dualCurve(ctx context.Context, kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criterion string, losses *[][]float64) ([]CurvePoint, error) {
 	n, k := yc.Dims()
 	// A class no row has is a zero column of Yc: it adds nothing to B, to
 	// any residual or to RSS, so only the present columns are carried (of
@@ -227,18 +233,21 @@ func dualCurve(kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criter
 	}
 	a := append([]float64(nil), kc.RawSymmetric().Data...)
 	if criterion == LOO {
-		return looCurve(a, yc, ycp, cols, y, opt, losses, true)
+		return looCurve(ctx, a, yc, ycp, cols, y, opt, losses, true)
 	}
-	return gcvCurve(a, n, yc, ycp, kp, opt)
+	return gcvCurve(ctx, a, n, yc, ycp, kp, opt)
 }
 
 // gcvCurve scores the grid by GCV from Kc = UΛUᵀ (a, overwritten) and
 // B = UᵀYc, which the reduction gives without U:
 //
 //	GCV(λ) = ‖diag(λ/(λⱼ+λ))B‖²/(n·k) / (1 − (1 + Σⱼ λⱼ/(λⱼ+λ))/n)²
-func gcvCurve(a []float64, n int, yc *mat.Dense, ycp []float64, kp int, opt Options) ([]CurvePoint, error) {
+func gcvCurve(ctx context.Context, a []float64, n int, yc *mat.Dense, ycp []float64, kp int, opt Options) ([]CurvePoint, error) {
 	_, k := yc.Dims()
-	vals, b, err := linalg.EigSym(a, n, ycp, kp, stageProgress(opt, "eigen"))
+	vals, b, err := linalg.EigSym(a, n, ycp, kp, stageProgress(ctx, opt, "eigen"))
+	if err := cancelled(ctx); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, kernelEigenFailed(err)
 	}

@@ -1,7 +1,10 @@
 package krr
 
 import (
+	"context"
+
 	"gonum.org/v1/gonum/mat"
+
 	"ntkrf/core/linalg"
 )
 
@@ -28,10 +31,13 @@ import (
 // (looEigen), whose clamping of rounding-level negative eigenvalues at 0
 // is then what keeps the denominators positive; without tridiagonal, it
 // always is (the tests' and benchmarks' reference).
-func looCurve(a []float64, yc *mat.Dense, ycp []float64, cols []int, y []float64, opt Options, losses *[][]float64, tridiagonal bool) ([]CurvePoint, error) {
+func looCurve(ctx context.Context, a []float64, yc *mat.Dense, ycp []float64, cols []int, y []float64, opt Options, losses *[][]float64, tridiagonal bool) ([]CurvePoint, error) {
 	n, k := yc.Dims()
 	kp := len(cols)
-	r := linalg.ReduceQ(a, n, stageProgress(opt, "eigen"))
+	r := linalg.ReduceQ(a, n, stageProgress(ctx, opt, "eigen"))
+	if err := cancelled(ctx); err != nil {
+		return nil, err
+	}
 	vals, err := r.Eigenvalues()
 	if err != nil {
 		return nil, kernelEigenFailed(err)

@@ -54,7 +54,7 @@ func kernelCurveEigen(K *mat.Dense, y []float64, opt Options) ([]CurvePoint, [][
 		}
 	}
 	var losses [][]float64
-	curve, err := looCurve(append([]float64(nil), K.RawMatrix().Data...), yc, ycp, cols, y, opt, &losses, false)
+	curve, err := looCurve(nil, append([]float64(nil), K.RawMatrix().Data...), yc, ycp, cols, y, opt, &losses, false)
 	return curve, losses, err
 }
 

@@ -426,7 +426,7 @@ func fitFeaturesDual(ctx context.Context, f Featurizer, X *mat.Dense, y []float6
 		return nil, err
 	}
 	K := outer(phi)
-	alpha, bias, lambda, curve, err := fitGram(K, y, opt)
+	alpha, bias, lambda, curve, err := fitGram(ctx, K, y, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
+	"ntkrf/core/linalg"
 	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
@@ -385,11 +386,17 @@ func wrap(err error) error { return check.Wrap("krr", err) }
 
 // stageProgress reports the steps of one long stage (the λ search's
 // reduction) through Options.Progress, or is nil.
-func stageProgress(opt Options, stage string) func(done, total int) {
-	if opt.Progress == nil {
+func stageProgress(ctx context.Context, opt Options, stage string) linalg.Progress {
+	if opt.Progress == nil && ctx == nil {
 		return nil
 	}
-	return func(done, total int) { opt.Progress(done, total, stage) }
+	return func(done, total int) bool {
+		if opt.Progress != nil {
+			opt.Progress(done, total, stage)
+		}
+		// A reduction stops at its next panel once the call is cancelled.
+		return ctx != nil && ctx.Err() != nil
+	}
 }
 
 // cancelled returns ctx's error once it is cancelled (a nil ctx never is).

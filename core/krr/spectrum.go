@@ -58,12 +58,18 @@ func (a *Accumulator) spectrum(ctx context.Context, vectors bool) (*Spectrum, er
 	}
 	m, k := a.m, a.k
 	work := a.centered()
-	progress := stageProgress(a.opt, "eigen")
+	progress := stageProgress(ctx, a.opt, "eigen")
 	if !vectors {
 		d, e, z := linalg.Tridiagonalize(work, m, a.d, k, progress)
+		if err := cancelled(ctx); err != nil {
+			return nil, err
+		}
 		return a.tridiagSpectrum(d, e, z)
 	}
 	vals, w, err := linalg.EigSym(work, m, nil, k, progress)
+	if err := cancelled(ctx); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, eigenFailed(err)
 	}

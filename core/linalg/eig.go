@@ -19,7 +19,7 @@ var errNoConvergence error = errs.New(errs.Data, "", "linalg: the eigenvalue ite
 // which are contiguous. When only VᵀR is needed (GCV), l is the number of
 // outputs and the reduction to tridiagonal form (Tridiagonalize) is all
 // that remains of the O(m³) cost.
-func EigSym(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (vals, w []float64, err error) {
+func EigSym(a []float64, m int, rhs []float64, l int, progress Progress) (vals, w []float64, err error) {
 	if rhs != nil {
 		d, e, w := Tridiagonalize(a, m, rhs, l, progress)
 		if err := TridiagEig(d, e, w, l); err != nil {
@@ -128,7 +128,7 @@ func unscale(k int, xs ...[]float64) {
 // about 1e-14 of the largest and is 2× faster at m = 4096. Entries beyond
 // 2^±400 are scaled first (scaleUpper); T's entries beyond the float64
 // range are then ±Inf.
-func Tridiagonalize(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (d, e, w []float64) {
+func Tridiagonalize(a []float64, m int, rhs []float64, l int, progress Progress) (d, e, w []float64) {
 	w = append([]float64(nil), rhs[:m*l]...)
 	s := scaleUpper(a, m)
 	if m >= twoStageMin && twoStage {

@@ -85,3 +85,12 @@ func ParallelFor(n int, f func(i int)) {
 	}
 	wg.Wait()
 }
+
+// Progress reports the work done of the total after each panel of a
+// reduction, and answers whether to stop: a reduction told to stop
+// returns at once with results that mean nothing, and the caller, which
+// asked, returns its context's error. A nil Progress neither reports nor
+// stops.
+type Progress func(done, total int) (stop bool)
+
+func (p Progress) stop(done, total int) bool { return p != nil && p(done, total) }

@@ -28,7 +28,7 @@ type Reduction struct {
 // values, LAPACK keeps them apart in dsytrd_2stage's HOUS2) in the strict
 // lower triangle, which neither stage reads. T and QᵀR are those of
 // Tridiagonalize, bit for bit.
-func Reduce(a []float64, m int, rhs []float64, l int, progress func(done, total int)) (*Reduction, []float64) {
+func Reduce(a []float64, m int, rhs []float64, l int, progress Progress) (*Reduction, []float64) {
 	w := append([]float64(nil), rhs[:m*l]...)
 	r := &Reduction{a: a, m: m, off: 1}
 	s := scaleUpper(a, m) // see EigSym: the reflectors do not change
@@ -44,7 +44,7 @@ func Reduce(a []float64, m int, rhs []float64, l int, progress func(done, total 
 
 // oneStageReduce is Tridiagonalize for small m: tridiag, then QᵀR; with
 // keep, ts holds the T of the reflectors' blocks.
-func oneStageReduce(a []float64, m int, w []float64, l int, keep bool, progress func(done, total int)) (d, e, tau, ts []float64) {
+func oneStageReduce(a []float64, m int, w []float64, l int, keep bool, progress Progress) (d, e, tau, ts []float64) {
 	d = make([]float64, m)
 	e = make([]float64, m)
 	tau = make([]float64, max(m-1, 1))

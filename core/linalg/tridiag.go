@@ -28,7 +28,7 @@ const tridiagBlock = 48
 // runs along row i, contiguous. Per panel, the product of the trailing
 // matrix with each reflector (symv) is one fused pass over its upper
 // triangle, and the closing rank-2k update runs on AddAtA.
-func tridiag(a []float64, m int, d, e, tau []float64, progress func(done, total int)) {
+func tridiag(a []float64, m int, d, e, tau []float64, progress Progress) {
 	nb := tridiagBlock
 	t := &tridiagWork{
 		w:  make([]float64, nb*m),
@@ -43,8 +43,8 @@ func tridiag(a []float64, m int, d, e, tau []float64, progress func(done, total 
 	for ; m-p > nb; p += nb {
 		t.panel(a, m, p, nb, d, e, tau)
 		t.update(a, m, p, nb)
-		if progress != nil {
-			progress(p+nb, m)
+		if progress.stop(p+nb, m) {
+			return
 		}
 	}
 	t.panel(a, m, p, m-p, d, e, tau)

@@ -24,7 +24,7 @@ type TridiagQ struct {
 // ReduceQ reduces the symmetric m×m matrix whose upper triangle is in a
 // (row-major, stride m; overwritten) as EigSym(a, m, nil, …) does and
 // forms Qᵀ alike (applyQt on I): its Eig is that EigSym, bit for bit.
-func ReduceQ(a []float64, m int, progress func(done, total int)) *TridiagQ {
+func ReduceQ(a []float64, m int, progress Progress) *TridiagQ {
 	if m < 1 || len(a) < m*m {
 		panic(fmt.Sprintf("linalg: ReduceQ length %d does not fit m=%d", len(a), m))
 	}

@@ -32,29 +32,30 @@ const twoStageMin = 512
 // the m×l matrix R in w with Q₂ᵀQ₁ᵀR. a is left holding Q₁'s reflectors
 // above the band (tau their τ), and, when keep is set, Q₂'s below the
 // diagonal (tau2 their τ; see chaseLog) and ts the T of Q₁'s blocks.
-func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progress func(done, total int)) (d, e, tau, tau2, ts []float64) {
+func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progress Progress) (d, e, tau, tau2, ts []float64) {
 	ld := 2 * nb
 	tau = make([]float64, m)
 	band := make([]float64, m*ld)
 	ts = make([]float64, tsLen(m, nb))
 	given := sy2sb(a, m, nb, tau, band, ld, ts, progress)
+	d = make([]float64, m)
+	e = make([]float64, m)
+	if given < 0 {
+		return d, e, tau, nil, nil // stopped: the caller reads its context
+	}
 	if m-nb-1 > 0 {
 		applyReflectors(a, m, nb, tau, w, l, true, ts, given)
 	}
 	if !keep {
 		ts = nil
 	}
-	d = make([]float64, m)
-	e = make([]float64, m)
 	var log *chaseLog
 	if keep {
 		log = newChaseLog(a, m, nb)
 		tau2 = log.tau
 	}
 	sb2st(band, ld, m, nb, d, e, w, l, log, runtime.GOMAXPROCS(0))
-	if progress != nil {
-		progress(m, m)
-	}
+	progress.stop(m, m)
 	return d, e, tau, tau2, ts
 }
 
@@ -79,8 +80,8 @@ func twoStageReduce(a []float64, m, nb int, w []float64, l int, keep bool, progr
 // applyReflectors would otherwise build again with m·64 dot products of up
 // to m terms per block: where nb is a multiple of the block they are
 // copied to ts in applyReflectors' layout, and sy2sb returns how many
-// leading blocks of ts it filled.
-func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, ts []float64, progress func(done, total int)) (given int) {
+// leading blocks of ts it filled, or −1 when progress told it to stop.
+func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, ts []float64, progress Progress) (given int) {
 	impl := lapack.Implementation{}
 	nmax := max(m-nb, 1)
 	vt := make([]float64, nb*nmax)     // Vᵀ, explicit
@@ -129,8 +130,8 @@ func sy2sb(a []float64, m, nb int, tau, band []float64, ld int, ts []float64, pr
 				band[r*ld+nb-j+c] = v
 			}
 		}
-		if progress != nil {
-			progress(q/2, m)
+		if progress.stop(q/2, m) {
+			return -1
 		}
 		// Vᵀ and V.
 		split(nb, n, func(j0, j1 int) {

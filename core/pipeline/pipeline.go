@@ -88,6 +88,13 @@ func FitDataset(ctx context.Context, ds *data.Dataset, cfg Config) (*Pipeline, e
 }
 
 func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data.Schema, classes []string) (*Pipeline, error) {
+	return promptly(ctx, "pipeline: fit", cfg.Ridge.Progress, func(report func(done, total int, stage string)) (*Pipeline, error) {
+		cfg.Ridge.Progress = report
+		return fitSteps(ctx, X, y, cfg, input, classes)
+	})
+}
+
+func fitSteps(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data.Schema, classes []string) (*Pipeline, error) {
 	groups := cfg.Groups
 	if input != nil {
 		groups = input.Groups

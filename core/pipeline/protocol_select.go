@@ -59,6 +59,12 @@ func (p *Plan) Select(ctx context.Context, Xs *mat.Dense, ys []float64, stats *d
 // memory (WebAssembly workers, a cluster) can split a selection: each
 // scores a part, and Choose chooses from all of them.
 func (p *Plan) Score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]Scored, error) {
+	return promptly(ctx, "pipeline: selection", p.cfg.Ridge.Progress, func(report func(done, total int, stage string)) ([]Scored, error) {
+		return p.WithProgress(report).score(ctx, Xs, ys, stats, part, parts)
+	})
+}
+
+func (p *Plan) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]Scored, error) {
 	s := p.open
 	if s == nil {
 		return nil, check.New(check.Option, "", "pipeline: the plan leaves nothing to select; fit it")

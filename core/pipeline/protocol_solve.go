@@ -25,6 +25,12 @@ type Meta struct {
 // collected rows) and assembles the pipeline. It stops between stages once
 // ctx is cancelled. part is consumed: its sums become the model's.
 func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta) (*Pipeline, error) {
+	return promptly(ctx, "pipeline: solve", p.cfg.Ridge.Progress, func(report func(done, total int, stage string)) (*Pipeline, error) {
+		return p.WithProgress(report).solve(ctx, s, part, meta)
+	})
+}
+
+func (p *Plan) solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta) (*Pipeline, error) {
 	if err := p.checkScaler(s); err != nil {
 		return nil, err
 	}

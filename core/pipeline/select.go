@@ -254,7 +254,7 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 			errs[j] = err
 			return
 		}
-		curve, rowLosses, err := krr.KernelCurve(K, ys, s.o)
+		curve, rowLosses, err := krr.KernelCurveContext(ctx, K, ys, s.o)
 		if err != nil {
 			errs[j] = err
 			return
