@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"context"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -80,6 +81,12 @@ func (k Spec) Validate() error {
 // Gram returns the kernel matrix between the rows of X and the rows of Z,
 // or of X with itself (symmetric, computed once per pair) when Z is nil.
 func (k Spec) Gram(X, Z *mat.Dense) (*mat.Dense, error) {
+	return k.GramContext(context.Background(), X, Z)
+}
+
+// GramContext is Gram returning ctx's error (ERR_ABORTED) once ctx is
+// cancelled: the rows not yet computed are skipped.
+func (k Spec) GramContext(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, error) {
 	d := 0
 	if X != nil {
 		_, d = X.Dims()
@@ -89,22 +96,22 @@ func (k Spec) Gram(X, Z *mat.Dense) (*mat.Dense, error) {
 		return nil, err
 	}
 	if k.Name == names.RBF {
-		return gramOf(X, Z, func(g, sx, sz float64, _, _ []float64) float64 {
+		return gramOf(ctx, X, Z, func(g, sx, sz float64, _, _ []float64) float64 {
 			return math.Exp(-k.Gamma * math.Max(sx+sz-2*g, 0))
 		}, func(float64) float64 { return 1 })
 	}
-	return relu(X, Z, k.Depth, k.Name == names.NTK)
+	return relu(ctx, X, Z, k.Depth, k.Name == names.NTK)
 }
 
 // relu is the NTK (ntk) or NNGP kernel of any depth 0 … MaxDepth (depth
 // 0: XZᵀ, the linear kernel, reached only through Spec{Name: "linear"}).
-func relu(X, Z *mat.Dense, depth int, ntk bool) (*mat.Dense, error) {
+func relu(ctx context.Context, X, Z *mat.Dense, depth int, ntk bool) (*mat.Dense, error) {
 	L := float64(depth)
 	diag := func(s float64) float64 { return s } // NNGP_l(x,x) = ‖x‖²
 	if ntk {
 		diag = func(s float64) float64 { return (L + 1) * s }
 	}
-	return gramOf(X, Z, func(g, sx, sz float64, x, z []float64) float64 {
+	return gramOf(ctx, X, Z, func(g, sx, sz float64, x, z []float64) float64 {
 		return reluEntry(g, math.Sqrt(sx), math.Sqrt(sz), x, z, depth, ntk)
 	}, diag)
 }
@@ -118,7 +125,7 @@ func NTK(X *mat.Dense, depth int) (*mat.Dense, error) {
 	if err := depthArg(depth); err != nil {
 		return nil, err
 	}
-	return relu(X, nil, depth, true)
+	return relu(context.Background(), X, nil, depth, true)
 }
 
 // depthArg checks the depth argument of NTK, NNGP and their Cross forms.
@@ -135,7 +142,7 @@ func NTKCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 	if err := depthArg(depth); err != nil {
 		return nil, err
 	}
-	return relu(X, Z, depth, true)
+	return relu(context.Background(), X, Z, depth, true)
 }
 
 // NNGP returns the n×n NNGP (conjugate) kernel of the rows of X for a ReLU
@@ -144,7 +151,7 @@ func NNGP(X *mat.Dense, depth int) (*mat.Dense, error) {
 	if err := depthArg(depth); err != nil {
 		return nil, err
 	}
-	return relu(X, nil, depth, false)
+	return relu(context.Background(), X, nil, depth, false)
 }
 
 // NNGPCross returns the NNGP kernel between the rows of X and of Z.
@@ -155,7 +162,7 @@ func NNGPCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 	if err := depthArg(depth); err != nil {
 		return nil, err
 	}
-	return relu(X, Z, depth, false)
+	return relu(context.Background(), X, Z, depth, false)
 }
 
 // RBF returns exp(−γ‖xᵢ−xⱼ‖²) for the rows of X.
@@ -179,7 +186,7 @@ type entryFunc func(g, sx, sz float64, x, z []float64) float64
 // inner products come from BLAS and are mapped in place. When Z is nil only
 // the upper triangle is mapped, the diagonal is diag(‖xᵢ‖²) exactly, and the
 // lower triangle is mirrored.
-func gramOf(X, Z *mat.Dense, f entryFunc, diag func(float64) float64) (*mat.Dense, error) {
+func gramOf(ctx context.Context, X, Z *mat.Dense, f entryFunc, diag func(float64) float64) (*mat.Dense, error) {
 	if err := check.Matrix("X", X); err != nil {
 		return nil, check.Wrap("kernel", err)
 	}
@@ -210,6 +217,9 @@ func gramOf(X, Z *mat.Dense, f entryFunc, diag func(float64) float64) (*mat.Dens
 	K := innerProducts(X, Z, sym)
 	kd := K.RawMatrix().Data
 	linalg.ParallelFor(n, func(i int) {
+		if ctx.Err() != nil {
+			return // the call returns the context's error
+		}
 		x := X.RawRowView(i)
 		row := kd[i*m : (i+1)*m]
 		j0 := 0
@@ -221,6 +231,9 @@ func gramOf(X, Z *mat.Dense, f entryFunc, diag func(float64) float64) (*mat.Dens
 			row[j] = f(row[j], sx[i], sz[j], x, Z.RawRowView(j))
 		}
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, check.Stopped("kernel: kernel matrix", err)
+	}
 	if sym {
 		for i := 1; i < n; i++ {
 			for j := 0; j < i; j++ {

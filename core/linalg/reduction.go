@@ -48,7 +48,9 @@ func oneStageReduce(a []float64, m int, w []float64, l int, keep bool, progress 
 	d = make([]float64, m)
 	e = make([]float64, m)
 	tau = make([]float64, max(m-1, 1))
-	tridiag(a, m, d, e, tau, progress)
+	if tridiag(a, m, d, e, tau, progress) {
+		return d, e, tau, nil // stopped: the caller reads its context
+	}
 	e[m-1] = 0
 	if keep {
 		ts = make([]float64, tsLen(m, 1))

@@ -28,7 +28,7 @@ const tridiagBlock = 48
 // runs along row i, contiguous. Per panel, the product of the trailing
 // matrix with each reflector (symv) is one fused pass over its upper
 // triangle, and the closing rank-2k update runs on AddAtA.
-func tridiag(a []float64, m int, d, e, tau []float64, progress Progress) {
+func tridiag(a []float64, m int, d, e, tau []float64, progress Progress) (stopped bool) {
 	nb := tridiagBlock
 	t := &tridiagWork{
 		w:  make([]float64, nb*m),
@@ -44,10 +44,11 @@ func tridiag(a []float64, m int, d, e, tau []float64, progress Progress) {
 		t.panel(a, m, p, nb, d, e, tau)
 		t.update(a, m, p, nb)
 		if progress.stop(p+nb, m) {
-			return
+			return true
 		}
 	}
 	t.panel(a, m, p, m-p, d, e, tau)
+	return false
 }
 
 // tridiagWork holds the workspace of tridiag.

@@ -32,8 +32,10 @@ func ReduceQ(a []float64, m int, progress Progress) *TridiagQ {
 	d := make([]float64, m)
 	e := make([]float64, m) // e[m-1] = 0 ends the off-diagonal
 	tau := make([]float64, max(m-1, 1))
-	tridiag(a, m, d, e, tau, progress)
 	qt := make([]float64, m*m)
+	if tridiag(a, m, d, e, tau, progress) {
+		return &TridiagQ{d: d, e: e, scale: s, Qt: qt} // stopped: the caller reads its context
+	}
 	for i := range m {
 		qt[i*m+i] = 1
 	}

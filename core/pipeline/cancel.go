@@ -8,6 +8,10 @@ import (
 	"ntkrf/internal/check"
 )
 
+// running counts the work of promptly's calls still going, returned or
+// not (tests wait for abandoned work to stop).
+var running sync.WaitGroup
+
 // promptly runs f and returns its result, or, as soon as ctx is
 // cancelled, ctx's error (ERR_ABORTED), whatever f is doing: a reduction's
 // panel or a kernel matrix can take seconds on many rows, and a caller who
@@ -44,7 +48,9 @@ func promptly[T any](ctx context.Context, what string, progress func(done, total
 		err error
 	}
 	ch := make(chan result, 1)
+	running.Add(1)
 	go func() {
+		defer running.Done()
 		v, err := f(report)
 		ch <- result{v, err}
 	}()

@@ -1,3 +1,8 @@
+// WebAssembly runs a fit on the caller's goroutine (nothing could answer a
+// cancel while it runs); the package ends a cancelled call's worker.
+
+//go:build !js
+
 package pipeline
 
 import (
@@ -9,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"ntkrf/core/data"
 	"ntkrf/core/errs"
 	"ntkrf/core/krr"
 	"ntkrf/core/rf"
@@ -16,20 +22,28 @@ import (
 )
 
 // TestCancelIsPrompt: a long fit ('auto' scoring exact kernels on 2,500
-// rows, seconds per candidate) cancelled at random points returns the
-// context's error within 100 ms (the median of the cancels), and reports
-// no progress after it returned.
+// rows, seconds per candidate; or 20,000 rows at m = 1024, features, sums
+// and the solve) cancelled at random points returns the
+// context's error within 100 ms (the median of the cancels), reports no
+// progress after it returned, and the abandoned work stops soon after (at
+// its next row block or reduction panel).
 func TestCancelIsPrompt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a long fit, cancelled several times")
 	}
-	X, y := fixture.Data(2500, 8, 3, 7)
+	small, ys := fixture.Data(2500, 8, 3, 7)
+	big, yb := fixture.Data(20000, 8, 3, 7)
 	r := rand.New(rand.NewPCG(3, 3))
-	var lat []time.Duration
-	for trial := range 5 {
+	var lat, stopped []time.Duration
+	for trial := range 6 {
 		ctx, cancel := context.WithCancel(context.Background())
 		var returned, late atomic.Bool
+		X, y := small, ys
 		cfg := Config{Features: rf.Config{Dim: 64}, Search: Search{Rows: 2500}, Ridge: krr.Options{Task: krr.Classification}}
+		if trial%2 == 1 {
+			X, y = big, yb
+			cfg = Config{Features: rf.Config{Dim: 1024, Depth: 2}, Preprocess: &data.Prep{}, Ridge: krr.Options{Task: krr.Classification}}
+		}
 		cfg.Ridge.Progress = func(done, total int, stage string) {
 			if returned.Load() {
 				late.Store(true)
@@ -52,11 +66,17 @@ func TestCancelIsPrompt(t *testing.T) {
 		if !errors.Is(err, context.Canceled) || errs.CodeOf(err) != errs.Aborted {
 			t.Fatalf("trial %d, cancelled after %v: %v", trial, at, err)
 		}
-		time.Sleep(50 * time.Millisecond)
+		running.Wait()
+		stopped = append(stopped, time.Since(back))
 		if late.Load() {
 			t.Errorf("trial %d: progress reported after Fit returned", trial)
 		}
 	}
+	slices.Sort(stopped)
+	if med := stopped[len(stopped)/2]; med > 2*time.Second {
+		t.Errorf("the abandoned work stopped %v after Fit returned (median of %v)", med, stopped)
+	}
+	t.Logf("the abandoned work stopped %v after", stopped)
 	slices.Sort(lat)
 	if med := lat[len(lat)/2]; med > 100*time.Millisecond {
 		t.Errorf("Fit returned %v after the cancel (median of %v); want within 100 ms", med, lat)

@@ -249,7 +249,7 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 		if c.Depth > 0 {
 			k.Depth = c.Depth
 		}
-		K, err := k.Gram(scaled[i/len(s.depths)], nil)
+		K, err := k.GramContext(ctx, scaled[i/len(s.depths)], nil)
 		if err != nil {
 			errs[j] = err
 			return
