@@ -74,6 +74,11 @@ wasm_test() {
 test_all() {
   need_go
   setup
+  # The hosts (native Go, Node, Chromium) hand each other models through a
+  # fresh directory per run: no test reads a file an earlier run left.
+  export NTKRF_CROSSHOST_DIR="$ROOT/dist/test/crosshost"
+  rm -rf "$NTKRF_CROSSHOST_DIR"
+  mkdir -p "$NTKRF_CROSSHOST_DIR"
   echo "== go vet (native and js/wasm)"
   $GO vet ./...
   GOOS=js GOARCH=wasm $GO vet ./...

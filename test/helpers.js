@@ -9,6 +9,15 @@ export { rng };
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const pkg = path.join(root, 'dist', 'npm', 'index.js');
 
+/**
+ * The directory where this run's hosts hand each other models (native Go,
+ * Node, Chromium): ./build.sh test makes a fresh one per run and names it in
+ * NTKRF_CROSSHOST_DIR, so that no test reads a file an earlier run left;
+ * null when unset (the cross-host tests then skip, saying so).
+ */
+export const crossHostDir = process.env.NTKRF_CROSSHOST_DIR || null;
+export const CROSSHOST_SKIP = 'NTKRF_CROSSHOST_DIR is not set: ./build.sh test makes a fresh directory per run for the hosts to hand each other models';
+
 /** Reference rows of ../shared/REFERENCE.md. */
 export const refX = () => ({ rows: 3, cols: 3, data: Float64Array.from([1, 2, 0, 0.5, -1, 3, -2, 0.25, 1]) });
 

@@ -30,6 +30,16 @@ type Stats struct {
 	frags  map[int]*statsFrag       // rows of leaves not yet whole, raw
 }
 
+// StatsLeafRows is the number of rows of a leaf of the statistics' fixed
+// tree (rowtree): a node is a few numbers per column, so leaves are small,
+// and statistics that hold a leaf in part carry at most that many raw rows
+// at either end (the statistics go to every part's worker).
+const StatsLeafRows = 64
+
+func statsLeaf(row int) int { return row / StatsLeafRows }
+
+func statsLeafSpan(j, n int) (lo, hi int) { return j * StatsLeafRows, min((j+1)*StatsLeafRows, n) }
+
 // statsNode are the statistics of whole leaves of rows (rowtree): a leaf's
 // from its rows in order, a node's from its two children (Merge's update).
 type statsNode struct {
@@ -128,8 +138,8 @@ func (s *Stats) AddAt(X *mat.Dense, first int) error {
 		return protocolErr(err)
 	}
 	for lo := 0; lo < n; {
-		leaf := rowtree.Leaf(first + lo)
-		llo, lhi := rowtree.LeafSpan(leaf, math.MaxInt)
+		leaf := statsLeaf(first + lo)
+		llo, lhi := statsLeafSpan(leaf, math.MaxInt)
 		hi := min(n, lhi-first)
 		if first+lo == llo && first+hi == lhi && s.frags[leaf] == nil {
 			if err := s.tree.Insert(rowtree.Key{Index: leaf}, newStatsNode(s.groups, X.Slice(lo, hi, 0, c).(*mat.Dense))); err != nil {
@@ -390,7 +400,7 @@ func (s *Stats) Merge(o *Stats) error {
 		f := s.frag(leaf)
 		f.keys = append(f.keys, of.keys...)
 		f.x = append(f.x, of.x...)
-		lo, hi := rowtree.LeafSpan(leaf, math.MaxInt)
+		lo, hi := statsLeafSpan(leaf, math.MaxInt)
 		if err := s.completeFrag(leaf, hi-lo); err != nil {
 			return err
 		}
@@ -443,7 +453,7 @@ func (s *Stats) total() (*statsNode, error) {
 			return nil, check.New(check.Internal, "", "data: statistics: %v", err)
 		}
 	}
-	root, err := t.Root(rowtree.Leaf(end-1) + 1)
+	root, err := t.Root(statsLeaf(end-1) + 1)
 	if err != nil {
 		return nil, check.New(check.Internal, "", "data: statistics: %v", err)
 	}

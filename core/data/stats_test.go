@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/errs"
-	"ntkrf/internal/rowtree"
 )
 
 // fitTwoPass is Fit as it was before the statistics (every row in one
@@ -188,16 +187,21 @@ func scalerOf(s *Scaler) [][]float64 { return [][]float64{s.fill, s.div, s.mu, s
 
 func TestStatsOfOneBlockAreFit(t *testing.T) {
 	t.Parallel()
+	// One leaf of rows without a missing value: the two-pass bits; more
+	// leaves (summed along rowtree's tree) or missing values: to rounding.
 	for _, tc := range []struct {
 		name    string
+		rows    int
 		missing float64
-		exact   bool // bit for bit (no missing value), else to rounding
+		exact   bool
 	}{
-		{"no missing value", 0, true},
-		{"missing values", 0.2, false},
+		{"one leaf, no missing value", StatsLeafRows, 0, true},
+		{"one leaf, missing values", StatsLeafRows - 5, 0.2, false},
+		{"several leaves, no missing value", 300, 0, false},
+		{"several leaves, missing values", 300, 0.2, false},
 	} {
 		for _, p := range []Prep{{}, {Raw: true}, {UnitNorm: true}} {
-			X, groups := statsTable(300, tc.missing, 3)
+			X, groups := statsTable(tc.rows, tc.missing, 3)
 			want, err := fitTwoPass(X, groups, p)
 			if err != nil {
 				t.Fatal(err)
@@ -243,7 +247,7 @@ func splitRows(n, k int, r *rand.Rand) [][2]int {
 func TestStatsMergeInAnyOrder(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 5))
-	const n = 2*rowtree.LeafRows + 300
+	const n = 40*StatsLeafRows + 37
 	for _, missing := range []float64{0, 0.2} {
 		X, groups := statsTable(n, missing, 9)
 		want, err := Fit(X, groups, Prep{})

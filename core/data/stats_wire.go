@@ -140,7 +140,7 @@ func DecodeStats(b []byte) (*Stats, error) {
 		if (k.Index+1)<<k.Level > 1<<maxLevel {
 			return nil, r.Fail(check.Value, "node %d/%d covers leaves past 2^%d", k.Level, k.Index, maxLevel)
 		}
-		lo, hi := rowtree.LeafSpan(k.Index<<k.Level, math.MaxInt)
+		lo, hi := statsLeafSpan(k.Index<<k.Level, math.MaxInt)
 		hi = lo + (hi-lo)<<k.Level
 		if rows != hi-lo {
 			return nil, r.Fail(check.Value, "a node of %d rows where its leaves hold %d", rows, hi-lo)
@@ -159,7 +159,7 @@ func DecodeStats(b []byte) (*Stats, error) {
 	nf := r.Int("partial leaf count", s.rows.Len())
 	for range nf {
 		leaf := r.Int("leaf", math.MaxInt32)
-		lo, hi := rowtree.LeafSpan(leaf, math.MaxInt)
+		lo, hi := statsLeafSpan(leaf, math.MaxInt)
 		n := r.Int("leaf rows", hi-lo)
 		if !r.Need(uint64(n), 8+8*cols) {
 			return nil, r.Err()
