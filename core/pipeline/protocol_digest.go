@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"crypto/sha256"
-	"encoding/json"
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
@@ -45,22 +44,4 @@ const digestFormVersion = 1
 // and a part of another plan is refused (ERR_PROTOCOL).
 func (p *Plan) Digest() [32]byte { return p.digest }
 
-func (p *Plan) computeDigest() [32]byte {
-	c := p.cfg
-	r := c.Ridge
-	f := digestForm{
-		Form: digestFormVersion, Rows: p.rows, Cols: p.cols, Collect: p.collect, Cut: p.cut, Dim: p.dim,
-		Kernel: p.kern, Preprocess: c.Preprocess, Groups: c.Groups, Features: c.Features,
-		Lambda: r.Lambda, Criterion: r.Criterion, Grid: r.Grid, Task: r.Task, Classes: r.Classes, Gram: r.Gram, BlockRows: r.BlockRows,
-		Search: c.Search, Open: p.open != nil,
-	}
-	if p.fmap != nil {
-		f.Map = &p.fmap.cfg
-	}
-	b, err := json.Marshal(f)
-	if err != nil {
-		// Every field is a plain value: json cannot fail on them.
-		panic("pipeline: plan digest: " + err.Error())
-	}
-	return sha256.Sum256(b)
-}
+func (p *Plan) computeDigest() [32]byte { return sha256.Sum256(p.form()) }

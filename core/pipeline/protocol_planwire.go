@@ -1,0 +1,121 @@
+package pipeline
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"sync"
+
+	"ntkrf/core/krr"
+	"ntkrf/internal/check"
+	"ntkrf/internal/wire"
+)
+
+// The wire form of a Plan: planMagic, version, then the length and the
+// JSON of its settings (digestForm, whose SHA-256 is the plan's Digest).
+const (
+	planMagic   = "ntkrPLAN"
+	planVersion = 1
+	// maxPlanBytes bounds a plan's settings: a few hundred bytes, and a
+	// grid or groups of a few thousand numbers.
+	maxPlanBytes = 4 << 20
+)
+
+// MarshalBinary returns the plan's wire form: what a host hands its
+// workers instead of the user's options. DecodePlan makes the same plan
+// (the same Digest) on any host.
+func (p *Plan) MarshalBinary() ([]byte, error) { return p.AppendBinary(nil), nil }
+
+// AppendBinary appends the plan's wire form to b.
+func (p *Plan) AppendBinary(b []byte) []byte {
+	js := p.form()
+	b = wire.AppendHeader(b, planMagic, planVersion)
+	b = wire.AppendU64(b, uint64(len(js)))
+	return append(b, js...)
+}
+
+// planCache keeps the plans decoded last, by digest, so that a worker that
+// decodes the same plan for every call keeps its drawn feature map (0.3–
+// 0.5 s to draw per worker in WebAssembly at the package's standard job).
+var planCache struct {
+	sync.Mutex
+	plans []*Plan // most recent last
+}
+
+// planCacheSize is how many plans a host keeps decoded: a fit holds its
+// open plan and its settled one; a page fits a few models side by side.
+const planCacheSize = 8
+
+// DecodePlan reads a plan's wire form (MarshalBinary). A form that no
+// plan could have written (its settings refused by NewPlan, or settings
+// that do not make the plan they name: another version's) is refused with
+// a coded error. Decoding the same plan again returns the plan decoded
+// before (its feature map drawn once).
+func DecodePlan(b []byte) (*Plan, error) {
+	r, err := wire.NewReader(b, "pipeline plan", planMagic, planVersion)
+	if err != nil {
+		return nil, err
+	}
+	n := r.Int("settings length", maxPlanBytes)
+	js := r.Bytes(uint64(n), 1)
+	if err := r.Done(); err != nil {
+		return nil, err
+	}
+	digest := sha256.Sum256(js)
+	planCache.Lock()
+	for _, p := range planCache.plans {
+		if p.digest == digest {
+			planCache.Unlock()
+			return p, nil
+		}
+	}
+	planCache.Unlock()
+	var f digestForm
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, check.New(check.Parse, "", "pipeline: plan: its settings do not read (%v); pass the bytes MarshalBinary wrote", err)
+	}
+	if f.Form != digestFormVersion {
+		return nil, check.New(check.Protocol, "", "pipeline: plan: settings of form %d; this version reads form %d", f.Form, digestFormVersion)
+	}
+	cfg := Config{
+		Preprocess: f.Preprocess, Groups: f.Groups, Features: f.Features, Kernel: f.Kernel, Search: f.Search,
+		Ridge: krr.Options{Lambda: f.Lambda, Criterion: f.Criterion, Grid: f.Grid, Task: f.Task, Classes: f.Classes, Gram: f.Gram, BlockRows: f.BlockRows},
+	}
+	p, err := NewPlan(cfg, f.Rows, f.Cols, nil)
+	if err != nil {
+		return nil, err
+	}
+	if p.digest != digest {
+		return nil, check.New(check.Protocol, "", "pipeline: plan: the settings do not make the plan they name (another version's plan?); make the plan again from the options")
+	}
+	planCache.Lock()
+	defer planCache.Unlock()
+	planCache.plans = append(planCache.plans, p)
+	if len(planCache.plans) > planCacheSize {
+		planCache.plans = planCache.plans[1:]
+	}
+	return p, nil
+}
+
+// form is the JSON of the plan's settings, whose SHA-256 is its digest.
+func (p *Plan) form() []byte {
+	c := p.cfg
+	r := c.Ridge
+	f := digestForm{
+		Form: digestFormVersion, Rows: p.rows, Cols: p.cols, Collect: p.collect, Cut: p.cut, Dim: p.dim,
+		Kernel: p.kern, Preprocess: c.Preprocess, Groups: c.Groups, Features: c.Features,
+		Lambda: r.Lambda, Criterion: r.Criterion, Grid: r.Grid, Task: r.Task, Classes: r.Classes, Gram: r.Gram, BlockRows: r.BlockRows,
+		Search: c.Search, Open: p.open != nil,
+	}
+	if p.fmap != nil {
+		f.Map = &p.fmap.cfg
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		// Every field is a plain value: json cannot fail on them.
+		panic("pipeline: plan form: " + err.Error())
+	}
+	return b
+}
