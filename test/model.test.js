@@ -458,16 +458,22 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   const plan = async (args) => JSON.parse((await globalThis.ntkrf.call('fitPlan', JSON.stringify({ y: { array: 0 }, preprocess: {}, ...args }), [values(args.rows)])).json);
   const dimDefault = eng.schema.features.find((o) => o.name === 'dim').default;
   // 100 rows of 4 columns a chunk, but at least 4m² numbers of X when the parts sum (m×m each),
-  // and two chunks where that leaves one and the rows fill two blocks (MinSplitRows, 2048).
+  // and two chunks where that leaves one and the rows fill two leaves (MinSplitRows, 2048); the
+  // parts' chunks are runs of whole leaves of 1,024 rows (internal/rowtree), the dual's even.
   const chunkBytes = 8 * 4 * 100;
   const chunks = (n, size) => {
     const k = Math.ceil(n / size);
     return Array.from({ length: k }, (_, i) => [Math.floor((i * n) / k), Math.floor(((i + 1) * n) / k)]);
   };
+  const leafChunks = (n, size) => {
+    const leaves = Math.ceil(n / 1024);
+    const k = Math.min(Math.ceil(n / size), leaves);
+    return Array.from({ length: k }, (_, i) => [Math.floor((i * leaves) / k) * 1024, Math.min(n, Math.floor(((i + 1) * leaves) / k) * 1024)]);
+  };
   const primal = { task: 'regression', criterion: 'gcv', collects: false };
-  assert.deepEqual(await plan({ rows: 700, cols: 4, features: { dim: 64, depth: 1 }, chunkBytes }), { ...primal, dim: 64, chunks: chunks(700, 4096) });
-  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 }, chunkBytes }), { ...primal, dim: 64, chunks: chunks(7000, 4096) });
-  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { m1: 100, sketchDim: 28, depth: 2 }, chunkBytes }), { ...primal, dim: 128, chunks: chunks(7000, 3500) });
+  assert.deepEqual(await plan({ rows: 700, cols: 4, features: { dim: 64, depth: 1 }, chunkBytes }), { ...primal, dim: 64, chunks: leafChunks(700, 4096) });
+  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 }, chunkBytes }), { ...primal, dim: 64, chunks: leafChunks(7000, 4096) });
+  assert.deepEqual(await plan({ rows: 7000, cols: 4, features: { m1: 100, sketchDim: 28, depth: 2 }, chunkBytes }), { ...primal, dim: 128, chunks: leafChunks(7000, 3500) });
   // No more rows than features: the dual, whose parts collect their (scaled) rows.
   const dual = await plan({ rows: 700, cols: 4, features: { dim: 1024, depth: 1 }, chunkBytes });
   assert.deepEqual({ collects: dual.collects, dim: dual.dim, chunks: dual.chunks }, { collects: true, dim: 1024, chunks: chunks(700, 100) });
@@ -479,7 +485,7 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   assert.equal(open.search.rows.length, 1000);
   assert.ok(open.search.rows.every((r, i) => Number.isInteger(r) && r >= 0 && r < 7000 && (i === 0 || r > open.search.rows[i - 1])), 'sorted row indices');
   assert.equal(open.search.candidates, eng.schema.fitRidge.find((o) => o.name === 'search').fields.find((o) => o.name === 'depths').default.length * 3);
-  assert.deepEqual(open.chunks, chunks(7000, 4096));
+  assert.deepEqual(open.chunks, leafChunks(7000, 4096));
   assert.deepEqual((await plan({ rows: 7000, cols: 4, features: { dim: 64, seed: 9 }, preprocess: 'auto' })).search.rows.length, 1000);
   assert.equal((await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 } })).search, undefined, 'nothing open: no search');
   // Exact leave-one-out needs every row, unless λ is fixed.

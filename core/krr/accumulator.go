@@ -423,3 +423,26 @@ func (a *Accumulator) Clone() *Accumulator {
 		bmu: make([]float64, a.m), bybr: make([]float64, a.k),
 	}
 }
+
+// Reset empties a for new rows, keeping its memory (a fresh m×m sum costs
+// its first touches: 0.3–1.5 s for 134 MB on this machine, against a pass
+// to clear it).
+func (a *Accumulator) Reset() {
+	a.n = 0
+	clear(a.mu)
+	clear(a.ybar)
+	clear(a.c)
+	clear(a.d)
+	clear(a.e)
+}
+
+// MoveScratch hands a's scratch memory (the block buffers Add reuses, rows×m
+// numbers) to b, which then needs none of its own: a host that fills
+// accumulators one after another keeps one set of buffers.
+func (a *Accumulator) MoveScratch(b *Accumulator) {
+	if a == nil || b == nil || a == b || b.m != a.m || b.k != a.k {
+		return
+	}
+	b.buf, b.ykept, b.ybuf = a.buf, a.ykept[:0], a.ybuf
+	a.buf, a.ykept, a.ybuf = nil, nil, nil
+}

@@ -10,6 +10,7 @@ import (
 	"ntkrf/core/krr"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
+	"ntkrf/internal/rowtree"
 )
 
 // Plan is a fit settled before any row is read: the task and classes, the
@@ -308,7 +309,7 @@ func (p *Plan) checkScaler(s *data.Scaler) error {
 // MinSplitRows is the fewest rows a primal plan cuts into two chunks
 // where X is too small for the sums' rule (Chunks): two blocks of
 // krr.DefaultBlockRows.
-const MinSplitRows = 2 * krr.DefaultBlockRows
+const MinSplitRows = 2 * rowtree.LeafRows
 
 // Chunks cuts the plan's rows into contiguous chunks for a host that
 // bounds what one worker holds: at most maxBytes of X (float64) each, but
@@ -321,7 +322,10 @@ const MinSplitRows = 2 * krr.DefaultBlockRows
 // standard job, 5,000 rows at m = 2048). The chunks depend on the plan and
 // maxBytes only, never on the number of workers: a host that computes one
 // part per chunk and merges them in row order gets the same bits on any
-// number of workers. maxBytes < 1 means one chunk.
+// number of workers. Where the parts sum, the chunks are whole leaves of
+// rows (rowtree.LeafRows): a part of a leaf's rows keeps them unsummed
+// until the leaf is whole, and the worker that merges would featurize
+// them. maxBytes < 1 means one chunk.
 func (p *Plan) Chunks(maxBytes int) [][2]int {
 	size := p.rows
 	if maxBytes > 0 {
@@ -334,10 +338,22 @@ func (p *Plan) Chunks(maxBytes int) [][2]int {
 		}
 	}
 	k := (p.rows + size - 1) / size
+	if p.collect {
+		out := make([][2]int, k)
+		for i := range out {
+			// Even chunks: the last is not a remainder of a few rows.
+			out[i] = [2]int{i * p.rows / k, (i + 1) * p.rows / k}
+		}
+		return out
+	}
+	// Even runs of whole leaves.
+	leaves := rowtree.Leaf(p.rows-1) + 1
+	k = min(k, leaves)
 	out := make([][2]int, k)
 	for i := range out {
-		// Even chunks: the last is not a remainder of a few rows.
-		out[i] = [2]int{i * p.rows / k, (i + 1) * p.rows / k}
+		lo, _ := rowtree.LeafSpan(i*leaves/k, p.rows)
+		_, hi := rowtree.LeafSpan((i+1)*leaves/k-1, p.rows)
+		out[i] = [2]int{lo, hi}
 	}
 	return out
 }

@@ -47,8 +47,11 @@ type Part struct {
 	// that stopped half way (the part holds rows it has not summed).
 	solved bool
 	failed error
-	// Scratch reused across leaves.
-	phi *mat.Dense
+	// Scratch reused across leaves: the features of a block, and the sums
+	// of nodes combined into others, for the next leaves.
+	phi     *mat.Dense
+	free    []*krr.Accumulator
+	scratch *krr.Accumulator // the last filled: its block buffers go to the next
 	// featurized counts the rows featurized, for progress.
 	featurized int
 }
@@ -96,31 +99,64 @@ func (p *Plan) NewPart(s *data.Scaler) (*Part, error) {
 
 func (p *Plan) emptyPart() *Part {
 	pt := &Part{plan: p}
-	pt.sums.Combine = combineSums
+	pt.sums.Combine = pt.combineSums
 	return pt
 }
 
 // combineSums folds right, the sums of the leaves after left's, into left.
 // An empty side is taken as it is, so that no rounding (not even of a
-// zero's sign) depends on where a leaf without such rows sits.
-func combineSums(l, r *sumNode) (*sumNode, error) {
+// zero's sign) depends on where a leaf without such rows sits. The sums
+// left over are kept for the next leaves.
+func (pt *Part) combineSums(l, r *sumNode) (*sumNode, error) {
 	var err error
-	l.acc, err = combineAcc(l.acc, r.acc)
-	if err != nil {
+	if l.acc, err = pt.combineAcc(l.acc, r.acc); err != nil {
 		return nil, err
 	}
-	l.held, err = combineAcc(l.held, r.held)
+	l.held, err = pt.combineAcc(l.held, r.held)
 	return l, err
 }
 
-func combineAcc(l, r *krr.Accumulator) (*krr.Accumulator, error) {
+func (pt *Part) combineAcc(l, r *krr.Accumulator) (*krr.Accumulator, error) {
 	switch {
 	case r == nil || r.Rows() == 0:
+		pt.recycle(r)
 		return l, nil
 	case l == nil || l.Rows() == 0:
+		pt.recycle(l)
 		return r, nil
 	}
-	return l, l.Merge(r)
+	if err := l.Merge(r); err != nil {
+		return nil, err
+	}
+	pt.recycle(r)
+	return l, nil
+}
+
+// recycle keeps a's memory for the next leaves (a few: a cascade of
+// combines frees one per level).
+func (pt *Part) recycle(a *krr.Accumulator) {
+	if a != nil && len(pt.free) < 4 {
+		pt.free = append(pt.free, a)
+	}
+}
+
+// newAcc returns empty sums of the plan's features, from the kept ones
+// when there are.
+func (pt *Part) newAcc() (*krr.Accumulator, error) {
+	var a *krr.Accumulator
+	if n := len(pt.free); n > 0 {
+		a = pt.free[n-1]
+		pt.free = pt.free[:n-1]
+		a.Reset()
+	} else {
+		var err error
+		if a, err = krr.NewAccumulator(pt.plan.dim, pt.plan.cfg.Ridge); err != nil {
+			return nil, err
+		}
+	}
+	pt.scratch.MoveScratch(a)
+	pt.scratch = a
+	return a, nil
 }
 
 // width is the length of a kept row: m features, or the scaled columns.
@@ -294,7 +330,7 @@ func (pt *Part) addLeaf(ctx context.Context, leaf int, xs *mat.Dense, y []float6
 	opt := p.cfg.Ridge
 	first, _ := rowtree.LeafSpan(leaf, p.rows)
 	node := &sumNode{}
-	if node.acc, err = krr.NewAccumulator(p.dim, opt); err != nil {
+	if node.acc, err = pt.newAcc(); err != nil {
 		return err
 	}
 	r, ds := xs.Dims()
@@ -336,7 +372,7 @@ func (pt *Part) addLeaf(ctx context.Context, leaf int, xs *mat.Dense, y []float6
 		}
 		pt.x = append(pt.x, held.RawMatrix().Data...)
 		if node.held == nil {
-			if node.held, err = krr.NewAccumulator(m, opt); err != nil {
+			if node.held, err = pt.newAcc(); err != nil {
 				return err
 			}
 		}

@@ -540,9 +540,10 @@ func TestWithProgress(t *testing.T) {
 }
 
 // TestChunks: the rows are cut by maxBytes, but in the primal no chunk
-// holds fewer than 4m² numbers of X, except that rows filling two blocks
+// holds fewer than 4m² numbers of X, except that rows filling two leaves
 // are cut in two (the standard job, 5,000 rows at m = 2048, was one chunk
-// for one worker); the dual (collected rows) by maxBytes alone.
+// for one worker), and the chunks are runs of whole leaves; the dual
+// (collected rows) by maxBytes alone.
 func TestChunks(t *testing.T) {
 	t.Parallel()
 	const mb = 8 << 20
@@ -551,13 +552,14 @@ func TestChunks(t *testing.T) {
 		maxBytes        int
 		want            [][2]int
 	}{
-		{5000, 784, 2048, mb, [][2]int{{0, 2500}, {2500, 5000}}},
+		// Sums: runs of whole leaves (1024 rows).
+		{5000, 784, 2048, mb, [][2]int{{0, 2048}, {2048, 5000}}},
 		{MinSplitRows, 784, 1024, mb, [][2]int{{0, MinSplitRows / 2}, {MinSplitRows / 2, MinSplitRows}}},
 		{MinSplitRows - 1, 784, 1024, mb, [][2]int{{0, MinSplitRows - 1}}},
 		{5000, 784, 2048, 0, [][2]int{{0, 5000}}},
 		// 4m²/cols = 4096 rows a chunk: the sums' rule cuts already.
-		{7000, 4, 64, 3200, [][2]int{{0, 3500}, {3500, 7000}}},
-		{20000, 4, 64, 3200, [][2]int{{0, 4000}, {4000, 8000}, {8000, 12000}, {12000, 16000}, {16000, 20000}}},
+		{7000, 4, 64, 3200, [][2]int{{0, 3072}, {3072, 7000}}},
+		{20000, 4, 64, 3200, [][2]int{{0, 4096}, {4096, 8192}, {8192, 12288}, {12288, 16384}, {16384, 20000}}},
 		// The dual (no more rows than features): 100 rows of 4 columns a chunk.
 		{300, 4, 1024, 3200, [][2]int{{0, 100}, {100, 200}, {200, 300}}},
 	} {

@@ -8,11 +8,12 @@ import (
 
 // LeafRows is the number of consecutive rows summed as one leaf: leaf j
 // holds the global rows j·LeafRows … (j+1)·LeafRows−1. Combining two nodes
-// costs one pass over an m×m sum, so a leaf is large against a row block
-// (2048 rows: the tree adds under 1 % to the Gram's flops); a piece that
-// ends inside a leaf keeps those rows whole until the leaf is complete,
-// at most LeafRows rows at either end.
-const LeafRows = 2048
+// costs one pass over an m×m sum, about what the accumulator already spends
+// per block of rows (krr's default block, 1024 rows), a fraction of a
+// percent of the block's Gram flops; a piece that ends inside a leaf keeps
+// those rows whole until the leaf is complete, at most LeafRows rows at
+// either end.
+const LeafRows = 1024
 
 // Leaf returns the leaf of a row, and LeafSpan the rows of leaf j of a fit
 // of n rows.
