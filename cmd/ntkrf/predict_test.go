@@ -192,3 +192,9 @@ func TestPredictCodesAsParse(t *testing.T) {
 		}
 	}
 }
+
+// predictTo runs predict as the command does, without signals or a
+// terminal.
+func predictTo(out io.Writer, stdin io.Reader, args []string) error {
+	return predictCmd(context.Background(), out, stdin, io.Discard, args)
+}
