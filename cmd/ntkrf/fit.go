@@ -146,9 +146,11 @@ func fitFiles(ctx context.Context, fl *files, opt fitflags.Fit, buffer int, maxM
 		return nil, err
 	}
 	drop := opt.Data.Missing == data.Drop
-	read := func(name string, c chunk) (*mat.Dense, []float64, error) {
+	// A chunk's rows, read in the reading goroutine (eachParsed).
+	read := func(name string, _ data.Table, c chunk) (rowsOf, error) {
 		X, y, err := schema.ReadLabeled(c.text, data.MaxBytesLimit, drop)
-		return X, y, fileErr(name, c.line, c.head, err)
+		fl.prog.add(len(y))
+		return rowsOf{X, y}, fileErr(name, c.line, c.head, err)
 	}
 
 	// Pass 2: the statistics, and the rows the selection scores.
@@ -163,17 +165,13 @@ func fitFiles(ctx context.Context, fl *files, opt fitflags.Fit, buffer int, maxM
 	// one call, as FitDataset adds it.
 	buf := newRowBuffer(min(rows, max(1, buffer/(8*cols))), cols, func(X *mat.Dense, _ []float64, _ int) error { return stats.Add(X) })
 	at, next := 0, 0 // rows read; the next of idx
-	err = fl.each(ctx, "pass 2/3 (statistics)", func(name string, _ data.Table, c chunk) error {
-		X, y, err := read(name, c)
-		if err != nil || len(y) == 0 {
-			return err
-		}
+	err = eachParsed(ctx, fl, "pass 2/3 (statistics)", read, func(r rowsOf) error {
+		X, y := r.X, r.y
 		for ; next < len(idx) && idx[next] < at+len(y); next++ {
 			Xs.SetRow(next, X.RawRowView(idx[next]-at))
 			ys[next] = y[idx[next]-at]
 		}
 		at += len(y)
-		fl.prog.add(len(y))
 		return buf.add(X, y)
 	})
 	if err == nil {
@@ -212,14 +210,9 @@ func fitFiles(ctx context.Context, fl *files, opt fitflags.Fit, buffer int, maxM
 		return part.Add(ctx, X, y, first)
 	})
 	at = 0
-	err = fl.each(ctx, "pass 3/3 (features)", func(name string, _ data.Table, c chunk) error {
-		X, y, err := read(name, c)
-		if err != nil || len(y) == 0 {
-			return err
-		}
-		at += len(y)
-		fl.prog.add(len(y))
-		return buf.add(X, y)
+	err = eachParsed(ctx, fl, "pass 3/3 (features)", read, func(r rowsOf) error {
+		at += len(r.y)
+		return buf.add(r.X, r.y)
 	})
 	if err == nil {
 		err = buf.flush()
@@ -232,6 +225,12 @@ func fitFiles(ctx context.Context, fl *files, opt fitflags.Fit, buffer int, maxM
 	}
 	fl.prog.note("solving")
 	return plan.Solve(ctx, scaler, part, pipeline.Meta{Input: schema, Classes: schema.Classes, Selection: sel})
+}
+
+// rowsOf are a chunk's rows and targets.
+type rowsOf struct {
+	X *mat.Dense
+	y []float64
 }
 
 // fitsMemory refuses, before the rows are read, a plan that keeps every

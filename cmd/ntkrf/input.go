@@ -183,14 +183,17 @@ func newReader(name string, text io.Reader, opt data.Options, maxRecord int, fla
 		body := bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 		// Blank lines before the header are skipped, as the core skips them.
 		for {
-			end := recordEnd(body, rd.delim, true)
+			end, _ := recordEnd(body, rd.delim, true, len(body))
 			if end <= 0 || len(bytes.TrimSpace(body[:end])) > 0 {
 				break
 			}
 			rd.line += countBreaks(body[:end])
 			body = body[end:]
 		}
-		end := recordEnd(body, rd.delim, true)
+		end, _ := recordEnd(body, rd.delim, true, len(body))
+		if end < 0 && !rd.eof {
+			return nil, data.Table{}, check.New(check.TooLarge, "", "ntkrf: %s: the header line is longer than %s; a header that long is not a table's", name, check.FormatBytes(peek-1))
+		}
 		if end < 0 {
 			end = len(body)
 		}
@@ -215,9 +218,13 @@ func (rd *reader) next(ctx context.Context) (chunk, error) {
 		if rd.eof && len(rd.carry) == 0 {
 			return chunk{}, io.EOF
 		}
-		end := len(rd.carry)
-		if !rd.eof {
-			end = recordEnd(rd.carry, rd.delim, false)
+		end, long := recordEnd(rd.carry, rd.delim, false, rd.maxRecord)
+		if long >= 0 {
+			return chunk{}, check.New(check.TooLarge, trimDash(rd.flag), "ntkrf: %s: the record at line %d is longer than the %s limit (%d bytes) on one record; raise it with %s (at most %d)",
+				rd.name, rd.line+countBreaks(rd.carry[:long]), check.FormatBytes(float64(rd.maxRecord)), rd.maxRecord, rd.flag, data.MaxBytesLimit)
+		}
+		if rd.eof {
+			end = len(rd.carry)
 		}
 		if end > 0 && (len(rd.carry) >= chunkBytes || rd.eof) {
 			return rd.cut(end), nil
@@ -226,10 +233,6 @@ func (rd *reader) next(ctx context.Context) (chunk, error) {
 			// The core refuses a NUL anywhere in text; refused here as soon
 			// as it is read, not once a record has grown to the bound.
 			return chunk{}, check.New(check.Parse, "", "ntkrf: %s: the input does not look like text (a NUL byte near line %d); give a CSV or TSV file, plain or gzip-compressed", rd.name, rd.line+countBreaks(rd.carry[:bytes.IndexByte(rd.carry, 0)]))
-		}
-		if end <= 0 && len(rd.carry) > rd.maxRecord {
-			return chunk{}, check.New(check.TooLarge, trimDash(rd.flag), "ntkrf: %s: the record at line %d is longer than the %s limit (%d bytes) on one record; raise it with %s (at most %d)",
-				rd.name, rd.line, check.FormatBytes(float64(rd.maxRecord)), rd.maxRecord, rd.flag, data.MaxBytesLimit)
 		}
 		if err := rd.fill(); err != nil {
 			return chunk{}, err
@@ -270,13 +273,15 @@ func (rd *reader) cut(end int) chunk {
 }
 
 // recordEnd returns the offset just past the last record break in b
-// (first: the first) outside a quoted field, or −1 when there is none. b
-// starts at a record's start. A quote opens a quoted field only at the
-// start of a field (after blanks), as the core's scanner reads it; a
-// carriage return at b's very end is not taken as a break (a line feed
-// may follow in the next read).
-func recordEnd(b []byte, delim byte, first bool) int {
-	end := -1
+// (first: the first) outside a quoted field, or −1 when there is none,
+// and the offset of the first record longer than maxLen bytes (its break
+// included), or −1. b starts at a record's start. A quote opens a quoted
+// field only at the start of a field (after blanks), as the core's
+// scanner reads it; a carriage return at b's very end is not taken as a
+// break (a line feed may follow in the next read).
+func recordEnd(b []byte, delim byte, first bool, maxLen int) (end, long int) {
+	end, long = -1, -1
+	rec := 0 // the current record's start
 	start, quoted := true, false
 	for i := 0; i < len(b); i++ {
 		c := b[i]
@@ -286,7 +291,8 @@ func recordEnd(b []byte, delim byte, first bool) int {
 				continue
 			}
 			if i+1 >= len(b) {
-				return end // "" or the closing quote: the next read decides
+				i = len(b) // "" or the closing quote: the next read decides
+				continue
 			}
 			if b[i+1] == '"' {
 				i++
@@ -301,21 +307,27 @@ func recordEnd(b []byte, delim byte, first bool) int {
 		case c == '\n' || c == '\r':
 			if c == '\r' {
 				if i+1 >= len(b) {
-					return end
+					continue
 				}
 				if b[i+1] == '\n' {
 					i++
 				}
 			}
-			end, start = i+1, true
+			if i+1-rec > maxLen {
+				return end, rec
+			}
+			end, start, rec = i+1, true, i+1
 			if first {
-				return end
+				return end, -1
 			}
 		default:
 			start = false
 		}
 	}
-	return end
+	if len(b)-rec > maxLen {
+		long = rec
+	}
+	return end, long
 }
 
 // countBreaks counts line breaks as the core does (LF, CRLF, a lone CR).

@@ -19,6 +19,7 @@
 //	ntkrf research autocost [flags]   what 'auto' costs on Fashion-MNIST against a fixed-depth fit (issue #15)
 //	ntkrf research repro fig1|fig2|fig3|table2|table3 [flags]   the paper's experiments on the data here
 //	ntkrf research gen [flags]        a generated classification CSV of any size (the streaming benchmark's)
+//	ntkrf research fitmem DATA [flags]   the in-memory fit (Parse, FitDataset) fit is measured against
 //
 // Run "ntkrf <command> -h" for the flags of each.
 package main
@@ -57,10 +58,11 @@ var research = map[string]command{
 	"autocost": {runAutoCost, "what 'auto' costs against a fixed-depth fit"},
 	"repro":    {runRepro, "the paper's experiments: fig1|fig2|fig3|table2|table3"},
 	"gen":      {runGen, "write a generated classification CSV (the streaming benchmark's)"},
+	"fitmem":   {runFitMem, "the in-memory fit (Parse, FitDataset) that fit's streaming is measured against"},
 }
 
 var userOrder = []string{"fit", "predict", "score"}
-var researchOrder = []string{"quality", "accuracy", "defaults", "bench", "autocost", "repro", "gen"}
+var researchOrder = []string{"quality", "accuracy", "defaults", "bench", "autocost", "repro", "gen", "fitmem"}
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: ntkrf <command> [flags] [args]\n\ncommands:")

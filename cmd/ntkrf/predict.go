@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
@@ -57,19 +59,22 @@ func predictCmd(ctx context.Context, out io.Writer, stdin io.Reader, stderr io.W
 	w := bufio.NewWriterSize(out, 1<<16)
 	classes := p.Task() == krr.Classification
 	var line []byte
-	err = eachFile(ctx, fl, "predict", "the input has a header line but no data rows", func(name string, c chunk) (int, error) {
+	err = eachFile(ctx, fl, "predict", "the input has a header line but no data rows", func(name string, c chunk) (*mat.Dense, int, error) {
 		X, err := p.Input().Read(c.text, data.MaxBytesLimit)
 		if err != nil {
-			return 0, fileErr(name, c.line, c.head, err)
+			return nil, 0, fileErr(name, c.line, c.head, err)
 		}
+		n, _ := X.Dims()
+		return X, n, nil
+	}, func(name string, X *mat.Dense) error {
 		pred, err := p.Predict(X)
 		if err != nil {
-			return 0, fileErr(name, 0, 0, err)
+			return fileErr(name, 0, 0, err)
 		}
 		var names []string
 		if classes {
 			if names, err = p.ClassNames(pred); err != nil {
-				return 0, err
+				return err
 			}
 		}
 		for i, v := range pred {
@@ -81,7 +86,7 @@ func predictCmd(ctx context.Context, out io.Writer, stdin io.Reader, stderr io.W
 			}
 			w.Write(append(line, '\n'))
 		}
-		return len(pred), nil
+		return nil
 	})
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = check.New(check.Internal, "", "ntkrf: writing the predictions: %v", ferr)
@@ -129,17 +134,22 @@ func modelAndData(fs *flag.FlagSet, stdin io.Reader, maxBytes int) (*pipeline.Pi
 	return p, &files{names: names, stdin: stdin, opt: opt, max: maxBytes, flag: "-max-bytes"}, nil
 }
 
-// eachFile runs fn on every chunk of the files; fn returns the rows it
-// took. A file without a row to take is refused with none, as the core
-// refuses a file without data rows.
-func eachFile(ctx context.Context, fl *files, pass, none string, fn func(name string, c chunk) (int, error)) error {
+// eachFile parses every chunk of the files (parse returns its rows and
+// their number, in the reading goroutine) and hands the rows to use, in
+// order (eachParsed). A file without a row is refused with none, as the
+// core refuses a file without data rows.
+func eachFile[T any](ctx context.Context, fl *files, pass, none string, parse func(name string, c chunk) (T, int, error), use func(name string, v T) error) error {
+	type named struct {
+		name string
+		v    T
+	}
 	rows := map[string]int{}
-	err := fl.each(ctx, pass, func(name string, _ data.Table, c chunk) error {
-		n, err := fn(name, c)
+	err := eachParsed(ctx, fl, pass, func(name string, _ data.Table, c chunk) (named, error) {
+		v, n, err := parse(name, c)
 		rows[name] += n
 		fl.prog.add(n)
-		return err
-	})
+		return named{name, v}, err
+	}, func(v named) error { return use(v.name, v.v) })
 	if err != nil {
 		return err
 	}

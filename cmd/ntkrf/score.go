@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 
+	"gonum.org/v1/gonum/mat"
+
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/internal/check"
@@ -45,17 +47,23 @@ func scoreCmd(ctx context.Context, out io.Writer, stdin io.Reader, stderr io.Wri
 	}
 	fl.prog = newProgress(stderr)
 	var sc scores
-	err = eachFile(ctx, fl, "score", "no row has a target value to score against", func(name string, c chunk) (int, error) {
+	type labelled struct {
+		X *mat.Dense
+		y []float64
+	}
+	err = eachFile(ctx, fl, "score", "no row has a target value to score against", func(name string, c chunk) (labelled, int, error) {
 		X, y, err := p.Input().ReadLabeled(c.text, data.MaxBytesLimit, false)
-		if err != nil || len(y) == 0 {
-			return 0, fileErr(name, c.line, c.head, err)
+		return labelled{X, y}, len(y), fileErr(name, c.line, c.head, err)
+	}, func(name string, r labelled) error {
+		if len(r.y) == 0 {
+			return nil
 		}
-		pred, err := p.Predict(X)
+		pred, err := p.Predict(r.X)
 		if err != nil {
-			return 0, fileErr(name, 0, 0, err)
+			return fileErr(name, 0, 0, err)
 		}
-		sc.add(y, pred)
-		return len(y), nil
+		sc.add(r.y, pred)
+		return nil
 	})
 	if err != nil {
 		return err

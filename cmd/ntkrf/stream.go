@@ -201,3 +201,51 @@ func (p *progress) note(s string) {
 		fmt.Fprintln(p.w, s)
 	}
 }
+
+// eachParsed runs parse on every chunk (as each does) in a goroutine of
+// its own, a chunk ahead of use, which takes the results in order in the
+// caller's goroutine: reading and parsing the next rows overlaps the
+// core's work on these (featurizing, predicting). The progress is the
+// parsing goroutine's alone.
+func eachParsed[T any](ctx context.Context, fl *files, pass string, parse func(name string, tab data.Table, c chunk) (T, error), use func(T) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type item struct {
+		v   T
+		err error
+	}
+	ch := make(chan item, 1)
+	go func() {
+		defer close(ch)
+		err := fl.each(ctx, pass, func(name string, tab data.Table, c chunk) error {
+			v, err := parse(name, tab, c)
+			if err != nil {
+				return err
+			}
+			select {
+			case ch <- item{v: v}:
+				return nil
+			case <-ctx.Done():
+				return check.Stopped("ntkrf: reading "+name, ctx.Err())
+			}
+		})
+		if err != nil {
+			select {
+			case ch <- item{err: err}:
+			case <-ctx.Done():
+			}
+		}
+	}()
+	var err error
+	for it := range ch {
+		if err == nil {
+			if err = it.err; err == nil {
+				err = use(it.v)
+			}
+		}
+		if err != nil {
+			cancel() // the reader stops; the loop drains it until it has
+		}
+	}
+	return err
+}
