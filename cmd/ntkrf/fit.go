@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -120,6 +121,9 @@ func fitFiles(ctx context.Context, fl *files, opt fitflags.Fit, buffer int, maxM
 		k++
 		s, err := data.Survey(fmt.Sprintf("%09d", k), c.text, o)
 		if err == nil {
+			s, err = fileLines(s, c)
+		}
+		if err == nil {
 			err = census.Merge(s)
 			fl.prog.add(s.Rows())
 		}
@@ -225,6 +229,37 @@ func fitFiles(ctx context.Context, fl *files, opt fitflags.Fit, buffer int, maxM
 	}
 	fl.prog.note("solving")
 	return plan.Solve(ctx, scaler, part, pipeline.Meta{Input: schema, Classes: schema.Classes, Selection: sel})
+}
+
+// fileLines moves the cells a chunk's census names for Settle's messages
+// (the first text cell, the first non-finite number of each column:
+// "line 17, column 3 …") from the chunk's lines to the file's, through
+// the census's wire form; a census that names none is returned as it is.
+func fileLines(s *data.Census, c chunk) (*data.Census, error) {
+	b, err := s.MarshalBinary()
+	if err != nil || !bytes.Contains(b, []byte(`"bad"`)) && !bytes.Contains(b, []byte(`"firstText"`)) {
+		return s, err
+	}
+	var form map[string]json.RawMessage
+	var cols []map[string]json.RawMessage
+	if err := json.Unmarshal(b, &form); err != nil {
+		return nil, check.New(check.Internal, "", "ntkrf: a census: %v", err)
+	}
+	if err := json.Unmarshal(form["cols"], &cols); err != nil {
+		return nil, check.New(check.Internal, "", "ntkrf: a census: %v", err)
+	}
+	for _, col := range cols {
+		for _, key := range []string{"bad", "firstText"} {
+			var at string
+			if raw, ok := col[key]; !ok || json.Unmarshal(raw, &at) != nil {
+				continue
+			}
+			col[key], _ = json.Marshal(moveLines(at, c.line, c.head))
+		}
+	}
+	form["cols"], _ = json.Marshal(cols)
+	b, _ = json.Marshal(form)
+	return data.DecodeCensus(b)
 }
 
 // rowsOf are a chunk's rows and targets.

@@ -345,6 +345,20 @@ func readErr(name string, err error) error {
 	return check.New(check.Parse, "", "ntkrf: %s: reading failed after %v", name, err)
 }
 
+// moveLines moves the line numbers in msg, a message about a chunk,
+// to the file's: a line past the chunk's header (head lines) by
+// line−1−head, where line is the file's line of the chunk's first.
+func moveLines(msg string, line, head int) string {
+	return lineRE.ReplaceAllStringFunc(msg, func(s string) string {
+		sub := lineRE.FindStringSubmatch(s)
+		k, err := strconv.Atoi(sub[1])
+		if err != nil || k <= head {
+			return s
+		}
+		return s[:len(s)-len(sub[1])] + strconv.Itoa(k+line-1-head)
+	})
+}
+
 // lineRE finds the line numbers in the core's messages.
 var lineRE = regexp.MustCompile(`\blines? (\d+)\b`)
 
@@ -361,14 +375,7 @@ func fileErr(name string, line, head int, err error) error {
 	}
 	msg := e.Msg
 	if line > 0 {
-		msg = lineRE.ReplaceAllStringFunc(msg, func(s string) string {
-			sub := lineRE.FindStringSubmatch(s)
-			k, err := strconv.Atoi(sub[1])
-			if err != nil || k <= head {
-				return s
-			}
-			return s[:len(s)-len(sub[1])] + strconv.Itoa(k+line-1-head)
-		})
+		msg = moveLines(msg, line, head)
 	}
 	out := check.New(e.Code, e.Option, "%s: %s", name, msg)
 	out.Err = e.Err
