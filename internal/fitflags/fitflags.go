@@ -97,6 +97,10 @@ func (f *Flags) Fit() (Fit, error) {
 		o.Features.Method = *f.method
 	}
 	if given["dim"] {
+		if *f.dim < 1 {
+			// 0 is the core's "default" in rf.Config, not a dimension.
+			return o, check.New(check.Option, "dim", "fitflags: -dim %d: give a feature dimension ≥ 1", *f.dim)
+		}
 		o.Features.Dim = *f.dim
 	}
 	o.Features.Seed, o.Features.Precision = *f.seed, *f.prec
