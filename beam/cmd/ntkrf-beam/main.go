@@ -13,6 +13,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	// The filesystems --input and --output may name: local paths and
@@ -31,22 +33,68 @@ import (
 // the core's defaults; the command adds where the shards are, where the
 // model goes and the merge's fan-in.
 var (
-	input  = flag.String("input", "", "shards to fit: a glob of CSV, TSV or .gz files, each with its header line (local or gs://)")
-	output = flag.String("output", "", "the model file to write (local or gs://)")
-	fit    = fitflags.Register(flag.CommandLine)
-	fanIn  = flag.Int("fan-in", 0, "keys of the first merge level (each merges about shards/fan-in parts); 0: ⌊√shards⌋")
+	input   = flag.String("input", "", "shards to fit: a glob of CSV, TSV or .gz files, each with its header line (local or gs://)")
+	output  = flag.String("output", "", "the model file to write (local or gs://)")
+	fit     = fitflags.Register(flag.CommandLine)
+	fanIn   = flag.Int("fan-in", 0, "keys of the first merge level (each merges about shards/fan-in parts); 0: ⌊√shards⌋")
+	verbose = flag.Bool("verbose", false, "on a failure, print the runner's whole report (the plan of the failed stage) after the cause")
 )
 
 func main() {
 	flag.Parse()
 	beam.Init() // a worker started by a runner does not return from here
 	if err := run(context.Background()); err != nil {
-		fmt.Fprintln(os.Stderr, "ntkrf-beam:", err)
-		if code := check.CodeOf(err); code != "" {
-			fmt.Fprintln(os.Stderr, "code:", code)
+		fmt.Fprintln(os.Stderr, errorLine(err))
+		if *verbose {
+			fmt.Fprintln(os.Stderr, err)
 		}
 		os.Exit(1)
 	}
+}
+
+// regularFiles refuses a local glob that matches anything but regular
+// files, before the job starts: Beam's match step opens each match to
+// size it, and a FIFO blocks it for ever (a device never ends). Paths of
+// other filesystems (gs://) are left to them.
+func regularFiles(glob string) error {
+	if strings.Contains(glob, "://") {
+		return nil
+	}
+	matches, err := filepath.Glob(glob)
+	if err != nil {
+		return check.New(check.Option, "input", "ntkrf-beam: --input %s is not a valid pattern (%v)", check.Quote(glob), err)
+	}
+	for _, m := range matches {
+		if st, err := os.Stat(m); err == nil && !st.Mode().IsRegular() {
+			what := "a device"
+			switch t := st.Mode().Type(); {
+			case t.IsDir():
+				what = "a directory"
+			case t&os.ModeNamedPipe != 0:
+				what = "a FIFO (named pipe)"
+			case t&os.ModeSocket != 0:
+				what = "a socket"
+			}
+			return check.New(check.Option, "input", "ntkrf-beam: --input matches %s, which is %s, not a regular file; give a pattern that matches shard files only", m, what)
+		}
+	}
+	return nil
+}
+
+// errorLine is the cause of a failure in one line with its code: a
+// runner's report of a failed job ends with the worker's error, after
+// kilobytes of the stage's plan; the cause is its last line, which ends
+// with the code (fitbeam.Tagged) when the worker's error had one.
+func errorLine(err error) string {
+	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	line := strings.TrimSpace(lines[len(lines)-1])
+	if code := check.CodeOf(err); code != "" && !strings.HasSuffix(line, "("+string(code)+")") {
+		line += " (" + string(code) + ")"
+	}
+	if !strings.HasPrefix(line, "ntkrf-beam: ") {
+		line = "ntkrf-beam: " + line
+	}
+	return line
 }
 
 func run(ctx context.Context) error {
@@ -68,6 +116,9 @@ func options() (fitbeam.Options, error) {
 	}
 	if flag.NArg() > 0 {
 		return opt, check.New(check.Option, "", "ntkrf-beam: unexpected argument %s; flags only", check.Quote(flag.Arg(0)))
+	}
+	if err := regularFiles(*input); err != nil {
+		return opt, err
 	}
 	f, err := fit.Fit()
 	if err != nil {

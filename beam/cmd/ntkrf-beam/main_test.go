@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -243,5 +246,45 @@ func TestFilesystems(t *testing.T) {
 			}()
 			filesystem.ValidateScheme(c.path)
 		}()
+	}
+}
+
+// TestErrorLine: a failed job's report (kilobytes of the stage's plan,
+// then the worker's error as text) is printed as its cause alone, one
+// line ending with the code the worker's error carried (fitbeam.Tagged);
+// a coded error from before the job gets its code appended once.
+func TestErrorLine(t *testing.T) {
+	tagged := fitbeam.Tagged{Err: check.New(check.Parse, "", "a.csv: data: line 3 has 2 fields but line 1 has 3")}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{errors.New("job failed:\n1: DataSource[…]\n2: ParDo[…]\n\tcaused by:\nDoFn[…] failed:\n" + tagged.Error()),
+			"ntkrf-beam: a.csv: data: line 3 has 2 fields but line 1 has 3 (ERR_PARSE)"},
+		{tagged, "ntkrf-beam: a.csv: data: line 3 has 2 fields but line 1 has 3 (ERR_PARSE)"},
+		{check.New(check.Option, "input", "ntkrf-beam: give --input"), "ntkrf-beam: give --input (ERR_OPTION)"},
+	} {
+		if got := errorLine(tc.err); got != tc.want {
+			t.Errorf("%q\n got %q\nwant %q", tc.err, got, tc.want)
+		}
+	}
+}
+
+// TestInputNotRegular: a local glob that matches a FIFO or a directory is
+// refused before the job starts (Beam's match step would open the FIFO
+// and wait for ever).
+func TestInputNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("a,b\n1,2\n"), 0o644)
+	if err := syscall.Mkfifo(filepath.Join(dir, "f.csv"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(dir, "d.csv"), 0o755)
+	for glob, want := range map[string]string{"f.csv": "FIFO", "d.csv": "directory", "*.csv": "not a regular file", "a.csv": ""} {
+		setFlags(t, map[string]string{"input": filepath.Join(dir, glob), "output": filepath.Join(dir, "m.json")})
+		_, err := options()
+		if want == "" && err != nil || want != "" && (check.CodeOf(err) != check.Option || !strings.Contains(fmt.Sprint(err), want)) {
+			t.Errorf("%s: %v, want %q", glob, err, want)
+		}
 	}
 }
