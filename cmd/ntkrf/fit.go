@@ -97,6 +97,11 @@ func fitCmd(ctx context.Context, stdin io.Reader, stderr io.Writer, args []strin
 		defer func() { fl.spool.Close(); os.Remove(fl.spool.Name()) }()
 	}
 	model, err := fitFiles(ctx, fl, opt, *buffer, *maxMem)
+	if err != nil && ctx.Err() != nil {
+		stopped := check.New(check.Aborted, "", "ntkrf: fit interrupted; no model was written to %s", *out)
+		stopped.Err = ctx.Err()
+		return stopped
+	}
 	if err != nil {
 		return err
 	}
