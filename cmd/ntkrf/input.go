@@ -60,28 +60,37 @@ func expand(args []string) ([]string, error) {
 }
 
 // openFile opens a data file for reading; "-" is stdin. Anything but a
-// regular file (a directory, a FIFO, a device, a socket) is refused
-// before it is opened: a FIFO would block the command and a device such
-// as /dev/zero never ends; standard input is the one stream allowed.
-func openFile(name string, stdin io.Reader) (io.ReadCloser, int64, error) {
+// regular file is refused before it is opened (regular).
+func openFile(name string, stdin io.Reader) (io.ReadCloser, error) {
 	if name == "-" {
 		if stdin == nil {
-			return nil, 0, check.New(check.Option, "", "ntkrf: -: there is no standard input to read")
+			return nil, check.New(check.Option, "", "ntkrf: -: there is no standard input to read")
 		}
-		return io.NopCloser(stdin), -1, nil
+		return io.NopCloser(stdin), nil
 	}
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, 0, check.New(check.Option, "", "ntkrf: %s: %v", name, errors.Unwrap(err))
-	}
-	if !st.Mode().IsRegular() {
-		return nil, 0, check.New(check.Option, "", "ntkrf: %s is %s, not a regular file; give files, or - for standard input", name, kindOf(st.Mode()))
+	if err := regular(name); err != nil {
+		return nil, err
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, 0, check.New(check.Option, "", "ntkrf: %s: %v", name, errors.Unwrap(err))
+		return nil, check.New(check.Option, "", "ntkrf: %s: %v", name, errors.Unwrap(err))
 	}
-	return f, st.Size(), nil
+	return f, nil
+}
+
+// regular refuses a path that is not a regular file (a directory, a
+// FIFO, a device, a socket), from its mode alone: a FIFO would block the
+// command and a device such as /dev/zero never ends; standard input is
+// the one stream allowed.
+func regular(name string) error {
+	st, err := os.Stat(name)
+	if err != nil {
+		return check.New(check.Option, "", "ntkrf: %s: %v", name, errors.Unwrap(err))
+	}
+	if !st.Mode().IsRegular() {
+		return check.New(check.Option, "", "ntkrf: %s is %s, not a regular file; give files, or - for standard input", name, kindOf(st.Mode()))
+	}
+	return nil
 }
 
 func kindOf(m os.FileMode) string {

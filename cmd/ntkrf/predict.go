@@ -110,7 +110,7 @@ func modelAndData(fs *flag.FlagSet, stdin io.Reader, maxBytes int) (*pipeline.Pi
 		}
 	}
 	if fs.Arg(0) != "-" {
-		if _, _, err := openFile(fs.Arg(0), nil); err != nil {
+		if err := regular(fs.Arg(0)); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -58,7 +58,7 @@ func (fl *files) file(ctx context.Context, name string, fn func(name string, tab
 	if name == "-" && fl.spooled {
 		f, err = os.Open(fl.spool.Name())
 	} else {
-		f, _, err = openFile(name, fl.stdin)
+		f, err = openFile(name, fl.stdin)
 	}
 	if err != nil {
 		return err
