@@ -172,7 +172,7 @@ func TestRecordEnd(t *testing.T) {
 		{"a,b\n1,2\n3", false, 8, -1},
 		{"a,b\n1,2\n3", true, 4, -1},
 		{"a,\"b\n c\"\n1", false, 9, -1},                           // a quoted line break
-		{"a,\"b\"\"\n\"\n1", false, 9, -1},                        // "" inside quotes
+		{"a,\"b\"\"\n\"\n1", false, 9, -1},                         // "" inside quotes
 		{"a,5\"\n1,2\n", false, 9, -1},                             // a quote inside a field is a character
 		{"a, \"x\ny\",b\r\n1", false, 12, -1},                      // blanks before the quote; CRLF
 		{"a,b\r", false, -1, -1},                                   // a CR at the end: a LF may follow

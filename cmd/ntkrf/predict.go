@@ -8,15 +8,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
-	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
 	"ntkrf/internal/check"
+	"ntkrf/internal/predout"
 )
 
 // runPredict prints one prediction per data row of CSV files, read
@@ -57,8 +55,7 @@ func predictCmd(ctx context.Context, out io.Writer, stdin io.Reader, stderr io.W
 	}
 	fl.prog = newProgress(stderr)
 	w := bufio.NewWriterSize(out, 1<<16)
-	classes := p.Task() == krr.Classification
-	var line []byte
+	var lines []byte
 	err = eachFile(ctx, fl, "predict", "the input has a header line but no data rows", func(name string, c chunk) (*mat.Dense, int, error) {
 		X, err := p.Input().Read(c.text, data.MaxBytesLimit)
 		if err != nil {
@@ -71,22 +68,11 @@ func predictCmd(ctx context.Context, out io.Writer, stdin io.Reader, stderr io.W
 		if err != nil {
 			return fileErr(name, 0, 0, err)
 		}
-		var names []string
-		if classes {
-			if names, err = p.ClassNames(pred); err != nil {
-				return err
-			}
+		if lines, err = predout.Append(lines[:0], p, pred); err != nil {
+			return err
 		}
-		for i, v := range pred {
-			line = line[:0]
-			if names != nil {
-				line = append(line, data.CSVField(oneLine(names[i]))...)
-			} else {
-				line = strconv.AppendFloat(line, v, 'g', 17, 64)
-			}
-			w.Write(append(line, '\n'))
-		}
-		return nil
+		_, err = w.Write(lines)
+		return err
 	})
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = check.New(check.Internal, "", "ntkrf: writing the predictions: %v", ferr)
@@ -159,17 +145,4 @@ func eachFile[T any](ctx context.Context, fl *files, pass, none string, parse fu
 		}
 	}
 	return nil
-}
-
-// lineBreaks escapes a name that holds a line break: one prediction per
-// line, whatever the model's class names hold.
-var lineBreaks = strings.NewReplacer(`\`, `\\`, "\r", `\r`, "\n", `\n`)
-
-// oneLine returns name, with its line breaks (and then its backslashes)
-// escaped when it has any.
-func oneLine(name string) string {
-	if !strings.ContainsAny(name, "\r\n") {
-		return name
-	}
-	return lineBreaks.Replace(name)
 }
