@@ -6,12 +6,20 @@
 // loads (the package, the lab page, ntkrf predict).
 //
 //	go run ./cmd/ntkrf-beam --input 'data/*.csv' --output model.json
+//
+// With "predict" first, it predicts the rows of shards with a model file
+// instead, one output file per shard (fitbeam.PredictFiles), the lines
+// ntkrf predict prints for that shard:
+//
+//	go run ./cmd/ntkrf-beam predict --model model.json --input 'data/*.csv' --output out/pred
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +33,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx" // prism by default; registers every runner
 
 	"ntkrf/beam/fitbeam"
+	"ntkrf/core/data"
+	"ntkrf/core/pipeline"
 	"ntkrf/internal/check"
 	"ntkrf/internal/fitflags"
 )
@@ -37,13 +47,22 @@ var (
 	output  = flag.String("output", "", "the model file to write (local or gs://)")
 	fit     = fitflags.Register(flag.CommandLine)
 	fanIn   = flag.Int("fan-in", 0, "keys of the first merge level (each merges about shards/fan-in parts); 0: ⌊√shards⌋")
+	model   = flag.String("model", "", "predict: the model file to predict with (local)")
 	verbose = flag.Bool("verbose", false, "on a failure, print the runner's whole report (the plan of the failed stage) after the cause")
 )
 
 func main() {
+	predict := len(os.Args) > 1 && os.Args[1] == "predict"
+	if predict {
+		os.Args = append(os.Args[:1], os.Args[2:]...)
+	}
 	flag.Parse()
 	beam.Init() // a worker started by a runner does not return from here
-	if err := run(context.Background()); err != nil {
+	do := run
+	if predict {
+		do = runPredict
+	}
+	if err := do(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, errorLine(err))
 		if *verbose {
 			fmt.Fprintln(os.Stderr, err)
@@ -105,6 +124,45 @@ func run(ctx context.Context) error {
 	p, s := beam.NewPipelineWithRoot()
 	fitbeam.Write(s, *output, fitbeam.FitFiles(s, *input, opt))
 	return beamx.Run(ctx, p)
+}
+
+// runPredict predicts the shards with the model of --model, writing one
+// file per shard under the prefix --output.
+func runPredict(ctx context.Context) error {
+	if *input == "" || *output == "" || *model == "" {
+		return check.New(check.Option, "model", "ntkrf-beam: predict needs --model FILE, --input GLOB (the shards) and --output PREFIX (of the files written)")
+	}
+	if err := regularFiles(*input); err != nil {
+		return err
+	}
+	b, err := readModel(*model)
+	if err != nil {
+		return err
+	}
+	p, s := beam.NewPipelineWithRoot()
+	fitbeam.PredictFiles(s, *input, b, *output)
+	return beamx.Run(ctx, p)
+}
+
+// readModel reads and checks the model file before the job starts, so
+// that a bad one is refused at once rather than by every worker.
+func readModel(path string) ([]byte, error) {
+	if err := regularFiles(path); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, check.New(check.Option, "model", "ntkrf-beam: --model %s: %v", path, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, data.DefaultMaxBytes+1))
+	if err != nil || len(b) > data.DefaultMaxBytes {
+		return nil, check.New(check.TooLarge, "model", "ntkrf-beam: --model %s: unreadable or over %d bytes (%v)", path, data.DefaultMaxBytes, err)
+	}
+	if _, err := pipeline.Load(bytes.NewReader(b)); err != nil {
+		return nil, check.New(check.CodeOf(err), "model", "ntkrf-beam: --model %s: %v", path, err)
+	}
+	return b, nil
 }
 
 // options reads the flags into fitbeam.Options, checked. A flag not

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,7 +22,9 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
+	"ntkrf/internal/predout"
 )
 
 // setFlags sets the command's flags for one test, back to their defaults
@@ -288,3 +291,74 @@ func TestInputNotRegular(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictShards: `ntkrf-beam predict` writes, for each shard (plain
+// or gzip), the file fitbeam.OutputName names, holding the bytes ntkrf
+// predict prints for that shard (predout of PredictCSV: line i is the
+// prediction of the shard's data row i), for a classifier and a
+// regression; a bad model is refused before the job.
+func TestPredictShards(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		opt  data.Options
+	}{{"iris.csv", data.Options{}}, {"BostonHousing.csv", data.Options{Task: "regression"}}} {
+		whole, err := os.ReadFile("../../../testdata/" + tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, err := data.Parse(whole, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := pipeline.FitDataset(context.Background(), ds, pipeline.Config{Features: rfConfig(64), Ridge: ridge(0.1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		modelFile := filepath.Join(dir, "model.json")
+		b, _ := json.Marshal(p)
+		os.WriteFile(modelFile, b, 0o644)
+		lines := strings.SplitAfter(strings.TrimSpace(string(whole)), "\n")
+		var shards []string
+		wants := map[string][]byte{}
+		for i, r := range [][2]int{{1, 40}, {40, 100}, {100, len(lines)}} {
+			shard := []byte(lines[0] + strings.Join(lines[r[0]:r[1]], ""))
+			name := filepath.Join(dir, "in", fmt.Sprintf("part-%d.csv", i))
+			os.MkdirAll(filepath.Dir(name), 0o755)
+			content := shard
+			if i == 1 {
+				var z bytes.Buffer
+				zw := gzip.NewWriter(&z)
+				zw.Write(shard)
+				zw.Close()
+				content, name = z.Bytes(), name+".gz"
+			}
+			os.WriteFile(name, content, 0o644)
+			shards = append(shards, name)
+			pred, err := p.PredictCSV(shard, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := predout.Append(nil, p, pred)
+			wants[name] = want
+		}
+		prefix := filepath.Join(dir, "out", "pred")
+		os.MkdirAll(filepath.Dir(prefix), 0o755)
+		setFlags(t, map[string]string{"input": filepath.Join(dir, "in", "part-*"), "output": prefix, "model": modelFile})
+		if err := runPredict(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range shards {
+			got, err := os.ReadFile(fitbeam.OutputName(prefix, name))
+			if err != nil || !bytes.Equal(got, wants[name]) {
+				t.Errorf("%s: %d bytes (%v), want the %d ntkrf predict prints", name, len(got), err, len(wants[name]))
+			}
+		}
+		os.WriteFile(modelFile, []byte(`{"format":"ntkrf-model"}`), 0o644)
+		if err := runPredict(context.Background()); check.CodeOf(err) == "" || !strings.Contains(err.Error(), "--model") {
+			t.Errorf("a bad model: %v, want a coded error naming --model", err)
+		}
+	}
+}
+
+func rfConfig(dim int) rf.Config { return rf.Config{Dim: dim, Depth: 1, Seed: 4} }
