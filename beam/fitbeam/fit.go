@@ -3,6 +3,7 @@ package fitbeam
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"io"
 	"reflect"
@@ -125,7 +126,8 @@ func readShard(ctx context.Context, path string) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
-// shardErr names the shard in an error, keeping its code.
+// shardErr names the shard in an error, keeping its code, which its text
+// carries too (Tagged): a runner passes a worker's error on as text.
 func shardErr(path string, err error) error {
 	if err == nil {
 		return nil
@@ -134,8 +136,16 @@ func shardErr(path string, err error) error {
 	if code == "" {
 		code = check.Parse // a filesystem's error: the shard could not be read
 	}
-	return check.New(code, "", "%s: %v", path, err)
+	return Tagged{check.New(code, "", "%s: %v", path, err)}
 }
+
+// Tagged is a coded error whose text ends with its code, "… (ERR_PARSE)":
+// the form a worker's error keeps when a runner passes it on as text, so
+// that the command can print it as one line with its code.
+type Tagged struct{ Err *check.Error }
+
+func (t Tagged) Error() string { return fmt.Sprintf("%s (%s)", t.Err.Msg, t.Err.Code) }
+func (t Tagged) Unwrap() error { return t.Err }
 
 type surveyFn struct {
 	Opt Options `json:"opt"`

@@ -3,98 +3,146 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
+
+	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
-	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
 	"ntkrf/internal/check"
+	"ntkrf/internal/predout"
 )
 
-// runPredict prints one prediction per data row of a CSV file, read
+// runPredict prints one prediction per data row of CSV files, read
 // through the input schema a saved model carries: the class name, or the
 // value with %.17g (the shortest text is not used so that every host's
-// reader gets the same digits).
-func runPredict(args []string) error { return predictTo(os.Stdout, os.Stdin, args) }
+// reader gets the same digits). It streams: each chunk of rows is read,
+// predicted and written before the next is read.
+func runPredict(args []string) error {
+	ctx, stop := signalContext()
+	defer stop()
+	return predictCmd(ctx, os.Stdout, os.Stdin, os.Stderr, args)
+}
 
-func predictTo(out io.Writer, stdin io.Reader, args []string) error {
+func predictCmd(ctx context.Context, out io.Writer, stdin io.Reader, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
-	maxBytes := fs.Int("max-bytes", 0, fmt.Sprintf("largest model file and data file, each, in bytes (data after decompression); 0: the default, %d", data.DefaultMaxBytes))
+	fs.SetOutput(stderr)
+	maxBytes := fs.Int("max-bytes", data.DefaultMaxBytes, "the largest model file, and the longest record (line) of the data, in bytes (after decompression)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: ntkrf predict [flags] MODEL.json DATA.csv\n\n"+
-			"Prints one prediction per data row: the class name, or the value. A file\n"+
-			"named - is read from standard input. Class names are written as CSV fields,\n"+
-			"as the lab's downloads write them (quoted when they hold a comma or quote; a\n"+
-			"leading = + - @ neutralised with '), and a line break inside a name as \\n\n"+
-			"(with \\r, and \\\\ for a backslash, in such a name): one line per row.")
+		fmt.Fprintln(fs.Output(), "usage: ntkrf predict [flags] MODEL.json DATA…\n\n"+
+			"Prints one prediction per data row, as the rows are read (files, globs, plain\n"+
+			"or gzip; - for standard input): the class name, or the value. Class names are\n"+
+			"written as CSV fields, as the lab's downloads write them (quoted when they hold\n"+
+			"a comma or quote; a leading = + - @ neutralised with '), and a line break\n"+
+			"inside a name as \\n (with \\r, and \\\\ for a backslash, in such a name): one\n"+
+			"line per row.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseInterleaved(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 2 {
+	if fs.NArg() < 2 {
 		fs.Usage()
-		return errors.New("predict needs a model file and a data file")
+		return check.New(check.Option, "", "ntkrf: predict needs a model file and data files")
 	}
-	limit := *maxBytes
-	switch {
-	case limit == 0:
-		limit = data.DefaultMaxBytes
-	case limit < 0 || limit > data.MaxBytesLimit:
-		return check.New(check.Option, "max-bytes", "-max-bytes %d is out of range; use 1…%d, or 0 for the default %d", limit, data.MaxBytesLimit, data.DefaultMaxBytes)
-	}
-	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
-		return check.New(check.Option, "", "the model file and the data file cannot both be standard input (-)")
-	}
-	model, err := readBounded(fs.Arg(0), stdin, limit, "-max-bytes")
+	p, fl, err := modelAndData(fs, stdin, *maxBytes)
 	if err != nil {
 		return err
+	}
+	fl.prog = newProgress(stderr)
+	w := bufio.NewWriterSize(out, 1<<16)
+	var lines []byte
+	err = eachFile(ctx, fl, "predict", "the input has a header line but no data rows", func(name string, c chunk) (*mat.Dense, int, error) {
+		X, err := p.Input().Read(c.text, data.MaxBytesLimit)
+		if err != nil {
+			return nil, 0, fileErr(name, c.line, c.head, err)
+		}
+		n, _ := X.Dims()
+		return X, n, nil
+	}, func(name string, X *mat.Dense) error {
+		pred, err := p.Predict(X)
+		if err != nil {
+			return fileErr(name, 0, 0, err)
+		}
+		if lines, err = predout.Append(lines[:0], p, pred); err != nil {
+			return err
+		}
+		_, err = w.Write(lines)
+		return err
+	})
+	if ferr := w.Flush(); err == nil && ferr != nil {
+		err = check.New(check.Internal, "", "ntkrf: writing the predictions: %v", ferr)
+	}
+	return err
+}
+
+// modelAndData reads the model (bounded by maxBytes) and names the data
+// files, read through the model's schema: its delimiter and header.
+func modelAndData(fs *flag.FlagSet, stdin io.Reader, maxBytes int) (*pipeline.Pipeline, *files, error) {
+	if maxBytes < 1 || maxBytes > data.MaxBytesLimit {
+		return nil, nil, check.New(check.Option, "max-bytes", "ntkrf: -max-bytes %d is out of range; use 1…%d (default %d)", maxBytes, data.MaxBytesLimit, data.DefaultMaxBytes)
+	}
+	names, err := expand(fs.Args()[1:])
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, n := range names {
+		if n == "-" && fs.Arg(0) == "-" {
+			return nil, nil, check.New(check.Option, "", "ntkrf: the model file and a data file cannot both be standard input (-)")
+		}
+	}
+	if fs.Arg(0) != "-" {
+		if err := regular(fs.Arg(0)); err != nil {
+			return nil, nil, err
+		}
+	}
+	model, err := readBounded(fs.Arg(0), stdin, maxBytes, "-max-bytes")
+	if err != nil {
+		return nil, nil, err
 	}
 	p, err := pipeline.Load(bytes.NewReader(model))
 	if err != nil {
-		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+		return nil, nil, fileErr(fs.Arg(0), 0, 0, err)
 	}
-	text, err := readBounded(fs.Arg(1), stdin, limit, "-max-bytes")
+	s := p.Input()
+	if s == nil {
+		_, err := p.ReadCSV(nil, 0) // the core's error for a model without a schema
+		return nil, nil, fileErr(fs.Arg(0), 0, 0, err)
+	}
+	opt := data.Options{Delimiter: rune(s.Delimiter[0]), Header: data.No}
+	if s.Header {
+		opt.Header = data.Yes
+	}
+	return p, &files{names: names, stdin: stdin, opt: opt, max: maxBytes, flag: "-max-bytes"}, nil
+}
+
+// eachFile parses every chunk of the files (parse returns its rows and
+// their number, in the reading goroutine) and hands the rows to use, in
+// order (eachParsed). A file without a row is refused with none, as the
+// core refuses a file without data rows.
+func eachFile[T any](ctx context.Context, fl *files, pass, none string, parse func(name string, c chunk) (T, int, error), use func(name string, v T) error) error {
+	type named struct {
+		name string
+		v    T
+	}
+	rows := map[string]int{}
+	err := eachParsed(ctx, fl, pass, func(name string, _ data.Table, c chunk) (named, error) {
+		v, n, err := parse(name, c)
+		rows[name] += n
+		fl.prog.add(n)
+		return named{name, v}, err
+	}, func(v named) error { return use(v.name, v.v) })
 	if err != nil {
 		return err
 	}
-	pred, err := p.PredictCSV(text, limit)
-	if err != nil {
-		return fmt.Errorf("%s: %w", fs.Arg(1), err)
-	}
-	var names []string
-	if p.Task() == krr.Classification {
-		if names, err = p.ClassNames(pred); err != nil {
-			return err
+	for _, name := range fl.names {
+		if rows[name] == 0 {
+			return check.New(check.Parse, "", "ntkrf: %s: data: %s", name, none)
 		}
 	}
-	w := bufio.NewWriter(out)
-	for i, v := range pred {
-		if names != nil {
-			w.WriteString(data.CSVField(oneLine(names[i])))
-		} else {
-			w.WriteString(strconv.FormatFloat(v, 'g', 17, 64))
-		}
-		w.WriteByte('\n')
-	}
-	return w.Flush()
-}
-
-// lineBreaks escapes a name that holds a line break: one prediction per
-// line, whatever the model's class names hold.
-var lineBreaks = strings.NewReplacer(`\`, `\\`, "\r", `\r`, "\n", `\n`)
-
-// oneLine returns name, with its line breaks (and then its backslashes)
-// escaped when it has any.
-func oneLine(name string) string {
-	if !strings.ContainsAny(name, "\r\n") {
-		return name
-	}
-	return lineBreaks.Replace(name)
+	return nil
 }

@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
@@ -94,10 +96,11 @@ type zeros struct{}
 
 func (zeros) Read(b []byte) (int, error) { clear(b); return len(b), nil }
 
-// TestPredictBoundsEveryRead: the model file, the data file and standard
-// input are each read up to -max-bytes and refused past it with
-// ERR_TOO_LARGE naming the flag: /dev/zero and a model file larger than
-// the limit no longer exhaust memory.
+// TestPredictBoundsEveryRead: the model file is read up to -max-bytes,
+// and so is each record of the data (not the data's length): an endless
+// standard input is refused with ERR_TOO_LARGE naming the flag, or
+// ERR_PARSE once it shows binary bytes, as soon as one read shows it,
+// and a device, FIFO or directory is refused before it is opened.
 func TestPredictBoundsEveryRead(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -106,26 +109,37 @@ func TestPredictBoundsEveryRead(t *testing.T) {
 	os.WriteFile(csv, []byte("a,b\n1,2\n"), 0o644)
 	big := filepath.Join(dir, "big.json")
 	os.WriteFile(big, bytes.Repeat([]byte(" "), 5000), 0o644)
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	long := filepath.Join(dir, "long.csv")
+	os.WriteFile(long, []byte("a,b\n1,"+strings.Repeat("2", 9000)+"\n"), 0o644)
 	for _, tc := range []struct {
 		name  string
 		args  []string
 		stdin io.Reader
+		code  check.Code
+		says  string
 	}{
-		{"data from /dev/zero", []string{"-max-bytes", "4096", model, "/dev/zero"}, nil},
-		{"model from /dev/zero", []string{"-max-bytes", "4096", "/dev/zero", csv}, nil},
-		{"a model file over the limit", []string{"-max-bytes", "4096", big, csv}, nil},
-		{"data from an endless stdin", []string{"-max-bytes", "4096", model, "-"}, zeros{}},
-		{"model from an endless stdin", []string{"-max-bytes", "4096", "-", csv}, zeros{}},
+		{"a model file over the limit", []string{"-max-bytes", "4096", big, csv}, nil, check.TooLarge, "-max-bytes"},
+		{"a record over the limit", []string{"-max-bytes", "8192", model, long}, nil, check.TooLarge, "-max-bytes"},
+		{"data from an endless stdin of text", []string{"-max-bytes", "4096", model, "-"}, endless('1'), check.TooLarge, "-max-bytes"},
+		{"data from an endless stdin of zeros", []string{model, "-"}, zeros{}, check.Parse, "not look like text"},
+		{"model from an endless stdin", []string{"-max-bytes", "4096", "-", csv}, zeros{}, check.TooLarge, "-max-bytes"},
+		{"data from /dev/zero", []string{model, "/dev/zero"}, nil, check.Option, "is a device"},
+		{"model from /dev/zero", []string{"/dev/zero", csv}, nil, check.Option, "is a device"},
+		{"data from a FIFO", []string{model, fifo}, nil, check.Option, "FIFO"},
+		{"data from a directory", []string{model, dir}, nil, check.Option, "directory"},
 	} {
-		if strings.HasSuffix(tc.name, "/dev/zero") {
-			if _, err := os.Stat("/dev/zero"); err != nil {
-				continue
-			}
-		}
 		var out bytes.Buffer
+		start := time.Now()
 		err := predictTo(&out, tc.stdin, tc.args)
-		if check.CodeOf(err) != check.TooLarge || !strings.Contains(err.Error(), "-max-bytes") || !strings.Contains(err.Error(), "4096") {
-			t.Errorf("%s: %v (code %q), want ERR_TOO_LARGE naming -max-bytes and its limit", tc.name, err, check.CodeOf(err))
+		if check.CodeOf(err) != tc.code || !strings.Contains(err.Error(), tc.says) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v (code %q), want %s saying %q on one line", tc.name, err, check.CodeOf(err), tc.code, tc.says)
+		}
+		if el := time.Since(start); el > 5*time.Second {
+			t.Errorf("%s: refused after %v", tc.name, el)
 		}
 	}
 	var out bytes.Buffer
@@ -135,6 +149,16 @@ func TestPredictBoundsEveryRead(t *testing.T) {
 	if err := predictTo(&out, nil, []string{"-max-bytes", "-1", model, csv}); check.CodeOf(err) != check.Option {
 		t.Errorf("-max-bytes -1: %v", err)
 	}
+}
+
+// endless is an endless input of one byte, a line without end.
+type endless byte
+
+func (e endless) Read(b []byte) (int, error) {
+	for i := range b {
+		b[i] = byte(e)
+	}
+	return len(b), nil
 }
 
 // TestPredictWritesOneLinePerRow: class names are CSV fields with their
@@ -191,4 +215,10 @@ func TestPredictCodesAsParse(t *testing.T) {
 			t.Errorf("file %d: CLI %v (%q), Parse %v (%q); want ERR_PARSE both", i, err, check.CodeOf(err), want, check.CodeOf(want))
 		}
 	}
+}
+
+// predictTo runs predict as the command does, without signals or a
+// terminal.
+func predictTo(out io.Writer, stdin io.Reader, args []string) error {
+	return predictCmd(context.Background(), out, stdin, io.Discard, args)
 }

@@ -1,5 +1,5 @@
-// Reading a whole input file under a byte limit: used by predict for its
-// model and data files, and by the experiments for the shared CSV files.
+// Reading a whole input file under a byte limit: used by predict and score
+// for the model file, and by the experiments for the shared CSV files.
 
 package main
 

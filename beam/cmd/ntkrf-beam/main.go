@@ -6,16 +6,22 @@
 // loads (the package, the lab page, ntkrf predict).
 //
 //	go run ./cmd/ntkrf-beam --input 'data/*.csv' --output model.json
+//
+// With "predict" first, it predicts the rows of shards with a model file
+// instead, one output file per shard (fitbeam.PredictFiles), the lines
+// ntkrf predict prints for that shard:
+//
+//	go run ./cmd/ntkrf-beam predict --model model.json --input 'data/*.csv' --output out/pred
 package main
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
-	"strconv"
+	"path/filepath"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -28,45 +34,86 @@ import (
 
 	"ntkrf/beam/fitbeam"
 	"ntkrf/core/data"
-	"ntkrf/core/krr"
-	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
-	"ntkrf/core/rf"
 	"ntkrf/internal/check"
+	"ntkrf/internal/fitflags"
 )
 
-// The flags' defaults are the core's (the package's fitRidge given
-// nothing): a flag left unset leaves its option zero, which the core
-// reads as its default ('auto' depth, preprocessing and λ; rf.DefaultDim
-// features; the first method, missing-value setting; the task from the
-// target). TestDefaultsAreTheCore's ties the defaults shown here to them.
+// The fit's flags are internal/fitflags', the ones ntkrf fit has, with
+// the core's defaults; the command adds where the shards are, where the
+// model goes and the merge's fan-in.
 var (
 	input   = flag.String("input", "", "shards to fit: a glob of CSV, TSV or .gz files, each with its header line (local or gs://)")
 	output  = flag.String("output", "", "the model file to write (local or gs://)")
-	target  = flag.String("target", "", "the target column: its name, or its 0-based index (a number); default the last column. A column whose name is a number: name:3")
-	task    = flag.String("task", names.Auto, "auto (from the target, as parseCSV), or one of "+strings.Join(krr.Tasks, ", "))
-	missing = flag.String("missing", data.MissingSettings[0], "missing feature cells: one of "+strings.Join(data.MissingSettings, ", "))
-	method  = flag.String("method", rf.Methods[0], "random features: one of "+strings.Join(rf.Methods, ", "))
-	depth   = flag.String("depth", names.Auto, "network depth L (ntk, nngp, naive, grad), or auto: chosen among "+fmt.Sprint(pipeline.DefaultDepths)+" by the core's selection on a sample of the rows")
-	dim     = flag.Int("dim", rf.DefaultDim, "feature dimension m")
-	seed    = flag.Uint64("seed", 0, "seed of the feature map (and of the selection's sample)")
-	lambda  = flag.String("lambda", names.Auto, "ridge λ: a number, or auto (chosen by the task's criterion on all rows)")
-	prep    = flag.String("preprocess", names.Auto, `preprocessing as in a model file, {"standardize":true|false,"unitNorm":…,"bias":…}, or auto: chosen with the depth`)
-	prec    = flag.String("precision", "", "arithmetic of the feature projections: float32 or float64; empty for the core's default, "+rf.PrecisionRule)
-	gram    = flag.String("gram", "", "arithmetic of the Gram step ΦᵀΦ: float32 (blocks summed in float32, added in float64) or float64; empty for the core's default, "+krr.GramRule)
+	fit     = fitflags.Register(flag.CommandLine)
 	fanIn   = flag.Int("fan-in", 0, "keys of the first merge level (each merges about shards/fan-in parts); 0: ⌊√shards⌋")
+	model   = flag.String("model", "", "predict: the model file to predict with (local)")
+	verbose = flag.Bool("verbose", false, "on a failure, print the runner's whole report (the plan of the failed stage) after the cause")
 )
 
 func main() {
+	predict := len(os.Args) > 1 && os.Args[1] == "predict"
+	if predict {
+		os.Args = append(os.Args[:1], os.Args[2:]...)
+	}
 	flag.Parse()
 	beam.Init() // a worker started by a runner does not return from here
-	if err := run(context.Background()); err != nil {
-		fmt.Fprintln(os.Stderr, "ntkrf-beam:", err)
-		if code := check.CodeOf(err); code != "" {
-			fmt.Fprintln(os.Stderr, "code:", code)
+	do := run
+	if predict {
+		do = runPredict
+	}
+	if err := do(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, errorLine(err))
+		if *verbose {
+			fmt.Fprintln(os.Stderr, err)
 		}
 		os.Exit(1)
 	}
+}
+
+// regularFiles refuses a local glob that matches anything but regular
+// files, before the job starts: Beam's match step opens each match to
+// size it, and a FIFO blocks it for ever (a device never ends). Paths of
+// other filesystems (gs://) are left to them.
+func regularFiles(glob string) error {
+	if strings.Contains(glob, "://") {
+		return nil
+	}
+	matches, err := filepath.Glob(glob)
+	if err != nil {
+		return check.New(check.Option, "input", "ntkrf-beam: --input %s is not a valid pattern (%v)", check.Quote(glob), err)
+	}
+	for _, m := range matches {
+		if st, err := os.Stat(m); err == nil && !st.Mode().IsRegular() {
+			what := "a device"
+			switch t := st.Mode().Type(); {
+			case t.IsDir():
+				what = "a directory"
+			case t&os.ModeNamedPipe != 0:
+				what = "a FIFO (named pipe)"
+			case t&os.ModeSocket != 0:
+				what = "a socket"
+			}
+			return check.New(check.Option, "input", "ntkrf-beam: --input matches %s, which is %s, not a regular file; give a pattern that matches shard files only", m, what)
+		}
+	}
+	return nil
+}
+
+// errorLine is the cause of a failure in one line with its code: a
+// runner's report of a failed job ends with the worker's error, after
+// kilobytes of the stage's plan; the cause is its last line, which ends
+// with the code (fitbeam.Tagged) when the worker's error had one.
+func errorLine(err error) string {
+	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	line := strings.TrimSpace(lines[len(lines)-1])
+	if code := check.CodeOf(err); code != "" && !strings.HasSuffix(line, "("+string(code)+")") {
+		line += " (" + string(code) + ")"
+	}
+	if !strings.HasPrefix(line, "ntkrf-beam: ") {
+		line = "ntkrf-beam: " + line
+	}
+	return line
 }
 
 func run(ctx context.Context) error {
@@ -79,63 +126,62 @@ func run(ctx context.Context) error {
 	return beamx.Run(ctx, p)
 }
 
+// runPredict predicts the shards with the model of --model, writing one
+// file per shard under the prefix --output.
+func runPredict(ctx context.Context) error {
+	if *input == "" || *output == "" || *model == "" {
+		return check.New(check.Option, "model", "ntkrf-beam: predict needs --model FILE, --input GLOB (the shards) and --output PREFIX (of the files written)")
+	}
+	if err := regularFiles(*input); err != nil {
+		return err
+	}
+	b, err := readModel(*model)
+	if err != nil {
+		return err
+	}
+	p, s := beam.NewPipelineWithRoot()
+	fitbeam.PredictFiles(s, *input, b, *output)
+	return beamx.Run(ctx, p)
+}
+
+// readModel reads and checks the model file before the job starts, so
+// that a bad one is refused at once rather than by every worker.
+func readModel(path string) ([]byte, error) {
+	if err := regularFiles(path); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, check.New(check.Option, "model", "ntkrf-beam: --model %s: %v", path, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, data.DefaultMaxBytes+1))
+	if err != nil || len(b) > data.DefaultMaxBytes {
+		return nil, check.New(check.TooLarge, "model", "ntkrf-beam: --model %s: unreadable or over %d bytes (%v)", path, data.DefaultMaxBytes, err)
+	}
+	if _, err := pipeline.Load(bytes.NewReader(b)); err != nil {
+		return nil, check.New(check.CodeOf(err), "model", "ntkrf-beam: --model %s: %v", path, err)
+	}
+	return b, nil
+}
+
 // options reads the flags into fitbeam.Options, checked. A flag not
 // given leaves its option zero: the core's default.
 func options() (fitbeam.Options, error) {
 	var opt fitbeam.Options
 	if *input == "" || *output == "" {
-		return opt, errors.New("give --input GLOB (the shards) and --output FILE (the model)")
+		return opt, check.New(check.Option, "input", "ntkrf-beam: give --input GLOB (the shards) and --output FILE (the model)")
 	}
 	if flag.NArg() > 0 {
-		return opt, fmt.Errorf("unexpected argument %q; flags only", flag.Arg(0))
+		return opt, check.New(check.Option, "", "ntkrf-beam: unexpected argument %s; flags only", check.Quote(flag.Arg(0)))
 	}
-	given := map[string]bool{}
-	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if given["missing"] {
-		opt.Data.Missing = *missing
+	if err := regularFiles(*input); err != nil {
+		return opt, err
 	}
-	if *task != names.Auto {
-		opt.Data.Task = *task
+	f, err := fit.Fit()
+	if err != nil {
+		return opt, err
 	}
-	switch t := *target; {
-	case strings.HasPrefix(t, "name:"):
-		opt.Data.Target = strings.TrimPrefix(t, "name:")
-	case t != "" && strings.Trim(t, "0123456789") == "":
-		j, err := strconv.Atoi(t)
-		if err != nil {
-			return opt, check.New(check.Option, "target", "target index %s is out of range", t)
-		}
-		opt.Data.TargetIndex = &j
-	default:
-		opt.Data.Target = t
-	}
-	if *prep != names.Auto {
-		opt.Prep = &data.Prep{}
-		if err := json.Unmarshal([]byte(*prep), opt.Prep); err != nil {
-			return opt, check.New(check.Option, "preprocess", "--preprocess %s: %v", check.Quote(*prep), err)
-		}
-	}
-	if given["method"] {
-		opt.Features.Method = *method
-	}
-	if given["dim"] {
-		opt.Features.Dim = *dim
-	}
-	opt.Features.Seed, opt.Features.Precision = *seed, *prec
-	if *depth != names.Auto {
-		d, err := strconv.Atoi(*depth)
-		if err != nil || d < 1 {
-			return opt, check.New(check.Option, "depth", "--depth %s: give a depth ≥ 1 or auto", check.Quote(*depth))
-		}
-		opt.Features.Depth = d
-	}
-	if *lambda != names.Auto {
-		l, err := strconv.ParseFloat(*lambda, 64)
-		if err != nil || l <= 0 {
-			return opt, check.New(check.Option, "lambda", "--lambda %s: give a positive number or auto", check.Quote(*lambda))
-		}
-		opt.Lambda = l
-	}
-	opt.Gram, opt.FanIn = *gram, *fanIn
+	opt = fitbeam.Options{Data: f.Data, Prep: f.Prep, Features: f.Features, Lambda: f.Lambda, Gram: f.Gram, FanIn: *fanIn}
 	return opt, opt.Check()
 }

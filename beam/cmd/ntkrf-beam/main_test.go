@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -18,7 +22,9 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
+	"ntkrf/internal/predout"
 )
 
 // setFlags sets the command's flags for one test, back to their defaults
@@ -245,3 +251,114 @@ func TestFilesystems(t *testing.T) {
 		}()
 	}
 }
+
+// TestErrorLine: a failed job's report (kilobytes of the stage's plan,
+// then the worker's error as text) is printed as its cause alone, one
+// line ending with the code the worker's error carried (fitbeam.Tagged);
+// a coded error from before the job gets its code appended once.
+func TestErrorLine(t *testing.T) {
+	tagged := fitbeam.Tagged{Err: check.New(check.Parse, "", "a.csv: data: line 3 has 2 fields but line 1 has 3")}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{errors.New("job failed:\n1: DataSource[…]\n2: ParDo[…]\n\tcaused by:\nDoFn[…] failed:\n" + tagged.Error()),
+			"ntkrf-beam: a.csv: data: line 3 has 2 fields but line 1 has 3 (ERR_PARSE)"},
+		{tagged, "ntkrf-beam: a.csv: data: line 3 has 2 fields but line 1 has 3 (ERR_PARSE)"},
+		{check.New(check.Option, "input", "ntkrf-beam: give --input"), "ntkrf-beam: give --input (ERR_OPTION)"},
+	} {
+		if got := errorLine(tc.err); got != tc.want {
+			t.Errorf("%q\n got %q\nwant %q", tc.err, got, tc.want)
+		}
+	}
+}
+
+// TestInputNotRegular: a local glob that matches a FIFO or a directory is
+// refused before the job starts (Beam's match step would open the FIFO
+// and wait for ever).
+func TestInputNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("a,b\n1,2\n"), 0o644)
+	if err := syscall.Mkfifo(filepath.Join(dir, "f.csv"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(dir, "d.csv"), 0o755)
+	for glob, want := range map[string]string{"f.csv": "FIFO", "d.csv": "directory", "*.csv": "not a regular file", "a.csv": ""} {
+		setFlags(t, map[string]string{"input": filepath.Join(dir, glob), "output": filepath.Join(dir, "m.json")})
+		_, err := options()
+		if want == "" && err != nil || want != "" && (check.CodeOf(err) != check.Option || !strings.Contains(fmt.Sprint(err), want)) {
+			t.Errorf("%s: %v, want %q", glob, err, want)
+		}
+	}
+}
+
+// TestPredictShards: `ntkrf-beam predict` writes, for each shard (plain
+// or gzip), the file fitbeam.OutputName names, holding the bytes ntkrf
+// predict prints for that shard (predout of PredictCSV: line i is the
+// prediction of the shard's data row i), for a classifier and a
+// regression; a bad model is refused before the job.
+func TestPredictShards(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		opt  data.Options
+	}{{"iris.csv", data.Options{}}, {"BostonHousing.csv", data.Options{Task: "regression"}}} {
+		whole, err := os.ReadFile("../../../testdata/" + tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, err := data.Parse(whole, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := pipeline.FitDataset(context.Background(), ds, pipeline.Config{Features: rfConfig(64), Ridge: ridge(0.1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		modelFile := filepath.Join(dir, "model.json")
+		b, _ := json.Marshal(p)
+		os.WriteFile(modelFile, b, 0o644)
+		lines := strings.SplitAfter(strings.TrimSpace(string(whole)), "\n")
+		var shards []string
+		wants := map[string][]byte{}
+		for i, r := range [][2]int{{1, 40}, {40, 100}, {100, len(lines)}} {
+			shard := []byte(lines[0] + strings.Join(lines[r[0]:r[1]], ""))
+			name := filepath.Join(dir, "in", fmt.Sprintf("part-%d.csv", i))
+			os.MkdirAll(filepath.Dir(name), 0o755)
+			content := shard
+			if i == 1 {
+				var z bytes.Buffer
+				zw := gzip.NewWriter(&z)
+				zw.Write(shard)
+				zw.Close()
+				content, name = z.Bytes(), name+".gz"
+			}
+			os.WriteFile(name, content, 0o644)
+			shards = append(shards, name)
+			pred, err := p.PredictCSV(shard, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := predout.Append(nil, p, pred)
+			wants[name] = want
+		}
+		prefix := filepath.Join(dir, "out", "pred")
+		os.MkdirAll(filepath.Dir(prefix), 0o755)
+		setFlags(t, map[string]string{"input": filepath.Join(dir, "in", "part-*"), "output": prefix, "model": modelFile})
+		if err := runPredict(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range shards {
+			got, err := os.ReadFile(fitbeam.OutputName(prefix, name))
+			if err != nil || !bytes.Equal(got, wants[name]) {
+				t.Errorf("%s: %d bytes (%v), want the %d ntkrf predict prints", name, len(got), err, len(wants[name]))
+			}
+		}
+		os.WriteFile(modelFile, []byte(`{"format":"ntkrf-model"}`), 0o644)
+		if err := runPredict(context.Background()); check.CodeOf(err) == "" || !strings.Contains(err.Error(), "--model") {
+			t.Errorf("a bad model: %v, want a coded error naming --model", err)
+		}
+	}
+}
+
+func rfConfig(dim int) rf.Config { return rf.Config{Dim: dim, Depth: 1, Seed: 4} }
