@@ -46,7 +46,7 @@ func fitCmd(ctx context.Context, stdin io.Reader, stderr io.Writer, args []strin
 	fit := fitflags.Register(fs)
 	out := fs.String("o", "", "the model file to write (written whole or not at all)")
 	maxBytes := fs.Int("max-bytes", data.DefaultMaxBytes, "the longest record (line) read, in bytes")
-	buffer := fs.Int("buffer", defaultBuffer, "bytes of rows (8 per value) held at once by a pass; files whose rows fit give pipeline.FitDataset's model bytes exactly")
+	buffer := fs.Int("buffer", defaultBuffer, "bytes of rows (8 per value) held at once by a pass (the model's bytes are pipeline.FitDataset's whatever it is)")
 	maxMem := fs.Int64("max-memory", defaultMaxMemory, "bytes a plan that keeps every row (the dual: no more rows than -dim) may hold; such a fit is refused above it")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: ntkrf fit [flags] DATA… -o MODEL.json\n\n"+
@@ -172,7 +172,7 @@ func fitFiles(ctx context.Context, fl *files, opt fitflags.Fit, buffer int, maxM
 	}
 	// A buffer never larger than the rows: a file within it is added in
 	// one call, as FitDataset adds it.
-	buf := newRowBuffer(min(rows, max(1, buffer/(8*cols))), cols, func(X *mat.Dense, _ []float64, _ int) error { return stats.Add(X) })
+	buf := newRowBuffer(min(rows, max(1, buffer/(8*cols))), cols, func(X *mat.Dense, _ []float64, first int) error { return stats.AddAt(X, first) })
 	at, next := 0, 0 // rows read; the next of idx
 	err = eachParsed(ctx, fl, "pass 2/3 (statistics)", read, func(r rowsOf) error {
 		X, y := r.X, r.y

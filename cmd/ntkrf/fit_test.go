@@ -22,6 +22,7 @@ func fitDataset(t *testing.T, text []byte, args []string) []byte {
 	t.Helper()
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	ff := fitflags.Register(fs)
+	fs.Int("buffer", 0, "fit's own: how the rows are read, not what is fitted")
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
@@ -99,6 +100,10 @@ func TestFitIsFitDataset(t *testing.T) {
 		{"glass quoted classes, fixed, 700-byte chunks", read("Glass.csv"), append([]string{"-task", "classification"}, fixed...), 700, ""},
 		{"wine auto, primal (dim < rows)", read("wine.csv"), []string{"-dim", "64", "-method", "nngp"}, 2000, ""},
 		{"3,000 rows, primal held-out λ, 4 kB chunks", gen3000, []string{"-dim", "128", "-depth", "1"}, 4096, "gzip"},
+		// Statistics and sums buffer by buffer: the core's sums follow the
+		// rows, not the buffers (rowtree).
+		{"3,000 rows, 20 kB buffers, 'auto'", gen3000, []string{"-dim", "128", "-buffer", "20000"}, 4096, ""},
+		{"3,000 rows, 40 kB buffers, fixed", gen3000, []string{"-dim", "128", "-depth", "1", "-buffer", "40000"}, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.chunk > 0 {
