@@ -20,6 +20,12 @@ import (
 
 func init() {
 	beam.RegisterType(reflect.TypeFor[selectFn]())
+	// The elements' types by name: a runner that runs the workers in
+	// processes of their own (the portable Job API path of Dataflow,
+	// Flink, Spark; prism as a job server) decodes them by the registered
+	// type, and an unregistered struct came back as an anonymous one.
+	beam.RegisterType(reflect.TypeFor[Sample]())
+	beam.RegisterType(reflect.TypeFor[Choice]())
 }
 
 // Sample is the rows of one shard that a selection scores: their global

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -451,5 +452,31 @@ func TestStatsBlockBits(t *testing.T) {
 				t.Errorf("%s: column %d: %+v, want %+v bit for bit", tc.name, j, got.col[j], want.col[j])
 			}
 		}
+	}
+}
+
+// TestStatsWireWholeLeaves: statistics of whole leaves only (several tree
+// nodes, no partial leaf) round-trip through the wire form: the decoder
+// once asked for more bytes a node than a node has.
+func TestStatsWireWholeLeaves(t *testing.T) {
+	t.Parallel()
+	X, groups := statsTable(7*StatsLeafRows, 0.1, 3) // leaves 0…6: nodes of 4, 2 and 1 leaves
+	s, err := NewStats(9, groups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Add(X); err != nil {
+		t.Fatal(err)
+	}
+	if s.tree.Len() != 3 || len(s.frags) != 0 {
+		t.Fatalf("%d nodes and %d partial leaves; the test wants 3 and none", s.tree.Len(), len(s.frags))
+	}
+	b := s.AppendBinary(nil)
+	d, err := DecodeStats(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(d.AppendBinary(nil), b) {
+		t.Error("the decoded statistics write other bytes")
 	}
 }

@@ -13,7 +13,7 @@ import (
 // the group count, each group (column, start, width, categorical), the
 // global rows held (wire.AppendSet), the whole leaves' nodes (count; per
 // node its level, index and row count, then per column its count,
-// magnitude, mean, M2, minimum, maximum and category count: 72 bytes a
+// magnitude, mean, M2, minimum, maximum and category count: 56 bytes a
 // column), and the rows of leaves not yet whole (count; per leaf its index,
 // its row count, their global indices and their raw values). Version 2:
 // version 1 held one merged total and no rows, so that statistics of the
@@ -128,7 +128,7 @@ func DecodeStats(b []byte) (*Stats, error) {
 		return nil
 	}
 	nn := r.Int("node count", 64*maxLevel)
-	if !r.Need(uint64(nn), 24+72*cols) {
+	if !r.Need(uint64(nn), 24+56*cols) {
 		return nil, r.Err()
 	}
 	for range nn {
