@@ -14,6 +14,7 @@
 //	ntkrf defaults [flags]   error and time of every sampler, sketch and m_cs split on ../shared/data (issue #15)
 //	ntkrf bench    [flags]   the standard Fashion-MNIST job, stage by stage, vs the authors' PyTorch figures
 //	ntkrf autocost [flags]   what 'auto' costs on Fashion-MNIST against a fixed-depth fit (issue #15)
+//	ntkrf holdout  [flags]   defaults fitted on one CSV, scored on another (bench/side.py, issue #39)
 //	ntkrf repro fig1|fig2|fig3|table2|table3 [flags]   the paper's experiments on the data here (tables and CSV)
 //
 // Run "ntkrf <command> -h" for the flags of each.
@@ -34,12 +35,13 @@ var commands = map[string]func(args []string) error{
 	"defaults": runDefaults,
 	"bench":    runBench,
 	"autocost": runAutoCost,
+	"holdout":  runHoldout,
 	"repro":    runRepro,
 }
 
 func main() {
 	if len(os.Args) < 2 || commands[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: ntkrf quality|accuracy|defaults|bench|autocost|repro|predict [flags]")
+		fmt.Fprintln(os.Stderr, "usage: ntkrf quality|accuracy|defaults|bench|autocost|holdout|repro|predict [flags]")
 		os.Exit(2)
 	}
 	if err := commands[os.Args[1]](os.Args[2:]); err != nil {
