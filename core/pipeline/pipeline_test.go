@@ -101,7 +101,7 @@ func TestRoundTripEveryMethod(t *testing.T) {
 }
 
 // TestZeroConfigIsTheDefault: the zero Config standardizes and, on few
-// rows, fits the exact NTK ('auto''s method: cheaper than rf.DefaultDim
+// rows, fits the exact NTK ('auto”s method: cheaper than rf.DefaultDim
 // features there), depth and preprocessing chosen, as the package does.
 func TestZeroConfigIsTheDefault(t *testing.T) {
 	t.Parallel()
