@@ -65,7 +65,7 @@ var DefaultCosts = Costs{
 	NativeRate:   8e9,
 	WasmRate:     2.7e9,
 	Overhead:     0.02,
-	WasmOverhead: 0.3,
+	WasmOverhead: 0.5,
 	Lambdas:      krr.GridPoints,
 }
 
