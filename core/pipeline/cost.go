@@ -143,8 +143,11 @@ const (
 	// accuracy: LetterRecognition's 15,000 rows score 0.911 at m = 1,024,
 	// 0.940 at 2,048, 0.959 at 4,096 on one 75/25 split).
 	autoDimRows = 2
-	// autoDimBudget: the larger m may cost this many times the budget.
-	autoDimBudget = 4
+	// autoDimBudget: the fit at a larger m may cost this many times the
+	// search (a cost that does not grow with the rows, so that m stays at
+	// the default where the rows alone make the fit long, and grows
+	// nowhere without a search).
+	autoDimBudget = 8
 )
 
 // methodChoice is 'auto”s choice of the method (Selection.Method): the
@@ -197,7 +200,7 @@ func (c Costs) chooseMethod(cfg Config, opt krr.Options, rows, cols int, search 
 	m, w := rf.DefaultDim, base
 	for next := 2 * m; next <= MaxAutoDim && rows >= autoDimRows*next; next *= 2 {
 		nw := c.FeatureFit(rows, cols, next, depth, outputs)
-		if nw.Total() > autoDimBudget*budget {
+		if nw.Total() > autoDimBudget*search.Total() {
 			break
 		}
 		m, w = next, nw
@@ -208,7 +211,7 @@ func (c Costs) chooseMethod(cfg Config, opt krr.Options, rows, cols int, search 
 		why = fmt.Sprintf("%d rows are more than the exact kernel's %d", rows, MaxExactRows)
 	}
 	if m > rf.DefaultDim {
-		why += fmt.Sprintf("; with %d rows per feature or more, m = %d costs at most %g× that (%s)", autoDimRows, m, float64(autoDimBudget), c.cpuText(w))
+		why += fmt.Sprintf("; with %d rows per feature or more, m = %d costs at most %d× the search (%s)", autoDimRows, m, autoDimBudget, c.cpuText(w))
 	}
 	return methodChoice{Method: names.MethodFeatures, Dim: m, Work: w, Budget: budget, Reason: why}
 }
