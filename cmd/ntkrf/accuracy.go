@@ -47,7 +47,7 @@ func runAccuracy(args []string) error {
 		Chosen   string  `json:"chosen"`
 	}
 	var rows []row
-	name := "NTK RF"
+	name := "auto"
 	if *exact {
 		name = "NTK"
 	}
