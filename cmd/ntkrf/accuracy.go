@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ func runAccuracy(args []string) error {
 	dim := fs.Int("dim", 0, "feature dimension m; 0 leaves the method to 'auto' (the exact NTK where it is cheaper than features, else features of an m chosen by cost: pipeline.Selection.Method), as with no options")
 	depths := fs.String("depths", "", "comma-separated candidate depths of the search (empty: pipeline.DefaultDepths)")
 	searchRows := fs.Int("search-rows", 0, "rows the candidates are scored on (0: the default)")
+	biases := fs.String("biases", "", "comma-separated bias inputs σ_b of the search's bias candidates (empty: the default, data.DefaultBias), each after standardizing; the standardize and unit-norm candidates stay")
 	seed := fs.Uint64("seed", 1, "seed of the folds and the features")
 	only := fs.String("only", "", "comma-separated file names to run (default: all with a baseline)")
 	jsonOut := fs.String("json", "", "also write the table as JSON to this file")
@@ -73,6 +75,16 @@ func runAccuracy(args []string) error {
 			return err
 		}
 		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed, Precision: *precision}, Ridge: krr.Options{Gram: *gram}, Search: pipeline.Search{Rows: *searchRows}}
+		if *biases != "" {
+			bs, err := parseList(*biases, func(f string) (float64, error) { return strconv.ParseFloat(f, 64) })
+			if err != nil {
+				return fmt.Errorf("-biases %q: %v", *biases, err)
+			}
+			cfg.Search.Preprocess = []data.Prep{{}, {UnitNorm: true}}
+			for _, b := range bs {
+				cfg.Search.Preprocess = append(cfg.Search.Preprocess, data.Prep{Bias: b})
+			}
+		}
 		if *depths != "" {
 			if cfg.Search.Depths, err = parseInts(*depths); err != nil {
 				return err
