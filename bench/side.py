@@ -196,7 +196,8 @@ def cell(r, score):
     if 'error' in r:
         return 'error: ' + ' '.join(r['error'])[:60]
     s = r.get(score, r.get('accuracy', r.get('r2', r.get('score'))))
-    return f"{s:.3f} in {r['seconds']:.1f} s"
+    warm = f" (again {r['warmSeconds']:.1f} s)" if 'warmSeconds' in r else ''
+    return f"{s:.3f} in {r['seconds']:.1f} s{warm}"
 
 
 def report(res, markdown):
@@ -221,7 +222,7 @@ def summary(results):
           f"worst ntkrf − better sklearn grid {worst[0]:+.3f} ({worst[1]}); native slower than the SVC grid on: {', '.join(slow) or 'none'}")
     pk = [r for r in cls if 'seconds' in r.get('package', {})]
     if pk:
-        print('package / native time: ' + ', '.join(f"{r['file']} {r['package']['seconds'] / r['native']['seconds']:.2f}×" for r in pk))
+        print('package / native time (first fit, again): ' + ', '.join(f"{r['file']} {r['package']['seconds'] / r['native']['seconds']:.2f}× {r['package']['warmSeconds'] / r['native']['seconds']:.2f}×" for r in pk))
 
 
 if __name__ == '__main__':
