@@ -29,10 +29,13 @@ type Limits struct {
 // table (Schema): every name of core/names by its Go name (names.Auto is
 // Names["Auto"]), and the sizes a host schedules with. A worker sends it
 // with the schema when it starts; the package shows it as Engine.names and
-// Engine.limits. A test keeps Names in step with core/names.
+// Engine.limits. A test keeps Names in step with core/names. Costs is the
+// core's cost model (pipeline.DefaultCosts, Engine.costs), which the lab's
+// time estimate reads as 'auto' does.
 var Core = struct {
 	Names  map[string]string `json:"names"`
 	Limits Limits            `json:"limits"`
+	Costs  pipeline.Costs    `json:"costs"`
 }{
 	Names: map[string]string{
 		"NTK": names.NTK, "NNGP": names.NNGP, "ArcCos0": names.ArcCos0, "ArcCos1": names.ArcCos1,
@@ -44,7 +47,9 @@ var Core = struct {
 		"Float64": names.Float64, "Float32": names.Float32,
 		"Classification": names.Classification, "Regression": names.Regression,
 		"GCV": names.GCV, "LOO": names.LOO, "Holdout": names.Holdout,
+		"MethodKernel": names.MethodKernel, "MethodFeatures": names.MethodFeatures,
 	},
+	Costs: pipeline.DefaultCosts,
 	Limits: Limits{
 		ChunkBytes:         pipeline.ChunkBytes,
 		SplitSelectBytes:   pipeline.SplitSelectBytes,

@@ -91,7 +91,7 @@ var (
 		{Name: "method", Kind: "enum", Enum: rf.Methods, Default: rf.Methods[0], Uses: methodUses(),
 			Doc: "which random features"},
 		optDepth,
-		optDim("dim", "output dimension m", rf.DefaultDim),
+		optDim("dim", "output dimension m (fitRidge given no kernel and no width: 'auto' fits the exact NTK or chooses m by the core's cost model, see selection.method)", rf.DefaultDim),
 		optDim("sketchDim", "TensorSketch / TensorSRHT output dimension m_cs (ntk; default dim − m1; not with sketch split)", nil),
 		optDim("m0", "number of Step (arc-cosine order 0) features (default m1; split: sign features per layer, default the last |·| width)", nil),
 		optDim("m1", "number of ReLU features (default dim/2 for ntk; not with sketch split)", nil),

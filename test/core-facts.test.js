@@ -87,7 +87,7 @@ const HOST_ONLY = {
   'www/lab/charts.js': { MAX_SVG_POINTS: 'SVG or canvas', MAX_SVG_CLASSES: 'SVG or canvas', LABEL_HEIGHT: 'text size' },
   'www/lab/cost.js': {
     EXACT_MAX: 'rows the page offers the exact kernel for (its time on a tab; the core refuses by memory)', SLOW_MS: 'when the page warns',
-    INITIAL_SPEED: 'the page\'s time estimate before it measured', INITIAL_OVERHEAD_MS: 'the page\'s time estimate before it measured', RATE_RUNS: 'runs the estimate follows',
+    RATE_RUNS: 'runs the estimate follows',
   },
   'www/lab/data.js': { MAX_FILE_BYTES: 'the file a tab reads into memory (the engine\'s maxBytes is the call\'s)', PREVIEW_COLUMNS: 'table cells shown' },
   'www/lab/downloads.js': { MAX_EXPORT_VALUES: 'text export size', EXPORT_SLICE_ROWS: 'rows between event-loop turns' },

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"ntkrf/core/data"
+	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
@@ -74,6 +75,7 @@ type planSpec struct {
 	Prep     *data.Prep      `json:"prep"` // nil: open ('auto')
 	Groups   []data.Group    `json:"groups"`
 	Features rf.Config       `json:"features"`
+	Kernel   *kernel.Spec    `json:"kernel,omitempty"` // 'auto' chose the exact kernel
 	Search   pipeline.Search `json:"search"`
 	Lambda   float64         `json:"lambda"`
 	Gram     string          `json:"gram,omitempty"`
@@ -90,9 +92,13 @@ func (o Options) spec(s Settled) string {
 	ps := planSpec{Prep: o.Prep, Groups: s.Schema.Groups, Features: o.Features, Search: o.Search, Lambda: o.Lambda, Gram: o.Gram,
 		Task: s.Schema.Task, Classes: len(s.Schema.Classes), Rows: s.Rows, Cols: s.Schema.Width()}
 	if c := s.Choice; c != nil {
-		// The core's settled settings, whole.
+		// The core's settled settings, whole: features, or the exact
+		// kernel where 'auto' chose it.
 		prep := c.Settings.Preprocess
-		ps.Prep, ps.Features = &prep, *c.Settings.Features
+		ps.Prep, ps.Features, ps.Kernel = &prep, rf.Config{}, c.Settings.Kernel
+		if f := c.Settings.Features; f != nil {
+			ps.Features = *f
+		}
 	}
 	b, _ := json.Marshal(ps)
 	return string(b)
@@ -101,7 +107,7 @@ func (o Options) spec(s Settled) string {
 // plan is the plan pipeline.FitDataset makes for these rows: the task and
 // classes of the data set, its one-hot groups.
 func (ps planSpec) plan() (*pipeline.Plan, error) {
-	cfg := pipeline.Config{Preprocess: ps.Prep, Groups: ps.Groups, Features: ps.Features, Search: ps.Search,
+	cfg := pipeline.Config{Preprocess: ps.Prep, Groups: ps.Groups, Features: ps.Features, Kernel: ps.Kernel, Search: ps.Search,
 		Ridge: krr.Options{Lambda: ps.Lambda, Gram: ps.Gram, Task: ps.Task, Classes: ps.Classes}}
 	return pipeline.NewPlan(cfg, ps.Rows, ps.Cols, nil)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +26,10 @@ import (
 func runAccuracy(args []string) error {
 	fs := flag.NewFlagSet("accuracy", flag.ContinueOnError)
 	dir := fs.String("data", "../shared/data", "directory with the shared CSV files")
-	dim := fs.Int("dim", 4096, "feature dimension m")
+	dim := fs.Int("dim", 0, "feature dimension m; 0 leaves the method to 'auto' (the exact NTK where it is cheaper than features, else features of an m chosen by cost: pipeline.Selection.Method), as with no options")
+	depths := fs.String("depths", "", "comma-separated candidate depths of the search (empty: pipeline.DefaultDepths)")
+	searchRows := fs.Int("search-rows", 0, "rows the candidates are scored on (0: the default)")
+	biases := fs.String("biases", "", "comma-separated bias inputs σ_b of the search's bias candidates (empty: the default, data.DefaultBias), each after standardizing; the standardize and unit-norm candidates stay")
 	seed := fs.Uint64("seed", 1, "seed of the folds and the features")
 	only := fs.String("only", "", "comma-separated file names to run (default: all with a baseline)")
 	jsonOut := fs.String("json", "", "also write the table as JSON to this file")
@@ -45,7 +49,7 @@ func runAccuracy(args []string) error {
 		Chosen   string  `json:"chosen"`
 	}
 	var rows []row
-	name := "NTK RF"
+	name := "auto"
 	if *exact {
 		name = "NTK"
 	}
@@ -70,7 +74,22 @@ func runAccuracy(args []string) error {
 		if err != nil {
 			return err
 		}
-		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed, Precision: *precision}, Ridge: krr.Options{Gram: *gram}}
+		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed, Precision: *precision}, Ridge: krr.Options{Gram: *gram}, Search: pipeline.Search{Rows: *searchRows}}
+		if *biases != "" {
+			bs, err := parseList(*biases, func(f string) (float64, error) { return strconv.ParseFloat(f, 64) })
+			if err != nil {
+				return fmt.Errorf("-biases %q: %v", *biases, err)
+			}
+			cfg.Search.Preprocess = []data.Prep{{}, {UnitNorm: true}}
+			for _, b := range bs {
+				cfg.Search.Preprocess = append(cfg.Search.Preprocess, data.Prep{Bias: b})
+			}
+		}
+		if *depths != "" {
+			if cfg.Search.Depths, err = parseInts(*depths); err != nil {
+				return err
+			}
+		}
 		if *exact {
 			cfg.Kernel = &kernel.Spec{Name: names.NTK}
 		}
@@ -78,7 +97,7 @@ func runAccuracy(args []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %v", b.file, err)
 		}
-		r := row{File: b.file, Task: ds.Task, ExactNTK: b.exactNTK, Seconds: time.Since(t0).Seconds(), Chosen: describe(chosen)}
+		r := row{File: b.file, Task: ds.Task, ExactNTK: b.exactNTK, Seconds: time.Since(t0).Seconds(), Chosen: chosenList(chosen)}
 		if ds.Task == data.Classification {
 			r.Metric = "accuracy"
 			if r.NTKRF, err = metrics.Accuracy(ds.Y, pred); err != nil {
@@ -105,4 +124,13 @@ func runAccuracy(args []string) error {
 		return os.WriteFile(*jsonOut, b, 0o644)
 	}
 	return nil
+}
+
+// chosenList is chosenText of each fold's pipeline.
+func chosenList(ps []*pipeline.Pipeline) string {
+	var parts []string
+	for _, p := range ps {
+		parts = append(parts, chosenText(p))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -18,6 +18,7 @@
 //	ntkrf research bench    [flags]   the standard Fashion-MNIST job, stage by stage, vs the authors' PyTorch figures
 //	ntkrf research autocost [flags]   what 'auto' costs on Fashion-MNIST against a fixed-depth fit (issue #15)
 //	ntkrf research repro fig1|fig2|fig3|table2|table3 [flags]   the paper's experiments on the data here
+//	ntkrf research holdout  [flags]   defaults fitted on one CSV, scored on another (bench/side.py, issue #39)
 //	ntkrf research gen [flags]        a generated classification CSV of any size (the streaming benchmark's)
 //	ntkrf research fitmem DATA [flags]   the in-memory fit (Parse, FitDataset) fit is measured against
 //
@@ -56,13 +57,14 @@ var research = map[string]command{
 	"defaults": {runDefaults, "error and time of every sampler, sketch and m_cs split"},
 	"bench":    {runBench, "the standard Fashion-MNIST job, stage by stage"},
 	"autocost": {runAutoCost, "what 'auto' costs against a fixed-depth fit"},
+	"holdout":  {runHoldout, "the defaults fitted on one CSV, scored on another (bench/side.py)"},
 	"repro":    {runRepro, "the paper's experiments: fig1|fig2|fig3|table2|table3"},
 	"gen":      {runGen, "write a generated classification CSV (the streaming benchmark's)"},
 	"fitmem":   {runFitMem, "the in-memory fit (Parse, FitDataset) that fit's streaming is measured against"},
 }
 
 var userOrder = []string{"fit", "predict", "score"}
-var researchOrder = []string{"quality", "accuracy", "defaults", "bench", "autocost", "repro", "gen", "fitmem"}
+var researchOrder = []string{"quality", "accuracy", "defaults", "bench", "autocost", "holdout", "repro", "gen", "fitmem"}
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: ntkrf <command> [flags] [args]\n\ncommands:")

@@ -38,7 +38,7 @@ func reproTable2(args []string) error {
 		cands func(d int) []pipeline.Config
 	}
 	methods := []method{
-		// Depth 1–5 and the preprocessing are the pipeline's own search.
+		// Depth 1–3 and the preprocessing are the pipeline's own search.
 		{"exact NTK", func(d int) []pipeline.Config {
 			return []pipeline.Config{{Kernel: &kernel.Spec{Name: names.NTK}}}
 		}},
@@ -60,7 +60,7 @@ func reproTable2(args []string) error {
 			return c
 		}},
 	}
-	fmt.Printf("4-fold CV accuracy; NTK RF and RFF with m=%d (sampler %s); depth 1–5 (NTK) or γ ∈ {0.25,1,4}/d (RBF) and λ chosen by LOO/GCV inside each training fold\n", *dim, *sampler)
+	fmt.Printf("4-fold CV accuracy; NTK RF and RFF with m=%d (sampler %s); depth 1–3 (NTK) or γ ∈ {0.25,1,4}/d (RBF) and λ chosen by LOO/GCV inside each training fold\n", *dim, *sampler)
 	long := &table{header: []string{"set", "n", "d"}}
 	for _, m := range methods {
 		long.header = append(long.header, m.name)

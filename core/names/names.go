@@ -36,6 +36,12 @@ const (
 	TensorSRHT   = "tensorsrht"
 )
 
+// Methods of a fit, as 'auto' chooses between them (pipeline.Selection.Method).
+const (
+	MethodKernel   = "kernel"   // the exact kernel, in the dual
+	MethodFeatures = "features" // random features, in the primal or the dual
+)
+
 // Direction samplers (rf.Config.Sampler).
 const (
 	Exact      = "exact"

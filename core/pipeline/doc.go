@@ -12,8 +12,9 @@
 //
 // The zero Config is the documented default of every host (the JavaScript
 // package and the lab take the same defaults from the same constants):
-// NTK random features with rf.DefaultDim columns whose depth,
-// preprocessing and λ are chosen for the data ("auto"). Select scores
+// the NTK, its method (the exact kernel, or random features and their
+// number m: the cost model of cost.go, Selection.Method), depth,
+// preprocessing and λ chosen for the data ("auto"). Select scores
 // every depth of Search.Depths with every preprocessing of
 // Search.Preprocess by exact leave-one-out ridge regression with the exact
 // kernel on Search.Rows training rows (one reduction to tridiagonal form

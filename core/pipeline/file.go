@@ -277,7 +277,7 @@ func (f *file) pipeline(drawn ...*rf.Map) (*Pipeline, error) {
 		if cfg != saved {
 			return nil, bad(check.Value, "%s", configDiff(saved, cfg))
 		}
-		if err := f.checkDepth(cfg.Depth); err != nil {
+		if err := f.checkDepth(cfg.Depth, cfg.Dim); err != nil {
 			return nil, err
 		}
 		if r, _ := coef.Dims(); r != cfg.Dim {
@@ -307,7 +307,7 @@ func (f *file) pipeline(drawn ...*rf.Map) (*Pipeline, error) {
 		if ks != *f.Kernel {
 			return nil, bad(check.Value, "the kernel is %+v, but a saved kernel has every default written out (%+v): the file was edited or not written by ntkrf", *f.Kernel, ks)
 		}
-		if err := f.checkDepth(ks.Depth); err != nil {
+		if err := f.checkDepth(ks.Depth, 0); err != nil {
 			return nil, err
 		}
 		p.kern = &ks
@@ -414,8 +414,10 @@ func (f *file) checkHeader() error {
 
 // checkDepth checks the selection against the model: the chosen
 // candidate's preprocessing is the scaler's, its depth the model's (0 when
-// the depth was fixed, or the kernel has none).
-func (f *file) checkDepth(depth int) error {
+// the depth was fixed, or the kernel has none), and the method 'auto'
+// chose, when it chose one, the model's: the exact kernel (dim 0) or
+// features of dim columns.
+func (f *file) checkDepth(depth, dim int) error {
 	s := f.Selection
 	if s == nil {
 		return nil
@@ -423,6 +425,9 @@ func (f *file) checkDepth(depth int) error {
 	c := s.Candidates[s.Chosen]
 	if c.Preprocess != f.Preprocess.Prep() || c.Depth != 0 && c.Depth != depth {
 		return bad(check.Value, "selection: the chosen candidate (depth %d, %+v) is not the model (depth %d, %+v)", c.Depth, c.Preprocess, depth, f.Preprocess.Prep())
+	}
+	if s.Method == names.MethodKernel && dim != 0 || s.Method == names.MethodFeatures && s.Dim != dim {
+		return bad(check.Value, "selection: the method chosen (%s, dim %d) is not the model's (dim %d; 0: the exact kernel)", check.Quote(s.Method), s.Dim, dim)
 	}
 	return nil
 }
@@ -527,6 +532,14 @@ func (s *Selection) check() error {
 		if c.Depth < 0 || c.Depth > kernel.MaxDepth || !(c.Lambda > 0) || !(c.Score >= 0) || c.Accuracy < 0 || c.Accuracy > 1 || !(c.StdErr >= 0) {
 			return bad("a candidate holds depth %d, λ %v, score %v, accuracy %v, standard error %v", c.Depth, c.Lambda, c.Score, c.Accuracy, c.StdErr)
 		}
+	}
+	switch {
+	case s.Method != "" && s.Method != names.MethodKernel && s.Method != names.MethodFeatures:
+		return bad("method %s; 'auto' chooses %q or %q", check.Quote(s.Method), names.MethodKernel, names.MethodFeatures)
+	case s.Method == names.MethodFeatures && s.Dim < 1, s.Method != names.MethodFeatures && s.Dim != 0:
+		return bad("method %s with dim %d: features have a dim ≥ 1, the exact kernel none", check.Quote(s.Method), s.Dim)
+	case !(s.Seconds >= 0) || !(s.SearchSeconds >= 0) || math.IsInf(s.Seconds+s.SearchSeconds, 0):
+		return bad("modelled seconds %v and %v; they are finite and ≥ 0", s.Seconds, s.SearchSeconds)
 	}
 	return nil
 }

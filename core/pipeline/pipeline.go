@@ -15,11 +15,15 @@ import (
 )
 
 // Config selects a pipeline. The zero value is the documented default of
-// every host: NTK random features with rf.DefaultDim columns and seed 0,
-// whose depth, preprocessing and λ are chosen for the data ("auto"): the
-// depth and preprocessing among Search's candidates by exact leave-one-out
-// with the exact NTK on a sample of the rows, then λ by the task's
-// criterion on all rows (krr.Criterion). Fixing a setting skips its search.
+// every host: the NTK, whose method, depth, preprocessing and λ are chosen
+// for the data ("auto"): the method by the cost model (cost.go: the exact
+// kernel where its fit is cheaper than rf.DefaultDim features or the
+// search, else NTK features, seed 0, with m grown where the rows are many;
+// Selection.Method), the depth and preprocessing among Search's
+// candidates by exact leave-one-out with the exact NTK on a sample of the
+// rows, then λ by the task's criterion on all rows (krr.Criterion).
+// Fixing a setting skips its search; giving a kernel or any feature width
+// fixes the method.
 type Config struct {
 	// Preprocess, when set, is fitted on the training rows after
 	// imputation (&data.Prep{}: standardize); nil chooses among

@@ -18,6 +18,7 @@ import (
 	"ntkrf/core/errs"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/names"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
@@ -100,8 +101,9 @@ func TestRoundTripEveryMethod(t *testing.T) {
 	}
 }
 
-// TestZeroConfigIsTheDefault: the zero Config standardizes and uses NTK
-// features of depth 1 with rf.DefaultDim columns, as the package does.
+// TestZeroConfigIsTheDefault: the zero Config standardizes and, on few
+// rows, fits the exact NTK ('auto”s method: cheaper than rf.DefaultDim
+// features there), depth and preprocessing chosen, as the package does.
 func TestZeroConfigIsTheDefault(t *testing.T) {
 	t.Parallel()
 	X, y := fixture.Data(40, 3, 0, 2)
@@ -111,19 +113,30 @@ func TestZeroConfigIsTheDefault(t *testing.T) {
 	}
 	// Depth and preprocessing 'auto': every default candidate is scored
 	// and the chosen one is the pipeline's.
-	f, s := p.Features(), p.Selection()
-	if f.Method != "ntk" || f.Dim != rf.DefaultDim || s == nil || len(s.Candidates) != len(DefaultDepths)*len(DefaultPreprocess) {
-		t.Fatalf("zero config: features %+v, selection %+v", *f, s)
+	k, s := p.Kernel(), p.Selection()
+	if k == nil || k.Name != "ntk" || p.Features() != nil || s == nil || len(s.Candidates) != len(DefaultDepths)*len(DefaultPreprocess) {
+		t.Fatalf("zero config: kernel %+v, features %+v, selection %+v", k, p.Features(), s)
+	}
+	if s.Method != names.MethodKernel || s.Reason == "" || !(s.Seconds > 0) || !(s.SearchSeconds > 0) {
+		t.Errorf("zero config: the selection does not say which method and why: %+v", s)
 	}
 	c := s.Candidates[s.Chosen]
-	if f.Depth != c.Depth {
-		t.Errorf("zero config: depth %d, chosen %d", f.Depth, c.Depth)
+	if k.Depth != c.Depth {
+		t.Errorf("zero config: depth %d, chosen %d", k.Depth, c.Depth)
 	}
 	if p.Preprocess() != c.Preprocess || c.Preprocess.Raw {
 		t.Errorf("zero config preprocesses with %+v, chose %+v", p.Preprocess(), c.Preprocess)
 	}
 	if len(p.Curve()) == 0 {
 		t.Error("zero config: λ was not searched")
+	}
+	// With m given, the method is the user's: features of that width.
+	p, err = Fit(context.Background(), X, y, Config{Features: rf.Config{Dim: 64}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := p.Features(); f == nil || f.Dim != 64 || p.Selection().Method != "" {
+		t.Errorf("dim 64: features %+v, selection method %q", f, p.Selection().Method)
 	}
 }
 

@@ -134,10 +134,11 @@ func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
 			return nil, err
 		}
 	}
-	s, err := newSearch(cfg, opt, rows)
+	s, err := newSearch(cfg, opt, rows, cols)
 	if err != nil {
 		return nil, err
 	}
+	cfg = s.settleMethod(cfg) // 'auto''s method, exact kernel or features (select.go)
 	if opt.BlockRows == 0 {
 		opt.BlockRows = krr.DefaultBlockRows
 	}

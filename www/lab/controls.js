@@ -81,7 +81,7 @@ export function createControls({ app, page, redraws }) {
     if (!app.current || !app.settings) return;
     const { X } = app.current.ds;
     const search = searchOf(app.settings, app.search);
-    const e = estimate({ n: X.rows, d: X.cols, m: dim(app.settings), layers: extraLayers(app.settings), search, settings: app.settings, rate: app.rate, workers: app.engine?.workers ?? 1 });
+    const e = estimate({ n: X.rows, d: X.cols, m: dim(app.settings), layers: extraLayers(app.settings), search, settings: app.settings, rate: app.rate, workers: app.engine?.workers ?? 1, outputs: Math.max(1, app.current.ds.classes?.length ?? 1) });
     $('cost').textContent = e.text;
     $('cost').classList.toggle('warn', e.slow);
     $('exact').disabled = !e.exactOK;

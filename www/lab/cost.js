@@ -8,37 +8,52 @@ import { seconds } from './format.js';
 export const EXACT_MAX = 2000;
 /** A training run estimated longer than this gets a warning. */
 export const SLOW_MS = 30_000;
-/** Work units a second (per worker) assumed before runs have measured any. */
-export const INITIAL_SPEED = 1e9;
-/** Milliseconds every training run takes whatever its size (workers, copies, scoring), assumed before runs measure it. */
-export const INITIAL_OVERHEAD_MS = 500;
 /** Runs the rate is fitted on: the latest, so a page that moves to larger data follows it. */
 export const RATE_RUNS = 8;
 
 /**
- * The rate before any run: ms = overheadMs + work / (speed · workers).
- * runs: the measured { work, ms, workers } it is fitted on.
+ * The core's cost model (the engine's costs, Go's pipeline.Costs): the work
+ * units of each step and the rates 'auto' chooses by. Empty until the engine
+ * has started (setCosts); the page estimates nothing before then.
  */
-export const INITIAL_RATE = Object.freeze({ overheadMs: INITIAL_OVERHEAD_MS, speed: INITIAL_SPEED, runs: [] });
+export const COSTS = {};
 
 /**
- * Work units of one fit of n rows, d columns, m features: the first layer
- * (n·m·d), each further layer's projection of m/2 inputs to m outputs
- * (n·m²/2), then ridge regression on k = min(n, m) — the primal's ΦᵀΦ or,
- * with fewer rows than features, the dual's ΦΦᵀ (n·m·k) — and the
- * eigendecomposition behind the automatic λ (about 9·k³). layers: the layers
- * after the first (depth − 1 for methods that use the depth, else 0).
- * search: with 'auto', { candidates, rows } of the engine's search: each
- * candidate is an exact kernel on min(n, rows) rows (s²·d) and its
- * leave-one-out: the kernel reduced to tridiagonal form (4/3·s³) with Q
- * formed (2·s³), then O(s²) per λ (Go's krr.KernelCurve), about 4·s³.
+ * The rate before any run: ms = overheadMs + work / (speed · workers), the
+ * core's WebAssembly rate and overhead once setCosts has run. runs: the
+ * measured { work, ms, workers } it is fitted on.
  */
-export function trainWork(n, d, m, layers, search = null) {
+export const INITIAL_RATE = { overheadMs: NaN, speed: NaN, runs: [] };
+
+/** Keeps the engine's cost model (eng.costs) in COSTS and INITIAL_RATE. */
+export function setCosts(costs) {
+  Object.assign(COSTS, costs);
+  INITIAL_RATE.overheadMs = 1000 * costs.wasmOverhead;
+  INITIAL_RATE.speed = costs.wasmRate;
+}
+
+/**
+ * Work units of one fit of n rows, d columns, m features, as the core's
+ * cost model counts them (Go's Costs.FeatureFit): the first layer (n·m·d),
+ * each further layer (n·m²/2), ΦᵀΦ or, with fewer rows than features, ΦΦᵀ
+ * (n·m·k, k = min(n, m)), and the λ search (k³ and k²·outputs). layers:
+ * the layers after the first (depth − 1 for methods that use the depth,
+ * else 0). search: with 'auto', { candidates, rows } of the engine's
+ * search: each candidate an exact kernel on s = min(n, rows) rows
+ * (s²·(d + 2·depth)) and its leave-one-out, the kernel reduced to
+ * tridiagonal form with Q (s³) and the predictions of every λ (s²·outputs·λs)
+ * (Go's Costs.SearchWork). exact: the exact kernel fitted instead of the
+ * features (Go's Costs.ExactFit, λ searched).
+ */
+export function trainWork(n, d, m, layers, search = null, { outputs = 1, exact = false } = {}) {
+  const C = COSTS;
   const k = Math.min(n, m);
-  let work = n * m * d + (layers * n * m * m) / 2 + n * m * k + 9 * k ** 3;
+  let work = exact
+    ? C.kernel * n * n * (d + 2 * (layers + 1)) + C.candidate * n ** 3 + C.loo * n * n * outputs * C.lambdas
+    : C.features * n * m * d + (C.layers * layers * n * m * m) / 2 + C.gram * n * m * k + C.lambda * k ** 3 + C.loo * k * k * outputs;
   if (search) {
     const s = Math.min(n, search.rows);
-    work += search.candidates * (s * s * d + 4 * s ** 3);
+    work += search.candidates * (C.kernel * s * s * (d + 2 * (layers + 1)) + C.candidate * s ** 3 + C.loo * s * s * outputs * C.lambdas);
   }
   return work;
 }
@@ -51,16 +66,18 @@ export function trainRows(n, { eval: evaluation, test, k }) {
 /**
  * The estimate shown before a run, for n × d data, m features, layers after
  * the first, the 'auto' search (see trainWork; null without it), rate (see
- * measuredRate) and workers.
+ * measuredRate), workers, the bytes of one feature value (4: float32, the
+ * core's default precision where the map has a float32 form; 8: float64)
+ * and the outputs (classes).
  * Returns { bytes, trainRows, ms, slow, exactOK, text }.
  */
-export function estimate({ n, d, m, layers, search = null, settings, rate = INITIAL_RATE, workers }) {
-  const bytes = n * m * 8;
+export function estimate({ n, d, m, layers, search = null, settings, rate = INITIAL_RATE, workers, bytesPerValue = 4, outputs = 1 }) {
+  const bytes = n * m * bytesPerValue;
   const rows = trainRows(n, settings);
   const fits = settings.eval === 'split' ? 1 : settings.k;
-  const ms = rate.overheadMs + (1000 * fits * trainWork(rows, d, m, layers, search)) / (rate.speed * workers);
+  const ms = rate.overheadMs + (1000 * fits * trainWork(rows, d, m, layers, search, { outputs })) / (rate.speed * workers);
   const slow = ms > SLOW_MS;
-  const text = `Φ for all ${n} rows: ${n} × ${m} × 8 bytes = ${formatBytes(bytes)}; training ≈ ${seconds(ms)} (rough)${slow ? ': a smaller Features m is much faster' : ''}.`;
+  const text = `Φ for all ${n} rows: ${n} × ${m} × ${bytesPerValue} bytes = ${formatBytes(bytes)}; training ≈ ${seconds(ms)} (rough)${slow ? ': a smaller Features m is much faster' : ''}.`;
   return { bytes, trainRows: rows, ms, slow, exactOK: rows <= EXACT_MAX, text };
 }
 

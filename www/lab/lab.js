@@ -12,6 +12,7 @@ import { vocabulary, LANDING, splitNames } from './vocab.js';
 import { hashTable, readHash, linked } from './state.js';
 import { linkNotice } from './messages.js';
 import { autoSearch } from './experiments.js';
+import { setCosts } from './cost.js';
 import { prepName } from './models.js';
 import { isToy } from './toy.js';
 import { $ } from './dom.js';
@@ -157,6 +158,7 @@ async function main() {
   if (missing.length) page.showError(`This build of ntkrf lacks ${missing.join(', ')}; the parts of the page that need them will fail.`);
   // The menus, ranges and defaults come from the engine's own option table.
   app.vocab = vocabulary(app.engine.schema, app.engine.names);
+  setCosts(app.engine.costs); // the time estimate reads the core's cost model
   app.table = hashTable(app.vocab);
   // Opened without a link, the page shows the playground's spiral.
   const landing = !linked();

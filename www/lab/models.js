@@ -57,20 +57,39 @@ const capitalize = (s) => s[0].toUpperCase() + s.slice(1);
 /** A preprocessing in words, as the selection and the auto help name it. */
 export const prepName = (p) => (p.unitNorm ? 'unit-norm rows' : p.standardize === false ? 'raw columns' : 'standardized columns') + (p.bias ? ' with a bias input' : '');
 
-/** What 'auto' chose (model.selection), in a sentence with the runners-up. */
+/**
+ * What 'auto' chose (model.selection), in a sentence with the runners-up:
+ * the method and why (the core's cost model, when the method was left to
+ * it), then the candidate, with what told the candidates apart: accuracy
+ * to two decimals and each runner-up's paired difference from the best
+ * with its standard error over the rows searched (leave-one-out losses are
+ * 0/1 for classification, so the mean difference is the accuracy gap).
+ */
 export function selectionText(sel) {
   const prep = prepName;
-  const score = (c) => (c.accuracy !== undefined ? `${(100 * c.accuracy).toFixed(1)}%` : `MSE ${short(c.score)}`);
+  const byAcc = sel.candidates.every((c) => c.accuracy !== undefined);
+  const score = (c) => (byAcc ? `${(100 * c.accuracy).toFixed(2)}%` : `MSE ${short(c.score)}`);
   const named = (o) => `${o.depth ? `L = ${o.depth}, ` : ''}${prep(o.preprocess)} ${score(o)}`;
   const c = sel.candidates[sel.chosen];
   // The engine names its best by index (0 is not written); a standard error
   // of 0 (omitted) does not say which it is: a candidate may tie the best.
   const best = sel.candidates[sel.best ?? 0];
+  // o's paired difference from the best and its standard error.
+  const diff = (o) => {
+    const se = o.stdErr ?? 0;
+    return byAcc
+      ? `${(100 * (best.accuracy - o.accuracy)).toFixed(2)} ± ${(100 * se).toFixed(2)} points below it`
+      : `MSE ${short(o.score - best.score)} ± ${short(se)} above it`;
+  };
   const simpler = best.depth > c.depth ? `, and shallower (L = ${c.depth} < ${best.depth})` : '';
-  const rule = best === c ? 'the best' : `within one standard error of the best, ${named(best)}${simpler}`;
+  const rule = best === c ? 'the best' : `within one standard error of the best, ${named(best)}: ${diff(c)}${simpler}`;
   const others = sel.candidates.filter((o) => o !== c && o !== best)
-    .sort((a, b) => (b.accuracy ?? -b.score) - (a.accuracy ?? -a.score)).slice(0, 3).map(named);
-  return `auto chose ${c.depth ? `depth L = ${c.depth} with ` : ''}${prep(c.preprocess)} (leave-one-out ${score(c)} on ${sel.rows} training rows: ${rule}) among ${sel.candidates.length} candidates; next: ${others.join('; ')}.`;
+    .sort((a, b) => (b.accuracy ?? -b.score) - (a.accuracy ?? -a.score)).slice(0, 3)
+    .map((o) => `${named(o)} (${diff(o).replace(' it', ' the best')})`);
+  const method = sel.method === NAMES.MethodKernel ? 'the exact kernel'
+    : sel.method === NAMES.MethodFeatures ? `m = ${sel.dim} random features` : '';
+  const why = method ? `auto fitted ${method}: ${sel.reason}; modelled ≈ ${sel.seconds.toPrecision(2)} CPU-s for the fit and ${(sel.searchSeconds ?? 0).toPrecision(2)} for the search. ` : '';
+  return `${why}auto chose ${c.depth ? `depth L = ${c.depth} with ` : ''}${prep(c.preprocess)} (leave-one-out ${score(c)} on ${sel.rows} training rows: ${rule}) among ${sel.candidates.length} candidates; next: ${others.join('; ')}.`;
 }
 
 /**

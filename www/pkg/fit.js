@@ -177,7 +177,11 @@ async function select(pool, call, control, fit, rows, data, yd, stats, refs) {
   }
   // The settled options whole (Go's pipeline.Settings: the features or
   // the kernel, with the depth chosen, and the preprocessing) in place of
-  // the given ones: what a choice fixes is Go's to say.
+  // the given ones: what a choice fixes is Go's to say. Whole: 'auto' may
+  // have chosen the exact kernel for features given without a width (or
+  // the reverse), so the given features and kernel go first.
+  delete fit.features;
+  delete fit.kernel;
   Object.assign(fit, chosen.settings);
   return chosen.selection;
 }

@@ -356,6 +356,12 @@ export interface Selection {
   chosen: number;
   /** Index of the best candidate, the one each stdErr is measured against (absent when 0). */
   best?: number;
+  /** What 'auto' fitted with when the method was left to it (no kernel, no features width): "kernel" (the exact kernel) or "features" with dim of them; reason says why with the cost model's figures, seconds and searchSeconds the modelled CPU seconds natively of the fit and the search. */
+  method?: 'kernel' | 'features';
+  dim?: number;
+  reason?: string;
+  seconds?: number;
+  searchSeconds?: number;
 }
 
 export interface CurvePoint {
@@ -643,6 +649,19 @@ export interface Engine {
   readonly limits: Readonly<{
     chunkBytes: number; splitSelectBytes: number; minBlockRows: number; startTimeoutMs: number; maxRestarts: number;
     maxArrayValues: number; quoteChars: number; listChars: number; messageChars: number;
+  }>;
+  /**
+   * The core's cost model (Go's pipeline.Costs), by which 'auto' chooses
+   * the exact kernel or features and m: work units per step (features per
+   * n·m·d, layers per n·m²/2, gram per n·m·min(n,m), lambda per k³, kernel
+   * per n²·(d+2L), candidate per s³, loo per s²·outputs·λs, exact per n³),
+   * units a second natively per core (nativeRate) and per WebAssembly worker
+   * (wasmRate), seconds of overhead per fit (overhead, wasmOverhead), and
+   * lambdas, the λ values a search scores.
+   */
+  readonly costs: Readonly<{
+    features: number; layers: number; gram: number; lambda: number; kernel: number; candidate: number; loo: number; exact: number;
+    nativeRate: number; wasmRate: number; overhead: number; wasmOverhead: number; lambdas: number;
   }>;
   /**
    * Exact kernel matrix between the rows of X and the rows of Z

@@ -12,7 +12,7 @@
 //   dataset.js  a Dataset split into Datasets that keep its schema (split, kfold)
 //   index.js    the Engine and createEngine (this file)
 import { ntkrfError, typeError, closedError, abortError, describe } from './errors.js';
-import { SCHEMA, NAMES, LIMITS, checkKeys, splitControl, readMatrix, snapshotMatrix, snapshotVector, inputBytes, withPathHint, checkCount } from './options.js';
+import { SCHEMA, NAMES, LIMITS, COSTS, checkKeys, splitControl, readMatrix, snapshotMatrix, snapshotVector, inputBytes, withPathHint, checkCount } from './options.js';
 import { isNode, loadModule, Pool, START_TIMEOUT_MS } from './pool.js';
 import { rowBlocks, overRows, copyRows, concat, take } from './rows.js';
 import { fitRidge } from './fit.js';
@@ -42,6 +42,8 @@ class Engine {
     this.names = NAMES;
     /** The sizes the engine cuts a call's rows by (Go's pipeline): chunkBytes, splitSelectBytes, minBlockRows. */
     this.limits = LIMITS;
+    /** The core's cost model (Go's pipeline.Costs): work units per step and the rates natively and in WebAssembly, which 'auto' chooses the method and m by. */
+    this.costs = COSTS;
   }
 
   // Every method takes its inputs when it is called: each argument read

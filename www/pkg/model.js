@@ -23,7 +23,7 @@ export class Model {
     this.#coef = coef;
     this.#train = train ?? null;
     /** "kernel" (dual, exact kernel) or "features" (primal, random features). */
-    this.kind = model.kind ?? (model.kernel ? 'kernel' : 'features');
+    this.kind = model.kind ?? (model.kernel ? NAMES.MethodKernel : NAMES.MethodFeatures);
     this.task = model.task;
     /** Class names (classification), label i ↔ classes[i]; null for regression. */
     this.classes = model.task === NAMES.Classification ? model.classes : null;

@@ -38,12 +38,14 @@ export let MAX_ARRAY_VALUES;
  * (a restart happens after a first instance started, so it is read from it).
  */
 export let MAX_RESTARTS;
+/** The core's cost model (Go's pipeline.DefaultCosts), as the engine shows it (Engine.costs). */
+export let COSTS = null;
 
 /** Keeps the first schema and core a worker sends; every instance sends the same. */
 export function setSchema(schema, core) {
   SCHEMA ??= schema;
   if (NAMES || !core) return;
-  ({ names: NAMES, limits: LIMITS } = core);
+  ({ names: NAMES, limits: LIMITS, costs: COSTS } = core);
   ({ chunkBytes: CHUNK_BYTES, splitSelectBytes: SPLIT_SELECT_BYTES, minBlockRows: MIN_BLOCK_ROWS, maxArrayValues: MAX_ARRAY_VALUES, maxRestarts: MAX_RESTARTS } = LIMITS);
 }
 

@@ -1,0 +1,139 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/names"
+	"ntkrf/core/rf"
+	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
+)
+
+// TestMethodOpen: the method is 'auto”s only while nothing fixes it (a
+// kernel, another method, a width); the depth, seed and precision leave
+// it open.
+func TestMethodOpen(t *testing.T) {
+	t.Parallel()
+	open := []Config{{}, {Features: rf.Config{Method: names.NTK, Depth: 2, Seed: 7, Precision: names.Float64}}}
+	fixed := []Config{
+		{Kernel: &kernel.Spec{}},
+		{Features: rf.Config{Dim: 1024}},
+		{Features: rf.Config{Method: names.NNGP}},
+		{Features: rf.Config{Sketch: names.TensorSketch}},
+		{Features: rf.Config{M1: 64, SketchDim: 64}},
+	}
+	for _, c := range open {
+		if !methodOpen(c) {
+			t.Errorf("%+v: the method should be open", c.Features)
+		}
+	}
+	for _, c := range fixed {
+		if methodOpen(c) {
+			t.Errorf("%+v, kernel %v: the method should be fixed", c.Features, c.Kernel)
+		}
+	}
+}
+
+// TestChooseMethod: the exact kernel on few rows (its n³ below the
+// features' fit or the search), features on many, with m doubled where
+// the rows are many per feature and the budget allows, never past
+// MaxAutoDim; the reason names the figures.
+func TestChooseMethod(t *testing.T) {
+	t.Parallel()
+	opt := krr.Options{Task: krr.Classification, Classes: 10}
+	search := DefaultCosts.SearchWork(len(DefaultDepths)*len(DefaultPreprocess), DefaultSearchRows, 16, 2, 10, krr.GridPoints)
+	cases := []struct {
+		rows, cols int
+		method     string
+		dim        int
+	}{
+		{150, 4, names.MethodKernel, 0},
+		{1500, 64, names.MethodKernel, 0},
+		{4000, 30, names.MethodFeatures, rf.DefaultDim},
+		{5000, 36, names.MethodFeatures, 2048},
+		{15000, 16, names.MethodFeatures, MaxAutoDim},
+		{40000, 9, names.MethodFeatures, 2048},
+		{MaxExactRows + 1, 2, names.MethodFeatures, 2048},
+		{1_000_000, 784, names.MethodFeatures, rf.DefaultDim},
+	}
+	for _, c := range cases {
+		mc := DefaultCosts.chooseMethod(Config{}, opt, c.rows, c.cols, search)
+		if mc.Method != c.method || mc.Dim != c.dim {
+			t.Errorf("%d × %d: %s m = %d (%s), want %s m = %d", c.rows, c.cols, mc.Method, mc.Dim, mc.Reason, c.method, c.dim)
+		}
+		if !strings.Contains(mc.Reason, "CPU-s") && c.rows <= MaxExactRows || !(mc.Work.Total() > 0) {
+			t.Errorf("%d × %d: reason %q, work %+v: the choice says why, with its cost", c.rows, c.cols, mc.Reason, mc.Work)
+		}
+	}
+	// Without a search (nothing else open) the budget is the default
+	// features' fit: exact only where it is the cheaper fit, and m stays.
+	if mc := DefaultCosts.chooseMethod(Config{}, opt, 100, 10, Work{}); mc.Method != names.MethodKernel {
+		t.Errorf("100 rows, no search: %s (%s)", mc.Method, mc.Reason)
+	}
+	if mc := DefaultCosts.chooseMethod(Config{}, opt, 30000, 10, Work{}); mc.Method != names.MethodFeatures || mc.Dim != rf.DefaultDim {
+		t.Errorf("3000 rows, no search: %s m = %d (%s)", mc.Method, mc.Dim, mc.Reason)
+	}
+}
+
+// TestCostsSeconds: the modelled time is the overhead plus the work at the
+// rate, divided among the workers; WebAssembly is slower.
+func TestCostsSeconds(t *testing.T) {
+	t.Parallel()
+	c := DefaultCosts
+	w := c.FeatureFit(10000, 50, 2048, 2, 10)
+	if w.Features <= 0 || w.Gram <= 0 || w.Lambda <= 0 || w.Kernel != 0 {
+		t.Fatalf("feature fit: %+v", w)
+	}
+	one, two := c.Seconds(w, 1, false), c.Seconds(w, 2, false)
+	if want := c.Overhead + w.Total()/c.NativeRate; one != want || !(two < one) || !(c.Seconds(w, 2, true) > two) {
+		t.Errorf("seconds: one core %v (want %v), two %v, wasm %v", one, want, two, c.Seconds(w, 2, true))
+	}
+	fixed, searched := c.ExactFit(1000, 10, 1, 3, 0), c.ExactFit(1000, 10, 1, 3, krr.GridPoints)
+	if !(searched.Total() > fixed.Total()) || fixed.Kernel != searched.Kernel {
+		t.Errorf("exact fit: λ fixed %+v, searched %+v", fixed, searched)
+	}
+}
+
+// TestSelectionMethodInFile: the method 'auto' chose travels with the
+// model file and is checked against the model when read back.
+func TestSelectionMethodInFile(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(60, 3, 3, 2)
+	p, err := Fit(context.Background(), X, y, Config{Ridge: krr.Options{Task: krr.Classification}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := Load(bytes.NewReader(saved))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := q.Selection(); s.Method != names.MethodKernel || s.Reason != p.Selection().Reason || s.Seconds != p.Selection().Seconds {
+		t.Errorf("read back: %+v, saved %+v", s, p.Selection())
+	}
+	// A file whose selection says features for an exact-kernel model is refused.
+	var f map[string]any
+	if err := json.Unmarshal(saved, &f); err != nil {
+		t.Fatal(err)
+	}
+	f["selection"].(map[string]any)["method"] = names.MethodFeatures
+	f["selection"].(map[string]any)["dim"] = 64
+	b, _ := json.Marshal(f)
+	if _, err := Load(bytes.NewReader(b)); check.CodeOf(err) != check.Value || !strings.Contains(err.Error(), "method chosen") {
+		t.Errorf("features in the selection of a kernel model: %v", err)
+	}
+	f["selection"].(map[string]any)["method"] = "svm"
+	b, _ = json.Marshal(f)
+	if _, err := Load(bytes.NewReader(b)); check.CodeOf(err) != check.Value {
+		t.Errorf("an unknown method: %v", err)
+	}
+}
