@@ -3,7 +3,7 @@
 // export. The model it makes goes to the model panel.
 import { $, line, download } from './dom.js';
 import { short } from './heatmap.js';
-import { lineChart, scatterChart, confusionChart, clearChart, topConfusions, MAX_SVG_CLASSES } from './charts.js';
+import { lineChart, scatterChart, confusionChart, confusionTable, clearChart, topConfusions, MAX_SVG_CLASSES } from './charts.js';
 import { quote } from './messages.js';
 import { EXACT_MAX, measuredRate } from './cost.js';
 import { kernelName, trainingPlan, untrainable, trainAndTest, metric, shortfall, shortBy, checkM } from './experiments.js';
@@ -35,6 +35,7 @@ export function createTrainPanel({ app, page, models, controls }) {
     $('export-pred').disabled = true;
     clearChart($('train-chart'));
     clearChart($('lambda-chart'));
+    $('confusion-view').hidden = true;
     $('train-result').replaceChildren(line('Training…'));
     say(`Training on ${name}…`);
     const limits = { defaultM: optionAt(app.vocab.schema, 'fitRidge.features.dim')?.default, maxM: toOption(SETTINGS.logm.scale, app.vocab.settings.logm.max) };
@@ -104,6 +105,11 @@ export function createTrainPanel({ app, page, models, controls }) {
     box.dataset.rows = String(r.rows.length);
     if (ds.task === NAMES.Classification) {
       confusionChart($('train-chart'), scores.confusion, ds.classes);
+      $('train-chart').classList.toggle('wide', ds.classes.length > 8);
+      // Beside the picture, the table: every count with its classes' full names.
+      confusionTable($('confusion-table'), scores.confusion, ds.classes, scores.perClass);
+      $('confusion-view').hidden = false;
+      $('confusion-view').open = ds.classes.length > MAX_SVG_CLASSES;
       if (ds.classes.length > MAX_SVG_CLASSES) {
         // Too many classes to label the matrix: name the pairs most often confused.
         const pairs = topConfusions(scores.confusion, ds.classes, 8);
@@ -150,6 +156,7 @@ export function createTrainPanel({ app, page, models, controls }) {
   function clear() {
     app.lastRun = null;
     for (const id of ['train-chart', 'lambda-chart']) clearChart($(id));
+    $('confusion-view').hidden = true;
     $('train-result').replaceChildren();
     $('export-pred').disabled = true;
   }

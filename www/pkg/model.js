@@ -3,7 +3,7 @@
 // model file (toJSON, Engine.loadModel) is Go's: JavaScript passes every
 // field through untouched except the two big matrices, which cross the
 // bridge as typed arrays (coef, and train for kernel models).
-import { ntkrfError, typeError, describe } from './errors.js';
+import { ntkrfError, typeError, describe, withArticle } from './errors.js';
 import { NAMES, splitControl, readMatrix, snapshotVector, snapshotNames, inputBytes, withPathHint } from './options.js';
 import { rowBlocks, overRows, chunkRows, copyRows, concat } from './rows.js';
 
@@ -104,7 +104,7 @@ export class Model {
   classNames(labels) {
     const where = 'classNames';
     if (this.task !== NAMES.Classification) {
-      throw ntkrfError('ERR_DATA', `${where}: a ${this.task} model predicts values, which have no class names`);
+      throw ntkrfError('ERR_DATA', `${where}: ${withArticle(this.task)} model predicts values, which have no class names`);
     }
     const v = snapshotVector(where, 'labels', labels);
     const k = this.classes.length;
