@@ -14,6 +14,7 @@ import (
 	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
+	"ntkrf/internal/check"
 )
 
 // The fit of fitRidge is the core's protocol (pipeline.Plan), each step
@@ -273,7 +274,7 @@ func opFitPlan(c *call, args []byte) (any, error) {
 		// does not stop it (Plan.Advice): the package gives it with the
 		// model (model.warnings).
 		Advice []string `json:"advice,omitempty"`
-	}{Advice: p.Advice(), Task: p.Task(), Classes: p.Classes(), Criterion: p.Criterion(), Dim: p.Dim(), Collects: p.Collects(), Chunks: p.Chunks(a.ChunkBytes)}
+	}{Advice: advice(p.Advice()), Task: p.Task(), Classes: p.Classes(), Criterion: p.Criterion(), Dim: p.Dim(), Collects: p.Collects(), Chunks: p.Chunks(a.ChunkBytes)}
 	if rows := p.SearchRows(); rows != nil {
 		out.Search = &search{rows, p.Candidates()}
 	}
@@ -452,4 +453,15 @@ func sameFault(a, b error) bool {
 	_, ca, oa, _ := JSError(a)
 	_, cb, ob, _ := JSError(b)
 	return ca == cb && oa == ob
+}
+
+// advice words the core's advice as the package's messages are worded
+// (toJS): the method the user called, then the message without the Go
+// package's prefix and with the options' JavaScript names.
+func advice(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, a := range lines {
+		out[i] = toJS("fitRidge", check.New(check.Data, "", "%s", a), check.Data).Msg
+	}
+	return out
 }

@@ -92,6 +92,8 @@ export function createTrainPanel({ app, page, models, controls }) {
     const lambda = r.lambda.length > 1 ? `λ = ${short(Math.min(...r.lambda))} … ${short(Math.max(...r.lambda))} over the folds${by}` : `λ = ${short(r.lambda[0])}${by}`;
     box.append(line(`${app.vocab.methods[r.method].name}, m = ${r.m}, on ${r.how}; ${lambda}; fit and predict ${seconds(r.rfMs)}.`));
     if (r.selection) box.append(line(selectionText(r.selection), 'selection'));
+    // The engine's advice on the fit's size (features far beyond the rows' needs), without its method prefix.
+    for (const w of r.model?.warnings ?? []) box.append(line(w.replace(/^fitRidge: /, ''), 'advice'));
     if (ds.task === NAMES.Regression) box.append(line(`test MSE ${short(scores.mse)}`));
     if (r.withExact) {
       const e = metric(ds, r.exactScores, r.yTrue);
