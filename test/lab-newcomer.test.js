@@ -111,7 +111,7 @@ test('own tables in the playground: a 1-D table as a curve with its band; a larg
   assert.equal(await page.inputValue('#line1d-set'), 'file');
   assert.match(await page.textContent('#line1d-note'), /wave\.csv, level against t/);
   assert.ok(Number(await page.getAttribute('#line1d-chart', 'data-widest')) > 0, 'the band');
-  assert.match(await page.textContent('#play-table-note'), /not drawn on the plane \(it has one input column.*drawn as a curve below/);
+  assert.match(await page.textContent('#play-table-note'), /wave\.csv is drawn as a curve below, not on the plane: it has one input column/);
   // 2-D with 9 classes, with missing cells: each says its reason.
   await loadFile(page, csv('nine.csv', `a,b,c\n${rows(90, (i) => `${i % 10},${(i * 3) % 7},k${i % 9}`)}\n`));
   assert.match(await page.textContent('#play-table-note'), /has 9 classes; the pictures have colours for at most 8 \(choose a Target with fewer classes\)/);

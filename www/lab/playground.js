@@ -318,7 +318,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     if (toy?.table && toy.shown < toy.of) note = `Drawn: a sample of ${toy.shown} of the ${toy.of} rows of ${cur.name} (the engine draws it; the exact kernel's matrix is n×n and the page stays quick); Train uses every row.`;
     else if (!toy && cur) {
       note = cur.line
-        ? `${cur.name} is not drawn on the plane (${cur.planeWhy}); it is drawn as a curve below. ${general}`
+        ? `${cur.name} is drawn as a curve below, not on the plane: ${cur.planeWhy}. ${general}`
         : `${cur.name} is not drawn: on the plane, ${cur.planeWhy}; as a curve, ${cur.lineWhy}. ${general}`;
     }
     // What is drawn, for the reader of the page's state (the tests): the points on the plane.
