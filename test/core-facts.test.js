@@ -84,7 +84,7 @@ const HOST_ONLY = {
     MAX_TIMER_MS: 'the longest delay setTimeout keeps: the JavaScript timer\'s range',
   },
   'www/lab/active.js': { RANDOM_ORDERS: 'baseline orders the page averages', CURVE_POINTS: 'points of the drawn curve', ORDER_STREAM: 'the page\'s random streams' },
-  'www/lab/charts.js': { MAX_SVG_POINTS: 'SVG or canvas', MAX_SVG_CLASSES: 'SVG or canvas', LABEL_HEIGHT: 'text size' },
+  'www/lab/charts.js': { MAX_SVG_POINTS: 'SVG or canvas', MAX_SVG_CLASSES: 'SVG or canvas', LABEL_HEIGHT: 'text size', MAX_TABLE_CLASSES: 'a whole matrix or a row per class' },
   'www/lab/cost.js': {
     EXACT_MAX: 'rows the page offers the exact kernel for (its time on a tab; the core refuses by memory)', SLOW_MS: 'when the page warns',
     INITIAL_SPEED: 'the page\'s time estimate before it measured', INITIAL_OVERHEAD_MS: 'the page\'s time estimate before it measured', RATE_RUNS: 'runs the estimate follows',

@@ -136,6 +136,8 @@ test('a 20-class confusion matrix shows every count and full class name; Φ\'s m
   await page.waitForSelector('#metric-value, #alert:not([hidden])', { timeout: 2 * TIMEOUT });
   assert.ok(await page.locator('#alert').isHidden(), await page.textContent('#alert-text'));
   assert.ok(await page.locator('#confusion-view').isVisible());
+  await page.locator('#confusion-view summary').click();
+  await page.waitForSelector('#confusion-table tr');
   const table = await page.evaluate(() => [...document.querySelectorAll('#confusion-table tr')].map((tr) => [...tr.children].map((c) => c.textContent)));
   assert.equal(table.length, 21, 'a header and a row per class');
   for (let c = 0; c < 20; c++) assert.equal(table[c + 1][0], `${c + 1}. ${name(c)}`);

@@ -291,33 +291,47 @@ export function confusionChart(svg, matrix, labels) {
   }
 }
 
+/** The most classes the table view shows as a whole matrix; beyond, a row per class. */
+export const MAX_TABLE_CLASSES = 60;
+
 /**
- * The confusion matrix as an HTML table: every class by its full name and
- * number, each cell a count (the diagonal marked), then each class's
- * rows, recall and precision (perClass: the engine's score figures).
- * Readable at any number of classes, where a picture's labels are not.
+ * The confusion matrix as an HTML table, readable at any number of classes
+ * where a picture's labels are not: up to MAX_TABLE_CLASSES, every class by
+ * its full name and number, each cell a count (the diagonal marked); beyond,
+ * a row per class (its rows, recall, precision and the class it is most
+ * often taken for). perClass: the engine's score figures. The page builds
+ * it when the reader opens it, so that a thousand classes cost nothing
+ * until then.
  */
 export function confusionTable(table, matrix, labels, perClass = []) {
   const k = matrix.length;
   const cell = (tag, text, attrs = {}) => {
     const c = document.createElement(tag);
     c.textContent = text;
-    for (const [a, v] of Object.entries(attrs)) c.setAttribute(a, v);
+    for (const [a, v] of Object.entries(attrs)) if (v) c.setAttribute(a, v);
     return c;
   };
-  const head = document.createElement('tr');
-  head.append(cell('th', 'true \\ predicted'), ...labels.map((name, j) => cell('th', String(j + 1), { title: name, scope: 'col' })), cell('th', 'rows'), cell('th', 'recall'), cell('th', 'precision'));
-  const rows = [head];
   const pct = (v) => (Number.isFinite(v) ? `${(100 * v).toFixed(0)}%` : '—');
+  const whole = k <= MAX_TABLE_CLASSES;
+  const head = document.createElement('tr');
+  head.append(cell('th', whole ? 'true \\ predicted' : 'true class'), ...(whole ? labels.map((name, j) => cell('th', String(j + 1), { title: name, scope: 'col' })) : []),
+    cell('th', 'rows'), cell('th', 'recall'), cell('th', 'precision'), ...(whole ? [] : [cell('th', 'most often taken for')]));
+  const rows = [head];
   for (let i = 0; i < k; i++) {
     const tr = document.createElement('tr');
     tr.append(cell('th', `${i + 1}. ${labels[i]}`, { scope: 'row', title: labels[i] }));
-    for (let j = 0; j < k; j++) tr.append(cell('td', String(matrix[i][j]), { title: `true ${labels[i]}, predicted ${labels[j]}`, class: i === j ? 'hit' : matrix[i][j] ? 'miss' : '' }));
+    if (whole) for (let j = 0; j < k; j++) tr.append(cell('td', String(matrix[i][j]), { title: `true ${labels[i]}, predicted ${labels[j]}`, class: i === j ? 'hit' : matrix[i][j] ? 'miss' : '' }));
     const pc = perClass[i] ?? {};
     tr.append(cell('td', String(matrix[i].reduce((a, b) => a + b, 0))), cell('td', pct(pc.recall)), cell('td', pct(pc.precision)));
+    if (!whole) {
+      let top = -1;
+      for (let j = 0; j < k; j++) if (j !== i && matrix[i][j] > 0 && (top < 0 || matrix[i][j] > matrix[i][top])) top = j;
+      tr.append(cell('td', top < 0 ? '—' : `${labels[top]} (${matrix[i][top]})`, { class: top < 0 ? '' : 'miss' }));
+    }
     rows.push(tr);
   }
-  table.replaceChildren(cell('caption', `Confusion matrix: ${k} classes, test rows counted by true class (rows) and predicted class (columns, by number)`), ...rows);
+  const what = whole ? 'test rows counted by true class (rows) and predicted class (columns, by number)' : 'each class\'s test rows, recall and precision, and the class it is most often taken for';
+  table.replaceChildren(cell('caption', `Confusion matrix: ${k} classes, ${what}`), ...rows);
 }
 
 function confusionPicture(svg, matrix) {

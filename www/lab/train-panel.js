@@ -108,10 +108,12 @@ export function createTrainPanel({ app, page, models, controls }) {
     if (ds.task === NAMES.Classification) {
       confusionChart($('train-chart'), scores.confusion, ds.classes);
       $('train-chart').classList.toggle('wide', ds.classes.length > 8);
-      // Beside the picture, the table: every count with its classes' full names.
-      confusionTable($('confusion-table'), scores.confusion, ds.classes, scores.perClass);
-      $('confusion-view').hidden = false;
-      $('confusion-view').open = ds.classes.length > MAX_SVG_CLASSES;
+      // Beside the picture, the table: every count with its classes' full names (built when opened).
+      const view = $('confusion-view');
+      view.open = false;
+      $('confusion-table').replaceChildren();
+      view.ontoggle = () => { if (view.open && !$('confusion-table').firstChild) confusionTable($('confusion-table'), scores.confusion, ds.classes, scores.perClass); };
+      view.hidden = false;
       if (ds.classes.length > MAX_SVG_CLASSES) {
         // Too many classes to label the matrix: name the pairs most often confused.
         const pairs = topConfusions(scores.confusion, ds.classes, 8);
