@@ -5,6 +5,7 @@ import (
 
 	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
 
@@ -23,6 +24,10 @@ type Limits struct {
 	QuoteChars         int `json:"quoteChars"`
 	ListChars          int `json:"listChars"`
 	MessageChars       int `json:"messageChars"`
+	// FeatureBytes is the memory of one feature value at the default
+	// precision, by method, then sampler (rf.DefaultValueBytes): 4 where
+	// the features are float32, 8 where float64.
+	FeatureBytes map[string]map[string]int `json:"featureBytes"`
 }
 
 // Core is what the package and the lab read of the core besides the option
@@ -60,6 +65,7 @@ var Core = struct {
 		QuoteChars:         check.MaxQuoted,
 		ListChars:          check.MaxListed,
 		MessageChars:       check.MaxMessage,
+		FeatureBytes:       rf.DefaultValueBytes(),
 	},
 }
 

@@ -16,6 +16,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"ntkrf/core/names"
+	"ntkrf/core/rf"
 )
 
 // TestCoreNamesAreCoreNames: Core.Names holds every string constant of
@@ -73,7 +76,7 @@ func TestCoreNamesAreCoreNames(t *testing.T) {
 func TestCoreJSON(t *testing.T) {
 	var got struct {
 		Names  map[string]string  `json:"names"`
-		Limits map[string]float64 `json:"limits"`
+		Limits map[string]any `json:"limits"`
 	}
 	if err := json.Unmarshal(CoreJSON(), &got); err != nil {
 		t.Fatal(err)
@@ -83,10 +86,25 @@ func TestCoreJSON(t *testing.T) {
 	}
 	keys := []string{"chunkBytes", "splitSelectBytes", "minBlockRows", "startTimeoutMs", "maxRestarts", "maxArrayValues", "quoteChars", "listChars", "messageChars"}
 	for _, k := range keys {
-		if !(got.Limits[k] > 0) {
+		if v, _ := got.Limits[k].(float64); !(v > 0) {
 			t.Errorf("limits.%s = %v, want > 0", k, got.Limits[k])
 		}
 	}
+	// The memory of a feature value, by method and sampler: float32's 4
+	// bytes by default, float64's 8 for grad and the hadamard sampler.
+	fb, _ := got.Limits["featureBytes"].(map[string]any)
+	at := func(m, sm string) any { by, _ := fb[m].(map[string]any); return by[sm] }
+	for _, m := range rf.Methods {
+		for _, sm := range rf.Samplers {
+			if want := float64(rf.ValueBytes(rf.DefaultPrecision(m, sm))); at(m, sm) != want {
+				t.Errorf("limits.featureBytes[%s][%s] = %v, want %v", m, sm, at(m, sm), want)
+			}
+		}
+	}
+	if at(names.NTK, rf.Samplers[0]) != 4.0 || at(names.Grad, rf.Samplers[0]) != 8.0 {
+		t.Errorf("limits.featureBytes: ntk %v, grad %v; want float32's 4 and float64's 8", at(names.NTK, rf.Samplers[0]), at(names.Grad, rf.Samplers[0]))
+	}
+	keys = append(keys, "featureBytes")
 	if len(got.Limits) != len(keys) {
 		t.Errorf("limits = %v: a limit without a test", got.Limits)
 	}

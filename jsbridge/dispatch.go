@@ -209,6 +209,8 @@ var ops = map[string]opFunc{
 	"kernel": opKernel, "features": opFeatures, "compare": opCompare, "selectActive": opSelectActive,
 	// The fit (pipeline.Plan's protocol; see ops_fit.go) and its 'auto' selection.
 	"select": opSelect, "fitPlan": opFitPlan, "fitStats": opFitStats, "fitPart": opFitPart, "fitSolve": opFitSolve,
+	// Text labels as class indices and names (fitRidge and score of names).
+	"labels": opLabels,
 	// Models.
 	"loadModel": opLoadModel, "predict": opPredict, "predictCSV": opPredictCSV, "score": opScore,
 	// The instance.

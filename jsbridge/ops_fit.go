@@ -3,15 +3,18 @@ package jsbridge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"sync"
 	"unsafe"
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
 	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
+	"ntkrf/internal/check"
 )
 
 // The fit of fitRidge is the core's protocol (pipeline.Plan), each step
@@ -35,6 +38,10 @@ type fitArgs struct {
 	Preprocess json.RawMessage `json:"preprocess"`
 	Search     pipeline.Search `json:"search"`
 	Groups     []data.Group    `json:"groups"`
+	// ClassNames are the classes' names of a fit on text labels (the
+	// labels op), saved with the model by fitSolve when no Dataset's
+	// schema (Input) brings them.
+	ClassNames []string `json:"classNames"`
 }
 
 // config converts the options into the core's Config: "auto" (or nothing)
@@ -244,6 +251,11 @@ func opFitPlan(c *call, args []byte) (any, error) {
 	}
 	p, err := c.plan(a.fitArgs, y)
 	if err != nil {
+		// Whole-number targets without a task: krr's refusal, with the
+		// calls that settle it in this API.
+		if _, terr := krr.TaskOf(a.Task, a.Classes, y); y != nil && terr != nil && sameFault(err, terr) {
+			return nil, fmt.Errorf("%w: fitRidge(X, y, { task: %q }) for class labels, as a classifier reads them, or fitRidge(X, y, { task: %q }) for values", err, names.Classification, names.Regression)
+		}
 		return nil, err
 	}
 	type search struct {
@@ -258,7 +270,11 @@ func opFitPlan(c *call, args []byte) (any, error) {
 		Collects  bool     `json:"collects"`
 		Chunks    [][2]int `json:"chunks"`
 		Search    *search  `json:"search,omitempty"`
-	}{Task: p.Task(), Classes: p.Classes(), Criterion: p.Criterion(), Dim: p.Dim(), Collects: p.Collects(), Chunks: p.Chunks(a.ChunkBytes)}
+		// Advice is what the fit should hear before it runs, but that
+		// does not stop it (Plan.Advice): the package gives it with the
+		// model (model.warnings).
+		Advice []string `json:"advice,omitempty"`
+	}{Advice: advice(p.Advice()), Task: p.Task(), Classes: p.Classes(), Criterion: p.Criterion(), Dim: p.Dim(), Collects: p.Collects(), Chunks: p.Chunks(a.ChunkBytes)}
 	if rows := p.SearchRows(); rows != nil {
 		out.Search = &search{rows, p.Candidates()}
 	}
@@ -386,6 +402,14 @@ func opFitSolve(c *call, args []byte) (any, error) {
 	meta := pipeline.Meta{Input: a.Input, Selection: a.Selection}
 	if a.Input != nil {
 		meta.Classes = a.Input.Classes
+	} else if a.ClassNames != nil {
+		if len(a.ClassNames) != p.Classes() {
+			return nil, shapeErr("%s: %d class names for a fit of %d classes", c.op, len(a.ClassNames), p.Classes())
+		}
+		if err := data.ClassNames(a.ClassNames); err != nil {
+			return nil, err
+		}
+		meta.Classes = a.ClassNames
 	}
 	pl, err := p.Solve(context.Background(), s, all, meta)
 	if err != nil {
@@ -401,4 +425,45 @@ func bytesOf(f []float64) []byte {
 		return nil
 	}
 	return unsafe.Slice((*byte)(unsafe.Pointer(&f[0])), len(f)*8)
+}
+
+// opLabels turns text labels into class indices and the classes' names
+// (data.TextLabels: the rule of a CSV file's text class column), for
+// fitRidge and score given names where class indices go.
+func opLabels(c *call, args []byte) (any, error) {
+	var a struct {
+		Labels []string `json:"labels"`
+	}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	if len(a.Labels) == 0 {
+		return nil, shapeErr("%s: no labels given", c.op)
+	}
+	classes, y, err := data.TextLabels(a.Labels)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		Y       ArrayRef `json:"y"`
+		Classes []string `json:"classes"`
+	}{c.putArray(y), classes}, nil
+}
+
+// sameFault reports whether two errors have the same code and option.
+func sameFault(a, b error) bool {
+	_, ca, oa, _ := JSError(a)
+	_, cb, ob, _ := JSError(b)
+	return ca == cb && oa == ob
+}
+
+// advice words the core's advice as the package's messages are worded
+// (toJS): the method the user called, then the message without the Go
+// package's prefix and with the options' JavaScript names.
+func advice(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, a := range lines {
+		out[i] = toJS("fitRidge", check.New(check.Data, "", "%s", a), check.Data).Msg
+	}
+	return out
 }

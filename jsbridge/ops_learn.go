@@ -1,6 +1,7 @@
 package jsbridge
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/metrics"
+	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -156,26 +158,21 @@ func opScore(c *call, args []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out struct {
-		Accuracy  *float64 `json:"accuracy,omitempty"`
-		Confusion [][]int  `json:"confusion,omitempty"`
-		MSE       float64  `json:"mse"`
-		R2        float64  `json:"r2"`
-	}
-	if out.MSE, err = metrics.MSE(yt, yp); err != nil {
-		return nil, err
-	}
-	if out.R2, err = metrics.R2(yt, yp); err != nil {
-		out.R2 = math.NaN()
-	}
-	if math.IsNaN(out.R2) {
-		out.R2 = 0 // JSON has no NaN; a constant target has no R².
-	}
 	// The task by the fit's rule (krr.TaskOf): whole-number labels are
-	// never guessed, here as in fitRidge. Its error passes as it is.
+	// never guessed, here as in fitRidge; the refusal names the calls.
 	task, err := krr.TaskOf(a.Task, a.Classes, yt)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: score(yTrue, yPred, { task: %q }) for class labels, score(yTrue, yPred, { task: %q }) for values, or model.score(X, y), which knows its task", err, names.Classification, names.Regression)
+	}
+	// Classification scores labels (accuracy, the confusion matrix and
+	// each class's figures), regression values (MSE, R²): never the
+	// squared error of class indices.
+	var out struct {
+		Accuracy  *float64             `json:"accuracy,omitempty"`
+		Confusion [][]int              `json:"confusion,omitempty"`
+		PerClass  []metrics.ClassScore `json:"perClass,omitempty"`
+		MSE       *float64             `json:"mse,omitempty"`
+		R2        *float64             `json:"r2,omitempty"`
 	}
 	if task == krr.Classification {
 		acc, err := metrics.Accuracy(yt, yp)
@@ -198,7 +195,20 @@ func opScore(c *call, args []byte) (any, error) {
 		if out.Confusion, err = metrics.Confusion(yt, yp, k); err != nil {
 			return nil, err
 		}
+		if out.PerClass, err = metrics.PerClass(out.Confusion); err != nil {
+			return nil, err
+		}
+		return out, nil
 	}
+	mse, err := metrics.MSE(yt, yp)
+	if err != nil {
+		return nil, err
+	}
+	r2, err := metrics.R2(yt, yp)
+	if err != nil || math.IsNaN(r2) {
+		r2 = 0 // JSON has no NaN; a constant target has no R².
+	}
+	out.MSE, out.R2 = &mse, &r2
 	return out, nil
 }
 

@@ -3,6 +3,9 @@ package jsbridge
 import (
 	"context"
 
+	"gonum.org/v1/gonum/mat"
+
+	"ntkrf/core/data"
 	"ntkrf/core/pipeline"
 )
 
@@ -45,16 +48,20 @@ func opSelect(c *call, args []byte) (any, error) {
 	if a.Scored != nil {
 		plan, sel, err = p.Choose(a.Scored)
 	} else {
-		X, err := c.matrix("X", a.X)
-		if err != nil {
+		// Declared apart, not with :=, so that Select's error below is
+		// the function's err (a shadowed one was lost: a nil plan panicked).
+		var (
+			X     *mat.Dense
+			y     []float64
+			stats *data.Stats
+		)
+		if X, err = c.matrix("X", a.X); err != nil {
 			return nil, err
 		}
-		y, err := c.array("y", a.Y)
-		if err != nil {
+		if y, err = c.array("y", a.Y); err != nil {
 			return nil, err
 		}
-		stats, err := c.stats(a.Stats)
-		if err != nil {
+		if stats, err = c.stats(a.Stats); err != nil {
 			return nil, err
 		}
 		if a.Part != nil {

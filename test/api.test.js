@@ -251,7 +251,7 @@ test('take: rows of a matrix and entries of a vector, in the order given; every 
     [() => eng.take(X, 2), TypeError, 'ERR_TYPE', 'idx', /idx must be an array of integer indices/],
     [() => eng.take(X, BigInt64Array.of(1n)), TypeError, 'ERR_TYPE', 'idx', /a BigInt64Array/],
     [() => eng.take(X), TypeError, 'ERR_TYPE', 'idx', /got undefined/],
-    [() => eng.take(Int32Array.of(1), [0]), TypeError, 'ERR_TYPE', 'X', /X must be a matrix \{rows, cols, data\}, a Float64Array, a Float32Array or an array, got a Int32Array/],
+    [() => eng.take(Int32Array.of(1), [0]), TypeError, 'ERR_TYPE', 'X', /X must be a matrix \{rows, cols, data\}, a Float64Array, a Float32Array or an array, got an Int32Array/],
     [() => eng.take(null, [0]), TypeError, 'ERR_TYPE', 'X', /got null/],
     [() => eng.take({ rows: 2, cols: 2, data: new Float64Array(3) }, [0]), RangeError, 'ERR_SHAPE', 'X', /has 3 values/],
   ];

@@ -84,7 +84,7 @@ const HOST_ONLY = {
     MAX_TIMER_MS: 'the longest delay setTimeout keeps: the JavaScript timer\'s range',
   },
   'www/lab/active.js': { RANDOM_ORDERS: 'baseline orders the page averages', CURVE_POINTS: 'points of the drawn curve', ORDER_STREAM: 'the page\'s random streams' },
-  'www/lab/charts.js': { MAX_SVG_POINTS: 'SVG or canvas', MAX_SVG_CLASSES: 'SVG or canvas', LABEL_HEIGHT: 'text size' },
+  'www/lab/charts.js': { MAX_SVG_POINTS: 'SVG or canvas', MAX_SVG_CLASSES: 'SVG or canvas', LABEL_HEIGHT: 'text size', MAX_TABLE_CLASSES: 'a whole matrix or a row per class' },
   'www/lab/cost.js': {
     EXACT_MAX: 'rows the page offers the exact kernel for (its time on a tab; the core refuses by memory)', SLOW_MS: 'when the page warns',
     RATE_RUNS: 'runs the estimate follows',
@@ -93,7 +93,7 @@ const HOST_ONLY = {
   'www/lab/downloads.js': { MAX_EXPORT_VALUES: 'text export size', EXPORT_SLICE_ROWS: 'rows between event-loop turns' },
   'www/lab/experiments.js': { SAMPLE: 'rows of the kernel pictures' },
   'www/lab/line1d.js': {
-    EXTENT_1D: 'the demo\'s plane', CURVE_POINTS_1D: 'points drawn', POINTS_1D: 'the demo\'s data',
+    EXTENT_1D: 'the demo\'s plane', CURVE_POINTS_1D: 'points drawn', POINTS_1D: 'the demo\'s data', MAX_POINTS_1D: 'rows a tab fits the curves on',
     RBF_GAMMA_1D: 'the contrast\'s γ, passed as an option (the demo\'s choice, no default of the core)',
   },
   'www/lab/messages.js': { MAX_ALERT_CHARS: 'what an alert shows (the engine\'s messages are cut to limits.messageChars already)' },
@@ -103,7 +103,7 @@ const HOST_ONLY = {
     GRID: 'cells drawn', BATCH: 'rows between stops', SURE: 'colour scale',
     RBF_GAMMA: 'the contrast\'s γ, passed as an option (the demo\'s choice, no default of the core)',
   },
-  'www/lab/toy.js': { EXTENT: 'the demo\'s plane', TABLE_REACH: 'the demo\'s plane' },
+  'www/lab/toy.js': { EXTENT: 'the demo\'s plane', TABLE_REACH: 'the demo\'s plane', MAX_PLANE_POINTS: 'points a tab draws and fits the pictures on' },
 };
 
 /** Every top-level UPPER_CASE constant of src set to a number literal (64, 2 ** 31 - 1, 128 << 20, 30_000, 1e9). */

@@ -71,3 +71,12 @@ test('the methods the docs call synchronous are the only ones that do not return
     assert.doesNotMatch(read(...file.split('/')), /every call returns a Promise/i, file);
   }
 });
+
+// Issue 42: the README says what `serve` does before the page is up, and how
+// long a cold start took (measured), so a newcomer does not wait blind.
+test('the README says that serve builds first and how long a cold start takes', () => {
+  const readme = read('README.md');
+  assert.match(readme, /`serve` builds first, every time: the WebAssembly module, the package and the site into `dist\/`/);
+  assert.match(readme, /A cold start \(an empty Go build cache[^)]*\) took\s+\d+ s/);
+  assert.match(readme, /rebuild takes about \d+ s/);
+});

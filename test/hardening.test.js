@@ -117,7 +117,7 @@ test('every non-finite or out-of-range number option is a RangeError naming it, 
 test('no silent guesses: whole-number targets need a task; sketchDim cannot contradict dim', async () => {
   const X = randomMatrix(40, 3, 2);
   const labels = Float64Array.from({ length: 40 }, (_, i) => i % 2);
-  await assert.rejects(eng.fitRidge(X, labels), isError(RangeError, 'ERR_OPTION', 'task', /y holds only whole numbers.*; give the task, "classification" or "regression"$/));
+  await assert.rejects(eng.fitRidge(X, labels), isError(RangeError, 'ERR_OPTION', 'task', /y holds only whole numbers.*; give the task, "classification" or "regression": fitRidge\(X, y, \{ task: "classification" \}\)/));
   const cls = await eng.fitRidge(X, labels, { task: 'classification', features: { dim: 32 } });
   assert.equal(cls.task, 'classification');
   const reg = await eng.fitRidge(X, labels, { task: 'regression', features: { dim: 32 } });

@@ -54,7 +54,7 @@ test('bad calls reject with clear errors, then a good call works', async () => {
     [() => eng.kernel(X, null, { dpeth: 2 }), TypeError, 'ERR_UNKNOWN_OPTION', /unknown option "dpeth"; known options: kernel, depth, gamma, signal, onProgress/],
     [() => eng.kernel(X, null, { depth: '2' }), TypeError, 'ERR_TYPE', /depth must be an integer in 1…64, got "2"/],
     [() => eng.kernel({ rows: 3, cols: 3, data: [1, 2, 3, 4, 5, 6, 7, 8, 9] }), TypeError, 'ERR_TYPE', /Float64Array\.from/],
-    [() => eng.kernel({ rows: 3, cols: 3, data: new Int32Array(9) }), TypeError, 'ERR_TYPE', /got a Int32Array/],
+    [() => eng.kernel({ rows: 3, cols: 3, data: new Int32Array(9) }), TypeError, 'ERR_TYPE', /got an Int32Array/],
     [() => eng.kernel({ rows: 2, cols: 3, data: new Float64Array(9) }), RangeError, 'ERR_SHAPE', /has 9 values but rows×cols = 2×3 = 6/],
     [() => eng.kernel({ rows: 0, cols: 0, data: new Float64Array(0) }), RangeError, 'ERR_SHAPE', /0×0/],
     [() => eng.kernel(X, { rows: 1, cols: 2, data: new Float64Array(2) }), RangeError, 'ERR_SHAPE', /X has 3 columns but Z has 2/],

@@ -360,6 +360,38 @@ func strictlySorted(s []string) bool {
 	return true
 }
 
+// TextLabels returns the classes of text labels (an array of names a host
+// was given in place of class indices) and each label's class index, by
+// the rule of a CSV file's text class column: the distinct labels sorted in
+// increasing byte order, each label the index of its name. An empty label
+// is refused (a class name is never empty), as are more than MaxClasses
+// distinct labels.
+func TextLabels(labels []string) (classes []string, y []float64, err error) {
+	c := column{n: len(labels), codes: make([]int32, len(labels))}
+	index := make(map[string]int32)
+	for i, s := range labels {
+		if s == "" {
+			return nil, nil, check.New(check.Value, "", "data: label %d is empty; a class name is never empty", i)
+		}
+		k, ok := index[s]
+		if !ok {
+			k = int32(len(c.levels))
+			index[s] = k
+			c.levels = append(c.levels, s)
+			if len(c.levels) > MaxClasses {
+				return nil, nil, dataErr("the labels have more than the %d classes allowed", MaxClasses)
+			}
+		}
+		c.codes[i] = k
+	}
+	keep := make([]int, len(labels))
+	for i := range keep {
+		keep[i] = i
+	}
+	classes, y = relevel(&c, keep)
+	return classes, y, nil
+}
+
 // ClassNames reports the first class name that is empty or repeated: a
 // prediction names its class, so two classes cannot share a name.
 func ClassNames(names []string) error {

@@ -193,7 +193,12 @@ func KernelCurveContext(ctx context.Context, K *mat.Dense, y []float64, opt Opti
 		return nil, nil, check.New(check.Shape, "", "krr: K is %d×%d for %d targets; give the square kernel matrix of the rows of y", n, c, len(y))
 	}
 	if n < 3 {
-		return nil, nil, check.New(check.Shape, "", "krr: %d rows; leave-one-out needs at least 3", n)
+		// Too few rows is the data's fault (ERR_DATA), and the remedy is the caller's.
+		rows := "rows"
+		if n == 1 {
+			rows = "row"
+		}
+		return nil, nil, check.New(check.Data, "", "krr: %d %s; choosing λ by leave-one-out needs at least 3 rows; give more rows, or a fixed Options.Lambda", n, rows)
 	}
 	if err := checkTargets(y, opt, 0); err != nil {
 		return nil, nil, err

@@ -307,11 +307,24 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 			return opt, check.New(check.Value, "y", "krr: class index %v is too large; y must hold class indices 0…%d", top, MaxClasses-1)
 		}
 		opt.Classes = int(top) + 1
+		if opt.Classes < MinClasses && len(y) > 0 {
+			// The data's fault, not an option's: the caller gave no classes.
+			return opt, check.New(check.Data, "", "krr: %s class 0 only; classification needs rows of at least %d classes", rowsAre(len(y)), MinClasses)
+		}
 	}
 	if opt.Task == Regression {
 		opt.Classes = 0
 	}
 	return opt, nil
+}
+
+// rowsAre says how many rows the targets hold, as the start of a sentence
+// about them: "the one row is", "all 7 rows are".
+func rowsAre(n int) string {
+	if n == 1 {
+		return "the one row is of"
+	}
+	return fmt.Sprintf("all %d rows are of", n)
 }
 
 // Criterion returns the criterion a fit of the task uses to choose λ when

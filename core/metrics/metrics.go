@@ -311,4 +311,48 @@ func Confusion(yTrue, yPred []float64, k int) ([][]int, error) {
 	return c, nil
 }
 
+// ClassScore is one class's figures from a confusion matrix: of the rows
+// predicted as the class, the share that are (Precision); of the rows of
+// the class, the share predicted as it (Recall); their harmonic mean (F1);
+// and the rows of the class (Support). A share of no rows is 0, as
+// scikit-learn's classification_report writes it (zero_division=0).
+type ClassScore struct {
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+	F1        float64 `json:"f1"`
+	Support   int     `json:"support"`
+}
+
+// PerClass returns each class's ClassScore from a k×k confusion matrix
+// (Confusion's: entry [t][p] counts rows of class t predicted as p).
+func PerClass(confusion [][]int) ([]ClassScore, error) {
+	k := len(confusion)
+	for t, row := range confusion {
+		if len(row) != k {
+			return nil, check.New(check.Shape, "", "metrics: confusion row %d has %d entries, not %d; give a square matrix", t, len(row), k)
+		}
+	}
+	out := make([]ClassScore, k)
+	for c := range k {
+		predicted, support := 0, 0
+		for t := range k {
+			predicted += confusion[t][c]
+			support += confusion[c][t]
+		}
+		hit := confusion[c][c]
+		s := ClassScore{Support: support}
+		if predicted > 0 {
+			s.Precision = float64(hit) / float64(predicted)
+		}
+		if support > 0 {
+			s.Recall = float64(hit) / float64(support)
+		}
+		if s.Precision+s.Recall > 0 {
+			s.F1 = 2 * s.Precision * s.Recall / (s.Precision + s.Recall)
+		}
+		out[c] = s
+	}
+	return out, nil
+}
+
 func wrap(err error) error { return check.Wrap("metrics", err) }

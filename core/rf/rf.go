@@ -221,6 +221,30 @@ func DefaultPrecision(method, sampler string) string {
 	return names.Float64
 }
 
+// ValueBytes is the memory of one feature value computed at precision
+// ("" meaning the default): 4 bytes in float32, 8 in float64.
+func ValueBytes(precision string) int {
+	if precision == names.Float32 {
+		return 4
+	}
+	return 8
+}
+
+// DefaultValueBytes is the memory of one feature value of method and
+// sampler at their default precision (DefaultPrecision), for every
+// method and sampler: what a host counts before a fit, by method, then
+// sampler.
+func DefaultValueBytes() map[string]map[string]int {
+	out := make(map[string]map[string]int, len(Methods))
+	for _, m := range Methods {
+		out[m] = make(map[string]int, len(Samplers))
+		for _, s := range Samplers {
+			out[m][s] = ValueBytes(DefaultPrecision(m, s))
+		}
+	}
+	return out
+}
+
 // hasFloat32 reports whether the features of method and sampler ("" for
 // their defaults) have a float32 form: all but grad's, and those the
 // hadamard sampler draws (a method that ignores the sampler, as rff does,

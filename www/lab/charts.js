@@ -257,37 +257,81 @@ export function topConfusions(matrix, labels, n = 8) {
 export function confusionChart(svg, matrix, labels) {
   const k = matrix.length;
   if (k > MAX_SVG_CLASSES) return confusionPicture(svg, matrix);
-  const cell = Math.max(14, Math.min(40, Math.floor(200 / k)));
-  const left = 70, top = 44;
+  // Cells wide enough for a count at any k the SVG draws (the chart widens with k).
+  const cell = Math.max(20, Math.min(40, Math.floor(200 / k)));
+  // Many classes: columns by number (the rows and hovers give the names), rows by number and name.
+  const numbered = k > 8;
+  const left = numbered ? 120 : 70, top = 44;
   const w = left + k * cell + 10, h = top + k * cell + 10;
   reset(svg, w, h);
-  svg.append(el('text', { x: left + (k * cell) / 2, y: 12, 'text-anchor': 'middle', class: 'label' }, 'predicted class'));
+  svg.append(el('text', { x: left + (k * cell) / 2, y: 12, 'text-anchor': 'middle', class: 'label' }, numbered ? 'predicted class (by number)' : 'predicted class'));
   svg.append(el('text', { x: 4, y: top - 6, class: 'label' }, 'true class'));
   // Column labels get a cell's width (about 6 px a character at 10 px); row labels the left margin.
   const fit = (text, chars) => (text.length > chars ? `${text.slice(0, chars - 1)}…` : text);
   const width = Math.max(2, Math.floor(cell / 6));
-  const rowName = (i) => fit(labels[i], 9);
+  const rowName = (i) => (numbered ? `${fit(labels[i], 14)} ${i + 1}` : fit(labels[i], 9));
   for (let j = 0; j < k; j++) {
-    const t = el('text', { x: left + j * cell + cell / 2, y: top - 6, 'text-anchor': 'middle', class: 'tick' }, fit(labels[j], width));
-    t.append(el('title', {}, labels[j]));
+    const t = el('text', { x: left + j * cell + cell / 2, y: top - 6, 'text-anchor': 'middle', class: 'tick' }, numbered ? String(j + 1) : fit(labels[j], width));
+    t.append(el('title', {}, `${j + 1}: ${labels[j]}`));
     svg.append(t);
   }
   for (let i = 0; i < k; i++) {
     const rowSum = matrix[i].reduce((a, b) => a + b, 0) || 1;
     const t = el('text', { x: left - 5, y: top + i * cell + cell / 2 + 4, 'text-anchor': 'end', class: 'tick' }, rowName(i));
-    t.append(el('title', {}, labels[i]));
+    t.append(el('title', {}, `${i + 1}: ${labels[i]}`));
     svg.append(t);
     for (let j = 0; j < k; j++) {
       const share = matrix[i][j] / rowSum;
       const g = el('g', { class: 'cell' });
       g.append(el('rect', { x: left + j * cell, y: top + i * cell, width: cell - 1, height: cell - 1, fill: colour(SEQUENTIAL, share, 0, 1) }));
-      if (cell >= 18) {
-        g.append(el('text', { x: left + j * cell + cell / 2, y: top + i * cell + cell / 2 + 4, 'text-anchor': 'middle', class: share > 0.6 ? 'count dark' : 'count' }, String(matrix[i][j])));
-      }
+      g.append(el('text', { x: left + j * cell + cell / 2, y: top + i * cell + cell / 2 + 4, 'text-anchor': 'middle', class: share > 0.6 ? 'count dark' : 'count' }, String(matrix[i][j])));
       g.append(el('title', {}, `true ${labels[i]}, predicted ${labels[j]}: ${matrix[i][j]}`));
       svg.append(g);
     }
   }
+}
+
+/** The most classes the table view shows as a whole matrix; beyond, a row per class. */
+export const MAX_TABLE_CLASSES = 60;
+
+/**
+ * The confusion matrix as an HTML table, readable at any number of classes
+ * where a picture's labels are not: up to MAX_TABLE_CLASSES, every class by
+ * its full name and number, each cell a count (the diagonal marked); beyond,
+ * a row per class (its rows, recall, precision and the class it is most
+ * often taken for). perClass: the engine's score figures. The page builds
+ * it when the reader opens it, so that a thousand classes cost nothing
+ * until then.
+ */
+export function confusionTable(table, matrix, labels, perClass = []) {
+  const k = matrix.length;
+  const cell = (tag, text, attrs = {}) => {
+    const c = document.createElement(tag);
+    c.textContent = text;
+    for (const [a, v] of Object.entries(attrs)) if (v) c.setAttribute(a, v);
+    return c;
+  };
+  const pct = (v) => (Number.isFinite(v) ? `${(100 * v).toFixed(0)}%` : '—');
+  const whole = k <= MAX_TABLE_CLASSES;
+  const head = document.createElement('tr');
+  head.append(cell('th', whole ? 'true \\ predicted' : 'true class'), ...(whole ? labels.map((name, j) => cell('th', String(j + 1), { title: name, scope: 'col' })) : []),
+    cell('th', 'rows'), cell('th', 'recall'), cell('th', 'precision'), ...(whole ? [] : [cell('th', 'most often taken for')]));
+  const rows = [head];
+  for (let i = 0; i < k; i++) {
+    const tr = document.createElement('tr');
+    tr.append(cell('th', `${i + 1}. ${labels[i]}`, { scope: 'row', title: labels[i] }));
+    if (whole) for (let j = 0; j < k; j++) tr.append(cell('td', String(matrix[i][j]), { title: `true ${labels[i]}, predicted ${labels[j]}`, class: i === j ? 'hit' : matrix[i][j] ? 'miss' : '' }));
+    const pc = perClass[i] ?? {};
+    tr.append(cell('td', String(matrix[i].reduce((a, b) => a + b, 0))), cell('td', pct(pc.recall)), cell('td', pct(pc.precision)));
+    if (!whole) {
+      let top = -1;
+      for (let j = 0; j < k; j++) if (j !== i && matrix[i][j] > 0 && (top < 0 || matrix[i][j] > matrix[i][top])) top = j;
+      tr.append(cell('td', top < 0 ? '—' : `${labels[top]} (${matrix[i][top]})`, { class: top < 0 ? '' : 'miss' }));
+    }
+    rows.push(tr);
+  }
+  const what = whole ? 'test rows counted by true class (rows) and predicted class (columns, by number)' : 'each class\'s test rows, recall and precision, and the class it is most often taken for';
+  table.replaceChildren(cell('caption', `Confusion matrix: ${k} classes, ${what}`), ...rows);
 }
 
 function confusionPicture(svg, matrix) {

@@ -10,7 +10,8 @@ import { quote } from './messages.js';
 import { check, isAbort, orAbort } from './jobs.js';
 import { SAMPLE, preprocessOf, planeSplit } from './experiments.js';
 import { shortName, count } from './format.js';
-import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV, CLASS_NAMES, drawable, tablePlane } from './toy.js';
+import { TOYS, TOY_IDS, isToy, toySet, withPoints, toyCSV, CLASS_NAMES, planeRefusal, tablePlane, sampleTable } from './toy.js';
+import { lineRefusal, tableSet1d } from './line1d.js';
 import { MAX_CLASSES } from './surface.js';
 
 /**
@@ -57,7 +58,7 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
    * data (only the file can change), 'run' for the loaded data with another
    * Target. toy: the points of a generated set (their CSV text is source's).
    */
-  async function load(name, source, { bundled = null, target = '', exclude = [], by = 'the link', where = 'load', toy = null } = {}) {
+  async function load(name, source, { bundled = null, target = '', exclude = [], by = 'the link', where = 'load', toy = null, fresh = false } = {}) {
     app.loadsStarted++;
     say(`Reading ${name}…`);
     const still = () => (app.current ? ` ${app.current.name} is still loaded.` : '');
@@ -87,40 +88,59 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       const out = exclude.filter((n) => preview.names.includes(n) && n !== targetName);
       if (out.length) opts.exclude = out;
       // The Task control: 'auto' is the engine's rule (toy sets are classes).
-      if (!toy && app.settings.task !== NAMES.Auto) opts.task = app.settings.task;
+      // A new file is read with 'auto': the Task set for the old one was about its target.
+      if (!toy && !fresh && app.settings.task !== NAMES.Auto) opts.task = app.settings.task;
       let ds, why = preview.targetWhy;
       try {
         ds = await eng.parseCSV(bytes, { ...opts, ...ctl(1, 2) });
       } catch (e) {
+        // Refused with the Task the user set: that is the control to change.
+        if (opts.task && !isAbort(e) && typeof opts.target !== 'number') throw taskRefusal(e, opts.task);
         // A suggestion the file cannot be read with (its other columns unusable as inputs):
         // the last column, as parseCSV reads it by default.
         if (typeof opts.target !== 'number' || isAbort(e)) throw e;
         check(signal);
         delete opts.target;
         if (opts.exclude) opts.exclude = opts.exclude.filter((n) => n !== preview.names.at(-1));
-        ds = await eng.parseCSV(bytes, { ...opts, ...ctl(1, 2) });
+        ds = await eng.parseCSV(bytes, { ...opts, ...ctl(1, 2) }).catch((e2) => { throw opts.task && !isAbort(e2) ? taskRefusal(e2, opts.task) : e2; });
         why = `the last column (with ${quote(suggested)}, named like a target, the file cannot be read: ${wording(e).text})`;
       }
       check(signal);
       if (ds.X.rows < 2) throw new Error(`it has ${ds.X.rows} usable row${ds.X.rows === 1 ? '' : 's'}; at least 2 are needed`);
-      // The playground's points: a generated set's, or a drawable table's (split by the engine).
+      // The playground's points: a generated set's, or a drawable table's
+      // (a sample of a large one, split by the engine); a one-column
+      // regression table is drawn in one dimension. Else why not, in words.
+      const planeWhy = toy ? '' : planeRefusal(ds, MAX_CLASSES);
       const plane = toy ? { ...toy, classes: CLASS_NAMES }
-        : drawable(ds, MAX_CLASSES) ? await tablePlane(eng, ds, { ...planeSplit(app.settings), signal }) : null;
+        : !planeWhy ? await tablePlane(eng, ds, { ...planeSplit(app.settings), signal }) : null;
+      check(signal);
+      const lineWhy = toy ? '' : lineRefusal(ds);
+      const line = !toy && !lineWhy ? await tableSet1d(eng, ds, sampleTable, { seed: app.settings.seed, signal }) : null;
       check(signal);
       // Runs on the previous data would report on the wrong one (the 1-D curves have their own data).
       app.jobs.stopAll('new data', (j) => j.lane === 'load' || j.lane === 'line1d');
-      app.current = { id: ++app.datasetSerial, name, bytes, bundled, preview, ds, sample: sampleRows(ds.y, SAMPLE), toy, plane };
+      // What belonged to the old data and goes with it (the user's Depth, m and λ stay).
+      const reset = fresh ? resetFor(ds) : [];
+      app.current = { id: ++app.datasetSerial, name, bytes, bundled, preview, ds, sample: sampleRows(ds.y, SAMPLE), toy, plane, planeWhy, line, lineWhy };
       app.settings.data = bundled ?? 'file';
       // A link names the target only when it is not the suggested one.
       app.settings.target = ds.targetName === suggested ? '' : ds.targetName;
       app.current.targetWhy = opts.target === target ? `chosen by ${by}` : why;
       app.settings.exclude = ds.excluded.join(NAMES_SEP);
       controls.save();
+      if (fresh) {
+        // New data: an alert about the old data or its settings is out of date.
+        page.hideError();
+        controls.show();
+      }
       datasetOptions(bundled ? null : name);
       showData();
       newData();
       if (note) notify(note, { append: true });
-      say(`Loaded ${name}: ${count(ds.X.rows, 'row')}, ${ds.task}${ds.task === NAMES.Classification ? ` (${count(ds.classes.length, 'class', 'classes')})` : ''}.`);
+      const said = reset.length ? ` Reset for this file: ${reset.join('; ')}; Depth, Features m and λ are kept.` : '';
+      if (said) notify(said.trim(), { append: true });
+      $('reset-note').textContent = said.trim();
+      say(`Loaded ${name}: ${count(ds.X.rows, 'row')}, ${ds.task}${ds.task === NAMES.Classification ? ` (${count(ds.classes.length, 'class', 'classes')})` : ''}.${said}`);
     }, {
       where,
       failText: (text) => `Could not load ${name}: ${text}.${still()}`,
@@ -129,6 +149,29 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
     if (outcome.ok) loaded();
     else if (outcome.why !== 'replaced') showCurrentChoice();
     return outcome.ok;
+  }
+
+  /**
+   * The settings of the old data that a new data set ds resets, in words
+   * ('Task auto (was regression)'): the task, a target chosen by name, the
+   * columns left out. Sets them in app.settings.
+   */
+  function resetFor(ds) {
+    const s = app.settings, out = [];
+    if (s.task !== NAMES.Auto) {
+      out.push(`Task ${NAMES.Auto} (was ${s.task})`);
+      s.task = NAMES.Auto;
+    }
+    if (s.target && s.target !== ds.targetName) out.push(`Target ${quote(ds.targetName)} (was ${quote(s.target)})`);
+    const was = splitNames(s.exclude);
+    if (was.length && was.join(NAMES_SEP) !== ds.excluded.join(NAMES_SEP)) out.push(`Leave out ${ds.excluded.length ? ds.excluded.map((n) => quote(n)).join(', ') : 'none'} (was ${was.map((n) => quote(n)).join(', ')})`);
+    return out;
+  }
+
+  /** A refusal of the file under the Task the user set, naming Task as the control to change. */
+  function taskRefusal(e, task) {
+    const text = wording(e, { where: 'load' })?.text ?? String(e?.message ?? e);
+    return Object.assign(new Error(`${text}. Task is set to ${task}: set Task to ${NAMES.Auto} (or another task) to read this target`), { pageControl: 'task' });
   }
 
   /** Reads the loaded data set again (another Task, or other columns left out), keeping its target. */
@@ -140,9 +183,9 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
   }
 
   /** Loads a bundled file or a generated set by its menu id (target and exclude: a link's). */
-  function loadBundled(id, target = '', exclude = []) {
-    if (isToy(id)) return loadToy(id);
-    return load(BUNDLED[id].file, (signal) => fetchBundled(id, signal), { bundled: id, target, exclude });
+  function loadBundled(id, target = '', exclude = [], { fresh = false } = {}) {
+    if (isToy(id)) return loadToy(id, { fresh });
+    return load(BUNDLED[id].file, (signal) => fetchBundled(id, signal), { bundled: id, target, exclude, fresh });
   }
 
   /**
@@ -151,14 +194,14 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
    * training points as a CSV file would be: the panels below treat it as a
    * table, the playground draws it.
    */
-  function loadToy(id) {
+  function loadToy(id, { fresh = false } = {}) {
     if (app.added.id !== id) app.added = { id, x: [], y: [] };
     const s = app.settings;
     const set = toySet(id, { n: s.points, noisePercent: s.noise, seed: s.dseed });
     const added = { x: Float64Array.from(app.added.x), y: Float64Array.from(app.added.y) };
     const toy = { id, train: withPoints(set.train, added), test: set.test, added: added.y.length };
     const bytes = new TextEncoder().encode(toyCSV(toy.train));
-    return load(`${id}.csv`, () => bytes, { bundled: id, toy });
+    return load(`${id}.csv`, () => bytes, { bundled: id, toy, fresh });
   }
 
   /** Generates the current set again soon (its sliders move fast) with the settings and added points. */
@@ -186,7 +229,7 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
 
   function loadFile(file) {
     if (!file) return;
-    load(file.name, () => readFile(file));
+    load(file.name, () => readFile(file), { fresh: true });
   }
 
   /** Facts about the data set and what preprocessing will do. */
@@ -246,7 +289,7 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
 
   function bind() {
     $('dataset').addEventListener('change', (e) => {
-      if (e.target.value !== 'file') loadBundled(e.target.value);
+      if (e.target.value !== 'file') loadBundled(e.target.value, '', [], { fresh: true });
     });
     $('file').addEventListener('change', (e) => {
       const file = e.target.files[0];

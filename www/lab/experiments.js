@@ -9,6 +9,7 @@ import { NAMES } from './names.js';
 import { check } from './jobs.js';
 import { trainWork, EXACT_MAX } from './cost.js';
 import { count } from './format.js';
+import { formatBytes } from './data.js';
 
 /** Rows in the kernel pictures (an n×n exact kernel is cheap at this size). */
 export const SAMPLE = 200;
@@ -284,20 +285,51 @@ export function metric(ds, s, yTrue) {
 /** How far random features may trail the exact kernel before the page says so: accuracy points, or R². */
 export const SHORTFALL = { classification: 0.03, regression: 0.05 };
 
+/** Whether random features (rf, a metric) trail the exact kernel by more than SHORTFALL: the gap, or 0. */
+export function shortBy(ds, rf, exact) {
+  if (!exact || !Number.isFinite(rf.value) || !Number.isFinite(exact.value)) return 0;
+  const gap = exact.value - rf.value;
+  return gap > SHORTFALL[ds.task] ? gap : 0;
+}
+
+/**
+ * The larger m a shortfall at m is checked with: twice m, at least the
+ * package's default (defaultM), at most the largest the page offers
+ * (maxM); null when the page offers no larger m.
+ */
+export function checkM(m, { defaultM, maxM }) {
+  const next = Math.min(maxM, Math.max(2 * m, defaultM ?? 0));
+  return next > m ? next : null;
+}
+
 /**
  * A sentence when the random features (rf, a metric) fall well short of
- * the exact kernel (exact) at m features, suggesting more: up to the
- * largest the page offers (maxM), at least the package's default
- * (defaultM); '' when they keep up or no exact kernel was fitted.
+ * the exact kernel (exact) at m features; '' when they keep up or no exact
+ * kernel was fitted. Advice only as far as it was checked: checked is the
+ * metric of a fit the page ran at checkM's m on the same rows ({ m, value,
+ * text }): the sentence says what that fit reached, and suggests it only
+ * if it did better; without one the sentence says that more features are
+ * a guess.
  */
-export function shortfall(ds, rf, exact, m, { defaultM, maxM }) {
-  if (!exact || !Number.isFinite(rf.value) || !Number.isFinite(exact.value)) return '';
-  const gap = exact.value - rf.value;
-  if (!(gap > SHORTFALL[ds.task])) return '';
+export function shortfall(ds, rf, exact, m, { checked = null } = {}) {
+  const gap = shortBy(ds, rf, exact);
+  if (!gap) return '';
   const by = ds.task === NAMES.Classification ? `${(100 * gap).toFixed(1)} points of accuracy` : `${gap.toFixed(3)} in R²`;
-  const next = Math.min(maxM, Math.max(2 * m, defaultM ?? 0));
-  // A guess, said as one (issue 42): the larger m was not fitted here, and
-  // on a small set a larger m can score lower.
-  const more = next > m ? `Features m = ${next} usually narrows it, though it was not tried here${defaultM > m ? ` (the package's default is ${defaultM}; this page starts at ${m} to stay quick)` : ''}` : 'more features than this page offers would close it (the package takes more)';
-  return `The random features fall ${by} short of the exact kernel at m = ${m}: ${more}.`;
+  const head = `The random features fall ${by} short of the exact kernel at m = ${m}`;
+  if (!checked) return `${head}: more features than this page offers might close the gap (a guess, not checked here; the package takes more).`;
+  if (checked.value > rf.value) return `${head}. Checked on the same rows: at m = ${checked.m} they reach ${checked.text}; set Features m to ${checked.m}.`;
+  return `${head}. Checked on the same rows: m = ${checked.m} reaches ${checked.text}, no better; more features do not close it here, the exact kernel is the better model at this size.`;
+}
+
+/**
+ * The memory of Φ for n rows of m features at the precision the engine
+ * computes them in by default (the engine's limits.featureBytes, by method
+ * and sampler: 4 bytes for float32, 8 for float64). Returns { bytes, per,
+ * text }, or null when the engine does not say.
+ */
+export function featureMemory(n, m, settings, limits) {
+  const per = limits?.featureBytes?.[settings.method]?.[settings.sampler];
+  if (!Number.isInteger(per)) return null;
+  const bytes = n * m * per;
+  return { bytes, per, text: `Φ for all ${n} rows: ${n} × ${m} × ${per} bytes = ${formatBytes(bytes)}` };
 }

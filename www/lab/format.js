@@ -1,5 +1,8 @@
 // Short texts the page builds from numbers and names. No DOM.
 
+/** A word with its article: the package's one rule ("an apple", "an “Ozone”"). */
+export { withArticle } from './ntkrf/errors.js';
+
 /** A file name short enough for the progress line (the status shows it in full). */
 export const shortName = (name) => (name.length > 24 ? `${name.slice(0, 23)}…` : name);
 

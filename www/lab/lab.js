@@ -114,6 +114,16 @@ function bind() {
     else data.loadFile(file);
   });
   window.addEventListener('hashchange', followLink);
+  // The header's buttons bring a panel into view (below the sticky header)
+  // and focus its first step: the file input, the Train button.
+  for (const b of document.querySelectorAll('.jump [data-goto]')) {
+    b.addEventListener('click', () => {
+      const panel = $(b.dataset.goto);
+      const target = b.dataset.focus ? $(b.dataset.focus) : null;
+      panel.scrollIntoView({ block: 'start' });
+      if (target && !target.disabled) target.focus({ preventScroll: true });
+    });
+  }
   $('cancel').addEventListener('click', () => {
     const labels = app.jobs.stopAll('cancelled');
     if (labels.length) page.say(`Cancelled ${labels.join(' and ')}. You can start again.`);

@@ -14,6 +14,8 @@ export const EXTENT_1D = 3;
 export const CURVE_POINTS_1D = 161;
 /** Training points of a set. */
 export const POINTS_1D = 24;
+/** The most rows of a table the 1-D panel fits (a seeded sample of more): the exact kernel and the band are n×n. */
+export const MAX_POINTS_1D = 500;
 /** The RBF kernel's γ of the contrast (a length scale of 0.5 on ±3). */
 export const RBF_GAMMA_1D = 2;
 
@@ -88,3 +90,41 @@ export async function curves1d(engine, set, { depth, features, lambda, preproces
     lambda: exact.lambda,
   };
 }
+
+/**
+ * Why the 1-D panel cannot draw a table (ds, parseCSV's), with what the
+ * user can do; '' when it can: one numeric input column, a numeric target
+ * (regression), no missing cells.
+ */
+export function lineRefusal(ds) {
+  const inputs = ds.columns.filter((c, i) => i !== ds.target);
+  if (inputs.length !== 1 || ds.X.cols !== 1 || inputs[0].kind !== 'numeric') return `it has ${inputs.length === 1 ? 'one input column that is not numeric' : `${inputs.length} input columns`}; this panel draws a table of one numeric input column and a numeric target (Leave out the others)`;
+  if (ds.task !== NAMES.Regression) return `its target “${ds.targetName}” is read as classes; this panel draws values (set Task to ${NAMES.Regression})`;
+  if (ds.missingCells) return `${ds.missingCells} of its cells are missing (empty or NaN); this panel needs every cell (remove those rows from the file)`;
+  return '';
+}
+
+/**
+ * A 1-D table as the panel's set: at most MAX_POINTS_1D rows (the
+ * engine's seeded sample, sample(engine, ds, max, opts): toy.js's
+ * sampleTable), x mapped linearly onto ±(EXTENT_1D − 0.5) so that the
+ * curve runs beyond the data on both sides, y as it is. Returns { id:
+ * 'file', x, y, axis: { name, centre, half }, target, shown, of }; real(x)
+ * maps a plotted x back to the column's units.
+ */
+export async function tableSet1d(engine, table, sample, { seed, signal }) {
+  const { ds, of } = await sample(engine, table, MAX_POINTS_1D, { seed, signal });
+  const n = ds.X.rows;
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    lo = Math.min(lo, ds.X.data[i]);
+    hi = Math.max(hi, ds.X.data[i]);
+  }
+  const centre = (lo + hi) / 2, half = (hi - lo) / 2 || 1, reach = EXTENT_1D - 0.5;
+  const x = Float64Array.from(ds.X.data, (v) => ((v - centre) / half) * reach);
+  const name = ds.columns.find((c, i) => i !== ds.target).name;
+  return { id: 'file', x, y: Float64Array.from(ds.y), axis: { name, centre, half: half / reach }, target: ds.targetName, shown: n, of };
+}
+
+/** A plotted x of a table's set in its column's units. */
+export const realX = (set, x) => (set.axis ? set.axis.centre + x * set.axis.half : x);

@@ -8,6 +8,7 @@ import { METHODS, uses } from './vocab.js';
 import { NAMES } from './names.js';
 import { summarizeList } from './data.js';
 import { short } from './heatmap.js';
+import { withArticle } from './format.js';
 
 /** Largest model file the page reads (a model of random features is small; one of an exact kernel holds its training rows). */
 export const MAX_MODEL_BYTES = 256 << 20;
@@ -45,7 +46,7 @@ export function describeModel(spec, model) {
   lines.push(`${capitalize(what)}; λ = ${short(model.lambda)}.`);
   if (input) {
     const names = input.columns.filter((_, i) => i !== input.target).map((c) => c.name);
-    lines.push(`Reads ${names.length === 1 ? 'the column' : `${names.length} columns`} ${summarizeList(names, 8)}${input.header ? ', by name' : ', by position'}; a ${input.targetName} column, if present, is ignored.`);
+    lines.push(`Reads ${names.length === 1 ? 'the column' : `${names.length} columns`} ${summarizeList(names, 8)}${input.header ? ', by name' : ', by position'}; ${withArticle(input.targetName)} column, if present, is ignored.`);
   } else {
     lines.push('Fitted from a matrix, not a file: it has no columns to read a CSV file by.');
   }

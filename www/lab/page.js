@@ -72,7 +72,9 @@ export function createPage(app) {
     if (outcome.ok) clearOldError(lane, seq);
     else if (outcome.why === 'failed') {
       const ex = wording(outcome.error, { where, fallback });
-      showError(failText(ex.text), { lane, control: ex.control });
+      // A refusal the page worded itself may name the control to change (pageControl: its id).
+      const own = outcome.error?.pageControl;
+      showError(failText(ex.text), { lane, control: ex.control ?? (own ? { id: own } : null) });
       say(failStatus());
     }
     return outcome;

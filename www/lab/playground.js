@@ -8,11 +8,11 @@ import { EXTENT, TOYS, TOY_IDS, withPoints, tablePlane, pointWords } from './toy
 import { featureOptions, targetKernel, preprocessOf, dim, lambdaOf, planeSplit } from './experiments.js';
 import { activeLearning, toyProblem, tableProblem, RANDOM_ORDERS } from './active.js';
 import { lineChart, clearChart } from './charts.js';
-import { SETS_1D, SET_IDS_1D, set1d, curves1d, RBF_GAMMA_1D } from './line1d.js';
+import { SETS_1D, SET_IDS_1D, set1d, curves1d, RBF_GAMMA_1D, realX } from './line1d.js';
 import { check } from './jobs.js';
 import { NAMES } from './names.js';
 import { short } from './heatmap.js';
-import { count, seconds } from './format.js';
+import { count, seconds, withArticle } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -185,7 +185,9 @@ export function createPlayground({ app, run, say, addPoint }) {
     if (!app.settings || !app.engine) return;
     const s = { ...app.settings };
     const id = $('line1d-set').value || SET_IDS_1D[0];
-    const set = set1d(id, { seed: s.dseed });
+    // The loaded table when it is one-dimensional (data-panel.js), else a generated curve.
+    const table = id === 'file' ? app.current?.line ?? null : null;
+    const set = table ?? set1d(Object.hasOwn(SETS_1D, id) ? id : SET_IDS_1D[0], { seed: s.dseed });
     const mine = ++serial1d;
     const chart = $('line1d-chart');
     chart.dataset.state = 'busy';
@@ -197,24 +199,26 @@ export function createPlayground({ app, run, say, addPoint }) {
       return;
     }
     const c = outcome.value;
-    const line = (ys) => Array.from(c.x, (x, i) => [x, ys[i]]);
+    const line = (ys) => Array.from(c.x, (x, i) => [realX(set, x), ys[i]]);
     const method = app.vocab.methods[s.method];
     lineChart(chart, {
       series: [
         { name: `exact NTK, L = ${s.depth}`, points: line(c.exact), style: 'line', colour: 0 },
         { name: `${method.name}, m = ${dim(s)}`, points: line(c.rf), style: 'line', colour: 1 },
         { name: `RBF, γ = ${RBF_GAMMA_1D}`, points: line(c.rbf), style: 'line', colour: 2 },
-        { name: 'training points', points: Array.from(set.x, (x, i) => [x, set.y[i]]), style: 'dots', colour: 3 },
+        { name: table ? 'your rows' : 'training points', points: Array.from(set.x, (x, i) => [realX(set, x), set.y[i]]), style: 'dots', colour: 3 },
       ],
       bands: [{ name: 'ensemble ±2σ', lo: line(c.lo), hi: line(c.hi) }],
-      x: { label: 'x' },
-      y: { label: 'y' },
+      x: { label: table ? set.axis.name : 'x' },
+      y: { label: table ? set.target : 'y' },
       key: 'left',
       size: [520, 260],
     });
     const widest = Math.max(...c.hi.map((h, i) => h - c.lo[i]));
     Object.assign(chart.dataset, { state: 'done', run: String(mine), widest: String(widest), lambda: String(c.lambda) });
-    $('line1d-note').textContent = `${SETS_1D[id].title}: λ = ${short(c.lambda)}; the band is widest (±${short(widest / 2)}) where the ensemble has no data.`;
+    Object.assign(chart.dataset, { set: table ? 'file' : set.id, points: String(set.x.length) });
+    const drawn = table ? `${app.current.name}, ${set.target} against ${set.axis.name}${set.shown < set.of ? ` (a sample of ${set.shown} of its ${set.of} rows: the exact kernel and the band are n×n)` : ''}` : SETS_1D[set.id].title;
+    $('line1d-note').textContent = `${drawn}: λ = ${short(c.lambda)}; the band is widest (±${short(widest / 2)}) where the ensemble has no data.`;
   }
 
   /** Fits the three models on the current set and paints their surfaces; a newer redraw stops this one. */
@@ -299,13 +303,35 @@ export function createPlayground({ app, run, say, addPoint }) {
     }
   }
 
-  /** After a load: the surfaces of a generated set, or a note for a table; old active-learning results go. */
+  /**
+   * After a load: the surfaces of a generated set or a drawable table, a
+   * one-dimensional table in the 1-D panel, and for a table either cannot
+   * draw the reason why, in words; old active-learning results go.
+   */
   function dataChanged() {
     const toy = plane();
+    const cur = app.current;
     $('play-surfaces').hidden = !toy;
-    $('play-table-note').hidden = !!toy;
     const names = TOY_IDS.map((id) => TOYS[id].title);
-    $('play-table-note').textContent = `Decision surfaces are drawn for the generated 2-D sets (choose ${names.slice(0, -1).join(', ')} or ${names.at(-1)} in Dataset) and for a table of two numeric columns and a class of at most ${CLASS_COLOURS.length} values. Active learning below works on any data set.`;
+    const general = `Decision surfaces are drawn for the generated 2-D sets (choose ${names.slice(0, -1).join(', ')} or ${names.at(-1)} in Dataset) and for a table of two numeric columns and a class of at most ${CLASS_COLOURS.length} values; a table of one numeric column and a numeric target is drawn as a curve below. Active learning works on any data set.`;
+    let note = '';
+    if (toy?.table && toy.shown < toy.of) note = `Drawn: a sample of ${toy.shown} of the ${toy.of} rows of ${cur.name} (the engine draws it; the exact kernel's matrix is n×n and the page stays quick); Train uses every row.`;
+    else if (!toy && cur) {
+      note = cur.line
+        ? `${cur.name} is drawn as a curve below, not on the plane: ${cur.planeWhy}. ${general}`
+        : `${cur.name} is not drawn: on the plane, ${cur.planeWhy}; as a curve, ${cur.lineWhy}. ${general}`;
+    }
+    // What is drawn, for the reader of the page's state (the tests): the points on the plane.
+    $('play-surfaces').dataset.points = toy ? String(toy.train.y.length + toy.test.y.length) : '';
+    $('play-table-note').textContent = note;
+    $('play-table-note').hidden = !note;
+    $('play-table-note').classList.toggle('warn', !!cur && !toy && !cur.line);
+    // The Curve menu: the generated curves, and the loaded table when it is one-dimensional (chosen).
+    const sel = $('line1d-set');
+    const was = sel.value;
+    sel.replaceChildren(...SET_IDS_1D.map((id) => new Option(SETS_1D[id].title, id)), ...(cur?.line ? [new Option(`your table: ${cur.name}`, 'file')] : []));
+    sel.value = cur?.line ? 'file' : Object.hasOwn(SETS_1D, was) ? was : SET_IDS_1D[0];
+    if (cur?.line || was === 'file') redraw1d();
     if (toy) classKey(toy.classes);
     clearActive();
     for (const v of views) v.values = null;
@@ -436,7 +462,7 @@ export function createPlayground({ app, run, say, addPoint }) {
         redrawSoon();
       } else addPoint(x1, x2, c);
       paintAll();
-      say(`Added a ${toy.classes[c]} point at ${pointWords(toy, x1, x2)}; refitting…`);
+      say(`Added ${withArticle(toy.classes[c])} point at ${pointWords(toy, x1, x2)}; refitting…`);
     });
   }
   for (const v of views) v.canvas.addEventListener('pointermove', readPoint);

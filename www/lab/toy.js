@@ -168,26 +168,59 @@ export function toyCSV({ x, y }) {
 export const TABLE_REACH = 1.2;
 
 /**
- * Whether the playground can draw a table (ds, parseCSV's): two numeric
- * input columns, no missing cells, and a class of 2…maxClasses values.
+ * The most rows of a table the playground draws and fits its three models
+ * on: a seeded sample of a larger table (drawn by the engine, in a worker),
+ * so that any size keeps the page responsive and the exact kernel's n×n
+ * matrix small.
  */
-export function drawable(ds, maxClasses) {
+export const MAX_PLANE_POINTS = 2000;
+
+/**
+ * Why the playground cannot draw a table (ds, parseCSV's), with what the
+ * user can do there; '' when it can: two numeric input columns, no missing
+ * cells, and a class of 2…maxClasses values.
+ */
+export function planeRefusal(ds, maxClasses) {
   const inputs = ds.columns.filter((c, i) => i !== ds.target);
-  return ds.task === NAMES.Classification && ds.X.cols === 2 && inputs.length === 2 && inputs.every((c) => c.kind === 'numeric')
-    && !ds.missingCells && ds.classes.length >= 2 && ds.classes.length <= maxClasses;
+  if (inputs.length !== 2 || ds.X.cols !== 2) return `it has ${inputs.length === 1 ? 'one input column' : `${inputs.length} input columns`}; the pictures need exactly two numeric ones (Leave out the others in the Data panel)`;
+  const text = inputs.filter((c) => c.kind !== 'numeric');
+  if (text.length) return `${text.map((c) => `“${c.name}”`).join(' and ')} ${text.length === 1 ? 'is' : 'are'} not numeric; the pictures need two numeric input columns`;
+  if (ds.task !== NAMES.Classification) return `its target “${ds.targetName}” is read as values; the pictures colour classes (set Task to ${NAMES.Classification} if its values are classes)`;
+  if (ds.classes.length > maxClasses) return `its target “${ds.targetName}” has ${ds.classes.length} classes; the pictures have colours for at most ${maxClasses} (choose a Target with fewer classes)`;
+  if (ds.classes.length < 2) return `its target “${ds.targetName}” has one class; the pictures need two or more`;
+  if (ds.missingCells) return `${ds.missingCells} of its cells are missing (empty or NaN); the pictures need every cell (remove those rows from the file: Train fills them in)`;
+  return '';
+}
+
+/** Whether the playground can draw a table (see planeRefusal). */
+export const drawable = (ds, maxClasses) => planeRefusal(ds, maxClasses) === '';
+
+/**
+ * The rows of ds to draw: all of them up to max, else a seeded sample of
+ * max rows drawn by the engine (split's test part, in a worker), as a data
+ * set of those rows. Returns { ds, of } (of: the table's rows).
+ */
+export async function sampleTable(engine, ds, max, { seed, signal }) {
+  const n = ds.X.rows;
+  if (n <= max) return { ds, of: n };
+  const { test: idx } = await engine.split(n, { testFraction: max / n, seed, signal });
+  return { ds: { ...ds, X: engine.take(ds.X, idx), y: engine.take(ds.y, idx) }, of: n };
 }
 
 /**
- * A table's points on the playground's plane: its rows split into training
- * and test rows by the engine (Go's split rule: the page's Test share and
- * Seed, as Train splits them), each column mapped linearly onto
- * ±TABLE_REACH so that the pictures frame them as they frame a generated
- * set (the models are fitted on the mapped points: what is drawn is what is
- * fitted). Returns { train, test, classes, added: 0, table: true, split,
- * axes }: split the { testFraction, seed } it was drawn with, axes each
- * column's { name, centre, half } (the mapping back, for pointWords).
+ * A table's points on the playground's plane: at most MAX_PLANE_POINTS of
+ * its rows (sampleTable), split into training and test rows by the engine
+ * (Go's split rule: the page's Test share and Seed, as Train splits them),
+ * each column mapped linearly onto ±TABLE_REACH so that the pictures frame
+ * them as they frame a generated set (the models are fitted on the mapped
+ * points: what is drawn is what is fitted). Returns { train, test,
+ * classes, added: 0, table: true, split, axes, shown, of }: split the {
+ * testFraction, seed } it was drawn with, axes each column's { name,
+ * centre, half } (the mapping back, for pointWords), shown of of the
+ * table's rows drawn.
  */
-export async function tablePlane(engine, ds, { testFraction, seed, signal }) {
+export async function tablePlane(engine, table, { testFraction, seed, signal }) {
+  const { ds, of } = await sampleTable(engine, table, MAX_PLANE_POINTS, { seed, signal });
   const n = ds.X.rows;
   const mid = [0, 1].map((j) => {
     let lo = Infinity, hi = -Infinity;
@@ -206,7 +239,7 @@ export async function tablePlane(engine, ds, { testFraction, seed, signal }) {
   const { train, test } = await engine.split(ds, { testFraction, seed, signal });
   const names = ds.columns.filter((c, i) => i !== ds.target).map((c) => c.name);
   const axes = mid.map(([centre, half], j) => ({ name: names[j], centre, half }));
-  return { train: place(train), test: place(test), classes: [...ds.classes], added: 0, table: true, split: { testFraction, seed }, axes };
+  return { train: place(train), test: place(test), classes: [...ds.classes], added: 0, table: true, split: { testFraction, seed }, axes, shown: n, of };
 }
 
 /** A point of the plane in words: a table's in its columns' names and units, a generated set's as it is. */

@@ -8,6 +8,7 @@ import { DATASETS } from './data.js';
 import { TOY_IDS } from './toy.js';
 import { SURFACES, TASK } from './surface.js';
 import { NAMES, setNames } from './names.js';
+import { withArticle } from './format.js';
 
 export { NAMES };
 
@@ -217,7 +218,7 @@ export function vocabulary(schema, names) {
     // Without the option (an engine that lacks it) the lab's own values keep the page working.
     const kind = s.values ? 'values' : s.text ? 'text' : s.bool ? 'bool' : o?.kind ?? (known ? 'enum' : 'int');
     // A text setting may carry a list of names (exclude).
-    if (o && !['bool', 'enum', 'int', 'number', 'nameOrIndex', ...(s.text ? ['array'] : [])].includes(o.kind)) problems.push(`${key}: ${s.option} is a ${o.kind}, which the lab cannot offer`);
+    if (o && !['bool', 'enum', 'int', 'number', 'nameOrIndex', ...(s.text ? ['array'] : [])].includes(o.kind)) problems.push(`${key}: ${s.option} is ${withArticle(o.kind)}, which the lab cannot offer`);
     if (kind === 'values') settings[key] = { values: s.values, def: s.def, ...(s.always ? { always: true } : {}) };
     else if (kind === 'text' || kind === 'nameOrIndex') settings[key] = { maxLength: s.text, def: s.def };
     else if (kind === 'bool') settings[key] = { bool: true, def: s.def ?? o?.default ?? false };

@@ -82,12 +82,27 @@ export function listCapped(names) {
   return i < names.length ? `${out}… (${names.length - i} more)` : out;
 }
 
+/**
+ * word with its indefinite article, the one rule every message of the
+ * package and the lab writes it by, read at the word's first letter or
+ * number (past a quotation mark): "an" before a vowel letter and before a
+ * number said with a vowel (8…, 11, 18, 11000), "a" otherwise: "an apple",
+ * "an “Ozone”", "an Int8Array", "a Float64Array", "an 8".
+ */
+export function withArticle(word) {
+  const s = String(word);
+  const lead = /[\p{L}\d]+/u.exec(s)?.[0] ?? '';
+  const number = /^\d+/.exec(lead)?.[0];
+  const vowel = number ? /^(8|1[18](\d{3})*$)/.test(number) : /^[aeiou]/i.test(lead.normalize('NFD'));
+  return `${vowel ? 'an' : 'a'} ${s}`;
+}
+
 /** A value as error messages show it: "null", "a Float32Array", "an object with keys a, b". */
 export function describe(v) {
   if (v === null) return 'null';
   if (v === undefined) return 'undefined';
   if (Array.isArray(v)) return 'an array';
-  if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}`;
+  if (ArrayBuffer.isView(v)) return withArticle(v.constructor.name);
   if (typeof v === 'string') return quote(v);
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   if (typeof v === 'function') return 'a function';

@@ -3,7 +3,7 @@
 // which chunk, and the wire forms handed on in row order. Every decision
 // (task, classes, criterion, held-out rows, chunks) is Go's.
 import { ntkrfError, typeError, describe } from './errors.js';
-import { NAMES, splitControl, snapshotMatrix, snapshotVector } from './options.js';
+import { NAMES, splitControl, snapshotMatrix, snapshotVector, snapshotNames } from './options.js';
 import { Model } from './model.js';
 import { overRows, copyRange, CHUNK_BYTES, SPLIT_SELECT_BYTES } from './rows.js';
 
@@ -71,6 +71,24 @@ export async function fitRidge(pool, ...args) {
   // runs in stages, and every stage must see the rows it was called with.
   const { data, ...shape } = snapshotMatrix(where, 'X', X);
   X = shape; // rows and cols, read once
+  // Text labels (scikit-learn's classifiers take them): Go's rule for a
+  // CSV file's class column (data.TextLabels) gives the class indices and
+  // the classes' names, which the model keeps.
+  const names = fromDataset ? null : snapshotNames(y);
+  let classNames;
+  if (names) {
+    if (opts.task === NAMES.Regression) {
+      throw ntkrfError('ERR_OPTION', `${where}: y holds text labels (such as ${describe(names[0])}), which are classes: leave task out or give "${NAMES.Classification}"`, 'task');
+    }
+    const r = await pool.call('labels', { labels: names }, [], { signal: control.signal }, { where });
+    [y, classNames] = [r.y, r.classes];
+    opts.task = NAMES.Classification;
+    if (opts.classes !== undefined && opts.classes !== classNames.length) {
+      throw ntkrfError('ERR_OPTION', `${where}: classes ${opts.classes}, but y holds ${classNames.length} distinct labels; leave classes out`, 'classes');
+    }
+    // One class is refused by the fit itself, about the data (ERR_DATA).
+    if (classNames.length >= 2) opts.classes = classNames.length;
+  }
   const yd = snapshotVector(where, 'y', y);
   if (yd.length !== X.rows) throw ntkrfError('ERR_SHAPE', `${where}: X has ${X.rows} rows but y has ${yd.length} values`, 'y');
   const call = (op, args, arrays, ctl, extra = {}) => pool.call(op, args, arrays, ctl, { where, ...extra });
@@ -91,7 +109,7 @@ export async function fitRidge(pool, ...args) {
   // same bits on any number of workers.
   const ridge = { lambda: opts.lambda, criterion: opts.criterion, gram: opts.gram, grid: opts.grid, task: opts.task, classes: opts.classes };
   const fit = { ...ridge, rows: X.rows, cols: X.cols, features: opts.kernel ? undefined : opts.features, kernel: opts.kernel,
-    preprocess: opts.preprocess, search: opts.search, groups: opts.groups };
+    preprocess: opts.preprocess, search: opts.search, groups: opts.groups, classNames };
   let plan = await call('fitPlan', { ...fit, y: { array: 0 }, chunkBytes: CHUNK_BYTES }, [yd.slice()], { signal: control.signal }, { transfer: true });
   fit.task = plan.task;
   fit.classes = plan.classes;
@@ -121,7 +139,9 @@ export async function fitRidge(pool, ...args) {
   const arrays = [];
   const solveArgs = { ...fit, stats: refs(arrays, stats), parts: refs(arrays, parts), input, selection };
   const model = await call('fitSolve', solveArgs, arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true });
-  return new Model(pool, model);
+  // What Go advises about the fit's size (pipeline.Plan.Advice), kept
+  // with the model (not in its file).
+  return new Model(pool, model, plan.advice ?? []);
 }
 
 /**

@@ -508,6 +508,13 @@ export interface Model {
   readonly selection: Selection | null;
   /** The schema of the Dataset the model was fitted from (what predictCSV reads), or null. */
   readonly input: InputSchema | null;
+  /** Go's advice on the fit that made the model (features far beyond the rows' needs, with their memory), one sentence each; not saved in the file. */
+  readonly warnings: string[];
+  /**
+   * Scores the predictions of X against y with the model's own task: for a
+   * classifier y holds class indices or the model's class names.
+   */
+  score(X: Matrix | Rows, y: Vector | readonly string[], options?: CallControl): Promise<Scores>;
   /**
    * Class indices (classification) or values (regression), one per row:
    * numbers, as Go's Predict returns them. classNames names class indices.
@@ -586,11 +593,27 @@ export interface Comparison {
   approx?: Matrix64;
 }
 
+/** One class's figures (Go's metrics.ClassScore); a share of no rows is 0. */
+export interface ClassScore {
+  precision: number;
+  recall: number;
+  f1: number;
+  /** Rows of the class. */
+  support: number;
+}
+
+/**
+ * Classification: accuracy, the confusion matrix and each class's figures
+ * (perClass[i] for class i; classes: the names, when the labels were
+ * names). Regression: MSE and R². Never the squared error of class indices.
+ */
 export interface Scores {
   accuracy?: number;
   confusion?: number[][];
-  mse: number;
-  r2: number;
+  perClass?: ClassScore[];
+  classes?: string[];
+  mse?: number;
+  r2?: number;
 }
 
 /** Row or entry indices for Engine.take: integers 0…n−1, any order, repeats allowed. */
@@ -649,6 +672,8 @@ export interface Engine {
   readonly limits: Readonly<{
     chunkBytes: number; splitSelectBytes: number; minBlockRows: number; startTimeoutMs: number; maxRestarts: number;
     maxArrayValues: number; quoteChars: number; listChars: number; messageChars: number;
+    /** Bytes of one feature value at the default precision, by method, then sampler (4: float32, 8: float64). */
+    featureBytes: Record<string, Record<string, number>>;
   }>;
   /**
    * The core's cost model (Go's pipeline.Costs), by which 'auto' chooses
@@ -697,7 +722,7 @@ export interface Engine {
    * of them in one worker (about two copies of X there), and per worker a
    * chunk plus O(m²).
    */
-  fitRidge(X: Matrix | Rows, y: Vector, options?: FitOptions): Promise<Model>;
+  fitRidge(X: Matrix | Rows, y: Vector | readonly string[], options?: FitOptions): Promise<Model>;
   /**
    * Kernel ridge regression on a parsed file: the Dataset's X and y with
    * its task, class names and one-hot groups (giving task, classes or groups
@@ -739,8 +764,12 @@ export interface Engine {
   kfold(n: number, options?: KFoldOptions): Promise<{ train: number[]; test: number[] }[]>;
   /** The same folds of a Dataset's rows, each as Datasets that keep its schema. */
   kfold(dataset: Dataset, options?: KFoldOptions): Promise<DatasetSplit[]>;
-  /** Accuracy, confusion matrix (classification), MSE and R². */
-  score(yTrue: Vector, yPred: Vector, options?: ScoreOptions): Promise<Scores>;
+  /**
+   * Accuracy, confusion matrix and per-class figures (classification), or
+   * MSE and R² (regression). Class names (two arrays of strings) are
+   * classification; whole numbers need the task (or model.score).
+   */
+  score(yTrue: Vector | readonly string[], yPred: Vector | readonly string[], options?: ScoreOptions): Promise<Scores>;
   /**
    * The rows idx of X as a new matrix (float64), in the order given. Pure
    * JavaScript and synchronous (no worker, no Promise; works after close()):

@@ -12,7 +12,7 @@
 //   dataset.js  a Dataset split into Datasets that keep its schema (split, kfold)
 //   index.js    the Engine and createEngine (this file)
 import { ntkrfError, typeError, closedError, abortError, describe } from './errors.js';
-import { SCHEMA, NAMES, LIMITS, COSTS, checkKeys, splitControl, readMatrix, snapshotMatrix, snapshotVector, inputBytes, withPathHint, checkCount } from './options.js';
+import { SCHEMA, NAMES, LIMITS, COSTS, checkKeys, splitControl, readMatrix, snapshotMatrix, snapshotVector, snapshotNames, inputBytes, withPathHint, checkCount } from './options.js';
 import { isNode, loadModule, Pool, START_TIMEOUT_MS } from './pool.js';
 import { rowBlocks, overRows, copyRows, concat, take } from './rows.js';
 import { fitRidge } from './fit.js';
@@ -134,6 +134,18 @@ class Engine {
     const where = 'score';
     guard(this.#pool, where);
     const [opts, control] = splitControl(where, options);
+    // Class names (as scikit-learn's scorers take them): both vectors
+    // through Go's class rule together (data.TextLabels), so a name means
+    // one class in both; the scores' classes are those names.
+    const ta = snapshotNames(yTrue), tb = snapshotNames(yPred);
+    if (ta && tb) {
+      if (ta.length !== tb.length) throw ntkrfError('ERR_SHAPE', `${where}: yTrue has ${ta.length} values but yPred has ${tb.length}`, 'yPred');
+      if (opts.task === NAMES.Regression) throw ntkrfError('ERR_OPTION', `${where}: yTrue and yPred are class names, which have no regression scores; leave task out`, 'task');
+      const { y, classes } = await this.#pool.call('labels', { labels: [...ta, ...tb] }, [], control, { where });
+      const [a, b] = [y.slice(0, ta.length), y.slice(ta.length)];
+      const s = await this.#pool.call(where, { task: NAMES.Classification, classes: classes.length, yTrue: { array: 0 }, yPred: { array: 1 } }, [a, b], control, { transfer: true });
+      return { ...s, classes };
+    }
     const a = snapshotVector(where, 'yTrue', yTrue);
     const b = snapshotVector(where, 'yPred', yPred);
     if (a.length !== b.length) throw ntkrfError('ERR_SHAPE', `${where}: yTrue has ${a.length} values but yPred has ${b.length}`, 'yPred');

@@ -3,8 +3,8 @@
 // model file (toJSON, Engine.loadModel) is Go's: JavaScript passes every
 // field through untouched except the two big matrices, which cross the
 // bridge as typed arrays (coef, and train for kernel models).
-import { ntkrfError, typeError, describe } from './errors.js';
-import { NAMES, splitControl, readMatrix, snapshotVector, inputBytes, withPathHint } from './options.js';
+import { ntkrfError, typeError, describe, withArticle } from './errors.js';
+import { NAMES, splitControl, readMatrix, snapshotVector, snapshotNames, inputBytes, withPathHint } from './options.js';
 import { rowBlocks, overRows, chunkRows, copyRows, concat } from './rows.js';
 
 /** A fitted ridge model; its numbers live in JavaScript, so any worker can predict. */
@@ -15,7 +15,7 @@ export class Model {
   #train;
 
   /** From what a fitting op or loadModel returns: {model, coef, train?} with coef and train as {rows, cols, data}. */
-  constructor(pool, { model, coef, train }) {
+  constructor(pool, { model, coef, train }, warnings = []) {
     this.#pool = pool;
     // Go's header, passed through untouched: sent back with every
     // prediction, saved by toJSON.
@@ -35,6 +35,8 @@ export class Model {
     this.selection = model.selection ?? null;
     /** The dataset schema of a model fitted from a Dataset (what predictCSV reads), or null. */
     this.input = model.input ?? null;
+    /** Go's advice on the fit that made this model (its size against the rows' needs), one sentence each; not saved in the file. */
+    this.warnings = [...warnings];
   }
 
   /** The arguments that hand the model to an op: its JSON and references to its two matrices, stored from index `at` on. */
@@ -102,7 +104,7 @@ export class Model {
   classNames(labels) {
     const where = 'classNames';
     if (this.task !== NAMES.Classification) {
-      throw ntkrfError('ERR_DATA', `${where}: a ${this.task} model predicts values, which have no class names`);
+      throw ntkrfError('ERR_DATA', `${where}: ${withArticle(this.task)} model predicts values, which have no class names`);
     }
     const v = snapshotVector(where, 'labels', labels);
     const k = this.classes.length;
@@ -112,6 +114,31 @@ export class Model {
       }
       return this.classes[x];
     });
+  }
+
+  /**
+   * Scores the model's predictions of X against y, with the model's own
+   * task: accuracy, the confusion matrix and each class's figures for a
+   * classifier (y: class indices, or class names of this model), MSE and
+   * R² for a regression (Engine.score's figures).
+   */
+  async score(X, y, options = {}) {
+    const where = 'score';
+    const [, control] = splitControl(where, options, 'predict');
+    this.#alive(where);
+    const names = this.task === NAMES.Classification ? snapshotNames(y) : null;
+    let yTrue;
+    if (names) {
+      const index = new Map(this.classes.map((c, i) => [c, i]));
+      yTrue = Float64Array.from(names, (c, i) => {
+        if (!index.has(c)) throw ntkrfError('ERR_VALUE', `${where}: y[${i}] = ${describe(c)} is not a class of this model (model.classes)`, 'y');
+        return index.get(c);
+      });
+    } else yTrue = snapshotVector(where, 'y', y);
+    const pred = await this.predict(X, control);
+    if (pred.length !== yTrue.length) throw ntkrfError('ERR_SHAPE', `${where}: X has ${pred.length} rows but y has ${yTrue.length} values`, 'y');
+    const task = this.task === NAMES.Classification ? { task: this.task, classes: this.classes.length } : { task: this.task };
+    return this.#pool.call(where, { ...task, yTrue: { array: 0 }, yPred: { array: 1 } }, [yTrue, Float64Array.from(pred)], { signal: control.signal }, { transfer: true });
   }
 
   /** The model file (JSON.stringify(model) calls this); Engine.loadModel reads it back. */

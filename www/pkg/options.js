@@ -295,6 +295,24 @@ export function snapshotMatrix(where, name, M, method = where) {
  * A vector (Float64Array, Float32Array, or an array of numbers) as this
  * call's own Float64Array copy, taken when the call is made.
  */
+/**
+ * Text labels, as scikit-learn takes them (an array of strings, every
+ * entry one): a copy of the names, or null when v is anything else (a
+ * vector, read by snapshotVector, which names a stray entry). Each entry
+ * is read once.
+ */
+export function snapshotNames(v) {
+  if (!Array.isArray(v) || v.length === 0) return null;
+  const n = v.length;
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    if (typeof x !== 'string') return null;
+    out[i] = x;
+  }
+  return out;
+}
+
 export function snapshotVector(where, name, v) {
   if (Array.isArray(v)) {
     // Each entry read once, into the copy.
@@ -336,7 +354,7 @@ function notNumbers(v, what) {
 /** The advice for entry i (x) of an array that must hold numbers. */
 function notNumber(what, i, x) {
   return what === 'labels and targets'
-    ? `; ${what} must be numbers (class indices 0…k−1 for classification), but [${i}] is ${describe(x)}: parseCSV gives them as dataset.y (the class indices) with dataset.classes (their names), or map each name to its index in a list of the names`
+    ? `; ${what} must be numbers (class indices 0…k−1 for classification) or, for fitRidge and score, all class names (strings), but [${i}] is ${describe(x)}: parseCSV gives them as dataset.y (the class indices) with dataset.classes (their names), or map each name to its index in a list of the names`
     : `; ${what} must be numbers, but [${i}] is ${describe(x)}: parseCSV turns text columns into numbers (one-hot), or convert them yourself`;
 }
 
