@@ -69,7 +69,8 @@ func encodeCensus(c Census) ([]byte, error) {
 	return c.c.MarshalBinary()
 }
 
-func decodeCensus(b []byte) (Census, error) {
+func decodeCensus(b []byte) (_ Census, err error) {
+	defer tag(&err)
 	if len(b) == 0 {
 		return Census{}, nil
 	}
@@ -85,7 +86,8 @@ func encodeStats(s Stats, b []byte) []byte {
 	return s.s.AppendBinary(b)
 }
 
-func decodeStats(b []byte) (Stats, error) {
+func decodeStats(b []byte) (_ Stats, err error) {
+	defer tag(&err)
 	if len(b) == 0 {
 		return Stats{}, nil
 	}
@@ -122,7 +124,8 @@ type shardJSON struct {
 	Settled Settled `json:"settled"`
 }
 
-func decodeShard(b []byte) (Shard, error) {
+func decodeShard(b []byte) (_ Shard, err error) {
+	defer tag(&err)
 	j, b, err := field(b, "shard")
 	if err != nil {
 		return Shard{}, err
@@ -150,7 +153,8 @@ func (s Settled) of(path string) Settled {
 	return s
 }
 
-func decodeSettled(b []byte) (Settled, error) {
+func decodeSettled(b []byte) (_ Settled, err error) {
+	defer tag(&err)
 	var s Settled
 	if err := json.Unmarshal(b, &s); err != nil {
 		return s, check.New(check.Parse, "", "fitbeam: settled schema: %v", err)

@@ -3,10 +3,12 @@ package fitbeam
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"reflect"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -139,6 +141,20 @@ func shardErr(path string, err error) error {
 	return Tagged{check.New(code, "", "%s: %v", path, err)}
 }
 
+// tag makes *err, a coded error, Tagged (its code in its text): every
+// step's error crosses the runner as text, and the command prints the
+// code it carries. An uncoded error is left as it is.
+func tag(err *error) {
+	var t Tagged
+	if *err == nil || errors.As(*err, &t) {
+		return
+	}
+	var e *check.Error
+	if errors.As(*err, &e) {
+		*err = Tagged{check.New(e.Code, e.Option, "%v", *err)}
+	}
+}
+
 // Tagged is a coded error whose text ends with its code, "… (ERR_PARSE)":
 // the form a worker's error keeps when a runner passes it on as text, so
 // that the command can print it as one line with its code.
@@ -160,7 +176,8 @@ func (f *surveyFn) ProcessElement(ctx context.Context, path string) (Census, err
 	return Census{c}, shardErr(path, err)
 }
 
-func mergeCensus(a, b Census) (Census, error) {
+func mergeCensus(a, b Census) (_ Census, err error) {
+	defer tag(&err)
 	switch {
 	case b.c == nil:
 		return a, nil
@@ -170,7 +187,8 @@ func mergeCensus(a, b Census) (Census, error) {
 	return a, a.c.Merge(b.c)
 }
 
-func settle(c Census) (Settled, error) {
+func settle(c Census) (_ Settled, err error) {
+	defer tag(&err)
 	if c.c == nil {
 		c.c = &data.Census{}
 	}
@@ -197,7 +215,8 @@ type statsFn struct {
 
 // ProcessElement emits the shard's statistics and, when the plan is open,
 // its rows among the plan's SearchRows (sample).
-func (f *statsFn) ProcessElement(ctx context.Context, sh Shard, emit func(Stats), emitSample func(Sample)) error {
+func (f *statsFn) ProcessElement(ctx context.Context, sh Shard, emit func(Stats), emitSample func(Sample)) (err error) {
+	defer tag(&err)
 	plan, err := planOf(f.Opt.spec(sh.Settled))
 	if err != nil {
 		return err
@@ -217,7 +236,8 @@ func (f *statsFn) ProcessElement(ctx context.Context, sh Shard, emit func(Stats)
 	return nil
 }
 
-func mergeStats(a, b Stats) (Stats, error) {
+func mergeStats(a, b Stats) (_ Stats, err error) {
+	defer tag(&err)
 	switch {
 	case b.s == nil:
 		return a, nil
@@ -248,7 +268,8 @@ type partFn struct {
 
 // ProcessElement adds a shard to its key's part; the parts leave in
 // FinishBundle (the SDK wants the same emitter in both).
-func (f *partFn) ProcessElement(ctx context.Context, sh Shard, _ func(int, []byte)) error {
+func (f *partFn) ProcessElement(ctx context.Context, sh Shard, _ func(int, []byte)) (err error) {
+	defer tag(&err)
 	path, s := sh.Path, sh.Settled
 	spec := f.Opt.spec(s)
 	plan, err := planOf(spec)
@@ -282,7 +303,8 @@ func (f *partFn) ProcessElement(ctx context.Context, sh Shard, _ func(int, []byt
 	return shardErr(path, part.p.Add(ctx, X, y, s.Offsets[path]))
 }
 
-func (f *partFn) FinishBundle(emit func(int, []byte)) error {
+func (f *partFn) FinishBundle(emit func(int, []byte)) (err error) {
+	defer tag(&err)
 	defer clear(f.parts)
 	for key, part := range f.parts {
 		b, err := encodePart(*part)
@@ -302,7 +324,8 @@ type mergeFn struct {
 	merged Part
 }
 
-func (f *mergeFn) ProcessElement(_ int, parts func(*[]byte) bool, _ func(int, []byte)) error {
+func (f *mergeFn) ProcessElement(_ int, parts func(*[]byte) bool, _ func(int, []byte)) (err error) {
+	defer tag(&err)
 	var b []byte
 	for parts(&b) {
 		if f.first == nil && f.merged.p == nil {
@@ -322,7 +345,8 @@ func (f *mergeFn) ProcessElement(_ int, parts func(*[]byte) bool, _ func(int, []
 	return nil
 }
 
-func (f *mergeFn) FinishBundle(emit func(int, []byte)) error {
+func (f *mergeFn) FinishBundle(emit func(int, []byte)) (err error) {
+	defer tag(&err)
 	defer func() { f.first, f.merged = nil, Part{} }()
 	switch {
 	case f.first != nil:
@@ -342,7 +366,8 @@ type solveFn struct {
 	Opt Options `json:"opt"`
 }
 
-func (f *solveFn) ProcessElement(ctx context.Context, _ int, parts func(*[]byte) bool) ([]byte, error) {
+func (f *solveFn) ProcessElement(ctx context.Context, _ int, parts func(*[]byte) bool) (_ []byte, err error) {
+	defer tag(&err)
 	var part Part
 	var b []byte
 	for parts(&b) {
@@ -377,13 +402,22 @@ type writeFn struct {
 	Path string `json:"path"`
 }
 
-func (f *writeFn) ProcessElement(ctx context.Context, b []byte) error {
+func (f *writeFn) ProcessElement(ctx context.Context, b []byte) (err error) {
+	defer tag(&err)
 	fs, err := filesystem.New(ctx, f.Path)
 	if err != nil {
 		return err
 	}
 	defer fs.Close()
-	w, err := fs.OpenWrite(ctx, f.Path)
+	// Whole or not at all: written beside the path, then renamed where the
+	// filesystem can (local files, and filesystems with a rename); a
+	// worker killed while writing leaves no model file.
+	r, ok := fs.(filesystem.Renamer)
+	at := f.Path
+	if ok {
+		at = fmt.Sprintf("%s.tmp-%d", f.Path, time.Now().UnixNano())
+	}
+	w, err := fs.OpenWrite(ctx, at)
 	if err != nil {
 		return err
 	}
@@ -391,5 +425,8 @@ func (f *writeFn) ProcessElement(ctx context.Context, b []byte) error {
 		w.Close()
 		return err
 	}
-	return w.Close()
+	if err := w.Close(); err != nil || !ok {
+		return err
+	}
+	return r.Rename(ctx, at, f.Path)
 }

@@ -54,7 +54,8 @@ type predictFn struct {
 
 // ProcessElement reads a shard whole through the model's schema, predicts
 // its rows and writes their lines.
-func (f *predictFn) ProcessElement(ctx context.Context, path string) (string, error) {
+func (f *predictFn) ProcessElement(ctx context.Context, path string) (_ string, err error) {
+	defer tag(&err)
 	f.once.Do(func() { f.p, f.err = pipeline.Load(bytes.NewReader(f.Model)) })
 	if f.err != nil {
 		return "", Tagged{check.New(check.CodeOf(f.err), "", "fitbeam: the model: %v", f.err)}

@@ -67,7 +67,8 @@ type selectFn struct {
 	Opt Options `json:"opt"`
 }
 
-func (f *selectFn) ProcessElement(ctx context.Context, _ int, settled func(*Settled) bool, stats func(*Stats) bool, samples func(*Sample) bool) (Settled, error) {
+func (f *selectFn) ProcessElement(ctx context.Context, _ int, settled func(*Settled) bool, stats func(*Stats) bool, samples func(*Sample) bool) (_ Settled, err error) {
+	defer tag(&err)
 	var s Settled
 	var st Stats
 	if !settled(&s) {

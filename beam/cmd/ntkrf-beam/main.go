@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -83,6 +84,7 @@ func regularFiles(glob string) error {
 	if err != nil {
 		return check.New(check.Option, "input", "ntkrf-beam: --input %s is not a valid pattern (%v)", check.Quote(glob), err)
 	}
+
 	for _, m := range matches {
 		if st, err := os.Stat(m); err == nil && !st.Mode().IsRegular() {
 			what := "a device"
@@ -107,8 +109,15 @@ func regularFiles(glob string) error {
 func errorLine(err error) string {
 	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
 	line := strings.TrimSpace(lines[len(lines)-1])
-	if code := check.CodeOf(err); code != "" && !strings.HasSuffix(line, "("+string(code)+")") {
+	code := check.CodeOf(err)
+	switch {
+	case code != "" && !strings.HasSuffix(line, "("+string(code)+")"):
 		line += " (" + string(code) + ")"
+	case code == "" && !codeSuffix.MatchString(line):
+		// No step of ours failed (each tags its error with its code): the
+		// runner lost the job, a worker process killed or gone, and no
+		// model file was written (Write renames a whole file, last).
+		line = fmt.Sprintf("the runner's job failed: %s; no output was written: run the job again (%s)", line, check.Instance)
 	}
 	if !strings.HasPrefix(line, "ntkrf-beam: ") {
 		line = "ntkrf-beam: " + line
@@ -116,9 +125,28 @@ func errorLine(err error) string {
 	return line
 }
 
+// someFile refuses a local glob that matches no file before the job
+// starts (the runner's match step failed with its plan dump and no code).
+func someFile(glob string) error {
+	if strings.Contains(glob, "://") {
+		return nil
+	}
+	if m, err := filepath.Glob(glob); err == nil && len(m) == 0 {
+		return check.New(check.Option, "input", "ntkrf-beam: --input %s matches no file; give a pattern of the shard files", check.Quote(glob))
+	}
+	return nil
+}
+
+// codeSuffix matches a line that ends with an error code, as fitbeam's
+// steps tag their errors.
+var codeSuffix = regexp.MustCompile(`\(ERR_[A-Z_]+\)$`)
+
 func run(ctx context.Context) error {
 	opt, err := options()
 	if err != nil {
+		return err
+	}
+	if err := someFile(*input); err != nil {
 		return err
 	}
 	p, s := beam.NewPipelineWithRoot()
@@ -133,6 +161,9 @@ func runPredict(ctx context.Context) error {
 		return check.New(check.Option, "model", "ntkrf-beam: predict needs --model FILE, --input GLOB (the shards) and --output PREFIX (of the files written)")
 	}
 	if err := regularFiles(*input); err != nil {
+		return err
+	}
+	if err := someFile(*input); err != nil {
 		return err
 	}
 	b, err := readModel(*model)
