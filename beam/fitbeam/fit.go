@@ -428,5 +428,11 @@ func (f *writeFn) ProcessElement(ctx context.Context, b []byte) (err error) {
 	if err := w.Close(); err != nil || !ok {
 		return err
 	}
-	return r.Rename(ctx, at, f.Path)
+	if err := r.Rename(ctx, at, f.Path); err != nil {
+		if rm, ok := fs.(filesystem.Remover); ok {
+			rm.Remove(ctx, at)
+		}
+		return check.New(check.Option, "output", "fitbeam: the model could not be written to %s (%v); give a file path where it can be", f.Path, err)
+	}
+	return nil
 }

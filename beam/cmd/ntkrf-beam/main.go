@@ -149,6 +149,9 @@ func run(ctx context.Context) error {
 	if err := someFile(*input); err != nil {
 		return err
 	}
+	if st, err := os.Stat(*output); err == nil && st.IsDir() {
+		return check.New(check.Option, "output", "ntkrf-beam: --output %s is a directory; give the model file's path", check.Quote(*output))
+	}
 	p, s := beam.NewPipelineWithRoot()
 	fitbeam.Write(s, *output, fitbeam.FitFiles(s, *input, opt))
 	return beamx.Run(ctx, p)

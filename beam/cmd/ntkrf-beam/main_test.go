@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
@@ -362,3 +363,78 @@ func TestPredictShards(t *testing.T) {
 }
 
 func rfConfig(dim int) rf.Config { return rf.Config{Dim: dim, Depth: 1, Seed: 4} }
+
+// TestHostileShards: shard sets a cluster user hands the fit by mistake
+// end in one line with the core's code, and no model file: a glob that
+// matches nothing, a directory, a FIFO, an empty or header-only shard,
+// shards of other columns, binary garbage, a 3 MB record,
+// an output that is a directory.
+func TestHostileShards(t *testing.T) {
+	iris, err := os.ReadFile("../../../testdata/iris.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := append([]byte("a,b,label\n"), bytes.Repeat([]byte("1"), 3<<20)...)
+	long = append(long, ",2,x\n"...)
+	for _, tc := range []struct {
+		name   string
+		files  map[string][]byte // "" value: a directory; nil: a FIFO
+		output string            // "dir": an existing directory
+		flags  map[string]string
+		want   string // the code
+	}{
+		{"a glob matching nothing", map[string][]byte{}, "", nil, "ERR_OPTION"},
+		{"a directory among the shards", map[string][]byte{"a.csv": iris, "b.csv": []byte{}}, "", nil, "ERR_OPTION"},
+		{"a FIFO among the shards", map[string][]byte{"a.csv": iris, "f.csv": nil}, "", nil, "ERR_OPTION"},
+		{"an empty shard", map[string][]byte{"a.csv": iris, "e.csv": []byte(" ")}, "", nil, "ERR_PARSE"},
+		{"a header-only shard", map[string][]byte{"h.csv": []byte("a,b,label\n")}, "", nil, "ERR_PARSE"},
+		{"shards of other columns", map[string][]byte{"a.csv": []byte("a,b,label\n1,2,x\n3,4,y\n"), "b.csv": []byte("a,c,label\n1,2,x\n")}, "", nil, "ERR_PARSE"},
+		{"binary garbage", map[string][]byte{"g.csv": bytes.Repeat([]byte{0, 0xff, 7, 200}, 800)}, "", nil, "ERR_PARSE"},
+		{"a 3 MB record", map[string][]byte{"l.csv": long}, "", nil, "ERR_PARSE"},
+		{"an output that is a directory", map[string][]byte{"a.csv": iris}, "dir", nil, "ERR_OPTION"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, b := range tc.files {
+				p := filepath.Join(dir, name)
+				switch {
+				case b == nil:
+					if err := syscall.Mkfifo(p, 0o644); err != nil {
+						t.Skip("no FIFOs here:", err)
+					}
+				case len(b) == 0:
+					os.Mkdir(p, 0o755)
+				default:
+					os.WriteFile(p, b, 0o644)
+				}
+			}
+			out := filepath.Join(t.TempDir(), "model.json")
+			if tc.output == "dir" {
+				os.Mkdir(out, 0o755)
+			}
+			flags := map[string]string{"input": filepath.Join(dir, "*.csv"), "output": out, "dim": "32"}
+			for k, v := range tc.flags {
+				flags[k] = v
+			}
+			setFlags(t, flags)
+			done := make(chan error, 1)
+			go func() { done <- run(context.Background()) }()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(2 * time.Minute):
+				t.Fatal("the job did not end")
+			}
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			line := errorLine(err)
+			if strings.Contains(line, "\n") || !strings.HasSuffix(line, "("+tc.want+")") {
+				t.Errorf("%q; want one line ending with (%s)", line, tc.want)
+			}
+			if st, err := os.Stat(out); err == nil && !st.IsDir() {
+				t.Error("a model file was written")
+			}
+		})
+	}
+}
