@@ -114,7 +114,10 @@ func Write(s beam.Scope, path string, model beam.PCollection) {
 }
 
 // readShard returns a shard's bytes.
-func readShard(ctx context.Context, path string) ([]byte, error) {
+func readShard(ctx context.Context, path string, maxBytes int) ([]byte, error) {
+	if maxBytes <= 0 {
+		maxBytes = data.DefaultMaxBytes
+	}
 	fs, err := filesystem.New(ctx, path)
 	if err != nil {
 		return nil, err
@@ -125,7 +128,13 @@ func readShard(ctx context.Context, path string) ([]byte, error) {
 		return nil, err
 	}
 	defer r.Close()
-	return io.ReadAll(r)
+	// A shard is read whole (its bytes, before any decompression, which the
+	// core bounds too): at most the data's byte bound.
+	b, err := io.ReadAll(io.LimitReader(r, int64(maxBytes)+1))
+	if err == nil && len(b) > maxBytes {
+		return nil, check.New(check.TooLarge, "", "fitbeam: the shard is over %d bytes; split it into smaller shards", maxBytes)
+	}
+	return b, err
 }
 
 // shardErr names the shard in an error, keeping its code, which its text
@@ -168,7 +177,7 @@ type surveyFn struct {
 }
 
 func (f *surveyFn) ProcessElement(ctx context.Context, path string) (Census, error) {
-	b, err := readShard(ctx, path)
+	b, err := readShard(ctx, path, f.Opt.Data.MaxBytes)
 	if err != nil {
 		return Census{}, shardErr(path, err)
 	}
@@ -201,7 +210,7 @@ func settle(c Census) (_ Settled, err error) {
 
 // readRows reads a shard in the settled schema.
 func readRows(ctx context.Context, path string, opt Options, s Settled) (*mat.Dense, []float64, error) {
-	b, err := readShard(ctx, path)
+	b, err := readShard(ctx, path, opt.Data.MaxBytes)
 	if err != nil {
 		return nil, nil, shardErr(path, err)
 	}

@@ -60,7 +60,7 @@ func (f *predictFn) ProcessElement(ctx context.Context, path string) (_ string, 
 	if f.err != nil {
 		return "", Tagged{check.New(check.CodeOf(f.err), "", "fitbeam: the model: %v", f.err)}
 	}
-	b, err := readShard(ctx, path)
+	b, err := readShard(ctx, path, data.DefaultMaxBytes)
 	if err != nil {
 		return "", shardErr(path, err)
 	}
