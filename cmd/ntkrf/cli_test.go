@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"ntkrf/core/data"
@@ -81,7 +80,7 @@ func dispatchTo(args []string, out, errw io.Writer) int {
 func TestFitRefuses(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Fatal(err)
 	}
 	iris := "../../testdata/iris.csv"

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -110,7 +109,7 @@ func TestPredictBoundsEveryRead(t *testing.T) {
 	big := filepath.Join(dir, "big.json")
 	os.WriteFile(big, bytes.Repeat([]byte(" "), 5000), 0o644)
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Fatal(err)
 	}
 	long := filepath.Join(dir, "long.csv")
