@@ -133,7 +133,7 @@ type Options struct {
 	// Progress, when set, is called after each block or stage with the
 	// work done so far, the total and the stage name ("features", "loo",
 	// "eigen", "solve"; FitKernel: "kernel", "eigen", "solve").
-	Progress func(done, total int, stage string)
+	Progress func(done, total int, stage string) `json:"-"`
 }
 
 // GridPoints is the size of the default λ grid.

@@ -3,34 +3,25 @@ package pipeline
 import (
 	"crypto/sha256"
 
-	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/rf"
 )
 
-// digestForm is what identifies a plan: every setting that changes what a
-// part holds or how the parts are solved. A plan rebuilt from Config(),
-// Rows() and Cols() on another worker or host has the same form.
+// digestForm is what identifies a plan: its settled Config whole (every
+// field but the progress reporter, so that a setting added to Config is
+// in the digest without a word here), and what settling made of it. A plan
+// rebuilt from Config(), Rows() and Cols() on another worker or host has
+// the same form.
 type digestForm struct {
 	Form       int
 	Rows, Cols int
+	Config     Config
 	Collect    bool
 	Cut        krr.HoldoutCut
 	Dim        int
-	Map        *rf.Config // resolved, primal
-	Kernel     *kernel.Spec
-	Preprocess *data.Prep
-	Groups     []data.Group
-	Features   rf.Config
-	Lambda     float64
-	Criterion  string
-	Grid       []float64
-	Task       string
-	Classes    int
-	Gram       string
-	BlockRows  int
-	Search     Search
+	Map        *rf.Config   // resolved, primal
+	Kernel     *kernel.Spec // filled
 	Open       bool
 }
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"sync"
 
-	"ntkrf/core/krr"
 	"ntkrf/internal/check"
 	"ntkrf/internal/wire"
 )
@@ -79,11 +78,7 @@ func DecodePlan(b []byte) (*Plan, error) {
 	if f.Form != digestFormVersion {
 		return nil, check.New(check.Protocol, "", "pipeline: plan: settings of form %d; this version reads form %d", f.Form, digestFormVersion)
 	}
-	cfg := Config{
-		Preprocess: f.Preprocess, Groups: f.Groups, Features: f.Features, Kernel: f.Kernel, Search: f.Search,
-		Ridge: krr.Options{Lambda: f.Lambda, Criterion: f.Criterion, Grid: f.Grid, Task: f.Task, Classes: f.Classes, Gram: f.Gram, BlockRows: f.BlockRows},
-	}
-	p, err := NewPlan(cfg, f.Rows, f.Cols, nil)
+	p, err := NewPlan(f.Config, f.Rows, f.Cols, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -101,13 +96,9 @@ func DecodePlan(b []byte) (*Plan, error) {
 
 // form is the JSON of the plan's settings, whose SHA-256 is its digest.
 func (p *Plan) form() []byte {
-	c := p.cfg
-	r := c.Ridge
 	f := digestForm{
-		Form: digestFormVersion, Rows: p.rows, Cols: p.cols, Collect: p.collect, Cut: p.cut, Dim: p.dim,
-		Kernel: p.kern, Preprocess: c.Preprocess, Groups: c.Groups, Features: c.Features,
-		Lambda: r.Lambda, Criterion: r.Criterion, Grid: r.Grid, Task: r.Task, Classes: r.Classes, Gram: r.Gram, BlockRows: r.BlockRows,
-		Search: c.Search, Open: p.open != nil,
+		Form: digestFormVersion, Rows: p.rows, Cols: p.cols, Config: p.cfg,
+		Collect: p.collect, Cut: p.cut, Dim: p.dim, Kernel: p.kern, Open: p.open != nil,
 	}
 	if p.fmap != nil {
 		f.Map = &p.fmap.cfg
