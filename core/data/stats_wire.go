@@ -178,15 +178,11 @@ func DecodeStats(b []byte) (*Stats, error) {
 		if _, dup := s.frags[leaf]; dup || n == 0 {
 			return nil, r.Fail(check.Value, "leaf %d is given twice or empty", leaf)
 		}
-		for i := 0; i < n; {
-			j := i + 1
-			for j < n && f.keys[j] == f.keys[j-1]+1 {
-				j++
-			}
-			if err := cover(f.keys[i], f.keys[j-1]+1); err != nil {
-				return nil, err
-			}
-			i = j
+		if f.keys[n-1] >= s.rows.End() {
+			return nil, r.Fail(check.Value, "row %d is not a row the statistics hold", f.keys[n-1])
+		}
+		if err := got.AddKeys(f.keys); err != nil {
+			return nil, r.Fail(check.Protocol, "%v", err)
 		}
 		if s.frags == nil {
 			s.frags = map[int]*statsFrag{}

@@ -285,15 +285,8 @@ func (pt *Part) readSums(r *wire.Reader) error {
 		if countIn(held, lo, hi) != 0 {
 			return r.Fail(check.Value, "rows of leaf %d are kept whole before the leaf is whole", leaf)
 		}
-		for i := 0; i < n; {
-			j := i + 1
-			for j < n && f.keys[j] == f.keys[j-1]+1 {
-				j++
-			}
-			if err := cover(f.keys[i], f.keys[j-1]+1); err != nil {
-				return err
-			}
-			i = j
+		if err := got.AddKeys(f.keys); err != nil {
+			return r.Fail(check.Protocol, "%v", err)
 		}
 		pt.frag(leaf)
 		pt.frags[leaf] = f
@@ -313,20 +306,13 @@ func countIn(keys []uint64, lo, hi int) int {
 
 // coversOnce reports whether the keys are the rows of s, each once.
 func coversOnce(keys []uint64, s *rowtree.Set) bool {
-	sorted := slices.Clone(keys)
+	sorted := make([]int, len(keys))
+	for i, k := range keys {
+		sorted[i] = int(k)
+	}
 	slices.Sort(sorted)
 	var got rowtree.Set
-	for i := 0; i < len(sorted); {
-		j := i + 1
-		for j < len(sorted) && sorted[j] == sorted[j-1]+1 {
-			j++
-		}
-		if got.Add(int(sorted[i]), int(sorted[j-1])+1) != nil {
-			return false
-		}
-		i = j
-	}
-	return got.Equal(s)
+	return got.AddKeys(sorted) == nil && got.Equal(s)
 }
 
 // MergeBinary merges a part's wire form into pt, as Merge would merge the

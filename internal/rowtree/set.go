@@ -65,6 +65,23 @@ func (s *Set) Add(lo, hi int) error {
 	return s.Union(&o)
 }
 
+// AddKeys adds the rows keys, in runs of consecutive keys (decoded rows
+// are sorted: one span each run); a row already in the set, or twice in
+// keys, is an error, and then the rows of the runs before it stay added.
+func (s *Set) AddKeys(keys []int) error {
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j] == keys[j-1]+1 {
+			j++
+		}
+		if err := s.Add(keys[i], keys[j-1]+1); err != nil {
+			return err
+		}
+		i = j
+	}
+	return nil
+}
+
 // Union adds the rows of o; rows in both are an error (*OverlapError), and
 // then the set is unchanged.
 func (s *Set) Union(o *Set) error {

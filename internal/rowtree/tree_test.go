@@ -144,3 +144,19 @@ func TestSet(t *testing.T) {
 		}
 	}
 }
+
+func TestSetAddKeys(t *testing.T) {
+	var s Set
+	if err := s.AddKeys([]int{3, 4, 5, 9, 10, 20}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Spans(); len(got) != 3 || got[0] != [2]int{3, 6} || got[1] != [2]int{9, 11} || got[2] != [2]int{20, 21} {
+		t.Fatalf("spans %v", got)
+	}
+	if err := s.AddKeys([]int{7, 7}); err == nil {
+		t.Error("a key twice was accepted")
+	}
+	if err := s.AddKeys([]int{1, 2, 3}); err == nil {
+		t.Error("a key already held was accepted")
+	}
+}

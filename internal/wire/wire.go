@@ -137,7 +137,14 @@ func (r *Reader) Int(name string, limit int) int {
 }
 
 // F64s fills dst with finite numbers.
-func (r *Reader) F64s(name string, dst []float64) {
+func (r *Reader) F64s(name string, dst []float64) { r.f64s(name, dst, false) }
+
+// NoInfF64s fills dst with numbers that may be NaN (a missing value of a
+// raw row) but not ±Inf.
+func (r *Reader) NoInfF64s(name string, dst []float64) { r.f64s(name, dst, true) }
+
+// f64s reads len(dst) numbers; nan allows NaN among them, never ±Inf.
+func (r *Reader) f64s(name string, dst []float64, nan bool) {
 	b := r.take(8 * len(dst))
 	if b == nil {
 		clear(dst)
@@ -145,7 +152,7 @@ func (r *Reader) F64s(name string, dst []float64) {
 	}
 	for i := range dst {
 		x := math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
-		if math.IsNaN(x) || math.IsInf(x, 0) {
+		if math.IsInf(x, 0) || !nan && math.IsNaN(x) {
 			r.Fail(check.NonFinite, "%s[%d] is %v", name, i, x)
 			clear(dst)
 			return
@@ -205,25 +212,6 @@ func nonFinite(b []byte) int {
 		}
 	}
 	return -1
-}
-
-// NoInfF64s fills dst with numbers that may be NaN (a missing value of a
-// raw row) but not ±Inf.
-func (r *Reader) NoInfF64s(name string, dst []float64) {
-	b := r.take(8 * len(dst))
-	if b == nil {
-		clear(dst)
-		return
-	}
-	for i := range dst {
-		x := math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
-		if math.IsInf(x, 0) {
-			r.Fail(check.NonFinite, "%s[%d] is %v", name, i, x)
-			clear(dst)
-			return
-		}
-		dst[i] = x
-	}
 }
 
 // AppendSet appends a set of rows: its span count, then each span's
