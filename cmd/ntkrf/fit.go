@@ -212,8 +212,9 @@ func fitFiles(ctx context.Context, fl *files, opt fitflags.Fit, buffer int, maxM
 		return nil, err
 	}
 
-	// Pass 3: the parts' sums, in blocks of whole krr blocks (the blocks
-	// FitDataset's one Add makes: the same bits).
+	// Pass 3: the parts' sums, a buffer of whole krr blocks at a time (the
+	// core sums the rows by their global indices, so any buffer gives
+	// FitDataset's bits; whole blocks keep each Add's last block full).
 	block := plan.Config().Ridge.BlockRows
 	buf = newRowBuffer(min(rows, max(1, buffer/(8*cols)/block)*block), cols, func(X *mat.Dense, y []float64, first int) error {
 		return part.Add(ctx, X, y, first)
