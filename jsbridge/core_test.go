@@ -75,8 +75,8 @@ func TestCoreNamesAreCoreNames(t *testing.T) {
 // limits are positive (a zero chunk size would cut nothing).
 func TestCoreJSON(t *testing.T) {
 	var got struct {
-		Names  map[string]string  `json:"names"`
-		Limits map[string]any `json:"limits"`
+		Names  map[string]string `json:"names"`
+		Limits map[string]any    `json:"limits"`
 	}
 	if err := json.Unmarshal(CoreJSON(), &got); err != nil {
 		t.Fatal(err)

@@ -5,9 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -67,22 +67,22 @@ func fitCases() []fitCase {
 
 // dispatchFit runs fitRidge's steps as www/pkg/fit.js schedules them:
 // fitPlan, then fitStats per chunk, fitPart per chunk with every chunk's
-// statistics, fitSolve with every part, each wire form passed as the
-// array it crosses in; the chunks' calls run in the order given (as
-// workers finish; nil: row order), their forms handed on in row order. It
-// returns the model's header and coefficients, or the first step's error.
+// statistics, fitSolve with every part, each wire form (the plan's among
+// them) passed as the array it crosses in; the chunks' calls run in the
+// order given (as workers finish; nil: row order), their forms handed on
+// in row order. It returns the model's header and coefficients, or the
+// first step's error.
 func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order func(int) []int) (json.RawMessage, []float64, error) {
 	n, d := X.Dims()
 	base := fmt.Sprintf(`"rows":%d,"cols":%d,%s`, n, d, opts)
-	res, _, err := Dispatch("fitPlan", []byte(fmt.Sprintf(`{%s,"y":{"array":0},"chunkBytes":%d}`, base, chunkBytes)), Input{Arrays: [][]float64{y}}, nil)
+	res, arrays, err := Dispatch("fitPlan", []byte(fmt.Sprintf(`{%s,"y":{"array":0},"chunkBytes":%d}`, base, chunkBytes)), Input{Arrays: [][]float64{y}}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	type planOut struct {
-		Task    string   `json:"task"`
-		Classes int      `json:"classes"`
-		Chunks  [][2]int `json:"chunks"`
-		Search  *struct {
+		Plan   WireRef  `json:"plan"`
+		Chunks [][2]int `json:"chunks"`
+		Search *struct {
 			Rows       []int `json:"rows"`
 			Candidates int   `json:"candidates"`
 		} `json:"search"`
@@ -91,11 +91,9 @@ func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order f
 	if err := json.Unmarshal(res, &plan); err != nil {
 		return nil, nil, err
 	}
-	// The later steps get the settled task and classes (the last key wins).
-	base += fmt.Sprintf(`,"task":%q`, plan.Task)
-	if plan.Classes > 0 {
-		base += fmt.Sprintf(`,"classes":%d`, plan.Classes)
-	}
+	// The plan's form goes first in every later call's arrays.
+	planForm := arrays[plan.Plan.Wire.Array]
+	planArg := func() string { return fmt.Sprintf(`"plan":{"wire":{"array":0},"bytes":%d}`, plan.Plan.Bytes) }
 	k := len(plan.Chunks)
 	if order == nil {
 		order = func(k int) []int {
@@ -124,11 +122,11 @@ func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order f
 		out := make([][]float64, k)
 		for _, i := range order(k) {
 			c := plan.Chunks[i]
-			in := append(slices.Clone(extra), rows(c))
-			args := fmt.Sprintf(`{%s,"X":{"rows":%d,"cols":%d,"array":%d},"first":%d`, base, c[1]-c[0], d, len(extra), c[0])
+			in := append(append([][]float64{planForm}, extra...), rows(c))
+			args := fmt.Sprintf(`{%s,"X":{"rows":%d,"cols":%d,"array":%d},"first":%d`, planArg(), c[1]-c[0], d, 1+len(extra), c[0])
 			if op == "fitPart" {
 				in = append(in, y[c[0]:c[1]])
-				args += fmt.Sprintf(`,"y":{"array":%d},%s`, len(extra)+1, wireList("stats", extra, 0))
+				args += fmt.Sprintf(`,"y":{"array":%d},%s`, 2+len(extra), wireList("stats", extra, 1))
 			}
 			res, arrays, err := Dispatch(op, []byte(args+"}"), Input{Arrays: in}, nil)
 			if err != nil {
@@ -147,7 +145,6 @@ func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order f
 	if err != nil {
 		return nil, nil, err
 	}
-	selection := "null"
 	if plan.Search != nil {
 		// Only the rows the plan names are gathered; two "workers" score
 		// a share of the candidates each, the first chooses.
@@ -157,8 +154,8 @@ func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order f
 			xs = append(xs, X.RawRowView(r)...)
 			ys[i] = y[r]
 		}
-		in := append(slices.Clone(stats), xs, ys)
-		sel := fmt.Sprintf(`%s,%s,"X":{"rows":%d,"cols":%d,"array":%d},"y":{"array":%d}`, base, wireList("stats", stats, 0), len(idx), d, len(stats), len(stats)+1)
+		in := append(append([][]float64{planForm}, stats...), xs, ys)
+		sel := fmt.Sprintf(`%s,%s,"X":{"rows":%d,"cols":%d,"array":%d},"y":{"array":%d}`, planArg(), wireList("stats", stats, 1), len(idx), d, 1+len(stats), 2+len(stats))
 		var all []json.RawMessage
 		for part := range 2 {
 			res, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"part":{"index":%d,"count":2}}`, sel, part)), Input{Arrays: in}, nil)
@@ -172,43 +169,23 @@ func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order f
 			all = append(all, out.Scored...)
 		}
 		scored, _ := json.Marshal(all)
-		res, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"scored":%s}`, base, scored)), Input{}, nil)
+		res, arrays, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"scored":%s,"chunkBytes":%d}`, planArg(), scored, chunkBytes)), Input{Arrays: [][]float64{planForm}}, nil)
 		if err != nil {
 			return nil, nil, err
 		}
-		var chosen struct {
-			Settings  map[string]json.RawMessage `json:"settings"`
-			Selection json.RawMessage            `json:"selection"`
-		}
-		if err := json.Unmarshal(res, &chosen); err != nil {
+		// The settled plan, handed on whole: its bytes and the chunks
+		// its parts are cut in.
+		if err := json.Unmarshal(res, &plan); err != nil {
 			return nil, nil, err
 		}
-		// The settled options, put in place of the given ones whole, as
-		// the package does: nothing written into them here.
-		var o map[string]json.RawMessage
-		if err := json.Unmarshal([]byte("{"+base+"}"), &o); err != nil {
-			return nil, nil, err
-		}
-		maps.Copy(o, chosen.Settings)
-		b, _ := json.Marshal(o)
-		base, selection = string(b[1:len(b)-1]), string(chosen.Selection)
-		res, _, err = Dispatch("fitPlan", []byte(fmt.Sprintf(`{%s,"chunkBytes":%d}`, base, chunkBytes)), Input{}, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		var settled planOut
-		if err := json.Unmarshal(res, &settled); err != nil {
-			return nil, nil, err
-		}
-		// The parts are cut by the settled plan (every chunk's
-		// statistics are passed on, in row order).
-		plan.Chunks, k = settled.Chunks, len(settled.Chunks)
+		planForm, k = arrays[plan.Plan.Wire.Array], len(plan.Chunks)
 	}
 	parts, err := step("fitPart", "part", stats)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, arrays, err := Dispatch("fitSolve", []byte(fmt.Sprintf(`{%s,%s,%s,"selection":%s}`, base, wireList("stats", stats, 0), wireList("parts", parts, len(stats)), selection)), Input{Arrays: append(slices.Clone(stats), parts...)}, nil)
+	in := append(append([][]float64{planForm}, stats...), parts...)
+	res, arrays, err = Dispatch("fitSolve", []byte(fmt.Sprintf(`{%s,%s,%s}`, planArg(), wireList("stats", stats, 1), wireList("parts", parts, 1+len(stats)))), Input{Arrays: in}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -246,9 +223,8 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config, c
 			t.Fatal(err)
 		}
 	}
-	var sel *pipeline.Selection
 	if idx := plan.SearchRows(); idx != nil {
-		if plan, sel, err = plan.Select(ctx, data.Rows(X, idx), data.Take(y, idx), stats); err != nil {
+		if plan, _, err = plan.Select(ctx, data.Rows(X, idx), data.Take(y, idx), stats); err != nil {
 			t.Fatal(err)
 		}
 		chunks = plan.Chunks(chunkBytes)
@@ -272,7 +248,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config, c
 			t.Fatal(err)
 		}
 	}
-	p, err := plan.Solve(ctx, scaler, all, pipeline.Meta{Selection: sel})
+	p, err := plan.Solve(ctx, scaler, all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,26 +308,23 @@ func TestPackageFitIsTheProtocol(t *testing.T) {
 	}
 }
 
-// TestFitDrawsThePlanOnce: a fit's statistics, parts and solve rebuild
-// one plan from the same settled options; the worker draws its feature
-// map once, not once per chunk and step, and a second fit of the same
-// options draws none.
-func TestFitDrawsThePlanOnce(t *testing.T) {
+// TestFitStepsRefuseInfinity: an infinite value in a chunk is refused by
+// the step that reads it, naming its row in the fit (first + row).
+func TestFitStepsRefuseInfinity(t *testing.T) {
+	t.Parallel()
 	const n, d = 240, 4
-	X, y := fixture.Data(n, d, 3, 29)
-	opts := `"features":{"dim":24,"depth":2,"seed":7},"task":"classification","preprocess":{}`
-	plans.Lock()
-	plans.keys, plans.vals = nil, nil
-	before := plans.built
-	plans.Unlock()
-	for range 2 {
-		if _, _, err := dispatchFit(X, y, opts, 8*d*70, nil); err != nil { // four chunks
-			t.Fatal(err)
+	X, y := fixture.Data(n, d, 0, 5)
+	for _, tc := range []struct {
+		row, col int
+		v        float64
+		want     string
+	}{{0, 1, math.Inf(1), "fitStats: X has +Inf at row 0, column 1"}, {200, 0, math.Inf(-1), "fitStats: X has -Inf at row 200, column 0"}} {
+		Xi := mat.DenseCopyOf(X)
+		Xi.Set(tc.row, tc.col, tc.v)
+		_, _, err := dispatchFit(Xi, y, `"features":{"dim":8,"depth":1},"task":"regression","preprocess":{}`, 8*d*70, nil)
+		name, code, _, msg := JSError(err)
+		if name != "RangeError" || code != "ERR_NONFINITE" || !strings.Contains(msg, tc.want) {
+			t.Errorf("%v at (%d, %d): %s %s %q, want RangeError ERR_NONFINITE %q", tc.v, tc.row, tc.col, name, code, msg, tc.want)
 		}
-	}
-	plans.Lock()
-	defer plans.Unlock()
-	if got := plans.built - before; got != 1 {
-		t.Fatalf("two fits of four chunks drew %d plans, want 1", got)
 	}
 }

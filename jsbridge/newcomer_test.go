@@ -31,11 +31,12 @@ func TestSelectOfOneRowIsRefused(t *testing.T) {
 func dispatchOneSelect(X *mat.Dense, y []float64) (json.RawMessage, [][]float64, error) {
 	n, d := X.Dims()
 	base := fmt.Sprintf(`"rows":%d,"cols":%d,"task":%q`, n, d, names.Regression)
-	res, _, err := Dispatch("fitPlan", []byte(fmt.Sprintf(`{%s,"y":{"array":0},"chunkBytes":8388608}`, base)), Input{Arrays: [][]float64{y}}, nil)
+	res, planArrays, err := Dispatch("fitPlan", []byte(fmt.Sprintf(`{%s,"y":{"array":0}}`, base)), Input{Arrays: [][]float64{y}}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	var plan struct {
+		Plan   WireRef               `json:"plan"`
 		Search *struct{ Rows []int } `json:"search"`
 	}
 	if err := json.Unmarshal(res, &plan); err != nil {
@@ -44,7 +45,9 @@ func dispatchOneSelect(X *mat.Dense, y []float64) (json.RawMessage, [][]float64,
 	if plan.Search == nil {
 		return nil, nil, fmt.Errorf("no search for 'auto'")
 	}
-	res, arrays, err := Dispatch("fitStats", []byte(fmt.Sprintf(`{%s,"X":{"rows":%d,"cols":%d,"array":0}}`, base, n, d)), Input{Arrays: [][]float64{X.RawMatrix().Data}}, nil)
+	form := planArrays[plan.Plan.Wire.Array]
+	planArg := fmt.Sprintf(`"plan":{"wire":{"array":3},"bytes":%d}`, plan.Plan.Bytes)
+	res, arrays, err := Dispatch("fitStats", []byte(fmt.Sprintf(`{%s,"X":{"rows":%d,"cols":%d,"array":0}}`, planArg, n, d)), Input{Arrays: [][]float64{X.RawMatrix().Data, nil, nil, form}}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -53,8 +56,8 @@ func dispatchOneSelect(X *mat.Dense, y []float64) (json.RawMessage, [][]float64,
 		return nil, nil, err
 	}
 	stats := arrays[st["stats"].Wire.Array]
-	args := fmt.Sprintf(`{%s,"stats":[{"wire":{"array":0},"bytes":%d}],"X":{"rows":%d,"cols":%d,"array":1},"y":{"array":2}}`, base, st["stats"].Bytes, n, d)
-	return Dispatch("select", []byte(args), Input{Arrays: [][]float64{stats, X.RawMatrix().Data, y}}, nil)
+	args := fmt.Sprintf(`{%s,"stats":[{"wire":{"array":0},"bytes":%d}],"X":{"rows":%d,"cols":%d,"array":1},"y":{"array":2}}`, planArg, st["stats"].Bytes, n, d)
+	return Dispatch("select", []byte(args), Input{Arrays: [][]float64{stats, X.RawMatrix().Data, y, form}}, nil)
 }
 
 // score of class labels carries accuracy, the confusion matrix and each

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"sync"
 	"unsafe"
 
 	"ntkrf/core/data"
@@ -13,7 +12,6 @@ import (
 	"ntkrf/core/krr"
 	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
-	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
 
@@ -24,9 +22,10 @@ import (
 // solves. The package only schedules them (www/pkg/fit.js): which worker
 // runs which chunk, in what order the wire forms come back.
 
-// fitArgs are what every step receives to rebuild the same plan: the
-// shape and the options, 'auto' ones included until select settles them
-// (fitPlan settles the task and the classes).
+// fitArgs are a fit's options as fitPlan receives them: the shape, the
+// options ('auto' ones included), and where the rows come from (a
+// Dataset's schema, or the names of text labels' classes). Every later
+// step receives the plan fitPlan (or select) made, as bytes.
 type fitArgs struct {
 	ridgeArgs
 	Rows int `json:"rows"`
@@ -38,16 +37,24 @@ type fitArgs struct {
 	Preprocess json.RawMessage `json:"preprocess"`
 	Search     pipeline.Search `json:"search"`
 	Groups     []data.Group    `json:"groups"`
+	// Input is the schema of the Dataset the rows come from (fitRidge of
+	// a Dataset): the plan takes its task, classes and groups, and the
+	// model keeps it for predictCSV.
+	Input *data.Schema `json:"input"`
 	// ClassNames are the classes' names of a fit on text labels (the
-	// labels op), saved with the model by fitSolve when no Dataset's
-	// schema (Input) brings them.
+	// labels op).
 	ClassNames []string `json:"classNames"`
 }
 
 // config converts the options into the core's Config: "auto" (or nothing)
 // is the core's open setting, a depth of 0 and a nil Preprocess.
 func (a fitArgs) config(c *call) (pipeline.Config, error) {
-	cfg := pipeline.Config{Groups: a.Groups, Search: a.Search, Ridge: a.options(c)}
+	cfg := pipeline.Config{Groups: a.Groups, Search: a.Search, Ridge: a.options(c), Input: a.Input, ClassNames: a.ClassNames}
+	// Two option groups for one method: the primal's features or the
+	// dual's kernel (Go's Config has no "given" for features to refuse).
+	if given(a.Features) && given(a.Kernel) {
+		return cfg, optErr("kernel", "%s: give features (primal) or kernel (dual), not both", c.op)
+	}
 	if err := autoDepth(c, a.Features, &cfg.Features); err != nil {
 		return cfg, err
 	}
@@ -68,6 +75,9 @@ func (a fitArgs) config(c *call) (pipeline.Config, error) {
 	return cfg, nil
 }
 
+// given reports whether an option was given (not absent, not null).
+func given(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+
 // autoDepth decodes features or kernel options whose depth may be "auto"
 // (the core's depth 0) into dst.
 func autoDepth(c *call, raw json.RawMessage, dst any) error {
@@ -85,64 +95,8 @@ func autoDepth(c *call, raw json.RawMessage, dst any) error {
 	return c.decode(b, dst)
 }
 
-// plans keeps the last plans a worker built from settled options (y nil):
-// a fit's statistics, parts and solve each rebuild the same plan, and
-// NewPlan draws the feature map (0.1–0.5 s at m = 4096 on Fashion-MNIST),
-// which must not be paid once per chunk. The key is the options' JSON.
-var plans struct {
-	sync.Mutex
-	keys  []string
-	vals  []*pipeline.Plan
-	built int // plans drawn through the cache, for its test
-}
-
-// plan builds the plan of a (NewPlan; y resolves the task and classes,
-// nil once fitPlan has settled them); progress is reported within the
-// call.
-func (c *call) plan(a fitArgs, y []float64) (*pipeline.Plan, error) {
-	if y != nil {
-		return c.newPlan(a, y)
-	}
-	b, err := json.Marshal(a)
-	if err != nil {
-		return nil, err
-	}
-	key := string(b)
-	progress := func(done, total int, stage string) { c.progress(done, total, stage) }
-	plans.Lock()
-	defer plans.Unlock()
-	for i, k := range plans.keys {
-		if k == key {
-			return plans.vals[i].WithProgress(progress), nil
-		}
-	}
-	p, err := c.newPlan(a, nil)
-	if err != nil {
-		return nil, err
-	}
-	plans.built++
-	const keep = 2
-	plans.keys = append([]string{key}, plans.keys[:min(len(plans.keys), keep-1)]...)
-	plans.vals = append([]*pipeline.Plan{p}, plans.vals[:min(len(plans.vals), keep-1)]...)
-	return p, nil
-}
-
-// drawnMaps returns the feature maps the kept plans have drawn: a model
-// fitted on this worker predicts with its plan's map instead of drawing it
-// again (pipeline.DecodeReusing).
-func drawnMaps() []*rf.Map {
-	plans.Lock()
-	defer plans.Unlock()
-	var out []*rf.Map
-	for _, p := range plans.vals {
-		if m := p.DrawnMap(); m != nil {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// newPlan builds the plan of a without the cache.
+// newPlan settles a's fit (pipeline.NewPlan; y, when given, resolves the
+// task and the classes).
 func (c *call) newPlan(a fitArgs, y []float64) (*pipeline.Plan, error) {
 	cfg, err := a.config(c)
 	if err != nil {
@@ -165,6 +119,39 @@ func (c *call) newPlan(a fitArgs, y []float64) (*pipeline.Plan, error) {
 		}
 	}
 	return pipeline.NewPlan(cfg, a.Rows, a.Cols, y)
+}
+
+// plan decodes the plan a step was handed (fitPlan's or select's bytes;
+// the core keeps the plans decoded last, their feature maps drawn once),
+// reporting progress within the call.
+func (c *call) plan(r *WireRef) (*pipeline.Plan, error) {
+	if r == nil {
+		return nil, typeErr("%s: plan is required: the plan fitPlan or select returned", c.op)
+	}
+	b, err := c.wire("plan", *r)
+	if err != nil {
+		return nil, err
+	}
+	p, err := pipeline.DecodePlan(b)
+	if err != nil {
+		return nil, err
+	}
+	return p.WithProgress(func(done, total int, stage string) { c.progress(done, total, stage) }), nil
+}
+
+// planOut is what the scheduler reads of a plan: its bytes, which every
+// later step receives, and the chunks it schedules (at most chunkBytes
+// of X each; 0: the core's pipeline.ChunkBytes).
+type planOut struct {
+	Plan   WireRef  `json:"plan"`
+	Chunks [][2]int `json:"chunks"`
+}
+
+func (c *call) planOut(p *pipeline.Plan, chunkBytes int) planOut {
+	if chunkBytes <= 0 {
+		chunkBytes = pipeline.ChunkBytes
+	}
+	return planOut{Plan: c.putWire(p.AppendBinary(nil)), Chunks: p.Chunks(chunkBytes)}
 }
 
 // WireRef is a wire form (pipeline and data's binary forms) as it
@@ -230,9 +217,10 @@ func (c *call) stats(refs []WireRef) (*data.Stats, error) {
 // opFitPlan settles a fit (pipeline.NewPlan; the targets, when given,
 // settle the task and the classes): λ's criterion, the feature dimension,
 // whether the parts collect their rows, and the chunks of at most
-// chunkBytes of X each. A fit whose depth or preprocessing is "auto" is
-// settled by select: its plan names the rows to gather for it (search),
-// and its chunks are those the statistics are collected over.
+// chunkBytes of X each (0: the core's). It returns the plan's bytes, which
+// every later step receives. A fit whose depth or preprocessing is "auto"
+// is settled by select: its plan names the rows to gather for it
+// (search), and its chunks are those the statistics are collected over.
 func opFitPlan(c *call, args []byte) (any, error) {
 	var a struct {
 		fitArgs
@@ -249,7 +237,7 @@ func opFitPlan(c *call, args []byte) (any, error) {
 			return nil, err
 		}
 	}
-	p, err := c.plan(a.fitArgs, y)
+	p, err := c.newPlan(a.fitArgs, y)
 	if err != nil {
 		// Whole-number targets without a task: krr's refusal, with the
 		// calls that settle it in this API.
@@ -263,18 +251,18 @@ func opFitPlan(c *call, args []byte) (any, error) {
 		Candidates int   `json:"candidates"`
 	}
 	out := struct {
-		Task      string   `json:"task"`
-		Classes   int      `json:"classes,omitempty"`
-		Criterion string   `json:"criterion,omitempty"`
-		Dim       int      `json:"dim,omitempty"`
-		Collects  bool     `json:"collects"`
-		Chunks    [][2]int `json:"chunks"`
-		Search    *search  `json:"search,omitempty"`
+		planOut
+		Task      string  `json:"task"`
+		Classes   int     `json:"classes,omitempty"`
+		Criterion string  `json:"criterion,omitempty"`
+		Dim       int     `json:"dim,omitempty"`
+		Collects  bool    `json:"collects"`
+		Search    *search `json:"search,omitempty"`
 		// Advice is what the fit should hear before it runs, but that
 		// does not stop it (Plan.Advice): the package gives it with the
 		// model (model.warnings).
 		Advice []string `json:"advice,omitempty"`
-	}{Advice: advice(p.Advice()), Task: p.Task(), Classes: p.Classes(), Criterion: p.Criterion(), Dim: p.Dim(), Collects: p.Collects(), Chunks: p.Chunks(a.ChunkBytes)}
+	}{planOut: c.planOut(p, a.ChunkBytes), Advice: advice(p.Advice()), Task: p.Task(), Classes: p.Classes(), Criterion: p.Criterion(), Dim: p.Dim(), Collects: p.Collects()}
 	if rows := p.SearchRows(); rows != nil {
 		out.Search = &search{rows, p.Candidates()}
 	}
@@ -285,7 +273,7 @@ func opFitPlan(c *call, args []byte) (any, error) {
 // row first of the fit (Plan.NewStats, AddAt).
 func opFitStats(c *call, args []byte) (any, error) {
 	var a struct {
-		fitArgs
+		Plan  *WireRef   `json:"plan"`
 		X     *MatrixRef `json:"X"`
 		First int        `json:"first"`
 	}
@@ -296,7 +284,7 @@ func opFitStats(c *call, args []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := c.plan(a.fitArgs, nil)
+	p, err := c.plan(a.Plan)
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +304,7 @@ func opFitStats(c *call, args []byte) (any, error) {
 // chunk's statistics.
 func opFitPart(c *call, args []byte) (any, error) {
 	var a struct {
-		fitArgs
+		Plan  *WireRef   `json:"plan"`
 		Stats []WireRef  `json:"stats"`
 		X     *MatrixRef `json:"X"`
 		Y     *ArrayRef  `json:"y"`
@@ -337,7 +325,7 @@ func opFitPart(c *call, args []byte) (any, error) {
 	n := len(y)
 	report := c.progress
 	c.progress = func(done, _ int, stage string) { report(min(done, n), n, stage) }
-	p, err := c.plan(a.fitArgs, nil)
+	p, err := c.plan(a.Plan)
 	if err != nil {
 		return nil, err
 	}
@@ -358,22 +346,18 @@ func opFitPart(c *call, args []byte) (any, error) {
 }
 
 // opFitSolve merges the parts of every chunk in the order given and
-// solves (Plan.Solve), returning the model.
+// solves (Plan.Solve), returning the model (which keeps what the plan
+// holds: the data set's schema or the class names, the selection).
 func opFitSolve(c *call, args []byte) (any, error) {
 	var a struct {
-		fitArgs
+		Plan  *WireRef  `json:"plan"`
 		Stats []WireRef `json:"stats"`
 		Parts []WireRef `json:"parts"`
-		// Input is the schema of the Dataset the rows come from (fitRidge
-		// of a Dataset), saved with the model for predictCSV.
-		Input *data.Schema `json:"input"`
-		// Selection is what the select op chose, saved with the model.
-		Selection *pipeline.Selection `json:"selection"`
 	}
 	if err := c.decode(args, &a); err != nil {
 		return nil, err
 	}
-	p, err := c.plan(a.fitArgs, nil)
+	p, err := c.plan(a.Plan)
 	if err != nil {
 		return nil, err
 	}
@@ -399,19 +383,7 @@ func opFitSolve(c *call, args []byte) (any, error) {
 			return nil, err
 		}
 	}
-	meta := pipeline.Meta{Input: a.Input, Selection: a.Selection}
-	if a.Input != nil {
-		meta.Classes = a.Input.Classes
-	} else if a.ClassNames != nil {
-		if len(a.ClassNames) != p.Classes() {
-			return nil, shapeErr("%s: %d class names for a fit of %d classes", c.op, len(a.ClassNames), p.Classes())
-		}
-		if err := data.ClassNames(a.ClassNames); err != nil {
-			return nil, err
-		}
-		meta.Classes = a.ClassNames
-	}
-	pl, err := p.Solve(context.Background(), s, all, meta)
+	pl, err := p.Solve(context.Background(), s, all)
 	if err != nil {
 		return nil, err
 	}

@@ -113,7 +113,7 @@ func (c *call) pipelineOf(r modelRefs) (*pipeline.Pipeline, error) {
 			return decoded.vals[i], nil
 		}
 	}
-	p, err := pipeline.DecodeReusing(r.Model, coef, train, drawnMaps())
+	p, err := pipeline.Decode(r.Model, coef, train)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ import (
 // one (scored).
 func opSelect(c *call, args []byte) (any, error) {
 	var a struct {
-		fitArgs
+		Plan  *WireRef   `json:"plan"`
 		Stats []WireRef  `json:"stats"`
 		X     *MatrixRef `json:"X"`
 		Y     *ArrayRef  `json:"y"`
@@ -30,6 +30,8 @@ func opSelect(c *call, args []byte) (any, error) {
 			Count int `json:"count"`
 		} `json:"part"`
 		Scored []pipeline.Scored `json:"scored"`
+		// ChunkBytes cuts the settled plan's chunks (0: the core's).
+		ChunkBytes int `json:"chunkBytes"`
 	}
 	if err := c.decode(args, &a); err != nil {
 		return nil, err
@@ -37,16 +39,13 @@ func opSelect(c *call, args []byte) (any, error) {
 	if a.Part != nil && a.Scored != nil {
 		return nil, optErr("scored", "%s: give part (score some candidates) or scored (choose from all of them), not both", c.op)
 	}
-	p, err := c.plan(a.fitArgs, nil)
+	p, err := c.plan(a.Plan)
 	if err != nil {
 		return nil, err
 	}
-	var (
-		plan = p
-		sel  *pipeline.Selection
-	)
+	var plan *pipeline.Plan
 	if a.Scored != nil {
-		plan, sel, err = p.Choose(a.Scored)
+		plan, _, err = p.Choose(a.Scored)
 	} else {
 		// Declared apart, not with :=, so that Select's error below is
 		// the function's err (a shadowed one was lost: a nil plan panicked).
@@ -76,20 +75,12 @@ func opSelect(c *call, args []byte) (any, error) {
 				Scored []pipeline.Scored `json:"scored"`
 			}{scored}, nil
 		}
-		plan, sel, err = p.Select(context.Background(), X, y, stats)
+		plan, _, err = p.Select(context.Background(), X, y, stats)
 	}
 	if err != nil {
 		return nil, err
 	}
-	// What was settled, whole (the features or kernel with its depth, and
-	// the preprocessing): the caller puts it in place of its options and
-	// writes nothing into them itself.
-	settings, err := plan.Settings()
-	if err != nil {
-		return nil, err
-	}
-	return struct {
-		Settings  pipeline.Settings   `json:"settings"`
-		Selection *pipeline.Selection `json:"selection"`
-	}{settings, sel}, nil
+	// The settled plan, which holds what was chosen and why (the model
+	// keeps the selection), with the chunks its parts are cut in.
+	return c.planOut(plan, a.ChunkBytes), nil
 }

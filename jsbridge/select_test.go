@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,12 +24,13 @@ func TestSelectInParts(t *testing.T) {
 	X, y := fixture.Data(n, d, 2, 9)
 	opts := `"task":"classification","features":{"dim":16,"seed":1},"search":{"depths":[1,2,3]}`
 	shape := fmt.Sprintf(`"rows":%d,"cols":%d,%s`, n, d, opts)
-	res, _, err := Dispatch("fitPlan", []byte(fmt.Sprintf(`{%s,"y":{"array":0}}`, shape)), Input{Arrays: [][]float64{y}}, nil)
+	res, planArrays, err := Dispatch("fitPlan", []byte(fmt.Sprintf(`{%s,"y":{"array":0}}`, shape)), Input{Arrays: [][]float64{y}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var plan struct {
-		Classes int `json:"classes"`
+		Plan    WireRef `json:"plan"`
+		Classes int     `json:"classes"`
 		Search  struct {
 			Rows       []int `json:"rows"`
 			Candidates int   `json:"candidates"`
@@ -40,8 +42,9 @@ func TestSelectInParts(t *testing.T) {
 	if len(plan.Search.Rows) != n || plan.Search.Candidates != 3*len(pipeline.DefaultPreprocess) {
 		t.Fatalf("plan %s", res)
 	}
-	shape += fmt.Sprintf(`,"classes":%d`, plan.Classes)
-	res, arrays, err := Dispatch("fitStats", []byte(fmt.Sprintf(`{%s,"X":{"rows":%d,"cols":%d,"array":0}}`, shape, n, d)), Input{Arrays: [][]float64{X.RawMatrix().Data}}, nil)
+	form := planArrays[plan.Plan.Wire.Array]
+	planArg := fmt.Sprintf(`"plan":{"wire":{"array":1},"bytes":%d}`, plan.Plan.Bytes)
+	res, arrays, err := Dispatch("fitStats", []byte(fmt.Sprintf(`{%s,"X":{"rows":%d,"cols":%d,"array":0}}`, planArg, n, d)), Input{Arrays: [][]float64{X.RawMatrix().Data, form}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,9 +52,10 @@ func TestSelectInParts(t *testing.T) {
 	if err := json.Unmarshal(res, &st); err != nil {
 		t.Fatal(err)
 	}
-	in := Input{Arrays: [][]float64{X.RawMatrix().Data, y, arrays[st.Stats.Wire.Array]}}
-	base := fmt.Sprintf(`%s,"X":{"rows":%d,"cols":%d,"array":0},"y":{"array":1},"stats":[{"wire":{"array":2},"bytes":%d}]`, shape, n, d, st.Stats.Bytes)
-	want, _, err := Dispatch("select", []byte("{"+base+"}"), in, nil)
+	in := Input{Arrays: [][]float64{X.RawMatrix().Data, y, arrays[st.Stats.Wire.Array], form}}
+	planArg = fmt.Sprintf(`"plan":{"wire":{"array":3},"bytes":%d}`, plan.Plan.Bytes)
+	base := fmt.Sprintf(`%s,"X":{"rows":%d,"cols":%d,"array":0},"y":{"array":1},"stats":[{"wire":{"array":2},"bytes":%d}]`, planArg, n, d, st.Stats.Bytes)
+	want, wantArrays, err := Dispatch("select", []byte("{"+base+"}"), in, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,32 +77,38 @@ func TestSelectInParts(t *testing.T) {
 		all = append(all, out.Scored...)
 	}
 	scored, _ := json.Marshal(all)
-	got, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"scored":%s}`, base, scored)), in, nil)
+	got, gotArrays, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"scored":%s}`, planArg, scored)), in, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got, want) {
+	// The same settled plan, its bytes (the selection in them) included.
+	if !bytes.Equal(got, want) || !slices.Equal(gotArrays[0], wantArrays[0]) {
 		t.Errorf("from parts:\n%s\non one worker:\n%s", got, want)
 	}
 	// Nothing open (an RBF kernel has no depth; the preprocessing is
 	// given): the plan names no rows, and select has nothing to settle.
 	fixed := fmt.Sprintf(`"rows":%d,"cols":%d,"task":"classification","classes":2,"kernel":{"kernel":"rbf"},"preprocess":{"standardize":false}`, n, d)
-	if res, _, err := Dispatch("fitPlan", []byte("{"+fixed+"}"), in, nil); err != nil || strings.Contains(string(res), "search") {
+	res, fixedArrays, err := Dispatch("fitPlan", []byte("{"+fixed+"}"), in, nil)
+	if err != nil || strings.Contains(string(res), "search") {
 		t.Errorf("a plan with nothing open: %s, %v", res, err)
 	}
-	if _, _, err := Dispatch("select", []byte(fmt.Sprintf(`{%s,"scored":[]}`, fixed)), in, nil); err == nil || !strings.Contains(err.Error(), "leaves nothing to select") {
+	if err := json.Unmarshal(res, &plan); err != nil {
+		t.Fatal(err)
+	}
+	fixedArg := fmt.Sprintf(`{"plan":{"wire":{"array":0},"bytes":%d},"scored":[]}`, plan.Plan.Bytes)
+	if _, _, err := Dispatch("select", []byte(fixedArg), Input{Arrays: [][]float64{fixedArrays[plan.Plan.Wire.Array]}}, nil); err == nil || !strings.Contains(err.Error(), "leaves nothing to select") {
 		t.Errorf("no scores with nothing open: %v", err)
 	}
 	for _, tc := range []struct{ args, code, option, want string }{
 		{fmt.Sprintf(`{%s,"part":{"index":0,"count":2},"scored":%s}`, base, scored), "ERR_OPTION", "scored", "not both"},
 		{fmt.Sprintf(`{%s,"part":{"index":2,"count":2}}`, base), "ERR_OPTION", "part", "part 2 of 2"},
-		{fmt.Sprintf(`{%s,"scored":[]}`, base), "ERR_SHAPE", "scored", fmt.Sprintf("0 candidates scored; the selection has %d", 3*len(pipeline.DefaultPreprocess))},
-		{fmt.Sprintf(`{%s,"scored":%s}`, base, strings.Replace(string(scored), `"lambda":`, `"lambda":-`, 1)), "ERR_VALUE", "scored", "λ > 0"},
+		{fmt.Sprintf(`{%s,"scored":[]}`, planArg), "ERR_SHAPE", "scored", fmt.Sprintf("0 candidates scored; the selection has %d", 3*len(pipeline.DefaultPreprocess))},
+		{fmt.Sprintf(`{%s,"scored":%s}`, planArg, strings.Replace(string(scored), `"lambda":`, `"lambda":-`, 1)), "ERR_VALUE", "scored", "λ > 0"},
 	} {
 		_, _, err := Dispatch("select", []byte(tc.args), in, nil)
 		_, code, option, msg := JSError(err)
 		if err == nil || string(code) != tc.code || option != tc.option || !strings.Contains(msg, tc.want) {
-			t.Errorf("%.80s…: %v, want %s on %s containing %q", tc.args[len(base)+1:], err, tc.code, tc.option, tc.want)
+			t.Errorf("%.80s…: %v, want %s on %s containing %q", tc.args[len(planArg)+1:], err, tc.code, tc.option, tc.want)
 		}
 	}
 }

@@ -247,8 +247,11 @@ type cost struct {
 // partCost measures, on ds, the costs of two parts of half the rows each.
 func partCost(b *testing.B, ds *data.Dataset, opt Options) cost {
 	s := Settled{Schema: ds.Schema(), Rows: len(ds.Y)}
-	spec := opt.spec(s)
-	plan, err := planOf(spec)
+	var err error
+	if s.Plan, err = opt.plan(s.Schema, s.Rows); err != nil {
+		b.Fatal(err)
+	}
+	plan, err := s.plan()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -272,7 +275,7 @@ func partCost(b *testing.B, ds *data.Dataset, opt Options) cost {
 	}
 	c.perRow = (cpu() - c0) / time.Duration(n)
 	c0 = cpu()
-	wire, err := encodePart(Part{spec: spec, of: Shard{Settled: s, Stats: Stats{st}}, p: parts[1]})
+	wire, err := encodePart(Part{of: Shard{Settled: s, Stats: Stats{st}}, p: parts[1]})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -281,7 +284,7 @@ func partCost(b *testing.B, ds *data.Dataset, opt Options) cost {
 		b.Fatal(err)
 	}
 	c.decode, c0 = cpu()-c0, cpu()
-	into := Part{spec: spec, p: parts[0]}
+	into := Part{p: parts[0]}
 	if err := into.merge(wire); err != nil {
 		b.Fatal(err)
 	}

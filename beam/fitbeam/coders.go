@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"reflect"
-	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -36,24 +35,20 @@ type Shard struct {
 
 // Settled is what the whole data set settles before any row is learned
 // from: the schema (columns, classes, task), each shard's first row key,
-// and the number of rows. It is small (a side input).
+// the number of rows, and the fit's plan (pipeline.Plan's bytes; the
+// selection replaces an open plan with the one it settled). It is small (a
+// side input).
 type Settled struct {
 	Schema  data.Schema    `json:"schema"`
 	Offsets map[string]int `json:"offsets"`
 	Rows    int            `json:"rows"`
 	Shards  int            `json:"shards"`
-	// Choice is what the 'auto' selection settled (nil before it, or
-	// when nothing was open).
-	Choice *Choice `json:"choice,omitempty"`
+	Plan    []byte         `json:"plan"`
 }
 
-// Choice is what a selection settled (the core's settings: the feature
-// map with its depth, the preprocessing), and the selection, saved with
-// the model.
-type Choice struct {
-	Settings  pipeline.Settings   `json:"settings"`
-	Selection *pipeline.Selection `json:"selection"`
-}
+// plan is the fit's plan (decoded once per process: the core keeps the
+// plans decoded last, their feature maps drawn once).
+func (s Settled) plan() (*pipeline.Plan, error) { return pipeline.DecodePlan(s.Plan) }
 
 func init() {
 	beam.RegisterCoder(reflect.TypeFor[Census](), encodeCensus, decodeCensus)
@@ -160,29 +155,4 @@ func decodeSettled(b []byte) (_ Settled, err error) {
 		return s, check.New(check.Parse, "", "fitbeam: settled schema: %v", err)
 	}
 	return s, s.Schema.Check()
-}
-
-// plans caches each spec's plan: a worker decodes many parts of one plan,
-// and drawing its feature map once is enough (parts of one plan merge).
-var plans sync.Map // spec → *planOnce
-
-type planOnce struct {
-	once sync.Once
-	plan *pipeline.Plan
-	err  error
-}
-
-// planOf returns the plan of a spec (Options.spec), made once per process.
-func planOf(spec string) (*pipeline.Plan, error) {
-	v, _ := plans.LoadOrStore(spec, &planOnce{})
-	po := v.(*planOnce)
-	po.once.Do(func() {
-		var ps planSpec
-		if err := json.Unmarshal([]byte(spec), &ps); err != nil {
-			po.err = check.New(check.Parse, "", "fitbeam: plan spec: %v", err)
-			return
-		}
-		po.plan, po.err = ps.plan()
-	})
-	return po.plan, po.err
 }

@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
-	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
@@ -41,13 +40,12 @@ func TestCoders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	settled, err := settle(Census{c})
+	opt := Options{Prep: &data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: 16, Seed: 1}, Lambda: 0.1}
+	settled, err := (&settleFn{Opt: opt}).ProcessElement(Census{c})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := Options{Prep: &data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: 16, Seed: 1}, Lambda: 0.1}
-	spec := opt.spec(settled)
-	plan, err := planOf(spec)
+	plan, err := settled.plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +107,7 @@ func TestCoders(t *testing.T) {
 	})
 	t.Run("part", func(t *testing.T) {
 		of := Shard{Settled: settled.of(""), Stats: Stats{st}}
-		form, err := encodePart(Part{spec: spec, of: of, p: part})
+		form, err := encodePart(Part{of: of, p: part})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,13 +115,13 @@ func TestCoders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.p == nil || got.p.Rows() != 4 || got.spec != spec || !bytes.Equal(got.p.AppendBinary(nil), part.AppendBinary(nil)) {
+		if got.p == nil || got.p.Rows() != 4 || !bytes.Equal(got.p.AppendBinary(nil), part.AppendBinary(nil)) {
 			t.Fatal("part changed")
 		}
 		if !reflect.DeepEqual(got.of.Settled, of.Settled) || !bytes.Equal(got.of.Stats.s.AppendBinary(nil), st.AppendBinary(nil)) {
 			t.Fatal("the part's data set changed")
 		}
-		for _, cut := range []int{0, 1, len(spec), len(form) - 1} {
+		for _, cut := range []int{0, 1, len(settled.Plan), len(form) - 1} {
 			if _, err := decodePart(form[:cut]); check.CodeOf(err) == "" {
 				t.Fatalf("a form cut to %d bytes: %v, want a coded error", cut, err)
 			}
@@ -146,8 +144,10 @@ func TestMergeParts(t *testing.T) {
 	}
 	s := Settled{Rows: 400, Schema: ds.Schema()}
 	opt := Options{Prep: &data.Prep{}, Features: rf.Config{Method: "ntk", Depth: 1, Dim: 32, Seed: 2}, Lambda: 0.01}
-	spec := opt.spec(s)
-	plan, err := planOf(spec)
+	if s.Plan, err = opt.plan(s.Schema, s.Rows); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := s.plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestMergeParts(t *testing.T) {
 		if err := p.Add(context.Background(), mat.DenseCopyOf(X.Slice(lo, hi, 0, 3)), y[lo:hi], lo); err != nil {
 			t.Fatal(err)
 		}
-		b, err := encodePart(Part{spec: spec, of: of, p: p})
+		b, err := encodePart(Part{of: of, p: p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,11 @@ func TestMergeParts(t *testing.T) {
 	}
 	other := opt
 	other.Features.Seed++
-	otherPlan, err := planOf(other.spec(s))
+	os := s
+	if os.Plan, err = other.plan(s.Schema, s.Rows); err != nil {
+		t.Fatal(err)
+	}
+	otherPlan, err := os.plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,13 +202,13 @@ func TestMergeParts(t *testing.T) {
 	if err := op.Add(context.Background(), mat.DenseCopyOf(X.Slice(0, 10, 0, 3)), y[:10], 0); err != nil {
 		t.Fatal(err)
 	}
-	foreign, _ := encodePart(Part{spec: other.spec(s), of: of, p: op})
-	if err := abc.merge(foreign); check.CodeOf(err) != check.Shape || abc.p.Rows() != 400 {
-		t.Fatalf("a part of another fit: %v (rows %d), want a shape error and nothing merged", err, abc.p.Rows())
+	foreign, _ := encodePart(Part{of: Shard{Settled: os, Stats: of.Stats}, p: op})
+	if err := abc.merge(foreign); check.CodeOf(err) != check.Protocol || abc.p.Rows() != 400 {
+		t.Fatalf("a part of another fit: %v (rows %d), want ERR_PROTOCOL and nothing merged", err, abc.p.Rows())
 	}
 	var preds [2][]float64
 	for i, p := range []Part{abc, cab} {
-		m, err := plan.Solve(context.Background(), scaler, p.p, pipeline.Meta{})
+		m, err := plan.Solve(context.Background(), scaler, p.p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,11 +21,11 @@ import (
 )
 
 func init() {
-	for _, fn := range []any{pathOf, mergeCensus, settle, withSettled, withStats, ungroup, mergeStats, model} {
+	for _, fn := range []any{pathOf, mergeCensus, solve, withSettled, withStats, ungroup, mergeStats, model} {
 		beam.RegisterFunction(fn)
 	}
-	for _, t := range []reflect.Type{reflect.TypeFor[surveyFn](), reflect.TypeFor[statsFn](), reflect.TypeFor[partFn](),
-		reflect.TypeFor[mergeFn](), reflect.TypeFor[solveFn](), reflect.TypeFor[writeFn]()} {
+	for _, t := range []reflect.Type{reflect.TypeFor[surveyFn](), reflect.TypeFor[settleFn](), reflect.TypeFor[statsFn](), reflect.TypeFor[partFn](),
+		reflect.TypeFor[mergeFn](), reflect.TypeFor[writeFn]()} {
 		beam.RegisterType(t)
 	}
 }
@@ -55,22 +55,22 @@ func pathOf(md fileio.FileMetadata) string { return md.Path }
 func Fit(s beam.Scope, paths beam.PCollection, opt Options) beam.PCollection {
 	s = s.Scope("ntkrf.Fit")
 	censuses := beam.ParDo(s.Scope("survey"), &surveyFn{Opt: opt}, paths)
-	settled := beam.ParDo(s, settle, beam.Combine(s.Scope("census"), mergeCensus, censuses))
+	settled := beam.ParDo(s, &settleFn{Opt: opt}, beam.Combine(s.Scope("census"), mergeCensus, censuses))
 
 	toStats := beam.ParDo(s.Scope("shards"), withSettled, paths, beam.SideInput{Input: settled})
 	// Each shard's statistics, and its rows among those an 'auto'
 	// selection scores (none when nothing is open), in one read.
 	stats, samples := beam.ParDo2(s.Scope("statistics"), &statsFn{Opt: opt}, ungrouped(s, toStats))
 	merged := beam.Combine(s.Scope("merge statistics"), mergeStats, stats)
-	// 'auto': the depth and preprocessing chosen (select.go), carried on.
-	settled = selectAuto(s, opt, settled, merged, samples)
+	// 'auto': the plan settled by the selection (select.go), carried on.
+	settled = selectAuto(s, settled, merged, samples)
 
 	toParts := beam.ParDo(s.Scope("shards"), withStats, paths, beam.SideInput{Input: settled}, beam.SideInput{Input: merged})
 	parts := beam.ParDo(s.Scope("parts"), &partFn{Opt: opt}, ungrouped(s, toParts))
 	// Two levels: each key merges its shards' parts on one worker, then
 	// the few results are merged on the one that solves.
 	byKey := beam.ParDo(s.Scope("merge parts by key"), &mergeFn{}, beam.GroupByKey(s, parts))
-	solved := beam.ParDo(s.Scope("solve"), &solveFn{Opt: opt}, beam.GroupByKey(s, byKey))
+	solved := beam.ParDo(s.Scope("solve"), solve, beam.GroupByKey(s, byKey))
 	// A fusion break: a consumer without output (Write) fused with the
 	// solve would make the solve's stage one without output.
 	return beam.ParDo(s, model, beam.GroupByKey(s, beam.AddFixedKey(s, solved)))
@@ -196,7 +196,14 @@ func mergeCensus(a, b Census) (_ Census, err error) {
 	return a, a.c.Merge(b.c)
 }
 
-func settle(c Census) (_ Settled, err error) {
+// settleFn settles the data set from the merged census, and the fit's
+// plan from it: the core takes the task, classes and groups from the
+// schema (pipeline.Config.Input), once.
+type settleFn struct {
+	Opt Options `json:"opt"`
+}
+
+func (f *settleFn) ProcessElement(c Census) (_ Settled, err error) {
 	defer tag(&err)
 	if c.c == nil {
 		c.c = &data.Census{}
@@ -205,7 +212,11 @@ func settle(c Census) (_ Settled, err error) {
 	if err != nil {
 		return Settled{}, err
 	}
-	return Settled{Schema: *s, Offsets: c.c.Offsets(), Rows: c.c.Rows()}, nil
+	plan, err := f.Opt.plan(*s, c.c.Rows())
+	if err != nil {
+		return Settled{}, err
+	}
+	return Settled{Schema: *s, Offsets: c.c.Offsets(), Rows: c.c.Rows(), Plan: plan}, nil
 }
 
 // readRows reads a shard in the settled schema.
@@ -226,7 +237,7 @@ type statsFn struct {
 // its rows among the plan's SearchRows (sample).
 func (f *statsFn) ProcessElement(ctx context.Context, sh Shard, emit func(Stats), emitSample func(Sample)) (err error) {
 	defer tag(&err)
-	plan, err := planOf(f.Opt.spec(sh.Settled))
+	plan, err := sh.Settled.plan()
 	if err != nil {
 		return err
 	}
@@ -280,8 +291,7 @@ type partFn struct {
 func (f *partFn) ProcessElement(ctx context.Context, sh Shard, _ func(int, []byte)) (err error) {
 	defer tag(&err)
 	path, s := sh.Path, sh.Settled
-	spec := f.Opt.spec(s)
-	plan, err := planOf(spec)
+	plan, err := s.plan()
 	if err != nil {
 		return err
 	}
@@ -306,7 +316,7 @@ func (f *partFn) ProcessElement(ctx context.Context, sh Shard, _ func(int, []byt
 		if err != nil {
 			return err
 		}
-		part = &Part{spec: spec, of: Shard{Settled: s.of(""), Stats: sh.Stats}, p: p}
+		part = &Part{of: Shard{Settled: s.of(""), Stats: sh.Stats}, p: p}
 		f.parts[key] = part
 	}
 	return shardErr(path, part.p.Add(ctx, X, y, s.Offsets[path]))
@@ -370,12 +380,9 @@ func (f *mergeFn) FinishBundle(emit func(int, []byte)) (err error) {
 	return nil
 }
 
-// solveFn merges the last parts and solves.
-type solveFn struct {
-	Opt Options `json:"opt"`
-}
-
-func (f *solveFn) ProcessElement(ctx context.Context, _ int, parts func(*[]byte) bool) (_ []byte, err error) {
+// solve merges the last parts and solves; the model keeps what the plan
+// holds (the schema, the selection).
+func solve(ctx context.Context, _ int, parts func(*[]byte) bool) (_ []byte, err error) {
 	defer tag(&err)
 	var part Part
 	var b []byte
@@ -387,7 +394,7 @@ func (f *solveFn) ProcessElement(ctx context.Context, _ int, parts func(*[]byte)
 	if part.p == nil {
 		return nil, check.New(check.Shape, "", "fitbeam: no shard had a row to fit")
 	}
-	plan, err := planOf(part.spec)
+	plan, err := part.of.Settled.plan()
 	if err != nil {
 		return nil, err
 	}
@@ -395,12 +402,7 @@ func (f *solveFn) ProcessElement(ctx context.Context, _ int, parts func(*[]byte)
 	if err != nil {
 		return nil, err
 	}
-	schema := part.of.Settled.Schema
-	meta := pipeline.Meta{Input: &schema, Classes: schema.Classes}
-	if c := part.of.Settled.Choice; c != nil {
-		meta.Selection = c.Selection
-	}
-	model, err := plan.Solve(ctx, scaler, part.p, meta)
+	model, err := plan.Solve(ctx, scaler, part.p)
 	if err != nil {
 		return nil, err
 	}

@@ -1,12 +1,12 @@
 package fitbeam
 
 import (
-	"encoding/json"
 	"testing"
 
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/names"
+	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 )
 
@@ -17,7 +17,6 @@ import (
 func TestGramReachesThePlan(t *testing.T) {
 	t.Parallel()
 	prep := data.Prep{}
-	schema := data.Schema{Task: krr.Classification, Classes: []string{"a", "b", "c"}}
 	for _, tc := range []struct {
 		name, gram, task string
 		want             string
@@ -32,17 +31,12 @@ func TestGramReachesThePlan(t *testing.T) {
 			if err := o.Check(); err != nil {
 				t.Fatal(err)
 			}
-			s := Settled{Schema: schema, Rows: 4000}
-			s.Schema.Task = tc.task
-			if tc.task == krr.Regression {
-				s.Schema.Classes = nil
+			cfg := o.config()
+			cfg.Ridge.Task = tc.task
+			if tc.task == krr.Classification {
+				cfg.Ridge.Classes = 3
 			}
-			var ps planSpec
-			if err := json.Unmarshal([]byte(o.spec(s)), &ps); err != nil {
-				t.Fatal(err)
-			}
-			ps.Cols = 4
-			plan, err := ps.plan()
+			plan, err := pipeline.NewPlan(cfg, 4000, 4, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

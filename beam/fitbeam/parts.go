@@ -4,7 +4,6 @@ import (
 	"sync/atomic"
 
 	"ntkrf/core/pipeline"
-	"ntkrf/internal/check"
 )
 
 // Parts travel between workers as bytes (their form, encodePart), not as
@@ -14,13 +13,12 @@ import (
 // decodes the first part it merges and merges the others from their
 // bytes in place (pipeline.Part.MergeBinary: no second m×m matrix).
 
-// Part is a pipeline.Part with the plan it belongs to, by its spec, and
-// what the solve needs besides the sums: the settled data set and the
-// merged statistics (nil p: no rows yet).
+// Part is a pipeline.Part with what the solve needs besides the sums:
+// the settled data set, its plan's bytes among it, and the merged
+// statistics (nil p: no rows yet).
 type Part struct {
-	spec string
-	of   Shard // no path, no row keys
-	p    *pipeline.Part
+	of Shard // no path, no row keys
+	p  *pipeline.Part
 }
 
 // partBytes counts the bytes of the parts this process sent to be
@@ -33,38 +31,27 @@ func send(emit func(int, []byte), key int, b []byte) {
 	emit(key, b)
 }
 
-// A part's form: its plan's spec and its Shard's form, each length first,
-// then the core's wire form of the part (pipeline.Part.AppendBinary).
+// A part's form: its Shard's form, length first, then the core's wire
+// form of the part (pipeline.Part.AppendBinary), which names its plan by
+// digest.
 func encodePart(p Part) ([]byte, error) {
 	of, err := encodeShard(p.of)
 	if err != nil {
 		return nil, err
 	}
-	b := appendField(nil, []byte(p.spec))
-	b = appendField(b, of)
-	return p.p.AppendBinary(b), nil
-}
-
-// splitPart returns the fields of a part's form: the spec, the data set's
-// form and the core's wire form.
-func splitPart(b []byte) (spec, of, wire []byte, err error) {
-	if spec, b, err = field(b, "part's plan spec"); err != nil {
-		return nil, nil, nil, err
-	}
-	of, wire, err = field(b, "part's data set")
-	return spec, of, wire, err
+	return p.p.AppendBinary(appendField(nil, of)), nil
 }
 
 func decodePart(b []byte) (Part, error) {
-	spec, of, wire, err := splitPart(b)
+	of, wire, err := field(b, "part's data set")
 	if err != nil {
 		return Part{}, err
 	}
-	pt := Part{spec: string(spec)}
+	var pt Part
 	if pt.of, err = decodeShard(of); err != nil {
 		return Part{}, err
 	}
-	plan, err := planOf(pt.spec)
+	plan, err := pt.of.Settled.plan()
 	if err != nil {
 		return Part{}, err
 	}
@@ -73,7 +60,8 @@ func decodePart(b []byte) (Part, error) {
 }
 
 // merge merges the part whose form is b into m: the first one decoded,
-// the others read in place.
+// the others read in place (the core refuses a part of another plan,
+// ERR_PROTOCOL).
 func (m *Part) merge(b []byte) error {
 	if m.p == nil {
 		pt, err := decodePart(b)
@@ -82,12 +70,9 @@ func (m *Part) merge(b []byte) error {
 		}
 		return err
 	}
-	spec, _, wire, err := splitPart(b)
+	_, wire, err := field(b, "part's data set")
 	if err != nil {
 		return err
-	}
-	if string(spec) != m.spec {
-		return check.New(check.Shape, "", "fitbeam: a part of another fit (plan %s, not %s); merge parts of one fit", spec, m.spec)
 	}
 	return m.p.MergeBinary(wire)
 }

@@ -1,11 +1,9 @@
 package fitbeam
 
 import (
-	"encoding/json"
 	"math"
 
 	"ntkrf/core/data"
-	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
@@ -63,51 +61,30 @@ func (o Options) Check() error {
 	if o.FanIn < 0 {
 		return check.New(check.Option, "fanIn", "fitbeam: fan-in %d is negative; use 0 for ⌊√shards⌋", o.FanIn)
 	}
-	// The plan of a tiny regression checks the map and λ as every
-	// shard's plan will.
-	_, err := planSpec{Prep: o.Prep, Features: o.Features, Search: o.Search, Lambda: o.Lambda, Gram: o.Gram, Task: krr.Regression, Rows: 1, Cols: 1}.plan()
+	// The plan of a tiny regression checks the map and λ as the fit's
+	// plan will.
+	cfg := o.config()
+	cfg.Ridge.Task = krr.Regression
+	_, err := pipeline.NewPlan(cfg, 1, 1, nil)
 	return err
 }
 
-// planSpec is everything pipeline.NewPlan needs, once the data set is
-// settled; its JSON names a plan between workers.
-type planSpec struct {
-	Prep     *data.Prep      `json:"prep"` // nil: open ('auto')
-	Groups   []data.Group    `json:"groups"`
-	Features rf.Config       `json:"features"`
-	Kernel   *kernel.Spec    `json:"kernel,omitempty"` // 'auto' chose the exact kernel
-	Search   pipeline.Search `json:"search"`
-	Lambda   float64         `json:"lambda"`
-	Gram     string          `json:"gram,omitempty"`
-	Task     string          `json:"task"`
-	Classes  int             `json:"classes"`
-	Rows     int             `json:"rows"`
-	Cols     int             `json:"cols"`
+// config is o as the core's Config, before the data set settles the task,
+// the classes and the groups (its schema, Config.Input, does).
+func (o Options) config() pipeline.Config {
+	return pipeline.Config{Preprocess: o.Prep, Features: o.Features, Search: o.Search, Ridge: krr.Options{Lambda: o.Lambda, Gram: o.Gram}}
 }
 
-// spec is the plan of a fit of o on the settled data set, as JSON: open
-// when o leaves the depth or preprocessing to the fit, until the
-// selection has settled them (s.Choice).
-func (o Options) spec(s Settled) string {
-	ps := planSpec{Prep: o.Prep, Groups: s.Schema.Groups, Features: o.Features, Search: o.Search, Lambda: o.Lambda, Gram: o.Gram,
-		Task: s.Schema.Task, Classes: len(s.Schema.Classes), Rows: s.Rows, Cols: s.Schema.Width()}
-	if c := s.Choice; c != nil {
-		// The core's settled settings, whole: features, or the exact
-		// kernel where 'auto' chose it.
-		prep := c.Settings.Preprocess
-		ps.Prep, ps.Features, ps.Kernel = &prep, rf.Config{}, c.Settings.Kernel
-		if f := c.Settings.Features; f != nil {
-			ps.Features = *f
-		}
+// plan is the plan of a fit of o on the settled data set, as its bytes
+// (pipeline.Plan.MarshalBinary): what every later step decodes
+// (pipeline.DecodePlan). Open when o leaves the depth or preprocessing to
+// the fit, until the selection settles it.
+func (o Options) plan(schema data.Schema, rows int) ([]byte, error) {
+	cfg := o.config()
+	cfg.Input = &schema
+	p, err := pipeline.NewPlan(cfg, rows, schema.Width(), nil)
+	if err != nil {
+		return nil, err
 	}
-	b, _ := json.Marshal(ps)
-	return string(b)
-}
-
-// plan is the plan pipeline.FitDataset makes for these rows: the task and
-// classes of the data set, its one-hot groups.
-func (ps planSpec) plan() (*pipeline.Plan, error) {
-	cfg := pipeline.Config{Preprocess: ps.Prep, Groups: ps.Groups, Features: ps.Features, Kernel: ps.Kernel, Search: ps.Search,
-		Ridge: krr.Options{Lambda: ps.Lambda, Gram: ps.Gram, Task: ps.Task, Classes: ps.Classes}}
-	return pipeline.NewPlan(cfg, ps.Rows, ps.Cols, nil)
+	return p.MarshalBinary()
 }

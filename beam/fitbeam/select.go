@@ -15,17 +15,16 @@ import (
 // (pipeline.Plan.SearchRows, global row indices); each shard sends the
 // ones it holds as it reads its statistics (the shards' offsets place
 // them), and one worker runs the core's selection on them with the
-// merged statistics. Its choice travels in Settled, from which every
-// later step plans.
+// merged statistics. The settled plan travels in Settled, from which
+// every later step plans.
 
 func init() {
-	beam.RegisterType(reflect.TypeFor[selectFn]())
+	beam.RegisterFunction(selectPlan)
 	// The elements' types by name: a runner that runs the workers in
 	// processes of their own (the portable Job API path of Dataflow,
 	// Flink, Spark; prism as a job server) decodes them by the registered
 	// type, and an unregistered struct came back as an anonymous one.
 	beam.RegisterType(reflect.TypeFor[Sample]())
-	beam.RegisterType(reflect.TypeFor[Choice]())
 }
 
 // Sample is the rows of one shard that a selection scores: their global
@@ -52,22 +51,18 @@ func sample(idx []int, first int, X *mat.Dense, y []float64) (Sample, bool) {
 	return out, len(out.Rows) > 0
 }
 
-// selectAuto settles what opt leaves open: it returns settled with the
-// choice (settled itself when nothing is open). The settled data set, the
+// selectAuto settles what the plan leaves open: it returns settled with
+// the settled plan (settled itself when nothing is open). The settled data set, the
 // merged statistics and the samples meet under one key (a grouping, not
 // side inputs: the selection takes time, and prism polls without pause
 // while a stage that reads side inputs runs; see Fit).
-func selectAuto(s beam.Scope, opt Options, settled, merged, samples beam.PCollection) beam.PCollection {
+func selectAuto(s beam.Scope, settled, merged, samples beam.PCollection) beam.PCollection {
 	s = s.Scope("select")
 	grouped := beam.CoGroupByKey(s, beam.AddFixedKey(s, settled), beam.AddFixedKey(s, merged), beam.AddFixedKey(s, samples))
-	return beam.ParDo(s, &selectFn{Opt: opt}, grouped)
+	return beam.ParDo(s, selectPlan, grouped)
 }
 
-type selectFn struct {
-	Opt Options `json:"opt"`
-}
-
-func (f *selectFn) ProcessElement(ctx context.Context, _ int, settled func(*Settled) bool, stats func(*Stats) bool, samples func(*Sample) bool) (_ Settled, err error) {
+func selectPlan(ctx context.Context, _ int, settled func(*Settled) bool, stats func(*Stats) bool, samples func(*Sample) bool) (_ Settled, err error) {
 	defer tag(&err)
 	var s Settled
 	var st Stats
@@ -75,7 +70,7 @@ func (f *selectFn) ProcessElement(ctx context.Context, _ int, settled func(*Sett
 		return s, check.New(check.Shape, "", "fitbeam: the selection received no settled data set")
 	}
 	stats(&st)
-	plan, err := planOf(f.Opt.spec(s))
+	plan, err := s.plan()
 	if err != nil {
 		return s, err
 	}
@@ -109,14 +104,10 @@ func (f *selectFn) ProcessElement(ctx context.Context, _ int, settled func(*Sett
 	if st.s == nil {
 		return s, check.New(check.Shape, "", "fitbeam: no shard had a row to fit")
 	}
-	chosen, sel, err := plan.Select(ctx, Xs, ys, st.s)
+	chosen, _, err := plan.Select(ctx, Xs, ys, st.s)
 	if err != nil {
 		return s, err
 	}
-	settings, err := chosen.Settings()
-	if err != nil {
-		return s, err
-	}
-	s.Choice = &Choice{Settings: settings, Selection: sel}
-	return s, nil
+	s.Plan, err = chosen.MarshalBinary()
+	return s, err
 }

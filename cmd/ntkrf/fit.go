@@ -13,7 +13,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
-	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
 	"ntkrf/internal/check"
 	"ntkrf/internal/fitflags"
@@ -143,10 +142,7 @@ func fitFiles(ctx context.Context, fl *files, opt fitflags.Fit, buffer int, maxM
 	}
 	rows, cols := census.Rows(), schema.Width()
 	cfg := opt.Config()
-	cfg.Groups, cfg.Ridge.Task = schema.Groups, schema.Task
-	if schema.Task == krr.Classification {
-		cfg.Ridge.Classes = len(schema.Classes)
-	}
+	cfg.Input = schema // the task, classes and groups are the file's
 	plan, err := pipeline.NewPlan(cfg, rows, cols, nil)
 	if err != nil {
 		return nil, err
@@ -192,10 +188,9 @@ func fitFiles(ctx context.Context, fl *files, opt fitflags.Fit, buffer int, maxM
 	if at != rows {
 		return nil, changed(fl.names, rows, at)
 	}
-	var sel *pipeline.Selection
 	if idx != nil {
 		fl.prog.note(fmt.Sprintf("selection: %d candidates on %d rows", plan.Candidates(), len(idx)))
-		if plan, sel, err = plan.Select(ctx, Xs, ys, stats); err != nil {
+		if plan, _, err = plan.Select(ctx, Xs, ys, stats); err != nil {
 			return nil, err
 		}
 		Xs = nil
@@ -234,7 +229,7 @@ func fitFiles(ctx context.Context, fl *files, opt fitflags.Fit, buffer int, maxM
 		return nil, changed(fl.names, rows, at)
 	}
 	fl.prog.note("solving")
-	return plan.Solve(ctx, scaler, part, pipeline.Meta{Input: schema, Classes: schema.Classes, Selection: sel})
+	return plan.Solve(ctx, scaler, part)
 }
 
 // fileLines moves the cells a chunk's census names for Settle's messages

@@ -83,10 +83,12 @@
 // seed only); the host gathers those rows alone, and Plan.Select (or Score
 // per worker, then Choose) settles the plan from them and the merged
 // statistics, each candidate's scaler fitted from those statistics as the
-// fit's is. No host needs every row in one place to choose. A host that
-// keeps its plans (a worker) decodes the models it fitted with
-// DecodeReusing and the plans' drawn maps (Plan.DrawnMap): a map drawn from
-// the same configuration for the same inputs is the same map, bit for bit.
+// fit's is. No host needs every row in one place to choose. Hosts hand
+// each other the plan's bytes (MarshalBinary, DecodePlan); a process keeps
+// the plans it decoded last, so that the feature map is drawn once per
+// worker, and Decode gives a model fitted there its plan's map: a map
+// drawn from the same configuration for the same inputs is the same map,
+// bit for bit.
 //
 // Errors follow ntkrf's error grammar (ntkrf/core/errs): a bad model file
 // is refused with ERR_TYPE (not a model file), ERR_VALUE (other format or

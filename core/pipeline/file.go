@@ -464,16 +464,19 @@ var pkgPrefix = regexp.MustCompile(`^(rf|krr|kernel|core|data): `)
 
 // Decode reads the JSON form without its coef and train matrices, which a
 // host moves separately (as typed arrays), and checks the whole once they
-// are given. Hosts use it with Split.
+// are given. Hosts use it with Split. A model fitted in this process
+// takes the feature map its plan drew (plans decoded last, DecodePlan),
+// bit for bit the map drawn from its configuration, instead of drawing it
+// again (0.3–0.5 s per worker on the package's standard job in
+// WebAssembly).
 func Decode(header []byte, coef, train *mat.Dense) (*Pipeline, error) {
-	return DecodeReusing(header, coef, train, nil)
+	return decodeReusing(header, coef, train, drawnMaps())
 }
 
-// DecodeReusing is Decode with feature maps already drawn (Plan.DrawnMap):
-// the first one drawn from the model's configuration for its inputs is
-// the model's map, bit for bit, and is used instead of drawing it again;
-// the others are ignored.
-func DecodeReusing(header []byte, coef, train *mat.Dense, drawn []*rf.Map) (*Pipeline, error) {
+// decodeReusing is Decode with feature maps already drawn: the first one
+// drawn from the model's configuration for its inputs is the model's map
+// and is used instead of drawing it again; the others are ignored.
+func decodeReusing(header []byte, coef, train *mat.Dense, drawn []*rf.Map) (*Pipeline, error) {
 	f, err := readFile(header)
 	if err != nil {
 		return nil, err

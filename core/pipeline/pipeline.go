@@ -44,6 +44,14 @@ type Config struct {
 	Ridge krr.Options
 	// Search holds the candidates of the settings left open.
 	Search Search
+	// Input is the schema of the Dataset the rows come from (FitDataset
+	// sets it): the task, the classes and the one-hot groups are its (a
+	// task, classes or groups given besides must agree), and the model
+	// keeps it to read CSV rows (PredictCSV). nil: rows of a matrix.
+	Input *data.Schema `json:",omitempty"`
+	// ClassNames name the classes of a classification fitted from a
+	// matrix, one per class (nil: "0"…"k−1"); with Input, its classes.
+	ClassNames []string `json:",omitempty"`
 }
 
 // Pipeline is a fitted model: the preprocessing, the feature map (by its
@@ -60,10 +68,11 @@ type Pipeline struct {
 }
 
 // Fit fits a pipeline on the rows of X and targets y (class indices 0…k−1
-// for classification, values for regression). Class names are "0"…"k−1".
+// for classification, values for regression). Class names are "0"…"k−1"
+// unless cfg.ClassNames names them.
 // It stops between row blocks and stages once ctx is cancelled.
 func Fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (*Pipeline, error) {
-	return fit(ctx, X, y, cfg, nil, nil)
+	return fit(ctx, X, y, cfg)
 }
 
 // FitDataset fits a pipeline on a parsed data set: its task, classes and
@@ -75,38 +84,21 @@ func FitDataset(ctx context.Context, ds *data.Dataset, cfg Config) (*Pipeline, e
 		return nil, check.New(check.Type, "", "pipeline: the data set is nil")
 	}
 	s := ds.Schema()
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	if t := cfg.Ridge.Task; t != "" && t != ds.Task {
-		return nil, check.New(check.Option, "task", "pipeline: task %s, but the data set's target is a %s target; leave the task unset or parse with task %s", check.Quote(t), check.Quote(ds.Task), check.Quote(t))
-	}
-	cfg.Ridge.Task = ds.Task
-	if ds.Task == krr.Classification {
-		if c := cfg.Ridge.Classes; c != 0 && c != len(ds.Classes) {
-			return nil, check.New(check.Option, "classes", "pipeline: classes %d, but the data set has %d", c, len(ds.Classes))
-		}
-		cfg.Ridge.Classes = len(ds.Classes)
-	}
-	return fit(ctx, ds.X, ds.Y, cfg, &s, ds.Classes)
+	cfg.Input = &s
+	return fit(ctx, ds.X, ds.Y, cfg)
 }
 
-func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data.Schema, classes []string) (*Pipeline, error) {
+func fit(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (*Pipeline, error) {
 	return promptly(ctx, "pipeline: fit", cfg.Ridge.Progress, func(report func(done, total int, stage string)) (*Pipeline, error) {
 		cfg.Ridge.Progress = report
-		return fitSteps(ctx, X, y, cfg, input, classes)
+		return fitSteps(ctx, X, y, cfg)
 	})
 }
 
-func fitSteps(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input *data.Schema, classes []string) (*Pipeline, error) {
-	groups := cfg.Groups
-	if input != nil {
-		groups = input.Groups
-	}
-	cfg.Groups = groups
+func fitSteps(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (*Pipeline, error) {
 	// The protocol of every host (see Plan), with one part: the 'auto'
 	// selection on the rows it names, then the fit.
-	plan, stats, sel, err := selectOn(ctx, X, y, cfg)
+	plan, stats, _, err := selectOn(ctx, X, y, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +113,7 @@ func fitSteps(ctx context.Context, X *mat.Dense, y []float64, cfg Config, input 
 	if err := part.Add(ctx, X, y, 0); err != nil {
 		return nil, err
 	}
-	return plan.Solve(ctx, scaler, part, Meta{Input: input, Classes: classes, Selection: sel})
+	return plan.Solve(ctx, scaler, part)
 }
 
 // checkTargets checks what the search reads before krr would: one target

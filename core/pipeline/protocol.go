@@ -27,7 +27,7 @@ import (
 //	scaler := plan.Scaler(stats)                  // once
 //	part := plan.NewPart(scaler); part.Add(X_i, y_i, first_i) // per part
 //	part.Merge(other) (or MergeBinary)            // any order, any tree
-//	model := plan.Solve(ctx, scaler, part, meta)  // once
+//	model := plan.Solve(ctx, scaler, part)        // once
 //
 // A plan whose depth or preprocessing is left open ('auto') names the rows
 // its selection scores (SearchRows, a function of the rows, the settled
@@ -46,6 +46,9 @@ type Plan struct {
 	// open is the selection of a plan that leaves settings open (nil once
 	// settled).
 	open *search
+	// sel is the selection that settled the plan (Select, Choose), kept
+	// with the model; nil when nothing was chosen.
+	sel *Selection
 	// digest identifies the plan (Digest), set once it is made.
 	digest [32]byte
 }
@@ -77,12 +80,9 @@ func (p *Plan) featureMap() (*rf.Map, error) {
 	return l.m, l.err
 }
 
-// DrawnMap returns the plan's feature map if a part or the solve has drawn
-// it, nil otherwise (it draws nothing): a host that keeps its plans hands
-// it to DecodeReusing, so that a model fitted here predicts without
-// redrawing the same map (0.3–0.5 s per worker on the package's standard
-// job in WebAssembly).
-func (p *Plan) DrawnMap() *rf.Map {
+// drawnMap returns the plan's feature map if a part or the solve has drawn
+// it, nil otherwise (it draws nothing).
+func (p *Plan) drawnMap() *rf.Map {
 	if l := p.fmap; l != nil && l.done.Load() && l.err == nil {
 		return l.m
 	}
@@ -100,6 +100,10 @@ func (p *Plan) DrawnMap() *rf.Map {
 func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
 	if rows < 1 || cols < 1 {
 		return nil, check.New(check.Shape, "", "pipeline: a plan of %d rows × %d columns; a fit needs at least one of each", rows, cols)
+	}
+	cfg, err := source(cfg, cols)
+	if err != nil {
+		return nil, err
 	}
 	opt := cfg.Ridge
 	switch {
@@ -143,6 +147,9 @@ func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
 		opt.BlockRows = krr.DefaultBlockRows
 	}
 	cfg.Ridge = opt
+	if err := checkClassNames(cfg); err != nil {
+		return nil, err
+	}
 	if s.cands == nil {
 		// Nothing to choose: the first (only) candidate.
 		return settle(apply(cfg, s.depths[0], s.preps[0]), rows, cols)

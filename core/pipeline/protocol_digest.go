@@ -23,11 +23,12 @@ type digestForm struct {
 	Map        *rf.Config   // resolved, primal
 	Kernel     *kernel.Spec // filled
 	Open       bool
+	Selection  *Selection `json:",omitempty"` // what settled an open plan
 }
 
 // digestFormVersion changes whenever digestForm or what a part holds
 // changes meaning.
-const digestFormVersion = 1
+const digestFormVersion = 2
 
 // Digest identifies the plan: the SHA-256 of its settings (the task,
 // classes, preprocessing, feature map or kernel with its seed, λ's rule,
@@ -36,3 +37,13 @@ const digestFormVersion = 1
 func (p *Plan) Digest() [32]byte { return p.digest }
 
 func (p *Plan) computeDigest() [32]byte { return sha256.Sum256(p.form()) }
+
+// chosenBy is the settled plan p with the selection that chose it: the
+// selection is part of the plan (its digest, its wire form), so that a
+// host hands on one value and the model keeps what settled it.
+func (p *Plan) chosenBy(sel *Selection) *Plan {
+	q := *p
+	q.sel = sel
+	q.digest = q.computeDigest()
+	return &q
+}

@@ -71,7 +71,7 @@ func ExamplePlan() {
 	if err := merged.MergeBinary(sent[0]); err != nil {
 		panic(err)
 	}
-	p, err := plan.Solve(ctx, scaler, merged, pipeline.Meta{})
+	p, err := plan.Solve(ctx, scaler, merged)
 	if err != nil {
 		panic(err)
 	}

@@ -106,7 +106,7 @@ func TestPartSumsHeldRows(t *testing.T) {
 	if err := b.MergeBinary(a.AppendBinary(nil)); err != nil {
 		t.Fatal(err)
 	}
-	got, err := plan.Solve(ctx, scaler, b, Meta{})
+	got, err := plan.Solve(ctx, scaler, b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 	"ntkrf/internal/wire"
 )
@@ -39,6 +40,20 @@ func (p *Plan) AppendBinary(b []byte) []byte {
 var planCache struct {
 	sync.Mutex
 	plans []*Plan // most recent last
+}
+
+// drawnMaps returns the feature maps the cached plans have drawn (Decode
+// reuses them).
+func drawnMaps() []*rf.Map {
+	planCache.Lock()
+	defer planCache.Unlock()
+	var out []*rf.Map
+	for _, p := range planCache.plans {
+		if m := p.drawnMap(); m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // planCacheSize is how many plans a host keeps decoded: a fit holds its
@@ -82,6 +97,12 @@ func DecodePlan(b []byte) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.Selection != nil {
+		if err := f.Selection.check(); err != nil {
+			return nil, err
+		}
+		p = p.chosenBy(f.Selection)
+	}
 	if p.digest != digest {
 		return nil, check.New(check.Protocol, "", "pipeline: plan: the settings do not make the plan they name (another version's plan?); make the plan again from the options")
 	}
@@ -98,7 +119,7 @@ func DecodePlan(b []byte) (*Plan, error) {
 func (p *Plan) form() []byte {
 	f := digestForm{
 		Form: digestFormVersion, Rows: p.rows, Cols: p.cols, Config: p.cfg,
-		Collect: p.collect, Cut: p.cut, Dim: p.dim, Kernel: p.kern, Open: p.open != nil,
+		Collect: p.collect, Cut: p.cut, Dim: p.dim, Kernel: p.kern, Open: p.open != nil, Selection: p.sel,
 	}
 	if p.fmap != nil {
 		f.Map = &p.fmap.cfg

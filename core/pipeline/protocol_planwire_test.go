@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -51,7 +52,7 @@ func TestPlanWireRoundTrip(t *testing.T) {
 		if err := a.MergeBinary(b2.AppendBinary(nil)); err != nil {
 			t.Fatalf("%s: a part of the decoded plan: %v", tc.name, err)
 		}
-		if _, err := q.Solve(ctx, s, a, Meta{}); err != nil {
+		if _, err := q.Solve(ctx, s, a); err != nil {
 			t.Fatalf("%s: solving with the decoded plan: %v", tc.name, err)
 		}
 	}
@@ -78,7 +79,7 @@ func TestPlanWireRefuses(t *testing.T) {
 		{"not JSON", form([]byte("{")), check.Parse},
 		{"an unknown setting", form(append(bytes.Clone(js[:len(js)-1]), []byte(`,"Extra":1}`)...)), check.Parse},
 		{"an output that does not follow", form(bytes.Replace(js, []byte(`"Dim":`), []byte(`"Dim":1`), 1)), check.Protocol},
-		{"another form", form(bytes.Replace(js, []byte(`"Form":1`), []byte(`"Form":9`), 1)), check.Protocol},
+		{"another form", form(bytes.Replace(js, fmt.Appendf(nil, `"Form":%d`, digestFormVersion), []byte(`"Form":9`), 1)), check.Protocol},
 		{"settings NewPlan refuses", form(bytes.Replace(js, []byte(`"Rows":`), []byte(`"Rows":-`), 1)), check.Shape},
 	} {
 		if _, err := DecodePlan(bad.b); check.CodeOf(err) != bad.code {

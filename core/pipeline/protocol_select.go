@@ -2,15 +2,10 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
-	"maps"
-	"reflect"
 
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
-	"ntkrf/core/kernel"
-	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
 
@@ -105,65 +100,7 @@ func (p *Plan) Choose(scored []Scored) (*Plan, *Selection, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return plan, sel, nil
-}
-
-// Settings are what a selection settles, as the settled plan's
-// configuration holds them: the feature map (nil for a kernel) or the
-// kernel, each with its depth, and the preprocessing. A host that passes
-// a fit's options between workers replaces its own with these, whole:
-// which field the chosen depth goes in, and what else a choice fixes, is
-// the core's to say (apply), not the host's.
-type Settings struct {
-	Features   *rf.Config   `json:"features,omitempty"`
-	Kernel     *kernel.Spec `json:"kernel,omitempty"`
-	Preprocess data.Prep    `json:"preprocess"`
-}
-
-// MarshalJSON writes the features and the kernel without their unset
-// (zero) fields, which every host reads as the defaults they are; a
-// host's options checker takes an explicit zero as given (a method "").
-func (s Settings) MarshalJSON() ([]byte, error) {
-	out := map[string]any{"preprocess": s.Preprocess}
-	for name, v := range map[string]any{"features": s.Features, "kernel": s.Kernel} {
-		if reflect.ValueOf(v).IsNil() {
-			continue
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		var set map[string]json.RawMessage
-		if err := json.Unmarshal(b, &set); err != nil {
-			return nil, err
-		}
-		maps.DeleteFunc(set, func(_ string, v json.RawMessage) bool {
-			switch string(v) {
-			case "0", "false", `""`, "null":
-				return true
-			}
-			return false
-		})
-		out[name] = set
-	}
-	return json.Marshal(out)
-}
-
-// Settings returns the settings of a settled plan (Choose's or Select's);
-// an open plan is refused.
-func (p *Plan) Settings() (Settings, error) {
-	if err := p.settled(); err != nil {
-		return Settings{}, err
-	}
-	s := Settings{Preprocess: *p.cfg.Preprocess}
-	if p.cfg.Kernel != nil {
-		k := *p.cfg.Kernel
-		s.Kernel = &k
-	} else {
-		f := p.cfg.Features
-		s.Features = &f
-	}
-	return s, nil
+	return plan.chosenBy(sel), sel, nil
 }
 
 // Select settles the settings cfg leaves open (a nil Preprocess, a depth

@@ -12,25 +12,19 @@ import (
 	"ntkrf/internal/rowtree"
 )
 
-// Meta is what a pipeline keeps beside its model: the input schema and
-// class names of a Dataset, and the selection that settled the plan.
-type Meta struct {
-	Input     *data.Schema // nil: fitted from a matrix
-	Classes   []string     // nil: "0"…"k−1"
-	Selection *Selection   // nil: nothing was chosen
-}
-
 // Solve chooses λ by the plan's criterion on the merged part of every row
 // (GCV or held-out accuracy on the sums; LOO, GCV or a fixed λ on the
 // collected rows) and assembles the pipeline. It stops between stages once
-// ctx is cancelled. part is consumed: its sums become the model's.
-func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta) (*Pipeline, error) {
+// ctx is cancelled. part is consumed: its sums become the model's. The
+// model keeps what the plan holds beside the fit: the data set's schema
+// or the class names (Config), and the selection that settled it.
+func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part) (*Pipeline, error) {
 	return promptly(ctx, "pipeline: solve", p.cfg.Ridge.Progress, func(report func(done, total int, stage string)) (*Pipeline, error) {
-		return p.WithProgress(report).solve(ctx, s, part, meta)
+		return p.WithProgress(report).solve(ctx, s, part)
 	})
 }
 
-func (p *Plan) solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta) (*Pipeline, error) {
+func (p *Plan) solve(ctx context.Context, s *data.Scaler, part *Part) (*Pipeline, error) {
 	if err := p.checkScaler(s); err != nil {
 		return nil, err
 	}
@@ -75,7 +69,7 @@ func (p *Plan) solve(ctx context.Context, s *data.Scaler, part *Part, meta Meta)
 	if err != nil {
 		return nil, err
 	}
-	parts := Parts{Input: meta.Input, Classes: meta.Classes, Scaler: s, Map: fm, Kernel: p.kern, Selection: meta.Selection}
+	parts := Parts{Input: p.cfg.Input, Classes: p.classNames(), Scaler: s, Map: fm, Kernel: p.kern, Selection: p.sel}
 	switch {
 	case p.kern != nil:
 		parts.Model, err = krr.FitKernelContext(ctx, *p.kern, rows, part.y, opt)

@@ -114,7 +114,6 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *
 	}
 	// 'auto': only the rows the plan names are gathered, and the
 	// candidates are scored in k shares, chosen from in any order.
-	var sel *Selection
 	if idx := plan.SearchRows(); idx != nil {
 		var scored []Scored
 		for _, part := range r.Perm(k) {
@@ -124,7 +123,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *
 			}
 			scored = append(scored, sc...)
 		}
-		if plan, sel, err = plan.Choose(scored); err != nil {
+		if plan, _, err = plan.Choose(scored); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -156,7 +155,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *
 			t.Fatal(err)
 		}
 	}
-	p, err := plan.Solve(ctx, scaler, parts[0], Meta{Selection: sel})
+	p, err := plan.Solve(ctx, scaler, parts[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +335,7 @@ func TestProtocolRefuses(t *testing.T) {
 	for _, collect := range []bool{false, true} {
 		plan, s, X, y := smallPlan(t, collect)
 		a, b := part(t, plan, s, X, y, 0, 25), part(t, plan, s, X, y, 25, 40)
-		if _, err := plan.Solve(ctx, s, a, Meta{}); check.CodeOf(err) != check.Protocol {
+		if _, err := plan.Solve(ctx, s, a); check.CodeOf(err) != check.Protocol {
 			t.Errorf("collect %v: solving a part of 25 of 40 rows: %v", collect, err)
 		}
 		if err := a.Add(ctx, X.Slice(0, 20, 0, 3).(*mat.Dense), y[:20], 25); check.CodeOf(err) != check.Shape {
@@ -393,14 +392,14 @@ func TestProtocolRefuses(t *testing.T) {
 		if err := a.MergeBinary(good); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := plan.Solve(ctx, s, a, Meta{}); err != nil {
+		if _, err := plan.Solve(ctx, s, a); err != nil {
 			t.Errorf("collect %v: solving every row: %v", collect, err)
 		}
-		if _, err := plan.Solve(ctx, s, a, Meta{}); check.CodeOf(err) != check.Value {
+		if _, err := plan.Solve(ctx, s, a); check.CodeOf(err) != check.Value {
 			t.Errorf("collect %v: solving a part twice: %v", collect, err)
 		}
 		other, s2, _, _ := smallPlan(t, !collect)
-		if _, err := other.Solve(ctx, s2, b, Meta{}); check.CodeOf(err) != check.Protocol {
+		if _, err := other.Solve(ctx, s2, b); check.CodeOf(err) != check.Protocol {
 			t.Errorf("collect %v: solving a part of another plan: %v", collect, err)
 		}
 	}

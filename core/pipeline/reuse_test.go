@@ -14,15 +14,15 @@ import (
 // nothing offers no map; maps of other configurations are passed over.
 func TestDecodeReusing(t *testing.T) {
 	plan, scaler, X, y := smallPlan(t, false)
-	if m := plan.DrawnMap(); m != nil {
+	if m := plan.drawnMap(); m != nil {
 		t.Fatalf("a plan that has drawn nothing offers %p", m)
 	}
 	pt := part(t, plan, scaler, X, y, 0, 40)
-	fit, err := plan.Solve(context.Background(), scaler, pt, Meta{})
+	fit, err := plan.Solve(context.Background(), scaler, pt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	own := plan.DrawnMap()
+	own := plan.drawnMap()
 	if own == nil {
 		t.Fatal("the plan drew its map for the part but does not offer it")
 	}
@@ -54,7 +54,7 @@ func TestDecodeReusing(t *testing.T) {
 		{"another first", []*rf.Map{nil, other, own}, true},
 		{"another only", []*rf.Map{other}, false},
 	} {
-		p, err := DecodeReusing(header, coef, train, tc.drawn)
+		p, err := decodeReusing(header, coef, train, tc.drawn)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

@@ -15,7 +15,8 @@ export let SCHEMA = null;
  * What the package reads of the core besides the option table (Go's
  * jsbridge.Core, received with the schema): names, every name of
  * core/names by its Go name (NAMES.Auto is "auto"), and limits, the sizes
- * the package cuts a call's rows by (pipeline's host sizes).
+ * the package cuts a call's rows by (the core's chunk, the package host's
+ * own policy in jsbridge/core.go).
  */
 export let NAMES = null;
 export let LIMITS = null;
@@ -23,18 +24,18 @@ export let LIMITS = null;
 /**
  * The most bytes of rows a call sends a worker at once (the fit's chunks,
  * predict's blocks), the largest sample whose 'auto' selection is split
- * over the workers, and the fewest rows of a block: the core's
- * (pipeline.ChunkBytes, SplitSelectBytes, MinBlockRows), set when the
+ * over the workers, and the fewest rows of a block: Go's
+ * (pipeline.ChunkBytes, jsbridge.SplitSelectBytes, MinBlockRows), set when the
  * first worker starts, before any call is made.
  */
 export let CHUNK_BYTES, SPLIT_SELECT_BYTES, MIN_BLOCK_ROWS;
 
-/** The most values of one array of rows (a matrix built from rows, the rows take copies): the core's pipeline.MaxArrayValues (2^31 − 1). */
+/** The most values of one array of rows (a matrix built from rows, the rows take copies): the package host's jsbridge.MaxArrayValues (2^31 − 1). */
 export let MAX_ARRAY_VALUES;
 
 /**
  * How many times in a row a worker's instance that failed on its own is
- * restarted before the worker is given up: the core's pipeline.MaxRestarts
+ * restarted before the worker is given up: the package host's jsbridge.MaxRestarts
  * (a restart happens after a first instance started, so it is read from it).
  */
 export let MAX_RESTARTS;

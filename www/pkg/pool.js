@@ -12,7 +12,7 @@ export const isNode = typeof process !== 'undefined' && !!process.versions?.node
  * How long one WebAssembly instance may take to start (instantiate
  * ntkrf.wasm and register its operations) before createEngine, or a
  * restart, gives up on it: createEngine's startTimeoutMs by default. The
- * core's (pipeline.StartTimeoutMillis, Engine.limits.startTimeoutMs); it is
+ * package host's (jsbridge.StartTimeoutMillis, Engine.limits.startTimeoutMs); it is
  * written here because it is needed before any instance could send it, and
  * a test ties the two.
  */
