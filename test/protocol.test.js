@@ -1,0 +1,61 @@
+// The package's fit is the core's protocol, scheduled (issue 38): fitRidge
+// over chunks and workers gives the bits of pipeline.Fit in one call, in
+// the same WebAssembly module (the test build's fitOneCall op,
+// jsbridge/testhook_fit.go). Reordering the merges, dropping the
+// settled plan after select or the selection itself, or cutting the
+// parts by the open plan's chunks all change these bits.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pkg, root, randomMatrix } from './helpers.js';
+
+const { createEngine } = await import(pkg);
+const wasm = path.join(root, 'dist', 'test', 'ntkrf-crashtest.wasm');
+let eng;
+before(async () => {
+  eng = await createEngine({ workers: 2, wasmURL: new URL(`file://${wasm}`) });
+  // The same module in this thread, for the one-call fit.
+  await import(path.join(root, 'dist', 'npm', 'wasm_exec.js'));
+  const go = new globalThis.Go();
+  const { instance } = await WebAssembly.instantiate(readFileSync(wasm), go.importObject);
+  go.run(instance);
+});
+after(() => eng?.close());
+
+/** The bytes of a Float64Array, to compare bit for bit. */
+const bits = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex');
+
+/** pipeline.Fit of the same rows and options in one call: its model header and coefficients. */
+async function oneCall(X, y, options) {
+  const args = { ...options, rows: X.rows, cols: X.cols, X: { rows: X.rows, cols: X.cols, array: 0 }, y: { array: 1 } };
+  const r = await globalThis.ntkrf.call('fitOneCall', JSON.stringify(args), [X.data, Float64Array.from(y)]);
+  const out = JSON.parse(r.json);
+  // The header names no matrices (they travel apart); the file holds them.
+  const { coef: _c, train: _t, ...header } = out.model;
+  return { header, coef: r.arrays[out.coef.array] };
+}
+
+// 24,000 rows × 48 columns are 9.2 MB of X: two chunks of at most 8 MiB
+// (pipeline.ChunkBytes), scheduled on two workers.
+const rows = 24_000;
+const cols = 48;
+const X = randomMatrix(rows, cols, 11);
+const classes = Array.from({ length: rows }, (_, i) => (X.data[i * cols] + X.data[i * cols + 1] > 0 ? 1 : 0) + (X.data[i * cols + 2] > 0.5 ? 1 : 0));
+const values = Array.from({ length: rows }, (_, i) => Math.sin(3 * X.data[i * cols]) + X.data[i * cols + 1] ** 2);
+
+for (const [name, y, options] of [
+  ['classification, held-out λ', classes, { task: 'classification', features: { dim: 64, depth: 1, seed: 4 }, preprocess: {} }],
+  ['regression, GCV, bias', values, { task: 'regression', features: { dim: 48, depth: 2, seed: 4 }, preprocess: { bias: 1 } }],
+  ["classification, 'auto' depth and preprocessing (select on both workers, then the settled plan)", classes,
+    { task: 'classification', features: { dim: 32, seed: 4 }, search: { rows: 300, depths: [1, 2] } }],
+]) {
+  test(`fitRidge over chunks and workers is pipeline.Fit in one call, bit for bit: ${name}`, { timeout: 300_000 }, async () => {
+    const model = await eng.fitRidge(X, y, options);
+    const want = await oneCall(X, y, options);
+    const file = model.toJSON();
+    const { coef, train: _t, ...header } = file;
+    assert.deepEqual(header, want.header, 'the model header (λ, scaler, selection)');
+    assert.equal(bits(Float64Array.from(coef.data)), bits(want.coef), 'the coefficients');
+  });
+}
