@@ -464,7 +464,7 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   };
   const dimDefault = eng.schema.features.find((o) => o.name === 'dim').default;
   // 100 rows of 4 columns a chunk, but at least 4m² numbers of X when the parts sum (m×m each),
-  // and two chunks where that leaves one and the rows fill two leaves (MinSplitRows, 2048); the
+  // and two chunks where that leaves one and the rows fill two leaves (the core's minSplitRows, 2048); the
   // parts' chunks are runs of whole leaves of 1,024 rows (internal/rowtree), the dual's even.
   const chunkBytes = 8 * 4 * 100;
   const chunks = (n, size) => {

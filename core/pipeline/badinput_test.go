@@ -71,7 +71,7 @@ func TestBadInputsAreErrors(t *testing.T) {
 			_, err := Simplest([]Candidate{{Lambda: 1, Score: 1}, {Lambda: 1, Score: 2}}, [][]float64{{1}, {2}}, false)
 			return err
 		}},
-		{"Assemble zero", func() error { _, err := Assemble(Parts{}); return err }},
+		{"assemble zero", func() error { _, err := assemble(components{}); return err }},
 		{"Decode nil", func() error { _, err := Decode(nil, nil, nil); return err }},
 		{"Load empty", func() error { _, err := Load(bytes.NewReader(nil)); return err }},
 		{"Scores nil", func() error { _, err := p.Scores(nil); return err }},

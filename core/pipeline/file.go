@@ -284,7 +284,7 @@ func (f *file) pipeline(drawn ...*rf.Map) (*Pipeline, error) {
 			return nil, bad(check.Shape, "coef has %d rows, but the features make %d columns (features.dim): one row per feature", r, cfg.Dim)
 		}
 		// A map drawn from the same configuration for the same inputs is
-		// the same map, bit for bit: Assemble passes the one it fitted with.
+		// the same map, bit for bit: assemble passes the one it fitted with.
 		for _, d := range drawn {
 			if d != nil && d.InputDim() == dp && d.Config() == cfg {
 				p.fmap = d

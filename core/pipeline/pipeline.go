@@ -141,9 +141,8 @@ func indexNames(k int) []string {
 	return names
 }
 
-// Parts are the pieces of a pipeline fitted elsewhere, e.g. by workers
-// that featurize rows in parallel and solve with a krr.Accumulator.
-type Parts struct {
+// components are the pieces of a pipeline the solve puts together.
+type components struct {
 	Input     *data.Schema // nil: fitted from a matrix
 	Classes   []string     // nil: "0"…"k−1"
 	Scaler    *data.Scaler
@@ -153,8 +152,8 @@ type Parts struct {
 	Selection *Selection // nil: nothing was chosen (from Select)
 }
 
-// Assemble checks that parts fit together and makes them a pipeline.
-func Assemble(parts Parts) (*Pipeline, error) {
+// assemble checks that parts fit together and makes them a pipeline.
+func assemble(parts components) (*Pipeline, error) {
 	f := file{
 		Format: Format, Version: Version, Input: parts.Input, Classes: parts.Classes, Preprocess: parts.Scaler,
 		Selection: parts.Selection,

@@ -370,16 +370,16 @@ func TestSplitDecode(t *testing.T) {
 			t.Errorf("a NaN coefficient: %v, want %s", err, check.NonFinite)
 		}
 	}
-	// Assemble keeps the map it is given instead of drawing it again.
+	// assemble keeps the map it is given instead of drawing it again.
 	f, _ := rf.New(rf.Config{Dim: 16}, 4)
 	m, err := krr.FitFeatures(f, X, y, krr.Options{Task: krr.Regression})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s, _ := data.Fit(X, nil, data.Prep{Raw: true})
-	p, err := Assemble(Parts{Scaler: s, Map: f, Model: m})
+	p, err := assemble(components{Scaler: s, Map: f, Model: m})
 	if err != nil || p.fmap != f {
-		t.Errorf("Assemble: %v; the map was drawn again: %v", err, p.fmap != f)
+		t.Errorf("assemble: %v; the map was drawn again: %v", err, p.fmap != f)
 	}
 }
 

@@ -314,17 +314,17 @@ func (p *Plan) checkScaler(s *data.Scaler) error {
 	return nil
 }
 
-// MinSplitRows is the fewest rows a primal plan cuts into two chunks
+// minSplitRows is the fewest rows a primal plan cuts into two chunks
 // where X is too small for the sums' rule (Chunks): two blocks of
 // krr.DefaultBlockRows.
-const MinSplitRows = 2 * rowtree.LeafRows
+const minSplitRows = 2 * rowtree.LeafRows
 
 // Chunks cuts the plan's rows into contiguous chunks for a host that
 // bounds what one worker holds: at most maxBytes of X (float64) each, but
 // at least 4m² numbers of X in the primal, so that the parts' sums (m×m
 // each) add up to at most a quarter of X, and at least one row; yet two
 // chunks where that rule leaves one and the rows fill two of krr's blocks
-// (MinSplitRows): two parts' sums are within a constant of the m×m
+// (minSplitRows): two parts' sums are within a constant of the m×m
 // matrices the solve holds anyway, and two workers featurize and sum at
 // once (one chunk left every worker but one idle through the package's
 // standard job, 5,000 rows at m = 2048). The chunks depend on the plan and
@@ -340,7 +340,7 @@ func (p *Plan) Chunks(maxBytes int) [][2]int {
 		size = max(1, maxBytes/(8*p.cols))
 		if m := p.Dim(); m > 0 && !p.collect {
 			size = max(size, (4*m*m+p.cols-1)/p.cols)
-			if size >= p.rows && p.rows >= MinSplitRows {
+			if size >= p.rows && p.rows >= minSplitRows {
 				size = (p.rows + 1) / 2
 			}
 		}

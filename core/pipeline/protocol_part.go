@@ -69,10 +69,10 @@ type partFrag struct {
 	x    []float64 // scaled, the scaler's output width
 }
 
-// ScalerDigest identifies a scaler (the SHA-256 of its JSON form): a part
+// scalerDigest identifies a scaler (the SHA-256 of its JSON form): a part
 // names the scaler its rows were scaled with, and the solve refuses
 // another.
-func ScalerDigest(s *data.Scaler) [32]byte {
+func scalerDigest(s *data.Scaler) [32]byte {
 	b, err := json.Marshal(s)
 	if err != nil {
 		panic("pipeline: scaler digest: " + err.Error())
@@ -93,7 +93,7 @@ func (p *Plan) NewPart(s *data.Scaler) (*Part, error) {
 		}
 	}
 	pt := p.emptyPart()
-	pt.scaler, pt.scalerID = s, ScalerDigest(s)
+	pt.scaler, pt.scalerID = s, scalerDigest(s)
 	return pt, nil
 }
 

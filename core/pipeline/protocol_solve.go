@@ -37,7 +37,7 @@ func (p *Plan) solve(ctx context.Context, s *data.Scaler, part *Part) (*Pipeline
 	if part.plan.digest != p.digest {
 		return nil, check.New(check.Protocol, "", "pipeline: the part is of another plan (other settings, seed, rows or columns); solve with the plan the parts were made from")
 	}
-	if part.scalerID != ScalerDigest(s) {
+	if part.scalerID != scalerDigest(s) {
 		return nil, check.New(check.Protocol, "", "pipeline: the part's rows were scaled with other statistics than the scaler solved with; fit one scaler from the merged statistics of every row and use it for every part and the solve")
 	}
 	if miss, ok := part.rows.Missing(p.rows); ok {
@@ -69,7 +69,7 @@ func (p *Plan) solve(ctx context.Context, s *data.Scaler, part *Part) (*Pipeline
 	if err != nil {
 		return nil, err
 	}
-	parts := Parts{Input: p.cfg.Input, Classes: p.classNames(), Scaler: s, Map: fm, Kernel: p.kern, Selection: p.sel}
+	parts := components{Input: p.cfg.Input, Classes: p.classNames(), Scaler: s, Map: fm, Kernel: p.kern, Selection: p.sel}
 	switch {
 	case p.kern != nil:
 		parts.Model, err = krr.FitKernelContext(ctx, *p.kern, rows, part.y, opt)
@@ -101,7 +101,7 @@ func (p *Plan) solve(ctx context.Context, s *data.Scaler, part *Part) (*Pipeline
 	if err != nil {
 		return nil, err
 	}
-	return Assemble(parts)
+	return assemble(parts)
 }
 
 // sortByKey puts the rows kept whole in the order of their keys, so that

@@ -553,8 +553,8 @@ func TestChunks(t *testing.T) {
 	}{
 		// Sums: runs of whole leaves (1024 rows).
 		{5000, 784, 2048, mb, [][2]int{{0, 2048}, {2048, 5000}}},
-		{MinSplitRows, 784, 1024, mb, [][2]int{{0, MinSplitRows / 2}, {MinSplitRows / 2, MinSplitRows}}},
-		{MinSplitRows - 1, 784, 1024, mb, [][2]int{{0, MinSplitRows - 1}}},
+		{minSplitRows, 784, 1024, mb, [][2]int{{0, minSplitRows / 2}, {minSplitRows / 2, minSplitRows}}},
+		{minSplitRows - 1, 784, 1024, mb, [][2]int{{0, minSplitRows - 1}}},
 		{5000, 784, 2048, 0, [][2]int{{0, 5000}}},
 		// 4m²/cols = 4096 rows a chunk: the sums' rule cuts already.
 		{7000, 4, 64, 3200, [][2]int{{0, 3072}, {3072, 7000}}},
