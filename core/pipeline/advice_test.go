@@ -20,12 +20,19 @@ func TestAdviceOnFeaturesBeyondTheRows(t *testing.T) {
 		}
 		return p
 	}
-	if a := plan(FeaturesPerRow * len(y)).Advice(); a != nil {
-		t.Errorf("%d features for %d rows: advice %q", FeaturesPerRow*len(y), len(y), a)
+	if a := plan(featuresPerRow * len(y)).Advice(); a != nil {
+		t.Errorf("%d features for %d rows: advice %q", featuresPerRow*len(y), len(y), a)
 	}
 	a := plan(100000).Advice()
 	// 6 × 100000 × 4 bytes = 2.4 MB in float32, against 6 × 6 × 8 = 288 B.
 	if len(a) != 1 || !strings.Contains(a[0], "2.4 MB (float32)") || !strings.Contains(a[0], "288 B") || !strings.Contains(a[0], "up to 48 features") {
 		t.Errorf("advice %q", a)
+	}
+	// And the modelled times of both fits, from the cost model.
+	c := DefaultCosts
+	feat := seconds(c.Seconds(c.FeatureFit(len(y), 2, 100000, 1, 1), 1, false))
+	exact := seconds(c.Seconds(c.ExactFit(len(y), 2, 1, 1, 1), 1, false))
+	if feat == exact || !strings.Contains(a[0], "the fit about "+feat) || !strings.Contains(a[0], "about "+exact+" for the exact") {
+		t.Errorf("advice %q, want the times %s and %s", a, feat, exact)
 	}
 }
