@@ -12,7 +12,9 @@
 // The operations are one table (ops, in dispatch.go) of named functions,
 // each converting its arguments, calling the core and converting the
 // answer: the bridge decides nothing. fitRidge is the core's fit protocol
-// (pipeline.Plan) in four ops: fitPlan, fitStats, fitPart, fitSolve.
+// (pipeline.Plan) in five ops: fitPlan (options in, the plan's bytes out),
+// fitStats, select (the settled plan's bytes out), fitPart and fitSolve,
+// each given the plan's bytes.
 //
 // Dispatch is ordinary Go, tested and fuzzed natively. The file built for
 // js/wasm (bridge_js.go) only converts typed arrays, wraps the result in a
