@@ -199,6 +199,10 @@ test('fitRidge(dataset, options): the dataset brings task, classes and groups; m
   const ds = iris.ds;
   await assert.rejects(eng.fitRidge(ds, { task: 'regression' }), isError(RangeError, 'ERR_OPTION', /task "regression", but the data set's target is a "classification" target/));
   await assert.rejects(eng.fitRidge(ds, { groups: [] }), isError(RangeError, 'ERR_OPTION', /groups given, but the data set has its own one-hot groups/));
+  // Options that agree with the dataset are what it brings: accepted, as by Go's FitDataset.
+  const agreeing = await eng.fitRidge(ds, { task: 'classification', classes: ds.classes.length, features: { dim: 32, depth: 1 }, preprocess: {} });
+  assert.deepEqual(agreeing.classes, ds.classes);
+  await assert.rejects(eng.fitRidge(ds, { classes: ds.classes.length + 1 }), isError(RangeError, 'ERR_OPTION', /classes 4, but the data set has 3/));
   await assert.rejects(eng.fitRidge(ds, ds.y, {}), isError(TypeError, 'ERR_TYPE', /fitRidge\(dataset, options\)/));
   await assert.rejects(eng.fitRidge(ds, { dims: 3 }), isError(TypeError, 'ERR_UNKNOWN_OPTION'));
   await assert.rejects(eng.fitRidge({ ...ds, task: 'poetry' }), isError(RangeError, 'ERR_VALUE', /input schema: task "poetry"/));
