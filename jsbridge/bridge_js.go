@@ -82,7 +82,8 @@ func invoke(args []safejs.Value) (promise safejs.Value) {
 	return promise
 }
 
-// rejectWith rejects with a plain object {name, code, option, message}:
+// rejectWith rejects with a plain object {name, code, option, message,
+// fault, advice}:
 // the worker rebuilds the error on the caller's side, where the class
 // must be created anyway (errors do not cross postMessage with their
 // fields).
@@ -94,6 +95,11 @@ func rejectWith(reject safejs.Value, err error) {
 	_ = e.Set("code", string(code))
 	_ = e.Set("option", option)
 	_ = e.Set("message", msg)
+	fault, advice := JSAdvice(err)
+	_ = e.Set("fault", fault)
+	if advice != "" {
+		_ = e.Set("advice", advice)
+	}
 	_, _ = reject.Invoke(e)
 }
 

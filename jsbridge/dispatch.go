@@ -38,6 +38,22 @@ func JSError(err error) (class string, code check.Code, option, message string) 
 	return "Error", check.Internal, "", err.Error()
 }
 
+// JSAdvice returns the fault (what went wrong, without the operation's
+// name) and the advice (what to do) of an error returned by Dispatch,
+// which the package gives as the error's fields: a host shows them apart
+// without parsing the message (errs.Error's grammar says where they are).
+func JSAdvice(err error) (fault, advice string) {
+	var e *check.Error
+	if !errors.As(err, &e) {
+		return err.Error(), ""
+	}
+	fault = e.Fault()
+	if i := strings.Index(fault, ": "); i >= 0 {
+		fault = fault[i+2:] // toJS put the operation first
+	}
+	return fault, e.Advice()
+}
+
 // goNames rewrites the Go spellings that core's messages use for options
 // (Config.SketchDim, Options.MaxBytes) as the JavaScript API spells them;
 // it is derived from the schema (goNamesOf), so no list is kept by hand.

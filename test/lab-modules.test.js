@@ -152,6 +152,11 @@ test('engine errors name the page control to change, and drop advice the page ca
   assert.match(explain(new Error(id), { where: 'load' }).text, /cannot use; remove the column$/, 'a new file has no Target to choose yet');
   assert.match(explain(new Error(id), { where: 'run' }).text, /choose it as the target$/);
 
+  // An engine error brings its parts (Go's errs.Error Fault and Advice):
+  // the page reads them, not the message, whose "; " may sit in the fault.
+  const parts = explain(Object.assign(new Error('fitRidge: a; b; raise nothing'), { code: 'ERR_DATA', fault: 'a; b', advice: 'use a smaller file' }));
+  assert.equal(parts.text, 'a; b; use a smaller file');
+
   // Without code or option the message is shown, less the method prefixes.
   assert.equal(explain(new Error('parseCSV: line 4: expected 5 fields, found 3')).text, 'line 4: expected 5 fields, found 3');
   assert.equal(explain('a plain string').text, 'a plain string');

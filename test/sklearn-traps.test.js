@@ -97,3 +97,12 @@ test('one class or one row is ERR_DATA about the data, not ERR_OPTION naming cla
   // One row of a regression: refused as such (it crashed the worker's select).
   await assert.rejects(eng.fitRidge([[1, 2]], [0.5]), coded('ERR_DATA', /1 row; choosing λ by leave-one-out needs at least 3 rows/));
 });
+
+test('engine errors bring their parts: fault (what went wrong) and advice (what to do), from Go', async () => {
+  const e = await eng.fitRidge([[1, 2], [3, 4], [5, 6]], [0, 1, 2], { task: eng.names.Classification, classes: 2 }).catch((x) => x);
+  assert.equal(e.code, 'ERR_VALUE');
+  assert.ok(e.message.startsWith('fitRidge: '), e.message);
+  assert.ok(!e.fault.startsWith('fitRidge') && e.message.includes(e.fault), `fault ${e.fault}`);
+  assert.match(e.advice, /^encode classes as 0…k−1 or raise classes$/);
+  assert.equal(e.message, `fitRidge: ${e.fault}; ${e.advice}`);
+});

@@ -40,3 +40,21 @@ func TestCodesMatchThePackage(t *testing.T) {
 		}
 	}
 }
+
+// TestAdvice: the advice is the last clause after "; " that starts with
+// an imperative verb; a message without one has none.
+func TestAdvice(t *testing.T) {
+	for _, tc := range []struct{ msg, fault, advice string }{
+		{"krr: y[2] = 2 is not a class index in 0…1; encode classes as 0…k−1 or raise classes", "krr: y[2] = 2 is not a class index in 0…1", "encode classes as 0…k−1 or raise classes"},
+		{"pipeline: task \"regression\", but the data set's target is a \"classification\" target; leave the task unset or parse with task \"regression\"", "pipeline: task \"regression\", but the data set's target is a \"classification\" target", "leave the task unset or parse with task \"regression\""},
+		{"data: 3 columns; the header has 4", "data: 3 columns; the header has 4", ""},
+		{"no advice at all", "no advice at all", ""},
+		{"trailing; ", "trailing; ", ""},
+		{"a; b; Use a smaller file", "a; b", "Use a smaller file"},
+	} {
+		e := New(Value, "", "%s", tc.msg)
+		if e.Fault() != tc.fault || e.Advice() != tc.advice {
+			t.Errorf("%q: fault %q advice %q, want %q and %q", tc.msg, e.Fault(), e.Advice(), tc.fault, tc.advice)
+		}
+	}
+}

@@ -61,15 +61,19 @@ export function controlFor(option, controls) {
  */
 export function explain(e, { where = 'run', fallback = '', controls = null } = {}) {
   if (e?.name === 'AbortError' || e?.code === 'ERR_ABORTED') return null;
-  // Cut first: the rewording below scans the whole text.
-  const message = capAlert(String(e?.message ?? e ?? 'unknown error').trim()).replace(/\.$/, '');
-  // "fitRidge: krr: …" → "…": the page's user called no method.
-  const text = message.replace(/^(?:[A-Za-z][\w.]*: )+/, '').replace(/\b(?:rf|krr|data|gram|core): /g, '');
-  let what = text, advice = '';
-  const cut = text.lastIndexOf('; ');
-  if (cut > 0 && ADVICE.test(text.slice(cut + 2))) {
-    what = text.slice(0, cut);
-    advice = text.slice(cut + 2);
+  let what, advice;
+  if (typeof e?.fault === 'string') {
+    // The engine's error in parts (Go's errs.Error Fault and Advice):
+    // what went wrong, without the method the page's user never called,
+    // and what to do.
+    what = capAlert(e.fault.trim()).replace(/\.$/, '');
+    advice = e.advice ?? '';
+  } else {
+    // An error made in JavaScript (a type check): "method: what; advice".
+    const message = capAlert(String(e?.message ?? e ?? 'unknown error').trim()).replace(/\.$/, '');
+    const text = message.replace(/^(?:[A-Za-z][\w.]*: )+/, '');
+    const cut = text.lastIndexOf('; ');
+    [what, advice] = cut > 0 && ADVICE.test(text.slice(cut + 2)) ? [text.slice(0, cut), text.slice(cut + 2)] : [text, ''];
   }
   const control = where === 'load' ? null : controlFor(e?.option, controls);
   // "features.dim must be …" → "Features m must be …": the user sees the control, not the option.

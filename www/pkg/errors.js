@@ -3,15 +3,19 @@
 
 /**
  * An error of the documented grammar: the class by cause, a stable `code`,
- * and `option` naming the offending option as the API spells it
- * ("features.dim"), when one is at fault.
+ * `option` naming the offending option as the API spells it
+ * ("features.dim"), when one is at fault, and from Go the message's parts
+ * (`fault`, what went wrong, and `advice`, what to do: Go's errs.Error
+ * Fault and Advice), so that no one parses the message.
  */
-export function ntkrfError(code, message, option) {
+export function ntkrfError(code, message, option, { fault, advice } = {}) {
   const Class = CLASS_OF[code] ?? Error;
   const e = new Class(capMessage(message));
   e.code = code;
   // An option's path quotes the caller's keys, which may be megabytes long.
   if (option) e.option = cap(option);
+  if (typeof fault === 'string') e.fault = capMessage(fault);
+  if (typeof advice === 'string' && advice) e.advice = capMessage(advice);
   return e;
 }
 

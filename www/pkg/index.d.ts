@@ -87,6 +87,10 @@ export interface NtkrfError extends Error {
   code: ErrorCode;
   /** The option at fault, spelled as in the call: "lambda", "features.dim", "grid[2]". */
   option?: string;
+  /** From the engine: what went wrong, the message without the method and the advice. */
+  fault?: string;
+  /** From the engine: what to do, when the message says ("raise classes"). */
+  advice?: string;
 }
 
 /** One option of the schema (Engine.schema). */

@@ -151,7 +151,7 @@ export class Slot {
     } else {
       // Go names the operation; the caller knows the engine method.
       const msg = m.message.startsWith(`${job.op}: `) ? `${job.where}: ${m.message.slice(job.op.length + 2)}` : m.message;
-      job.reject(ntkrfError(m.code || 'ERR_INTERNAL', msg, m.option));
+      job.reject(ntkrfError(m.code || 'ERR_INTERNAL', msg, m.option, m));
     }
     this.pool.release(this);
   }

@@ -64,8 +64,8 @@ listen(async (msg) => {
     try {
       res = await globalThis.ntkrf.call(op, json, arrays, progressReporter(id), bytes);
     } catch (e) {
-      // Go rejects with {name, code, option, message}.
-      post({ type: 'error', id, code: e?.code, option: e?.option, message: String(e?.message ?? e) });
+      // Go rejects with {name, code, option, message, fault, advice}.
+      post({ type: 'error', id, code: e?.code, option: e?.option, message: String(e?.message ?? e), fault: e?.fault, advice: e?.advice });
       return;
     }
     if (go.exited || !res || !Array.isArray(res.arrays)) {

@@ -1,0 +1,50 @@
+package errs
+
+import (
+	"strings"
+	"unicode"
+)
+
+// The error grammar: "what went wrong; what to do". The advice is the
+// last clause after "; " when it starts with one of these imperative verbs
+// (a clause after "; " that starts otherwise is part of the fault: "…; the
+// file has 3 columns").
+var adviceVerbs = map[string]bool{
+	"use": true, "raise": true, "set": true, "give": true, "pass": true, "encode": true, "lower": true,
+	"reduce": true, "increase": true, "choose": true, "remove": true, "standardize": true, "wrap": true,
+	"try": true, "call": true, "save": true, "check": true, "split": true, "drop": true, "create": true,
+	"leave": true, "fit": true, "parse": true, "name": true, "make": true, "merge": true, "solve": true,
+	"add": true, "keep": true, "open": true, "load": true, "write": true,
+}
+
+// split returns msg's fault and advice by the grammar.
+func split(msg string) (fault, advice string) {
+	i := strings.LastIndex(msg, "; ")
+	if i < 0 {
+		return msg, ""
+	}
+	tail := msg[i+2:]
+	end := strings.IndexFunc(tail, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(tail)
+	}
+	if !adviceVerbs[strings.ToLower(tail[:end])] {
+		return msg, ""
+	}
+	return msg[:i], tail
+}
+
+// Advice is what the error says to do (the clause after the last "; "
+// that starts with an imperative: "raise classes", "leave the task
+// unset"), or "" when it says nothing: a host shows it apart (a page
+// offers its own controls for it) without parsing the message.
+func (e *Error) Advice() string {
+	_, a := split(e.Msg)
+	return a
+}
+
+// Fault is the message without its advice: what went wrong.
+func (e *Error) Fault() string {
+	f, _ := split(e.Msg)
+	return f
+}
