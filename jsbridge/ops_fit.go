@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"ntkrf/core/auto"
+	"ntkrf/core/rf"
 	"unsafe"
 
 	"ntkrf/core/data"
@@ -30,13 +31,14 @@ type fitArgs struct {
 	ridgeArgs
 	Rows int `json:"rows"`
 	Cols int `json:"cols"`
-	// Features, Kernel and Preprocess may say "auto" (the depth, the
-	// preprocessing): config converts them.
-	Features   json.RawMessage `json:"features"`
-	Kernel     json.RawMessage `json:"kernel"`
-	Preprocess json.RawMessage `json:"preprocess"`
-	Search     pipeline.Search `json:"search"`
-	Groups     []data.Group    `json:"groups"`
+	// Features and Kernel may say "auto" for their depth, Preprocess for
+	// itself (auto.Value): config converts them to the core's open
+	// settings.
+	Features   json.RawMessage       `json:"features"`
+	Kernel     json.RawMessage       `json:"kernel"`
+	Preprocess auto.Value[data.Prep] `json:"preprocess"`
+	Search     pipeline.Search       `json:"search"`
+	Groups     []data.Group          `json:"groups"`
 	// Input is the schema of the Dataset the rows come from (fitRidge of
 	// a Dataset): the plan takes its task, classes and groups, and the
 	// model keeps it for predictCSV.
@@ -49,51 +51,38 @@ type fitArgs struct {
 // config converts the options into the core's Config: "auto" (or nothing)
 // is the core's open setting, a depth of 0 and a nil Preprocess.
 func (a fitArgs) config(c *call) (pipeline.Config, error) {
-	cfg := pipeline.Config{Groups: a.Groups, Search: a.Search, Ridge: a.options(c), Input: a.Input, ClassNames: a.ClassNames}
+	cfg := pipeline.Config{Preprocess: a.Preprocess.Ptr(), Groups: a.Groups, Search: a.Search, Ridge: a.options(c), Input: a.Input, ClassNames: a.ClassNames}
 	// Two option groups for one method: the primal's features or the
 	// dual's kernel (Go's Config has no "given" for features to refuse).
 	if given(a.Features) && given(a.Kernel) {
 		return cfg, optErr("kernel", "%s: give features (primal) or kernel (dual), not both", c.op)
 	}
-	if err := autoDepth(c, a.Features, &cfg.Features); err != nil {
-		return cfg, err
-	}
-	if len(a.Kernel) > 0 && string(a.Kernel) != "null" {
-		cfg.Kernel = &kernel.Spec{}
-		if err := autoDepth(c, a.Kernel, cfg.Kernel); err != nil {
+	if given(a.Features) {
+		var f struct {
+			rf.Config
+			Depth auto.Value[int] `json:"depth"`
+		}
+		if err := c.decode(a.Features, &f); err != nil {
 			return cfg, err
 		}
+		cfg.Features, cfg.Features.Depth = f.Config, f.Depth.Or(0)
 	}
-	switch string(a.Preprocess) {
-	case "", "null", strconv.Quote(names.Auto):
-	default:
-		cfg.Preprocess = &data.Prep{}
-		if err := c.decode(a.Preprocess, cfg.Preprocess); err != nil {
+	if given(a.Kernel) {
+		var k struct {
+			kernel.Spec
+			Depth auto.Value[int] `json:"depth"`
+		}
+		if err := c.decode(a.Kernel, &k); err != nil {
 			return cfg, err
 		}
+		k.Spec.Depth = k.Depth.Or(0)
+		cfg.Kernel = &k.Spec
 	}
 	return cfg, nil
 }
 
 // given reports whether an option was given (not absent, not null).
 func given(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
-
-// autoDepth decodes features or kernel options whose depth may be "auto"
-// (the core's depth 0) into dst.
-func autoDepth(c *call, raw json.RawMessage, dst any) error {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if err := c.decode(raw, &m); err != nil {
-		return err
-	}
-	if string(m["depth"]) == strconv.Quote(names.Auto) {
-		delete(m, "depth")
-	}
-	b, _ := json.Marshal(m)
-	return c.decode(b, dst)
-}
 
 // newPlan settles a's fit (pipeline.NewPlan; y, when given, resolves the
 // task and the classes).

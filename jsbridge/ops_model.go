@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"ntkrf/core/auto"
 
 	"encoding/json"
 	"sync"
@@ -18,24 +19,20 @@ import (
 
 // ridgeArgs are the options shared by the fitting operations.
 type ridgeArgs struct {
-	Lambda    any       `json:"lambda"` // a number > 0, or "auto" (default)
-	Criterion string    `json:"criterion"`
-	Gram      string    `json:"gram"`
-	Grid      []float64 `json:"grid"`
-	Task      string    `json:"task"`
-	Classes   int       `json:"classes"`
+	Lambda    auto.Value[float64] `json:"lambda"` // a number > 0, or "auto" (default)
+	Criterion string              `json:"criterion"`
+	Gram      string              `json:"gram"`
+	Grid      []float64           `json:"grid"`
+	Task      string              `json:"task"`
+	Classes   int                 `json:"classes"`
 }
 
 // options converts the ridge options; Dispatch has checked their values
 // against the schema (lambda a number > 0 or "auto", task and criterion
 // among the names).
 func (a ridgeArgs) options(c *call) krr.Options {
-	o := krr.Options{Criterion: a.Criterion, Gram: a.Gram, Grid: a.Grid, Task: a.Task, Classes: a.Classes,
+	return krr.Options{Lambda: a.Lambda.Or(0), Criterion: a.Criterion, Gram: a.Gram, Grid: a.Grid, Task: a.Task, Classes: a.Classes,
 		Progress: func(done, total int, stage string) { c.progress(done, total, stage) }}
-	if l, ok := a.Lambda.(float64); ok {
-		o.Lambda = l
-	}
-	return o
 }
 
 // modelRefs is a model as it crosses the bridge: its JSON form without the

@@ -1,12 +1,12 @@
 package fitflags
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"ntkrf/core/auto"
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/names"
@@ -47,6 +47,8 @@ type Flags struct {
 // option zero, which the core reads as its default; the defaults shown
 // are the core's (TestDefaultsAreTheCore).
 func Register(fs *flag.FlagSet) *Flags {
+	// The settings the core may choose default to the word auto, read
+	// with auto.Value as the package's options are.
 	return &Flags{
 		fs:      fs,
 		target:  fs.String("target", "", "the target column: its name, or its 0-based index (a number); default the last column. A column whose name is a number: name:3"),
@@ -63,6 +65,16 @@ func Register(fs *flag.FlagSet) *Flags {
 	}
 }
 
+// setting reads a flag that may say auto (auto.Value), coding its error
+// with the flag's name.
+func setting[T any](name, s string) (auto.Value[T], error) {
+	var v auto.Value[T]
+	if err := v.Set(s); err != nil {
+		return v, check.New(check.Option, name, "fitflags: -%s: %v", name, err)
+	}
+	return v, nil
+}
+
 // Fit reads the flags (after fs.Parse) into a Fit, checked as far as no
 // data is needed; an error is coded and names its flag.
 func (f *Flags) Fit() (Fit, error) {
@@ -72,9 +84,11 @@ func (f *Flags) Fit() (Fit, error) {
 	if given["missing"] {
 		o.Data.Missing = *f.missing
 	}
-	if *f.task != names.Auto {
-		o.Data.Task = *f.task
+	task, err := setting[string]("task", *f.task)
+	if err != nil {
+		return o, err
 	}
+	o.Data.Task = task.Or("")
 	switch t := *f.target; {
 	case strings.HasPrefix(t, "name:"):
 		o.Data.Target = strings.TrimPrefix(t, "name:")
@@ -87,12 +101,11 @@ func (f *Flags) Fit() (Fit, error) {
 	default:
 		o.Data.Target = t
 	}
-	if *f.prep != names.Auto {
-		o.Prep = &data.Prep{}
-		if err := json.Unmarshal([]byte(*f.prep), o.Prep); err != nil {
-			return o, check.New(check.Option, "preprocess", "fitflags: -preprocess %s: %v", check.Quote(*f.prep), err)
-		}
+	prep, err := setting[data.Prep]("preprocess", *f.prep)
+	if err != nil {
+		return o, err
 	}
+	o.Prep = prep.Ptr()
 	if given["method"] {
 		o.Features.Method = *f.method
 	}
@@ -104,20 +117,16 @@ func (f *Flags) Fit() (Fit, error) {
 		o.Features.Dim = *f.dim
 	}
 	o.Features.Seed, o.Features.Precision = *f.seed, *f.prec
-	if *f.depth != names.Auto {
-		d, err := strconv.Atoi(*f.depth)
-		if err != nil || d < 1 {
-			return o, check.New(check.Option, "depth", "fitflags: -depth %s: give a depth ≥ 1 or auto", check.Quote(*f.depth))
-		}
-		o.Features.Depth = d
+	depth, err := setting[int]("depth", *f.depth)
+	if d, ok := depth.Get(); err != nil || ok && d < 1 {
+		return o, check.New(check.Option, "depth", "fitflags: -depth %s: give a depth ≥ 1 or auto", check.Quote(*f.depth))
 	}
-	if *f.lambda != names.Auto {
-		l, err := strconv.ParseFloat(*f.lambda, 64)
-		if err != nil || l <= 0 {
-			return o, check.New(check.Option, "lambda", "fitflags: -lambda %s: give a positive number or auto", check.Quote(*f.lambda))
-		}
-		o.Lambda = l
+	o.Features.Depth = depth.Or(0)
+	lambda, err := setting[float64]("lambda", *f.lambda)
+	if l, ok := lambda.Get(); err != nil || ok && l <= 0 {
+		return o, check.New(check.Option, "lambda", "fitflags: -lambda %s: give a positive number or auto", check.Quote(*f.lambda))
 	}
+	o.Lambda = lambda.Or(0)
 	o.Gram = *f.gram
 	return o, o.Check()
 }
