@@ -15,8 +15,11 @@ func describe(ps []*pipeline.Pipeline) string {
 	var parts []string
 	for _, p := range ps {
 		prep := "std"
+		if p.Preprocess().Raw {
+			prep = "raw"
+		}
 		if p.Preprocess().UnitNorm {
-			prep = "unit"
+			prep = map[bool]string{false: "unit", true: "rawunit"}[p.Preprocess().Raw]
 		}
 		if p.Preprocess().Bias > 0 {
 			prep += "+bias"

@@ -30,6 +30,9 @@ func runHoldout(args []string) error {
 	target := fs.String("target", "", "target column (empty: the last)")
 	dim := fs.Int("dim", 0, "feature dimension m (0: 'auto', the defaults; for studies of m)")
 	exact := fs.Bool("exact", false, "fit the exact NTK (depth and preprocessing still 'auto'; for studies)")
+	depths := fs.String("depths", "", "comma-separated candidate depths of the search (empty: pipeline.DefaultDepths; for studies)")
+	preps := fs.String("preps", "", "comma-separated candidate preprocessings of the search (empty: pipeline.DefaultPreprocess; for studies): std, unit, raw, rawunit, each optionally +bσ (a bias input σ)")
+	searchRows := fs.Int("search-rows", 0, "rows the candidates are scored on (0: the default; for studies)")
 	oracle := fs.Bool("oracle", false, "also print the oracle of issue 39: the exact NTK with a bias input, depth 1…5 and λ chosen on the test rows (classification)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -46,7 +49,17 @@ func runHoldout(args []string) error {
 		return err
 	}
 	t0 := time.Now()
-	cfg := pipeline.Config{Features: rf.Config{Dim: *dim}}
+	cfg := pipeline.Config{Features: rf.Config{Dim: *dim}, Search: pipeline.Search{Rows: *searchRows}}
+	if *depths != "" {
+		if cfg.Search.Depths, err = parseInts(*depths); err != nil {
+			return err
+		}
+	}
+	if *preps != "" {
+		if cfg.Search.Preprocess, err = parsePreps(*preps); err != nil {
+			return err
+		}
+	}
 	if *exact {
 		cfg.Kernel = &kernel.Spec{}
 	}

@@ -65,7 +65,7 @@ var DefaultCosts = Costs{
 	NativeRate:   8e9,
 	WasmRate:     2.7e9,
 	Overhead:     0.02,
-	WasmOverhead: 0.5,
+	WasmOverhead: 0.15,
 	Lambdas:      krr.GridPoints,
 }
 

@@ -29,10 +29,17 @@ var DefaultDepths = []int{1, 2, 3}
 // pipeline: standardized columns; standardized columns with every row
 // then scaled to unit norm (the NTK of unit-norm rows depends on angles
 // only; it wins on image-like data, loses where row norms carry signal);
-// and standardized columns with a bias input (the NTK of a network with
+// standardized columns with a bias input (the NTK of a network with
 // biases, not positively homogeneous: it wins on low-dimensional data
-// whose classes are not wedges from the origin, such as a spiral).
-var DefaultPreprocess = []data.Prep{{}, {UnitNorm: true}, {Bias: data.DefaultBias}}
+// whose classes are not wedges from the origin, such as a spiral); and
+// the raw columns' rows scaled to unit norm (angles of the columns as
+// measured, where their scales and signs carry the signal: spectra, pixel
+// intensities, counts). The fourth was measured on ../shared/data
+// (docs/PERFORMANCE.md, "Candidates and the λ search"): `ntkrf accuracy`'s
+// mean difference from the tuned exact NTK −0.0012 → +0.0027 (iris +1.4,
+// digits +0.5, Ionosphere +1.7 points; no table lower), and on the
+// side-by-side split Glass +5.6, Ionosphere +2.3, digits +0.2 points.
+var DefaultPreprocess = []data.Prep{{}, {UnitNorm: true}, {Bias: data.DefaultBias}, {Raw: true, UnitNorm: true}}
 
 // DefaultSearchRows is the number of training rows (a seeded sample when
 // there are more) on which the depth and preprocessing are chosen: each
