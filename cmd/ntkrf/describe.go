@@ -30,6 +30,10 @@ func describe(ps []*pipeline.Pipeline) string {
 		} else {
 			depth = p.Kernel().Depth
 		}
+		if k := p.Kernel(); k != nil && k.Name == "rbf" {
+			parts = append(parts, fmt.Sprintf("rbf γ=%.2g %s λ=%.2g", k.Gamma, prep, p.Lambda()))
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("L%d %s λ=%.2g", depth, prep, p.Lambda()))
 	}
 	return strings.Join(parts, ", ")
