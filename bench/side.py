@@ -6,7 +6,10 @@
 and held-out accuracy (R² for regression).
 
   /usr/bin/python3 bench/side.py [--native dist/bin/ntkrf] [--no-package]
-      [--cache FILE] [--markdown] FILE.csv[:TARGET] ...
+      [--compare OTHER-NTKRF] [--cache FILE] [--markdown] FILE.csv[:TARGET] ...
+
+--compare adds a column: another ntkrf binary's `holdout` on the same
+split, run beside the others (a change's before and after in one run).
 
 scikit-learn (Debian's python3-sklearn; run with /usr/bin/python3): SVC
 RBF, C ∈ {0.1, 1, 10, 100} × γ ∈ {scale, 0.01, 0.1}, and KernelRidge RBF
@@ -144,6 +147,7 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--native', default=os.path.join(ROOT, 'dist', 'bin', 'ntkrf'))
     ap.add_argument('--no-package', action='store_true')
+    ap.add_argument('--compare', default='', help='another ntkrf binary, its holdout in an extra column')
     ap.add_argument('--no-sklearn', action='store_true')
     ap.add_argument('--krr-rows', type=int, default=5000)
     ap.add_argument('--cache', default='')
@@ -167,6 +171,8 @@ def main():
             ftr, fte = os.path.join(d, 'train.csv'), os.path.join(d, 'test.csv')
             write(ftr, header, train)
             write(fte, header, test)
+            if a.compare:
+                res['compare'] = run_json([a.compare, 'holdout', '-train', ftr, '-test', fte, '-target', target])
             res['native'] = run_json([a.native, 'holdout', '-train', ftr, '-test', fte, '-target', target])
             if not a.no_package:
                 res['package'] = run_json(['node', os.path.join(ROOT, 'bench', 'side-package.mjs'), ftr, fte, target])
@@ -185,7 +191,7 @@ def main():
                         json.dump(cache, f, indent=1)
             res.update(cache[key])
         results.append(res)
-        report(res, a.markdown)
+        report(res, a.markdown, bool(a.compare))
         sys.stdout.flush()
     summary(results)
 
@@ -200,10 +206,13 @@ def cell(r, score):
     return f"{s:.3f} in {r['seconds']:.1f} s{warm}"
 
 
-def report(res, markdown):
+def report(res, markdown, compare=False):
     n = res['native']
     cells = [f"{res['file']} ({res['rows']} × {res['cols']})", cell(n, 'accuracy'), cell(res.get('package'), 'accuracy'),
              cell(res.get('svc'), 'score'), cell(res.get('krr'), 'score'), n.get('chosen', '')]
+    if compare:
+        c = res.get('compare', {})
+        cells[1:1] = [cell(c, 'accuracy') + (f" ({c['chosen']})" if 'chosen' in c else '')]
     if markdown:
         print('| ' + ' | '.join(cells) + ' |')
     else:
@@ -218,6 +227,10 @@ def summary(results):
     svc = np.mean([r['svc']['score'] for r in cls])
     worst = min(((r['native']['accuracy'] - max(r['svc']['score'], r.get('krr', {}).get('score', 0))), r['file']) for r in cls)
     slow = [r['file'] for r in cls if r['native']['seconds'] > r['svc']['seconds']]
+    cmp = [r['compare']['accuracy'] for r in cls if 'accuracy' in r.get('compare', {})]
+    if len(cmp) == len(cls):
+        print(f"compared binary: mean accuracy {np.mean(cmp):.4f}; native slower than the SVC grid on: "
+              f"{', '.join(r['file'] for r in cls if r['compare']['seconds'] > r['svc']['seconds']) or 'none'}")
     print(f"classification, {len(cls)} tables: mean accuracy ntkrf {nat:.4f}, SVC grid {svc:.4f} ({nat - svc:+.4f}); "
           f"worst ntkrf − better sklearn grid {worst[0]:+.3f} ({worst[1]}); native slower than the SVC grid on: {', '.join(slow) or 'none'}")
     pk = [r for r in cls if 'seconds' in r.get('package', {})]

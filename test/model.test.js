@@ -494,7 +494,7 @@ test('the fit is planned by Go (fitPlan): the task, the feature width, whether t
   const open = await plan({ rows: 7000, cols: 4, features: { dim: 64 }, preprocess: 'auto', chunkBytes });
   assert.equal(open.search.rows.length, 1000);
   assert.ok(open.search.rows.every((r, i) => Number.isInteger(r) && r >= 0 && r < 7000 && (i === 0 || r > open.search.rows[i - 1])), 'sorted row indices');
-  assert.equal(open.search.candidates, eng.schema.fitRidge.find((o) => o.name === 'search').fields.find((o) => o.name === 'depths').default.length * 3);
+  assert.equal(open.search.candidates, eng.schema.fitRidge.find((o) => o.name === 'search').fields.find((o) => o.name === 'depths').default.length * eng.schema.fitRidge.find((o) => o.name === 'search').fields.find((o) => o.name === 'preprocess').default.length);
   assert.deepEqual(open.chunks, leafChunks(7000, 4096));
   assert.deepEqual((await plan({ rows: 7000, cols: 4, features: { dim: 64, seed: 9 }, preprocess: 'auto' })).search.rows.length, 1000);
   assert.equal((await plan({ rows: 7000, cols: 4, features: { dim: 64, depth: 1 } })).search, undefined, 'nothing open: no search');

@@ -31,6 +31,7 @@ func runAccuracy(args []string) error {
 	searchRows := fs.Int("search-rows", 0, "rows the candidates are scored on (0: the default)")
 	biases := fs.String("biases", "", "comma-separated bias inputs σ_b of the search's bias candidates (empty: the default, data.DefaultBias), each after standardizing; the standardize and unit-norm candidates stay")
 	seed := fs.Uint64("seed", 1, "seed of the folds and the features")
+	preps := fs.String("preps", "", "comma-separated candidate preprocessings of the search, replacing -biases' (empty: pipeline.DefaultPreprocess): std, unit, raw, rawunit, each optionally +bσ (a bias input σ)")
 	only := fs.String("only", "", "comma-separated file names to run (default: all with a baseline)")
 	jsonOut := fs.String("json", "", "also write the table as JSON to this file")
 	precision := fs.String("precision", "", "arithmetic of the feature projections: float32 or float64; empty for the core's default, "+rf.PrecisionRule+" (rf.Config.Precision)")
@@ -83,6 +84,11 @@ func runAccuracy(args []string) error {
 			cfg.Search.Preprocess = []data.Prep{{}, {UnitNorm: true}}
 			for _, b := range bs {
 				cfg.Search.Preprocess = append(cfg.Search.Preprocess, data.Prep{Bias: b})
+			}
+		}
+		if *preps != "" {
+			if cfg.Search.Preprocess, err = parsePreps(*preps); err != nil {
+				return err
 			}
 		}
 		if *depths != "" {

@@ -15,8 +15,11 @@ func describe(ps []*pipeline.Pipeline) string {
 	var parts []string
 	for _, p := range ps {
 		prep := "std"
+		if p.Preprocess().Raw {
+			prep = "raw"
+		}
 		if p.Preprocess().UnitNorm {
-			prep = "unit"
+			prep = map[bool]string{false: "unit", true: "rawunit"}[p.Preprocess().Raw]
 		}
 		if p.Preprocess().Bias > 0 {
 			prep += "+bias"
@@ -26,6 +29,10 @@ func describe(ps []*pipeline.Pipeline) string {
 			depth = f.Depth
 		} else {
 			depth = p.Kernel().Depth
+		}
+		if k := p.Kernel(); k != nil && k.Name == "rbf" {
+			parts = append(parts, fmt.Sprintf("rbf γ=%.2g %s λ=%.2g", k.Gamma, prep, p.Lambda()))
+			continue
 		}
 		parts = append(parts, fmt.Sprintf("L%d %s λ=%.2g", depth, prep, p.Lambda()))
 	}

@@ -30,6 +30,12 @@ func runHoldout(args []string) error {
 	target := fs.String("target", "", "target column (empty: the last)")
 	dim := fs.Int("dim", 0, "feature dimension m (0: 'auto', the defaults; for studies of m)")
 	exact := fs.Bool("exact", false, "fit the exact NTK (depth and preprocessing still 'auto'; for studies)")
+	depths := fs.String("depths", "", "comma-separated candidate depths of the search (empty: pipeline.DefaultDepths; for studies)")
+	preps := fs.String("preps", "", "comma-separated candidate preprocessings of the search (empty: pipeline.DefaultPreprocess; for studies): std, unit, raw, rawunit, each optionally +bσ (a bias input σ)")
+	kname := fs.String("kernel", "", "fit this exact kernel (ntk, nngp, rbf, linear; for studies)")
+	gamma := fs.Float64("gamma", 0, "the rbf kernel's γ with -kernel rbf (0: 1/columns)")
+	lambda := fs.Float64("lambda", 0, "fixed ridge λ (0: 'auto'; for studies)")
+	searchRows := fs.Int("search-rows", 0, "rows the candidates are scored on (0: the default; for studies)")
 	oracle := fs.Bool("oracle", false, "also print the oracle of issue 39: the exact NTK with a bias input, depth 1…5 and λ chosen on the test rows (classification)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -46,9 +52,22 @@ func runHoldout(args []string) error {
 		return err
 	}
 	t0 := time.Now()
-	cfg := pipeline.Config{Features: rf.Config{Dim: *dim}}
+	cfg := pipeline.Config{Features: rf.Config{Dim: *dim}, Search: pipeline.Search{Rows: *searchRows}, Ridge: krr.Options{Lambda: *lambda}}
+	if *depths != "" {
+		if cfg.Search.Depths, err = parseInts(*depths); err != nil {
+			return err
+		}
+	}
+	if *preps != "" {
+		if cfg.Search.Preprocess, err = parsePreps(*preps); err != nil {
+			return err
+		}
+	}
 	if *exact {
 		cfg.Kernel = &kernel.Spec{}
+	}
+	if *kname != "" {
+		cfg.Kernel = &kernel.Spec{Name: *kname, Gamma: *gamma}
 	}
 	p, err := pipeline.FitDataset(context.Background(), tr, cfg)
 	if err != nil {

@@ -42,7 +42,11 @@ type Costs struct {
 	WasmRate   float64 `json:"wasmRate"`
 	// Overhead is the seconds every fit takes whatever its size natively
 	// (statistics, the plan, copies); WasmOverhead in the package (workers'
-	// calls, copies between them).
+	// calls, copies between them): 0.15 s, from warm fits of the bundled
+	// tables (iris, wine, Glass: 0.15–0.30 s measured with the package's 2
+	// workers at load ~3, `node bench/cost-check.mjs`; 0.5 s, measured under
+	// load, overestimated them 3–5×). A page's first fit also compiles the
+	// hot paths (about 0.5–1 s more), which no fixed overhead covers.
 	Overhead     float64 `json:"overhead"`
 	WasmOverhead float64 `json:"wasmOverhead"`
 	// Lambdas is the number of λ values a λ search scores by default
@@ -65,7 +69,7 @@ var DefaultCosts = Costs{
 	NativeRate:   8e9,
 	WasmRate:     2.7e9,
 	Overhead:     0.02,
-	WasmOverhead: 0.5,
+	WasmOverhead: 0.15,
 	Lambdas:      krr.GridPoints,
 }
 

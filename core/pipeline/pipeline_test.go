@@ -114,17 +114,19 @@ func TestZeroConfigIsTheDefault(t *testing.T) {
 	// Depth and preprocessing 'auto': every default candidate is scored
 	// and the chosen one is the pipeline's.
 	k, s := p.Kernel(), p.Selection()
-	if k == nil || k.Name != "ntk" || p.Features() != nil || s == nil || len(s.Candidates) != len(DefaultDepths)*len(DefaultPreprocess) {
+	if k == nil || p.Features() != nil || s == nil || len(s.Candidates) != len(DefaultDepths)*len(DefaultPreprocess)+len(AutoRBF) {
 		t.Fatalf("zero config: kernel %+v, features %+v, selection %+v", k, p.Features(), s)
 	}
 	if s.Method != names.MethodKernel || s.Reason == "" || !(s.Seconds > 0) || !(s.SearchSeconds > 0) {
 		t.Errorf("zero config: the selection does not say which method and why: %+v", s)
 	}
+	// The kernel is the chosen candidate's: the NTK of its depth, or one
+	// of 'auto''s RBF candidates (AutoRBF), which wins on these rows.
 	c := s.Candidates[s.Chosen]
-	if k.Depth != c.Depth {
-		t.Errorf("zero config: depth %d, chosen %d", k.Depth, c.Depth)
+	if wantName := map[bool]string{false: "ntk", true: "rbf"}[c.Kernel == "rbf"]; k.Name != wantName || k.Depth != c.Depth || k.Gamma != c.Gamma {
+		t.Errorf("zero config: kernel %+v, chosen %+v", k, c)
 	}
-	if p.Preprocess() != c.Preprocess || c.Preprocess.Raw {
+	if p.Preprocess() != c.Preprocess {
 		t.Errorf("zero config preprocesses with %+v, chose %+v", p.Preprocess(), c.Preprocess)
 	}
 	if len(p.Curve()) == 0 {

@@ -96,7 +96,7 @@ func (p *Plan) Choose(scored []Scored) (*Plan, *Selection, error) {
 		return nil, nil, err
 	}
 	c := sel.Candidates[sel.Chosen]
-	plan, err := settle(apply(p.cfg, c.Depth, c.Preprocess), p.rows, p.cols)
+	plan, err := settle(applyCandidate(p.cfg, c), p.rows, p.cols)
 	if err != nil {
 		return nil, nil, err
 	}

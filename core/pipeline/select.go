@@ -14,6 +14,7 @@ import (
 	"ntkrf/core/krr"
 	"ntkrf/core/linalg"
 	"ntkrf/core/names"
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
 
@@ -29,10 +30,28 @@ var DefaultDepths = []int{1, 2, 3}
 // pipeline: standardized columns; standardized columns with every row
 // then scaled to unit norm (the NTK of unit-norm rows depends on angles
 // only; it wins on image-like data, loses where row norms carry signal);
-// and standardized columns with a bias input (the NTK of a network with
+// standardized columns with a bias input (the NTK of a network with
 // biases, not positively homogeneous: it wins on low-dimensional data
-// whose classes are not wedges from the origin, such as a spiral).
-var DefaultPreprocess = []data.Prep{{}, {UnitNorm: true}, {Bias: data.DefaultBias}}
+// whose classes are not wedges from the origin, such as a spiral); and
+// the raw columns' rows scaled to unit norm (angles of the columns as
+// measured, where their scales and signs carry the signal: spectra, pixel
+// intensities, counts). The fourth was measured on ../shared/data
+// (docs/PERFORMANCE.md, "Candidates and the λ search"): `ntkrf accuracy`'s
+// mean difference from the tuned exact NTK −0.0012 → +0.0027 (iris +1.4,
+// digits +0.5, Ionosphere +1.7 points; no table lower), and on the
+// side-by-side split Glass +5.6, Ionosphere +2.3, digits +0.2 points.
+var DefaultPreprocess = []data.Prep{{}, {UnitNorm: true}, {Bias: data.DefaultBias}, {Raw: true, UnitNorm: true}}
+
+// AutoRBF are the RBF candidates 'auto' adds when it fits the exact
+// kernel and nothing but the task was given (methodOpen): γ = c/d for each
+// c, d the columns of the standardized rows (1/d is scikit-learn's 'scale'
+// on standardized columns). Where the NTK family cannot fit the data's
+// scale, a wide RBF can: on the side-by-side split of Vehicle the exact NTK
+// with a bias input scores at most 0.835 even with λ chosen on the test
+// rows, the RBF at γ = 0.1/d … 0.25/d 0.887 (docs/PERFORMANCE.md,
+// "Candidates and the λ search"). The one-standard-error rule (Simplest)
+// prefers any NTK candidate within reach to an RBF one.
+var AutoRBF = []float64{0.1, 0.3, 1}
 
 // DefaultSearchRows is the number of training rows (a seeded sample when
 // there are more) on which the depth and preprocessing are chosen: each
@@ -130,6 +149,11 @@ type Selection struct {
 
 // Candidate is one setting scored by model selection, at its best λ.
 type Candidate struct {
+	// Kernel is empty for a candidate of the configured kernel or
+	// features (the NTK by default), or "rbf" for one of 'auto''s RBF
+	// candidates (AutoRBF), of scale Gamma, fitted with the exact kernel.
+	Kernel string  `json:"kernel,omitempty"`
+	Gamma  float64 `json:"gamma,omitempty"`
 	// Depth is the network depth, or 0 for kernels without one.
 	Depth      int       `json:"depth"`
 	Preprocess data.Prep `json:"preprocess"`
@@ -170,6 +194,17 @@ func apply(cfg Config, depth int, prep data.Prep) Config {
 	return cfg
 }
 
+// applyCandidate is apply for a scored candidate: an RBF candidate
+// (Candidate.Kernel) replaces the method with its exact kernel.
+func applyCandidate(cfg Config, c Candidate) Config {
+	if c.Kernel == names.RBF {
+		cfg.Kernel = &kernel.Spec{Name: names.RBF, Gamma: c.Gamma}
+		cfg.Features = rf.Config{}
+		return apply(cfg, 0, c.Preprocess)
+	}
+	return apply(cfg, c.Depth, c.Preprocess)
+}
+
 // search is a selection's candidates (nil when nothing is open) and what
 // scoring them takes.
 type search struct {
@@ -177,6 +212,7 @@ type search struct {
 	depths []int
 	preps  []data.Prep
 	cands  []Candidate // depth and preprocessing, in enumeration order
+	prepOf []int       // each candidate's index in preps
 	groups []data.Group
 	opt    krr.Options   // task and classes resolved from all the targets
 	o      krr.Options   // the candidates' leave-one-out
@@ -247,9 +283,10 @@ func newSearch(cfg Config, opt krr.Options, rows, cols int) (*search, error) {
 		s.chooseMethod(cfg, rows, cols)
 		return s, nil
 	}
-	for _, p := range s.preps {
+	for i, p := range s.preps {
 		for _, depth := range s.depths {
 			s.cands = append(s.cands, Candidate{Depth: depth, Preprocess: p})
+			s.prepOf = append(s.prepOf, i)
 		}
 	}
 	n := cfg.Search.Rows
@@ -267,7 +304,28 @@ func newSearch(cfg Config, opt krr.Options, rows, cols int) (*search, error) {
 		s.o.Grid = []float64{opt.Lambda} // a fixed λ is not searched
 	}
 	s.chooseMethod(cfg, rows, cols)
+	s.addRBF(cfg, rows, cols)
 	return s, nil
+}
+
+// addRBF adds the AutoRBF candidates when 'auto' chose the exact kernel
+// of an open method (no kernel, no feature width given) and the
+// standardized columns are searched, and prices the search again with
+// them (its larger cost can only keep the exact kernel chosen).
+func (s *search) addRBF(cfg Config, rows, cols int) {
+	if s.method == nil || s.method.Method != names.MethodKernel || len(s.cands) == 0 {
+		return
+	}
+	std := slices.Index(s.preps, data.Prep{})
+	if std < 0 {
+		return
+	}
+	d := float64(data.Prep{}.Width(cols))
+	for _, c := range AutoRBF {
+		s.cands = append(s.cands, Candidate{Kernel: names.RBF, Gamma: c / d})
+		s.prepOf = append(s.prepOf, std)
+	}
+	s.chooseMethod(cfg, rows, cols)
 }
 
 // score scores the candidates which with the exact kernel on the rows
@@ -280,7 +338,7 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 	byAcc := s.opt.Task == krr.Classification
 	scaled := make([]*mat.Dense, len(s.preps))
 	for i, p := range s.preps {
-		if !slices.ContainsFunc(which, func(c int) bool { return c/len(s.depths) == i }) {
+		if !slices.ContainsFunc(which, func(c int) bool { return s.prepOf[c] == i }) {
 			continue // no candidate of this part uses it
 		}
 		scaler, err := stats.Scaler(p)
@@ -300,7 +358,10 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 		if c.Depth > 0 {
 			k.Depth = c.Depth
 		}
-		K, err := k.GramContext(ctx, scaled[i/len(s.depths)], nil)
+		if c.Kernel == names.RBF {
+			k = kernel.Spec{Name: names.RBF, Gamma: c.Gamma}
+		}
+		K, err := k.GramContext(ctx, scaled[s.prepOf[i]], nil)
 		if err != nil {
 			errs[j] = err
 			return
@@ -365,8 +426,8 @@ func (s *search) pick(scored []Scored) (*Selection, error) {
 		if i < 0 || i >= len(s.cands) || losses[i] != nil {
 			return nil, check.New(check.Shape, "scored", "pipeline: scored candidate index %d is out of range or repeated; give each of 0 … %d once", i, len(s.cands)-1)
 		}
-		if want := s.cands[i]; c.Depth != want.Depth || c.Preprocess != want.Preprocess {
-			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has depth %d and preprocessing %+v; the selection's has depth %d and %+v", i, c.Depth, c.Preprocess, want.Depth, want.Preprocess)
+		if want := s.cands[i]; c.Depth != want.Depth || c.Preprocess != want.Preprocess || c.Kernel != want.Kernel || c.Gamma != want.Gamma {
+			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has depth %d and preprocessing %+v (kernel %q, γ %v); the selection's has depth %d and %+v (kernel %q, γ %v)", i, c.Depth, c.Preprocess, c.Kernel, c.Gamma, want.Depth, want.Preprocess, want.Kernel, want.Gamma)
 		}
 		if !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || !(c.Score >= 0) || math.IsInf(c.Score, 0) || !(c.Accuracy >= 0 && c.Accuracy <= 1) {
 			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has λ %v, score %v, accuracy %v; a scored candidate has λ > 0 and a finite score", i, c.Lambda, c.Score, c.Accuracy)
@@ -409,7 +470,8 @@ func (s *search) pick(scored []Scored) (*Selection, error) {
 //     most one standard error of the paired differences (ties included)
 //     dᵢ = loss_c,i − loss_b,i, SE = sd(d)/√rows;
 //   - Simplest returns the candidate of lowest depth within reach, the
-//     better of them (krr.Better) when several share that depth.
+//     better of them (krr.Better) when several share that depth; an RBF
+//     candidate (Candidate.Kernel) counts as deeper than any depth.
 //
 // A sample of rows cannot rank candidates closer than its noise: the rule
 // takes the least complex (and cheapest to featurize) kernel the sample
@@ -441,12 +503,22 @@ func Simplest(cands []Candidate, losses [][]float64, byAccuracy bool) (int, erro
 		if !(mean <= se*(1+reachTol)) {
 			continue // out of reach
 		}
-		if cands[c].Depth < cands[chosen].Depth ||
-			cands[c].Depth == cands[chosen].Depth && krr.Better(points[c], points[chosen], byAccuracy) {
+		if rank(cands[c]) < rank(cands[chosen]) ||
+			rank(cands[c]) == rank(cands[chosen]) && krr.Better(points[c], points[chosen], byAccuracy) {
 			chosen = c
 		}
 	}
 	return chosen, nil
+}
+
+// rank is a candidate's complexity for Simplest: its depth, and for an
+// RBF candidate (Candidate.Kernel) more than any depth, so that any NTK
+// candidate within reach of the best is preferred to an RBF one.
+func rank(c Candidate) int {
+	if c.Kernel == names.RBF {
+		return kernel.MaxDepth + 1
+	}
+	return c.Depth
 }
 
 // BestCandidate returns the index of the best of cands by their scores,

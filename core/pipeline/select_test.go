@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/names"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
@@ -106,6 +108,10 @@ func TestFixedSettingsAreNotSearched(t *testing.T) {
 		// and no bias candidate: a constant column changes no distance.
 		{"rbf has no depth", Config{Kernel: &kernel.Spec{Name: "rbf"}}, len(DefaultPreprocess) - 1},
 		{"rff has no depth", Config{Features: rf.Config{Method: "rff", Dim: 64}, Preprocess: unit}, 0},
+		// 'auto''s RBF candidates only where the method is left open.
+		{"method open", Config{}, len(DefaultDepths)*len(DefaultPreprocess) + len(AutoRBF)},
+		{"depth given", Config{Features: rf.Config{Depth: 2}}, len(DefaultPreprocess) + len(AutoRBF)},
+		{"exact ntk given", Config{Kernel: &kernel.Spec{}}, len(DefaultDepths) * len(DefaultPreprocess)},
 	} {
 		tc.cfg.Ridge = class
 		p, err := Fit(context.Background(), X, y, tc.cfg)
@@ -515,5 +521,50 @@ func TestSelectionNamesItsBest(t *testing.T) {
 	best, _ := BestCandidate(cands, true)
 	if err != nil || chosen != 1 || best != 0 || cands[0].StdErr != 0 || cands[1].StdErr != 0 {
 		t.Errorf("tie: chosen %d (want 1, the shallower), best %d (want 0), stdErr %v %v, %v", chosen, best, cands[0].StdErr, cands[1].StdErr, err)
+	}
+}
+
+// TestAutoRBF: with the method left open and the exact kernel chosen,
+// 'auto' scores its RBF candidates on the standardized columns, γ = c/d,
+// and a chosen one is what the pipeline fits; the one-standard-error rule
+// keeps an NTK candidate within reach of an RBF best.
+func TestAutoRBF(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(60, 4, 2, 5)
+	p, err := Fit(context.Background(), X, y, Config{Ridge: krr.Options{Task: krr.Classification}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Selection()
+	if s.Method != names.MethodKernel {
+		t.Fatalf("60 rows: method %q, want the exact kernel", s.Method)
+	}
+	var gammas []float64
+	for _, c := range s.Candidates {
+		if c.Kernel == names.RBF {
+			if c.Depth != 0 || c.Preprocess != (data.Prep{}) {
+				t.Errorf("RBF candidate %+v: want depth 0, standardized columns", c)
+			}
+			gammas = append(gammas, c.Gamma*4)
+		} else if c.Kernel != "" || c.Gamma != 0 {
+			t.Errorf("candidate %+v: kernel and γ set", c)
+		}
+	}
+	if !slices.Equal(gammas, AutoRBF) {
+		t.Errorf("RBF candidates' γ·d %v, want %v", gammas, AutoRBF)
+	}
+	c := s.Candidates[s.Chosen]
+	if k := p.Kernel(); c.Kernel == names.RBF && (k.Name != names.RBF || k.Gamma != c.Gamma) || c.Kernel == "" && k.Name != names.NTK {
+		t.Errorf("chosen %+v, fitted kernel %+v", c, *k)
+	}
+	// Simplest: an NTK candidate one row behind an RBF best is chosen.
+	cands := []Candidate{{Depth: 2, Lambda: 1, Score: 0.2, Accuracy: 0.5}, {Kernel: names.RBF, Gamma: 0.1, Lambda: 1, Score: 0.1, Accuracy: 0.75}}
+	losses := [][]float64{{1, 0, 1, 0}, {0, 0, 1, 0}}
+	if got, err := Simplest(cands, losses, true); err != nil || got != 0 {
+		t.Errorf("Simplest chose %d (%v), want the NTK candidate 0 within reach of the RBF best", got, err)
+	}
+	losses[0] = []float64{1, 1, 1, 1}
+	if got, err := Simplest(cands, losses, true); err != nil || got != 1 {
+		t.Errorf("Simplest chose %d (%v), want the RBF best when no NTK is within reach", got, err)
 	}
 }

@@ -111,7 +111,10 @@ export function measuredRate(rate, work, ms, workers) {
   }
   const overheadMs = rate.overheadMs;
   const beyond = ms - overheadMs;
-  // A run hardly longer than the overhead says nothing of the speed.
-  const speed = beyond > overheadMs ? (1000 * work) / workers / beyond : rate.speed;
+  // A run hardly longer than the overhead, or whose modelled work is a
+  // small part of its time (a tiny fit slowed by a cold start or a loaded
+  // machine), says nothing of the speed.
+  const modelled = (1000 * work) / workers / rate.speed;
+  const speed = beyond > overheadMs && modelled > ms / 20 ? (1000 * work) / workers / beyond : rate.speed;
   return { overheadMs, speed, runs };
 }

@@ -56,7 +56,7 @@ export function describeModel(spec, model) {
 const capitalize = (s) => s[0].toUpperCase() + s.slice(1);
 
 /** A preprocessing in words, as the selection and the auto help name it. */
-export const prepName = (p) => (p.unitNorm ? 'unit-norm rows' : p.standardize === false ? 'raw columns' : 'standardized columns') + (p.bias ? ' with a bias input' : '');
+export const prepName = (p) => (p.unitNorm ? (p.standardize === false ? 'unit-norm rows of the raw columns' : 'unit-norm rows') : p.standardize === false ? 'raw columns' : 'standardized columns') + (p.bias ? ' with a bias input' : '');
 
 /**
  * What 'auto' chose (model.selection), in a sentence with the runners-up:
@@ -70,7 +70,9 @@ export function selectionText(sel) {
   const prep = prepName;
   const byAcc = sel.candidates.every((c) => c.accuracy !== undefined);
   const score = (c) => (byAcc ? `${(100 * c.accuracy).toFixed(2)}%` : `MSE ${short(c.score)}`);
-  const named = (o) => `${o.depth ? `L = ${o.depth}, ` : ''}${prep(o.preprocess)} ${score(o)}`;
+  // 'auto''s RBF candidates (kernel 'rbf', of scale gamma) beside the NTK's depths.
+  const kind = (o) => (o.kernel === NAMES.RBF ? `RBF γ = ${short(o.gamma)}, ` : o.depth ? `L = ${o.depth}, ` : '');
+  const named = (o) => `${kind(o)}${prep(o.preprocess)} ${score(o)}`;
   const c = sel.candidates[sel.chosen];
   // The engine names its best by index (0 is not written); a standard error
   // of 0 (omitted) does not say which it is: a candidate may tie the best.
@@ -82,7 +84,8 @@ export function selectionText(sel) {
       ? `${(100 * (best.accuracy - o.accuracy)).toFixed(2)} ± ${(100 * se).toFixed(2)} points below it`
       : `MSE ${short(o.score - best.score)} ± ${short(se)} above it`;
   };
-  const simpler = best.depth > c.depth ? `, and shallower (L = ${c.depth} < ${best.depth})` : '';
+  const simpler = best.kernel === NAMES.RBF && c.kernel !== NAMES.RBF ? ', and the NTK, preferred to the RBF kernel'
+    : best.depth > c.depth && !c.kernel ? `, and shallower (L = ${c.depth} < ${best.depth})` : '';
   const rule = best === c ? 'the best' : `within one standard error of the best, ${named(best)}: ${diff(c)}${simpler}`;
   const others = sel.candidates.filter((o) => o !== c && o !== best)
     .sort((a, b) => (b.accuracy ?? -b.score) - (a.accuracy ?? -a.score)).slice(0, 3)
@@ -90,7 +93,7 @@ export function selectionText(sel) {
   const method = sel.method === NAMES.MethodKernel ? 'the exact kernel'
     : sel.method === NAMES.MethodFeatures ? `m = ${sel.dim} random features` : '';
   const why = method ? `auto fitted ${method}: ${sel.reason}; modelled ≈ ${sel.seconds.toPrecision(2)} CPU-s for the fit and ${(sel.searchSeconds ?? 0).toPrecision(2)} for the search. ` : '';
-  return `${why}auto chose ${c.depth ? `depth L = ${c.depth} with ` : ''}${prep(c.preprocess)} (leave-one-out ${score(c)} on ${sel.rows} training rows: ${rule}) among ${sel.candidates.length} candidates; next: ${others.join('; ')}.`;
+  return `${why}auto chose ${c.kernel === NAMES.RBF ? `the RBF kernel γ = ${short(c.gamma)} with ` : c.depth ? `depth L = ${c.depth} with ` : ''}${prep(c.preprocess)} (leave-one-out ${score(c)} on ${sel.rows} training rows: ${rule}) among ${sel.candidates.length} candidates; next: ${others.join('; ')}.`;
 }
 
 /**

@@ -355,7 +355,8 @@ export interface Selection {
   /** "loo": exact leave-one-out with the exact kernel. */
   criterion: string;
   /** stdErr: standard error of the candidate's validated loss minus the best candidate's, paired over the rows (absent when 0: for the best, and for a candidate that ties it). */
-  candidates: { depth: number; preprocess: Preprocess; lambda: number; score: number; accuracy?: number; stdErr?: number }[];
+  /** kernel: "rbf" for one of 'auto''s RBF candidates (exact kernel fits with the method left open), of scale gamma; absent for the NTK (depth). */
+  candidates: { kernel?: 'rbf'; gamma?: number; depth: number; preprocess: Preprocess; lambda: number; score: number; accuracy?: number; stdErr?: number }[];
   /** Index of the chosen candidate: the lowest depth within one standard error of the best (the one-standard-error rule). */
   chosen: number;
   /** Index of the best candidate, the one each stdErr is measured against (absent when 0). */
