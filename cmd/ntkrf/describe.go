@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"ntkrf/core/names"
 	"strings"
 
 	"ntkrf/core/pipeline"
@@ -30,7 +31,7 @@ func describe(ps []*pipeline.Pipeline) string {
 		} else {
 			depth = p.Kernel().Depth
 		}
-		if k := p.Kernel(); k != nil && k.Name == "rbf" {
+		if k := p.Kernel(); k != nil && k.Name == names.RBF {
 			parts = append(parts, fmt.Sprintf("rbf γ=%.2g %s λ=%.2g", k.Gamma, prep, p.Lambda()))
 			continue
 		}
