@@ -43,6 +43,33 @@ function progressReporter(id) {
   };
 }
 
+// The hand-written WebAssembly SIMD kernels (kernels.wasm, from
+// wasm/kernels/*.wat), instantiated on the Go instance's memory and left at
+// globalThis.ntkrfKernels for Go to install at start (jsbridge
+// InstallKernels). They give the Go kernels' bits, so an engine or a host
+// without them (the file missing, a compile error) runs the Go kernels,
+// the same results slower. NTKRF_KERNELS=go in Node's environment skips
+// them (tests and benchmarks compare the two).
+async function loadKernels(memory) {
+  try {
+    if (isNode && process.env.NTKRF_KERNELS === 'go') return null;
+    const url = new URL('./kernels.wasm', import.meta.url);
+    let bytes;
+    if (isNode) {
+      const { readFile } = await import('node:fs/promises');
+      bytes = await readFile(url);
+    } else {
+      const r = await fetch(url);
+      if (!r.ok) return null;
+      bytes = await r.arrayBuffer();
+    }
+    const { instance } = await WebAssembly.instantiate(bytes, { env: { memory } });
+    return instance.exports;
+  } catch {
+    return null;
+  }
+}
+
 let go;
 
 listen(async (msg) => {
@@ -50,6 +77,7 @@ listen(async (msg) => {
     try {
       go = new Go();
       const instance = await WebAssembly.instantiate(msg.module, go.importObject);
+      globalThis.ntkrfKernels = await loadKernels(instance.exports.mem);
       go.run(instance).then(() => post({ type: 'exit', reason: reason(go.exitCode ?? 0) }));
       if (!globalThis.ntkrf) throw new Error('ntkrf.wasm did not register globalThis.ntkrf');
       post({ type: 'ready', ops: [...globalThis.ntkrf.ops], schema: globalThis.ntkrf.schema, core: globalThis.ntkrf.core });

@@ -1,0 +1,67 @@
+package linalg
+
+// Gram32Host is one packed block of AddAtA32 done by a kernel the host
+// provides instead of the Go micro-kernel: the WebAssembly package's
+// hand-written SIMD module, which runs on the Go instance's own memory
+// (jsbridge installs it). It adds to the upper triangle of the m×m g (row
+// stride m) the products of the block's k rows as addAtA32 does on one
+// worker: pack holds them as pack32 writes them (float32 panels of 16
+// columns, 3·⌈m/48⌉ panels of k rows), scratch has room for one 8×48 tile.
+// Every entry must get the bits tile32Portable gives it: a float32 sum from
+// zero over the rows in increasing order, each product and sum rounded
+// (no fused multiply-add), added to g in float64. A host kernel is given
+// the whole block in one call, so the cost of reaching it is paid per
+// block of up to 256 rows, not per tile.
+type Gram32Host func(k, m int, pack []float32, g, scratch []float64)
+
+// gram32Host is the installed host kernel, or nil (the Go kernels).
+var gram32Host Gram32Host
+
+// SetGram32Host installs f as AddAtA32's kernel for its packed blocks and
+// returns the one it replaces; nil restores the Go kernels. It is for a
+// host's start-up (and tests), before any AddAtA32 runs: it is not safe
+// to call while one does. AddAtA32 uses the host kernel only where its own
+// arithmetic is that of the unfused Go kernel (a float32 kernel that does
+// not fuse: WebAssembly SIMD) and it runs on one goroutine, as it always
+// does in WebAssembly; elsewhere the host kernel is ignored.
+func SetGram32Host(f Gram32Host) Gram32Host {
+	old := gram32Host
+	gram32Host = f
+	return old
+}
+
+// Gram32HostGo is a Gram32Host in Go, tile32Portable under the host
+// kernels' loop: the oracle that tests hold a host kernel to, and the
+// order of work any host kernel follows (addAtA32's items on one worker).
+func Gram32HostGo(k, m int, pack []float32, g, scratch []float64) {
+	ps := k * panel32
+	if k < 1 || m < 1 || len(pack) < 3*((m+tile32C-1)/tile32C)*ps || len(g) < m*m || len(scratch) < tile32R*tile32C {
+		panic("linalg: Gram32HostGo called with bad shapes")
+	}
+	for _, it := range upperItems(m, item32R, item32C) {
+		gram32Item(tile32Portable, it, k, m, pack, g, scratch)
+	}
+}
+
+// gram32Item does one work item of addAtA32's block: its tiles inside the
+// upper triangle straight into g, the others aside in scratch, added
+// where they lie in the upper triangle.
+func gram32Item(kern tile32Func, it item, k, m int, pack []float32, g, scratch []float64) {
+	ps := k * panel32
+	for i := it.i0; i < min(it.i0+item32R, m); i += tile32R {
+		ap := pack[(i/panel32)*ps+i%panel32:]
+		for j := max(it.j0, i/tile32C*tile32C); j < min(it.j0+item32C, m); j += tile32C {
+			bp := pack[(j/panel32)*ps:]
+			if j >= i+tile32R && j+tile32C <= m && i+tile32R <= m {
+				kern(k, ap, bp, ps, g[i*m+j:], m)
+				continue
+			}
+			// Diagonal or edge tile: compute aside, add the part in
+			// the upper triangle of g.
+			c := scratch[:tile32R*tile32C]
+			clear(c)
+			kern(k, ap, bp, ps, c, tile32C)
+			addUpper(g, m, c, i, j, tile32R, tile32C, m)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"runtime"
+	"unsafe"
+
+	"github.com/hack-pad/safejs"
+
+	"ntkrf/core/linalg"
+)
+
+// KernelsGlobal is where the host puts the exports of the hand-written
+// WebAssembly kernels (www/pkg/worker.js: kernels.wasm, assembled from
+// wasm/kernels/*.wat, instantiated on this instance's own memory) before
+// the Go program starts.
+const KernelsGlobal = "ntkrfKernels"
+
+// InstallKernels installs the kernels found at globalThis.ntkrfKernels in
+// the core (linalg.SetGram32Host) and returns the names of those it
+// installed; without them (an engine or a host that has none, Go's test
+// runner) the core keeps its Go kernels, which give the same bits. The
+// kernels are called with linear-memory addresses of Go slices, once per
+// block of up to 256 rows, so the call through JavaScript (microseconds)
+// is paid per block: the Gram of a 256-row block at m = 2048 is about half
+// a GFLOP.
+func InstallKernels() []string {
+	ks, err := safejs.Global().Get(KernelsGlobal)
+	if err != nil || ks.Type() != safejs.TypeObject {
+		return nil
+	}
+	var names []string
+	if fn, err := ks.Get("gram32"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetGram32Host(gram32Host(fn))
+		names = append(names, "gram32")
+	}
+	return names
+}
+
+// gram32Host is the linalg.Gram32Host that calls fn, kernels.wasm's
+// gram32(k, m, pack, g, scratch), with the slices' addresses. The kernel
+// checks nothing: the lengths are checked here, and a failed call panics
+// (a bug, recovered at the bridge's boundary).
+func gram32Host(fn safejs.Value) linalg.Gram32Host {
+	return func(k, m int, pack []float32, g, scratch []float64) {
+		if k < 1 || m < 1 || len(pack) < 3*((m+47)/48)*k*16 || len(g) < m*m || len(scratch) < 8*48 {
+			panic("jsbridge: gram32 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(k, m, addr(pack), addr(g), addr(scratch)); err != nil {
+			panic("jsbridge: gram32 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(pack)
+		runtime.KeepAlive(g)
+		runtime.KeepAlive(scratch)
+	}
+}
+
+// addr is the linear-memory address of s's first element: in WebAssembly
+// a Go pointer is an offset into the instance's memory.
+func addr[T any](s []T) int { return int(uintptr(unsafe.Pointer(unsafe.SliceData(s)))) }

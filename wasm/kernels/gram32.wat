@@ -1,0 +1,244 @@
+;; Hand-written WebAssembly SIMD micro-kernels for ntkrf's core (issue 41),
+;; run on the Go instance's own linear memory: this module imports it, and
+;; jsbridge calls its exports with addresses of Go slices, once per packed
+;; block, so the cost of crossing into JavaScript is paid per block, not
+;; per tile. Assembled at build time (wasm/kernels/assemble.mjs, the wabt
+;; package) into dist/npm/kernels.wasm.
+;;
+;; gram32 is core/linalg's addAtA32 for one packed block, the whole of its
+;; work: every tile of the upper triangle, item by item in upperItems'
+;; order, each entry summed from zero in float32 over the block's rows in
+;; increasing order, a rounded product and a rounded sum per row (no fused
+;; multiply-add), then added to g in float64. That is tile32Portable's
+;; arithmetic and tile32SIMD's: the bits are the same (TestGram32Host,
+;; test/simd.test.js). Relaxed SIMD is not used here: a fused float32
+;; multiply-add rounds once where the Go kernels round twice.
+;;
+;; Compared with Go's code for the same kernel (tile32SIMD): no jump table
+;; on the loops' back edges, loads at constant offsets from one pointer per
+;; operand, the eight float32x4 sums of a 4×8 block kept in registers.
+(module
+  (import "env" "memory" (memory 0))
+
+  ;; block4x8 adds to the 4×8 float64 block at c (rows ldc bytes apart) the
+  ;; float32 sums over l < k of the outer products of the 4 float32 values
+  ;; at a + 64l and the 8 at b + 64l (rows of 16-value panels), each sum
+  ;; from zero in increasing l.
+  (func $block4x8 (param $k i32) (param $a i32) (param $b i32) (param $c i32) (param $ldc i32)
+    (local $end i32) (local $b0 v128) (local $b1 v128) (local $x v128)
+    (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128)
+    (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
+    ;; Four rows of the panels per iteration, at constant offsets.
+    (local.set $end (i32.add (local.get $a) (i32.shl (i32.and (local.get $k) (i32.const -4)) (i32.const 6))))
+    (if (i32.lt_u (local.get $a) (local.get $end)) (then
+      (loop $four
+      ;; row l + 0
+      (local.set $b0 (v128.load offset=0 (local.get $b)))
+      (local.set $b1 (v128.load offset=16 (local.get $b)))
+      (local.set $x (v128.load32_splat offset=0 (local.get $a)))
+      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=4 (local.get $a)))
+      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=8 (local.get $a)))
+      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=12 (local.get $a)))
+      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
+      ;; row l + 1
+      (local.set $b0 (v128.load offset=64 (local.get $b)))
+      (local.set $b1 (v128.load offset=80 (local.get $b)))
+      (local.set $x (v128.load32_splat offset=64 (local.get $a)))
+      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=68 (local.get $a)))
+      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=72 (local.get $a)))
+      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=76 (local.get $a)))
+      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
+      ;; row l + 2
+      (local.set $b0 (v128.load offset=128 (local.get $b)))
+      (local.set $b1 (v128.load offset=144 (local.get $b)))
+      (local.set $x (v128.load32_splat offset=128 (local.get $a)))
+      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=132 (local.get $a)))
+      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=136 (local.get $a)))
+      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=140 (local.get $a)))
+      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
+      ;; row l + 3
+      (local.set $b0 (v128.load offset=192 (local.get $b)))
+      (local.set $b1 (v128.load offset=208 (local.get $b)))
+      (local.set $x (v128.load32_splat offset=192 (local.get $a)))
+      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=196 (local.get $a)))
+      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=200 (local.get $a)))
+      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=204 (local.get $a)))
+      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $a (i32.add (local.get $a) (i32.const 256)))
+      (local.set $b (i32.add (local.get $b) (i32.const 256)))
+      (br_if $four (i32.lt_u (local.get $a) (local.get $end))))))
+    ;; The last k mod 4 rows.
+    (local.set $end (i32.add (local.get $a) (i32.shl (i32.and (local.get $k) (i32.const 3)) (i32.const 6))))
+    (if (i32.lt_u (local.get $a) (local.get $end)) (then
+      (loop $one
+      ;; row l + 0
+      (local.set $b0 (v128.load offset=0 (local.get $b)))
+      (local.set $b1 (v128.load offset=16 (local.get $b)))
+      (local.set $x (v128.load32_splat offset=0 (local.get $a)))
+      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=4 (local.get $a)))
+      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=8 (local.get $a)))
+      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=12 (local.get $a)))
+      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $a (i32.add (local.get $a) (i32.const 64)))
+      (local.set $b (i32.add (local.get $b) (i32.const 64)))
+      (br_if $one (i32.lt_u (local.get $a) (local.get $end))))))
+    ;; c += float64(sums), row r at c + r·ldc.
+    (v128.store offset=0 (local.get $c) (f64x2.add (v128.load offset=0 (local.get $c)) (f64x2.promote_low_f32x4 (local.get $c00))))
+    (v128.store offset=16 (local.get $c) (f64x2.add (v128.load offset=16 (local.get $c)) (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $c00) (local.get $c00)))))
+    (v128.store offset=32 (local.get $c) (f64x2.add (v128.load offset=32 (local.get $c)) (f64x2.promote_low_f32x4 (local.get $c01))))
+    (v128.store offset=48 (local.get $c) (f64x2.add (v128.load offset=48 (local.get $c)) (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $c01) (local.get $c01)))))
+    (local.set $c (i32.add (local.get $c) (local.get $ldc)))
+    (v128.store offset=0 (local.get $c) (f64x2.add (v128.load offset=0 (local.get $c)) (f64x2.promote_low_f32x4 (local.get $c10))))
+    (v128.store offset=16 (local.get $c) (f64x2.add (v128.load offset=16 (local.get $c)) (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $c10) (local.get $c10)))))
+    (v128.store offset=32 (local.get $c) (f64x2.add (v128.load offset=32 (local.get $c)) (f64x2.promote_low_f32x4 (local.get $c11))))
+    (v128.store offset=48 (local.get $c) (f64x2.add (v128.load offset=48 (local.get $c)) (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $c11) (local.get $c11)))))
+    (local.set $c (i32.add (local.get $c) (local.get $ldc)))
+    (v128.store offset=0 (local.get $c) (f64x2.add (v128.load offset=0 (local.get $c)) (f64x2.promote_low_f32x4 (local.get $c20))))
+    (v128.store offset=16 (local.get $c) (f64x2.add (v128.load offset=16 (local.get $c)) (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $c20) (local.get $c20)))))
+    (v128.store offset=32 (local.get $c) (f64x2.add (v128.load offset=32 (local.get $c)) (f64x2.promote_low_f32x4 (local.get $c21))))
+    (v128.store offset=48 (local.get $c) (f64x2.add (v128.load offset=48 (local.get $c)) (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $c21) (local.get $c21)))))
+    (local.set $c (i32.add (local.get $c) (local.get $ldc)))
+    (v128.store offset=0 (local.get $c) (f64x2.add (v128.load offset=0 (local.get $c)) (f64x2.promote_low_f32x4 (local.get $c30))))
+    (v128.store offset=16 (local.get $c) (f64x2.add (v128.load offset=16 (local.get $c)) (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $c30) (local.get $c30)))))
+    (v128.store offset=32 (local.get $c) (f64x2.add (v128.load offset=32 (local.get $c)) (f64x2.promote_low_f32x4 (local.get $c31))))
+    (v128.store offset=48 (local.get $c) (f64x2.add (v128.load offset=48 (local.get $c)) (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $c31) (local.get $c31)))))
+  )
+
+  ;; tile adds to the 8×48 float64 tile at c (rows ldc bytes apart) the
+  ;; products of the left half-panel at a (8 values a row) and the three
+  ;; right panels from b, ps bytes apart: tile32Portable's job.
+  (func $tile (param $k i32) (param $a i32) (param $b i32) (param $ps i32) (param $c i32) (param $ldc i32)
+    (local $r i32) (local $q i32)
+    (loop $rows
+      (local.set $q (i32.const 0))
+      (loop $panels
+        (call $block4x8 (local.get $k) (local.get $a) (local.get $b) (local.get $c) (local.get $ldc))
+        (call $block4x8 (local.get $k) (local.get $a) (i32.add (local.get $b) (i32.const 32))
+          (i32.add (local.get $c) (i32.const 64)) (local.get $ldc))
+        (local.set $b (i32.add (local.get $b) (local.get $ps)))
+        (local.set $c (i32.add (local.get $c) (i32.const 128)))
+        (br_if $panels (i32.lt_u (local.tee $q (i32.add (local.get $q) (i32.const 1))) (i32.const 3))))
+      ;; Back to the first panel, four rows down.
+      (local.set $b (i32.sub (local.get $b) (i32.mul (local.get $ps) (i32.const 3))))
+      (local.set $c (i32.add (i32.sub (local.get $c) (i32.const 384)) (i32.shl (local.get $ldc) (i32.const 2))))
+      (local.set $a (i32.add (local.get $a) (i32.const 16)))
+      (br_if $rows (i32.lt_u (local.tee $r (i32.add (local.get $r) (i32.const 1))) (i32.const 2)))))
+
+  ;; gram32 adds the packed block's AᵀA to the upper triangle of the m×m
+  ;; float64 g (row stride m), as core/linalg's addAtA32 does for one block
+  ;; of k rows on one worker: pack holds the block as float32 panels of 16
+  ;; columns, k rows each (panels past column m zero, 3·⌈m/48⌉ of them);
+  ;; scratch is 384 float64 for the tiles on the diagonal or the edge,
+  ;; computed aside from zero and added to g where they lie in its upper
+  ;; triangle (addUpper). Work items are 64 rows by 384 columns of g.
+  (func (export "gram32") (param $k i32) (param $m i32) (param $pack i32) (param $g i32) (param $scratch i32)
+    (local $ps i32) (local $i0 i32) (local $j0 i32) (local $i i32) (local $j i32)
+    (local $iend i32) (local $jend i32) (local $ap i32) (local $r i32) (local $s i32) (local $p i32)
+    (local.set $ps (i32.shl (local.get $k) (i32.const 6)))
+    (block $done_i0 (loop $loop_i0
+      (br_if $done_i0 (i32.ge_u (local.get $i0) (local.get $m)))
+      (local.set $j0 (i32.const 0))
+      (block $done_j0 (loop $loop_j0
+        (br_if $done_j0 (i32.ge_u (local.get $j0) (local.get $m)))
+        ;; Items that touch the upper triangle: j0 + 384 > i0.
+        (if (i32.gt_u (i32.add (local.get $j0) (i32.const 384)) (local.get $i0)) (then
+          (local.set $iend (select (i32.add (local.get $i0) (i32.const 64)) (local.get $m)
+            (i32.lt_u (i32.add (local.get $i0) (i32.const 64)) (local.get $m))))
+          (local.set $jend (select (i32.add (local.get $j0) (i32.const 384)) (local.get $m)
+            (i32.lt_u (i32.add (local.get $j0) (i32.const 384)) (local.get $m))))
+          (local.set $i (local.get $i0))
+          (loop $loop_i
+            ;; Left half-panel: panel i/16, values i mod 16 on.
+            (local.set $ap (i32.add (local.get $pack)
+              (i32.add (i32.mul (i32.shr_u (local.get $i) (i32.const 4)) (local.get $ps))
+                (i32.shl (i32.and (local.get $i) (i32.const 15)) (i32.const 2)))))
+            ;; j from max(j0, ⌊i/48⌋·48).
+            (local.set $j (i32.mul (i32.div_u (local.get $i) (i32.const 48)) (i32.const 48)))
+            (if (i32.lt_u (local.get $j) (local.get $j0)) (then (local.set $j (local.get $j0))))
+            (block $done_j (loop $loop_j
+              (br_if $done_j (i32.ge_u (local.get $j) (local.get $jend)))
+              (if (i32.and
+                    (i32.and (i32.ge_u (local.get $j) (i32.add (local.get $i) (i32.const 8)))
+                      (i32.le_u (i32.add (local.get $j) (i32.const 48)) (local.get $m)))
+                    (i32.le_u (i32.add (local.get $i) (i32.const 8)) (local.get $m)))
+                (then
+                  ;; Inside the upper triangle: straight into g.
+                  (call $tile (local.get $k) (local.get $ap)
+                    (i32.add (local.get $pack) (i32.mul (i32.shr_u (local.get $j) (i32.const 4)) (local.get $ps)))
+                    (local.get $ps)
+                    (i32.add (local.get $g) (i32.shl (i32.add (i32.mul (local.get $i) (local.get $m)) (local.get $j)) (i32.const 3)))
+                    (i32.shl (local.get $m) (i32.const 3))))
+                (else
+                  ;; Diagonal or edge: aside from zero, then the upper part.
+                  (local.set $p (i32.const 0))
+                  (loop $zero
+                    (v128.store (i32.add (local.get $scratch) (local.get $p)) (v128.const i64x2 0 0))
+                    (br_if $zero (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 16))) (i32.const 3072))))
+                  (call $tile (local.get $k) (local.get $ap)
+                    (i32.add (local.get $pack) (i32.mul (i32.shr_u (local.get $j) (i32.const 4)) (local.get $ps)))
+                    (local.get $ps) (local.get $scratch) (i32.const 384))
+                  (local.set $r (i32.const 0))
+                  (block $done_r (loop $loop_r
+                    (br_if $done_r (i32.ge_u (local.get $r) (i32.const 8)))
+                    (br_if $done_r (i32.ge_u (i32.add (local.get $i) (local.get $r)) (local.get $m)))
+                    ;; s from max(0, i + r − j) while s < 48 and j + s < m.
+                    (local.set $s (i32.const 0))
+                    (if (i32.gt_s (i32.sub (i32.add (local.get $i) (local.get $r)) (local.get $j)) (i32.const 0))
+                      (then (local.set $s (i32.sub (i32.add (local.get $i) (local.get $r)) (local.get $j)))))
+                    (block $done_s (loop $loop_s
+                      (br_if $done_s (i32.ge_u (local.get $s) (i32.const 48)))
+                      (br_if $done_s (i32.ge_u (i32.add (local.get $j) (local.get $s)) (local.get $m)))
+                      (local.set $p (i32.add (local.get $g) (i32.shl (i32.add
+                        (i32.mul (i32.add (local.get $i) (local.get $r)) (local.get $m))
+                        (i32.add (local.get $j) (local.get $s))) (i32.const 3))))
+                      (f64.store (local.get $p) (f64.add (f64.load (local.get $p))
+                        (f64.load (i32.add (local.get $scratch)
+                          (i32.shl (i32.add (i32.mul (local.get $r) (i32.const 48)) (local.get $s)) (i32.const 3))))))
+                      (local.set $s (i32.add (local.get $s) (i32.const 1)))
+                      (br $loop_s)))
+                    (local.set $r (i32.add (local.get $r) (i32.const 1)))
+                    (br $loop_r)))))
+              (local.set $j (i32.add (local.get $j) (i32.const 48)))
+              (br $loop_j)))
+            (br_if $loop_i (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 8))) (local.get $iend))))))
+        (local.set $j0 (i32.add (local.get $j0) (i32.const 384)))
+        (br $loop_j0)))
+      (local.set $i0 (i32.add (local.get $i0) (i32.const 64)))
+      (br $loop_i0)))
+  )
+)
