@@ -44,7 +44,7 @@ func InstallKernels() []string {
 // (a bug, recovered at the bridge's boundary).
 func gram32Host(fn safejs.Value) linalg.Gram32Host {
 	return func(k, m int, pack []float32, g, scratch []float64) {
-		if k < 1 || m < 1 || len(pack) < 3*((m+47)/48)*k*16 || len(g) < m*m || len(scratch) < 8*48 {
+		if k < 1 || m < 1 || len(pack) < 3*((m+47)/48)*k*16 || len(g) < m*m || len(scratch) < linalg.Gram32HostScratch {
 			panic("jsbridge: gram32 kernel called with bad shapes")
 		}
 		if _, err := fn.Invoke(k, m, addr(pack), addr(g), addr(scratch)); err != nil {

@@ -54,13 +54,24 @@ func TestKernelsGram32(t *testing.T) {
 					}
 				}
 			}
-			got := make([]float64, s.m*s.m)
+			// g and the scratch have 16 values past their ends that the
+			// kernel, which checks no bounds, must leave alone.
+			got := make([]float64, s.m*s.m+16)
 			for i := range got {
 				got[i] = r.NormFloat64()
 			}
 			want := append([]float64(nil), got...)
-			host(s.k, s.m, pack, got, make([]float64, 384))
-			linalg.Gram32HostGo(s.k, s.m, pack, want, make([]float64, 384))
+			scratch := make([]float64, linalg.Gram32HostScratch+16)
+			for i := range scratch {
+				scratch[i] = -1
+			}
+			host(s.k, s.m, pack, got[:s.m*s.m], scratch[:linalg.Gram32HostScratch])
+			linalg.Gram32HostGo(s.k, s.m, pack, want[:s.m*s.m], make([]float64, linalg.Gram32HostScratch))
+			for i, v := range scratch[linalg.Gram32HostScratch:] {
+				if v != -1 {
+					t.Fatalf("the kernel wrote %v past its scratch (+%d)", v, i)
+				}
+			}
 			for i := range got {
 				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 					t.Fatalf("g[%d, %d] = %v, want %v", i/s.m, i%s.m, got[i], want[i])
@@ -101,5 +112,42 @@ func TestKernelsAddAtA32(t *testing.T) {
 				t.Fatalf("n=%d, m=%d: g[%d, %d] = %v, want %v", s.n, s.m, i/s.m, i%s.m, got[i], want[i])
 			}
 		}
+	}
+}
+
+// BenchmarkGram32_N2000_M1024 times linalg.AddAtA32 (n = 2000, m = 1024)
+// on the Go SIMD kernel and on kernels.wasm's gram32, in one binary
+// (bench/wasm-kernels.mjs runs it side by side), in GFLOP/s of the n·m·(m+1)
+// flops of the upper triangle.
+func BenchmarkGram32_N2000_M1024(b *testing.B) {
+	const n, m = 2000, 1024
+	host := linalg.SetGram32Host(nil)
+	if host == nil {
+		if names := InstallKernels(); len(names) > 0 {
+			host = linalg.SetGram32Host(nil)
+		}
+	}
+	defer linalg.SetGram32Host(host)
+	r := rand.New(rand.NewPCG(3, 3))
+	a := make([]float64, n*m)
+	for i := range a {
+		a[i] = r.NormFloat64()
+	}
+	g := make([]float64, m*m)
+	for _, k := range []struct {
+		name string
+		host linalg.Gram32Host
+	}{{"go-simd", nil}, {"wat", host}} {
+		b.Run(k.name, func(b *testing.B) {
+			if k.name == "wat" && host == nil {
+				b.Skip("no kernels.wasm (NTKRF_KERNELS_WASM)")
+			}
+			linalg.SetGram32Host(k.host)
+			defer linalg.SetGram32Host(nil)
+			for b.Loop() {
+				linalg.AddAtA32(g, a, n, m)
+			}
+			b.ReportMetric(float64(n)*m*(m+1)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
 	}
 }

@@ -96,12 +96,15 @@ func addAtA32Host(kern tile32Func, host Gram32Host, g, a []float64, n, m int) {
 	workers := workersFor(n, m, len(items))
 	tmp := make([][tile32R * tile32C]float64, workers)
 
+	var scratch []float64
 	if workers != 1 {
 		host = nil
+	} else if host != nil {
+		scratch = make([]float64, Gram32HostScratch)
 	}
 	run := func(w, k int, next *atomic.Int64) {
 		if host != nil {
-			host(k, m, pack[:np*k*panel32], g, tmp[w][:])
+			host(k, m, pack[:np*k*panel32], g, scratch)
 			return
 		}
 		for {

@@ -6,13 +6,19 @@ package linalg
 // (jsbridge installs it). It adds to the upper triangle of the m×m g (row
 // stride m) the products of the block's k rows as addAtA32 does on one
 // worker: pack holds them as pack32 writes them (float32 panels of 16
-// columns, 3·⌈m/48⌉ panels of k rows), scratch has room for one 8×48 tile.
+// columns, 3·⌈m/48⌉ panels of k rows), scratch holds Gram32HostScratch
+// values for the kernel's own use (an 8×48 tile aside, a copy of a left
+// panel).
 // Every entry must get the bits tile32Portable gives it: a float32 sum from
 // zero over the rows in increasing order, each product and sum rounded
 // (no fused multiply-add), added to g in float64. A host kernel is given
 // the whole block in one call, so the cost of reaching it is paid per
 // block of up to 256 rows, not per tile.
 type Gram32Host func(k, m int, pack []float32, g, scratch []float64)
+
+// Gram32HostScratch is the length of the scratch a Gram32Host is given:
+// one 8×48 float64 tile and a half-panel of up to 256 rows of 8 float32.
+const Gram32HostScratch = tile32R*tile32C + kc*tile32R/2
 
 // gram32Host is the installed host kernel, or nil (the Go kernels).
 var gram32Host Gram32Host
@@ -35,7 +41,7 @@ func SetGram32Host(f Gram32Host) Gram32Host {
 // order of work any host kernel follows (addAtA32's items on one worker).
 func Gram32HostGo(k, m int, pack []float32, g, scratch []float64) {
 	ps := k * panel32
-	if k < 1 || m < 1 || len(pack) < 3*((m+tile32C-1)/tile32C)*ps || len(g) < m*m || len(scratch) < tile32R*tile32C {
+	if k < 1 || m < 1 || len(pack) < 3*((m+tile32C-1)/tile32C)*ps || len(g) < m*m || len(scratch) < Gram32HostScratch {
 		panic("linalg: Gram32HostGo called with bad shapes")
 	}
 	for _, it := range upperItems(m, item32R, item32C) {

@@ -22,14 +22,14 @@
 
   ;; block4x8 adds to the 4×8 float64 block at c (rows ldc bytes apart) the
   ;; float32 sums over l < k of the outer products of the 4 float32 values
-  ;; at a + 64l and the 8 at b + 64l (rows of 16-value panels), each sum
-  ;; from zero in increasing l.
+  ;; at a + 32l (rows of a left half-panel, copied aside) and the 8 at
+  ;; b + 64l (rows of a 16-value panel), each sum from zero in increasing l.
   (func $block4x8 (param $k i32) (param $a i32) (param $b i32) (param $c i32) (param $ldc i32)
     (local $end i32) (local $b0 v128) (local $b1 v128) (local $x v128)
     (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128)
     (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
     ;; Four rows of the panels per iteration, at constant offsets.
-    (local.set $end (i32.add (local.get $a) (i32.shl (i32.and (local.get $k) (i32.const -4)) (i32.const 6))))
+    (local.set $end (i32.add (local.get $a) (i32.shl (i32.and (local.get $k) (i32.const -4)) (i32.const 5))))
     (if (i32.lt_u (local.get $a) (local.get $end)) (then
       (loop $four
       ;; row l + 0
@@ -50,6 +50,21 @@
       ;; row l + 1
       (local.set $b0 (v128.load offset=64 (local.get $b)))
       (local.set $b1 (v128.load offset=80 (local.get $b)))
+      (local.set $x (v128.load32_splat offset=32 (local.get $a)))
+      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=36 (local.get $a)))
+      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=40 (local.get $a)))
+      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=44 (local.get $a)))
+      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
+      ;; row l + 2
+      (local.set $b0 (v128.load offset=128 (local.get $b)))
+      (local.set $b1 (v128.load offset=144 (local.get $b)))
       (local.set $x (v128.load32_splat offset=64 (local.get $a)))
       (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
       (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
@@ -62,41 +77,26 @@
       (local.set $x (v128.load32_splat offset=76 (local.get $a)))
       (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
       (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
-      ;; row l + 2
-      (local.set $b0 (v128.load offset=128 (local.get $b)))
-      (local.set $b1 (v128.load offset=144 (local.get $b)))
-      (local.set $x (v128.load32_splat offset=128 (local.get $a)))
-      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
-      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
-      (local.set $x (v128.load32_splat offset=132 (local.get $a)))
-      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
-      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
-      (local.set $x (v128.load32_splat offset=136 (local.get $a)))
-      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
-      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
-      (local.set $x (v128.load32_splat offset=140 (local.get $a)))
-      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
-      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
       ;; row l + 3
       (local.set $b0 (v128.load offset=192 (local.get $b)))
       (local.set $b1 (v128.load offset=208 (local.get $b)))
-      (local.set $x (v128.load32_splat offset=192 (local.get $a)))
+      (local.set $x (v128.load32_splat offset=96 (local.get $a)))
       (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
       (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
-      (local.set $x (v128.load32_splat offset=196 (local.get $a)))
+      (local.set $x (v128.load32_splat offset=100 (local.get $a)))
       (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
       (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
-      (local.set $x (v128.load32_splat offset=200 (local.get $a)))
+      (local.set $x (v128.load32_splat offset=104 (local.get $a)))
       (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
       (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
-      (local.set $x (v128.load32_splat offset=204 (local.get $a)))
+      (local.set $x (v128.load32_splat offset=108 (local.get $a)))
       (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
       (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
-      (local.set $a (i32.add (local.get $a) (i32.const 256)))
+      (local.set $a (i32.add (local.get $a) (i32.const 128)))
       (local.set $b (i32.add (local.get $b) (i32.const 256)))
       (br_if $four (i32.lt_u (local.get $a) (local.get $end))))))
     ;; The last k mod 4 rows.
-    (local.set $end (i32.add (local.get $a) (i32.shl (i32.and (local.get $k) (i32.const 3)) (i32.const 6))))
+    (local.set $end (i32.add (local.get $a) (i32.shl (i32.and (local.get $k) (i32.const 3)) (i32.const 5))))
     (if (i32.lt_u (local.get $a) (local.get $end)) (then
       (loop $one
       ;; row l + 0
@@ -114,7 +114,7 @@
       (local.set $x (v128.load32_splat offset=12 (local.get $a)))
       (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
       (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
-      (local.set $a (i32.add (local.get $a) (i32.const 64)))
+      (local.set $a (i32.add (local.get $a) (i32.const 32)))
       (local.set $b (i32.add (local.get $b) (i32.const 64)))
       (br_if $one (i32.lt_u (local.get $a) (local.get $end))))))
     ;; c += float64(sums), row r at c + r·ldc.
@@ -139,25 +139,26 @@
     (v128.store offset=48 (local.get $c) (f64x2.add (v128.load offset=48 (local.get $c)) (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $c31) (local.get $c31)))))
   )
 
-  ;; tile adds to the 8×48 float64 tile at c (rows ldc bytes apart) the
-  ;; products of the left half-panel at a (8 values a row) and the three
-  ;; right panels from b, ps bytes apart: tile32Portable's job.
+;; tile adds to the 8×48 float64 tile at c (rows ldc bytes apart) the
+  ;; products of the left half-panel at a (8 values a row, rows 32 bytes
+  ;; apart: the copy gram32 makes) and the three right panels from b, ps
+  ;; bytes apart: tile32Portable's job. Panel after panel, so that one
+  ;; panel's rows (k·64 bytes) and the left half-panel's (k·32) stay in L1
+  ;; through its four 4×8 blocks.
   (func $tile (param $k i32) (param $a i32) (param $b i32) (param $ps i32) (param $c i32) (param $ldc i32)
-    (local $r i32) (local $q i32)
-    (loop $rows
-      (local.set $q (i32.const 0))
-      (loop $panels
-        (call $block4x8 (local.get $k) (local.get $a) (local.get $b) (local.get $c) (local.get $ldc))
-        (call $block4x8 (local.get $k) (local.get $a) (i32.add (local.get $b) (i32.const 32))
-          (i32.add (local.get $c) (i32.const 64)) (local.get $ldc))
-        (local.set $b (i32.add (local.get $b) (local.get $ps)))
-        (local.set $c (i32.add (local.get $c) (i32.const 128)))
-        (br_if $panels (i32.lt_u (local.tee $q (i32.add (local.get $q) (i32.const 1))) (i32.const 3))))
-      ;; Back to the first panel, four rows down.
-      (local.set $b (i32.sub (local.get $b) (i32.mul (local.get $ps) (i32.const 3))))
-      (local.set $c (i32.add (i32.sub (local.get $c) (i32.const 384)) (i32.shl (local.get $ldc) (i32.const 2))))
-      (local.set $a (i32.add (local.get $a) (i32.const 16)))
-      (br_if $rows (i32.lt_u (local.tee $r (i32.add (local.get $r) (i32.const 1))) (i32.const 2)))))
+    (local $q i32) (local $c4 i32)
+    (local.set $c4 (i32.shl (local.get $ldc) (i32.const 2)))
+    (loop $panels
+      (call $block4x8 (local.get $k) (local.get $a) (local.get $b) (local.get $c) (local.get $ldc))
+      (call $block4x8 (local.get $k) (local.get $a) (i32.add (local.get $b) (i32.const 32))
+        (i32.add (local.get $c) (i32.const 64)) (local.get $ldc))
+      (call $block4x8 (local.get $k) (i32.add (local.get $a) (i32.const 16)) (local.get $b)
+        (i32.add (local.get $c) (local.get $c4)) (local.get $ldc))
+      (call $block4x8 (local.get $k) (i32.add (local.get $a) (i32.const 16)) (i32.add (local.get $b) (i32.const 32))
+        (i32.add (i32.add (local.get $c) (local.get $c4)) (i32.const 64)) (local.get $ldc))
+      (local.set $b (i32.add (local.get $b) (local.get $ps)))
+      (local.set $c (i32.add (local.get $c) (i32.const 128)))
+      (br_if $panels (i32.lt_u (local.tee $q (i32.add (local.get $q) (i32.const 1))) (i32.const 3)))))
 
   ;; gram32 adds the packed block's AᵀA to the upper triangle of the m×m
   ;; float64 g (row stride m), as core/linalg's addAtA32 does for one block
@@ -165,11 +166,15 @@
   ;; columns, k rows each (panels past column m zero, 3·⌈m/48⌉ of them);
   ;; scratch is 384 float64 for the tiles on the diagonal or the edge,
   ;; computed aside from zero and added to g where they lie in its upper
-  ;; triangle (addUpper). Work items are 64 rows by 384 columns of g.
+  ;; triangle (addUpper), then k·8 float32 for the left half-panel of the
+  ;; tiles' rows (linalg.Gram32HostScratch in all). Work items are 64 rows
+  ;; by 384 columns of g.
   (func (export "gram32") (param $k i32) (param $m i32) (param $pack i32) (param $g i32) (param $scratch i32)
     (local $ps i32) (local $i0 i32) (local $j0 i32) (local $i i32) (local $j i32)
     (local $iend i32) (local $jend i32) (local $ap i32) (local $r i32) (local $s i32) (local $p i32)
+    (local $left i32)
     (local.set $ps (i32.shl (local.get $k) (i32.const 6)))
+    (local.set $left (i32.add (local.get $scratch) (i32.const 3072)))
     (block $done_i0 (loop $loop_i0
       (br_if $done_i0 (i32.ge_u (local.get $i0) (local.get $m)))
       (local.set $j0 (i32.const 0))
@@ -183,10 +188,19 @@
             (i32.lt_u (i32.add (local.get $j0) (i32.const 384)) (local.get $m))))
           (local.set $i (local.get $i0))
           (loop $loop_i
-            ;; Left half-panel: panel i/16, values i mod 16 on.
+            ;; Left half-panel: panel i/16, values i mod 16 on, copied to
+            ;; left (32 bytes a row, half a cache line).
             (local.set $ap (i32.add (local.get $pack)
               (i32.add (i32.mul (i32.shr_u (local.get $i) (i32.const 4)) (local.get $ps))
                 (i32.shl (i32.and (local.get $i) (i32.const 15)) (i32.const 2)))))
+            (local.set $p (i32.const 0))
+            (loop $copy
+              (v128.store offset=0 (i32.add (local.get $left) (local.get $p))
+                (v128.load offset=0 (i32.add (local.get $ap) (i32.shl (local.get $p) (i32.const 1)))))
+              (v128.store offset=16 (i32.add (local.get $left) (local.get $p))
+                (v128.load offset=16 (i32.add (local.get $ap) (i32.shl (local.get $p) (i32.const 1)))))
+              (br_if $copy (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 32))) (i32.shl (local.get $k) (i32.const 5)))))
+            (local.set $ap (local.get $left))
             ;; j from max(j0, ⌊i/48⌋·48).
             (local.set $j (i32.mul (i32.div_u (local.get $i) (i32.const 48)) (i32.const 48)))
             (if (i32.lt_u (local.get $j) (local.get $j0)) (then (local.set $j (local.get $j0))))
