@@ -48,11 +48,13 @@ function progressReporter(id) {
 // globalThis.ntkrfKernels for Go to install at start (jsbridge
 // InstallKernels). They give the Go kernels' bits, so an engine or a host
 // without them (the file missing, a compile error) runs the Go kernels,
-// the same results slower. NTKRF_KERNELS=go in Node's environment skips
-// them (tests and benchmarks compare the two).
+// the same results slower. In Node's environment NTKRF_KERNELS=go skips
+// them and NTKRF_KERNELS=require fails the start without them (tests and
+// benchmarks compare the two).
 async function loadKernels(memory) {
+  const want = isNode ? process.env.NTKRF_KERNELS : undefined;
   try {
-    if (isNode && process.env.NTKRF_KERNELS === 'go') return null;
+    if (want === 'go') return null;
     const url = new URL('./kernels.wasm', import.meta.url);
     let bytes;
     if (isNode) {
@@ -65,7 +67,8 @@ async function loadKernels(memory) {
     }
     const { instance } = await WebAssembly.instantiate(bytes, { env: { memory } });
     return instance.exports;
-  } catch {
+  } catch (e) {
+    if (want === 'require') throw new Error(`kernels.wasm: ${e?.message ?? e}`);
     return null;
   }
 }
