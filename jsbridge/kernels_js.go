@@ -18,7 +18,7 @@ import (
 const KernelsGlobal = "ntkrfKernels"
 
 // InstallKernels installs the kernels found at globalThis.ntkrfKernels in
-// the core (linalg.SetGram32Host) and returns the names of those it
+// the core (linalg.SetGram32Host, SetGram64Host) and returns the names of those it
 // installed; without them (an engine or a host that has none, Go's test
 // runner) the core keeps its Go kernels, which give the same bits. The
 // kernels are called with linear-memory addresses of Go slices, once per
@@ -35,7 +35,30 @@ func InstallKernels() []string {
 		linalg.SetGram32Host(gram32Host(fn))
 		names = append(names, "gram32")
 	}
+	if fn, err := ks.Get("gram64"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetGram64Host(gram64Host(fn))
+		names = append(names, "gram64")
+	}
 	return names
+}
+
+// gram64Host is the linalg.Gram64Host that calls fn, kernels.wasm's
+// gram64(k, m, ldg, left, right, g, scratch), as gram32Host does.
+func gram64Host(fn safejs.Value) linalg.Gram64Host {
+	return func(k, m, ldg int, left, right, g, scratch []float64) {
+		np := (m + 7) / 8
+		if k < 1 || m < 1 || ldg < m || len(left) < (np+2)*k*8 || len(right) < (np+2)*k*8 ||
+			len(g) < (m-1)*ldg+m || len(scratch) < 8*24 {
+			panic("jsbridge: gram64 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(k, m, ldg, addr(left), addr(right), addr(g), addr(scratch)); err != nil {
+			panic("jsbridge: gram64 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(left)
+		runtime.KeepAlive(right)
+		runtime.KeepAlive(g)
+		runtime.KeepAlive(scratch)
+	}
 }
 
 // gram32Host is the linalg.Gram32Host that calls fn, kernels.wasm's

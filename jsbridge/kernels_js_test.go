@@ -17,18 +17,18 @@ import (
 // ./build.sh preloads them (wasm/kernels/node-preload.cjs, which sets
 // NTKRF_KERNELS_WASM), else the test is skipped. The Go kernels come back
 // when the test ends.
-func installedKernels(t *testing.T) linalg.Gram32Host {
+func installedKernels(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host) {
 	t.Helper()
-	old := linalg.SetGram32Host(nil)
+	old, old64 := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil)
 	names := InstallKernels()
-	h := linalg.SetGram32Host(old)
-	if len(names) == 0 || h == nil {
+	h, h64 := linalg.SetGram32Host(old), linalg.SetGram64Host(old64)
+	if len(names) == 0 || h == nil || h64 == nil {
 		if os.Getenv("NTKRF_KERNELS_WASM") != "" {
 			t.Fatalf("NTKRF_KERNELS_WASM is set but globalThis.%s has no gram32", KernelsGlobal)
 		}
 		t.Skipf("no globalThis.%s: run under ./build.sh's wasm tests (NTKRF_KERNELS_WASM)", KernelsGlobal)
 	}
-	return h
+	return h, h64
 }
 
 // TestKernelsGram32 holds kernels.wasm's gram32 to its oracle in Go,
@@ -36,7 +36,7 @@ func installedKernels(t *testing.T) linalg.Gram32Host {
 // 256 rows and widths around its tiles (48 columns) and items (64 rows,
 // 384 columns), with and without a start value in g.
 func TestKernelsGram32(t *testing.T) {
-	host := installedKernels(t)
+	host, _ := installedKernels(t)
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, s := range []struct{ k, m int }{
 		{1, 1}, {1, 7}, {2, 16}, {3, 47}, {4, 48}, {5, 49}, {7, 64}, {8, 95}, {13, 96},
@@ -84,7 +84,7 @@ func TestKernelsGram32(t *testing.T) {
 // TestKernelsAddAtA32: linalg.AddAtA32 with the kernels installed hands
 // them every block and gives the bits of the Go SIMD kernel.
 func TestKernelsAddAtA32(t *testing.T) {
-	host := installedKernels(t)
+	host, _ := installedKernels(t)
 	if !linalg.Float32() {
 		t.Skip("no float32 kernel in this build (GOEXPERIMENT=simd): AddAtA32 is AddAtA")
 	}
@@ -121,12 +121,13 @@ func TestKernelsAddAtA32(t *testing.T) {
 // flops of the upper triangle.
 func BenchmarkGram32_N2000_M1024(b *testing.B) {
 	const n, m = 2000, 1024
-	host := linalg.SetGram32Host(nil)
+	host, old64 := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil)
 	if host == nil {
 		if names := InstallKernels(); len(names) > 0 {
 			host = linalg.SetGram32Host(nil)
 		}
 	}
+	linalg.SetGram64Host(old64)
 	defer linalg.SetGram32Host(host)
 	r := rand.New(rand.NewPCG(3, 3))
 	a := make([]float64, n*m)
@@ -146,6 +147,101 @@ func BenchmarkGram32_N2000_M1024(b *testing.B) {
 			defer linalg.SetGram32Host(nil)
 			for b.Loop() {
 				linalg.AddAtA32(g, a, n, m)
+			}
+			b.ReportMetric(float64(n)*m*(m+1)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
+
+// TestKernelsGram64 holds kernels.wasm's gram64 to linalg.Gram64HostGo
+// bit for bit, on blocks of 1 to 256 rows, widths around its tiles (24
+// columns) and items (64 rows, 192 columns), g a block of a wider matrix
+// (ldg > m), and left and right panels apart or the same.
+func TestKernelsGram64(t *testing.T) {
+	_, host := installedKernels(t)
+	r := rand.New(rand.NewPCG(4, 4))
+	for _, s := range []struct{ k, m, ldg int }{
+		{1, 1, 1}, {1, 7, 9}, {2, 8, 8}, {3, 23, 30}, {4, 24, 24}, {5, 25, 27}, {7, 64, 64}, {8, 95, 100},
+		{13, 96, 96}, {31, 130, 131}, {64, 191, 200}, {100, 192, 192}, {255, 193, 193}, {256, 449, 451}, {256, 700, 700},
+	} {
+		for _, same := range []bool{true, false} {
+			t.Run(fmt.Sprintf("k=%d,m=%d,ldg=%d,same=%v", s.k, s.m, s.ldg, same), func(t *testing.T) {
+				np := (s.m + 7) / 8
+				panels := func() []float64 {
+					p := make([]float64, (np+2)*s.k*8)
+					for q := range np {
+						for l := range s.k {
+							for c := range 8 {
+								if q*8+c < s.m {
+									p[(q*s.k+l)*8+c] = r.NormFloat64()
+								}
+							}
+						}
+					}
+					return p
+				}
+				left := panels()
+				right := left
+				if !same {
+					right = panels()
+				}
+				n := (s.m-1)*s.ldg + s.m
+				got := make([]float64, n+16)
+				for i := range got {
+					got[i] = r.NormFloat64()
+				}
+				want := append([]float64(nil), got...)
+				scratch := make([]float64, 192+16)
+				for i := range scratch {
+					scratch[i] = -1
+				}
+				host(s.k, s.m, s.ldg, left, right, got[:n], scratch[:192])
+				linalg.Gram64HostGo(s.k, s.m, s.ldg, left, right, want[:n], make([]float64, 192))
+				for i, v := range scratch[192:] {
+					if v != -1 {
+						t.Fatalf("the kernel wrote %v past its scratch (+%d)", v, i)
+					}
+				}
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("g[%d] = %v, want %v", i, got[i], want[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkGram64_N2000_M1024 times linalg.AddAtA (n = 2000, m = 1024) on
+// the Go SIMD kernel and on kernels.wasm's gram64, as the float32 one.
+func BenchmarkGram64_N2000_M1024(b *testing.B) {
+	const n, m = 2000, 1024
+	old32, host := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil)
+	if host == nil {
+		if names := InstallKernels(); len(names) > 0 {
+			host = linalg.SetGram64Host(nil)
+		}
+	}
+	linalg.SetGram32Host(old32)
+	defer linalg.SetGram64Host(host)
+	r := rand.New(rand.NewPCG(3, 3))
+	a := make([]float64, n*m)
+	for i := range a {
+		a[i] = r.NormFloat64()
+	}
+	g := make([]float64, m*m)
+	for _, k := range []struct {
+		name string
+		host linalg.Gram64Host
+	}{{"go-simd", nil}, {"wat", host}} {
+		b.Run(k.name, func(b *testing.B) {
+			if k.name == "wat" && host == nil {
+				b.Skip("no kernels.wasm (NTKRF_KERNELS_WASM)")
+			}
+			linalg.SetGram64Host(k.host)
+			defer linalg.SetGram64Host(nil)
+			for b.Loop() {
+				linalg.AddAtA(g, a, n, m)
 			}
 			b.ReportMetric(float64(n)*m*(m+1)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})

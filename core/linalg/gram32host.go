@@ -71,3 +71,69 @@ func gram32Item(kern tile32Func, it item, k, m int, pack []float32, g, scratch [
 		}
 	}
 }
+
+// Gram64Host is one packed block of addAtB (AddAtA, SubAtAStride, the
+// Cholesky's trailing updates, the band reduction's rank-2k updates) done
+// by a kernel the host provides: it adds to the upper triangle of the m×m
+// block of g whose rows are ldg values apart the products of the left and
+// right panels of the block's k rows, as addAtB does on one worker. left
+// and right hold ⌈m/8⌉+2 panels of 8 columns, k rows each (the left ones
+// negated for a subtraction; right may be left); scratch holds
+// tileR·tileC values. Every entry must get the bits of the WebAssembly
+// kernels (tilePortable, tileSIMD): a sum from zero over the rows in
+// increasing order, each product and sum rounded, added to g.
+type Gram64Host func(k, m, ldg int, left, right, g, scratch []float64)
+
+// gram64Host is the installed float64 host kernel, or nil.
+var gram64Host Gram64Host
+
+// SetGram64Host installs f as addAtB's kernel for its packed blocks and
+// returns the one it replaces; nil restores the Go kernels. As
+// SetGram32Host, for a host's start-up and tests. It is used only in
+// WebAssembly, where Go never fuses a multiply and an add, so that every
+// Go tile kernel has the host kernel's bits, and on one goroutine.
+func SetGram64Host(f Gram64Host) Gram64Host {
+	old := gram64Host
+	gram64Host = f
+	return old
+}
+
+// Gram64HostGo is a Gram64Host in Go, tilePortable under addAtB's loop on
+// one worker: the oracle the host kernels are held to.
+func Gram64HostGo(k, m, ldg int, left, right, g, scratch []float64) {
+	np := (m + panelW - 1) / panelW
+	if k < 1 || m < 1 || ldg < m || len(left) < (np+2)*k*panelW || len(right) < (np+2)*k*panelW ||
+		len(g) < (m-1)*ldg+m || len(scratch) < tileR*tileC {
+		panic("linalg: Gram64HostGo called with bad shapes")
+	}
+	for _, it := range upperItems(m, itemR, itemC) {
+		gram64Item(tilePortable, it, k, m, ldg, np, left, right, g, scratch)
+	}
+}
+
+// gram64Item does one work item of addAtB's block.
+func gram64Item(kern tileFunc, it item, k, m, ldg, np int, left, right, g, scratch []float64) {
+	ps := k * panelW
+	pEnd := min((it.i0+itemR)/panelW, np)
+	qEnd := min((it.j0+itemC)/panelW, np)
+	for p := it.i0 / panelW; p < pEnd; p++ {
+		ap := left[p*ps : (p+1)*ps]
+		for q := it.j0 / panelW; q < qEnd; q += 3 {
+			if q+2 < p {
+				continue // tile entirely below the diagonal
+			}
+			bp := right[q*ps:]
+			i, j := p*panelW, q*panelW
+			if j >= i+tileR && j+tileC <= m && i+tileR <= m {
+				kern(k, ap, bp, ps, g[i*ldg+j:], ldg)
+				continue
+			}
+			// Diagonal or edge tile: compute aside, add the part in
+			// the upper triangle of g.
+			c := scratch[:tileR*tileC]
+			clear(c)
+			kern(k, ap, bp, ps, c, tileC)
+			addUpper(g, ldg, c, i, j, tileR, tileC, m)
+		}
+	}
+}

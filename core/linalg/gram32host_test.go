@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	"ntkrf/internal/fixture"
@@ -53,5 +54,51 @@ func TestAddAtA32UsesHost(t *testing.T) {
 	}
 	if calls != wantCalls {
 		t.Errorf("host kernel called %d times, want %d (float32 kernel %v, fused %v)", calls, wantCalls, tile32 != nil, tile32Fused)
+	}
+}
+
+// TestAddAtBUsesHost: in WebAssembly, AddAtA, SubAtAStride and addAtB of
+// two blocks hand each packed block to an installed float64 host kernel
+// and keep their bits, with Gram64HostGo as the host; natively (fused
+// kernels) the host is ignored. Not parallel: it installs a kernel for
+// the whole package.
+func TestAddAtBUsesHost(t *testing.T) {
+	for _, s := range []struct{ n, m int }{{1, 1}, {9, 9}, {40, 24}, {300, 130}, {513, 200}} {
+		a := randSlice(s.n*s.m, 9)
+		b := randSlice(s.n*s.m, 10)
+		ldg := s.m + 3
+		g0 := randSlice(s.m*ldg, 11)
+		runAll := func() [][]float64 {
+			var out [][]float64
+			for _, op := range []func(g []float64){
+				func(g []float64) { AddAtA(g[:s.m*s.m], a, s.n, s.m) },
+				func(g []float64) { SubAtAStride(g, ldg, a, s.n, s.m) },
+				func(g []float64) { addAtB(tile, g, ldg, a, b, s.n, s.m, false) },
+				func(g []float64) { addAtB(tile, g, ldg, a, b, s.n, s.m, true) },
+			} {
+				g := append([]float64(nil), g0...)
+				op(g)
+				out = append(out, g)
+			}
+			return out
+		}
+		want := runAll()
+		calls := 0
+		old := SetGram64Host(func(k, m, ldg int, left, right, g, scratch []float64) {
+			calls++
+			Gram64HostGo(k, m, ldg, left, right, g, scratch)
+		})
+		got := runAll()
+		SetGram64Host(old)
+		for i := range got {
+			fixture.SameBits(t, fmt.Sprintf("n=%d m=%d op %d", s.n, s.m, i), got[i], want[i])
+		}
+		wantCalls := 0
+		if runtime.GOARCH == "wasm" && workersFor(s.n, s.m, len(upperItems(s.m, itemR, itemC))) == 1 {
+			wantCalls = 4 * ((s.n + kc - 1) / kc)
+		}
+		if calls != wantCalls {
+			t.Errorf("n=%d m=%d: host kernel called %d times, want %d", s.n, s.m, calls, wantCalls)
+		}
 	}
 }

@@ -17,7 +17,7 @@ if (!out) {
 const wabt = await wabtInit();
 mkdirSync(out, { recursive: true });
 // [source, output, features]
-for (const [src, dst, features] of [['gram32.wat', 'kernels.wasm', { simd: true }]]) {
+for (const [src, dst, features] of [['kernels.wat', 'kernels.wasm', { simd: true }]]) {
   const file = path.join(here, src);
   const mod = wabt.parseWat(file, readFileSync(file), features);
   mod.validate();
