@@ -69,33 +69,36 @@ test('kernels.wasm gram32 gives the float32 Gram bits of the Go kernels', async 
 
 // The package with the kernels (NTKRF_KERNELS=require: a worker that
 // cannot load them fails to start) on 1, 2 and 4 workers and without them
-// (NTKRF_KERNELS=go): a primal classification whose Gram step is float32
-// blocks (krr.DefaultGram), λ searched, the same λ, weights and
-// predictions bit for bit.
+// (NTKRF_KERNELS=go): a primal classification, λ searched (the reduction's
+// rank-2k updates and the Cholesky on gram64), with float32 features
+// (float32 Gram blocks: gram32) and float64 ones (the float64 Gram:
+// gram64): the same λ, weights and predictions bit for bit.
 test('the kernels give the Go kernels\' bits on 1, 2 and 4 workers', async () => {
   const X = randomMatrix(1300, 6, 41);
   const y = Float64Array.from({ length: 1300 }, (_, i) => (X.data[i * 6] > 0.3 ? 2 : X.data[i * 6 + 1] > 0 ? 1 : 0));
   const Xt = randomMatrix(60, 6, 42);
   const saved = process.env.NTKRF_KERNELS;
-  const runs = [];
   try {
-    for (const [kernels, workers] of [['go', 1], ['require', 1], ['require', 2], ['require', 4]]) {
-      process.env.NTKRF_KERNELS = kernels;
-      const eng = await createEngine({ workers });
-      try {
-        const m = await eng.fitRidge(X, y, { features: { dim: 200, depth: 1, seed: 5 }, task: 'classification' });
-        runs.push({ name: `${kernels}, ${workers} workers`, lambda: m.lambda, coef: m.toJSON().coef.data, p: await m.predict(Xt) });
-      } finally {
-        eng.close();
+    for (const [precision, cases] of [['float32', [['go', 1], ['require', 1], ['require', 2], ['require', 4]]], ['float64', [['go', 1], ['require', 2]]]]) {
+      const runs = [];
+      for (const [kernels, workers] of cases) {
+        process.env.NTKRF_KERNELS = kernels;
+        const eng = await createEngine({ workers });
+        try {
+          const m = await eng.fitRidge(X, y, { features: { dim: 200, depth: 1, seed: 5, precision }, task: 'classification' });
+          runs.push({ name: `${precision}: ${kernels}, ${workers} workers`, lambda: m.lambda, coef: m.toJSON().coef.data, p: await m.predict(Xt) });
+        } finally {
+          eng.close();
+        }
+      }
+      for (const run of runs.slice(1)) {
+        assert.equal(run.lambda, runs[0].lambda, run.name);
+        assert.deepEqual(run.coef, runs[0].coef, run.name);
+        assert.deepEqual(run.p, runs[0].p, run.name);
       }
     }
   } finally {
     if (saved === undefined) delete process.env.NTKRF_KERNELS;
     else process.env.NTKRF_KERNELS = saved;
-  }
-  for (const run of runs.slice(1)) {
-    assert.equal(run.lambda, runs[0].lambda, run.name);
-    assert.deepEqual(run.coef, runs[0].coef, run.name);
-    assert.deepEqual(run.p, runs[0].p, run.name);
   }
 });
