@@ -9,7 +9,8 @@
 // built without the experiment. The hand-written kernels (wasm/kernels,
 // assembled here with wabt and preloaded into Node as ./build.sh's wasm
 // tests do) run beside the Go SIMD kernel they replace, in one binary: the
-// float32 Gram in GFLOP/s (n·m·(m+1) flops: the upper triangle).
+// float32 and float64 Grams in GFLOP/s (n·m·(m+1) flops: the upper
+// triangle).
 // --only keeps the rows whose label matches (e.g. --only wat).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +35,9 @@ const goroot = execFileSync(go, ['env', 'GOROOT'], { env, encoding: 'utf8' }).tr
 const allJobs = [
   ['./jsbridge', '^BenchmarkGram32_N2000_M1024$', [
     ['Gram AddAtA32 n=2000 m=1024: Go SIMD → wat kernel', 'Gram32_N2000_M1024/go-simd', 'Gram32_N2000_M1024/wat', 2000 * 1024 * 1025],
+  ]],
+  ['./jsbridge', '^BenchmarkGram64_N2000_M1024$', [
+    ['Gram AddAtA n=2000 m=1024: Go SIMD → wat kernel', 'Gram64_N2000_M1024/go-simd', 'Gram64_N2000_M1024/wat', 2000 * 1024 * 1025],
   ]],
   ['./core/linalg', '^BenchmarkAddAtA_N2000_M1024$/^(simd|portable|float32-simd)$', [
     ['Gram AddAtA (float64), n=2000 m=1024', 'AddAtA_N2000_M1024/portable', 'AddAtA_N2000_M1024/simd'],

@@ -5,18 +5,24 @@
 ;; per tile. Assembled at build time (wasm/kernels/assemble.mjs, the wabt
 ;; package) into dist/npm/kernels.wasm.
 ;;
-;; gram32 is core/linalg's addAtA32 for one packed block, the whole of its
-;; work: every tile of the upper triangle, item by item in upperItems'
-;; order, each entry summed from zero in float32 over the block's rows in
-;; increasing order, a rounded product and a rounded sum per row (no fused
-;; multiply-add), then added to g in float64. That is tile32Portable's
-;; arithmetic and tile32SIMD's: the bits are the same (TestGram32Host,
-;; test/simd.test.js). Relaxed SIMD is not used here: a fused float32
-;; multiply-add rounds once where the Go kernels round twice.
+;; gram32 is core/linalg's addAtA32 for one packed block (the float32 Gram,
+;; the package's default for a classification), gram64 is addAtB's (the
+;; float64 Gram, the Cholesky's trailing updates, the band reduction's
+;; rank-2k updates): the whole of the block's work, item by item in
+;; upperItems' order, each entry summed from zero over the block's rows in
+;; increasing order, a rounded product and a rounded sum per row, then
+;; added to g. That is the arithmetic of the Go kernels they replace
+;; (tile32SIMD, tileSIMD): the bits are the same (linalg.Gram32HostGo and
+;; Gram64HostGo are their loops in Go; jsbridge's TestKernels*,
+;; test/simd.test.js). No relaxed SIMD: a fused float32 multiply-add rounds
+;; once where gram32 must round twice, and gram64's operands (centered
+;; features, the reduction's matrices) are not float32 values, whose
+;; products alone would be exact in float64 and let a fused madd keep the bits.
 ;;
-;; Compared with Go's code for the same kernel (tile32SIMD): no jump table
-;; on the loops' back edges, loads at constant offsets from one pointer per
-;; operand, the eight float32x4 sums of a 4×8 block kept in registers.
+;; Compared with Go's code for the same kernels: no jump table on the
+;; loops' back edges, loads at constant offsets from one pointer per
+;; operand, the eight sums of a 4×8 (float32) or 4×4 (float64) block in
+;; registers.
 (module
   (import "env" "memory" (memory 0))
 
