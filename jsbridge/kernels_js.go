@@ -18,7 +18,7 @@ import (
 const KernelsGlobal = "ntkrfKernels"
 
 // InstallKernels installs the kernels found at globalThis.ntkrfKernels in
-// the core (linalg.SetGram32Host, SetGram64Host) and returns the names of those it
+// the core (linalg.SetGram32Host, SetGram64Host, SetRect64Host) and returns the names of those it
 // installed; without them (an engine or a host that has none, Go's test
 // runner) the core keeps its Go kernels, which give the same bits. The
 // kernels are called with linear-memory addresses of Go slices, once per
@@ -39,7 +39,31 @@ func InstallKernels() []string {
 		linalg.SetGram64Host(gram64Host(fn))
 		names = append(names, "gram64")
 	}
+	if fn, err := ks.Get("rect64"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetRect64Host(rect64Host(fn))
+		names = append(names, "rect64")
+	}
 	return names
+}
+
+// rect64Host is the linalg.Rect64Host that calls fn, kernels.wasm's
+// rect64(k, rows, cols, left, ps, right, x, ldx, scratch) (ps in bytes),
+// as gram32Host does.
+func rect64Host(fn safejs.Value) linalg.Rect64Host {
+	return func(k, rows, cols int, left []float64, ps int, right, x []float64, ldx int, scratch []float64) {
+		np := (rows + 7) / 8
+		if k < 1 || rows < 1 || cols < 1 || ldx < cols || ps < k*8 || len(left) < (np-1)*ps+k*8 ||
+			len(right) < (cols+23)/24*3*k*8 || len(x) < (rows-1)*ldx+cols || len(scratch) < 8*24 {
+			panic("jsbridge: rect64 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(k, rows, cols, addr(left), 8*ps, addr(right), addr(x), ldx, addr(scratch)); err != nil {
+			panic("jsbridge: rect64 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(left)
+		runtime.KeepAlive(right)
+		runtime.KeepAlive(x)
+		runtime.KeepAlive(scratch)
+	}
 }
 
 // gram64Host is the linalg.Gram64Host that calls fn, kernels.wasm's

@@ -19,16 +19,23 @@ import (
 // when the test ends.
 func installedKernels(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host) {
 	t.Helper()
-	old, old64 := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil)
+	h, h64, _ := installedKernels3(t)
+	return h, h64
+}
+
+// installedKernels3 is installedKernels with the rect64 kernel too.
+func installedKernels3(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host, linalg.Rect64Host) {
+	t.Helper()
+	old, old64, oldr := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil)
 	names := InstallKernels()
-	h, h64 := linalg.SetGram32Host(old), linalg.SetGram64Host(old64)
-	if len(names) == 0 || h == nil || h64 == nil {
+	h, h64, hr := linalg.SetGram32Host(old), linalg.SetGram64Host(old64), linalg.SetRect64Host(oldr)
+	if len(names) == 0 || h == nil || h64 == nil || hr == nil {
 		if os.Getenv("NTKRF_KERNELS_WASM") != "" {
-			t.Fatalf("NTKRF_KERNELS_WASM is set but globalThis.%s has no gram32", KernelsGlobal)
+			t.Fatalf("NTKRF_KERNELS_WASM is set but globalThis.%s lacks a kernel (installed: %v)", KernelsGlobal, names)
 		}
 		t.Skipf("no globalThis.%s: run under ./build.sh's wasm tests (NTKRF_KERNELS_WASM)", KernelsGlobal)
 	}
-	return h, h64
+	return h, h64, hr
 }
 
 // TestKernelsGram32 holds kernels.wasm's gram32 to its oracle in Go,
@@ -122,6 +129,7 @@ func TestKernelsAddAtA32(t *testing.T) {
 func BenchmarkGram32_N2000_M1024(b *testing.B) {
 	const n, m = 2000, 1024
 	host, old64 := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil)
+	defer linalg.SetRect64Host(linalg.SetRect64Host(nil))
 	if host == nil {
 		if names := InstallKernels(); len(names) > 0 {
 			host = linalg.SetGram32Host(nil)
@@ -217,6 +225,7 @@ func TestKernelsGram64(t *testing.T) {
 func BenchmarkGram64_N2000_M1024(b *testing.B) {
 	const n, m = 2000, 1024
 	old32, host := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil)
+	defer linalg.SetRect64Host(linalg.SetRect64Host(nil))
 	if host == nil {
 		if names := InstallKernels(); len(names) > 0 {
 			host = linalg.SetGram64Host(nil)
@@ -244,6 +253,53 @@ func BenchmarkGram64_N2000_M1024(b *testing.B) {
 				linalg.AddAtA(g, a, n, m)
 			}
 			b.ReportMetric(float64(n)*m*(m+1)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
+
+// TestKernelsRect64 holds kernels.wasm's rect64 to linalg.Rect64HostGo
+// bit for bit, on blocks of 1 to 256 rows and shapes around its tiles (8
+// rows, 24 columns), x a block of a wider matrix.
+func TestKernelsRect64(t *testing.T) {
+	_, _, host := installedKernels3(t)
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, s := range []struct{ k, rows, cols, ldx, n int }{
+		{1, 1, 1, 1, 1}, {3, 4, 23, 30, 5}, {7, 8, 24, 24, 9}, {13, 13, 25, 40, 13}, {64, 64, 96, 200, 70},
+		{100, 17, 47, 47, 100}, {255, 64, 191, 300, 256}, {256, 63, 240, 240, 300},
+	} {
+		t.Run(fmt.Sprintf("k=%d,rows=%d,cols=%d", s.k, s.rows, s.cols), func(t *testing.T) {
+			np := (s.rows + 7) / 8
+			ps := s.n * 8 // left panels of n ≥ k rows, as symmLeft's
+			left := make([]float64, np*ps)
+			for i := range left {
+				left[i] = r.NormFloat64()
+			}
+			right := make([]float64, (s.cols+23)/24*3*s.k*8)
+			for i := range right {
+				right[i] = r.NormFloat64()
+			}
+			n := (s.rows-1)*s.ldx + s.cols
+			got := make([]float64, n+16)
+			for i := range got {
+				got[i] = r.NormFloat64()
+			}
+			want := append([]float64(nil), got...)
+			scratch := make([]float64, 192+16)
+			for i := range scratch {
+				scratch[i] = -1
+			}
+			host(s.k, s.rows, s.cols, left, ps, right, got[:n], s.ldx, scratch[:192])
+			linalg.Rect64HostGo(s.k, s.rows, s.cols, left, ps, right, want[:n], s.ldx, make([]float64, 192))
+			for i, v := range scratch[192:] {
+				if v != -1 {
+					t.Fatalf("the kernel wrote %v past its scratch (+%d)", v, i)
+				}
+			}
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("x[%d] = %v, want %v", i, got[i], want[i])
+				}
+			}
 		})
 	}
 }

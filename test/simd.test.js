@@ -69,8 +69,9 @@ test('kernels.wasm gram32 gives the float32 Gram bits of the Go kernels', async 
 
 // The package with the kernels (NTKRF_KERNELS=require: a worker that
 // cannot load them fails to start) on 1, 2 and 4 workers and without them
-// (NTKRF_KERNELS=go): a primal classification, λ searched (the reduction's
-// rank-2k updates and the Cholesky on gram64), with float32 features
+// (NTKRF_KERNELS=go): a primal classification at m = 520, λ searched (the
+// two-stage reduction from m = 512: its rank-2k updates on gram64, its
+// VᵀA₂₂ on rect64; the Cholesky on gram64), with float32 features
 // (float32 Gram blocks: gram32) and float64 ones (the float64 Gram:
 // gram64): the same λ, weights and predictions bit for bit.
 test('the kernels give the Go kernels\' bits on 1, 2 and 4 workers', async () => {
@@ -85,7 +86,7 @@ test('the kernels give the Go kernels\' bits on 1, 2 and 4 workers', async () =>
         process.env.NTKRF_KERNELS = kernels;
         const eng = await createEngine({ workers });
         try {
-          const m = await eng.fitRidge(X, y, { features: { dim: 200, depth: 1, seed: 5, precision }, task: 'classification' });
+          const m = await eng.fitRidge(X, y, { features: { dim: 520, depth: 1, seed: 5, precision }, task: 'classification' });
           runs.push({ name: `${precision}: ${kernels}, ${workers} workers`, lambda: m.lambda, coef: m.toJSON().coef.data, p: await m.predict(Xt) });
         } finally {
           eng.close();

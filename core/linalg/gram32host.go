@@ -137,3 +137,66 @@ func gram64Item(kern tileFunc, it item, k, m, ldg, np int, left, right, g, scrat
 		}
 	}
 }
+
+// Rect64Host is one block of symmLeft's product (the band reduction's
+// VᵀA₂₂) done by a kernel the host provides: it adds to the rows×cols
+// block of x (rows ldx values apart) the products of the k rows of the
+// left panels (⌈rows/8⌉ panels of 8 columns, ps values apart) and the
+// right panels (three per 24 columns, k·8 values apart), tile by tile as
+// rect64 does, with the WebAssembly kernels' bits; scratch holds
+// tileR·tileC values. Used, as Gram64Host, only in WebAssembly on one
+// goroutine.
+type Rect64Host func(k, rows, cols int, left []float64, ps int, right, x []float64, ldx int, scratch []float64)
+
+// rect64Host is the installed host kernel for symmLeft, or nil.
+var rect64Host Rect64Host
+
+// SetRect64Host installs f as symmLeft's kernel for its blocks and
+// returns the one it replaces; nil restores the Go kernels.
+func SetRect64Host(f Rect64Host) Rect64Host {
+	old := rect64Host
+	rect64Host = f
+	return old
+}
+
+// Rect64HostGo is a Rect64Host in Go, tilePortable under symmLeft's loop:
+// the oracle the host kernels are held to.
+func Rect64HostGo(k, rows, cols int, left []float64, ps int, right, x []float64, ldx int, scratch []float64) {
+	np := (rows + panelW - 1) / panelW
+	if k < 1 || rows < 1 || cols < 1 || ldx < cols || ps < k*panelW || len(left) < (np-1)*ps+k*panelW ||
+		len(right) < (cols+tileC-1)/tileC*3*k*panelW || len(x) < (rows-1)*ldx+cols || len(scratch) < tileR*tileC {
+		panic("linalg: Rect64HostGo called with bad shapes")
+	}
+	rect64(tilePortable, k, rows, cols, left, ps, right, x, ldx, scratch)
+}
+
+// rect64 is symmLeft's block: for each 24 columns g0 of the right panels
+// and each left panel p, a tile into x, or aside in scratch from zero and
+// its part inside the rows×cols block added.
+func rect64(kern tileFunc, k, rows, cols int, left []float64, ps int, right, x []float64, ldx int, scratch []float64) {
+	bs := k * panelW
+	np := (rows + panelW - 1) / panelW
+	for g0 := 0; g0 < cols; g0 += tileC {
+		g1 := min(g0+tileC, cols)
+		gp := right[g0/panelW*bs:]
+		for p := range np {
+			ap := left[p*ps:]
+			r0 := p * panelW
+			if r0+tileR <= rows && g1-g0 == tileC {
+				kern(k, ap, gp, bs, x[r0*ldx+g0:], ldx)
+				continue
+			}
+			// Edge: the tile sums from zero and adds, so computing
+			// it aside gives the same bits.
+			t := scratch[:tileR*tileC]
+			clear(t)
+			kern(k, ap, gp, bs, t, tileC)
+			for r := 0; r < tileR && r0+r < rows; r++ {
+				row := x[(r0+r)*ldx+g0 : (r0+r)*ldx+g1]
+				for j := range row {
+					row[j] += t[r*tileC+j]
+				}
+			}
+		}
+	}
+}

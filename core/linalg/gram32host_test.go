@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"testing"
 
@@ -99,6 +100,37 @@ func TestAddAtBUsesHost(t *testing.T) {
 		}
 		if calls != wantCalls {
 			t.Errorf("n=%d m=%d: host kernel called %d times, want %d", s.n, s.m, calls, wantCalls)
+		}
+	}
+}
+
+// TestSymmLeftUsesHost: in WebAssembly symmLeft hands each block of its
+// strips to an installed host kernel and keeps its bits, with
+// Rect64HostGo as the host; natively the host is ignored. Not parallel:
+// it installs a kernel for the whole package.
+func TestSymmLeftUsesHost(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, c := range []struct{ n, b, lds int }{{1, 1, 1}, {31, 4, 40}, {256, 64, 256}, {300, 64, 310}, {777, 13, 800}} {
+		n, b := c.n, c.b
+		s := randFloats(r, (n-1)*c.lds+n)
+		v := randFloats(r, n*2*b)
+		x0 := randFloats(r, b*n) // stale values must not leak in
+		want := append([]float64(nil), x0...)
+		symmLeft(want, s, c.lds, n, b, v, 2*b, new(symmWork))
+		calls := 0
+		old := SetRect64Host(func(k, rows, cols int, left []float64, ps int, right, x []float64, ldx int, scratch []float64) {
+			calls++
+			Rect64HostGo(k, rows, cols, left, ps, right, x, ldx, scratch)
+		})
+		got := append([]float64(nil), x0...)
+		symmLeft(got, s, c.lds, n, b, v, 2*b, new(symmWork))
+		SetRect64Host(old)
+		fixture.SameBits(t, fmt.Sprintf("n=%d b=%d", n, b), got, want)
+		if runtime.GOARCH == "wasm" && n*n*b < minParallel && calls == 0 {
+			t.Errorf("n=%d b=%d: the host kernel was not called", n, b)
+		}
+		if runtime.GOARCH != "wasm" && calls != 0 {
+			t.Errorf("n=%d b=%d: the host kernel was called natively", n, b)
 		}
 	}
 }

@@ -8,12 +8,13 @@
 ;; gram32 is core/linalg's addAtA32 for one packed block (the float32 Gram,
 ;; the package's default for a classification), gram64 is addAtB's (the
 ;; float64 Gram, the Cholesky's trailing updates, the band reduction's
-;; rank-2k updates): the whole of the block's work, item by item in
-;; upperItems' order, each entry summed from zero over the block's rows in
+;; rank-2k updates), rect64 is symmLeft's for one strip and block of rows
+;; (the band reduction's VᵀA₂₂): the whole of the block's work, item by
+;; item in upperItems' order (gram32, gram64), each entry summed from zero over the block's rows in
 ;; increasing order, a rounded product and a rounded sum per row, then
 ;; added to g. That is the arithmetic of the Go kernels they replace
-;; (tile32SIMD, tileSIMD): the bits are the same (linalg.Gram32HostGo and
-;; Gram64HostGo are their loops in Go; jsbridge's TestKernels*,
+;; (tile32SIMD, tileSIMD): the bits are the same (linalg.Gram32HostGo,
+;; Gram64HostGo and Rect64HostGo are their loops in Go; jsbridge's TestKernels*,
 ;; test/simd.test.js). No relaxed SIMD: a fused float32 multiply-add rounds
 ;; once where gram32 must round twice, and gram64's operands (centered
 ;; features, the reduction's matrices) are not float32 values, whose
@@ -466,5 +467,68 @@
         (br $loop_j0)))
       (local.set $i0 (i32.add (local.get $i0) (i32.const 64)))
       (br $loop_i0)))
+  )
+
+  ;; rect64 adds to the rows×cols float64 block at x (rows ldx values
+  ;; apart) the products of k rows of left panels (8 values a row, panels
+  ;; ps bytes apart, ⌈rows/8⌉ of them) and right panels (8 values a row,
+  ;; k·64 bytes apart, three per 24 columns): core/linalg's symmLeft for one
+  ;; strip and block of rows (the band reduction's VᵀA₂₂), tile after tile,
+  ;; the tiles past the block's last row or column aside in scratch (192
+  ;; float64) from zero and their part inside added.
+  (func (export "rect64") (param $k i32) (param $rows i32) (param $cols i32) (param $left i32) (param $ps i32)
+      (param $right i32) (param $x i32) (param $ldx i32) (param $scratch i32)
+    (local $bs i32) (local $g i32) (local $p i32) (local $np i32) (local $r0 i32) (local $w i32)
+    (local $r i32) (local $j i32) (local $t i32)
+    (local.set $bs (i32.shl (local.get $k) (i32.const 6)))
+    (local.set $np (i32.shr_u (i32.add (local.get $rows) (i32.const 7)) (i32.const 3)))
+    (block $done_g (loop $loop_g
+      (br_if $done_g (i32.ge_u (local.get $g) (local.get $cols)))
+      ;; w = min(24, cols − g)
+      (local.set $w (i32.sub (local.get $cols) (local.get $g)))
+      (if (i32.gt_u (local.get $w) (i32.const 24)) (then (local.set $w (i32.const 24))))
+      (local.set $p (i32.const 0))
+      (block $done_p (loop $loop_p
+        (br_if $done_p (i32.ge_u (local.get $p) (local.get $np)))
+        (local.set $r0 (i32.shl (local.get $p) (i32.const 3)))
+        (if (i32.and (i32.le_u (i32.add (local.get $r0) (i32.const 8)) (local.get $rows))
+              (i32.eq (local.get $w) (i32.const 24)))
+          (then
+            (call $tile64 (local.get $k)
+              (i32.add (local.get $left) (i32.mul (local.get $p) (local.get $ps)))
+              (i32.add (local.get $right) (i32.mul (i32.shr_u (local.get $g) (i32.const 3)) (local.get $bs)))
+              (local.get $bs)
+              (i32.add (local.get $x) (i32.shl (i32.add (i32.mul (local.get $r0) (local.get $ldx)) (local.get $g)) (i32.const 3)))
+              (i32.shl (local.get $ldx) (i32.const 3))))
+          (else
+            (local.set $t (i32.const 0))
+            (loop $zero
+              (v128.store (i32.add (local.get $scratch) (local.get $t)) (v128.const i64x2 0 0))
+              (br_if $zero (i32.lt_u (local.tee $t (i32.add (local.get $t) (i32.const 16))) (i32.const 1536))))
+            (call $tile64 (local.get $k)
+              (i32.add (local.get $left) (i32.mul (local.get $p) (local.get $ps)))
+              (i32.add (local.get $right) (i32.mul (i32.shr_u (local.get $g) (i32.const 3)) (local.get $bs)))
+              (local.get $bs) (local.get $scratch) (i32.const 192))
+            (local.set $r (i32.const 0))
+            (block $done_r (loop $loop_r
+              (br_if $done_r (i32.ge_u (local.get $r) (i32.const 8)))
+              (br_if $done_r (i32.ge_u (i32.add (local.get $r0) (local.get $r)) (local.get $rows)))
+              (local.set $j (i32.const 0))
+              (block $done_j (loop $loop_j
+                (br_if $done_j (i32.ge_u (local.get $j) (local.get $w)))
+                (local.set $t (i32.add (local.get $x) (i32.shl (i32.add
+                  (i32.mul (i32.add (local.get $r0) (local.get $r)) (local.get $ldx))
+                  (i32.add (local.get $g) (local.get $j))) (i32.const 3))))
+                (f64.store (local.get $t) (f64.add (f64.load (local.get $t))
+                  (f64.load (i32.add (local.get $scratch)
+                    (i32.shl (i32.add (i32.mul (local.get $r) (i32.const 24)) (local.get $j)) (i32.const 3))))))
+                (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                (br $loop_j)))
+              (local.set $r (i32.add (local.get $r) (i32.const 1)))
+              (br $loop_r)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $loop_p)))
+      (local.set $g (i32.add (local.get $g) (i32.const 24)))
+      (br $loop_g)))
   )
 )
