@@ -39,6 +39,10 @@ const allJobs = [
   ['./jsbridge', '^BenchmarkGram64_N2000_M1024$', [
     ['Gram AddAtA n=2000 m=1024: Go SIMD → wat kernel', 'Gram64_N2000_M1024/go-simd', 'Gram64_N2000_M1024/wat', 2000 * 1024 * 1025],
   ]],
+  ['./jsbridge', '^Benchmark(Reduce|Cholesky)_M1024$', [
+    ['Reduce (λ search) m=1024: Go SIMD → wat kernels', 'Reduce_M1024/go-simd', 'Reduce_M1024/wat'],
+    ['Cholesky m=1024: Go SIMD → wat kernels', 'Cholesky_M1024/go-simd', 'Cholesky_M1024/wat'],
+  ]],
   ['./core/linalg', '^BenchmarkAddAtA_N2000_M1024$/^(simd|portable|float32-simd)$', [
     ['Gram AddAtA (float64), n=2000 m=1024', 'AddAtA_N2000_M1024/portable', 'AddAtA_N2000_M1024/simd'],
     ['Gram AddAtA32 (float32 SIMD vs float64 portable)', 'AddAtA_N2000_M1024/portable', 'AddAtA_N2000_M1024/float32-simd'],

@@ -303,3 +303,52 @@ func TestKernelsRect64(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkReduce_M1024 and BenchmarkCholesky_M1024 time the λ search's
+// reduction (linalg.Reduce, two-stage: rank-2k updates on gram64, VᵀA₂₂
+// on rect64) and the final Cholesky (trailing updates on gram64) of a
+// 1024×1024 Gram-like matrix, on the Go SIMD kernels and with every
+// kernel of kernels.wasm installed.
+func BenchmarkReduce_M1024(b *testing.B) {
+	benchKernels(b, 1024, func(a []float64, m int) { linalg.Reduce(a, m, nil, 0, nil) })
+}
+
+func BenchmarkCholesky_M1024(b *testing.B) {
+	benchKernels(b, 1024, func(a []float64, m int) {
+		if err := linalg.Cholesky(a, m); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+func benchKernels(b *testing.B, m int, op func(a []float64, m int)) {
+	o32, o64, or := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil)
+	defer func() { linalg.SetGram32Host(o32); linalg.SetGram64Host(o64); linalg.SetRect64Host(or) }()
+	r := rand.New(rand.NewPCG(6, 6))
+	x := make([]float64, 2*m*m)
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	a0 := make([]float64, m*m)
+	linalg.AddAtA(a0, x, 2*m, m) // upper triangle of XᵀX, positive definite
+	for i := range m {
+		for j := range i {
+			a0[i*m+j] = a0[j*m+i]
+		}
+	}
+	a := make([]float64, m*m)
+	for _, name := range []string{"go-simd", "wat"} {
+		b.Run(name, func(b *testing.B) {
+			linalg.SetGram32Host(nil)
+			linalg.SetGram64Host(nil)
+			linalg.SetRect64Host(nil)
+			if name == "wat" && len(InstallKernels()) == 0 {
+				b.Skip("no kernels.wasm (NTKRF_KERNELS_WASM)")
+			}
+			for b.Loop() {
+				copy(a, a0)
+				op(a, m)
+			}
+		})
+	}
+}
