@@ -18,7 +18,8 @@ import (
 const KernelsGlobal = "ntkrfKernels"
 
 // InstallKernels installs the kernels found at globalThis.ntkrfKernels in
-// the core (linalg.SetGram32Host, SetGram64Host, SetRect64Host) and returns the names of those it
+// the core (linalg.SetGram32Host, SetGram64Host, SetRect64Host,
+// SetStrips32Host) and returns the names of those it
 // installed; without them (an engine or a host that has none, Go's test
 // runner) the core keeps its Go kernels, which give the same bits. The
 // kernels are called with linear-memory addresses of Go slices, once per
@@ -43,7 +44,28 @@ func InstallKernels() []string {
 		linalg.SetRect64Host(rect64Host(fn))
 		names = append(names, "rect64")
 	}
+	if fn, err := ks.Get("strips32"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetStrips32Host(strips32Host(fn))
+		names = append(names, "strips32")
+	}
 	return names
+}
+
+// strips32Host is the linalg.Strips32Host that calls fn, kernels.wasm's
+// strips32(k, m, rows, a, bp, c, scratch), as gram32Host does.
+func strips32Host(fn safejs.Value) linalg.Strips32Host {
+	return func(k, m, rows int, a, bp, c, scratch []float32) {
+		if k < 1 || m < 1 || rows < 4 || rows%4 != 0 || len(a) < rows*k || len(bp) < (m+7)/8*k*8 || len(c) < rows*m || len(scratch) < 32 {
+			panic("jsbridge: strips32 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(k, m, rows, addr(a), addr(bp), addr(c), addr(scratch)); err != nil {
+			panic("jsbridge: strips32 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(a)
+		runtime.KeepAlive(bp)
+		runtime.KeepAlive(c)
+		runtime.KeepAlive(scratch)
+	}
 }
 
 // rect64Host is the linalg.Rect64Host that calls fn, kernels.wasm's

@@ -23,13 +23,18 @@ func installedKernels(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host) {
 	return h, h64
 }
 
-// installedKernels3 is installedKernels with the rect64 kernel too.
+// strips32 is the strips32 kernel installedKernels3 found last.
+var strips32 linalg.Strips32Host
+
+// installedKernels3 is installedKernels with the rect64 kernel too (and
+// strips32 in the variable strips32).
 func installedKernels3(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host, linalg.Rect64Host) {
 	t.Helper()
-	old, old64, oldr := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil)
+	old, old64, oldr, olds := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil), linalg.SetStrips32Host(nil)
 	names := InstallKernels()
-	h, h64, hr := linalg.SetGram32Host(old), linalg.SetGram64Host(old64), linalg.SetRect64Host(oldr)
-	if len(names) == 0 || h == nil || h64 == nil || hr == nil {
+	h, h64, hr, hs := linalg.SetGram32Host(old), linalg.SetGram64Host(old64), linalg.SetRect64Host(oldr), linalg.SetStrips32Host(olds)
+	strips32 = hs
+	if len(names) == 0 || h == nil || h64 == nil || hr == nil || hs == nil {
 		if os.Getenv("NTKRF_KERNELS_WASM") != "" {
 			t.Fatalf("NTKRF_KERNELS_WASM is set but globalThis.%s lacks a kernel (installed: %v)", KernelsGlobal, names)
 		}
@@ -130,6 +135,7 @@ func BenchmarkGram32_N2000_M1024(b *testing.B) {
 	const n, m = 2000, 1024
 	host, old64 := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil)
 	defer linalg.SetRect64Host(linalg.SetRect64Host(nil))
+	defer linalg.SetStrips32Host(linalg.SetStrips32Host(nil))
 	if host == nil {
 		if names := InstallKernels(); len(names) > 0 {
 			host = linalg.SetGram32Host(nil)
@@ -226,6 +232,7 @@ func BenchmarkGram64_N2000_M1024(b *testing.B) {
 	const n, m = 2000, 1024
 	old32, host := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil)
 	defer linalg.SetRect64Host(linalg.SetRect64Host(nil))
+	defer linalg.SetStrips32Host(linalg.SetStrips32Host(nil))
 	if host == nil {
 		if names := InstallKernels(); len(names) > 0 {
 			host = linalg.SetGram64Host(nil)
@@ -322,8 +329,13 @@ func BenchmarkCholesky_M1024(b *testing.B) {
 }
 
 func benchKernels(b *testing.B, m int, op func(a []float64, m int)) {
-	o32, o64, or := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil)
-	defer func() { linalg.SetGram32Host(o32); linalg.SetGram64Host(o64); linalg.SetRect64Host(or) }()
+	o32, o64, or, ost := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil), linalg.SetStrips32Host(nil)
+	defer func() {
+		linalg.SetGram32Host(o32)
+		linalg.SetGram64Host(o64)
+		linalg.SetRect64Host(or)
+		linalg.SetStrips32Host(ost)
+	}()
 	r := rand.New(rand.NewPCG(6, 6))
 	x := make([]float64, 2*m*m)
 	for i := range x {
@@ -342,12 +354,46 @@ func benchKernels(b *testing.B, m int, op func(a []float64, m int)) {
 			linalg.SetGram32Host(nil)
 			linalg.SetGram64Host(nil)
 			linalg.SetRect64Host(nil)
+			linalg.SetStrips32Host(nil)
 			if name == "wat" && len(InstallKernels()) == 0 {
 				b.Skip("no kernels.wasm (NTKRF_KERNELS_WASM)")
 			}
 			for b.Loop() {
 				copy(a, a0)
 				op(a, m)
+			}
+		})
+	}
+}
+
+// TestKernelsStrips32 holds kernels.wasm's strips32 to
+// linalg.Strips32HostGo bit for bit, on widths around its strips (8
+// columns) and depths 1 to 784.
+func TestKernelsStrips32(t *testing.T) {
+	installedKernels3(t)
+	host := strips32
+	r := rand.New(rand.NewPCG(7, 7))
+	for _, s := range []struct{ k, m, rows int }{{1, 1, 4}, {3, 7, 4}, {5, 8, 8}, {13, 9, 12}, {100, 130, 16}, {784, 257, 8}} {
+		t.Run(fmt.Sprintf("k=%d,m=%d,rows=%d", s.k, s.m, s.rows), func(t *testing.T) {
+			a := make([]float32, s.rows*s.k)
+			for i := range a {
+				a[i] = float32(r.NormFloat64())
+			}
+			bp := make([]float32, (s.m+7)/8*s.k*8)
+			for i := range bp {
+				bp[i] = float32(r.NormFloat64())
+			}
+			got := make([]float32, s.rows*s.m+16)
+			for i := range got {
+				got[i] = -1
+			}
+			want := append([]float32(nil), got...)
+			host(s.k, s.m, s.rows, a, bp, got[:s.rows*s.m], make([]float32, 32))
+			linalg.Strips32HostGo(s.k, s.m, s.rows, a, bp, want[:s.rows*s.m], make([]float32, 32))
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("c[%d] = %v, want %v", i, got[i], want[i])
+				}
 			}
 		})
 	}

@@ -200,3 +200,33 @@ func rect64(kern tileFunc, k, rows, cols int, left []float64, ps int, right, x [
 		}
 	}
 }
+
+// Strips32Host is the row groups of mul32StripPanels (Weights32.Mul on
+// strip-packed weights: the features' projections) done by a kernel the
+// host provides: it sets the rows (a multiple of 4) rows of c (m values a
+// row) to a·B, a's rows k values apart and B packed in strips of 8 columns
+// (packStrips32), with the WebAssembly kernels' bits (each entry from zero
+// in increasing l, a rounded float32 product and sum); scratch holds 32
+// values. Used, as Gram64Host, only in WebAssembly.
+type Strips32Host func(k, m, rows int, a, bp, c, scratch []float32)
+
+// strips32Host is the installed host kernel for mul32StripPanels, or nil.
+var strips32Host Strips32Host
+
+// SetStrips32Host installs f as mul32StripPanels' kernel and returns the
+// one it replaces; nil restores the Go kernels.
+func SetStrips32Host(f Strips32Host) Strips32Host {
+	old := strips32Host
+	strips32Host = f
+	return old
+}
+
+// Strips32HostGo is a Strips32Host in Go, mul4x8Portable under
+// mul32StripPanels' loop: the oracle the host kernels are held to.
+func Strips32HostGo(k, m, rows int, a, bp, c, scratch []float32) {
+	ns := (m + nr8 - 1) / nr8
+	if k < 1 || m < 1 || rows < 4 || rows%4 != 0 || len(a) < rows*k || len(bp) < ns*k*nr8 || len(c) < rows*m || len(scratch) < 4*nr8 {
+		panic("linalg: Strips32HostGo called with bad shapes")
+	}
+	stripRows(mul4x8Portable, c, a, bp, 0, rows, k, m)
+}

@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -131,6 +132,44 @@ func TestSymmLeftUsesHost(t *testing.T) {
 		}
 		if runtime.GOARCH != "wasm" && calls != 0 {
 			t.Errorf("n=%d b=%d: the host kernel was called natively", n, b)
+		}
+	}
+}
+
+// TestWeights32UsesHost: in WebAssembly, Weights32.Mul on strip-packed
+// weights hands its row groups to an installed host kernel and keeps its
+// bits, with Strips32HostGo as the host; natively the host is ignored.
+// Not parallel: it installs a kernel for the whole package.
+func TestWeights32UsesHost(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, s := range []struct{ n, k, m int }{{1, 1, 1}, {4, 3, 8}, {9, 17, 23}, {64, 100, 130}, {130, 784, 257}} {
+		b := make([]float32, s.k*s.m)
+		for i := range b {
+			b[i] = float32(r.NormFloat64())
+		}
+		a := make([]float32, s.n*s.k)
+		for i := range a {
+			a[i] = float32(r.NormFloat64())
+		}
+		w := NewWeights32(b, s.k, s.m)
+		want := make([]float32, s.n*s.m)
+		w.Mul(want, a, s.n, 1)
+		calls := 0
+		old := SetStrips32Host(func(k, m, rows int, a, bp, c, scratch []float32) {
+			calls++
+			Strips32HostGo(k, m, rows, a, bp, c, scratch)
+		})
+		got := make([]float32, s.n*s.m)
+		w.Mul(got, a, s.n, 1)
+		SetStrips32Host(old)
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("n=%d k=%d m=%d: c[%d] = %v, want %v", s.n, s.k, s.m, i, got[i], want[i])
+			}
+		}
+		wantCalls := runtime.GOARCH == "wasm" && mul32Panel.strip != nil && s.n >= 4
+		if (calls > 0) != wantCalls {
+			t.Errorf("n=%d k=%d m=%d: host kernel called %d times (strip kernel %v)", s.n, s.k, s.m, calls, mul32Panel.strip != nil)
 		}
 	}
 }

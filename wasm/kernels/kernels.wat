@@ -9,12 +9,15 @@
 ;; the package's default for a classification), gram64 is addAtB's (the
 ;; float64 Gram, the Cholesky's trailing updates, the band reduction's
 ;; rank-2k updates), rect64 is symmLeft's for one strip and block of rows
-;; (the band reduction's VᵀA₂₂): the whole of the block's work, item by
+;; (the band reduction's VᵀA₂₂), strips32 is mul32StripPanels' row groups
+;; (Weights32.Mul: the features' float32 projections, each entry a float32
+;; sum stored, not added): the whole of the block's work, item by
 ;; item in upperItems' order (gram32, gram64), each entry summed from zero over the block's rows in
 ;; increasing order, a rounded product and a rounded sum per row, then
 ;; added to g. That is the arithmetic of the Go kernels they replace
-;; (tile32SIMD, tileSIMD): the bits are the same (linalg.Gram32HostGo,
-;; Gram64HostGo and Rect64HostGo are their loops in Go; jsbridge's TestKernels*,
+;; (tile32SIMD, tileSIMD, mul4x8F32): the bits are the same
+;; (linalg.Gram32HostGo, Gram64HostGo, Rect64HostGo and Strips32HostGo are
+;; their loops in Go; jsbridge's TestKernels*,
 ;; test/simd.test.js). No relaxed SIMD: a fused float32 multiply-add rounds
 ;; once where gram32 must round twice, and gram64's operands (centered
 ;; features, the reduction's matrices) are not float32 values, whose
@@ -530,5 +533,157 @@
         (br $loop_p)))
       (local.set $g (i32.add (local.get $g) (i32.const 24)))
       (br $loop_g)))
+  )
+
+  ;; mul4x8 sets the 4×8 float32 block at c (rows ldc bytes apart) to the
+  ;; sums over l < k of the 4 values a + r·lda + 4l times the 8 at b + 32l
+  ;; (a row of an 8-column strip), each from zero in increasing l with a
+  ;; rounded product and sum: Go's mul4x8F32.
+  (func $mul4x8 (param $k i32) (param $a i32) (param $lda i32) (param $b i32) (param $c i32) (param $ldc i32)
+    (local $end i32) (local $a1 i32) (local $a2 i32) (local $a3 i32) (local $b0 v128) (local $b1 v128) (local $x v128)
+    (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128)
+    (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
+    (local.set $a1 (i32.add (local.get $a) (local.get $lda)))
+    (local.set $a2 (i32.add (local.get $a1) (local.get $lda)))
+    (local.set $a3 (i32.add (local.get $a2) (local.get $lda)))
+    (local.set $end (i32.add (local.get $a) (i32.shl (i32.and (local.get $k) (i32.const -4)) (i32.const 2))))
+    (if (i32.lt_u (local.get $a) (local.get $end)) (then
+      (loop $four
+      (local.set $b0 (v128.load offset=0 (local.get $b)))
+      (local.set $b1 (v128.load offset=16 (local.get $b)))
+      (local.set $x (v128.load32_splat offset=0 (local.get $a)))
+      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=0 (local.get $a1)))
+      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=0 (local.get $a2)))
+      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=0 (local.get $a3)))
+      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $b0 (v128.load offset=32 (local.get $b)))
+      (local.set $b1 (v128.load offset=48 (local.get $b)))
+      (local.set $x (v128.load32_splat offset=4 (local.get $a)))
+      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=4 (local.get $a1)))
+      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=4 (local.get $a2)))
+      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=4 (local.get $a3)))
+      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $b0 (v128.load offset=64 (local.get $b)))
+      (local.set $b1 (v128.load offset=80 (local.get $b)))
+      (local.set $x (v128.load32_splat offset=8 (local.get $a)))
+      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=8 (local.get $a1)))
+      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=8 (local.get $a2)))
+      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=8 (local.get $a3)))
+      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $b0 (v128.load offset=96 (local.get $b)))
+      (local.set $b1 (v128.load offset=112 (local.get $b)))
+      (local.set $x (v128.load32_splat offset=12 (local.get $a)))
+      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=12 (local.get $a1)))
+      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=12 (local.get $a2)))
+      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=12 (local.get $a3)))
+      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $a (i32.add (local.get $a) (i32.const 16)))
+      (local.set $a1 (i32.add (local.get $a1) (i32.const 16)))
+      (local.set $a2 (i32.add (local.get $a2) (i32.const 16)))
+      (local.set $a3 (i32.add (local.get $a3) (i32.const 16)))
+      (local.set $b (i32.add (local.get $b) (i32.const 128)))
+      (br_if $four (i32.lt_u (local.get $a) (local.get $end))))))
+    (local.set $end (i32.add (local.get $a) (i32.shl (i32.and (local.get $k) (i32.const 3)) (i32.const 2))))
+    (if (i32.lt_u (local.get $a) (local.get $end)) (then
+      (loop $one
+      (local.set $b0 (v128.load offset=0 (local.get $b)))
+      (local.set $b1 (v128.load offset=16 (local.get $b)))
+      (local.set $x (v128.load32_splat offset=0 (local.get $a)))
+      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=0 (local.get $a1)))
+      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=0 (local.get $a2)))
+      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=0 (local.get $a3)))
+      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $a (i32.add (local.get $a) (i32.const 4)))
+      (local.set $a1 (i32.add (local.get $a1) (i32.const 4)))
+      (local.set $a2 (i32.add (local.get $a2) (i32.const 4)))
+      (local.set $a3 (i32.add (local.get $a3) (i32.const 4)))
+      (local.set $b (i32.add (local.get $b) (i32.const 32)))
+      (br_if $one (i32.lt_u (local.get $a) (local.get $end))))))
+    (v128.store offset=0 (local.get $c) (local.get $c00))
+    (v128.store offset=16 (local.get $c) (local.get $c01))
+    (local.set $c (i32.add (local.get $c) (local.get $ldc)))
+    (v128.store offset=0 (local.get $c) (local.get $c10))
+    (v128.store offset=16 (local.get $c) (local.get $c11))
+    (local.set $c (i32.add (local.get $c) (local.get $ldc)))
+    (v128.store offset=0 (local.get $c) (local.get $c20))
+    (v128.store offset=16 (local.get $c) (local.get $c21))
+    (local.set $c (i32.add (local.get $c) (local.get $ldc)))
+    (v128.store offset=0 (local.get $c) (local.get $c30))
+    (v128.store offset=16 (local.get $c) (local.get $c31))
+  )
+
+  ;; strips32 sets rows (a multiple of 4) rows of the float32 c (m values a
+  ;; row) to a·B, a's rows k values apart, B packed in strips of 8 columns
+  ;; (k rows of 8 each, ⌈m/8⌉ strips): core/linalg's mul32StripPanels (the
+  ;; features' projections, Weights32.Mul) for its rows in groups of four.
+  ;; A last strip narrower than 8 is computed into scratch (32 float32).
+  (func (export "strips32") (param $k i32) (param $m i32) (param $rows i32) (param $a i32) (param $bp i32) (param $c i32) (param $scratch i32)
+    (local $q i32) (local $ns i32) (local $j i32) (local $w i32) (local $i i32) (local $pb i32) (local $r i32) (local $t i32) (local $src i32) (local $dst i32)
+    (local.set $ns (i32.shr_u (i32.add (local.get $m) (i32.const 7)) (i32.const 3)))
+    (block $done_q (loop $loop_q
+      (br_if $done_q (i32.ge_u (local.get $q) (local.get $ns)))
+      (local.set $j (i32.shl (local.get $q) (i32.const 3)))
+      (local.set $w (i32.sub (local.get $m) (local.get $j)))
+      (if (i32.gt_u (local.get $w) (i32.const 8)) (then (local.set $w (i32.const 8))))
+      (local.set $pb (i32.add (local.get $bp) (i32.shl (i32.mul (local.get $q) (local.get $k)) (i32.const 5))))
+      (local.set $i (i32.const 0))
+      (block $done_i (loop $loop_i
+        (br_if $done_i (i32.ge_u (local.get $i) (local.get $rows)))
+        (if (i32.eq (local.get $w) (i32.const 8))
+          (then (call $mul4x8 (local.get $k) (i32.add (local.get $a) (i32.shl (i32.mul (local.get $i) (local.get $k)) (i32.const 2)))
+            (i32.shl (local.get $k) (i32.const 2)) (local.get $pb)
+            (i32.add (local.get $c) (i32.shl (i32.add (i32.mul (local.get $i) (local.get $m)) (local.get $j)) (i32.const 2)))
+            (i32.shl (local.get $m) (i32.const 2))))
+          (else
+            (call $mul4x8 (local.get $k) (i32.add (local.get $a) (i32.shl (i32.mul (local.get $i) (local.get $k)) (i32.const 2)))
+              (i32.shl (local.get $k) (i32.const 2)) (local.get $pb) (local.get $scratch) (i32.const 32))
+            (local.set $r (i32.const 0))
+            (loop $rows_r
+              (local.set $t (i32.const 0))
+              (loop $cols_t
+                (i32.store (i32.add (local.get $c) (i32.shl (i32.add (i32.mul (i32.add (local.get $i) (local.get $r)) (local.get $m))
+                    (i32.add (local.get $j) (local.get $t))) (i32.const 2)))
+                  (i32.load (i32.add (local.get $scratch) (i32.shl (i32.add (i32.shl (local.get $r) (i32.const 3)) (local.get $t)) (i32.const 2)))))
+                (br_if $cols_t (i32.lt_u (local.tee $t (i32.add (local.get $t) (i32.const 1))) (local.get $w))))
+              (br_if $rows_r (i32.lt_u (local.tee $r (i32.add (local.get $r) (i32.const 1))) (i32.const 4))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $loop_i)))
+      (local.set $q (i32.add (local.get $q) (i32.const 1)))
+      (br $loop_q)))
   )
 )
