@@ -39,6 +39,9 @@ const allJobs = [
   ['./jsbridge', '^BenchmarkGram64_N2000_M1024$', [
     ['Gram AddAtA n=2000 m=1024: Go SIMD → wat kernel', 'Gram64_N2000_M1024/go-simd', 'Gram64_N2000_M1024/wat', 2000 * 1024 * 1025],
   ]],
+  ['./jsbridge', '^BenchmarkWeights32_N1024_K784_M2048$', [
+    ['projection Weights32.Mul 1024×784·784×2048: Go SIMD → wat', 'Weights32_N1024_K784_M2048/go-simd', 'Weights32_N1024_K784_M2048/wat', 2 * 1024 * 784 * 2048],
+  ]],
   ['./jsbridge', '^Benchmark(Reduce|Cholesky)_M1024$', [
     ['Reduce (λ search) m=1024: Go SIMD → wat kernels', 'Reduce_M1024/go-simd', 'Reduce_M1024/wat'],
     ['Cholesky m=1024: Go SIMD → wat kernels', 'Cholesky_M1024/go-simd', 'Cholesky_M1024/wat'],

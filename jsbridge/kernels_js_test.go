@@ -317,7 +317,7 @@ func TestKernelsRect64(t *testing.T) {
 // 1024×1024 Gram-like matrix, on the Go SIMD kernels and with every
 // kernel of kernels.wasm installed.
 func BenchmarkReduce_M1024(b *testing.B) {
-	benchKernels(b, 1024, func(a []float64, m int) { linalg.Reduce(a, m, nil, 0, nil) })
+	benchKernels(b, 1024, func(a []float64, m int) { linalg.Reduce(a, m, nil, 0, nil) }, 0)
 }
 
 func BenchmarkCholesky_M1024(b *testing.B) {
@@ -325,10 +325,12 @@ func BenchmarkCholesky_M1024(b *testing.B) {
 		if err := linalg.Cholesky(a, m); err != nil {
 			b.Fatal(err)
 		}
-	})
+	}, 0)
 }
 
-func benchKernels(b *testing.B, m int, op func(a []float64, m int)) {
+// benchKernels runs op on a copy of an m×m positive definite matrix, on
+// the Go kernels and on kernels.wasm's, reporting GFLOP/s when flops > 0.
+func benchKernels(b *testing.B, m int, op func(a []float64, m int), flops float64) {
 	o32, o64, or, ost := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil), linalg.SetStrips32Host(nil)
 	defer func() {
 		linalg.SetGram32Host(o32)
@@ -361,6 +363,9 @@ func benchKernels(b *testing.B, m int, op func(a []float64, m int)) {
 			for b.Loop() {
 				copy(a, a0)
 				op(a, m)
+			}
+			if flops > 0 {
+				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			}
 		})
 	}
@@ -397,4 +402,23 @@ func TestKernelsStrips32(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkWeights32_N1024_K784_M2048 times the features' projection
+// (linalg.Weights32.Mul, Fashion-MNIST's 784 inputs to 2048 columns) on
+// the Go SIMD kernel and with kernels.wasm, in GFLOP/s of 2·n·k·m.
+func BenchmarkWeights32_N1024_K784_M2048(b *testing.B) {
+	const n, k, m = 1024, 784, 2048
+	r := rand.New(rand.NewPCG(8, 8))
+	w := make([]float32, k*m)
+	for i := range w {
+		w[i] = float32(r.NormFloat64())
+	}
+	a := make([]float32, n*k)
+	for i := range a {
+		a[i] = float32(r.NormFloat64())
+	}
+	pw := linalg.NewWeights32(w, k, m)
+	c := make([]float32, n*m)
+	benchKernels(b, 8, func([]float64, int) { pw.Mul(c, a, n, 1) }, 2*n*k*m)
 }
