@@ -34,6 +34,10 @@ build() {
   GOEXPERIMENT=simd GOOS=js GOARCH=wasm $GO build -trimpath -buildvcs=false -ldflags='-s -w -buildid=' -o dist/npm/ntkrf.wasm ./wasm
   # The glue must come from the toolchain that built the .wasm.
   cp "$goroot/lib/wasm/wasm_exec.js" dist/npm/
+  # The hand-written SIMD kernels (wasm/kernels/*.wat), assembled with the
+  # wabt package (a devDependency: build time only; the package ships the .wasm).
+  need_npm
+  node wasm/kernels/assemble.mjs dist/npm
   # The package's ES modules (index.js imports the others; no bundler), types and manifest.
   cp www/pkg/*.js www/pkg/index.d.ts www/pkg/package.json www/pkg/README.md LICENSE dist/npm/
   # The lab: static files plus the package, served as ES modules (no bundler needed).
@@ -44,7 +48,7 @@ build() {
   cp testdata/*.csv.gz dist/www/data/ 2>/dev/null || true
   $GO build -trimpath -o dist/bin/serve ./cmd/serve
   printf 'built:\n'
-  du -h dist/npm/ntkrf.wasm | sed 's/^/  /'
+  du -h dist/npm/ntkrf.wasm dist/npm/kernels.wasm | sed 's/^/  /'
   printf '  %s (gzip)\n' "$(gzip -9c dist/npm/ntkrf.wasm | wc -c | awk '{printf "%.1fM", $1/1048576}')"
   printf '  dist/npm: %s files, dist/www: %s files\n' "$(find dist/npm -type f | wc -l)" "$(find dist/www -type f | wc -l)"
 }
@@ -64,9 +68,14 @@ chromium_path() {
 }
 
 wasm_test() {
+  # The hand-written kernels, preloaded into every test binary's Node
+  # (wasm/kernels/node-preload.cjs) as the package's worker loads them.
+  need_npm
+  node wasm/kernels/assemble.mjs dist/test
   # Go's wasm test runner passes argv and environment to Node, limited to
   # 8 KiB in total, so run it with a trimmed environment.
   env -i PATH="$($GO env GOROOT)/lib/wasm:$(dirname "$(command -v $GO)"):/usr/local/bin:/usr/bin:/bin" \
+    NODE_OPTIONS="--require $ROOT/wasm/kernels/node-preload.cjs" NTKRF_KERNELS_WASM="$ROOT/dist/test/kernels.wasm" \
     HOME="$HOME" GOCACHE="$($GO env GOCACHE)" GOMODCACHE="$($GO env GOMODCACHE)" GOPROXY="$($GO env GOPROXY)" \
     GOFLAGS=-buildvcs=false GOTOOLCHAIN="$GOTOOLCHAIN" GOEXPERIMENT="${GOEXPERIMENT:-}" GOOS=js GOARCH=wasm "$GO" test "$@"
 }
@@ -136,7 +145,7 @@ fuzz_short() {
 
 # Installs what the tests need and a fresh Debian machine lacks: Node.js
 # and Debian's chromium (apt, as root), playwright-core (npm; it downloads no
-# browser). Does nothing when all is there.
+# browser) and wabt (npm). Does nothing when all is there.
 # The standard job of the performance issue: native Go (every stage timed,
 # against the authors' figures), then the same job through the npm package
 # under Node with 1 and 2 workers, so wasm/native is a ratio from one run.
@@ -198,8 +207,14 @@ setup() {
   fi
   node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
     { echo "build.sh: Node.js ≥ 20 is needed, found $(node --version)" >&2; exit 1; }
-  [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund --loglevel=error
+  need_npm
   $GO mod download
+}
+
+# The npm devDependencies (package-lock.json): playwright-core for the
+# browser tests, wabt to assemble the kernels. npm ci when one is missing.
+need_npm() {
+  [ -d node_modules/playwright-core ] && [ -d node_modules/wabt ] || npm ci --no-audit --no-fund --loglevel=error
 }
 
 case "${1:-build}" in

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { root, parseCSV, crossHostDir, CROSSHOST_SKIP } from './helpers.js';
+import { root, pkg, parseCSV, crossHostDir, CROSSHOST_SKIP, randomMatrix } from './helpers.js';
 import { startSite, openLab, colours, idle, TIMEOUT } from './site.js';
 
 const shots = path.join(root, 'test-results');
@@ -301,6 +301,40 @@ test('the package in Chromium gives the feature bits native Go pins (testdata/ch
     return out;
   }, { url: `${base}/ntkrf/index.js`, golden });
   assert.deepEqual(sums, golden.entries.map((e) => e.fnv64a));
+  check();
+  await context.close();
+});
+
+test('the hand-written kernels (kernels.wasm) load in Chromium and give the bits of the Go kernels in Node', { timeout: 2 * TIMEOUT }, async () => {
+  // A primal classification with float32 Gram blocks: in Node on the Go
+  // kernels (NTKRF_KERNELS=go), in Chromium's workers on kernels.wasm.
+  const X = randomMatrix(1300, 6, 41);
+  const y = Array.from({ length: 1300 }, (_, i) => (X.data[i * 6] > 0.3 ? 2 : X.data[i * 6 + 1] > 0 ? 1 : 0));
+  const options = { features: { dim: 200, depth: 1, seed: 5 }, task: 'classification' };
+  const saved = process.env.NTKRF_KERNELS;
+  process.env.NTKRF_KERNELS = 'go';
+  let want;
+  try {
+    const { createEngine } = await import(pkg);
+    const eng = await createEngine({ workers: 2 });
+    const m = await eng.fitRidge(X, Float64Array.from(y), options);
+    want = { lambda: m.lambda, coef: Array.from(m.toJSON().coef.data) };
+    eng.close();
+  } finally {
+    if (saved === undefined) delete process.env.NTKRF_KERNELS;
+    else process.env.NTKRF_KERNELS = saved;
+  }
+  const { page, context, seen, check } = await open();
+  const got = await page.evaluate(async ({ url, data, y, options }) => {
+    const { createEngine } = await import(url);
+    const eng = await createEngine({ workers: 2 });
+    const m = await eng.fitRidge({ rows: 1300, cols: 6, data: Float64Array.from(data) }, Float64Array.from(y), options);
+    eng.close();
+    return { lambda: m.lambda, coef: Array.from(m.toJSON().coef.data) };
+  }, { url: `${base}/ntkrf/index.js`, data: Array.from(X.data), y, options });
+  assert.ok(seen.requests.some((u) => u.endsWith('/ntkrf/kernels.wasm')), 'the workers fetched kernels.wasm');
+  assert.equal(got.lambda, want.lambda);
+  assert.deepEqual(got.coef, want.coef);
   check();
   await context.close();
 });

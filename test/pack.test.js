@@ -22,7 +22,7 @@ test('npm pack → npm install → import "ntkrf" works', () => {
     const [{ files }] = JSON.parse(npm(['pack', '--dry-run', '--json', path.join(root, 'dist', 'npm')], root));
     const packed = files.map((f) => f.path).sort();
     assert.deepEqual(packed, readdirSync(path.join(root, 'dist', 'npm')).sort(), 'dist/npm and the tarball differ: update "files" in www/pkg/package.json');
-    for (const name of ['index.js', 'worker.js', 'wasm_exec.js', 'ntkrf.wasm', 'index.d.ts', 'README.md', 'LICENSE']) assert.ok(packed.includes(name), name);
+    for (const name of ['index.js', 'worker.js', 'wasm_exec.js', 'ntkrf.wasm', 'kernels.wasm', 'index.d.ts', 'README.md', 'LICENSE']) assert.ok(packed.includes(name), name);
     // Each module's relative imports (static, dynamic and new URL(…, import.meta.url)) resolve to packed files.
     for (const js of packed.filter((f) => f.endsWith('.js') && f !== 'wasm_exec.js')) {
       const text = readFileSync(path.join(root, 'dist', 'npm', js), 'utf8');

@@ -1,10 +1,11 @@
 // WebAssembly SIMD: ntkrf.wasm is built with it, and engines without it
-// get an error naming the versions needed instead of a CompileError.
+// get an error naming the versions needed instead of a CompileError; the
+// hand-written SIMD kernels (kernels.wasm) give the Go kernels' bits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pkg, root } from './helpers.js';
+import { pkg, root, rng, randomMatrix } from './helpers.js';
 
 const { createEngine } = await import(pkg);
 
@@ -26,5 +27,79 @@ test('an engine without WebAssembly SIMD gets an error naming the minimum versio
     assert.equal(K.data[0], 25);
   } finally {
     eng.close();
+  }
+});
+
+// The hand-written kernels (kernels.wasm, from wasm/kernels/gram32.wat):
+// gram32 against the float32 arithmetic it must reproduce, in JavaScript
+// (Math.fround: each product and sum rounded to float32, each entry from
+// zero in increasing row order, then added to g in float64), bit for bit.
+test('kernels.wasm gram32 gives the float32 Gram bits of the Go kernels', async () => {
+  const bytes = readFileSync(path.join(path.dirname(pkg), 'kernels.wasm'));
+  const memory = new WebAssembly.Memory({ initial: 256 });
+  const { instance } = await WebAssembly.instantiate(bytes, { env: { memory } });
+  const r = rng(41);
+  for (const [k, m] of [[1, 1], [3, 5], [4, 48], [7, 50], [13, 97], [64, 130], [256, 200], [100, 449]]) {
+    // The block as linalg's pack32 lays it out: panels of 16 columns, k rows each.
+    const np = 3 * Math.ceil(m / 48);
+    const A = Float32Array.from({ length: k * m }, () => r() * 4 - 2);
+    const packAt = 1024;
+    const pack = new Float32Array(memory.buffer, packAt, np * k * 16);
+    for (let p = 0; p < np; p++) {
+      for (let l = 0; l < k; l++) for (let c = 0; c < 16 && p * 16 + c < m; c++) pack[(p * k + l) * 16 + c] = A[l * m + p * 16 + c];
+    }
+    const gAt = packAt + pack.byteLength + 64;
+    const g = new Float64Array(memory.buffer, gAt, m * m);
+    g.set(Float64Array.from({ length: m * m }, () => r()));
+    const g0 = g.slice();
+    instance.exports.gram32(k, m, packAt, gAt, gAt + g.byteLength + 64);
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j < m; j++) {
+        let want = g0[i * m + j];
+        if (j >= i) {
+          let s = 0;
+          for (let l = 0; l < k; l++) s = Math.fround(s + Math.fround(A[l * m + i] * A[l * m + j]));
+          want += s;
+        }
+        if (!Object.is(g[i * m + j], want)) assert.fail(`k=${k} m=${m}: g[${i}, ${j}] = ${g[i * m + j]}, want ${want}`);
+      }
+    }
+  }
+});
+
+// The package with the kernels (NTKRF_KERNELS=require: a worker that
+// cannot load them fails to start) on 1, 2 and 4 workers and without them
+// (NTKRF_KERNELS=go): a primal classification at m = 520, λ searched (the
+// two-stage reduction from m = 512: its rank-2k updates on gram64, its
+// VᵀA₂₂ on rect64; the Cholesky on gram64), with float32 features
+// (float32 Gram blocks: gram32) and float64 ones (the float64 Gram:
+// gram64): the same λ, weights and predictions bit for bit.
+test('the kernels give the Go kernels\' bits on 1, 2 and 4 workers', async () => {
+  const X = randomMatrix(1300, 6, 41);
+  const y = Float64Array.from({ length: 1300 }, (_, i) => (X.data[i * 6] > 0.3 ? 2 : X.data[i * 6 + 1] > 0 ? 1 : 0));
+  const Xt = randomMatrix(60, 6, 42);
+  const saved = process.env.NTKRF_KERNELS;
+  try {
+    for (const [precision, cases] of [['float32', [['go', 1], ['require', 1], ['require', 2], ['require', 4]]], ['float64', [['go', 1], ['require', 2]]]]) {
+      const runs = [];
+      for (const [kernels, workers] of cases) {
+        process.env.NTKRF_KERNELS = kernels;
+        const eng = await createEngine({ workers });
+        try {
+          const m = await eng.fitRidge(X, y, { features: { dim: 520, depth: 1, seed: 5, precision }, task: 'classification' });
+          runs.push({ name: `${precision}: ${kernels}, ${workers} workers`, lambda: m.lambda, coef: m.toJSON().coef.data, p: await m.predict(Xt) });
+        } finally {
+          eng.close();
+        }
+      }
+      for (const run of runs.slice(1)) {
+        assert.equal(run.lambda, runs[0].lambda, run.name);
+        assert.deepEqual(run.coef, runs[0].coef, run.name);
+        assert.deepEqual(run.p, runs[0].p, run.name);
+      }
+    }
+  } finally {
+    if (saved === undefined) delete process.env.NTKRF_KERNELS;
+    else process.env.NTKRF_KERNELS = saved;
   }
 });

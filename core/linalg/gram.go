@@ -108,36 +108,21 @@ func addAtB(kern tileFunc, g []float64, ldg int, a, b []float64, n, m int, sub b
 	workers := workersFor(n, m, len(items))
 	tmp := make([][tileR * tileC]float64, workers)
 
+	host := gram64Host
+	if workers != 1 || runtime.GOARCH != "wasm" {
+		host = nil
+	}
 	run := func(w, k int, next *atomic.Int64) {
-		ps := k * panelW
+		if host != nil {
+			host(k, m, ldg, left[:ng*k*panelW], buf[:ng*k*panelW], g, tmp[w][:])
+			return
+		}
 		for {
 			t := int(next.Add(1)) - 1
 			if t >= len(items) {
 				return
 			}
-			it := items[t]
-			pEnd := min((it.i0+itemR)/panelW, np)
-			qEnd := min((it.j0+itemC)/panelW, np)
-			for p := it.i0 / panelW; p < pEnd; p++ {
-				ap := left[p*ps : (p+1)*ps]
-				for q := it.j0 / panelW; q < qEnd; q += 3 {
-					if q+2 < p {
-						continue // tile entirely below the diagonal
-					}
-					bp := buf[q*ps:]
-					i, j := p*panelW, q*panelW
-					if j >= i+tileR && j+tileC <= m && i+tileR <= m {
-						kern(k, ap, bp, ps, g[i*ldg+j:], ldg)
-						continue
-					}
-					// Diagonal or edge tile: compute aside, add the part in
-					// the upper triangle of g.
-					c := tmp[w][:]
-					clear(c)
-					kern(k, ap, bp, ps, c, tileC)
-					addUpper(g, ldg, c, i, j, tileR, tileC, m)
-				}
-			}
+			gram64Item(kern, items[t], k, m, ldg, np, left, buf, g, tmp[w][:])
 		}
 	}
 

@@ -25,12 +25,15 @@ const (
 type tile32Func func(k int, a, b []float32, ps int, c []float64, ldc int)
 
 // tile32 is the float32 micro-kernel, or nil when the CPU has none (set by
-// init from kernels32).
-var tile32 tile32Func
+// init from kernels32); tile32Fused is its kernel32Set.fused.
+var (
+	tile32      tile32Func
+	tile32Fused bool
+)
 
 func init() {
 	if ks := kernels32(); len(ks) > 0 {
-		tile32 = ks[0].tile
+		tile32, tile32Fused = ks[0].tile, ks[0].fused
 	}
 }
 
@@ -66,7 +69,11 @@ func AddAtA32(g, a []float64, n, m int) {
 		addAtA(tile, g, m, a, n, m, false)
 		return
 	}
-	addAtA32(tile32, g, a, n, m)
+	var host Gram32Host
+	if !tile32Fused {
+		host = gram32Host
+	}
+	addAtA32Host(tile32, host, g, a, n, m)
 }
 
 // Float32 reports whether AddAtA32 sums in float32 on this machine; when
@@ -75,7 +82,12 @@ func Float32() bool { return tile32 != nil }
 
 // addAtA32 is AddAtA32 with the micro-kernel as a parameter, so tests can
 // run the portable one everywhere.
-func addAtA32(kern tile32Func, g, a []float64, n, m int) {
+func addAtA32(kern tile32Func, g, a []float64, n, m int) { addAtA32Host(kern, nil, g, a, n, m) }
+
+// addAtA32Host is addAtA32 with each block handed to the host kernel
+// (SetGram32Host), when there is one and the product runs on one
+// goroutine (always, in WebAssembly).
+func addAtA32Host(kern tile32Func, host Gram32Host, g, a []float64, n, m int) {
 	tiles := (m + tile32C - 1) / tile32C
 	np := 3 * tiles // panels past column m are zero
 	pack := make([]float32, np*min(kc, n)*panel32)
@@ -84,30 +96,23 @@ func addAtA32(kern tile32Func, g, a []float64, n, m int) {
 	workers := workersFor(n, m, len(items))
 	tmp := make([][tile32R * tile32C]float64, workers)
 
+	var scratch []float64
+	if workers != 1 {
+		host = nil
+	} else if host != nil {
+		scratch = make([]float64, Gram32HostScratch)
+	}
 	run := func(w, k int, next *atomic.Int64) {
-		ps := k * panel32
+		if host != nil {
+			host(k, m, pack[:np*k*panel32], g, scratch)
+			return
+		}
 		for {
 			t := int(next.Add(1)) - 1
 			if t >= len(items) {
 				return
 			}
-			it := items[t]
-			for i := it.i0; i < min(it.i0+item32R, m); i += tile32R {
-				ap := pack[(i/panel32)*ps+i%panel32:]
-				for j := max(it.j0, i/tile32C*tile32C); j < min(it.j0+item32C, m); j += tile32C {
-					bp := pack[(j/panel32)*ps:]
-					if j >= i+tile32R && j+tile32C <= m && i+tile32R <= m {
-						kern(k, ap, bp, ps, g[i*m+j:], m)
-						continue
-					}
-					// Diagonal or edge tile: compute aside, add the part in
-					// the upper triangle of g.
-					c := tmp[w][:]
-					clear(c)
-					kern(k, ap, bp, ps, c, tile32C)
-					addUpper(g, m, c, i, j, tile32R, tile32C, m)
-				}
-			}
+			gram32Item(kern, items[t], k, m, pack, g, tmp[w][:])
 		}
 	}
 

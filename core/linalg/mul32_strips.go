@@ -1,6 +1,9 @@
 package linalg
 
-import "unsafe"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // Weights32's layout for a 4×8 micro-kernel on row-major a (WebAssembly
 // SIMD's mul4x8F32): b in strips of nr8 columns, each strip its k rows of
@@ -61,28 +64,10 @@ func mul32StripPanels(kern mul32Strip, c, a, bp []float32, i0, i1, k, m int) {
 	}
 	ns := (m + nr8 - 1) / nr8
 	r1 := i1 - (i1-i0)%4
-	if r1 > i0 {
-		// The kernel reads a[i0·k : r1·k] and bp, and writes the whole
-		// strips of c[i0·m : r1·m], through pointers.
-		_, _, _ = a[r1*k-1], bp[ns*k*nr8-1], c[r1*m-1]
-		pa, pc := unsafe.Pointer(&a[0]), unsafe.Pointer(&c[0])
-		var t [4 * nr8]float32
-		for q := range ns {
-			j := q * nr8
-			w := min(nr8, m-j)
-			pb := unsafe.Pointer(&bp[q*k*nr8])
-			for i := i0; i < r1; i += 4 {
-				pai := unsafe.Add(pa, 4*i*k)
-				if w == nr8 {
-					kern(k, pai, 4*k, pb, 4*nr8, unsafe.Add(pc, 4*(i*m+j)), 4*m)
-					continue
-				}
-				kern(k, pai, 4*k, pb, 4*nr8, unsafe.Pointer(&t[0]), 4*nr8)
-				for r := range 4 {
-					copy(c[(i+r)*m+j:(i+r)*m+j+w], t[r*nr8:])
-				}
-			}
-		}
+	if host := strips32Host; host != nil && r1 > i0 && runtime.GOARCH == "wasm" {
+		host(k, m, r1-i0, a[i0*k:r1*k], bp[:ns*k*nr8], c[i0*m:r1*m], make([]float32, 4*nr8))
+	} else if r1 > i0 {
+		stripRows(kern, c, a, bp, i0, r1, k, m)
 	}
 	for i := r1; i < i1; i++ {
 		ci := c[i*m : (i+1)*m]
@@ -113,6 +98,33 @@ func mul4x8Portable(k int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int,
 			bl := unsafe.Slice((*float32)(unsafe.Add(b, l*ldb)), nr8)
 			for j := range cr {
 				cr[j] += float32(av * bl[j])
+			}
+		}
+	}
+}
+
+// stripRows is mul32StripPanels' kernel loop over the row groups of four
+// in [i0, r1) and every strip.
+func stripRows(kern mul32Strip, c, a, bp []float32, i0, r1, k, m int) {
+	ns := (m + nr8 - 1) / nr8
+	// The kernel reads a[i0·k : r1·k] and bp, and writes the whole
+	// strips of c[i0·m : r1·m], through pointers.
+	_, _, _ = a[r1*k-1], bp[ns*k*nr8-1], c[r1*m-1]
+	pa, pc := unsafe.Pointer(&a[0]), unsafe.Pointer(&c[0])
+	var t [4 * nr8]float32
+	for q := range ns {
+		j := q * nr8
+		w := min(nr8, m-j)
+		pb := unsafe.Pointer(&bp[q*k*nr8])
+		for i := i0; i < r1; i += 4 {
+			pai := unsafe.Add(pa, 4*i*k)
+			if w == nr8 {
+				kern(k, pai, 4*k, pb, 4*nr8, unsafe.Add(pc, 4*(i*m+j)), 4*m)
+				continue
+			}
+			kern(k, pai, 4*k, pb, 4*nr8, unsafe.Pointer(&t[0]), 4*nr8)
+			for r := range 4 {
+				copy(c[(i+r)*m+j:(i+r)*m+j+w], t[r*nr8:])
 			}
 		}
 	}

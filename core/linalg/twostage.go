@@ -537,6 +537,10 @@ func symmLeft(xt, s []float64, lds, n, b int, v []float64, ldv int, w *symmWork)
 	sw := symmStripWidth(n, workers)
 	strips := (n + sw - 1) / sw
 	workers = min(workers, strips)
+	host := rect64Host
+	if workers > 1 || runtime.GOARCH != "wasm" {
+		host = nil
+	}
 	strip := func(sc *symmWork, c0 int) {
 		c1 := min(c0+sw, n)
 		for k := range b {
@@ -551,29 +555,11 @@ func symmLeft(xt, s []float64, lds, n, b int, v []float64, ldv int, w *symmWork)
 			bs := k * panelW // stride of the right panels
 			bp := sc.bp[:nq*bs]
 			packSymm(bp, bs, s, lds, l0, k, c0, c1)
-			for g0 := c0; g0 < c1; g0 += tileC {
-				g1 := min(g0+tileC, c1)
-				gp := bp[(g0-c0)/panelW*bs:]
-				for p := range np {
-					ap := vp[p*ps+l0*panelW:]
-					r0 := p * panelW
-					if r0+tileR <= b && g1-g0 == tileC {
-						tile(k, ap, gp, bs, xt[r0*n+g0:], n)
-						continue
-					}
-					// Edge: the tile sums from zero and adds, so computing
-					// it aside gives the same bits.
-					t := sc.t
-					clear(t)
-					tile(k, ap, gp, bs, t, tileC)
-					for r := 0; r < tileR && r0+r < b; r++ {
-						row := xt[(r0+r)*n+g0 : (r0+r)*n+g1]
-						for j := range row {
-							row[j] += t[r*tileC+j]
-						}
-					}
-				}
+			if host != nil {
+				host(k, b, c1-c0, vp[l0*panelW:], ps, bp, xt[c0:], n, sc.t)
+				continue
 			}
+			rect64(tile, k, b, c1-c0, vp[l0*panelW:], ps, bp, xt[c0:], n, sc.t)
 		}
 	}
 	if workers <= 1 {

@@ -43,6 +43,36 @@ function progressReporter(id) {
   };
 }
 
+// The hand-written WebAssembly SIMD kernels (kernels.wasm, from
+// wasm/kernels/*.wat), instantiated on the Go instance's memory and left at
+// globalThis.ntkrfKernels for Go to install at start (jsbridge
+// InstallKernels). They give the Go kernels' bits, so an engine or a host
+// without them (the file missing, a compile error) runs the Go kernels,
+// the same results slower. In Node's environment NTKRF_KERNELS=go skips
+// them and NTKRF_KERNELS=require fails the start without them (tests and
+// benchmarks compare the two).
+async function loadKernels(memory) {
+  const want = isNode ? process.env.NTKRF_KERNELS : undefined;
+  try {
+    if (want === 'go') return null;
+    const url = new URL('./kernels.wasm', import.meta.url);
+    let bytes;
+    if (isNode) {
+      const { readFile } = await import('node:fs/promises');
+      bytes = await readFile(url);
+    } else {
+      const r = await fetch(url);
+      if (!r.ok) return null;
+      bytes = await r.arrayBuffer();
+    }
+    const { instance } = await WebAssembly.instantiate(bytes, { env: { memory } });
+    return instance.exports;
+  } catch (e) {
+    if (want === 'require') throw new Error(`kernels.wasm: ${e?.message ?? e}`);
+    return null;
+  }
+}
+
 let go;
 
 listen(async (msg) => {
@@ -50,6 +80,7 @@ listen(async (msg) => {
     try {
       go = new Go();
       const instance = await WebAssembly.instantiate(msg.module, go.importObject);
+      globalThis.ntkrfKernels = await loadKernels(instance.exports.mem);
       go.run(instance).then(() => post({ type: 'exit', reason: reason(go.exitCode ?? 0) }));
       if (!globalThis.ntkrf) throw new Error('ntkrf.wasm did not register globalThis.ntkrf');
       post({ type: 'ready', ops: [...globalThis.ntkrf.ops], schema: globalThis.ntkrf.schema, core: globalThis.ntkrf.core });

@@ -1,0 +1,130 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"runtime"
+	"unsafe"
+
+	"github.com/hack-pad/safejs"
+
+	"ntkrf/core/linalg"
+)
+
+// KernelsGlobal is where the host puts the exports of the hand-written
+// WebAssembly kernels (www/pkg/worker.js: kernels.wasm, assembled from
+// wasm/kernels/*.wat, instantiated on this instance's own memory) before
+// the Go program starts.
+const KernelsGlobal = "ntkrfKernels"
+
+// InstallKernels installs the kernels found at globalThis.ntkrfKernels in
+// the core (linalg.SetGram32Host, SetGram64Host, SetRect64Host,
+// SetStrips32Host) and returns the names of those it
+// installed; without them (an engine or a host that has none, Go's test
+// runner) the core keeps its Go kernels, which give the same bits. The
+// kernels are called with linear-memory addresses of Go slices, once per
+// block of up to 256 rows, so the call through JavaScript (microseconds)
+// is paid per block: the Gram of a 256-row block at m = 2048 is about half
+// a GFLOP.
+func InstallKernels() []string {
+	ks, err := safejs.Global().Get(KernelsGlobal)
+	if err != nil || ks.Type() != safejs.TypeObject {
+		return nil
+	}
+	var names []string
+	if fn, err := ks.Get("gram32"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetGram32Host(gram32Host(fn))
+		names = append(names, "gram32")
+	}
+	if fn, err := ks.Get("gram64"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetGram64Host(gram64Host(fn))
+		names = append(names, "gram64")
+	}
+	if fn, err := ks.Get("rect64"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetRect64Host(rect64Host(fn))
+		names = append(names, "rect64")
+	}
+	if fn, err := ks.Get("strips32"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetStrips32Host(strips32Host(fn))
+		names = append(names, "strips32")
+	}
+	return names
+}
+
+// strips32Host is the linalg.Strips32Host that calls fn, kernels.wasm's
+// strips32(k, m, rows, a, bp, c, scratch), as gram32Host does.
+func strips32Host(fn safejs.Value) linalg.Strips32Host {
+	return func(k, m, rows int, a, bp, c, scratch []float32) {
+		if k < 1 || m < 1 || rows < 4 || rows%4 != 0 || len(a) < rows*k || len(bp) < (m+7)/8*k*8 || len(c) < rows*m || len(scratch) < 32 {
+			panic("jsbridge: strips32 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(k, m, rows, addr(a), addr(bp), addr(c), addr(scratch)); err != nil {
+			panic("jsbridge: strips32 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(a)
+		runtime.KeepAlive(bp)
+		runtime.KeepAlive(c)
+		runtime.KeepAlive(scratch)
+	}
+}
+
+// rect64Host is the linalg.Rect64Host that calls fn, kernels.wasm's
+// rect64(k, rows, cols, left, ps, right, x, ldx, scratch) (ps in bytes),
+// as gram32Host does.
+func rect64Host(fn safejs.Value) linalg.Rect64Host {
+	return func(k, rows, cols int, left []float64, ps int, right, x []float64, ldx int, scratch []float64) {
+		np := (rows + 7) / 8
+		if k < 1 || rows < 1 || cols < 1 || ldx < cols || ps < k*8 || len(left) < (np-1)*ps+k*8 ||
+			len(right) < (cols+23)/24*3*k*8 || len(x) < (rows-1)*ldx+cols || len(scratch) < 8*24 {
+			panic("jsbridge: rect64 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(k, rows, cols, addr(left), 8*ps, addr(right), addr(x), ldx, addr(scratch)); err != nil {
+			panic("jsbridge: rect64 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(left)
+		runtime.KeepAlive(right)
+		runtime.KeepAlive(x)
+		runtime.KeepAlive(scratch)
+	}
+}
+
+// gram64Host is the linalg.Gram64Host that calls fn, kernels.wasm's
+// gram64(k, m, ldg, left, right, g, scratch), as gram32Host does.
+func gram64Host(fn safejs.Value) linalg.Gram64Host {
+	return func(k, m, ldg int, left, right, g, scratch []float64) {
+		np := (m + 7) / 8
+		if k < 1 || m < 1 || ldg < m || len(left) < (np+2)*k*8 || len(right) < (np+2)*k*8 ||
+			len(g) < (m-1)*ldg+m || len(scratch) < 8*24 {
+			panic("jsbridge: gram64 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(k, m, ldg, addr(left), addr(right), addr(g), addr(scratch)); err != nil {
+			panic("jsbridge: gram64 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(left)
+		runtime.KeepAlive(right)
+		runtime.KeepAlive(g)
+		runtime.KeepAlive(scratch)
+	}
+}
+
+// gram32Host is the linalg.Gram32Host that calls fn, kernels.wasm's
+// gram32(k, m, pack, g, scratch), with the slices' addresses. The kernel
+// checks nothing: the lengths are checked here, and a failed call panics
+// (a bug, recovered at the bridge's boundary).
+func gram32Host(fn safejs.Value) linalg.Gram32Host {
+	return func(k, m int, pack []float32, g, scratch []float64) {
+		if k < 1 || m < 1 || len(pack) < 3*((m+47)/48)*k*16 || len(g) < m*m || len(scratch) < linalg.Gram32HostScratch {
+			panic("jsbridge: gram32 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(k, m, addr(pack), addr(g), addr(scratch)); err != nil {
+			panic("jsbridge: gram32 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(pack)
+		runtime.KeepAlive(g)
+		runtime.KeepAlive(scratch)
+	}
+}
+
+// addr is the linear-memory address of s's first element: in WebAssembly
+// a Go pointer is an offset into the instance's memory.
+func addr[T any](s []T) int { return int(uintptr(unsafe.Pointer(unsafe.SliceData(s)))) }
