@@ -72,7 +72,7 @@ func TestPlaygroundOp(t *testing.T) {
 		}
 	}
 	bad := map[string]string{
-		"ERR_OPTION": strings.Replace(args, `"lambda":0.01`, `"lambda":-1`, 1),
+		"ERR_OPTION":         strings.Replace(args, `"lambda":0.01`, `"lambda":-1`, 1),
 		"ERR_UNKNOWN_OPTION": strings.Replace(args, `"dim":128`, `"dims":128`, 1),
 	}
 	for code, b := range bad {
