@@ -103,7 +103,8 @@ func init() {
 		out := struct {
 			Surfaces []surface `json:"surfaces"`
 			Fits     int       `json:"fits"`
-		}{Fits: surfaces.Fits}
+			Bases    int       `json:"bases"`
+		}{Fits: surfaces.Fits, Bases: surfaces.Bases}
 		for _, s := range got {
 			o := surface{Lambda: s.Lambda, Reused: s.Reused, Computed: s.Computed}
 			for _, S := range s.Scores {

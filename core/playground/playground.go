@@ -26,6 +26,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
 
@@ -74,15 +75,27 @@ type Cache struct {
 	y      []float64
 	points []*mat.Dense // point sets scored, the last used first (copies)
 	models []*entry     // the last used first
+	bases  map[string]*bases
+	order  []string // the bases' keys, the last used first
+	bytes  int      // of every basis kept
 
-	// Fits counts the models fitted, for tests and the page's status.
-	Fits int
+	// Fits counts the models fitted, and Bases the bases computed, for
+	// tests and the page's status.
+	Fits, Bases int
 }
 
 type entry struct {
 	key    string
 	p      *pipeline.Pipeline
+	s      *solved                   // nil: scored by Pipeline.Scores
 	scores map[*mat.Dense]*mat.Dense // by the Cache's copy of the points
+}
+
+// bases are the bases of one solved key: the features' map (primal) and
+// the basis of each set of points.
+type bases struct {
+	fmap *rf.Map
+	pts  map[*mat.Dense]*basis
 }
 
 // Run answers req, fitting and scoring only what no earlier request of
@@ -97,6 +110,7 @@ func (c *Cache) Run(ctx context.Context, req Request) ([]Surface, error) {
 	if !sameMatrix(c.x, req.X) || !sameFloats(c.y, req.Y) {
 		// Other rows: nothing kept applies.
 		c.x, c.y, c.points, c.models = mat.DenseCopyOf(req.X), append([]float64(nil), req.Y...), nil, nil
+		c.bases, c.order, c.bytes = nil, nil, 0
 	}
 	pts := make([]*mat.Dense, len(req.Points))
 	for i, P := range req.Points {
@@ -116,7 +130,7 @@ func (c *Cache) Run(ctx context.Context, req Request) ([]Surface, error) {
 		for j, P := range pts {
 			S, ok := e.scores[P]
 			if !ok {
-				if S, err = e.p.Scores(P); err != nil {
+				if S, err = c.score(e, P); err != nil {
 					return nil, fmt.Errorf("playground: model %d of %d: %w", i+1, total, err)
 				}
 				e.scores[P] = S
@@ -129,11 +143,19 @@ func (c *Cache) Run(ctx context.Context, req Request) ([]Surface, error) {
 			req.Progress(i+1, total, "surfaces")
 		}
 	}
-	// Scores of point sets no longer kept are dropped.
+	// Scores and bases of point sets no longer kept are dropped.
 	for _, e := range c.models {
 		for P := range e.scores {
 			if !contains(c.points, P) {
 				delete(e.scores, P)
+			}
+		}
+	}
+	for _, b := range c.bases {
+		for P, B := range b.pts {
+			if !contains(c.points, P) {
+				c.bytes -= B.bytes
+				delete(b.pts, P)
 			}
 		}
 	}
@@ -159,9 +181,71 @@ func (c *Cache) model(ctx context.Context, cfg pipeline.Config) (*entry, bool, e
 		return nil, false, err
 	}
 	c.Fits++
-	e := &entry{key: key, p: p, scores: map[*mat.Dense]*mat.Dense{}}
+	e := &entry{key: key, p: p, s: solvedOf(p, cfg), scores: map[*mat.Dense]*mat.Dense{}}
 	c.models = append([]*entry{e}, c.models[:min(len(c.models), keepModels-1)]...)
 	return e, false, nil
+}
+
+// score returns e's scores of P: through the basis kept for e's
+// preprocessing and kernel or features (computed now when none is), or by
+// Pipeline.Scores for a model that cannot be taken apart.
+func (c *Cache) score(e *entry, P *mat.Dense) (*mat.Dense, error) {
+	if e.s == nil {
+		return e.p.Scores(P)
+	}
+	bs := c.bases[e.s.key]
+	if bs == nil {
+		bs = &bases{pts: map[*mat.Dense]*basis{}}
+		if e.s.feat != nil {
+			m, err := rf.New(*e.s.feat, e.s.scaler.OutCols())
+			if err != nil {
+				return e.p.Scores(P)
+			}
+			bs.fmap = m
+		}
+	}
+	c.use(e.s.key)
+	B := bs.pts[P]
+	if B == nil {
+		var err error
+		if B, err = e.s.basisOf(P, bs.fmap); err != nil {
+			return nil, err
+		}
+		if B.bytes > maxBasisBytes/2 {
+			// Too large to keep: used once.
+			return e.s.scores(B)
+		}
+		// The bases used longest ago make room.
+		for c.bytes+B.bytes > maxBasisBytes && len(c.order) > 1 {
+			old := c.order[len(c.order)-1]
+			c.order = c.order[:len(c.order)-1]
+			if bo := c.bases[old]; bo != nil {
+				for _, ob := range bo.pts {
+					c.bytes -= ob.bytes
+				}
+			}
+			delete(c.bases, old)
+		}
+		if c.bases == nil {
+			c.bases = map[string]*bases{}
+		}
+		c.bases[e.s.key] = bs
+		bs.pts[P] = B
+		c.bytes += B.bytes
+		c.Bases++
+	}
+	return e.s.scores(B)
+}
+
+// use puts key first in the bases' order.
+func (c *Cache) use(key string) {
+	for i, k := range c.order {
+		if k == key {
+			c.order = append(append([]string{k}, c.order[:i]...), c.order[i+1:]...)
+			return
+		}
+	}
+	c.order = append([]string{key}, c.order...)
 }
 
 // pointSet returns the cache's copy of P (kept, or made now), moved to

@@ -113,20 +113,26 @@ func TestRunIsFit(t *testing.T) {
 	if c.Fits != 3 || !s[1].Reused || s[1].Computed != 1 {
 		t.Fatalf("full grid: %d fits, reused %v, computed %d", c.Fits, s[1].Reused, s[1].Computed)
 	}
+	// A new λ: three fits, but the grid's kernels and features are kept.
+	bases := c.Bases
+	run(1, 512, 0.1, test, full)
+	if c.Fits != 6 || c.Bases != bases {
+		t.Fatalf("new λ: %d fits (want 6), %d bases computed (want none)", c.Fits, c.Bases-bases)
+	}
 	// A new m: the random features alone are fitted again.
-	s = run(1, 1024, 0.01, test, full)
-	if c.Fits != 4 || !s[0].Reused || s[1].Reused || !s[2].Reused || s[0].Computed != 0 || s[2].Computed != 0 {
+	s = run(1, 1024, 0.1, test, full)
+	if c.Fits != 7 || !s[0].Reused || s[1].Reused || !s[2].Reused || s[0].Computed != 0 || s[2].Computed != 0 {
 		t.Fatalf("new m: %d fits, %+v", c.Fits, s)
 	}
 	// A new depth: the exact kernel and the features, not the RBF contrast.
-	run(2, 1024, 0.01, test, full)
-	if c.Fits != 6 {
-		t.Fatalf("new depth: %d fits, want 6", c.Fits)
+	run(2, 1024, 0.1, test, full)
+	if c.Fits != 9 {
+		t.Fatalf("new depth: %d fits, want 9", c.Fits)
 	}
 	// Back to m = 512 at depth 1: kept.
-	run(1, 512, 0.01, test, full)
-	if c.Fits != 6 {
-		t.Fatalf("back: %d fits, want 6", c.Fits)
+	run(1, 512, 0.1, test, full)
+	if c.Fits != 9 {
+		t.Fatalf("back: %d fits, want 9", c.Fits)
 	}
 	// λ chosen by each model (leave-one-out in the dual).
 	s = run(1, 512, 0, test, coarse)

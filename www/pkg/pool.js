@@ -291,6 +291,7 @@ export class Pool {
 
   assign(slot, job) {
     this.busy.add(slot);
+    job.onSlot?.(slot);
     slot.run(job);
   }
 
@@ -300,9 +301,11 @@ export class Pool {
    * moved to the worker, not copied again. With transfer true, so are the
    * arrays (with transfer an array, those of the arrays it lists); onInputs then gets them back after a
    * successful call, for the next call to refill. where names the engine
-   * method in errors.
+   * method in errors. prefer: a worker to run on when it is free (the one
+   * that keeps an op's cache), else the first free one; onSlot(slot) is
+   * told the worker the call runs on.
    */
-  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs, where = op } = {}) {
+  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs, where = op, prefer, onSlot } = {}) {
     if (this.closed) return Promise.reject(closedError(where));
     if (signal?.aborted) return Promise.reject(abortError(signal));
     const stranded = this.strandedError(where, slot);
@@ -316,7 +319,7 @@ export class Pool {
       return Promise.reject(ntkrfError('ERR_TYPE', `${where}: an argument cannot be written as JSON (${e?.message ?? e}); pass plain numbers, strings, arrays and objects`));
     }
     return new Promise((resolve, reject) => {
-      const job = { id: this.nextId++, op, where, json, arrays, bytes, transfer, slot, onInputs, resolve, reject, onProgress, signal };
+      const job = { id: this.nextId++, op, where, json, arrays, bytes, transfer, slot, onInputs, resolve, reject, onProgress, signal, onSlot };
       if (signal) {
         job.onAbort = () => {
           const i = this.queue.indexOf(job);
@@ -329,7 +332,8 @@ export class Pool {
         };
         signal.addEventListener('abort', job.onAbort, { once: true });
       }
-      const free = this.slots.find((s) => !this.busy.has(s) && s.worker && (!slot || s === slot));
+      const idle = (s) => !this.busy.has(s) && s.worker && (!slot || s === slot);
+      const free = prefer && idle(prefer) ? prefer : this.slots.find(idle);
       if (free) this.assign(free, job);
       else this.queue.push(job);
     });

@@ -1,0 +1,51 @@
+// Engine.playground: several small models fitted on the same rows and
+// every set of points scored with each, in one call to one worker (Go's
+// core/playground). The worker keeps what it fitted and scored, so the
+// calls go to the worker that answered the last one when it is free: a
+// call that changes one model's settings then fits that model alone.
+import { ntkrfError, typeError, describe } from './errors.js';
+import { splitControl, snapshotMatrix, snapshotVector } from './options.js';
+
+/** The most models and sets of points one call takes (Go's playground.MaxModels, and the sets it keeps). */
+const MAX_MODELS = 8;
+const MAX_POINTS = 4;
+
+/** The worker that answered each pool's last playground call. */
+const last = new WeakMap();
+
+/**
+ * playground(pool, X, y, { models, points, lambda, task, classes,
+ * preprocess, criterion, signal, onProgress }): models are fitRidge's
+ * { features } or { kernel } each, sharing the other options; points are
+ * matrices of X's columns. Resolves to { surfaces: [{ lambda, reused,
+ * computed, scores: [{ rows, cols, data } per set of points] }], fits }.
+ */
+export async function playground(pool, X, y, options = {}) {
+  const where = 'playground';
+  if (options === null || typeof options !== 'object') throw typeError(`${where}: options must be an object, got ${describe(options)}`);
+  const { models, points = [], ...rest } = options;
+  if (!Array.isArray(models) || models.length < 1 || models.length > MAX_MODELS) {
+    throw ntkrfError('ERR_OPTION', `${where}: models must be an array of 1…${MAX_MODELS} models ({ features } or { kernel }), got ${describe(models)}`, 'models');
+  }
+  if (!Array.isArray(points) || points.length > MAX_POINTS) {
+    throw ntkrfError('ERR_OPTION', `${where}: points must be an array of at most ${MAX_POINTS} matrices, got ${describe(points)}`, 'points');
+  }
+  const [opts, control] = splitControl(where, rest, 'fitRidge');
+  const ms = models.map((m, i) => {
+    if (m === null || typeof m !== 'object') throw typeError(`${where}: models[${i}] must be { features } or { kernel }, got ${describe(m)}`, 'models');
+    const [one] = splitControl(where, { features: m.features, kernel: m.kernel }, 'fitRidge');
+    return one;
+  });
+  const x = snapshotMatrix(where, 'X', X);
+  const yd = snapshotVector(where, 'y', y);
+  if (yd.length !== x.rows) throw ntkrfError('ERR_SHAPE', `${where}: X has ${x.rows} rows but y has ${yd.length} values`, 'y');
+  const arrays = [x.data, yd];
+  const refs = points.map((P, i) => {
+    const p = snapshotMatrix(where, `points[${i}]`, P);
+    arrays.push(p.data);
+    return { rows: p.rows, cols: p.cols, array: arrays.length - 1 };
+  });
+  const args = { ...opts, models: ms, X: { rows: x.rows, cols: x.cols, array: 0 }, y: { array: 1 }, points: refs };
+  const prefer = last.get(pool);
+  return pool.call(where, args, arrays, control, { transfer: true, prefer: prefer?.worker ? prefer : undefined, onSlot: (slot) => last.set(pool, slot) });
+}
