@@ -189,6 +189,8 @@ export function createPlayground({ app, run, say, addPoint }) {
   function redraw1d() {
     wish1d = true;
     drawing1d ??= (async () => {
+      // The surfaces first: the curves wait until they are drawn.
+      while (drawing) await drawing;
       while (wish1d) {
         wish1d = false;
         await draw1d();
@@ -330,7 +332,12 @@ export function createPlayground({ app, run, say, addPoint }) {
     const call = (grid) => app.engine.playground(planeRows(train.x), train.y, {
       models, points: [planeRows(test.x), planeRows(grid)], lambda, task: TASK, classes: classes.length, preprocess, signal, onProgress,
     });
-    const coarse = await call(COARSE_X);
+    // Both calls at once, to the same worker one after the other: no other
+    // job takes the worker between the coarse picture and the full one.
+    const coarseCall = call(COARSE_X);
+    const fullCall = call(GRID_X);
+    fullCall.catch(() => {}); // awaited below, unless the coarse call fails
+    const coarse = await coarseCall;
     check(signal);
     if (app.current !== cur) return;
     for (const [i, v] of views.entries()) {
@@ -338,9 +345,9 @@ export function createPlayground({ app, run, say, addPoint }) {
       paintView(v);
     }
     const tCoarse = performance.now() - t0;
-    // Settings overtaken already: their full pictures are not worth the wait.
-    if (wish) return;
-    const full = await call(GRID_X);
+    // When the page first showed pictures (its clock: milliseconds since it began loading).
+    $('play-status').dataset.firstCoarse ??= String(Math.round(performance.now()));
+    const full = await fullCall;
     check(signal);
     if (app.current !== cur) return;
     let exact = null;
@@ -359,6 +366,7 @@ export function createPlayground({ app, run, say, addPoint }) {
       paintView(v);
     }
     const ms1 = performance.now() - t0;
+    $('play-status').dataset.firstFull ??= String(Math.round(performance.now()));
     const refit = full.surfaces.filter((r) => !r.reused).length + coarse.surfaces.filter((r) => !r.reused).length;
     Object.assign($('play-status').dataset, { run: String(mine), ms: String(ms1), coarseMs: String(tCoarse), refit: String(refit) });
     $('play-status').textContent = `L = ${depth}, m = ${m}, ${lam}: three fits on ${count(train.y.length, 'point')} and ${count(3 * GRID * GRID, 'prediction')} in ${seconds(ms1)} (the coarse picture in ${seconds(tCoarse)}; ${refit === 0 ? 'no model refitted' : `${count(refit, 'model')} refitted`}).`;

@@ -1,8 +1,9 @@
 // Engine.playground: several small models fitted on the same rows and
 // every set of points scored with each, in one call to one worker (Go's
 // core/playground). The worker keeps what it fitted and scored, so the
-// calls go to the worker that answered the last one when it is free: a
-// call that changes one model's settings then fits that model alone.
+// calls go to the worker that answered the last one, before other waiting
+// calls: a call that changes one model's settings then fits that model
+// alone.
 import { ntkrfError, typeError, describe } from './errors.js';
 import { splitControl, snapshotMatrix, snapshotVector } from './options.js';
 
@@ -10,8 +11,11 @@ import { splitControl, snapshotMatrix, snapshotVector } from './options.js';
 const MAX_MODELS = 8;
 const MAX_POINTS = 4;
 
-/** The worker that answered each pool's last playground call. */
-const last = new WeakMap();
+/**
+ * Per pool: the worker that took the last playground call (slot), and a
+ * promise settled once that call has a worker (next).
+ */
+const keepers = new WeakMap();
 
 /**
  * playground(pool, X, y, { models, points, lambda, task, classes,
@@ -46,6 +50,17 @@ export async function playground(pool, X, y, options = {}) {
     return { rows: p.rows, cols: p.cols, array: arrays.length - 1 };
   });
   const args = { ...opts, models: ms, X: { rows: x.rows, cols: x.cols, array: 0 }, y: { array: 1 }, points: refs };
-  const prefer = last.get(pool);
-  return pool.call(where, args, arrays, control, { transfer: true, prefer: prefer?.worker ? prefer : undefined, onSlot: (slot) => last.set(pool, slot) });
+  // The worker that keeps the models, waited for (before the calls
+  // waiting already): a cold worker would fit and featurize everything
+  // again, which takes longer than the call it would wait for. A call made
+  // while the last one waits for a worker follows it to the same one.
+  let k = keepers.get(pool);
+  if (!k) keepers.set(pool, (k = { slot: null, next: null }));
+  if (k.next) await k.next;
+  const slot = k.slot?.worker && !k.slot.dead ? k.slot : undefined;
+  let assigned;
+  k.next = new Promise((resolve) => { assigned = resolve; });
+  const call = pool.call(where, args, arrays, control, { transfer: true, slot, urgent: true, onSlot: (s) => { k.slot = s; assigned(); } });
+  call.then(assigned, assigned);
+  return call;
 }

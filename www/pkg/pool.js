@@ -301,11 +301,12 @@ export class Pool {
    * moved to the worker, not copied again. With transfer true, so are the
    * arrays (with transfer an array, those of the arrays it lists); onInputs then gets them back after a
    * successful call, for the next call to refill. where names the engine
-   * method in errors. prefer: a worker to run on when it is free (the one
-   * that keeps an op's cache), else the first free one; onSlot(slot) is
-   * told the worker the call runs on.
+   * method in errors. onSlot(slot) is told the worker the call runs on
+   * (an op that keeps a cache there sends its next call to it). urgent: a call that waits goes
+   * before the calls waiting already (a page's answer to a moved control
+   * before its background work).
    */
-  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs, where = op, prefer, onSlot } = {}) {
+  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs, where = op, onSlot, urgent = false } = {}) {
     if (this.closed) return Promise.reject(closedError(where));
     if (signal?.aborted) return Promise.reject(abortError(signal));
     const stranded = this.strandedError(where, slot);
@@ -332,9 +333,9 @@ export class Pool {
         };
         signal.addEventListener('abort', job.onAbort, { once: true });
       }
-      const idle = (s) => !this.busy.has(s) && s.worker && (!slot || s === slot);
-      const free = prefer && idle(prefer) ? prefer : this.slots.find(idle);
+      const free = this.slots.find((s) => !this.busy.has(s) && s.worker && (!slot || s === slot));
       if (free) this.assign(free, job);
+      else if (urgent) this.queue.unshift(job);
       else this.queue.push(job);
     });
   }
