@@ -3,7 +3,7 @@
 // move, with clicks that add points; and the active-learning panel. What
 // they compute lives in surface.js and active.js; this module paints
 // canvases and charts and handles their events.
-import { SURFACES, EXACT, FEATURES, GRID, TASK, surfaceOptions, gridPoints, gridIndex, readValue, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE, sameShare, classPixels, decision, argmaxClasses } from './surface.js';
+import { SURFACES, EXACT, FEATURES, GRID, TASK, surfaceOptions, gridPoints, gridIndex, readValue, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE, sameShare, classPixels, decision, argmaxClasses, digest } from './surface.js';
 import { EXTENT, TOYS, TOY_IDS, withPoints, tablePlane, pointWords } from './toy.js';
 import { featureOptions, targetKernel, preprocessOf, dim, lambdaOf, planeSplit } from './experiments.js';
 import { activeLearning, toyProblem, tableProblem, RANDOM_ORDERS } from './active.js';
@@ -361,6 +361,9 @@ export function createPlayground({ app, run, say, addPoint }) {
       const agree = v.sf.method && exact ? (multi ? sameShare(grid.label, exact.label) : agreement(grid, exact)) : NaN;
       if (v.sf === EXACT) exact = grid;
       Object.assign(v.canvas.dataset, { state: 'done', run: String(mine), accuracy: String(acc), agreement: Number.isNaN(agree) ? '' : String(agree), lambda: String(r.lambda) });
+      // What is drawn, for the reader of the page's state (the tests): fitRidge's options of this
+      // model and a digest of its values on the grid.
+      Object.assign(v.canvas.dataset, { options: JSON.stringify({ ...models[i], lambda, task: TASK, classes: classes.length, preprocess }), digest: digest(grid) });
       const chose = s.lamauto ? ` · chose λ = ${short(r.lambda)}` : '';
       v.note.textContent = `test accuracy ${(100 * acc).toFixed(1)}%${Number.isNaN(agree) ? '' : ` · same class as the exact kernel on ${(100 * agree).toFixed(1)}% of the plane`}${chose}`;
       paintView(v);
