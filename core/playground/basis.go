@@ -25,9 +25,11 @@ import (
 // blocks and products are krr.Model.Predict's, so the bits are
 // Pipeline.Scores'.
 
-// maxBasisBytes bounds the bases a Cache keeps (the full grid's features
-// at m = 4096 take 128 MiB: those are computed again instead).
-const maxBasisBytes = 64 << 20
+// maxBasisBytes bounds the bases a Cache keeps, those used longest ago
+// dropped first: the 64×64 grid's features take 16 MiB at m = 512 and
+// 32 MiB at m = 1024, its kernel with 200 rows 6.25 MiB (a basis over half
+// the bound, the grid's features at m ≥ 2048, is computed again instead).
+const maxBasisBytes = 96 << 20
 
 // solved is what a fitted pipeline's scores are made of.
 type solved struct {

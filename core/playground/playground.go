@@ -126,6 +126,9 @@ func (c *Cache) Run(ctx context.Context, req Request) ([]Surface, error) {
 		if err != nil {
 			return nil, fmt.Errorf("playground: model %d of %d: %w", i+1, total, err)
 		}
+		if e.s != nil {
+			c.use(e.s.key) // its bases are in use, though its scores may be kept
+		}
 		s := Surface{Lambda: e.p.Lambda(), Reused: reused, Scores: make([]*mat.Dense, len(pts))}
 		for j, P := range pts {
 			S, ok := e.scores[P]
