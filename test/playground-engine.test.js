@@ -67,6 +67,12 @@ test('playground: the scores of fitRidge and predictScores, bit for bit, on 1, 2
         assert.equal(s.scores[0].rows, test.rows);
       }
     }
+    // A second lane (another worker, its own models) gives the same bits.
+    if (workers > 1) {
+      const a = await engine.playground(X, y, { models: models(2, 256), points: [P], ...shared(0.03) });
+      const b = await engine.playground(X, y, { models: models(2, 256), points: [P], lane: 1, ...shared(0.03) });
+      for (const [i, s] of a.surfaces.entries()) assert.deepEqual(b.surfaces[i].scores[0].data, s.scores[0].data, `${workers} workers: lane 1, model ${i}`);
+    }
     // On one worker every call lands on the worker that keeps the models:
     // moving m refits the features alone; the same call again fits nothing.
     if (workers === 1) {
@@ -90,6 +96,7 @@ test('playground: bad calls are the engine\'s errors', async () => {
   const { X, y } = points(20, 5);
   const call = (o) => engine.playground(X, y, { models: models(1, 64), ...shared(0.01), ...o });
   await assert.rejects(call({ models: [] }), { code: 'ERR_OPTION' });
+  await assert.rejects(call({ lane: 1 }), { code: 'ERR_OPTION' }, 'one worker: lane 0 only');
   await assert.rejects(call({ lambda: -1 }), { code: 'ERR_OPTION' });
   await assert.rejects(call({ models: [{ features: { dims: 8 } }] }), { code: 'ERR_UNKNOWN_OPTION' });
   await assert.rejects(call({ points: [{ rows: 2, cols: 3, data: new Float64Array(6) }] }), { code: 'ERR_SHAPE' });

@@ -23,6 +23,21 @@ const sameSplit = (a, b) => a.testFraction === b.testFraction && a.seed === b.se
 const COARSE = 16;
 const GRID_X = gridPoints(GRID, EXTENT);
 const COARSE_X = gridPoints(COARSE, EXTENT);
+// The full grid's two halves (rows of cells from the top), one per worker.
+const GRID_TOP = GRID_X.subarray(0, GRID_X.length / 2);
+const GRID_BOTTOM = GRID_X.subarray(GRID_X.length / 2);
+
+/** The answers of the two halves of the full grid as one: each model's grid scores joined by rows. */
+function joinRows(a, b) {
+  const surfaces = a.surfaces.map((s, i) => {
+    const top = s.scores[1], bottom = b.surfaces[i].scores[0];
+    const data = new Float64Array(top.data.length + bottom.data.length);
+    data.set(top.data);
+    data.set(bottom.data, top.data.length);
+    return { ...s, reused: s.reused && b.surfaces[i].reused, scores: [s.scores[0], { rows: top.rows + bottom.rows, cols: top.cols, data }] };
+  });
+  return { ...a, surfaces };
+}
 /** The pause after the last move of a control before the surfaces are computed again. */
 const DEBOUNCE_MS = 120;
 /** Surfaces expected to take longer than this get a word on why and what is faster. */
@@ -329,13 +344,17 @@ export function createPlayground({ app, run, say, addPoint }) {
       return f ? { features: f } : { kernel: k };
     });
     const { onProgress } = ctl(0, 1);
-    const call = (grid) => app.engine.playground(planeRows(train.x), train.y, {
-      models, points: [planeRows(test.x), planeRows(grid)], lambda, task: TASK, classes: classes.length, preprocess, signal, onProgress,
+    const call = (points, lane = 0) => app.engine.playground(planeRows(train.x), train.y, {
+      models, points: points.map(planeRows), lambda, task: TASK, classes: classes.length, preprocess, lane, signal, onProgress,
     });
-    // Both calls at once, to the same worker one after the other: no other
-    // job takes the worker between the coarse picture and the full one.
-    const coarseCall = call(COARSE_X);
-    const fullCall = call(GRID_X);
+    // The calls at once: the coarse picture and the full one's first half
+    // to the worker of lane 0, one after the other (no other job takes the
+    // worker between them); with two workers, the full picture's second
+    // half to the other (each worker keeps its own models).
+    const coarseCall = call([test.x, COARSE_X]);
+    const split = app.engine.workers > 1;
+    const halves = split ? [call([test.x, GRID_TOP]), call([GRID_BOTTOM], 1)] : [call([test.x, GRID_X])];
+    const fullCall = Promise.all(halves).then(([a, b]) => (b ? joinRows(a, b) : a));
     fullCall.catch(() => {}); // awaited below, unless the coarse call fails
     const coarse = await coarseCall;
     check(signal);
@@ -370,7 +389,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     }
     const ms1 = performance.now() - t0;
     $('play-status').dataset.firstFull ??= String(Math.round(performance.now()));
-    const refit = full.surfaces.filter((r) => !r.reused).length + coarse.surfaces.filter((r) => !r.reused).length;
+    const refit = full.surfaces.filter((r, i) => !r.reused || !coarse.surfaces[i].reused).length;
     Object.assign($('play-status').dataset, { run: String(mine), ms: String(ms1), coarseMs: String(tCoarse), refit: String(refit) });
     $('play-status').textContent = `L = ${depth}, m = ${m}, ${lam}: three fits on ${count(train.y.length, 'point')} and ${count(3 * GRID * GRID, 'prediction')} in ${seconds(ms1)} (the coarse picture in ${seconds(tCoarse)}; ${refit === 0 ? 'no model refitted' : `${count(refit, 'model')} refitted`}).`;
   }

@@ -12,22 +12,27 @@ const MAX_MODELS = 8;
 const MAX_POINTS = 4;
 
 /**
- * Per pool: the worker that took the last playground call (slot), and a
- * promise settled once that call has a worker (next).
+ * Per pool, per lane: the worker that took the lane's last playground call
+ * (slot), and a promise settled once that call has a worker (next).
  */
 const keepers = new WeakMap();
 
 /**
  * playground(pool, X, y, { models, points, lambda, task, classes,
- * preprocess, criterion, signal, onProgress }): models are fitRidge's
- * { features } or { kernel } each, sharing the other options; points are
- * matrices of X's columns. Resolves to { surfaces: [{ lambda, reused,
+ * preprocess, criterion, lane, signal, onProgress }): models are
+ * fitRidge's { features } or { kernel } each, sharing the other options;
+ * points are matrices of X's columns. lane (0 by default, one per worker):
+ * the calls of a lane go to one worker, which keeps their models, and
+ * different lanes to different workers (a picture split over them). Resolves to { surfaces: [{ lambda, reused,
  * computed, scores: [{ rows, cols, data } per set of points] }], fits }.
  */
 export async function playground(pool, X, y, options = {}) {
   const where = 'playground';
   if (options === null || typeof options !== 'object') throw typeError(`${where}: options must be an object, got ${describe(options)}`);
-  const { models, points = [], ...rest } = options;
+  const { models, points = [], lane = 0, ...rest } = options;
+  if (!Number.isInteger(lane) || lane < 0 || lane >= pool.slots.length) {
+    throw ntkrfError('ERR_OPTION', `${where}: lane must be an integer in 0…${pool.slots.length - 1} (one per worker), got ${describe(lane)}`, 'lane');
+  }
   if (!Array.isArray(models) || models.length < 1 || models.length > MAX_MODELS) {
     throw ntkrfError('ERR_OPTION', `${where}: models must be an array of 1…${MAX_MODELS} models ({ features } or { kernel }), got ${describe(models)}`, 'models');
   }
@@ -54,10 +59,16 @@ export async function playground(pool, X, y, options = {}) {
   // waiting already): a cold worker would fit and featurize everything
   // again, which takes longer than the call it would wait for. A call made
   // while the last one waits for a worker follows it to the same one.
-  let k = keepers.get(pool);
-  if (!k) keepers.set(pool, (k = { slot: null, next: null }));
+  if (!keepers.has(pool)) keepers.set(pool, new Map());
+  const lanes = keepers.get(pool);
+  if (!lanes.has(lane)) lanes.set(lane, { slot: null, next: null });
+  const k = lanes.get(lane);
   if (k.next) await k.next;
-  const slot = k.slot?.worker && !k.slot.dead ? k.slot : undefined;
+  const alive = (s) => s?.worker && !s.dead;
+  // A lane's first call (or one whose worker was lost) takes a worker no
+  // other lane keeps: lanes split a picture over the workers.
+  const taken = new Set([...lanes.values()].filter((o) => o !== k).map((o) => o.slot));
+  const slot = alive(k.slot) ? k.slot : lanes.size > 1 ? pool.slots.find((s) => alive(s) && !taken.has(s)) : undefined;
   let assigned;
   k.next = new Promise((resolve) => { assigned = resolve; });
   const call = pool.call(where, args, arrays, control, { transfer: true, slot, urgent: true, onSlot: (s) => { k.slot = s; assigned(); } });
