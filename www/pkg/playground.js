@@ -7,10 +7,6 @@
 import { ntkrfError, typeError, describe } from './errors.js';
 import { splitControl, snapshotMatrix, snapshotVector } from './options.js';
 
-/** The most models and sets of points one call takes (Go's playground.MaxModels, and the sets it keeps). */
-const MAX_MODELS = 8;
-const MAX_POINTS = 4;
-
 /**
  * Per pool, per lane: the worker that took the lane's last playground call
  * (slot), and a promise settled once that call has a worker (next).
@@ -33,12 +29,9 @@ export async function playground(pool, X, y, options = {}) {
   if (!Number.isInteger(lane) || lane < 0 || lane >= pool.slots.length) {
     throw ntkrfError('ERR_OPTION', `${where}: lane must be an integer in 0…${pool.slots.length - 1} (one per worker), got ${describe(lane)}`, 'lane');
   }
-  if (!Array.isArray(models) || models.length < 1 || models.length > MAX_MODELS) {
-    throw ntkrfError('ERR_OPTION', `${where}: models must be an array of 1…${MAX_MODELS} models ({ features } or { kernel }), got ${describe(models)}`, 'models');
-  }
-  if (!Array.isArray(points) || points.length > MAX_POINTS) {
-    throw ntkrfError('ERR_OPTION', `${where}: points must be an array of at most ${MAX_POINTS} matrices, got ${describe(points)}`, 'points');
-  }
+  // How many models and sets of points a call takes is Go's to say (core/playground).
+  if (!Array.isArray(models)) throw typeError(`${where}: models must be an array of models ({ features } or { kernel }), got ${describe(models)}`, 'models');
+  if (!Array.isArray(points)) throw typeError(`${where}: points must be an array of matrices, got ${describe(points)}`, 'points');
   const [opts, control] = splitControl(where, rest, 'fitRidge');
   const ms = models.map((m, i) => {
     if (m === null || typeof m !== 'object') throw typeError(`${where}: models[${i}] must be { features } or { kernel }, got ${describe(m)}`, 'models');
