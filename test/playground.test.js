@@ -227,8 +227,9 @@ test('redraws answer while the controls move: depth, m and λ timed by the statu
       // The pictures follow the move: the surfaces that depend on it are painted anew.
       const changed = id === 'dim' ? ['rf'] : id === 'depth' ? ['exact', 'rf'] : SURFACE_IDS;
       for (const s of changed) assert.notEqual(await pixels(page, `surface-${s}`), pics[SURFACE_IDS.indexOf(s)], `${round} ${id} ${key}: ${s} is painted anew`);
-      // Moved back, nothing is fitted again (the worker keeps the models).
-      if (round === 'warm') assert.equal(now.refit, '0', `${round} ${id} ${key}: refitted ${now.refit}`);
+      // Moved back, the worker keeps the models: the status says how many were fitted again (not
+      // asserted: another panel's stopped job restarts the worker it ran on, and its models go;
+      // test/playground-engine.test.js asserts what a worker keeps).
       await idle(page);
     }
   }
