@@ -38,7 +38,7 @@ function joinRows(a, b) {
   });
   return { ...a, surfaces };
 }
-/** The pause after the last move of a control before the surfaces are computed again. */
+/** The pause after the last move of a control before the 1-D curves are computed again (the surfaces answer at once). */
 const DEBOUNCE_MS = 120;
 /** Surfaces expected to take longer than this get a word on why and what is faster. */
 const SLOW_SURFACE_MS = 5000;
