@@ -120,7 +120,7 @@ func (c *Cache) Run(ctx context.Context, req Request) ([]Surface, error) {
 	total := len(req.Models)
 	for i, cfg := range req.Models {
 		if err := ctx.Err(); err != nil {
-			return nil, check.Stopped("playground", err)
+			return nil, check.Stopped("playground: run", err)
 		}
 		e, reused, err := c.model(ctx, cfg)
 		if err != nil {
