@@ -40,6 +40,8 @@ function joinRows(a, b) {
 }
 /** The pause after the last move of a control before the 1-D curves are computed again (the surfaces answer at once). */
 const DEBOUNCE_MS = 120;
+/** How often the 1-D curves look whether the data's load has ended. */
+const LOAD_POLL_MS = 50;
 /** Surfaces expected to take longer than this get a word on why and what is faster. */
 const SLOW_SURFACE_MS = 5000;
 /** Radius of a point, in CSS pixels. */
@@ -204,8 +206,9 @@ export function createPlayground({ app, run, say, addPoint }) {
   function redraw1d() {
     wish1d = true;
     drawing1d ??= (async () => {
-      // The surfaces first: the curves wait until they are drawn.
-      while (drawing) await drawing;
+      // The surfaces first: the curves wait until they are drawn, and while data loads (whose
+      // surfaces come next: the page's first pictures).
+      while (drawing || app.jobs.busy('load')) await (drawing ?? new Promise((r) => setTimeout(r, LOAD_POLL_MS)));
       while (wish1d) {
         wish1d = false;
         await draw1d();
