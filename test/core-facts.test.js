@@ -98,7 +98,7 @@ const HOST_ONLY = {
   },
   'www/lab/messages.js': { MAX_ALERT_CHARS: 'what an alert shows (the engine\'s messages are cut to limits.messageChars already)' },
   'www/lab/models.js': { MAX_MODEL_BYTES: 'the file a tab reads into memory', SHOWN_PREDICTIONS: 'rows shown' },
-  'www/lab/playground.js': { COARSE: 'the quick picture\'s cells', DEBOUNCE_MS: 'UI pacing', SLOW_SURFACE_MS: 'when the page explains', DOT: 'pixels' },
+  'www/lab/playground.js': { COARSE: 'the quick picture\'s cells', DEBOUNCE_MS: 'UI pacing', LOAD_POLL_MS: 'UI pacing', SLOW_SURFACE_MS: 'when the page explains', DOT: 'pixels' },
   'www/lab/surface.js': {
     GRID: 'cells drawn', BATCH: 'rows between stops', SURE: 'colour scale',
     RBF_GAMMA: 'the contrast\'s γ, passed as an option (the demo\'s choice, no default of the core)',

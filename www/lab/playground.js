@@ -3,7 +3,7 @@
 // move, with clicks that add points; and the active-learning panel. What
 // they compute lives in surface.js and active.js; this module paints
 // canvases and charts and handles their events.
-import { SURFACES, EXACT, FEATURES, GRID, surfaceOptions, gridPoints, gridIndex, readValue, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE, evaluateClasses, sameShare, classPixels } from './surface.js';
+import { SURFACES, EXACT, FEATURES, GRID, TASK, surfaceOptions, gridPoints, gridIndex, readValue, evaluate, accuracy, agreement, surfacePixels, toPixel, toPlane, planeRows, CLASS_COLOURS, SURFACE, sameShare, classPixels, decision, argmaxClasses, digest } from './surface.js';
 import { EXTENT, TOYS, TOY_IDS, withPoints, tablePlane, pointWords } from './toy.js';
 import { featureOptions, targetKernel, preprocessOf, dim, lambdaOf, planeSplit } from './experiments.js';
 import { activeLearning, toyProblem, tableProblem, RANDOM_ORDERS } from './active.js';
@@ -23,8 +23,25 @@ const sameSplit = (a, b) => a.testFraction === b.testFraction && a.seed === b.se
 const COARSE = 16;
 const GRID_X = gridPoints(GRID, EXTENT);
 const COARSE_X = gridPoints(COARSE, EXTENT);
-/** The pause after the last move of a control before the surfaces are computed again. */
+// The full grid's two halves (rows of cells from the top), one per worker.
+const GRID_TOP = GRID_X.subarray(0, GRID_X.length / 2);
+const GRID_BOTTOM = GRID_X.subarray(GRID_X.length / 2);
+
+/** The answers of the two halves of the full grid as one: each model's grid scores joined by rows. */
+function joinRows(a, b) {
+  const surfaces = a.surfaces.map((s, i) => {
+    const top = s.scores[1], bottom = b.surfaces[i].scores[0];
+    const data = new Float64Array(top.data.length + bottom.data.length);
+    data.set(top.data);
+    data.set(bottom.data, top.data.length);
+    return { ...s, reused: s.reused && b.surfaces[i].reused, scores: [s.scores[0], { rows: top.rows + bottom.rows, cols: top.cols, data }] };
+  });
+  return { ...a, surfaces };
+}
+/** The pause after the last move of a control before the 1-D curves are computed again (the surfaces answer at once). */
 const DEBOUNCE_MS = 120;
+/** How often the 1-D curves look whether the data's load has ended. */
+const LOAD_POLL_MS = 50;
 /** Surfaces expected to take longer than this get a word on why and what is faster. */
 const SLOW_SURFACE_MS = 5000;
 /** Radius of a point, in CSS pixels. */
@@ -168,20 +185,40 @@ export function createPlayground({ app, run, say, addPoint }) {
     return (1000 * n * (m * 3 + ((depth - 1) * m * m) / 2)) / (app.rate.speed * app.engine.workers);
   }
 
+  /** After a move: the surfaces at once (a move during a redraw becomes its next wish), the 1-D curves after a pause. */
   function redrawSoon() {
+    redraw();
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      redraw();
-      redraw1d();
-    }, DEBOUNCE_MS);
+    timer = setTimeout(redraw1d, DEBOUNCE_MS);
   }
 
   // ------------------------------------------------------------ one dimension
 
   let serial1d = 0;
+  let wish1d = false;
+  let drawing1d = null;
+
+  /**
+   * Draws the curves of the settings now: at once, or when the run in
+   * flight ends (a newer move replaces the wish; a run is never stopped
+   * for a newer one, which would restart its worker).
+   */
+  function redraw1d() {
+    wish1d = true;
+    drawing1d ??= (async () => {
+      // The surfaces first: the curves wait until they are drawn, and while data loads (whose
+      // surfaces come next: the page's first pictures).
+      while (drawing || app.jobs.busy('load')) await (drawing ?? new Promise((r) => setTimeout(r, LOAD_POLL_MS)));
+      while (wish1d) {
+        wish1d = false;
+        await draw1d();
+      }
+      drawing1d = null;
+    })();
+  }
 
   /** Fits the three models on the chosen curve's points and draws them, with the ensemble's band. */
-  async function redraw1d() {
+  async function draw1d() {
     if (!app.settings || !app.engine) return;
     const s = { ...app.settings };
     const id = $('line1d-set').value || SET_IDS_1D[0];
@@ -221,11 +258,55 @@ export function createPlayground({ app, run, say, addPoint }) {
     $('line1d-note').textContent = `${drawn}: λ = ${short(c.lambda)}; the band is widest (±${short(widest / 2)}) where the ensemble has no data.`;
   }
 
-  /** Fits the three models on the current set and paints their surfaces; a newer redraw stops this one. */
-  async function redraw() {
-    clearTimeout(timer);
+  // ------------------------------------------------------------ the surfaces
+
+  /**
+   * The surfaces answer while a control moves (the TensorFlow Playground's
+   * feel): one engine call fits the three models and scores the test
+   * points and a grid (Go's core/playground, in the worker that keeps the
+   * models the last call fitted, so a moved control refits only what it
+   * changed), a coarse grid first, then the full one. A move while a
+   * redraw runs is not a new job: it is kept as the wish (the newest
+   * settings; older wishes are dropped), and the running job takes it as
+   * soon as the call in flight answers, skipping the full grid of settings
+   * already overtaken.
+   */
+  let wish = false;
+  let drawing = null;
+
+  /** Draws the surfaces of the settings now, as soon as the redraw in flight (if any) answers. */
+  function redraw() {
+    if (!app.current?.plane || !app.settings || !app.engine) return;
+    wish = true;
+    if (!drawing) drawing = drawLoop();
+  }
+
+  /** The job that draws every wish in turn, until none is left. */
+  async function drawLoop() {
+    const outcome = await run('decision surfaces', 'playground', async (ctl, signal) => {
+      while (wish) {
+        wish = false;
+        await drawOnce(ctl, signal);
+      }
+    }, { fallback: 'try a larger λ or a smaller Features m' });
+    drawing = null;
+    if (!outcome.ok && (outcome.why === 'failed' || outcome.why === 'cancelled')) {
+      wish = false;
+      const failed = outcome.why === 'failed';
+      for (const v of views) if (v.canvas.dataset.state === 'busy') v.canvas.dataset.state = failed ? 'failed' : 'stopped';
+      $('play-status').textContent = failed
+        ? 'The surfaces could not be computed (the message at the top says why).'
+        : 'Stopped by Cancel: the pictures are of earlier settings. Move a control to draw them again.';
+    } else if (wish) {
+      // Replaced (new data) with a wish left: draw it.
+      redraw();
+    }
+  }
+
+  /** One redraw of the settings now: the coarse pictures, then (unless a newer wish came meanwhile) the full ones. */
+  async function drawOnce(ctl, signal) {
     const cur = app.current;
-    if (!cur?.plane || !app.settings || !app.engine) return;
+    if (!cur?.plane) return;
     const s = { ...app.settings };
     const depth = s.depth, m = dim(s), lambda = s.lamauto ? NAMES.Auto : lambdaOf(s);
     const lam = s.lamauto ? 'λ auto' : `λ = ${short(lambda)}`;
@@ -235,18 +316,18 @@ export function createPlayground({ app, run, say, addPoint }) {
     const kernel = targetKernel(s);
     const preprocess = preprocessOf(s);
     const mine = ++serial;
-    const again = cur.plane.table && !sameSplit(cur.plane.split, planeSplit(s));
-    if (again) {
+    if (cur.plane.table && !sameSplit(cur.plane.split, planeSplit(s))) {
       // A moved Test share or Seed: the engine splits the table again; the clicked points stay.
       const old = cur.plane;
       let fresh;
       try {
-        fresh = await tablePlane(app.engine, cur.ds, planeSplit(s));
+        fresh = await tablePlane(app.engine, cur.ds, { ...planeSplit(s), signal });
       } catch (e) {
+        if (signal.aborted) throw e;
         $('play-status').textContent = `The table could not be split again: ${e.message}`;
         return;
       }
-      if (mine !== serial || app.current !== cur) return;
+      if (app.current !== cur) return;
       const n = old.train.y.length - old.added;
       cur.plane = { ...fresh, train: withPoints(fresh.train, { x: old.train.x.slice(2 * n), y: old.train.y.slice(n) }), added: old.added };
       paintAll();
@@ -254,53 +335,66 @@ export function createPlayground({ app, run, say, addPoint }) {
     const { train, test, classes } = cur.plane;
     // More than two classes: each pixel the winning class (one-vs-rest scores), not a decision value.
     const multi = classes.length > 2;
-    const predict = multi ? evaluateClasses : evaluate;
+    const values = (S) => (multi ? argmaxClasses(S) : decision(S));
     titles(s);
     for (const v of views) v.canvas.dataset.state = 'busy';
     const ms = featureMs(train.y.length + test.y.length + COARSE * COARSE + GRID * GRID, m, depth);
     const slow = ms > SLOW_SURFACE_MS ? ` The random features take about ${seconds(ms)} (rough): fewer features or a smaller depth are much faster.` : '';
     $('play-status').textContent = `Computing the surfaces for L = ${depth}, m = ${m}, ${lam}…${slow}`;
     const t0 = performance.now();
-    const outcome = await run('decision surfaces', 'playground', async (ctl, signal) => {
-      const X = planeRows(train.x);
-      let exact = null;
-      for (const [step, v] of order.entries()) {
-        const { onProgress } = ctl(step, order.length);
-        const model = await app.engine.fitRidge(X, train.y, { ...surfaceOptions(v.sf, { depth, features, kernel, lambda, preprocess, classes: classes.length }), signal });
-        try {
-          const onTest = await predict(model, test.x, { signal });
-          const acc = multi ? sameShare(onTest.label, test.y) : accuracy(onTest, test.y);
-          if (v.sf.method) {
-            // A quick coarse picture first: many features at a large depth take seconds.
-            const coarse = await predict(model, COARSE_X, { signal });
-            check(signal);
-            v.image = surfaceImage(coarse, COARSE);
-            paintView(v);
-          }
-          const values = await predict(model, GRID_X, { signal, onBatch: (done, total) => onProgress({ done, total, stage: v.sf.title }) });
-          check(signal);
-          v.image = surfaceImage(values, GRID);
-          v.values = values;
-          const agree = v.sf.method && exact ? (multi ? sameShare(values.label, exact.label) : agreement(values, exact)) : NaN;
-          if (v.sf === EXACT) exact = values;
-          Object.assign(v.canvas.dataset, { state: 'done', run: String(mine), accuracy: String(acc), agreement: Number.isNaN(agree) ? '' : String(agree), lambda: String(model.lambda) });
-          const chose = s.lamauto ? ` · chose λ = ${short(model.lambda)}` : '';
-          v.note.textContent = `test accuracy ${(100 * acc).toFixed(1)}%${Number.isNaN(agree) ? '' : ` · same class as the exact kernel on ${(100 * agree).toFixed(1)}% of the plane`}${chose}`;
-          paintView(v);
-        } finally {
-          model.dispose();
-        }
-      }
-    }, { fallback: 'try a larger λ or a smaller Features m' });
-    if (outcome.ok) {
-      $('play-status').textContent = `L = ${depth}, m = ${m}, ${lam}: three fits on ${count(train.y.length, 'point')} and ${count(3 * GRID * GRID, 'prediction')} in ${seconds(performance.now() - t0)}.`;
-    } else if (outcome.why === 'failed' || outcome.why === 'cancelled') {
-      const failed = outcome.why === 'failed';
-      for (const v of views) if (v.canvas.dataset.state === 'busy') v.canvas.dataset.state = failed ? 'failed' : 'stopped';
-      $('play-status').textContent = failed
-        ? 'The surfaces could not be computed (the message at the top says why).'
-        : 'Stopped by Cancel: the pictures are of earlier settings. Move a control to draw them again.';
+    const models = views.map((v) => {
+      const { features: f, kernel: k } = surfaceOptions(v.sf, { depth, features, kernel, lambda, preprocess, classes: classes.length });
+      return f ? { features: f } : { kernel: k };
+    });
+    const { onProgress } = ctl(0, 1);
+    const call = (points, lane = 0) => app.engine.playground(planeRows(train.x), train.y, {
+      models, points: points.map(planeRows), lambda, task: TASK, classes: classes.length, preprocess, lane, signal, onProgress,
+    });
+    // The calls at once: the coarse picture and the full one's first half
+    // to the worker of lane 0, one after the other (no other job takes the
+    // worker between them); with two workers, the full picture's second
+    // half to the other (each worker keeps its own models).
+    const coarseCall = call([test.x, COARSE_X]);
+    const split = app.engine.workers > 1;
+    const halves = split ? [call([test.x, GRID_TOP]), call([GRID_BOTTOM], 1)] : [call([test.x, GRID_X])];
+    const fullCall = Promise.all(halves).then(([a, b]) => (b ? joinRows(a, b) : a));
+    fullCall.catch(() => {}); // awaited below, unless the coarse call fails
+    const coarse = await coarseCall;
+    check(signal);
+    if (app.current !== cur) return;
+    for (const [i, v] of views.entries()) {
+      v.image = surfaceImage(values(coarse.surfaces[i].scores[1]), COARSE);
+      paintView(v);
     }
+    const tCoarse = performance.now() - t0;
+    // When the page first showed pictures (its clock: milliseconds since it began loading).
+    $('play-status').dataset.firstCoarse ??= String(Math.round(performance.now()));
+    const full = await fullCall;
+    check(signal);
+    if (app.current !== cur) return;
+    let exact = null;
+    for (const [i, v] of views.entries()) {
+      const r = full.surfaces[i];
+      const onTest = values(r.scores[0]);
+      const acc = multi ? sameShare(onTest.label, test.y) : accuracy(onTest, test.y);
+      const grid = values(r.scores[1]);
+      v.image = surfaceImage(grid, GRID);
+      v.values = grid;
+      const agree = v.sf.method && exact ? (multi ? sameShare(grid.label, exact.label) : agreement(grid, exact)) : NaN;
+      if (v.sf === EXACT) exact = grid;
+      Object.assign(v.canvas.dataset, { state: 'done', run: String(mine), accuracy: String(acc), agreement: Number.isNaN(agree) ? '' : String(agree), lambda: String(r.lambda) });
+      // What is drawn, for the reader of the page's state (the tests): fitRidge's options of this
+      // model and a digest of its values on the grid.
+      Object.assign(v.canvas.dataset, { options: JSON.stringify({ ...models[i], lambda, task: TASK, classes: classes.length, preprocess }), digest: digest(grid) });
+      const chose = s.lamauto ? ` · chose λ = ${short(r.lambda)}` : '';
+      v.note.textContent = `test accuracy ${(100 * acc).toFixed(1)}%${Number.isNaN(agree) ? '' : ` · same class as the exact kernel on ${(100 * agree).toFixed(1)}% of the plane`}${chose}`;
+      paintView(v);
+    }
+    const ms1 = performance.now() - t0;
+    $('play-status').dataset.firstFull ??= String(Math.round(performance.now()));
+    const refit = full.surfaces.filter((r, i) => !r.reused || !coarse.surfaces[i].reused).length;
+    Object.assign($('play-status').dataset, { run: String(mine), ms: String(ms1), coarseMs: String(tCoarse), refit: String(refit) });
+    $('play-status').textContent = `L = ${depth}, m = ${m}, ${lam}: three fits on ${count(train.y.length, 'point')} and ${count(3 * GRID * GRID, 'prediction')} in ${seconds(ms1)} (the coarse picture in ${seconds(tCoarse)}; ${refit === 0 ? 'no model refitted' : `${count(refit, 'model')} refitted`}).`;
   }
 
   /**

@@ -245,3 +245,18 @@ export function classPixels({ label, margin }, colours = CLASS_COLOURS, sure = S
   }
   return px;
 }
+
+/**
+ * A digest of a surface's values (decision values, or { label, margin }):
+ * FNV-1a over their float64 bits, as hex. Two surfaces with the same
+ * digest hold the same bits (the tests compare the playground's pictures
+ * with fitRidge's predictions by it).
+ */
+export function digest(values) {
+  let h = 0x811c9dc5;
+  for (const a of values.label ? [values.label, values.margin] : [values]) {
+    const b = new Uint8Array(Float64Array.from(a).buffer);
+    for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 16777619);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}

@@ -554,6 +554,24 @@ export interface PredictCSVOptions extends CallControl {
   maxBytes?: number;
 }
 
+/** Engine.playground's options: the models, the points to score, and the options they share. */
+export interface PlaygroundOptions extends Pick<FitOptions, 'lambda' | 'criterion' | 'task' | 'classes' | 'preprocess'>, CallControl {
+  /** One model each: random features or an exact kernel. */
+  models: ReadonlyArray<Pick<FitOptions, 'features'> | Pick<FitOptions, 'kernel'>>;
+  /** Sets of points of X's columns, each scored with every model. */
+  points?: ReadonlyArray<Matrix | Rows>;
+  /** Which worker keeps these models: 0 (default) … workers − 1; different lanes, different workers. */
+  lane?: number;
+}
+
+/** What Engine.playground returns: per model, its λ and its scores of each set of points. */
+export interface PlaygroundResult {
+  surfaces: Array<{ lambda: number; reused: boolean; computed: number; scores: Matrix[] }>;
+  /** Models fitted and bases computed by the lane's worker so far. */
+  fits: number;
+  bases: number;
+}
+
 /** FitOptions for fitRidge(dataset, options): the dataset brings task, classes and groups. */
 export type DatasetFitOptions = Omit<FitOptions, 'task' | 'classes' | 'groups'>;
 
@@ -737,6 +755,16 @@ export interface Engine {
    * or kfold): the parts keep the schema.
    */
   fitRidge(dataset: Dataset, options?: DatasetFitOptions): Promise<Model>;
+  /**
+   * The lab's playground in one call: each of models (FitOptions'
+   * features or kernel, sharing the other options) fitted on X and y, and
+   * every matrix of points scored with each (one column per class, or one
+   * value per row). The worker of the call's lane keeps the models and the
+   * scores, so a call that changes one model's settings fits that model
+   * alone, and a new λ scores the points with the kernels or features kept.
+   * The scores are fitRidge's then predictScores', bit for bit.
+   */
+  playground(X: Matrix | Rows, y: Vector, options: PlaygroundOptions): Promise<PlaygroundResult>;
   /**
    * Reads a model file (its JSON text, or the parsed object) as
    * JSON.stringify(model) wrote it, in this or another host. Go reads the

@@ -10,6 +10,7 @@
 //   fit.js      the distributed ridge fit, planned by Go (the plan op)
 //   model.js    the fitted Model, and its file (toJSON, loadModel)
 //   dataset.js  a Dataset split into Datasets that keep its schema (split, kfold)
+//   playground.js  the lab's playground models in one call (Go's core/playground)
 //   index.js    the Engine and createEngine (this file)
 import { ntkrfError, typeError, closedError, abortError, describe } from './errors.js';
 import { SCHEMA, NAMES, LIMITS, COSTS, checkKeys, splitControl, readMatrix, snapshotMatrix, snapshotVector, snapshotNames, inputBytes, withPathHint, checkCount } from './options.js';
@@ -18,6 +19,7 @@ import { rowBlocks, overRows, copyRows, concat, take } from './rows.js';
 import { fitRidge } from './fit.js';
 import { loadModel } from './model.js';
 import { splitDataset } from './dataset.js';
+import { playground } from './playground.js';
 
 const MAX_WORKERS = 8;
 
@@ -98,6 +100,17 @@ class Engine {
   async fitRidge(...args) {
     guard(this.#pool, 'fitRidge');
     return fitRidge(this.#pool, ...args);
+  }
+
+  /**
+   * The lab's playground in one call: each of models ({ features } or {
+   * kernel }, sharing λ, task, classes and preprocess) fitted on X and y,
+   * and every matrix of points scored with each; the worker keeps its
+   * models and scores, so a call that changes one model fits that one.
+   */
+  async playground(X, y, options = {}) {
+    guard(this.#pool, 'playground');
+    return playground(this.#pool, X, y, options);
   }
 
   /** A model file (JSON text or its parsed object, as JSON.stringify(model) writes it) → a Model, checked by Go. */

@@ -291,6 +291,7 @@ export class Pool {
 
   assign(slot, job) {
     this.busy.add(slot);
+    job.onSlot?.(slot);
     slot.run(job);
   }
 
@@ -300,9 +301,12 @@ export class Pool {
    * moved to the worker, not copied again. With transfer true, so are the
    * arrays (with transfer an array, those of the arrays it lists); onInputs then gets them back after a
    * successful call, for the next call to refill. where names the engine
-   * method in errors.
+   * method in errors. onSlot(slot) is told the worker the call runs on
+   * (an op that keeps a cache there sends its next call to it). urgent: a call that waits goes
+   * before the calls waiting already (a page's answer to a moved control
+   * before its background work).
    */
-  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs, where = op } = {}) {
+  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs, where = op, onSlot, urgent = false } = {}) {
     if (this.closed) return Promise.reject(closedError(where));
     if (signal?.aborted) return Promise.reject(abortError(signal));
     const stranded = this.strandedError(where, slot);
@@ -316,7 +320,7 @@ export class Pool {
       return Promise.reject(ntkrfError('ERR_TYPE', `${where}: an argument cannot be written as JSON (${e?.message ?? e}); pass plain numbers, strings, arrays and objects`));
     }
     return new Promise((resolve, reject) => {
-      const job = { id: this.nextId++, op, where, json, arrays, bytes, transfer, slot, onInputs, resolve, reject, onProgress, signal };
+      const job = { id: this.nextId++, op, where, json, arrays, bytes, transfer, slot, onInputs, resolve, reject, onProgress, signal, onSlot };
       if (signal) {
         job.onAbort = () => {
           const i = this.queue.indexOf(job);
@@ -331,6 +335,7 @@ export class Pool {
       }
       const free = this.slots.find((s) => !this.busy.has(s) && s.worker && (!slot || s === slot));
       if (free) this.assign(free, job);
+      else if (urgent) this.queue.unshift(job);
       else this.queue.push(job);
     });
   }
