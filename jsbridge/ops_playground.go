@@ -3,6 +3,8 @@ package jsbridge
 import (
 	"context"
 	"encoding/json"
+	"ntkrf/core/auto"
+	"ntkrf/core/data"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -29,11 +31,11 @@ func init() {
 	ops["playground"] = func(c *call, args []byte) (any, error) {
 		var a struct {
 			ridgeArgs
-			Preprocess json.RawMessage   `json:"preprocess"`
-			Models     []playgroundModel `json:"models"`
-			X          *MatrixRef        `json:"X"`
-			Y          *ArrayRef         `json:"y"`
-			Points     []MatrixRef       `json:"points"`
+			Preprocess auto.Value[data.Prep] `json:"preprocess"`
+			Models     []playgroundModel     `json:"models"`
+			X          *MatrixRef            `json:"X"`
+			Y          *ArrayRef             `json:"y"`
+			Points     []MatrixRef           `json:"points"`
 		}
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
