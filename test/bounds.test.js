@@ -36,6 +36,7 @@ const CALLS = {
   split: (o) => eng.split(10, o),
   kfold: (o) => eng.kfold(10, o),
   stats: (o) => eng.stats(o),
+  playground: (o) => eng.playground(X, y, { models: [{ features: { dim: 8, depth: 1 } }], task: 'regression', ...o }),
 };
 
 test('every method that computes takes a signal: aborted, it rejects ERR_ABORTED; a wrong one is ERR_TYPE', async () => {

@@ -14,7 +14,7 @@ var adviceVerbs = map[string]bool{
 	"reduce": true, "increase": true, "choose": true, "remove": true, "standardize": true, "wrap": true,
 	"try": true, "call": true, "save": true, "check": true, "split": true, "drop": true, "create": true,
 	"leave": true, "fit": true, "parse": true, "name": true, "make": true, "merge": true, "solve": true,
-	"add": true, "keep": true, "open": true, "load": true, "write": true,
+	"add": true, "keep": true, "open": true, "load": true, "write": true, "rescale": true,
 }
 
 // split returns msg's fault and advice by the grammar.
@@ -43,8 +43,43 @@ func (e *Error) Advice() string {
 	return a
 }
 
-// Fault is the message without its advice: what went wrong.
+// Fault is the message without its advice and without the names of the
+// Go packages that wrapped it ("krr: featurizing the rows: rf: the
+// features…" is "featurizing the rows: the features…"): what went wrong,
+// as a user who called no Go package reads it.
 func (e *Error) Fault() string {
 	f, _ := split(e.Msg)
-	return f
+	return unprefixed(f)
+}
+
+// packages are the names Go's messages start with, and wrapped messages
+// repeat after ": ".
+var packages = []string{"core", "check", "kernel", "linalg", "rf", "krr", "metrics", "active", "data", "pipeline", "jsbridge", "playground", "gram"}
+
+// unprefixed drops every package name that starts msg or follows ": ".
+func unprefixed(msg string) string {
+	var b strings.Builder
+	at := 0
+	for at <= len(msg) {
+		rest := msg[at:]
+		cut := false
+		for _, p := range packages {
+			if strings.HasPrefix(rest, p+": ") {
+				at += len(p) + 2
+				cut = true
+				break
+			}
+		}
+		if cut {
+			continue
+		}
+		i := strings.Index(rest, ": ")
+		if i < 0 {
+			b.WriteString(rest)
+			break
+		}
+		b.WriteString(rest[:i+2])
+		at += i + 2
+	}
+	return b.String()
 }

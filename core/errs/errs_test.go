@@ -45,9 +45,9 @@ func TestCodesMatchThePackage(t *testing.T) {
 // an imperative verb; a message without one has none.
 func TestAdvice(t *testing.T) {
 	for _, tc := range []struct{ msg, fault, advice string }{
-		{"krr: y[2] = 2 is not a class index in 0…1; encode classes as 0…k−1 or raise classes", "krr: y[2] = 2 is not a class index in 0…1", "encode classes as 0…k−1 or raise classes"},
-		{"pipeline: task \"regression\", but the data set's target is a \"classification\" target; leave the task unset or parse with task \"regression\"", "pipeline: task \"regression\", but the data set's target is a \"classification\" target", "leave the task unset or parse with task \"regression\""},
-		{"data: 3 columns; the header has 4", "data: 3 columns; the header has 4", ""},
+		{"krr: y[2] = 2 is not a class index in 0…1; encode classes as 0…k−1 or raise classes", "y[2] = 2 is not a class index in 0…1", "encode classes as 0…k−1 or raise classes"},
+		{"pipeline: task \"regression\", but the data set's target is a \"classification\" target; leave the task unset or parse with task \"regression\"", "task \"regression\", but the data set's target is a \"classification\" target", "leave the task unset or parse with task \"regression\""},
+		{"data: 3 columns; the header has 4", "3 columns; the header has 4", ""},
 		{"no advice at all", "no advice at all", ""},
 		{"trailing; ", "trailing; ", ""},
 		{"a; b; Use a smaller file", "a; b", "Use a smaller file"},
@@ -56,5 +56,17 @@ func TestAdvice(t *testing.T) {
 		if e.Fault() != tc.fault || e.Advice() != tc.advice {
 			t.Errorf("%q: fault %q advice %q, want %q and %q", tc.msg, e.Fault(), e.Advice(), tc.fault, tc.advice)
 		}
+	}
+}
+
+// TestFaultDropsPackageNames: the names of the Go packages that wrapped a
+// message are not part of its fault.
+func TestFaultDropsPackageNames(t *testing.T) {
+	e := New(Data, "", "krr: featurizing the rows: rf: the features of row 0 are not finite; rescale the data")
+	if got, want := e.Fault(), "featurizing the rows: the features of row 0 are not finite"; got != want {
+		t.Errorf("fault %q, want %q", got, want)
+	}
+	if got := New(Data, "", "a ratio: 3: rf: x").Fault(); got != "a ratio: 3: x" {
+		t.Errorf("fault %q", got)
 	}
 }
