@@ -16,9 +16,12 @@ import (
 const (
 	planMagic   = "ntkrPLAN"
 	planVersion = 1
-	// maxPlanBytes bounds a plan's settings: a few hundred bytes, and a
-	// grid or groups of a few thousand numbers.
-	maxPlanBytes = 4 << 20
+	// maxPlanBytes bounds a plan's settings: a few hundred bytes, a grid
+	// or groups of a few thousand numbers, and a data set's schema
+	// (Config.Input), which for a wide table of categorical columns runs to
+	// megabytes. The reader checks a length against the bytes it was given
+	// before it allocates, so this only refuses a form no plan could write.
+	maxPlanBytes = 1 << 30
 )
 
 // MarshalBinary returns the plan's wire form: what a host hands its
