@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"ntkrf/core/errs"
 	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,9 +59,6 @@ func JSAdvice(err error) (fault, advice string) {
 // it is derived from the schema (goNamesOf), so no list is kept by hand.
 var goNames = goNamesOf(Schema)
 
-// pkgPrefix matches the package prefix of a Go error message ("krr: ").
-var pkgPrefix = regexp.MustCompile(`^(core|check|kernel|linalg|rf|krr|metrics|active|data|pipeline|jsbridge): `)
-
 // toJS turns any error of an operation into an *check.Error whose message
 // starts with the operation and speaks the JavaScript API. Errors without
 // a code get fallback: ERR_PARSE for the CSV operations, else ERR_DATA.
@@ -78,9 +75,7 @@ func toJS(op string, err error, fallback check.Code) *check.Error {
 		out.Code = check.Aborted
 	}
 	msg := strings.TrimPrefix(out.Msg, op+": ")
-	for pkgPrefix.MatchString(msg) {
-		msg = pkgPrefix.ReplaceAllString(msg, "")
-	}
+	msg = errs.TrimPackages(msg)
 	out.Msg = op + ": " + goNames.Replace(msg)
 	return out
 }

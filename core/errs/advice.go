@@ -56,30 +56,41 @@ func (e *Error) Fault() string {
 // repeat after ": ".
 var packages = []string{"core", "check", "kernel", "linalg", "rf", "krr", "metrics", "active", "data", "pipeline", "jsbridge", "playground", "gram"}
 
+// TrimPackages drops the names of the Go packages msg starts with
+// ("krr: rf: x" is "x"): a host that prefixes its own method name shows
+// no package of the core.
+func TrimPackages(msg string) string {
+	for {
+		n := packageAt(msg)
+		if n == 0 {
+			return msg
+		}
+		msg = msg[n:]
+	}
+}
+
+// packageAt is the length of the package name and ": " msg starts with,
+// 0 when it starts with none.
+func packageAt(msg string) int {
+	for _, p := range packages {
+		if strings.HasPrefix(msg, p+": ") {
+			return len(p) + 2
+		}
+	}
+	return 0
+}
+
 // unprefixed drops every package name that starts msg or follows ": ".
 func unprefixed(msg string) string {
 	var b strings.Builder
-	at := 0
-	for at <= len(msg) {
-		rest := msg[at:]
-		cut := false
-		for _, p := range packages {
-			if strings.HasPrefix(rest, p+": ") {
-				at += len(p) + 2
-				cut = true
-				break
-			}
-		}
-		if cut {
-			continue
-		}
-		i := strings.Index(rest, ": ")
+	for {
+		msg = TrimPackages(msg)
+		i := strings.Index(msg, ": ")
 		if i < 0 {
-			b.WriteString(rest)
-			break
+			b.WriteString(msg)
+			return b.String()
 		}
-		b.WriteString(rest[:i+2])
-		at += i + 2
+		b.WriteString(msg[:i+2])
+		msg = msg[i+2:]
 	}
-	return b.String()
 }
