@@ -59,3 +59,23 @@ for (const [name, y, options] of [
     assert.equal(bits(Float64Array.from(coef.data)), bits(want.coef), 'the coefficients');
   });
 }
+
+// The method left open too: on 600 rows 'auto' fits the exact kernel and
+// scores the RBF candidates besides the depths. Every worker scores with
+// the plan decoded from its bytes, which must be the plan that was made
+// (a decoded open plan once lost the method and the RBF candidates, and
+// the package's selection named no method).
+test("fitRidge with no method is pipeline.Fit in one call, bit for bit: 'auto' method, exact kernel chosen", { timeout: 300_000 }, async () => {
+  const n = 600;
+  const Xs = randomMatrix(n, 6, 5);
+  const ys = Array.from({ length: n }, (_, i) => (Xs.data[i * 6] * Xs.data[i * 6 + 1] > 0 ? 1 : 0));
+  const options = { task: 'classification', search: { rows: 300 } };
+  const model = await eng.fitRidge(Xs, ys, options);
+  const want = await oneCall(Xs, ys, options);
+  const { coef, train, ...header } = model.toJSON();
+  assert.equal(header.selection.method, 'kernel', 'the selection says what the method was');
+  assert.ok(header.selection.candidates.some((c) => c.kernel === 'rbf'), 'the RBF candidates were scored');
+  assert.deepEqual(header, want.header, 'the model header (λ, scaler, selection)');
+  assert.equal(bits(Float64Array.from(coef.data)), bits(want.coef), 'the coefficients');
+  assert.ok(train, 'a kernel model keeps its training rows');
+});

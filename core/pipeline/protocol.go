@@ -37,6 +37,10 @@ import (
 // data.DecodeStats, DecodePart). Fit is this protocol with one part.
 type Plan struct {
 	cfg        Config // settled: Preprocess and depth fixed (open: nil, 0), Ridge resolved
+	// given is an open plan's cfg before 'auto' chose the method: its
+	// form (digest, bytes) holds this one, so that DecodePlan makes the
+	// same search (the method open, the same candidates) again.
+	given Config
 	rows, cols int
 	collect    bool // parts keep their scaled rows; solved in one place
 	cut        krr.HoldoutCut
@@ -142,11 +146,12 @@ func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg = s.settleMethod(cfg) // 'auto''s method, exact kernel or features (select.go)
 	if opt.BlockRows == 0 {
 		opt.BlockRows = krr.DefaultBlockRows
 	}
 	cfg.Ridge = opt
+	given := cfg
+	cfg = s.settleMethod(cfg) // 'auto''s method, exact kernel or features (select.go)
 	if err := checkClassNames(cfg); err != nil {
 		return nil, err
 	}
@@ -160,7 +165,7 @@ func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	first.cfg, first.open, first.cut = cfg, s, krr.HoldoutCut{}
+	first.cfg, first.given, first.open, first.cut = cfg, given, s, krr.HoldoutCut{}
 	first.digest = first.computeDigest()
 	return first, nil
 }

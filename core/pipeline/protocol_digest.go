@@ -28,7 +28,7 @@ type digestForm struct {
 
 // digestFormVersion changes whenever digestForm or what a part holds
 // changes meaning.
-const digestFormVersion = 2
+const digestFormVersion = 3
 
 // Digest identifies the plan: the SHA-256 of its settings (the task,
 // classes, preprocessing, feature map or kernel with its seed, λ's rule,

@@ -124,6 +124,9 @@ func (p *Plan) form() []byte {
 		Form: digestFormVersion, Rows: p.rows, Cols: p.cols, Config: p.cfg,
 		Collect: p.collect, Cut: p.cut, Dim: p.dim, Kernel: p.kern, Open: p.open != nil, Selection: p.sel,
 	}
+	if p.open != nil {
+		f.Config = p.given
+	}
 	if p.fmap != nil {
 		f.Map = &p.fmap.cfg
 	}

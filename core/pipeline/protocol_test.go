@@ -113,20 +113,22 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *
 		}
 	}
 	// 'auto': only the rows the plan names are gathered, and the
-	// candidates are scored in k shares, chosen from in any order.
+	// candidates are scored in k shares, chosen from in any order, each
+	// by a plan that travelled as bytes (as between workers and hosts).
 	if idx := plan.SearchRows(); idx != nil {
 		var scored []Scored
 		for _, part := range r.Perm(k) {
-			sc, err := plan.Score(ctx, data.Rows(X, idx), data.Take(y, idx), stats[0], part, k)
+			sc, err := travel(t, plan).Score(ctx, data.Rows(X, idx), data.Take(y, idx), stats[0], part, k)
 			if err != nil {
 				t.Fatal(err)
 			}
 			scored = append(scored, sc...)
 		}
-		if plan, _, err = plan.Choose(scored); err != nil {
+		if plan, _, err = travel(t, plan).Choose(scored); err != nil {
 			t.Fatal(err)
 		}
 	}
+	plan = travel(t, plan)
 	scaler, err := plan.Scaler(stats[0])
 	if err != nil {
 		t.Fatal(err)
@@ -196,6 +198,10 @@ func autoCases() []struct {
 		{"classification, auto, fixed λ", 3, Config{Features: feat, Search: search, Ridge: krr.Options{Task: krr.Classification, Lambda: 0.05}}},
 		{"regression, auto preprocessing", 0, Config{Features: rf.Config{Dim: 48, Depth: 2, Seed: 3}, Search: search, Ridge: krr.Options{Task: krr.Regression}}},
 		{"regression, auto, kernel", 0, Config{Kernel: &kernel.Spec{Name: "ntk"}, Search: search, Ridge: krr.Options{Task: krr.Regression}}},
+		// The method open too: 'auto' chooses the exact kernel for these
+		// rows and adds the RBF candidates.
+		{"classification, auto method", 3, Config{Search: search, Ridge: krr.Options{Task: krr.Classification}}},
+		{"regression, auto method", 0, Config{Search: search, Ridge: krr.Options{Task: krr.Regression}}},
 	}
 }
 
@@ -243,6 +249,20 @@ func fitPipeline(t *testing.T, X *mat.Dense, y []float64, cfg Config) *Pipeline 
 		t.Fatal(err)
 	}
 	return want
+}
+
+// travel is p as another worker or host has it: p's bytes decoded.
+func travel(t *testing.T, p *Plan) *Plan {
+	t.Helper()
+	b, err := p.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := DecodePlan(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }
 
 // compareParts holds the protocol over k = 1…5 parts (r orders and merges
