@@ -331,6 +331,17 @@ test('the cost model: work of a fit, training rows per evaluation, the estimate 
   assert.ok(Math.abs(withOverhead.ms - e.ms - 700) < 1e-9, 'a fixed overhead per run');
   assert.match(e.text, /^Φ for all 150 rows: 150 × 512 × 4 bytes = 307\.2 kB; training ≈ \d+ ms \(rough\)\.$/);
   assert.equal(e.exactOK, true);
+  // The whole run Train starts: the exact kernel beside (its own search), k folds and the model on every row, a first run's warm-up.
+  const kf = { eval: 'kfold', test: 30, k: 5 };
+  const withExact = estimate({ n: 150, d: 4, m: 512, layers: 0, search, settings: kf, rate, workers: 2, exact: true });
+  const wantWork = 5 * trainWork(120, 4, 512, 0, search) + trainWork(150, 4, 512, 0, search) + 5 * trainWork(120, 4, 0, 0, search, { exact: true });
+  assert.ok(Math.abs(withExact.work.total - wantWork) <= 1e-9 * wantWork, `${withExact.work.total} vs ${wantWork}`);
+  assert.ok(Math.abs(withExact.ms - (1000 * wantWork) / 2e9) < 1e-6);
+  assert.match(withExact.text, /training ≈ [\d.]+ m?s \(rough; the exact kernel [\d.]+ m?s of it\)/);
+  assert.equal(estimate({ n: 5000, d: 4, m: 512, layers: 0, settings: kf, rate, workers: 2, exact: true }).work.exact, 0, 'no exact kernel beyond EXACT_MAX training rows');
+  const cold = estimate({ n: 150, d: 4, m: 512, layers: 0, settings: { eval: 'split', test: 30, k: 5 }, rate, workers: 2, cold: true });
+  assert.ok(C.wasmWarmup > 0 && Math.abs(cold.ms - e.ms - 1000 * C.wasmWarmup) < 1e-9, 'a first run: the core\'s warm-up once');
+  assert.match(cold.text, /more for a first run/);
   const big = estimate({ n: 100_000, d: 50, m: 8192, layers: 4, settings: { eval: 'kfold', test: 30, k: 10 }, rate, workers: 1 });
   assert.equal(big.slow, true);
   assert.match(big.text, /a smaller Features m is much faster/);

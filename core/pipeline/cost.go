@@ -45,10 +45,15 @@ type Costs struct {
 	// calls, copies between them): 0.15 s, from warm fits of the bundled
 	// tables (iris, wine, Glass: 0.15–0.30 s measured with the package's 2
 	// workers at load ~3, `node bench/cost-check.mjs`; 0.5 s, measured under
-	// load, overestimated them 3–5×). A page's first fit also compiles the
-	// hot paths (about 0.5–1 s more), which no fixed overhead covers.
+	// load, overestimated them 3–5×).
 	Overhead     float64 `json:"overhead"`
 	WasmOverhead float64 `json:"wasmOverhead"`
+	// WasmWarmup is the seconds a page's first training run takes beyond
+	// the rate, once: the engine optimising its hot code as it first runs
+	// it, and its memory growing. Measured in the lab's first Train
+	// after the playground had drawn (Glass +0.4 s, Boston housing +1.2 s)
+	// and in a fresh engine's first fit (iris +1.2 s over its next two).
+	WasmWarmup float64 `json:"wasmWarmup"`
 	// Lambdas is the number of λ values a λ search scores by default
 	// (krr.GridPoints), for hosts that model the LOO term.
 	Lambdas int `json:"lambdas"`
@@ -70,6 +75,7 @@ var DefaultCosts = Costs{
 	WasmRate:     2.7e9,
 	Overhead:     0.02,
 	WasmOverhead: 0.15,
+	WasmWarmup:   1,
 	Lambdas:      krr.GridPoints,
 }
 

@@ -64,57 +64,85 @@ export function trainRows(n, { eval: evaluation, test, k }) {
 }
 
 /**
- * The estimate shown before a run, for n × d data, m features, layers after
- * the first, the 'auto' search (see trainWork; null without it), rate (see
- * measuredRate), workers, the bytes of one feature value (4: float32, the
- * core's default precision where the map has a float32 form; 8: float64)
- * and the outputs (classes).
- * Returns { bytes, trainRows, ms, slow, exactOK, text }.
+ * The modelled work of a whole training run (what Train does, see
+ * experiments.js trainAndTest): on each fold (one with a split) a feature
+ * fit of the training rows with its 'auto' search, with k folds one more
+ * fit on every row (the model kept), and with exact the exact kernel on
+ * each fold (its own search). Returns { features, exact, total, calls,
+ * exactCalls }: the work units and the number of fitting calls.
  */
-export function estimate({ n, d, m, layers, search = null, settings, rate = INITIAL_RATE, workers, bytesPerValue = 4, outputs = 1 }) {
-  const bytes = n * m * bytesPerValue;
+export function runWork({ n, d, m, layers, search = null, settings, outputs = 1, exact = false }) {
   const rows = trainRows(n, settings);
-  const fits = settings.eval === 'split' ? 1 : settings.k;
-  const ms = rate.overheadMs + (1000 * fits * trainWork(rows, d, m, layers, search, { outputs })) / (rate.speed * workers);
-  const slow = ms > SLOW_MS;
-  const text = `Φ for all ${n} rows: ${n} × ${m} × ${bytesPerValue} bytes = ${formatBytes(bytes)}; training ≈ ${seconds(ms)} (rough)${slow ? ': a smaller Features m is much faster' : ''}.`;
-  return { bytes, trainRows: rows, ms, slow, exactOK: rows <= EXACT_MAX, text };
+  const split = settings.eval === 'split';
+  const fits = split ? 1 : settings.k;
+  const features = fits * trainWork(rows, d, m, layers, search, { outputs }) + (split ? 0 : trainWork(n, d, m, layers, search, { outputs }));
+  const withExact = exact && rows <= EXACT_MAX;
+  const ex = withExact ? fits * trainWork(rows, d, 0, layers, search, { outputs, exact: true }) : 0;
+  // Fitting calls, each with the rate's overhead.
+  const exactCalls = withExact ? fits : 0;
+  return { features, exact: ex, total: features + ex, calls: (split ? 1 : fits + 1) + exactCalls, exactCalls };
 }
 
 /**
- * The rate after a run of work units that took ms on workers: a fixed
- * overhead plus a throughput, fitted by least squares to the latest runs
- * (RATE_RUNS). One run's ratio would charge a small run's overhead to its
- * few work units, and every later estimate would be huge; so with fewer
- * than two runs of different sizes the overhead keeps its assumed value and
- * only a run well above it measures the speed.
+ * The estimate shown before a run, for n × d data, m features, layers after
+ * the first, the 'auto' search (see trainWork; null without it), rate (see
+ * measuredRate), workers, the bytes of one feature value (4: float32, the
+ * core's default precision where the map has a float32 form; 8: float64),
+ * the outputs (classes), exact (the exact kernel fitted beside, as the
+ * Exact checkbox asks) and cold (no run yet on this page: the core's
+ * wasmWarmup, the engine optimising its code as it first runs it, once).
+ * The time is the whole run's, as Train takes it (runWork).
+ * Returns { bytes, trainRows, ms, slow, exactOK, text }.
  */
-export function measuredRate(rate, work, ms, workers) {
-  const runs = [...rate.runs, { work, ms, workers }].slice(-RATE_RUNS);
-  // x: seconds of work at one work unit a second per worker; y: ms.
-  const pts = runs.map((r) => [r.work / r.workers, r.ms]);
-  const mx = pts.reduce((a, [x]) => a + x, 0) / pts.length;
-  const my = pts.reduce((a, [, y]) => a + y, 0) / pts.length;
-  let sxx = 0, sxy = 0;
-  for (const [x, y] of pts) {
-    sxx += (x - mx) ** 2;
-    sxy += (x - mx) * (y - my);
+export function estimate({ n, d, m, layers, search = null, settings, rate = INITIAL_RATE, workers, bytesPerValue = 4, outputs = 1, exact = false, cold = false }) {
+  const bytes = n * m * bytesPerValue;
+  const rows = trainRows(n, settings);
+  const work = runWork({ n, d, m, layers, search, settings, outputs, exact });
+  const warmup = cold ? 1000 * (COSTS.wasmWarmup ?? 0) : 0;
+  const ms = rate.overheadMs * work.calls + (1000 * work.total) / (rate.speed * workers) + warmup;
+  const slow = ms > SLOW_MS;
+  const parts = [];
+  if (work.exact > 0) parts.push(`the exact kernel ${seconds(rate.overheadMs * work.exactCalls + (1000 * work.exact) / (rate.speed * workers))} of it`);
+  if (warmup > 0) parts.push(`${seconds(warmup)} more for a first run`);
+  const text = `Φ for all ${n} rows: ${n} × ${m} × ${bytesPerValue} bytes = ${formatBytes(bytes)}; training ≈ ${seconds(ms)} (rough${parts.length ? `; ${parts.join(', ')}` : ''})${slow ? ': a smaller Features m is much faster' : ''}.`;
+  return { bytes, trainRows: rows, ms, slow, exactOK: rows <= EXACT_MAX, work, text };
+}
+
+/**
+ * The rate after a run of work units in fits fitting calls that took ms on
+ * workers: an overhead per fitting call (each one plans, gathers and
+ * solves across the workers) plus a throughput, fitted by least squares
+ * to the latest runs (RATE_RUNS). One run's ratio would charge a small
+ * run's overhead to its few work units, and every later estimate would be
+ * huge; so with fewer than two runs of different shapes the overhead
+ * keeps its assumed value and only a run well above it measures the speed,
+ * and a run of little modelled work measures the overhead alone. cold: the
+ * page's first run, whose warm-up (the core's wasmWarmup) is left out.
+ */
+export function measuredRate(rate, work, ms, workers, fits = 1, { cold = false } = {}) {
+  // A first run's warm-up (the core's wasmWarmup) is the page's, once: not the rate's.
+  if (cold) ms = Math.max(ms / 2, ms - 1000 * (COSTS.wasmWarmup ?? 0));
+  const runs = [...rate.runs, { work, ms, workers, fits }].slice(-RATE_RUNS);
+  // ms = a · fits + x · 1000 / speed, x the work per worker: two regressors, no intercept.
+  const pts = runs.map((r) => [r.fits ?? 1, r.work / r.workers, r.ms]);
+  let s11 = 0, s12 = 0, s22 = 0, s1y = 0, s2y = 0;
+  for (const [f, x, y] of pts) {
+    s11 += f * f; s12 += f * x; s22 += x * x; s1y += f * y; s2y += x * y;
   }
-  // ms = a + x · 1000 / speed: slope 1000 / speed.
-  if (pts.length >= 2 && sxx > 0 && sxy > 0) {
-    const slope = sxy / sxx;
-    const a = my - slope * mx;
-    if (a >= 0) return { overheadMs: a, speed: 1000 / slope, runs };
-    // A negative intercept: no overhead, the speed through the origin.
-    const through = pts.reduce((acc, [x, y]) => acc + x * y, 0) / pts.reduce((acc, [x]) => acc + x * x, 0);
-    return { overheadMs: 0, speed: 1000 / through, runs };
+  const det = s11 * s22 - s12 * s12;
+  if (pts.length >= 2 && det > 1e-9 * s11 * s22) {
+    const a = (s22 * s1y - s12 * s2y) / det;
+    const slope = (s11 * s2y - s12 * s1y) / det;
+    if (a >= 0 && slope > 0) return { overheadMs: a, speed: 1000 / slope, runs };
+    // No positive overhead: the speed through the origin.
+    if (s2y > 0) return { overheadMs: 0, speed: (1000 * s22) / s2y, runs };
   }
-  const overheadMs = rate.overheadMs;
-  const beyond = ms - overheadMs;
-  // A run hardly longer than the overhead, or whose modelled work is a
-  // small part of its time (a tiny fit slowed by a cold start or a loaded
-  // machine), says nothing of the speed.
+  const beyond = ms - rate.overheadMs * fits;
   const modelled = (1000 * work) / workers / rate.speed;
-  const speed = beyond > overheadMs && modelled > ms / 20 ? (1000 * work) / workers / beyond : rate.speed;
-  return { overheadMs, speed, runs };
+  // A run whose modelled work is a small part of its time (a tiny fit)
+  // measures the overhead, not the speed.
+  if (modelled <= ms / 20) return { overheadMs: Math.max(0, ms - modelled) / fits, speed: rate.speed, runs };
+  // A run hardly longer than its overhead says nothing of the speed.
+  const speed = beyond > rate.overheadMs * fits ? (1000 * work) / workers / beyond : rate.speed;
+  return { overheadMs: rate.overheadMs, speed, runs };
 }

@@ -197,10 +197,13 @@ export function untrainable(ds) {
  * Returns { rows, pred, exactPred, fold, curve, lambda, exactLambda,
  * exactDepths (the depths the exact kernel chose, with depth 'auto'), rfMs,
  * exactMs, withExact, exactSkipped, maxTrain, scores, exactScores?, yTrue,
- * work, how, model, modelRows }: rows are the held-out rows in the order
+ * work (the modelled work of all its fits), calls (its fitting calls),
+ * totalMs (the run's time), how,
+ * model, modelRows }: rows are the held-out rows in the order
  * of pred.
  */
 export async function trainAndTest(engine, ds, plan, ctl, signal) {
+  const t0 = performance.now();
   const n = ds.X.rows;
   const classification = ds.task === NAMES.Classification;
   let parts;
@@ -264,7 +267,12 @@ export async function trainAndTest(engine, ds, plan, ctl, signal) {
     out.model?.dispose();
     throw e;
   }
-  out.work = parts.reduce((a, f) => a + trainWork(f.train.length, ds.X.cols, plan.m, plan.layers, plan.search), 0);
+  // The modelled work of what ran (cost.js runWork), and its time.
+  const outputs = classification ? ds.classes.length : 1;
+  const work = (rows, m, exact = false) => trainWork(rows, ds.X.cols, m, plan.layers, plan.search, { outputs, exact });
+  out.work = parts.reduce((a, f) => a + work(f.train.length, plan.m) + (withExact ? work(f.train.length, 0, true) : 0), 0) + (final ? work(n, plan.m) : 0);
+  out.calls = parts.length * (withExact ? 2 : 1) + (final ? 1 : 0);
+  out.totalMs = performance.now() - t0;
   out.how = plan.evaluation === 'split' ? count(out.rows.length, 'held-out test row') : `${parts.length}-fold cross-validation (${count(out.rows.length, 'row')})`;
   return out;
 }

@@ -27,6 +27,9 @@ export function createTrainPanel({ app, page, models, controls }) {
     }
     // The settings of this run: the controls may move while it runs.
     const plan = trainingPlan(app.settings, ds, app.search);
+    // The estimate shown for these settings (controls.js showCost), to set beside the time taken.
+    const estimatedMs = Number($('cost').dataset.ms);
+    const t0 = performance.now();
     // Pressing Train chooses its model, unless a model file is chosen before it ends.
     const choice = ++app.choices;
     // The previous run's charts and model would pass for this run's until it ends.
@@ -62,8 +65,9 @@ export function createTrainPanel({ app, page, models, controls }) {
       return;
     }
     const result = outcome.value;
-    app.rate = measuredRate(app.rate, result.work, result.rfMs, app.engine.workers);
-    app.lastRun = { ...result, ds, name, method: plan.method, m: plan.m, kernel: plan.kernel };
+    // The rate from the whole run (every fit, the exact kernel's too), as the estimate counts it.
+    app.rate = measuredRate(app.rate, result.work, result.totalMs, app.engine.workers, result.calls, { cold: app.rate.runs.length === 0 });
+    app.lastRun = { ...result, ds, name, method: plan.method, m: plan.m, kernel: plan.kernel, estimatedMs, wallMs: performance.now() - t0 };
     const rows = plan.evaluation === 'split' ? `its ${count(result.modelRows, 'training row')}` : `all ${count(result.modelRows, 'row')} (the folds only measure)`;
     // Described by its file: the depth 'auto' chose, not the 'auto' sent.
     models.set('trained', result.model, modelFileName(name, plan.method), `Trained on ${name}, ${rows}.`, { features: result.model.toJSON().features }, choice);
@@ -91,6 +95,9 @@ export function createTrainPanel({ app, page, models, controls }) {
     const by = r.curve ? ` (by validated ${r.curve.accuracy ? 'accuracy' : 'squared error'})` : '';
     const lambda = r.lambda.length > 1 ? `λ = ${short(Math.min(...r.lambda))} … ${short(Math.max(...r.lambda))} over the folds${by}` : `λ = ${short(r.lambda[0])}${by}`;
     box.append(line(`${app.vocab.methods[r.method].name}, m = ${r.m}, on ${r.how}; ${lambda}; fit and predict ${seconds(r.rfMs)}.`));
+    const est = Number.isFinite(r.estimatedMs) ? ` (estimated ${seconds(r.estimatedMs)})` : '';
+    const check = r.checked ? `, and the check at m = ${r.checked.m} ${seconds(r.wallMs - r.totalMs)} more` : '';
+    if (Number.isFinite(r.wallMs)) box.append(line(`Train took ${seconds(r.totalMs)}${est}${check}.`, 'took'));
     if (r.selection) box.append(line(selectionText(r.selection), 'selection'));
     // The engine's advice on the fit's size (features far beyond the rows' needs), without its method prefix.
     for (const w of r.model?.warnings ?? []) box.append(line(w.replace(/^fitRidge: /, ''), 'advice'));

@@ -704,12 +704,14 @@ export interface Engine {
    * n·m·d, layers per n·m²/2, gram per n·m·min(n,m), lambda per k³, kernel
    * per n²·(d+2L), candidate per s³, loo per s²·outputs·λs, exact per n³),
    * units a second natively per core (nativeRate) and per WebAssembly worker
-   * (wasmRate), seconds of overhead per fit (overhead, wasmOverhead), and
+   * (wasmRate), seconds of overhead per fit (overhead, wasmOverhead), the
+   * seconds a page's first training run takes more (wasmWarmup: the engine
+   * optimising its code as it first runs it), and
    * lambdas, the λ values a search scores.
    */
   readonly costs: Readonly<{
     features: number; layers: number; gram: number; lambda: number; kernel: number; candidate: number; loo: number; exact: number;
-    nativeRate: number; wasmRate: number; overhead: number; wasmOverhead: number; lambdas: number;
+    nativeRate: number; wasmRate: number; overhead: number; wasmOverhead: number; wasmWarmup: number; lambdas: number;
   }>;
   /**
    * Exact kernel matrix between the rows of X and the rows of Z
