@@ -63,7 +63,7 @@ func TestPlanSource(t *testing.T) {
 		{"class names, other classes", Config{Features: feat, ClassNames: []string{"x", "y"}, Ridge: krr.Options{Classes: 3}}, d, check.Option, "classes"},
 		{"class names repeated", Config{Features: feat, ClassNames: []string{"x", "x"}}, d, check.Value, ""},
 	} {
-		p, err := NewPlan(tc.cfg, n, tc.cols, nil)
+		p, err := newPlan(tc.cfg, n, tc.cols, nil)
 		if check.CodeOf(err) != tc.code || tc.code != "" && optionOf(err) != tc.option {
 			t.Errorf("%s: %v (option %q), want %q on %q", tc.name, err, optionOf(err), tc.code, tc.option)
 			continue
@@ -96,7 +96,7 @@ func TestSettledPlanTravels(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Input = &s
-	open, err := NewPlan(cfg, n, d, nil)
+	open, err := newPlan(cfg, n, d, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestSettledPlanTravels(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := settled.MarshalBinary()
-	again, err := DecodePlan(slices.Clone(b))
+	again, err := decodePlan(slices.Clone(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestSettledPlanTravels(t *testing.T) {
 	}
 	// The same settings without their selection are another plan: a part
 	// of one is refused by the other.
-	bare, err := NewPlan(settled.Config(), n, d, nil)
+	bare, err := newPlan(settled.Config(), n, d, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

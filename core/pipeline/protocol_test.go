@@ -92,7 +92,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *
 	t.Helper()
 	ctx := context.Background()
 	n, d := X.Dims()
-	plan, err := NewPlan(cfg, n, d, y)
+	plan, err := newPlan(cfg, n, d, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *
 	// 'auto': only the rows the plan names are gathered, and the
 	// candidates are scored in k shares, chosen from in any order.
 	if idx := plan.SearchRows(); idx != nil {
-		var scored []Scored
+		var scored []candScore
 		for _, part := range r.Perm(k) {
 			sc, err := plan.Score(ctx, data.Rows(X, idx), data.Take(y, idx), stats[0], part, k)
 			if err != nil {
@@ -265,7 +265,7 @@ func compareParts(t *testing.T, X *mat.Dense, y []float64, cfg Config, want *Pip
 
 // smallPlan is a held-out classification plan of 40 rows (8 held out) and
 // its statistics' scaler.
-func smallPlan(t testing.TB, collect bool) (*Plan, *data.Scaler, *mat.Dense, []float64) {
+func smallPlan(t testing.TB, collect bool) (*fitPlan, *data.Scaler, *mat.Dense, []float64) {
 	t.Helper()
 	X, y := fixture.Data(40, 3, 2, 5)
 	cfg := Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}, Ridge: krr.Options{Task: krr.Classification, BlockRows: 16}}
@@ -278,10 +278,10 @@ func smallPlan(t testing.TB, collect bool) (*Plan, *data.Scaler, *mat.Dense, []f
 
 // planScaler is cfg's plan for the rows X, y and the scaler of X's
 // statistics.
-func planScaler(t testing.TB, cfg Config, X *mat.Dense, y []float64) (*Plan, *data.Scaler) {
+func planScaler(t testing.TB, cfg Config, X *mat.Dense, y []float64) (*fitPlan, *data.Scaler) {
 	t.Helper()
 	n, d := X.Dims()
-	plan, err := NewPlan(cfg, n, d, y)
+	plan, err := newPlan(cfg, n, d, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func planScaler(t testing.TB, cfg Config, X *mat.Dense, y []float64) (*Plan, *da
 }
 
 // part returns the part of rows lo…hi−1.
-func part(t testing.TB, plan *Plan, s *data.Scaler, X *mat.Dense, y []float64, lo, hi int) *Part {
+func part(t testing.TB, plan *fitPlan, s *data.Scaler, X *mat.Dense, y []float64, lo, hi int) *fitPart {
 	t.Helper()
 	pt, err := plan.NewPart(s)
 	if err != nil {
@@ -328,7 +328,7 @@ func TestProtocolRefuses(t *testing.T) {
 		{"no targets, no task", Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}}, nil, check.Option},
 		{"targets of other rows", Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}, Ridge: krr.Options{Task: krr.Classification}}, y[:5], check.Shape},
 	} {
-		if _, err := NewPlan(tc.cfg, 40, 3, tc.y); check.CodeOf(err) != tc.code {
+		if _, err := newPlan(tc.cfg, 40, 3, tc.y); check.CodeOf(err) != tc.code {
 			t.Errorf("%s: %v, want %s", tc.name, err, tc.code)
 		}
 	}
@@ -443,11 +443,11 @@ func TestPlanRebuilt(t *testing.T) {
 	for _, tc := range append(protocolCases(), autoCases()...) {
 		X, y := protocolData(300, tc.k)
 		n, d := X.Dims()
-		p, err := NewPlan(tc.cfg, n, d, y)
+		p, err := newPlan(tc.cfg, n, d, y)
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, err := NewPlan(p.Config(), n, d, nil)
+		q, err := newPlan(p.Config(), n, d, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -489,7 +489,7 @@ func TestPlanSettles(t *testing.T) {
 	}
 	for _, tc := range protocolCases() {
 		_, y := protocolData(300, tc.k)
-		p, err := NewPlan(tc.cfg, 300, 5, y)
+		p, err := newPlan(tc.cfg, 300, 5, y)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -510,7 +510,7 @@ func TestWithProgress(t *testing.T) {
 	var first, second int
 	cfg := Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 16, Depth: 1, Seed: 2},
 		Ridge: krr.Options{Task: krr.Classification, Lambda: 0.1, Progress: func(int, int, string) { first++ }}}
-	p, err := NewPlan(cfg, 60, 3, y)
+	p, err := newPlan(cfg, 60, 3, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -564,7 +564,7 @@ func TestChunks(t *testing.T) {
 	} {
 		y := make([]float64, tc.rows)
 		cfg := Config{Preprocess: &data.Prep{}, Features: rf.Config{Depth: 1, Dim: tc.dim}, Ridge: krr.Options{Task: krr.Regression}}
-		p, err := NewPlan(cfg, tc.rows, tc.cols, y)
+		p, err := newPlan(cfg, tc.rows, tc.cols, y)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -582,7 +582,7 @@ func TestPlanDrawsLazily(t *testing.T) {
 	cfg := Config{Preprocess: &data.Prep{}, Features: rf.Config{Depth: 1, Dim: 2048}, Ridge: krr.Options{Task: krr.Regression}}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	p, err := NewPlan(cfg, len(y), 784, y)
+	p, err := newPlan(cfg, len(y), 784, y)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
