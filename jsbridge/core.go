@@ -5,6 +5,7 @@ import (
 
 	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
@@ -77,7 +78,7 @@ type Limits struct {
 // Names["Auto"]), and the sizes a host schedules with. A worker sends it
 // with the schema when it starts; the package shows it as Engine.names and
 // Engine.limits. A test keeps Names in step with core/names. Costs is the
-// core's cost model (pipeline.DefaultCosts, Engine.costs), which the lab's
+// core's cost model (pipeline.DefaultCosts(), Engine.costs), which the lab's
 // time estimate reads as 'auto' does.
 var Core = struct {
 	Names  map[string]string `json:"names"`
@@ -96,9 +97,9 @@ var Core = struct {
 		"GCV": names.GCV, "LOO": names.LOO, "Holdout": names.Holdout,
 		"MethodKernel": names.MethodKernel, "MethodFeatures": names.MethodFeatures,
 	},
-	Costs: pipeline.DefaultCosts,
+	Costs: pipeline.DefaultCosts(),
 	Limits: Limits{
-		ChunkBytes:         pipeline.ChunkBytes,
+		ChunkBytes:         protocol.ChunkBytes,
 		SplitSelectBytes:   SplitSelectBytes,
 		MinBlockRows:       MinBlockRows,
 		StartTimeoutMillis: StartTimeoutMillis,

@@ -122,7 +122,9 @@ type Search struct {
 	Preprocess []data.Prep `json:"preprocess,omitempty"`
 	// Rows is the number of training rows the candidates are scored on,
 	// a sample drawn with the features' seed when there are more (0:
-	// DefaultSearchRows, fewer with hundreds of classes: see defaultRows).
+	// DefaultSearchRows, fewer when so many classes would make a
+	// candidate's leave-one-out, rows²·classes·λs, cost more than 10⁹
+	// flops, and at least 50).
 	Rows int `json:"rows,omitempty"`
 }
 
