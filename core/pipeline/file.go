@@ -465,9 +465,9 @@ var pkgPrefix = regexp.MustCompile(`^(rf|krr|kernel|core|data): `)
 // Decode reads the JSON form without its coef and train matrices, which a
 // host moves separately (as typed arrays), and checks the whole once they
 // are given. Hosts use it with Split. A model fitted in this process
-// takes the feature map its plan drew (plans decoded last, DecodePlan),
-// bit for bit the map drawn from its configuration, instead of drawing it
-// again (0.3–0.5 s per worker on the package's standard job in
+// takes the feature map its plan drew (of the plans decoded last,
+// protocol.DecodePlan), bit for bit the map drawn from its configuration,
+// instead of drawing it again (0.3–0.5 s per worker on the package's standard job in
 // WebAssembly).
 func Decode(header []byte, coef, train *mat.Dense) (*Pipeline, error) {
 	return decodeReusing(header, coef, train, drawnMaps())

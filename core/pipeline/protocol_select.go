@@ -107,8 +107,8 @@ func (p *fitPlan) Choose(scored []candScore) (*fitPlan, *Selection, error) {
 // of 0; see Config) on the rows of X and targets y, as Fit does: it
 // returns cfg with them fixed to the chosen values and the task and
 // classes resolved, and the selection (nil when nothing was open). It is
-// the protocol's first steps (NewPlan, the statistics of X, Plan.Select on
-// the rows of SearchRows) in one call.
+// the first steps of ntkrf/core/protocol (NewPlan, the statistics of X,
+// Plan.Select on the rows of Plan.SearchRows) in one call.
 func Select(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (Config, *Selection, error) {
 	plan, _, sel, err := selectOn(ctx, X, y, cfg)
 	if err != nil {

@@ -52,13 +52,13 @@
 // # Identity
 //
 // Every value knows where it came from. A plan is identified by its
-// Digest (the SHA-256 of its settled form); statistics and parts carry the
-// digest of their plan, a part the digest of the scaler its rows were
-// scaled with and the global rows it holds (Part.Spans). The protocol
-// refuses, with ERR_PROTOCOL and a message naming the cause: a part or
-// statistics of another plan, a row added or merged twice, a part scaled
-// with other statistics than the scaler solved with, and a solve with rows
-// in no part. A retried shard's part is recognised by its spans; a host
+// Digest (the SHA-256 of its settled form). A part carries its plan's
+// digest, the digest of the scaler its rows were scaled with and the
+// global rows it holds (Part.Spans); statistics carry their global rows.
+// The protocol refuses, with ERR_PROTOCOL and a message naming the cause:
+// a part of another plan, a row added or merged twice (in parts or
+// statistics), a part scaled with other statistics than the scaler solved
+// with, and a solve with rows in no part. A retried shard's part is recognised by its spans; a host
 // keeps one part per span.
 //
 // Errors follow ntkrf's error grammar (ntkrf/core/errs): every refusal is

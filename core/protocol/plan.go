@@ -132,8 +132,8 @@ func (p *Plan) Config() pipeline.Config { return p.p.Config() }
 
 // Digest identifies the plan: the SHA-256 of its settings (the task,
 // classes, preprocessing, feature map or kernel with its seed, λ's rule,
-// the held-out cut, the rows and columns). Parts and statistics carry it,
-// and a part of another plan is refused (ERR_PROTOCOL).
+// the held-out cut, the rows and columns). Parts carry it, and a part of
+// another plan is refused (ERR_PROTOCOL).
 func (p *Plan) Digest() [32]byte { return p.p.Digest() }
 
 // MarshalBinary returns the plan's wire form: what a host hands its
