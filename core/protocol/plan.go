@@ -64,7 +64,9 @@ var decoded struct {
 // decoded (pipeline's planCacheSize). Both see the same decodes in the
 // same order, so they hold the same plans: a plan the implementation
 // returns again has its Plan here, and no Plan here keeps a plan (and its
-// feature map) alive that the implementation has let go.
+// feature map) alive that the implementation has let go. (Concurrent
+// first decodes may add in another order; at worst a plan gets a second
+// Plan, which shares its feature map.)
 const decodedPlans = 8
 
 // DecodePlan reads a plan's wire form (MarshalBinary). A form that no
