@@ -13,7 +13,8 @@ import (
 	"ntkrf/internal/rowtree"
 )
 
-// Plan is a fit settled before any row is read: the task and classes, the
+// fitPlan implements ntkrf/core/protocol's Plan (see protocol_seam.go): a
+// fit settled before any row is read: the task and classes, the
 // preprocessing, the feature map or kernel, λ's criterion, whether the
 // parts sum (the primal) or collect their rows (the dual, a kernel, exact
 // leave-one-out in the primal), and which rows the held-out criterion keeps
@@ -89,7 +90,7 @@ func (p *fitPlan) drawnMap() *rf.Map {
 	return nil
 }
 
-// NewPlan settles cfg for a fit of rows rows of cols columns. y, all the
+// newPlan settles cfg for a fit of rows rows of cols columns. y, all the
 // targets, resolves the task and the number of classes
 // (krr.Options.Labels, every target checked); it may be nil when cfg.Ridge
 // names the task, and the classes of a classification. A depth or

@@ -15,8 +15,8 @@ import (
 	"ntkrf/internal/rowtree"
 )
 
-// Part is what a set of rows contributes to a fit, and knows which: its
-// plan's digest, the digest of the scaler its rows were scaled with and
+// fitPart implements ntkrf/core/protocol's Part: what a set of rows
+// contributes to a fit, and knows which: its plan's digest, the digest of the scaler its rows were scaled with and
 // the global rows it holds. In the primal it holds the sums of the rows'
 // features (krr.Accumulator) per whole leaf of rows, reduced along
 // rowtree's fixed tree, and the scaled rows of leaves it holds only in

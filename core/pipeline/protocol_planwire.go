@@ -63,7 +63,7 @@ func drawnMaps() []*rf.Map {
 // open plan and its settled one; a page fits a few models side by side.
 const planCacheSize = 8 // ntkrf/core/protocol's decodedPlans is the same
 
-// DecodePlan reads a plan's wire form (MarshalBinary). A form that no
+// decodePlan reads a plan's wire form (MarshalBinary). A form that no
 // plan could have written (its settings refused by NewPlan, or settings
 // that do not make the plan they name: another version's) is refused with
 // a coded error. Decoding the same plan again returns the plan decoded
