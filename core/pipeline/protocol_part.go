@@ -16,8 +16,8 @@ import (
 )
 
 // fitPart implements ntkrf/core/protocol's Part: what a set of rows
-// contributes to a fit, and knows which: its plan's digest, the digest of the scaler its rows were scaled with and
-// the global rows it holds. In the primal it holds the sums of the rows'
+// contributes to a fit, and knows which: its plan's digest, the digest of
+// the scaler its rows were scaled with and the global rows it holds. In the primal it holds the sums of the rows'
 // features (krr.Accumulator) per whole leaf of rows, reduced along
 // rowtree's fixed tree, and the scaled rows of leaves it holds only in
 // part; the features of the rows the held-out rule keeps out are kept
