@@ -4,6 +4,9 @@
 //   - [ntkrf/core/pipeline]: a whole model — preprocessing, feature map or
 //     exact kernel, ridge solution — fitted in one call, saved as versioned
 //     JSON and loaded anywhere. Start here.
+//   - [ntkrf/core/protocol]: the same fit split into steps for hosts with
+//     several workers (plan, statistics, parts, merge, solve), each with a
+//     binary form.
 //   - [ntkrf/core/data]: CSV parsing, preprocessing (Scaler), splits.
 //   - [ntkrf/core/kernel]: exact NTK, NNGP and RBF kernels.
 //   - [ntkrf/core/rf]: random features (Algorithms 1 and 2 of Han et al.) and

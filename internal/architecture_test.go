@@ -97,7 +97,7 @@ func TestRootWithoutBeam(t *testing.T) {
 }
 
 // TestBridgeDoesNotFit: the bridge converts, the core fits. Its fit ops
-// call core/pipeline's protocol (Plan); krr's fitting internals (the fits,
+// call core/protocol's Plan; krr's fitting internals (the fits,
 // the accumulator, the held-out rule, the primal/dual choice) are out of
 // its reach, so that how a model is fitted is decided in one place. The
 // bridge may read krr's names (tasks, criteria, limits) and its options.
@@ -139,7 +139,7 @@ func TestBridgeDoesNotFit(t *testing.T) {
 		ast.Inspect(file, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok {
 				if id, ok := sel.X.(*ast.Ident); ok && id.Name == krr && !allowed[sel.Sel.Name] {
-					t.Errorf("%s: the bridge uses krr.%s; fit through core/pipeline's Plan (the bridge converts, the core fits)", fset.Position(sel.Pos()), sel.Sel.Name)
+					t.Errorf("%s: the bridge uses krr.%s; fit through core/protocol's Plan (the bridge converts, the core fits)", fset.Position(sel.Pos()), sel.Sel.Name)
 				}
 			}
 			return true

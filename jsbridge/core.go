@@ -3,8 +3,10 @@ package jsbridge
 import (
 	"encoding/json"
 
+	"ntkrf/core/errs"
 	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
@@ -70,6 +72,10 @@ type Limits struct {
 	// precision, by method, then sampler (rf.DefaultValueBytes): 4 where
 	// the features are float32, 8 where float64.
 	FeatureBytes map[string]map[string]int `json:"featureBytes"`
+	// AdviceVerbs start the advice clause of a message (errs.AdviceVerbs):
+	// the package splits the messages it makes itself by them, as Go's
+	// errors are split (Fault, Advice).
+	AdviceVerbs []string `json:"adviceVerbs"`
 }
 
 // Core is what the package and the lab read of the core besides the option
@@ -77,7 +83,7 @@ type Limits struct {
 // Names["Auto"]), and the sizes a host schedules with. A worker sends it
 // with the schema when it starts; the package shows it as Engine.names and
 // Engine.limits. A test keeps Names in step with core/names. Costs is the
-// core's cost model (pipeline.DefaultCosts, Engine.costs), which the lab's
+// core's cost model (pipeline.DefaultCosts(), Engine.costs), which the lab's
 // time estimate reads as 'auto' does.
 var Core = struct {
 	Names  map[string]string `json:"names"`
@@ -96,9 +102,9 @@ var Core = struct {
 		"GCV": names.GCV, "LOO": names.LOO, "Holdout": names.Holdout,
 		"MethodKernel": names.MethodKernel, "MethodFeatures": names.MethodFeatures,
 	},
-	Costs: pipeline.DefaultCosts,
+	Costs: pipeline.DefaultCosts(),
 	Limits: Limits{
-		ChunkBytes:         pipeline.ChunkBytes,
+		ChunkBytes:         protocol.ChunkBytes,
 		SplitSelectBytes:   SplitSelectBytes,
 		MinBlockRows:       MinBlockRows,
 		StartTimeoutMillis: StartTimeoutMillis,
@@ -108,6 +114,7 @@ var Core = struct {
 		ListChars:          check.MaxListed,
 		MessageChars:       check.MaxMessage,
 		FeatureBytes:       rf.DefaultValueBytes(),
+		AdviceVerbs:        errs.AdviceVerbs(),
 	},
 }
 

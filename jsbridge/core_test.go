@@ -141,13 +141,13 @@ func TestPackageCopiesAreTheCores(t *testing.T) {
 	}
 }
 
-// TestCoreLimitsAreHostSizes: every host size core/pipeline states
-// (hostsizes.go) reaches the package: Core.Limits has a field of its name,
+// TestCoreLimitsAreHostSizes: every host size core/protocol states
+// (sizes.go) reaches the package: Core.Limits has a field of its name,
 // set from it, so a size added there and missed here fails this test, as
 // a name missed in Core.Names fails TestCoreNamesAreCoreNames.
 func TestCoreLimitsAreHostSizes(t *testing.T) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "../core/pipeline/hostsizes.go", nil, 0)
+	f, err := parser.ParseFile(fset, "../core/protocol/sizes.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,15 +169,15 @@ func TestCoreLimitsAreHostSizes(t *testing.T) {
 				}
 				found++
 				if _, ok := limits.FieldByName(n.Name); !ok {
-					t.Errorf("pipeline.%s is a host size the package does not receive: add it to Limits", n.Name)
+					t.Errorf("protocol.%s is a host size the package does not receive: add it to Limits", n.Name)
 				}
-				if !strings.Contains(string(src), n.Name+": ") || !strings.Contains(string(src), "pipeline."+n.Name+",") {
-					t.Errorf("Core.Limits.%s is not set from pipeline.%s", n.Name, n.Name)
+				if !strings.Contains(string(src), n.Name+": ") || !strings.Contains(string(src), "protocol."+n.Name+",") {
+					t.Errorf("Core.Limits.%s is not set from protocol.%s", n.Name, n.Name)
 				}
 			}
 		}
 	}
 	if found == 0 {
-		t.Fatal("no constants found in core/pipeline/hostsizes.go")
+		t.Fatal("no constants found in core/protocol/sizes.go")
 	}
 }

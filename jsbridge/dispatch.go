@@ -218,7 +218,7 @@ var ops = map[string]opFunc{
 	"preprocess": opPreprocess,
 	// Kernels and features.
 	"kernel": opKernel, "features": opFeatures, "compare": opCompare, "selectActive": opSelectActive,
-	// The fit (pipeline.Plan's protocol; see ops_fit.go) and its 'auto' selection.
+	// The fit (protocol.Plan's protocol; see ops_fit.go) and its 'auto' selection.
 	"select": opSelect, "fitPlan": opFitPlan, "fitStats": opFitStats, "fitPart": opFitPart, "fitSolve": opFitSolve,
 	// Text labels as class indices and names (fitRidge and score of names).
 	"labels": opLabels,

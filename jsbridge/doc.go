@@ -12,7 +12,7 @@
 // The operations are one table (ops, in dispatch.go) of named functions,
 // each converting its arguments, calling the core and converting the
 // answer: the bridge decides nothing. fitRidge is the core's fit protocol
-// (pipeline.Plan) in five ops: fitPlan (options in, the plan's bytes out),
+// (protocol.Plan) in five ops: fitPlan (options in, the plan's bytes out),
 // fitStats, select (the settled plan's bytes out), fitPart and fitSolve,
 // each given the plan's bytes.
 //

@@ -16,6 +16,7 @@ import (
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 	"ntkrf/core/rf"
 	"ntkrf/internal/fixture"
 )
@@ -205,7 +206,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config, c
 	t.Helper()
 	ctx := context.Background()
 	n, d := X.Dims()
-	plan, err := pipeline.NewPlan(cfg, n, d, y)
+	plan, err := protocol.NewPlan(cfg, n, d, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +234,7 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config, c
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all *pipeline.Part
+	var all *protocol.Part
 	for _, c := range chunks {
 		pt, err := plan.NewPart(scaler)
 		if err != nil {

@@ -13,10 +13,11 @@ import (
 	"ntkrf/core/krr"
 	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 	"ntkrf/internal/check"
 )
 
-// The fit of fitRidge is the core's protocol (pipeline.Plan), each step
+// The fit of fitRidge is the core's protocol (protocol.Plan), each step
 // an op that converts around it: fitPlan settles the plan, fitStats
 // computes a chunk's statistics, fitPart a chunk's part (the scaler of
 // the merged statistics, then the rows), fitSolve merges the parts and
@@ -84,9 +85,9 @@ func (a fitArgs) config(c *call) (pipeline.Config, error) {
 // given reports whether an option was given (not absent, not null).
 func given(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
 
-// newPlan settles a's fit (pipeline.NewPlan; y, when given, resolves the
+// newPlan settles a's fit (protocol.NewPlan; y, when given, resolves the
 // task and the classes).
-func (c *call) newPlan(a fitArgs, y []float64) (*pipeline.Plan, error) {
+func (c *call) newPlan(a fitArgs, y []float64) (*protocol.Plan, error) {
 	cfg, err := a.config(c)
 	if err != nil {
 		return nil, err
@@ -107,13 +108,13 @@ func (c *call) newPlan(a fitArgs, y []float64) (*pipeline.Plan, error) {
 			return nil, err
 		}
 	}
-	return pipeline.NewPlan(cfg, a.Rows, a.Cols, y)
+	return protocol.NewPlan(cfg, a.Rows, a.Cols, y)
 }
 
 // plan decodes the plan a step was handed (fitPlan's or select's bytes;
 // the core keeps the plans decoded last, their feature maps drawn once),
 // reporting progress within the call.
-func (c *call) plan(r *WireRef) (*pipeline.Plan, error) {
+func (c *call) plan(r *WireRef) (*protocol.Plan, error) {
 	if r == nil {
 		return nil, typeErr("%s: plan is required: the plan fitPlan or select returned", c.op)
 	}
@@ -121,7 +122,7 @@ func (c *call) plan(r *WireRef) (*pipeline.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := pipeline.DecodePlan(b)
+	p, err := protocol.DecodePlan(b)
 	if err != nil {
 		return nil, err
 	}
@@ -130,15 +131,15 @@ func (c *call) plan(r *WireRef) (*pipeline.Plan, error) {
 
 // planOut is what the scheduler reads of a plan: its bytes, which every
 // later step receives, and the chunks it schedules (at most chunkBytes
-// of X each; 0: the core's pipeline.ChunkBytes).
+// of X each; 0: the core's protocol.ChunkBytes).
 type planOut struct {
 	Plan   WireRef  `json:"plan"`
 	Chunks [][2]int `json:"chunks"`
 }
 
-func (c *call) planOut(p *pipeline.Plan, chunkBytes int) planOut {
+func (c *call) planOut(p *protocol.Plan, chunkBytes int) planOut {
 	if chunkBytes <= 0 {
-		chunkBytes = pipeline.ChunkBytes
+		chunkBytes = protocol.ChunkBytes
 	}
 	return planOut{Plan: c.putWire(p.AppendBinary(nil)), Chunks: p.Chunks(chunkBytes)}
 }
@@ -171,7 +172,7 @@ func (c *call) wire(name string, r WireRef) ([]byte, error) {
 // scaler fits the plan's preprocessing from the statistics of every
 // chunk, merged in the order given (row order: the same bits whatever
 // the workers).
-func (c *call) scaler(p *pipeline.Plan, refs []WireRef) (*data.Scaler, error) {
+func (c *call) scaler(p *protocol.Plan, refs []WireRef) (*data.Scaler, error) {
 	all, err := c.stats(refs)
 	if err != nil {
 		return nil, err
@@ -203,7 +204,7 @@ func (c *call) stats(refs []WireRef) (*data.Stats, error) {
 	return all, nil
 }
 
-// opFitPlan settles a fit (pipeline.NewPlan; the targets, when given,
+// opFitPlan settles a fit (protocol.NewPlan; the targets, when given,
 // settle the task and the classes): λ's criterion, the feature dimension,
 // whether the parts collect their rows, and the chunks of at most
 // chunkBytes of X each (0: the core's). It returns the plan's bytes, which
@@ -357,7 +358,7 @@ func opFitSolve(c *call, args []byte) (any, error) {
 	if len(a.Parts) == 0 {
 		return nil, typeErr("%s: parts is required: the part of every chunk (fitPart), in row order", c.op)
 	}
-	var all *pipeline.Part
+	var all *protocol.Part
 	for _, r := range a.Parts {
 		b, err := c.wire("parts", r)
 		if err != nil {

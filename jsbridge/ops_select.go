@@ -6,11 +6,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
-	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 )
 
 // select settles the "auto" depth and preprocessing of a fit whose plan
-// (fitPlan) left them open (pipeline.Plan.Select): on the rows the plan
+// (fitPlan) left them open (protocol.Plan.Select): on the rows the plan
 // named (its search rows, gathered by the caller, X and y here) and the
 // statistics of every chunk (fitStats, merged in row order), so that the
 // rest of the fit runs with them fixed, as Fit does natively. Its
@@ -29,7 +29,7 @@ func opSelect(c *call, args []byte) (any, error) {
 			Index int `json:"index"`
 			Count int `json:"count"`
 		} `json:"part"`
-		Scored []pipeline.Scored `json:"scored"`
+		Scored []protocol.Scored `json:"scored"`
 		// ChunkBytes cuts the settled plan's chunks (0: the core's).
 		ChunkBytes int `json:"chunkBytes"`
 	}
@@ -43,7 +43,7 @@ func opSelect(c *call, args []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var plan *pipeline.Plan
+	var plan *protocol.Plan
 	if a.Scored != nil {
 		plan, _, err = p.Choose(a.Scored)
 	} else {
@@ -69,10 +69,10 @@ func opSelect(c *call, args []byte) (any, error) {
 				return nil, err
 			}
 			if scored == nil {
-				scored = []pipeline.Scored{} // [], not null: nothing to add
+				scored = []protocol.Scored{} // [], not null: nothing to add
 			}
 			return struct {
-				Scored []pipeline.Scored `json:"scored"`
+				Scored []protocol.Scored `json:"scored"`
 			}{scored}, nil
 		}
 		plan, _, err = p.Select(context.Background(), X, y, stats)

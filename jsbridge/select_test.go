@@ -39,7 +39,7 @@ func TestSelectInParts(t *testing.T) {
 	if err := json.Unmarshal(res, &plan); err != nil {
 		t.Fatal(err)
 	}
-	if len(plan.Search.Rows) != n || plan.Search.Candidates != 3*len(pipeline.DefaultPreprocess) {
+	if len(plan.Search.Rows) != n || plan.Search.Candidates != 3*len(pipeline.DefaultPreprocess()) {
 		t.Fatalf("plan %s", res)
 	}
 	form := planArrays[plan.Plan.Wire.Array]
@@ -71,7 +71,7 @@ func TestSelectInParts(t *testing.T) {
 		if err := json.Unmarshal(res, &out); err != nil {
 			t.Fatal(err)
 		}
-		if total := 3 * len(pipeline.DefaultPreprocess); len(out.Scored) != total/3 {
+		if total := 3 * len(pipeline.DefaultPreprocess()); len(out.Scored) != total/3 {
 			t.Fatalf("part %d: %d of %d candidates", part, len(out.Scored), total)
 		}
 		all = append(all, out.Scored...)
@@ -102,7 +102,7 @@ func TestSelectInParts(t *testing.T) {
 	for _, tc := range []struct{ args, code, option, want string }{
 		{fmt.Sprintf(`{%s,"part":{"index":0,"count":2},"scored":%s}`, base, scored), "ERR_OPTION", "scored", "not both"},
 		{fmt.Sprintf(`{%s,"part":{"index":2,"count":2}}`, base), "ERR_OPTION", "part", "part 2 of 2"},
-		{fmt.Sprintf(`{%s,"scored":[]}`, planArg), "ERR_SHAPE", "scored", fmt.Sprintf("0 candidates scored; the selection has %d", 3*len(pipeline.DefaultPreprocess))},
+		{fmt.Sprintf(`{%s,"scored":[]}`, planArg), "ERR_SHAPE", "scored", fmt.Sprintf("0 candidates scored; the selection has %d", 3*len(pipeline.DefaultPreprocess()))},
 		{fmt.Sprintf(`{%s,"scored":%s}`, planArg, strings.Replace(string(scored), `"lambda":`, `"lambda":-`, 1)), "ERR_VALUE", "scored", "λ > 0"},
 	} {
 		_, _, err := Dispatch("select", []byte(tc.args), in, nil)

@@ -17,7 +17,7 @@ func init() {
 		if err := c.decode(args, &a); err != nil {
 			return nil, err
 		}
-		C := pipeline.DefaultCosts
+		C := pipeline.DefaultCosts()
 		return map[string]float64{
 			"features": C.FeatureFit(a.Rows, a.Cols, a.Dim, a.Depth, a.Outputs).Total(),
 			"exact":    C.ExactFit(a.Rows, a.Cols, a.Depth, a.Outputs, C.Lambdas).Total(),

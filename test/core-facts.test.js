@@ -11,6 +11,7 @@ import { pkg, root } from './helpers.js';
 const { createEngine } = await import(pkg);
 const rows = await import(path.join(root, 'dist', 'npm', 'rows.js'));
 const options = await import(path.join(root, 'dist', 'npm', 'options.js'));
+const errors = await import(path.join(root, 'dist', 'npm', 'errors.js'));
 
 let eng;
 before(async () => { eng = await createEngine({ workers: 2 }); });
@@ -31,6 +32,8 @@ test('the engine shows the core\'s names and limits, and the package schedules w
   }
   assert.equal(options.MAX_ARRAY_VALUES, limits.maxArrayValues, 'take\'s and fromRows\' limit is the core\'s');
   assert.equal(options.MAX_RESTARTS, limits.maxRestarts, 'the pool\'s restart bound is the core\'s');
+  // The package splits its own messages by the core's grammar (Go's errs.AdviceVerbs).
+  assert.deepEqual([...errors.ADVICE_VERBS].sort(), limits.adviceVerbs, 'the advice verbs are the core\'s');
   // The package's sizes are the core's, read when the first worker started.
   assert.equal(rows.CHUNK_BYTES, limits.chunkBytes);
   assert.equal(rows.SPLIT_SELECT_BYTES, limits.splitSelectBytes);

@@ -306,7 +306,7 @@ test('jobs: a new job replaces its lane\'s, Cancel stops all, a failure carries 
 });
 
 test('the cost model: work of a fit, training rows per evaluation, the estimate and the exact-kernel limit', () => {
-  // The core's table (Go's pipeline.DefaultCosts, eng.costs), not constants of the page's own.
+  // The core's table (Go's pipeline.DefaultCosts(), eng.costs), not constants of the page's own.
   const C = eng.costs;
   assert.deepEqual({ ...COSTS }, { ...C }, 'the page keeps the engine\'s cost model');
   assert.ok(C.candidate > 0 && C.gram > 0 && C.wasmRate > 0 && C.nativeRate > C.wasmRate && C.lambdas > 0, JSON.stringify(C));

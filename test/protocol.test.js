@@ -37,7 +37,7 @@ async function oneCall(X, y, options) {
 }
 
 // 24,000 rows × 48 columns are 9.2 MB of X: two chunks of at most 8 MiB
-// (pipeline.ChunkBytes), scheduled on two workers.
+// (protocol.ChunkBytes), scheduled on two workers.
 const rows = 24_000;
 const cols = 48;
 const X = randomMatrix(rows, cols, 11);

@@ -44,7 +44,7 @@ const CHUNK = Math.max(8 * 2 ** 20, 4 * M * M * 8);
  */
 const CHUNK_WORKER_MAX = 6 * CHUNK + 8 * M * M * 8 + 48 * MB;
 /**
- * The 'auto' depth and preprocessing are chosen (Go's pipeline.Plan.Select)
+ * The 'auto' depth and preprocessing are chosen (Go's protocol.Plan.Select)
  * on the rows the plan names (search.rows: 1,000 here) with the merged
  * statistics of every chunk, so no worker ever holds X: the workers that
  * score the candidates get the sample (400 kB) and hold, beside their

@@ -22,6 +22,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 	"ntkrf/core/rf"
 	"ntkrf/internal/fixture"
 )
@@ -263,7 +264,7 @@ func partCost(b *testing.B, ds *data.Dataset, opt Options) cost {
 	}
 	n := len(ds.Y)
 	half := n / 2
-	parts := make([]*pipeline.Part, 2)
+	parts := make([]*protocol.Part, 2)
 	var c cost
 	c0 := cpu()
 	for i, r := range [][2]int{{0, half}, {half, n}} {

@@ -8,7 +8,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"ntkrf/core/data"
-	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 	"ntkrf/internal/check"
 )
 
@@ -35,7 +35,7 @@ type Shard struct {
 
 // Settled is what the whole data set settles before any row is learned
 // from: the schema (columns, classes, task), each shard's first row key,
-// the number of rows, and the fit's plan (pipeline.Plan's bytes; the
+// the number of rows, and the fit's plan (protocol.Plan's bytes; the
 // selection replaces an open plan with the one it settled). It is small (a
 // side input).
 type Settled struct {
@@ -48,7 +48,7 @@ type Settled struct {
 
 // plan is the fit's plan (decoded once per process: the core keeps the
 // plans decoded last, their feature maps drawn once).
-func (s Settled) plan() (*pipeline.Plan, error) { return pipeline.DecodePlan(s.Plan) }
+func (s Settled) plan() (*protocol.Plan, error) { return protocol.DecodePlan(s.Plan) }
 
 func init() {
 	beam.RegisterCoder(reflect.TypeFor[Census](), encodeCensus, decodeCensus)

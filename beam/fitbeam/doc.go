@@ -1,4 +1,4 @@
-// Package fitbeam runs the core's fit (ntkrf/core/pipeline's protocol:
+// Package fitbeam runs the core's fit (ntkrf/core/protocol:
 // plan → statistics → parts → merge → solve) as an Apache Beam pipeline,
 // so that one program fits shards of CSV or TSV files on Beam's prism
 // runner on a laptop and unchanged on Dataflow, Flink or Spark.

@@ -16,7 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/data"
-	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 	"ntkrf/internal/check"
 )
 
@@ -268,7 +268,7 @@ func mergeStats(a, b Stats) (_ Stats, err error) {
 }
 
 // scalerOf is the plan's scaler from the merged statistics.
-func scalerOf(plan *pipeline.Plan, st Stats) (*data.Scaler, error) {
+func scalerOf(plan *protocol.Plan, st Stats) (*data.Scaler, error) {
 	if st.s == nil {
 		st.s = plan.NewStats()
 	}

@@ -6,7 +6,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/names"
-	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 	"ntkrf/core/rf"
 )
 
@@ -36,7 +36,7 @@ func TestGramReachesThePlan(t *testing.T) {
 			if tc.task == krr.Classification {
 				cfg.Ridge.Classes = 3
 			}
-			plan, err := pipeline.NewPlan(cfg, 4000, 4, nil)
+			plan, err := protocol.NewPlan(cfg, 4000, 4, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,7 +3,7 @@ package fitbeam
 import (
 	"sync/atomic"
 
-	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 )
 
 // Parts travel between workers as bytes (their form, encodePart), not as
@@ -11,14 +11,14 @@ import (
 // collection again only to estimate their sizes, which for a part of
 // m = 4096 is 67 MB each time, while bytes it only counts. A worker
 // decodes the first part it merges and merges the others from their
-// bytes in place (pipeline.Part.MergeBinary: no second m×m matrix).
+// bytes in place (protocol.Part.MergeBinary: no second m×m matrix).
 
-// Part is a pipeline.Part with what the solve needs besides the sums:
+// Part is a protocol.Part with what the solve needs besides the sums:
 // the settled data set, its plan's bytes among it, and the merged
 // statistics (nil p: no rows yet).
 type Part struct {
 	of Shard // no path, no row keys
-	p  *pipeline.Part
+	p  *protocol.Part
 }
 
 // partBytes counts the bytes of the parts this process sent to be
@@ -32,7 +32,7 @@ func send(emit func(int, []byte), key int, b []byte) {
 }
 
 // A part's form: its Shard's form, length first, then the core's wire
-// form of the part (pipeline.Part.AppendBinary), which names its plan by
+// form of the part (protocol.Part.AppendBinary), which names its plan by
 // digest.
 func encodePart(p Part) ([]byte, error) {
 	of, err := encodeShard(p.of)

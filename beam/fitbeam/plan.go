@@ -6,6 +6,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
@@ -65,7 +66,7 @@ func (o Options) Check() error {
 	// plan will.
 	cfg := o.config()
 	cfg.Ridge.Task = krr.Regression
-	_, err := pipeline.NewPlan(cfg, 1, 1, nil)
+	_, err := protocol.NewPlan(cfg, 1, 1, nil)
 	return err
 }
 
@@ -76,13 +77,13 @@ func (o Options) config() pipeline.Config {
 }
 
 // plan is the plan of a fit of o on the settled data set, as its bytes
-// (pipeline.Plan.MarshalBinary): what every later step decodes
-// (pipeline.DecodePlan). Open when o leaves the depth or preprocessing to
+// (protocol.Plan.MarshalBinary): what every later step decodes
+// (protocol.DecodePlan). Open when o leaves the depth or preprocessing to
 // the fit, until the selection settles it.
 func (o Options) plan(schema data.Schema, rows int) ([]byte, error) {
 	cfg := o.config()
 	cfg.Input = &schema
-	p, err := pipeline.NewPlan(cfg, rows, schema.Width(), nil)
+	p, err := protocol.NewPlan(cfg, rows, schema.Width(), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // The 'auto' stage: the open plan names the rows its selection scores
-// (pipeline.Plan.SearchRows, global row indices); each shard sends the
+// (protocol.Plan.SearchRows, global row indices); each shard sends the
 // ones it holds as it reads its statistics (the shards' offsets place
 // them), and one worker runs the core's selection on them with the
 // merged statistics. The settled plan travels in Settled, from which

@@ -14,6 +14,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 	"ntkrf/internal/check"
 	"ntkrf/internal/fitflags"
 )
@@ -143,7 +144,7 @@ func fitFiles(ctx context.Context, fl *files, opt fitflags.Fit, buffer int, maxM
 	rows, cols := census.Rows(), schema.Width()
 	cfg := opt.Config()
 	cfg.Input = schema // the task, classes and groups are the file's
-	plan, err := pipeline.NewPlan(cfg, rows, cols, nil)
+	plan, err := protocol.NewPlan(cfg, rows, cols, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +274,7 @@ type rowsOf struct {
 // row (the dual, an exact kernel, exact leave-one-out) when they, and the
 // n×n matrix it solves with, would pass maxMem: the streaming fit is
 // bounded only where the parts are sums.
-func fitsMemory(plan *pipeline.Plan, maxMem int64) error {
+func fitsMemory(plan *protocol.Plan, maxMem int64) error {
 	if !plan.Collects() {
 		return nil
 	}

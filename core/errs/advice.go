@@ -1,6 +1,7 @@
 package errs
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -15,6 +16,18 @@ var adviceVerbs = map[string]bool{
 	"try": true, "call": true, "save": true, "check": true, "split": true, "drop": true, "create": true,
 	"leave": true, "fit": true, "parse": true, "name": true, "make": true, "merge": true, "solve": true,
 	"add": true, "keep": true, "open": true, "load": true, "write": true, "rescale": true,
+}
+
+// AdviceVerbs are the verbs that start an advice clause, sorted: the
+// grammar a host that makes its own messages (the JavaScript package's
+// type checks) splits them by.
+func AdviceVerbs() []string {
+	v := make([]string, 0, len(adviceVerbs))
+	for w := range adviceVerbs {
+		v = append(v, w)
+	}
+	slices.Sort(v)
+	return v
 }
 
 // split returns msg's fault and advice by the grammar.

@@ -19,7 +19,7 @@ const featuresPerRow = 8
 // need (more than featuresPerRow a row), with the memory of Φ at the
 // map's precision and the modelled time of the fit (DefaultCosts) against
 // those of the exact kernel. Empty when there is nothing to say.
-func (p *Plan) Advice() []string {
+func (p *fitPlan) Advice() []string {
 	if p.fmap == nil || p.rows < 1 || p.dim <= featuresPerRow*p.rows {
 		return nil
 	}
@@ -32,7 +32,7 @@ func (p *Plan) Advice() []string {
 	exact := float64(p.rows) * float64(p.rows) * 8
 	outputs := max(p.cfg.Ridge.Classes, 1)
 	depth := p.fmap.cfg.Depth
-	c := DefaultCosts
+	c := defaultCosts
 	secs := c.Seconds(c.FeatureFit(p.rows, p.fmap.inputs, p.dim, depth, outputs), 1, false)
 	exactSecs := c.Seconds(c.ExactFit(p.rows, p.fmap.inputs, depth, outputs, 1), 1, false)
 	return []string{fmt.Sprintf("pipeline: %d features for %d rows (%d a row): Φ alone takes %s (%s) and the fit about %s, against %s and about %s for the exact %d×%d kernel, which the features only approximate; up to %d features (%d a row) or the exact kernel serve these rows",

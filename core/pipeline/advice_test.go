@@ -13,8 +13,8 @@ import (
 // gets none, nor does the exact kernel.
 func TestAdviceOnFeaturesBeyondTheRows(t *testing.T) {
 	y := []float64{0.5, 1, 2, 3, 4, 5.5}
-	plan := func(dim int) *Plan {
-		p, err := NewPlan(Config{Features: rf.Config{Method: "ntk", Depth: 1, Dim: dim, Seed: 1}, Ridge: krr.Options{Task: krr.Regression}}, len(y), 2, y)
+	plan := func(dim int) *fitPlan {
+		p, err := newPlan(Config{Features: rf.Config{Method: "ntk", Depth: 1, Dim: dim, Seed: 1}, Ridge: krr.Options{Task: krr.Regression}}, len(y), 2, y)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +29,7 @@ func TestAdviceOnFeaturesBeyondTheRows(t *testing.T) {
 		t.Errorf("advice %q", a)
 	}
 	// And the modelled times of both fits, from the cost model.
-	c := DefaultCosts
+	c := defaultCosts
 	feat := seconds(c.Seconds(c.FeatureFit(len(y), 2, 100000, 1, 1), 1, false))
 	exact := seconds(c.Seconds(c.ExactFit(len(y), 2, 1, 1, 1), 1, false))
 	if feat == exact || !strings.Contains(a[0], "the fit about "+feat) || !strings.Contains(a[0], "about "+exact+" for the exact") {

@@ -257,7 +257,7 @@ func TestDefaultFitOnASpiral(t *testing.T) {
 			biased++
 		}
 	}
-	if want := len(DefaultDepths); biased != want {
+	if want := len(defaultDepths); biased != want {
 		t.Errorf("%d candidates with the bias input; want one per depth (%d)", biased, want)
 	}
 	pred, err := p.Predict(Xt)

@@ -59,10 +59,13 @@ type Costs struct {
 	Lambdas int `json:"lambdas"`
 }
 
-// DefaultCosts is the cost model (see Costs): rates measured on this
-// project's 2-core machine; the exact-vs-features rule (methodChoice)
-// depends on the ratios of the coefficients only.
-var DefaultCosts = Costs{
+// DefaultCosts returns the cost model (see Costs): rates measured on this
+// project's 2-core machine; the exact-vs-features rule depends on the
+// ratios of the coefficients only.
+func DefaultCosts() Costs { return defaultCosts }
+
+// defaultCosts is DefaultCosts.
+var defaultCosts = Costs{
 	Features:     2,
 	Layers:       1,
 	Gram:         0.5,

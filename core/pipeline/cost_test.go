@@ -47,7 +47,7 @@ func TestMethodOpen(t *testing.T) {
 func TestChooseMethod(t *testing.T) {
 	t.Parallel()
 	opt := krr.Options{Task: krr.Classification, Classes: 10}
-	search := DefaultCosts.SearchWork(len(DefaultDepths)*len(DefaultPreprocess), DefaultSearchRows, 16, 2, 10, krr.GridPoints)
+	search := defaultCosts.SearchWork(len(defaultDepths)*len(defaultPreps), DefaultSearchRows, 16, 2, 10, krr.GridPoints)
 	cases := []struct {
 		rows, cols int
 		method     string
@@ -63,7 +63,7 @@ func TestChooseMethod(t *testing.T) {
 		{1_000_000, 784, names.MethodFeatures, rf.DefaultDim},
 	}
 	for _, c := range cases {
-		mc := DefaultCosts.chooseMethod(Config{}, opt, c.rows, c.cols, search)
+		mc := defaultCosts.chooseMethod(Config{}, opt, c.rows, c.cols, search)
 		if mc.Method != c.method || mc.Dim != c.dim {
 			t.Errorf("%d × %d: %s m = %d (%s), want %s m = %d", c.rows, c.cols, mc.Method, mc.Dim, mc.Reason, c.method, c.dim)
 		}
@@ -73,10 +73,10 @@ func TestChooseMethod(t *testing.T) {
 	}
 	// Without a search (nothing else open) the budget is the default
 	// features' fit: exact only where it is the cheaper fit, and m stays.
-	if mc := DefaultCosts.chooseMethod(Config{}, opt, 100, 10, Work{}); mc.Method != names.MethodKernel {
+	if mc := defaultCosts.chooseMethod(Config{}, opt, 100, 10, Work{}); mc.Method != names.MethodKernel {
 		t.Errorf("100 rows, no search: %s (%s)", mc.Method, mc.Reason)
 	}
-	if mc := DefaultCosts.chooseMethod(Config{}, opt, 30000, 10, Work{}); mc.Method != names.MethodFeatures || mc.Dim != rf.DefaultDim {
+	if mc := defaultCosts.chooseMethod(Config{}, opt, 30000, 10, Work{}); mc.Method != names.MethodFeatures || mc.Dim != rf.DefaultDim {
 		t.Errorf("3000 rows, no search: %s m = %d (%s)", mc.Method, mc.Dim, mc.Reason)
 	}
 }
@@ -85,7 +85,7 @@ func TestChooseMethod(t *testing.T) {
 // rate, divided among the workers; WebAssembly is slower.
 func TestCostsSeconds(t *testing.T) {
 	t.Parallel()
-	c := DefaultCosts
+	c := defaultCosts
 	w := c.FeatureFit(10000, 50, 2048, 2, 10)
 	if w.Features <= 0 || w.Gram <= 0 || w.Lambda <= 0 || w.Kernel != 0 {
 		t.Fatalf("feature fit: %+v", w)

@@ -69,26 +69,13 @@
 // testdata/models holds hostile files mutated from real ones, with the
 // outcome each host must give.
 //
-// A fit is a protocol every host runs the same way (Plan): NewPlan
-// settles the configuration once (task and classes, criterion, feature
-// map, primal or dual, the held-out rule); each part of the rows adds its
-// column statistics (data.Stats), which merge into the Scaler; each part
-// then featurizes and sums its rows (Part, a krr.Accumulator beneath);
-// parts merge in any order, also from their binary forms; Solve chooses λ
-// and assembles the pipeline. Fit is this protocol with one part, and
-// gives the model a host of any number of workers gives (to rounding).
-// When the depth or preprocessing is left open ('auto'), NewPlan makes an
-// open plan that names the rows its selection scores (SearchRows: a seeded
-// sample, a function of the number of rows, the classes, the grid and the
-// seed only); the host gathers those rows alone, and Plan.Select (or Score
-// per worker, then Choose) settles the plan from them and the merged
-// statistics, each candidate's scaler fitted from those statistics as the
-// fit's is. No host needs every row in one place to choose. Hosts hand
-// each other the plan's bytes (MarshalBinary, DecodePlan); a process keeps
-// the plans it decoded last, so that the feature map is drawn once per
-// worker, and Decode gives a model fitted there its plan's map: a map
-// drawn from the same configuration for the same inputs is the same map,
-// bit for bit.
+// A fit is also a protocol that hosts with several workers run in steps
+// (a plan, column statistics, parts of the rows merged in any order, a
+// solve), each with a binary form: ntkrf/core/protocol. Fit is that
+// protocol with one part, and gives the model a host of any number of
+// workers gives, bit for bit. Decode gives a model fitted in a process
+// the feature map its plan drew there: a map drawn from the same
+// configuration for the same inputs is the same map, bit for bit.
 //
 // Errors follow ntkrf's error grammar (ntkrf/core/errs): a bad model file
 // is refused with ERR_TYPE (not a model file), ERR_VALUE (other format or

@@ -86,8 +86,8 @@ func (f *file) biased() bool {
 	return f.Preprocess != nil && f.Preprocess.Prep().Bias > 0
 }
 
-// Matrix is a matrix in the JSON form: row-major data.
-type Matrix struct {
+// jsonMatrix is a matrix in the JSON form: row-major data.
+type jsonMatrix struct {
 	Rows int     `json:"rows"`
 	Cols int     `json:"cols"`
 	Data numbers `json:"data"`
@@ -102,15 +102,15 @@ func (v *numbers) UnmarshalJSON(b []byte) (err error) {
 	return err
 }
 
-func matrixOf(M *mat.Dense) *Matrix {
+func matrixOf(M *mat.Dense) *jsonMatrix {
 	if M == nil {
 		return nil
 	}
 	raw := M.RawMatrix()
 	if raw.Stride == raw.Cols {
-		return &Matrix{Rows: raw.Rows, Cols: raw.Cols, Data: raw.Data[:raw.Rows*raw.Cols]}
+		return &jsonMatrix{Rows: raw.Rows, Cols: raw.Cols, Data: raw.Data[:raw.Rows*raw.Cols]}
 	}
-	out := &Matrix{Rows: raw.Rows, Cols: raw.Cols, Data: make([]float64, 0, raw.Rows*raw.Cols)}
+	out := &jsonMatrix{Rows: raw.Rows, Cols: raw.Cols, Data: make([]float64, 0, raw.Rows*raw.Cols)}
 	for i := range raw.Rows {
 		out.Data = append(out.Data, M.RawRowView(i)...)
 	}
@@ -171,9 +171,9 @@ type file struct {
 	Preprocess *data.Scaler `json:"preprocess"`
 	Features   *rf.Config   `json:"features,omitempty"`
 	Kernel     *kernel.Spec `json:"kernel,omitempty"`
-	Coef       *Matrix      `json:"coef"`
+	Coef       *jsonMatrix  `json:"coef"`
 	Bias       numbers      `json:"bias"`
-	Train      *Matrix      `json:"train,omitempty"` // kernel: the preprocessed training rows
+	Train      *jsonMatrix  `json:"train,omitempty"` // kernel: the preprocessed training rows
 	Selection  *Selection   `json:"selection,omitempty"`
 }
 
@@ -360,7 +360,7 @@ func (f *file) checkHeader() error {
 	}
 	if s := f.Selection; s != nil {
 		// Files written before Selection.Best have none: it follows from the candidates.
-		b, err := BestCandidate(s.Candidates, f.Task == krr.Classification)
+		b, err := bestCandidate(s.Candidates, f.Task == krr.Classification)
 		if err != nil {
 			return check.Wrap("pipeline: model file: selection", err)
 		}
@@ -433,7 +433,7 @@ func (f *file) checkDepth(depth, dim int) error {
 }
 
 // dense checks a matrix of the file and returns it.
-func (m *Matrix) dense(name string) (*mat.Dense, error) {
+func (m *jsonMatrix) dense(name string) (*mat.Dense, error) {
 	if m.Rows <= 0 || m.Cols <= 0 || len(m.Data)/m.Cols != m.Rows || len(m.Data)%m.Cols != 0 {
 		return nil, check.New(check.Shape, "", "pipeline: model file: %s is %d×%d but holds %d numbers", name, m.Rows, m.Cols, len(m.Data))
 	}
@@ -465,9 +465,9 @@ var pkgPrefix = regexp.MustCompile(`^(rf|krr|kernel|core|data): `)
 // Decode reads the JSON form without its coef and train matrices, which a
 // host moves separately (as typed arrays), and checks the whole once they
 // are given. Hosts use it with Split. A model fitted in this process
-// takes the feature map its plan drew (plans decoded last, DecodePlan),
-// bit for bit the map drawn from its configuration, instead of drawing it
-// again (0.3–0.5 s per worker on the package's standard job in
+// takes the feature map its plan drew (of the plans decoded last,
+// protocol.DecodePlan), bit for bit the map drawn from its configuration,
+// instead of drawing it again (0.3–0.5 s per worker on the package's standard job in
 // WebAssembly).
 func Decode(header []byte, coef, train *mat.Dense) (*Pipeline, error) {
 	return decodeReusing(header, coef, train, drawnMaps())

@@ -82,7 +82,7 @@ func TestGramDefault(t *testing.T) {
 func sumsTol(t *testing.T, cfg Config, X *mat.Dense, y []float64, float64Tol float64) float64 {
 	t.Helper()
 	rows, cols := X.Dims()
-	p, err := NewPlan(cfg, rows, cols, y)
+	p, err := newPlan(cfg, rows, cols, y)
 	if err != nil {
 		t.Fatal(err)
 	}

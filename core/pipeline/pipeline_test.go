@@ -114,7 +114,7 @@ func TestZeroConfigIsTheDefault(t *testing.T) {
 	// Depth and preprocessing 'auto': every default candidate is scored
 	// and the chosen one is the pipeline's.
 	k, s := p.Kernel(), p.Selection()
-	if k == nil || p.Features() != nil || s == nil || len(s.Candidates) != len(DefaultDepths)*len(DefaultPreprocess)+len(AutoRBF) {
+	if k == nil || p.Features() != nil || s == nil || len(s.Candidates) != len(defaultDepths)*len(defaultPreps)+len(autoRBF) {
 		t.Fatalf("zero config: kernel %+v, features %+v, selection %+v", k, p.Features(), s)
 	}
 	if s.Method != names.MethodKernel || s.Reason == "" || !(s.Seconds > 0) || !(s.SearchSeconds > 0) {

@@ -13,7 +13,8 @@ import (
 	"ntkrf/internal/rowtree"
 )
 
-// Plan is a fit settled before any row is read: the task and classes, the
+// fitPlan implements ntkrf/core/protocol's Plan (see protocol_seam.go): a
+// fit settled before any row is read: the task and classes, the
 // preprocessing, the feature map or kernel, λ's criterion, whether the
 // parts sum (the primal) or collect their rows (the dual, a kernel, exact
 // leave-one-out in the primal), and which rows the held-out criterion keeps
@@ -35,12 +36,12 @@ import (
 // the plan from them and the merged statistics of every row. Statistics
 // and parts travel as versioned binary forms (AppendBinary,
 // data.DecodeStats, DecodePart). Fit is this protocol with one part.
-type Plan struct {
-	cfg        Config // settled: Preprocess and depth fixed (open: nil, 0), Ridge resolved
+type fitPlan struct {
+	cfg Config // settled: Preprocess and depth fixed (open: nil, 0), Ridge resolved
 	// given is an open plan's cfg before 'auto' chose the method: its
 	// form (digest, bytes) holds this one, so that DecodePlan makes the
 	// same search (the method open, the same candidates) again.
-	given Config
+	given      Config
 	rows, cols int
 	collect    bool // parts keep their scaled rows; solved in one place
 	cut        krr.HoldoutCut
@@ -72,7 +73,7 @@ type lazyMap struct {
 }
 
 // featureMap draws the plan's feature map once; nil for a kernel plan.
-func (p *Plan) featureMap() (*rf.Map, error) {
+func (p *fitPlan) featureMap() (*rf.Map, error) {
 	l := p.fmap
 	if l == nil {
 		return nil, nil
@@ -86,14 +87,14 @@ func (p *Plan) featureMap() (*rf.Map, error) {
 
 // drawnMap returns the plan's feature map if a part or the solve has drawn
 // it, nil otherwise (it draws nothing).
-func (p *Plan) drawnMap() *rf.Map {
+func (p *fitPlan) drawnMap() *rf.Map {
 	if l := p.fmap; l != nil && l.done.Load() && l.err == nil {
 		return l.m
 	}
 	return nil
 }
 
-// NewPlan settles cfg for a fit of rows rows of cols columns. y, all the
+// newPlan settles cfg for a fit of rows rows of cols columns. y, all the
 // targets, resolves the task and the number of classes
 // (krr.Options.Labels, every target checked); it may be nil when cfg.Ridge
 // names the task, and the classes of a classification. A depth or
@@ -101,7 +102,7 @@ func (p *Plan) drawnMap() *rf.Map {
 // an open plan: it collects statistics and names the rows to search
 // (SearchRows) until Select settles it; with a single candidate, or no
 // exact kernel to score with, it is settled at once.
-func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
+func newPlan(cfg Config, rows, cols int, y []float64) (*fitPlan, error) {
 	if rows < 1 || cols < 1 {
 		return nil, check.New(check.Shape, "", "pipeline: a plan of %d rows × %d columns; a fit needs at least one of each", rows, cols)
 	}
@@ -173,12 +174,12 @@ func NewPlan(cfg Config, rows, cols int, y []float64) (*Plan, error) {
 // settle makes the plan of cfg, whose depth and preprocessing are fixed
 // and whose Ridge is resolved (the task and classes set); its feature map
 // is drawn at first use.
-func settle(cfg Config, rows, cols int) (*Plan, error) {
+func settle(cfg Config, rows, cols int) (*fitPlan, error) {
 	if err := cfg.Preprocess.Check(); err != nil {
 		return nil, err
 	}
 	opt := cfg.Ridge
-	p := &Plan{rows: rows, cols: cols}
+	p := &fitPlan{rows: rows, cols: cols}
 	// The map is drawn on the preprocessed columns: the scaler keeps the
 	// columns it imputes and scales, and adds one for a bias input.
 	scaled := cfg.Preprocess.Width(cols)
@@ -215,41 +216,41 @@ func settle(cfg Config, rows, cols int) (*Plan, error) {
 
 // Rows is the number of rows the plan was made for: the parts together
 // must hold each of them once.
-func (p *Plan) Rows() int { return p.rows }
+func (p *fitPlan) Rows() int { return p.rows }
 
 // Cols is the number of columns of the rows.
-func (p *Plan) Cols() int { return p.cols }
+func (p *fitPlan) Cols() int { return p.cols }
 
 // Task is krr.Classification or krr.Regression.
-func (p *Plan) Task() string { return p.cfg.Ridge.Task }
+func (p *fitPlan) Task() string { return p.cfg.Ridge.Task }
 
 // Classes is the number of classes (0 for a regression).
-func (p *Plan) Classes() int { return p.cfg.Ridge.Classes }
+func (p *fitPlan) Classes() int { return p.cfg.Ridge.Classes }
 
 // Criterion is how λ is chosen when it is not fixed (an open plan's: as
 // configured, "" to choose by the task once settled). Dim and Collects of
 // an open plan are its first candidate's (they size Chunks), and may
 // change when Select settles it.
-func (p *Plan) Criterion() string { return p.cfg.Ridge.Criterion }
+func (p *fitPlan) Criterion() string { return p.cfg.Ridge.Criterion }
 
 // Dim is the feature dimension m, or 0 for an exact kernel.
-func (p *Plan) Dim() int { return p.dim }
+func (p *fitPlan) Dim() int { return p.dim }
 
 // Collects reports whether the parts keep their scaled rows (to be solved
 // in one place: the dual, a kernel, or exact leave-one-out in the primal)
 // rather than sums.
-func (p *Plan) Collects() bool { return p.collect }
+func (p *fitPlan) Collects() bool { return p.collect }
 
 // Holdout is the held-out rule: a row whose key (its index among all the
 // rows) it Holds is kept out of the sums to score λ (none when λ is fixed
 // or chosen otherwise).
-func (p *Plan) Holdout() krr.HoldoutCut { return p.cut }
+func (p *fitPlan) Holdout() krr.HoldoutCut { return p.cut }
 
 // Config is the settled configuration (Ridge's Progress as
 // given to NewPlan): the task, classes, criterion and block size filled
 // in, so that a worker rebuilds the same plan with NewPlan(Config(), Rows(),
 // Cols(), nil), without the targets.
-func (p *Plan) Config() Config {
+func (p *fitPlan) Config() Config {
 	c := p.cfg
 	c.Groups = slices.Clone(c.Groups)
 	return c
@@ -258,7 +259,7 @@ func (p *Plan) Config() Config {
 // WithProgress returns the plan reporting to progress instead (the
 // settled plan, its feature map shared, not redrawn): a host that keeps
 // a plan across calls gives each call its own report.
-func (p *Plan) WithProgress(progress func(done, total int, stage string)) *Plan {
+func (p *fitPlan) WithProgress(progress func(done, total int, stage string)) *fitPlan {
 	q := *p
 	q.cfg.Ridge.Progress = progress
 	return &q
@@ -266,14 +267,14 @@ func (p *Plan) WithProgress(progress func(done, total int, stage string)) *Plan 
 
 // NewStats returns empty statistics for the plan's columns: each part adds
 // its rows, the parts are merged, and Scaler fits the preprocessing.
-func (p *Plan) NewStats() *data.Stats {
+func (p *fitPlan) NewStats() *data.Stats {
 	s, _ := data.NewStats(p.cols, p.cfg.Groups) // checked by NewPlan
 	return s
 }
 
 // Scaler fits the plan's preprocessing from the statistics of all the
 // rows, merged.
-func (p *Plan) Scaler(s *data.Stats) (*data.Scaler, error) {
+func (p *fitPlan) Scaler(s *data.Stats) (*data.Scaler, error) {
 	if err := p.settled(); err != nil {
 		return nil, err
 	}
@@ -285,7 +286,7 @@ func (p *Plan) Scaler(s *data.Stats) (*data.Scaler, error) {
 
 // settled refuses a plan that leaves settings open for a step that needs
 // them fixed.
-func (p *Plan) settled() error {
+func (p *fitPlan) settled() error {
 	if p.open != nil {
 		return check.New(check.Option, "preprocess", "pipeline: the plan leaves the depth or preprocessing open ('auto'); settle it with Select (on the rows of SearchRows and the merged statistics) first")
 	}
@@ -293,7 +294,7 @@ func (p *Plan) settled() error {
 }
 
 // checkStats checks that s are the merged statistics of the plan's rows.
-func (p *Plan) checkStats(s *data.Stats) error {
+func (p *fitPlan) checkStats(s *data.Stats) error {
 	if s == nil || s.Rows() != p.rows || s.Cols() != p.cols {
 		rows, cols := 0, 0
 		if s != nil {
@@ -309,7 +310,7 @@ func (p *Plan) checkStats(s *data.Stats) error {
 
 // checkScaler checks that s is a scaler of the plan's preprocessing and
 // columns.
-func (p *Plan) checkScaler(s *data.Scaler) error {
+func (p *fitPlan) checkScaler(s *data.Scaler) error {
 	if err := p.settled(); err != nil {
 		return err
 	}
@@ -339,7 +340,7 @@ const minSplitRows = 2 * rowtree.LeafRows
 // rows (rowtree.LeafRows): a part of a leaf's rows keeps them unsummed
 // until the leaf is whole, and the worker that merges would featurize
 // them. maxBytes < 1 means one chunk.
-func (p *Plan) Chunks(maxBytes int) [][2]int {
+func (p *fitPlan) Chunks(maxBytes int) [][2]int {
 	size := p.rows
 	if maxBytes > 0 {
 		size = max(1, maxBytes/(8*p.cols))

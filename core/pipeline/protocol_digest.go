@@ -34,14 +34,14 @@ const digestFormVersion = 3
 // classes, preprocessing, feature map or kernel with its seed, λ's rule,
 // the held-out cut, the rows and columns). Parts and statistics carry it,
 // and a part of another plan is refused (ERR_PROTOCOL).
-func (p *Plan) Digest() [32]byte { return p.digest }
+func (p *fitPlan) Digest() [32]byte { return p.digest }
 
-func (p *Plan) computeDigest() [32]byte { return sha256.Sum256(p.form()) }
+func (p *fitPlan) computeDigest() [32]byte { return sha256.Sum256(p.form()) }
 
 // chosenBy is the settled plan p with the selection that chose it: the
 // selection is part of the plan (its digest, its wire form), so that a
 // host hands on one value and the model keeps what settled it.
-func (p *Plan) chosenBy(sel *Selection) *Plan {
+func (p *fitPlan) chosenBy(sel *Selection) *fitPlan {
 	q := *p
 	q.sel = sel
 	q.digest = q.computeDigest()

@@ -15,7 +15,7 @@ import (
 
 // heldNodes returns the part's nodes with the number of rows it keeps out
 // within each node's rows.
-func heldNodes(pt *Part) map[rowtree.Key]int {
+func heldNodes(pt *fitPart) map[rowtree.Key]int {
 	out := map[rowtree.Key]int{}
 	for _, k := range pt.sums.Keys() {
 		lo, _ := rowtree.LeafSpan(k.Index<<k.Level, pt.plan.rows)
@@ -45,7 +45,7 @@ func TestPartSumsHeldRows(t *testing.T) {
 		t.Fatalf("the plan keeps out %d rows (collects: %v); the test needs a held-out search on sums", plan.Holdout().Rows, plan.Collects())
 	}
 	a, b := part(t, plan, scaler, X, y, 0, rowtree.LeafRows), part(t, plan, scaler, X, y, rowtree.LeafRows, n)
-	for _, pt := range []*Part{a, b} {
+	for _, pt := range []*fitPart{a, b} {
 		for k, kept := range heldNodes(pt) {
 			v, _ := pt.sums.Node(k)
 			if kept == 0 || v.held == nil || v.held.Rows() != kept {

@@ -15,9 +15,9 @@ import (
 	"ntkrf/internal/rowtree"
 )
 
-// Part is what a set of rows contributes to a fit, and knows which: its
-// plan's digest, the digest of the scaler its rows were scaled with and
-// the global rows it holds. In the primal it holds the sums of the rows'
+// fitPart implements ntkrf/core/protocol's Part: what a set of rows
+// contributes to a fit, and knows which: its plan's digest, the digest of
+// the scaler its rows were scaled with and the global rows it holds. In the primal it holds the sums of the rows'
 // features (krr.Accumulator) per whole leaf of rows, reduced along
 // rowtree's fixed tree, and the scaled rows of leaves it holds only in
 // part; the features of the rows the held-out rule keeps out are kept
@@ -28,8 +28,8 @@ import (
 // plan or scaled with other statistics is refused (ERR_PROTOCOL); so is a
 // solve with rows missing. Parts travel as a binary form (AppendBinary,
 // DecodePart).
-type Part struct {
-	plan     *Plan
+type fitPart struct {
+	plan     *fitPlan
 	scaler   *data.Scaler // nil for a decoded part: it only merges and solves
 	scalerID [32]byte
 	rows     rowtree.Set
@@ -82,7 +82,7 @@ func scalerDigest(s *data.Scaler) [32]byte {
 
 // NewPart returns an empty part that adds rows through the plan's scaler
 // (Plan.Scaler) and feature map.
-func (p *Plan) NewPart(s *data.Scaler) (*Part, error) {
+func (p *fitPlan) NewPart(s *data.Scaler) (*fitPart, error) {
 	if err := p.checkScaler(s); err != nil {
 		return nil, err
 	}
@@ -97,8 +97,8 @@ func (p *Plan) NewPart(s *data.Scaler) (*Part, error) {
 	return pt, nil
 }
 
-func (p *Plan) emptyPart() *Part {
-	pt := &Part{plan: p}
+func (p *fitPlan) emptyPart() *fitPart {
+	pt := &fitPart{plan: p}
 	pt.sums.Combine = pt.combineSums
 	return pt
 }
@@ -107,7 +107,7 @@ func (p *Plan) emptyPart() *Part {
 // An empty side is taken as it is, so that no rounding (not even of a
 // zero's sign) depends on where a leaf without such rows sits. The sums
 // left over are kept for the next leaves.
-func (pt *Part) combineSums(l, r *sumNode) (*sumNode, error) {
+func (pt *fitPart) combineSums(l, r *sumNode) (*sumNode, error) {
 	var err error
 	if l.acc, err = pt.combineAcc(l.acc, r.acc); err != nil {
 		return nil, err
@@ -116,7 +116,7 @@ func (pt *Part) combineSums(l, r *sumNode) (*sumNode, error) {
 	return l, err
 }
 
-func (pt *Part) combineAcc(l, r *krr.Accumulator) (*krr.Accumulator, error) {
+func (pt *fitPart) combineAcc(l, r *krr.Accumulator) (*krr.Accumulator, error) {
 	switch {
 	case r == nil || r.Rows() == 0:
 		pt.recycle(r)
@@ -134,7 +134,7 @@ func (pt *Part) combineAcc(l, r *krr.Accumulator) (*krr.Accumulator, error) {
 
 // recycle keeps a's memory for the next leaves (a few: a cascade of
 // combines frees one per level).
-func (pt *Part) recycle(a *krr.Accumulator) {
+func (pt *fitPart) recycle(a *krr.Accumulator) {
 	if a != nil && len(pt.free) < 4 {
 		pt.free = append(pt.free, a)
 	}
@@ -142,7 +142,7 @@ func (pt *Part) recycle(a *krr.Accumulator) {
 
 // newAcc returns empty sums of the plan's features, from the kept ones
 // when there are.
-func (pt *Part) newAcc() (*krr.Accumulator, error) {
+func (pt *fitPart) newAcc() (*krr.Accumulator, error) {
 	var a *krr.Accumulator
 	if n := len(pt.free); n > 0 {
 		a = pt.free[n-1]
@@ -160,7 +160,7 @@ func (pt *Part) newAcc() (*krr.Accumulator, error) {
 }
 
 // width is the length of a kept row: m features, or the scaled columns.
-func (p *Plan) width() int {
+func (p *fitPlan) width() int {
 	if p.collect {
 		return p.cfg.Preprocess.Width(p.cols)
 	}
@@ -168,14 +168,14 @@ func (p *Plan) width() int {
 }
 
 // Rows returns the number of rows the part holds.
-func (pt *Part) Rows() int { return pt.rows.Len() }
+func (pt *fitPart) Rows() int { return pt.rows.Len() }
 
 // Spans returns the global rows the part holds, as sorted spans [lo, hi):
 // a host that may see a part twice (a retried shard) keys it by them.
-func (pt *Part) Spans() [][2]int { return pt.rows.Spans() }
+func (pt *fitPart) Spans() [][2]int { return pt.rows.Spans() }
 
 // usable refuses a part that was solved or whose Add stopped half way.
-func (pt *Part) usable() error {
+func (pt *fitPart) usable() error {
 	if pt.solved {
 		return check.New(check.Value, "", "pipeline: this part was solved already (solving consumes its sums); make the parts again")
 	}
@@ -191,7 +191,7 @@ func (pt *Part) usable() error {
 // of the sums. It featurizes in blocks of the plan's Ridge.BlockRows and
 // stops between blocks once ctx is cancelled (the part is then unusable).
 // Rows the part holds already are ERR_PROTOCOL.
-func (pt *Part) Add(ctx context.Context, X *mat.Dense, y []float64, first int) error {
+func (pt *fitPart) Add(ctx context.Context, X *mat.Dense, y []float64, first int) error {
 	p := pt.plan
 	if err := pt.usable(); err != nil {
 		return err
@@ -222,7 +222,7 @@ func (pt *Part) Add(ctx context.Context, X *mat.Dense, y []float64, first int) e
 	return nil
 }
 
-func (pt *Part) add(ctx context.Context, X *mat.Dense, y []float64, first int) error {
+func (pt *fitPart) add(ctx context.Context, X *mat.Dense, y []float64, first int) error {
 	p := pt.plan
 	n, d := X.Dims()
 	opt := p.cfg.Ridge
@@ -290,7 +290,7 @@ func (pt *Part) add(ctx context.Context, X *mat.Dense, y []float64, first int) e
 	return nil
 }
 
-func (pt *Part) frag(leaf int) *partFrag {
+func (pt *fitPart) frag(leaf int) *partFrag {
 	if pt.frags == nil {
 		pt.frags = map[int]*partFrag{}
 	}
@@ -303,7 +303,7 @@ func (pt *Part) frag(leaf int) *partFrag {
 }
 
 // completeFrag sums the leaf's rows, in row order, once all are there.
-func (pt *Part) completeFrag(ctx context.Context, leaf int) error {
+func (pt *fitPart) completeFrag(ctx context.Context, leaf int) error {
 	f := pt.frags[leaf]
 	lo, hi := rowtree.LeafSpan(leaf, pt.plan.rows)
 	if f == nil || len(f.keys) < hi-lo {
@@ -321,7 +321,7 @@ func (pt *Part) completeFrag(ctx context.Context, leaf int) error {
 // in blocks of BlockRows from the leaf's first row, sums them in a node of
 // their own but for the rows the held-out rule holds, whose features it
 // keeps and sums apart, and puts the node in the tree.
-func (pt *Part) addLeaf(ctx context.Context, leaf int, xs *mat.Dense, y []float64) error {
+func (pt *fitPart) addLeaf(ctx context.Context, leaf int, xs *mat.Dense, y []float64) error {
 	p := pt.plan
 	fm, err := p.featureMap()
 	if err != nil {
@@ -405,7 +405,7 @@ func checkLabels(y []float64, opt krr.Options, offset int) error {
 // statistics and holding other rows, to pt; o is not modified. Parts of
 // the same rows merged in any order and any tree give the same bits.
 // Nothing of pt changes when o is refused.
-func (pt *Part) Merge(o *Part) error {
+func (pt *fitPart) Merge(o *fitPart) error {
 	if err := pt.canTake(o); err != nil {
 		return err
 	}
@@ -414,7 +414,7 @@ func (pt *Part) Merge(o *Part) error {
 
 // canTake checks that o may be merged into pt: both usable, of the same
 // plan and scaler, without a row in common.
-func (pt *Part) canTake(o *Part) error {
+func (pt *fitPart) canTake(o *fitPart) error {
 	if o == nil {
 		return check.New(check.Type, "", "pipeline: the part to merge is nil")
 	}
@@ -438,7 +438,7 @@ func (pt *Part) canTake(o *Part) error {
 
 // take moves (or, with clone, copies) o's rows and sums into pt, checked
 // by canTake.
-func (pt *Part) take(o *Part, clone bool) error {
+func (pt *fitPart) take(o *fitPart, clone bool) error {
 	if err := pt.rows.Union(&o.rows); err != nil {
 		return protocolErr("part", err)
 	}

@@ -27,10 +27,10 @@ const (
 // MarshalBinary returns the plan's wire form: what a host hands its
 // workers instead of the user's options. DecodePlan makes the same plan
 // (the same Digest) on any host.
-func (p *Plan) MarshalBinary() ([]byte, error) { return p.AppendBinary(nil), nil }
+func (p *fitPlan) MarshalBinary() ([]byte, error) { return p.AppendBinary(nil), nil }
 
 // AppendBinary appends the plan's wire form to b.
-func (p *Plan) AppendBinary(b []byte) []byte {
+func (p *fitPlan) AppendBinary(b []byte) []byte {
 	js := p.form()
 	b = wire.AppendHeader(b, planMagic, planVersion)
 	b = wire.AppendU64(b, uint64(len(js)))
@@ -42,7 +42,7 @@ func (p *Plan) AppendBinary(b []byte) []byte {
 // 0.5 s to draw per worker in WebAssembly at the package's standard job).
 var planCache struct {
 	sync.Mutex
-	plans []*Plan // most recent last
+	plans []*fitPlan // most recent last
 }
 
 // drawnMaps returns the feature maps the cached plans have drawn (Decode
@@ -61,14 +61,14 @@ func drawnMaps() []*rf.Map {
 
 // planCacheSize is how many plans a host keeps decoded: a fit holds its
 // open plan and its settled one; a page fits a few models side by side.
-const planCacheSize = 8
+const planCacheSize = 8 // ntkrf/core/protocol's decodedPlans is the same
 
-// DecodePlan reads a plan's wire form (MarshalBinary). A form that no
+// decodePlan reads a plan's wire form (MarshalBinary). A form that no
 // plan could have written (its settings refused by NewPlan, or settings
 // that do not make the plan they name: another version's) is refused with
 // a coded error. Decoding the same plan again returns the plan decoded
 // before (its feature map drawn once).
-func DecodePlan(b []byte) (*Plan, error) {
+func decodePlan(b []byte) (*fitPlan, error) {
 	r, err := wire.NewReader(b, "pipeline plan", planMagic, planVersion)
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func DecodePlan(b []byte) (*Plan, error) {
 	if f.Form != digestFormVersion {
 		return nil, check.New(check.Protocol, "", "pipeline: plan: settings of form %d; this version reads form %d", f.Form, digestFormVersion)
 	}
-	p, err := NewPlan(f.Config, f.Rows, f.Cols, nil)
+	p, err := newPlan(f.Config, f.Rows, f.Cols, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func DecodePlan(b []byte) (*Plan, error) {
 }
 
 // form is the JSON of the plan's settings, whose SHA-256 is its digest.
-func (p *Plan) form() []byte {
+func (p *fitPlan) form() []byte {
 	f := digestForm{
 		Form: digestFormVersion, Rows: p.rows, Cols: p.cols, Config: p.cfg,
 		Collect: p.collect, Cut: p.cut, Dim: p.dim, Kernel: p.kern, Open: p.open != nil, Selection: p.sel,

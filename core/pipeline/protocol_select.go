@@ -19,7 +19,7 @@ import (
 // settled. They depend on the number of rows, the settled options (the
 // classes and the λ grid size the sample) and the seed, never on the
 // rows' values or how they are split.
-func (p *Plan) SearchRows() []int {
+func (p *fitPlan) SearchRows() []int {
 	if p.open == nil {
 		return nil
 	}
@@ -28,7 +28,7 @@ func (p *Plan) SearchRows() []int {
 
 // Candidates is the number of candidates an open plan scores (0 when
 // settled): Score's part i of k scores those whose index is i modulo k.
-func (p *Plan) Candidates() int {
+func (p *fitPlan) Candidates() int {
 	if p.open == nil {
 		return 0
 	}
@@ -41,7 +41,7 @@ func (p *Plan) Candidates() int {
 // every row (as the fit's scaler is), and chooses by the
 // one-standard-error rule (Simplest). It returns the settled plan and the
 // selection. It is Score of one part followed by Choose.
-func (p *Plan) Select(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats) (*Plan, *Selection, error) {
+func (p *fitPlan) Select(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats) (*fitPlan, *Selection, error) {
 	scored, err := p.Score(ctx, Xs, ys, stats, 0, 1)
 	if err != nil {
 		return nil, nil, err
@@ -53,13 +53,13 @@ func (p *Plan) Select(ctx context.Context, Xs *mat.Dense, ys []float64, stats *d
 // parts (see Select for Xs, ys and stats), so that hosts without shared
 // memory (WebAssembly workers, a cluster) can split a selection: each
 // scores a part, and Choose chooses from all of them.
-func (p *Plan) Score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]Scored, error) {
-	return promptly(ctx, "pipeline: selection", p.cfg.Ridge.Progress, func(report func(done, total int, stage string)) ([]Scored, error) {
+func (p *fitPlan) Score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]candScore, error) {
+	return promptly(ctx, "pipeline: selection", p.cfg.Ridge.Progress, func(report func(done, total int, stage string)) ([]candScore, error) {
 		return p.WithProgress(report).score(ctx, Xs, ys, stats, part, parts)
 	})
 }
 
-func (p *Plan) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]Scored, error) {
+func (p *fitPlan) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]candScore, error) {
 	s := p.open
 	if s == nil {
 		return nil, check.New(check.Option, "", "pipeline: the plan leaves nothing to select; fit it")
@@ -87,7 +87,7 @@ func (p *Plan) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *da
 // (the Score calls of all parts, in any order) with the
 // one-standard-error rule (Simplest); it checks that they are the plan's
 // candidates, each once. It returns the settled plan and the selection.
-func (p *Plan) Choose(scored []Scored) (*Plan, *Selection, error) {
+func (p *fitPlan) Choose(scored []candScore) (*fitPlan, *Selection, error) {
 	if p.open == nil {
 		return nil, nil, check.New(check.Shape, "scored", "pipeline: %d candidates scored, but the plan leaves nothing to select", len(scored))
 	}
@@ -107,8 +107,8 @@ func (p *Plan) Choose(scored []Scored) (*Plan, *Selection, error) {
 // of 0; see Config) on the rows of X and targets y, as Fit does: it
 // returns cfg with them fixed to the chosen values and the task and
 // classes resolved, and the selection (nil when nothing was open). It is
-// the protocol's first steps (NewPlan, the statistics of X, Plan.Select on
-// the rows of SearchRows) in one call.
+// the first steps of ntkrf/core/protocol (NewPlan, the statistics of X,
+// Plan.Select on the rows of Plan.SearchRows) in one call.
 func Select(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (Config, *Selection, error) {
 	plan, _, sel, err := selectOn(ctx, X, y, cfg)
 	if err != nil {
@@ -122,7 +122,7 @@ func Select(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (Config,
 // selectOn runs the protocol's first steps on all the rows at hand: the
 // plan, the statistics of X, and the plan settled by its selection on the
 // rows of SearchRows.
-func selectOn(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (*Plan, *data.Stats, *Selection, error) {
+func selectOn(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (*fitPlan, *data.Stats, *Selection, error) {
 	if X == nil || X.IsEmpty() {
 		return nil, nil, nil, check.New(check.Shape, "", "pipeline: X is empty; it needs at least one row and one column")
 	}
@@ -130,7 +130,7 @@ func selectOn(ctx context.Context, X *mat.Dense, y []float64, cfg Config) (*Plan
 		return nil, nil, nil, err
 	}
 	n, d := X.Dims()
-	plan, err := NewPlan(cfg, n, d, y)
+	plan, err := newPlan(cfg, n, d, y)
 	if err != nil {
 		return nil, nil, nil, err
 	}

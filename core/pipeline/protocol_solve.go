@@ -18,13 +18,13 @@ import (
 // ctx is cancelled. part is consumed: its sums become the model's. The
 // model keeps what the plan holds beside the fit: the data set's schema
 // or the class names (Config), and the selection that settled it.
-func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part) (*Pipeline, error) {
+func (p *fitPlan) Solve(ctx context.Context, s *data.Scaler, part *fitPart) (*Pipeline, error) {
 	return promptly(ctx, "pipeline: solve", p.cfg.Ridge.Progress, func(report func(done, total int, stage string)) (*Pipeline, error) {
 		return p.WithProgress(report).solve(ctx, s, part)
 	})
 }
 
-func (p *Plan) solve(ctx context.Context, s *data.Scaler, part *Part) (*Pipeline, error) {
+func (p *fitPlan) solve(ctx context.Context, s *data.Scaler, part *fitPart) (*Pipeline, error) {
 	if err := p.checkScaler(s); err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (p *Plan) solve(ctx context.Context, s *data.Scaler, part *Part) (*Pipeline
 // sortByKey puts the rows kept whole in the order of their keys, so that
 // the solve does not depend on the order the parts were merged in; a key
 // seen twice is an error (a row merged twice).
-func (pt *Part) sortByKey() error {
+func (pt *fitPart) sortByKey() error {
 	n := len(pt.keys)
 	if slices.IsSorted(pt.keys) {
 		for i := 1; i < n; i++ {

@@ -94,7 +94,7 @@ func checkClassNames(cfg Config) error {
 
 // classNames are the names the model keeps: Input's classes, the given
 // names, or nil ("0"…"k−1").
-func (p *Plan) classNames() []string {
+func (p *fitPlan) classNames() []string {
 	if in := p.cfg.Input; in != nil {
 		return in.Classes
 	}

@@ -26,7 +26,7 @@ const (
 
 // AppendBinary appends the wire form of the part to b (DecodePart and
 // MergeBinary read it).
-func (pt *Part) AppendBinary(b []byte) []byte {
+func (pt *fitPart) AppendBinary(b []byte) []byte {
 	p := pt.plan
 	mode := uint64(0)
 	if p.collect {
@@ -96,7 +96,7 @@ func (f *partFrag) sorted() *partFrag {
 	return out
 }
 
-func (pt *Part) fragLeaves() []int {
+func (pt *fitPart) fragLeaves() []int {
 	leaves := make([]int, 0, len(pt.frags))
 	for leaf := range pt.frags {
 		leaves = append(leaves, leaf)
@@ -108,7 +108,7 @@ func (pt *Part) fragLeaves() []int {
 // wireSize is the size in bytes of the part's wire form: AppendBinary
 // grows its buffer once (the sums are tens of megabytes at m = 2048;
 // growing by appending copied them over and over).
-func (pt *Part) wireSize() int {
+func (pt *fitPart) wireSize() int {
 	n := wire.HeaderSize + 64 + 8 + 16*pt.rows.NumSpans() + 3*8 + 8*(len(pt.keys)+len(pt.y)+len(pt.x))
 	if pt.plan.collect {
 		return n
@@ -129,7 +129,7 @@ func (pt *Part) wireSize() int {
 }
 
 // MarshalBinary returns the wire form of the part.
-func (pt *Part) MarshalBinary() ([]byte, error) { return pt.AppendBinary(nil), nil }
+func (pt *fitPart) MarshalBinary() ([]byte, error) { return pt.AppendBinary(nil), nil }
 
 // DecodePart reads a part's wire form (AppendBinary) for the plan; the
 // part merges and solves but adds no rows. A part of another plan is
@@ -137,7 +137,7 @@ func (pt *Part) MarshalBinary() ([]byte, error) { return pt.AppendBinary(nil), n
 // of range or held twice, sums that do not hold the rows the part names,
 // non-finite numbers) are refused with a coded error before anything is
 // allocated for them.
-func (p *Plan) DecodePart(b []byte) (*Part, error) {
+func (p *fitPlan) DecodePart(b []byte) (*fitPart, error) {
 	if err := p.settled(); err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ func (p *Plan) DecodePart(b []byte) (*Part, error) {
 
 // readSums reads a primal part's nodes and partial leaves, and checks that
 // they hold exactly the rows the part names, the held-out rows kept whole.
-func (pt *Part) readSums(r *wire.Reader) error {
+func (pt *fitPart) readSums(r *wire.Reader) error {
 	p := pt.plan
 	var got rowtree.Set
 	cover := func(lo, hi int) error {
@@ -317,7 +317,7 @@ func coversOnce(keys []uint64, s *rowtree.Set) bool {
 
 // MergeBinary merges a part's wire form into pt, as Merge would merge the
 // decoded part. Nothing of pt changes when b is refused.
-func (pt *Part) MergeBinary(b []byte) error {
+func (pt *fitPart) MergeBinary(b []byte) error {
 	o, err := pt.plan.DecodePart(b)
 	if err != nil {
 		return err

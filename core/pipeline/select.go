@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"fmt"
 	"ntkrf/core/data"
+	"ntkrf/core/internal/seam"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/linalg"
@@ -18,17 +18,23 @@ import (
 	"ntkrf/internal/check"
 )
 
-// DefaultDepths are the depths searched when the depth is left to the
-// pipeline: deeper ReLU kernels flatten towards a constant off the
-// diagonal. Under the one-standard-error rule no depth beyond 3 was chosen
-// in any fold of `ntkrf accuracy` (44 folds), and searching 1…3 instead
-// of 1…5 left its mean difference from the tuned exact NTK at −0.0012
+// defaultDepths are the depths searched when the depth is left to the
+// pipeline (DefaultDepths): deeper ReLU kernels flatten towards a
+// constant off the diagonal. Under the one-standard-error rule no depth
+// beyond 3 was chosen in any fold of `ntkrf accuracy` (44 folds), and
+// searching 1…3 instead of 1…5 left its mean difference from the tuned exact NTK at −0.0012
 // (−0.0013) for 40 % less search (docs/PERFORMANCE.md, issue 39).
-var DefaultDepths = []int{1, 2, 3}
+var defaultDepths = []int{1, 2, 3}
 
-// DefaultPreprocess are the preprocessings searched when it is left to the
-// pipeline: standardized columns; standardized columns with every row
-// then scaled to unit norm (the NTK of unit-norm rows depends on angles
+// DefaultDepths returns the depths searched when the depth is left to the
+// pipeline, 1 to 3 (a new slice each call): deeper ReLU kernels flatten
+// towards a constant off the diagonal, and under the one-standard-error
+// rule no depth beyond 3 was chosen in any fold of `ntkrf accuracy`.
+func DefaultDepths() []int { return slices.Clone(defaultDepths) }
+
+// defaultPreps are the preprocessings searched when it is left to the
+// pipeline (DefaultPreprocess): standardized columns; standardized
+// columns with every row then scaled to unit norm (the NTK of unit-norm rows depends on angles
 // only; it wins on image-like data, loses where row norms carry signal);
 // standardized columns with a bias input (the NTK of a network with
 // biases, not positively homogeneous: it wins on low-dimensional data
@@ -40,9 +46,17 @@ var DefaultDepths = []int{1, 2, 3}
 // mean difference from the tuned exact NTK −0.0012 → +0.0027 (iris +1.4,
 // digits +0.5, Ionosphere +1.7 points; no table lower), and on the
 // side-by-side split Glass +5.6, Ionosphere +2.3, digits +0.2 points.
-var DefaultPreprocess = []data.Prep{{}, {UnitNorm: true}, {Bias: data.DefaultBias}, {Raw: true, UnitNorm: true}}
+var defaultPreps = []data.Prep{{}, {UnitNorm: true}, {Bias: data.DefaultBias}, {Raw: true, UnitNorm: true}}
 
-// AutoRBF are the RBF candidates 'auto' adds when it fits the exact
+// DefaultPreprocess returns the preprocessings searched when the
+// preprocessing is left to the pipeline (a new slice each call):
+// standardized columns; the same with every row then scaled to unit norm;
+// standardized columns with a bias input (data.DefaultBias); and the raw
+// columns' rows scaled to unit norm. Kernels other than the NTK and NNGP
+// are searched without the bias input.
+func DefaultPreprocess() []data.Prep { return slices.Clone(defaultPreps) }
+
+// autoRBF are the RBF candidates 'auto' adds when it fits the exact
 // kernel and nothing but the task was given (methodOpen): γ = c/d for each
 // c, d the columns of the standardized rows (1/d is scikit-learn's 'scale'
 // on standardized columns). Where the NTK family cannot fit the data's
@@ -51,7 +65,7 @@ var DefaultPreprocess = []data.Prep{{}, {UnitNorm: true}, {Bias: data.DefaultBia
 // rows, the RBF at γ = 0.1/d … 0.25/d 0.887 (docs/PERFORMANCE.md,
 // "Candidates and the λ search"). The one-standard-error rule (Simplest)
 // prefers any NTK candidate within reach to an RBF one.
-var AutoRBF = []float64{0.1, 0.3, 1}
+var autoRBF = []float64{0.1, 0.3, 1}
 
 // DefaultSearchRows is the number of training rows (a seeded sample when
 // there are more) on which the depth and preprocessing are chosen: each
@@ -69,10 +83,6 @@ const searchFlops = 1e9
 
 // minDefaultRows is the fewest rows defaultRows gives.
 const minDefaultRows = 50
-
-// SearchRowsRule says in words, for the hosts' documentation, what a zero
-// Search.Rows means (defaultRows).
-var SearchRowsRule = fmt.Sprintf("%d, fewer when so many classes would make a candidate's leave-one-out cost more than %g flops, and at least %d", DefaultSearchRows, searchFlops, minDefaultRows)
 
 // defaultRows is DefaultSearchRows, fewer when there are so many classes
 // that a candidate's leave-one-out would exceed searchFlops (1,000 classes:
@@ -112,7 +122,9 @@ type Search struct {
 	Preprocess []data.Prep `json:"preprocess,omitempty"`
 	// Rows is the number of training rows the candidates are scored on,
 	// a sample drawn with the features' seed when there are more (0:
-	// DefaultSearchRows, fewer with hundreds of classes: see defaultRows).
+	// DefaultSearchRows, fewer when so many classes would make a
+	// candidate's leave-one-out, rows²·classes·λs, cost more than 10⁹
+	// flops, and at least 50).
 	Rows int `json:"rows,omitempty"`
 }
 
@@ -128,11 +140,12 @@ type Selection struct {
 	// Chosen is the index of the chosen candidate: the one-standard-error
 	// rule (see Simplest) applied to the candidates.
 	Chosen int `json:"chosen"`
-	// Best is the index of the best candidate (BestCandidate), the one
-	// each StdErr is measured against. Hosts name it by index: several
-	// candidates may have a standard error of 0. It follows from the
-	// candidates, so a file is read with it computed again; 0 is not
-	// written.
+	// Best is the index of the best candidate (krr.Best's rule: the highest
+	// accuracy, the lowest score breaking ties; the lowest score for
+	// regression), the one each StdErr is measured against. Hosts name it
+	// by index: several candidates may have a standard error of 0. It
+	// follows from the candidates, so a file is read with it computed
+	// again; 0 is not written.
 	Best int `json:"best,omitempty"`
 	// Method is what 'auto' chose to fit with when the configuration left
 	// it open (no kernel, features of no fixed width): "kernel", the exact
@@ -151,7 +164,8 @@ type Selection struct {
 type Candidate struct {
 	// Kernel is empty for a candidate of the configured kernel or
 	// features (the NTK by default), or "rbf" for one of 'auto''s RBF
-	// candidates (AutoRBF), of scale Gamma, fitted with the exact kernel.
+	// candidates (γ = c/d for c = 0.1, 0.3 and 1, d the columns), of scale
+	// Gamma, fitted with the exact kernel.
 	Kernel string  `json:"kernel,omitempty"`
 	Gamma  float64 `json:"gamma,omitempty"`
 	// Depth is the network depth, or 0 for kernels without one.
@@ -169,14 +183,11 @@ type Candidate struct {
 	StdErr float64 `json:"stdErr,omitempty"`
 }
 
-// Scored is one candidate of a selection scored: its index in the order
-// the selection enumerates them (preprocessings, then depths), its score
-// at its best λ, and its validated loss on each row searched.
-type Scored struct {
-	Index     int       `json:"index"`
-	Candidate Candidate `json:"candidate"`
-	Losses    []float64 `json:"losses"`
-}
+// candScore is one candidate of a selection scored (protocol.Scored):
+// its index in the order the selection enumerates them (preprocessings,
+// then depths), its score at its best λ, and its validated loss on each
+// row searched.
+type candScore = seam.Scored[Candidate]
 
 // apply returns cfg with the open settings fixed to the candidate's depth
 // (0: as configured) and preprocessing.
@@ -248,9 +259,9 @@ func (s *search) chooseMethod(cfg Config, rows, cols int) {
 		if s.opt.Task == krr.Classification {
 			outputs = s.opt.Classes
 		}
-		sw = DefaultCosts.SearchWork(len(s.cands), len(s.idx), cols, depth/len(s.depths), outputs, max(lambdasOf(s.o), 1))
+		sw = defaultCosts.SearchWork(len(s.cands), len(s.idx), cols, depth/len(s.depths), outputs, max(lambdasOf(s.o), 1))
 	}
-	mc := DefaultCosts.chooseMethod(cfg, s.opt, rows, cols, sw)
+	mc := defaultCosts.chooseMethod(cfg, s.opt, rows, cols, sw)
 	s.method, s.searchWork = &mc, sw
 }
 
@@ -265,7 +276,7 @@ func newSearch(cfg Config, opt krr.Options, rows, cols int) (*search, error) {
 	if hasKernel && depthOpen(spec) {
 		s.depths = cfg.Search.Depths
 		if s.depths == nil {
-			s.depths = DefaultDepths
+			s.depths = defaultDepths
 		}
 	}
 	s.preps = cfg.Search.Preprocess
@@ -308,7 +319,7 @@ func newSearch(cfg Config, opt krr.Options, rows, cols int) (*search, error) {
 	return s, nil
 }
 
-// addRBF adds the AutoRBF candidates when 'auto' chose the exact kernel
+// addRBF adds the autoRBF candidates when 'auto' chose the exact kernel
 // of an open method (no kernel, no feature width given) and the
 // standardized columns are searched, and prices the search again with
 // them (its larger cost can only keep the exact kernel chosen).
@@ -321,7 +332,7 @@ func (s *search) addRBF(cfg Config, rows, cols int) {
 		return
 	}
 	d := float64(data.Prep{}.Width(cols))
-	for _, c := range AutoRBF {
+	for _, c := range autoRBF {
 		s.cands = append(s.cands, Candidate{Kernel: names.RBF, Gamma: c / d})
 		s.prepOf = append(s.prepOf, std)
 	}
@@ -334,7 +345,7 @@ func (s *search) addRBF(cfg Config, rows, cols int) {
 // Each candidate's scaler is the one the fit would use, fitted from the
 // merged statistics of every training row. Progress goes to report's
 // (the plan's own: a plan kept across calls reports to each call).
-func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, which []int, report krr.Options) ([]Scored, error) {
+func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, which []int, report krr.Options) ([]candScore, error) {
 	byAcc := s.opt.Task == krr.Classification
 	scaled := make([]*mat.Dense, len(s.preps))
 	for i, p := range s.preps {
@@ -349,7 +360,7 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 			return nil, err
 		}
 	}
-	out := make([]Scored, len(which))
+	out := make([]candScore, len(which))
 	errs := make([]error, len(which))
 	one := func(j int) {
 		i := which[j]
@@ -381,7 +392,7 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 		}
 		b := curve[best]
 		c.Lambda, c.Score, c.Accuracy = b.Lambda, b.Score, b.Accuracy
-		out[j] = Scored{Index: i, Candidate: c, Losses: rowLosses[best]}
+		out[j] = candScore{Index: i, Candidate: c, Losses: rowLosses[best]}
 	}
 	// Candidates are independent: they are scored side by side on the
 	// cores (an n-row eigendecomposition barely uses a second one), each
@@ -415,7 +426,7 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 
 // pick checks that scored holds every candidate once, as score returns
 // them, and applies Simplest: the selection, its Chosen the choice.
-func (s *search) pick(scored []Scored) (*Selection, error) {
+func (s *search) pick(scored []candScore) (*Selection, error) {
 	if len(scored) != len(s.cands) {
 		return nil, check.New(check.Shape, "scored", "pipeline: %d candidates scored; the selection has %d", len(scored), len(s.cands))
 	}
@@ -448,13 +459,13 @@ func (s *search) pick(scored []Scored) (*Selection, error) {
 		return nil, err
 	}
 	sel.Chosen = chosen
-	if sel.Best, err = BestCandidate(sel.Candidates, s.opt.Task == krr.Classification); err != nil {
+	if sel.Best, err = bestCandidate(sel.Candidates, s.opt.Task == krr.Classification); err != nil {
 		return nil, err
 	}
 	if m := s.method; m != nil {
 		sel.Method, sel.Dim, sel.Reason = m.Method, m.Dim, m.Reason
-		sel.Seconds = m.Work.Total() / DefaultCosts.NativeRate
-		sel.SearchSeconds = s.searchWork.Total() / DefaultCosts.NativeRate
+		sel.Seconds = m.Work.Total() / defaultCosts.NativeRate
+		sel.SearchSeconds = s.searchWork.Total() / defaultCosts.NativeRate
 	}
 	return sel, nil
 }
@@ -521,11 +532,11 @@ func rank(c Candidate) int {
 	return c.Depth
 }
 
-// BestCandidate returns the index of the best of cands by their scores,
+// bestCandidate returns the index of the best of cands by their scores,
 // as Simplest measures the others against it: krr.Best's rule (the
 // highest accuracy, the lowest score breaking ties; the lowest score for
 // regression).
-func BestCandidate(cands []Candidate, byAccuracy bool) (int, error) {
+func bestCandidate(cands []Candidate, byAccuracy bool) (int, error) {
 	return krr.Best(candidatePoints(cands), byAccuracy)
 }
 
@@ -571,10 +582,10 @@ func pairedDiff(a, b []float64) (mean, se float64) {
 // intercept (linear).
 func defaultPreprocess(k kernel.Spec) []data.Prep {
 	if reluKernel(k) {
-		return DefaultPreprocess
+		return defaultPreps
 	}
 	var out []data.Prep
-	for _, p := range DefaultPreprocess {
+	for _, p := range defaultPreps {
 		if p.Bias == 0 {
 			out = append(out, p)
 		}
@@ -604,7 +615,7 @@ func depthOpen(k kernel.Spec) bool {
 // check validates the candidates, whether or not they are used.
 func (s Search) check() error {
 	if s.Depths != nil && len(s.Depths) == 0 {
-		return check.New(check.Option, "depths", "pipeline: the search has no depth to try; give at least one, or leave it unset for %v", DefaultDepths)
+		return check.New(check.Option, "depths", "pipeline: the search has no depth to try; give at least one, or leave it unset for %v", defaultDepths)
 	}
 	if s.Preprocess != nil && len(s.Preprocess) == 0 {
 		return check.New(check.Option, "preprocess", "pipeline: the search has no preprocessing to try; give at least one, or leave it unset")

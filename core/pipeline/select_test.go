@@ -38,7 +38,7 @@ func TestSelectionIsKernelLOO(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := p.Selection()
-	if s == nil || s.Rows != 60 || len(s.Candidates) != 2*len(DefaultPreprocess) || s.Criterion != krr.LOO {
+	if s == nil || s.Rows != 60 || len(s.Candidates) != 2*len(defaultPreps) || s.Criterion != krr.LOO {
 		t.Fatalf("selection %+v", s)
 	}
 	idx, err := data.Sample(120, 60, 4)
@@ -102,16 +102,16 @@ func TestFixedSettingsAreNotSearched(t *testing.T) {
 		n    int // candidates; 0: no selection
 	}{
 		{"depth and preprocessing fixed", Config{Preprocess: unit, Features: rf.Config{Depth: 2, Dim: 64}}, 0},
-		{"depth open", Config{Preprocess: unit, Features: rf.Config{Dim: 64}}, len(DefaultDepths)},
-		{"preprocessing open", Config{Features: rf.Config{Depth: 2, Dim: 64}}, len(DefaultPreprocess)},
-		{"kernel depth open", Config{Kernel: &kernel.Spec{Name: "nngp"}, Preprocess: unit}, len(DefaultDepths)},
+		{"depth open", Config{Preprocess: unit, Features: rf.Config{Dim: 64}}, len(defaultDepths)},
+		{"preprocessing open", Config{Features: rf.Config{Depth: 2, Dim: 64}}, len(defaultPreps)},
+		{"kernel depth open", Config{Kernel: &kernel.Spec{Name: "nngp"}, Preprocess: unit}, len(defaultDepths)},
 		// and no bias candidate: a constant column changes no distance.
-		{"rbf has no depth", Config{Kernel: &kernel.Spec{Name: "rbf"}}, len(DefaultPreprocess) - 1},
+		{"rbf has no depth", Config{Kernel: &kernel.Spec{Name: "rbf"}}, len(defaultPreps) - 1},
 		{"rff has no depth", Config{Features: rf.Config{Method: "rff", Dim: 64}, Preprocess: unit}, 0},
 		// 'auto''s RBF candidates only where the method is left open.
-		{"method open", Config{}, len(DefaultDepths)*len(DefaultPreprocess) + len(AutoRBF)},
-		{"depth given", Config{Features: rf.Config{Depth: 2}}, len(DefaultPreprocess) + len(AutoRBF)},
-		{"exact ntk given", Config{Kernel: &kernel.Spec{}}, len(DefaultDepths) * len(DefaultPreprocess)},
+		{"method open", Config{}, len(defaultDepths)*len(defaultPreps) + len(autoRBF)},
+		{"depth given", Config{Features: rf.Config{Depth: 2}}, len(defaultPreps) + len(autoRBF)},
+		{"exact ntk given", Config{Kernel: &kernel.Spec{}}, len(defaultDepths) * len(defaultPreps)},
 	} {
 		tc.cfg.Ridge = class
 		p, err := Fit(context.Background(), X, y, tc.cfg)
@@ -154,7 +154,7 @@ func TestSelectionOnAnyCores(t *testing.T) {
 		}
 		got = append(got, s)
 	}
-	if len(got[0].Candidates) != len(DefaultDepths)*len(DefaultPreprocess) {
+	if len(got[0].Candidates) != len(defaultDepths)*len(defaultPreps) {
 		t.Fatalf("%d candidates", len(got[0].Candidates))
 	}
 	if !reflect.DeepEqual(got[0], got[1]) {
@@ -164,10 +164,10 @@ func TestSelectionOnAnyCores(t *testing.T) {
 
 // openPlan is the open plan of cfg on X and y, the statistics of X and
 // the rows it searches with their targets.
-func openPlan(t testing.TB, X *mat.Dense, y []float64, cfg Config) (*Plan, *data.Stats, *mat.Dense, []float64) {
+func openPlan(t testing.TB, X *mat.Dense, y []float64, cfg Config) (*fitPlan, *data.Stats, *mat.Dense, []float64) {
 	t.Helper()
 	n, d := X.Dims()
-	plan, err := NewPlan(cfg, n, d, y)
+	plan, err := newPlan(cfg, n, d, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestSelectionInParts(t *testing.T) {
 		t.Fatalf("%d candidates, want %d", open.Candidates(), len(want.Candidates))
 	}
 	for _, parts := range []int{1, 2, 3, 10, 11} {
-		var all []Scored
+		var all []candScore
 		for part := parts - 1; part >= 0; part-- {
 			scored, err := open.Score(context.Background(), Xs, ys, stats, part, parts)
 			if err != nil {
@@ -210,7 +210,7 @@ func TestSelectionInParts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var back []Scored
+			var back []candScore
 			if err := json.Unmarshal(b, &back); err != nil {
 				t.Fatal(err)
 			}
@@ -228,7 +228,7 @@ func TestSelectionInParts(t *testing.T) {
 	}
 	fixed := cfg
 	fixed.Features.Depth, fixed.Preprocess = 2, &data.Prep{}
-	plan, err := NewPlan(fixed, 90, 4, y)
+	plan, err := newPlan(fixed, 90, 4, y)
 	if err != nil || plan.SearchRows() != nil || plan.Candidates() != 0 {
 		t.Errorf("nothing open: rows %v, %d candidates, %v", plan.SearchRows(), plan.Candidates(), err)
 	}
@@ -249,8 +249,8 @@ func TestSelectScoredErrors(t *testing.T) {
 	if err != nil || len(good) != 4 || open.Candidates() != 4 {
 		t.Fatalf("%d candidates, %v", len(good), err)
 	}
-	edit := func(f func(s []Scored) []Scored) []Scored {
-		s := make([]Scored, len(good))
+	edit := func(f func(s []candScore) []candScore) []candScore {
+		s := make([]candScore, len(good))
 		for i, g := range good {
 			s[i] = g
 			s[i].Losses = append([]float64(nil), g.Losses...)
@@ -259,17 +259,17 @@ func TestSelectScoredErrors(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		scored []Scored
+		scored []candScore
 		code   check.Code
 		want   string
 	}{
-		{"one missing", edit(func(s []Scored) []Scored { return s[1:] }), check.Shape, "3 candidates scored; the selection has 4"},
-		{"repeated", edit(func(s []Scored) []Scored { s[1].Index = 0; return s }), check.Shape, "index 0 is out of range or repeated"},
-		{"out of range", edit(func(s []Scored) []Scored { s[3].Index = 4; return s }), check.Shape, "index 4 is out of range"},
-		{"other depth", edit(func(s []Scored) []Scored { s[0].Candidate.Depth = 3; return s }), check.Value, "has depth 3"},
-		{"λ lost", edit(func(s []Scored) []Scored { s[2].Candidate.Lambda = 0; return s }), check.Value, "λ > 0"},
-		{"few losses", edit(func(s []Scored) []Scored { s[1].Losses = s[1].Losses[1:]; return s }), check.Shape, "39 row losses"},
-		{"NaN loss", edit(func(s []Scored) []Scored { s[1].Losses[5] = math.NaN(); return s }), check.Value, "loss NaN at row 5"},
+		{"one missing", edit(func(s []candScore) []candScore { return s[1:] }), check.Shape, "3 candidates scored; the selection has 4"},
+		{"repeated", edit(func(s []candScore) []candScore { s[1].Index = 0; return s }), check.Shape, "index 0 is out of range or repeated"},
+		{"out of range", edit(func(s []candScore) []candScore { s[3].Index = 4; return s }), check.Shape, "index 4 is out of range"},
+		{"other depth", edit(func(s []candScore) []candScore { s[0].Candidate.Depth = 3; return s }), check.Value, "has depth 3"},
+		{"λ lost", edit(func(s []candScore) []candScore { s[2].Candidate.Lambda = 0; return s }), check.Value, "λ > 0"},
+		{"few losses", edit(func(s []candScore) []candScore { s[1].Losses = s[1].Losses[1:]; return s }), check.Shape, "39 row losses"},
+		{"NaN loss", edit(func(s []candScore) []candScore { s[1].Losses[5] = math.NaN(); return s }), check.Value, "loss NaN at row 5"},
 	} {
 		_, _, err := open.Choose(tc.scored)
 		var e *check.Error
@@ -286,7 +286,7 @@ func TestSelectScoredErrors(t *testing.T) {
 	}
 	fixed := cfg
 	fixed.Features.Depth, fixed.Preprocess = 1, &data.Prep{}
-	settled, err := NewPlan(fixed, 40, 3, y)
+	settled, err := newPlan(fixed, 40, 3, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,7 +456,7 @@ func TestSeedPast2to53(t *testing.T) {
 	big := Config{Features: rf.Config{Dim: 16, Seed: rf.MaxSeed + 1}, Ridge: class}
 	_, err1 := Fit(context.Background(), X, y, big)
 	_, _, err2 := Select(context.Background(), X, y, big)
-	_, err3 := NewPlan(big, 40, 3, y)
+	_, err3 := newPlan(big, 40, 3, y)
 	for i, err := range []error{err1, err2, err3} {
 		var e *check.Error
 		if !errors.As(err, &e) || e.Code != check.Option || e.Option != "seed" || !strings.Contains(err.Error(), "above 2^53−1") {
@@ -518,7 +518,7 @@ func TestSelectionNamesItsBest(t *testing.T) {
 	cands := []Candidate{{Depth: 2, Lambda: 1, Score: 0.5, Accuracy: 0.9}, {Depth: 1, Lambda: 1, Score: 0.5, Accuracy: 0.9}, {Depth: 3, Lambda: 1, Score: 0.6, Accuracy: 0.8}}
 	losses := [][]float64{{0, 1, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}}
 	chosen, err := Simplest(cands, losses, true)
-	best, _ := BestCandidate(cands, true)
+	best, _ := bestCandidate(cands, true)
 	if err != nil || chosen != 1 || best != 0 || cands[0].StdErr != 0 || cands[1].StdErr != 0 {
 		t.Errorf("tie: chosen %d (want 1, the shallower), best %d (want 0), stdErr %v %v, %v", chosen, best, cands[0].StdErr, cands[1].StdErr, err)
 	}
@@ -550,8 +550,8 @@ func TestAutoRBF(t *testing.T) {
 			t.Errorf("candidate %+v: kernel and γ set", c)
 		}
 	}
-	if !slices.Equal(gammas, AutoRBF) {
-		t.Errorf("RBF candidates' γ·d %v, want %v", gammas, AutoRBF)
+	if !slices.Equal(gammas, autoRBF) {
+		t.Errorf("RBF candidates' γ·d %v, want %v", gammas, autoRBF)
 	}
 	c := s.Candidates[s.Chosen]
 	if k := p.Kernel(); c.Kernel == names.RBF && (k.Name != names.RBF || k.Gamma != c.Gamma) || c.Kernel == "" && k.Name != names.NTK {

@@ -11,6 +11,7 @@ import (
 	"ntkrf/core/krr"
 	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
@@ -55,7 +56,7 @@ func Register(fs *flag.FlagSet) *Flags {
 		task:    fs.String("task", names.Auto, "auto (from the target, as parseCSV), or one of "+strings.Join(krr.Tasks, ", ")),
 		missing: fs.String("missing", data.MissingSettings[0], "missing feature cells: one of "+strings.Join(data.MissingSettings, ", ")),
 		method:  fs.String("method", rf.Methods[0], "random features: one of "+strings.Join(rf.Methods, ", ")),
-		depth:   fs.String("depth", names.Auto, "network depth L (ntk, nngp, naive, grad), or auto: chosen among "+fmt.Sprint(pipeline.DefaultDepths)+" by the core's selection on a sample of the rows"),
+		depth:   fs.String("depth", names.Auto, "network depth L (ntk, nngp, naive, grad), or auto: chosen among "+fmt.Sprint(pipeline.DefaultDepths())+" by the core's selection on a sample of the rows"),
 		dim:     fs.Int("dim", rf.DefaultDim, "feature dimension m"),
 		seed:    fs.Uint64("seed", 0, "seed of the feature map (and of the selection's sample)"),
 		lambda:  fs.String("lambda", names.Auto, "ridge λ: a number, or auto (chosen by the task's criterion on all rows)"),
@@ -147,6 +148,6 @@ func (o Fit) Check() error {
 	}
 	cfg := o.Config()
 	cfg.Ridge.Task = krr.Regression
-	_, err := pipeline.NewPlan(cfg, 1, 1, nil)
+	_, err := protocol.NewPlan(cfg, 1, 1, nil)
 	return err
 }

@@ -34,7 +34,6 @@ export const NO_CONTROL = {
 const API_ONLY = /\b(maxBytes|MaxBytes|lambda|Lambda|grid|classes|Classes|delimiter|header|missing|task|sketchDim|m0|m1|gamma|blockRows|gibbsSweeps|workers|wasmURL|options?|createEngine|Float64Array|dispose)\b|λ/;
 
 /** Engine errors carry "method: what is wrong; what to do"; the advice starts with one of these verbs. */
-const ADVICE = /^(use|raise|set|give|pass|encode|lower|reduce|increase|choose|remove|standardize|wrap|try|call|save|check|split|drop|create)\b/i;
 
 /** "features.dim" → "dim", "grid[2]" → "grid". */
 const lastName = (option) => String(option).replace(/\[\d+\]/g, '').split('.').pop();
@@ -63,17 +62,15 @@ export function explain(e, { where = 'run', fallback = '', controls = null } = {
   if (e?.name === 'AbortError' || e?.code === 'ERR_ABORTED') return null;
   let what, advice;
   if (typeof e?.fault === 'string') {
-    // The engine's error in parts (Go's errs.Error Fault and Advice):
-    // what went wrong, without the method the page's user never called,
-    // and what to do.
+    // Every ntkrf error in parts (Go's errs.Error Fault and Advice, or the
+    // package's split of its own messages by the same grammar): what went
+    // wrong, without the method the page's user never called, and what to do.
     what = capAlert(e.fault.trim()).replace(/\.$/, '');
     advice = e.advice ?? '';
   } else {
-    // An error made in JavaScript (a type check): "method: what; advice".
-    const message = capAlert(String(e?.message ?? e ?? 'unknown error').trim()).replace(/\.$/, '');
-    const text = message.replace(/^(?:[A-Za-z][\w.]*: )+/, '');
-    const cut = text.lastIndexOf('; ');
-    [what, advice] = cut > 0 && ADVICE.test(text.slice(cut + 2)) ? [text.slice(0, cut), text.slice(cut + 2)] : [text, ''];
+    // Not ntkrf's (a browser's error): its message as it is.
+    what = capAlert(String(e?.message ?? e ?? 'unknown error').trim()).replace(/\.$/, '');
+    advice = '';
   }
   const control = where === 'load' ? null : controlFor(e?.option, controls);
   // "features.dim must be …" → "Features m must be …": the user sees the control, not the option.

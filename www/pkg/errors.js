@@ -14,9 +14,34 @@ export function ntkrfError(code, message, option, { fault, advice } = {}) {
   e.code = code;
   // An option's path quotes the caller's keys, which may be megabytes long.
   if (option) e.option = cap(option);
-  if (typeof fault === 'string') e.fault = capMessage(fault);
+  // A message made here ("method: what went wrong; what to do") is split
+  // by Go's grammar, as the engine splits its own (errs.Fault, Advice).
+  if (typeof fault !== 'string') ({ fault, advice } = splitMessage(e.message));
+  e.fault = capMessage(fault);
   if (typeof advice === 'string' && advice) e.advice = capMessage(advice);
   return e;
+}
+
+/**
+ * The verbs that start an advice clause: Go's errs.AdviceVerbs (the
+ * engine's limits.adviceVerbs), written here because errors are made
+ * before any instance has started; test/core-facts.test.js ties the copy.
+ */
+export const ADVICE_VERBS = new Set([
+  'add', 'call', 'check', 'choose', 'create', 'drop', 'encode', 'fit', 'give', 'increase', 'keep', 'leave', 'load', 'lower', 'make',
+  'merge', 'name', 'open', 'parse', 'pass', 'raise', 'reduce', 'remove', 'rescale', 'save', 'set', 'solve', 'split', 'standardize',
+  'try', 'use', 'wrap', 'write',
+]);
+
+/**
+ * A message's fault (without the leading "method: " names) and advice
+ * (the clause after the last "; " when it starts with an advice verb).
+ */
+export function splitMessage(message) {
+  const text = String(message).replace(/^(?:[A-Za-z][\w.]*: )+/, '');
+  const cut = text.lastIndexOf('; ');
+  const verb = cut > 0 ? /^[A-Za-z]+/.exec(text.slice(cut + 2))?.[0]?.toLowerCase() : undefined;
+  return verb && ADVICE_VERBS.has(verb) ? { fault: text.slice(0, cut), advice: text.slice(cut + 2) } : { fault: text, advice: '' };
 }
 
 /** JavaScript class of each code; Go's Code.Class says the same (a test compares them). */

@@ -63,7 +63,7 @@ export async function fitRidge(pool, ...args) {
   if (yd.length !== X.rows) throw ntkrfError('ERR_SHAPE', `${where}: X has ${X.rows} rows but y has ${yd.length} values`, 'y');
   const call = (op, args, arrays, ctl, extra = {}) => pool.call(op, args, arrays, ctl, { where, ...extra });
   const stage = (name) => control.onProgress && ((p) => control.onProgress({ ...p, stage: p.stage || name }));
-  // The fit is Go's protocol (pipeline.Plan; the bridge's fit ops), which
+  // The fit is Go's protocol (protocol.Plan; the bridge's fit ops), which
   // this file only schedules. fitPlan settles everything (task, classes,
   // λ's criterion, the width, the held-out rows' rule, what the model
   // keeps) and returns the plan as bytes, which every later call gets, and
@@ -104,13 +104,13 @@ export async function fitRidge(pool, ...args) {
   const arrays = [];
   const solveArgs = { plan: planRef(arrays), stats: refs(arrays, stats), parts: refs(arrays, parts) };
   const model = await call('fitSolve', solveArgs, arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true });
-  // What Go advises about the fit's size (pipeline.Plan.Advice), kept
+  // What Go advises about the fit's size (protocol.Plan.Advice), kept
   // with the model (not in its file).
   return new Model(pool, model, advice ?? []);
 }
 
 /**
- * Settles an open plan's 'auto' settings (Go's pipeline.Plan.Select):
+ * Settles an open plan's 'auto' settings (Go's protocol.Plan.Select):
  * gathers the rows the plan names, sends them with every chunk's
  * statistics to select (each worker scoring a share of the candidates
  * when the sample is at most SPLIT_SELECT_BYTES, the first choosing), and

@@ -25,7 +25,7 @@ export let LIMITS = null;
  * The most bytes of rows a call sends a worker at once (the fit's chunks,
  * predict's blocks), the largest sample whose 'auto' selection is split
  * over the workers, and the fewest rows of a block: Go's
- * (pipeline.ChunkBytes, jsbridge.SplitSelectBytes, MinBlockRows), set when the
+ * (protocol.ChunkBytes, jsbridge.SplitSelectBytes, MinBlockRows), set when the
  * first worker starts, before any call is made.
  */
 export let CHUNK_BYTES, SPLIT_SELECT_BYTES, MIN_BLOCK_ROWS;
@@ -39,7 +39,7 @@ export let MAX_ARRAY_VALUES;
  * (a restart happens after a first instance started, so it is read from it).
  */
 export let MAX_RESTARTS;
-/** The core's cost model (Go's pipeline.DefaultCosts), as the engine shows it (Engine.costs). */
+/** The core's cost model (Go's pipeline.DefaultCosts()), as the engine shows it (Engine.costs). */
 export let COSTS = null;
 
 /** Keeps the first schema and core a worker sends; every instance sends the same. */

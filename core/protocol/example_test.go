@@ -1,4 +1,4 @@
-package pipeline_test
+package protocol_test
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
 	"ntkrf/core/rf"
 	"ntkrf/internal/fixture"
 )
 
 // The fit of Fit, split over two workers: each sends its statistics and
 // its part as bytes, which are merged (in any order) and solved.
-func ExamplePlan() {
+func Example() {
 	ctx := context.Background()
 	X, y := fixture.Data(600, 4, 3, 1)
 	cfg := pipeline.Config{
@@ -23,7 +24,7 @@ func ExamplePlan() {
 		Features:   rf.Config{Dim: 64, Depth: 2}, // likewise the depth
 		Ridge:      krr.Options{Task: krr.Classification},
 	}
-	plan, err := pipeline.NewPlan(cfg, 600, 4, y)
+	plan, err := protocol.NewPlan(cfg, 600, 4, y)
 	if err != nil {
 		panic(err)
 	}
