@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"ntkrf/core/errs"
 	"ntkrf/core/names"
 	"ntkrf/core/rf"
 )
@@ -104,7 +105,22 @@ func TestCoreJSON(t *testing.T) {
 	if at(names.NTK, rf.Samplers[0]) != 4.0 || at(names.Grad, rf.Samplers[0]) != 8.0 {
 		t.Errorf("limits.featureBytes: ntk %v, grad %v; want float32's 4 and float64's 8", at(names.NTK, rf.Samplers[0]), at(names.Grad, rf.Samplers[0]))
 	}
-	keys = append(keys, "featureBytes")
+	// The advice verbs, in the order the package's copy is compared in, and
+	// each one the grammar's: a message advising with it splits.
+	verbs, _ := got.Limits["adviceVerbs"].([]any)
+	if len(verbs) == 0 {
+		t.Errorf("limits.adviceVerbs = %v, want the grammar's verbs", got.Limits["adviceVerbs"])
+	}
+	for i, v := range verbs {
+		w, _ := v.(string)
+		if i > 0 && verbs[i-1].(string) >= w {
+			t.Errorf("limits.adviceVerbs not sorted at %q", w)
+		}
+		if e := errs.New(errs.Value, "", "x: it failed; %s it", w); e.Advice() != w+" it" {
+			t.Errorf("limits.adviceVerbs has %q, which the grammar does not split by", w)
+		}
+	}
+	keys = append(keys, "featureBytes", "adviceVerbs")
 	if len(got.Limits) != len(keys) {
 		t.Errorf("limits = %v: a limit without a test", got.Limits)
 	}

@@ -3,6 +3,7 @@
 // not be used. Which control sets which engine option comes from the lab's
 // vocabulary (vocab.js, read from the engine's schema). No DOM: page.js shows
 // the text.
+import { splitMessage } from './ntkrf/errors.js';
 
 /** The most characters an alert shows: a message quoting a 30 MB cell must not take the page with it. */
 export const MAX_ALERT_CHARS = 1000;
@@ -68,9 +69,9 @@ export function explain(e, { where = 'run', fallback = '', controls = null } = {
     what = capAlert(e.fault.trim()).replace(/\.$/, '');
     advice = e.advice ?? '';
   } else {
-    // Not ntkrf's (a browser's error): its message as it is.
-    what = capAlert(String(e?.message ?? e ?? 'unknown error').trim()).replace(/\.$/, '');
-    advice = '';
+    // An error without parts (another library's, a browser's): split by
+    // the same grammar (the package's splitMessage, Go's advice verbs).
+    ({ fault: what, advice } = splitMessage(capAlert(String(e?.message ?? e ?? 'unknown error').trim()).replace(/\.$/, '')));
   }
   const control = where === 'load' ? null : controlFor(e?.option, controls);
   // "features.dim must be …" → "Features m must be …": the user sees the control, not the option.
