@@ -346,7 +346,7 @@ test('the option checks in JavaScript and in Go agree on every option (class, co
         const b = await raw(op, opts);
         assert.ok(a && b, `${method}.${o.name} = ${JSON.stringify(v)}: JS ${a?.message} / Go ${b?.message}`);
         assert.equal(a.name, b.name, `${method}.${o.name} = ${JSON.stringify(v)}: ${a.message} / ${b.message}`);
-        assert.equal(a.code, b.code, `${method}.${o.name} = ${JSON.stringify(v)}`);
+        assert.equal(a.code, b.code, `${method}.${o.name} = ${JSON.stringify(v)}: JS ${a.message} / Go ${b.message}`);
         assert.equal(a.option, b.option || undefined);
         assert.equal(a.message.replace(/^\w+: /, ''), b.message.replace(/^\w+: /, ''));
         compared++;
