@@ -132,9 +132,16 @@ test('a 20-class confusion matrix shows every count and full class name; Φ\'s m
   await loadFile(page, csv('twenty.csv', `p,q,r,kind\n${rows(200, (i) => `${(i % 20) + Math.sin(i) / 4},${(i % 20) * 0.5 + Math.cos(i) / 5},${i % 3},${name(i % 20)}`)}\n`));
   assert.match(await page.textContent('#cost'), /Φ for all 200 rows: 200 × 512 × 4 bytes = 409\.6 kB/);
   await page.locator('#auto').setChecked(false);
+  await page.locator('#exact').setChecked(true);
+  // The estimate is of the whole Train: the exact kernel beside, and the engine's warm-up before a page's first run.
+  await page.waitForFunction(() => /exact kernel/.test(document.getElementById('cost').textContent), null, { timeout: TIMEOUT });
+  assert.match(await page.textContent('#cost'), /training ≈ [\d.]+ m?s \(rough; the exact kernel [\d.]+ m?s of it, [\d.]+ m?s more for a first run\)/);
   await page.click('#train');
   await page.waitForSelector('#metric-value, #alert:not([hidden])', { timeout: 2 * TIMEOUT });
   assert.ok(await page.locator('#alert').isHidden(), await page.textContent('#alert-text'));
+  // What it took, beside what was estimated; the next estimate has no warm-up.
+  assert.match(await page.textContent('#train-result'), /Train took [\d.]+ m?s \(estimated [\d.]+ m?s\)/);
+  assert.doesNotMatch(await page.textContent('#cost'), /first run/);
   assert.ok(await page.locator('#confusion-view').isVisible());
   await page.locator('#confusion-view summary').click();
   await page.waitForSelector('#confusion-table tr');
