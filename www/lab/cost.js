@@ -114,9 +114,8 @@ export function estimate({ n, d, m, layers, search = null, settings, rate = INIT
  * solves across the workers) plus a throughput, fitted by least squares
  * to the latest runs (RATE_RUNS). One run's ratio would charge a small
  * run's overhead to its few work units, and every later estimate would be
- * huge; so with fewer than two runs of different shapes the overhead
- * keeps its assumed value and only a run well above it measures the speed,
- * and a run of little modelled work measures the overhead alone. cold: the
+ * huge; so until runs of different shapes give both, the latest run
+ * scales the rate (overhead and speed alike) to its own time. cold: the
  * page's first run, whose warm-up (the core's wasmWarmup) is left out.
  */
 export function measuredRate(rate, work, ms, workers, fits = 1, { cold = false } = {}) {
@@ -137,12 +136,10 @@ export function measuredRate(rate, work, ms, workers, fits = 1, { cold = false }
     // No positive overhead: the speed through the origin.
     if (s2y > 0) return { overheadMs: 0, speed: (1000 * s22) / s2y, runs };
   }
-  const beyond = ms - rate.overheadMs * fits;
-  const modelled = (1000 * work) / workers / rate.speed;
-  // A run whose modelled work is a small part of its time (a tiny fit)
-  // measures the overhead, not the speed.
-  if (modelled <= ms / 20) return { overheadMs: Math.max(0, ms - modelled) / fits, speed: rate.speed, runs };
-  // A run hardly longer than its overhead says nothing of the speed.
-  const speed = beyond > rate.overheadMs * fits ? (1000 * work) / workers / beyond : rate.speed;
-  return { overheadMs: rate.overheadMs, speed, runs };
+  // One shape of run so far: the rate scaled so that it gives this run's
+  // time (the overhead and the work's share alike), from the rate that
+  // estimated it.
+  const estimated = rate.overheadMs * fits + (1000 * work) / workers / rate.speed;
+  const f = ms > 0 && estimated > 0 ? ms / estimated : 1;
+  return { overheadMs: rate.overheadMs * f, speed: rate.speed / f, runs };
 }
