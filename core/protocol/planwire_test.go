@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"ntkrf/core/data"
 	"ntkrf/internal/check"
 )
 
@@ -37,8 +40,31 @@ func TestPlanWireRoundTrip(t *testing.T) {
 		if again, _ := DecodePlan(b); again != q {
 			t.Errorf("%s: the same plan decoded twice was not kept", tc.name)
 		}
-		if p.SearchRows() != nil {
-			continue // open: parts come from the settled plan
+		// What a host does with the plan is the same with its bytes: the
+		// rows it searches, the candidates it scores, the chunks it cuts.
+		if !slices.Equal(q.SearchRows(), p.SearchRows()) || q.Candidates() != p.Candidates() || !slices.Equal(q.Chunks(4096), p.Chunks(4096)) {
+			t.Fatalf("%s: the decoded plan searches %d rows with %d candidates; the plan %d with %d", tc.name, len(q.SearchRows()), q.Candidates(), len(p.SearchRows()), p.Candidates())
+		}
+		if idx := p.SearchRows(); idx != nil {
+			// Open: both settle to the same plan, the selection's record included.
+			stats := p.NewStats()
+			if err := stats.Add(X); err != nil {
+				t.Fatal(err)
+			}
+			ps, psel, err := p.Select(ctx, data.Rows(X, idx), data.Take(y, idx), stats)
+			if err != nil {
+				t.Fatal(err)
+			}
+			qs, qsel, err := q.Select(ctx, data.Rows(X, idx), data.Take(y, idx), stats)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pj, _ := json.Marshal(psel)
+			qj, _ := json.Marshal(qsel)
+			if ps.Digest() != qs.Digest() || !bytes.Equal(pj, qj) {
+				t.Fatalf("%s: the decoded open plan settles otherwise:\n%s\n%s", tc.name, qj, pj)
+			}
+			continue // parts come from the settled plan
 		}
 		stats := p.NewStats()
 		if err := stats.Add(X); err != nil {
