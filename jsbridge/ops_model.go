@@ -20,10 +20,10 @@ import (
 // ridgeArgs are the options shared by the fitting operations.
 type ridgeArgs struct {
 	Lambda    auto.Value[float64] `json:"lambda"` // a number > 0, or "auto" (default)
-	Criterion string              `json:"criterion"`
+	Criterion krr.Criterion       `json:"criterion"`
 	Gram      string              `json:"gram"`
 	Grid      []float64           `json:"grid"`
-	Task      string              `json:"task"`
+	Task      krr.Task            `json:"task"`
 	Classes   int                 `json:"classes"`
 }
 

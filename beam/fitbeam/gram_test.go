@@ -18,8 +18,9 @@ func TestGramReachesThePlan(t *testing.T) {
 	t.Parallel()
 	prep := data.Prep{}
 	for _, tc := range []struct {
-		name, gram, task string
-		want             string
+		name, gram string
+		task       krr.Task
+		want       string
 	}{
 		{"explicit float64", names.Float64, krr.Classification, names.Float64},
 		{"explicit float32", names.Float32, krr.Regression, names.Float32},

@@ -41,13 +41,13 @@ func runAccuracy(args []string) error {
 		return err
 	}
 	type row struct {
-		File     string  `json:"file"`
-		Task     string  `json:"task"`
-		Metric   string  `json:"metric"`
-		NTKRF    float64 `json:"ntkRF"`
-		ExactNTK float64 `json:"exactNTK"`
-		Seconds  float64 `json:"seconds"`
-		Chosen   string  `json:"chosen"`
+		File     string    `json:"file"`
+		Task     data.Task `json:"task"`
+		Metric   string    `json:"metric"`
+		NTKRF    float64   `json:"ntkRF"`
+		ExactNTK float64   `json:"exactNTK"`
+		Seconds  float64   `json:"seconds"`
+		Chosen   string    `json:"chosen"`
 	}
 	var rows []row
 	name := "auto"
@@ -75,7 +75,7 @@ func runAccuracy(args []string) error {
 		if err != nil {
 			return err
 		}
-		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed, Precision: *precision}, Ridge: krr.Options{Gram: *gram}, Search: pipeline.Search{Rows: *searchRows}}
+		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed, Precision: rf.Precision(*precision)}, Ridge: krr.Options{Gram: *gram}, Search: pipeline.Search{Rows: *searchRows}}
 		if *biases != "" {
 			bs, err := parseList(*biases, func(f string) (float64, error) { return strconv.ParseFloat(f, 64) })
 			if err != nil {

@@ -82,7 +82,7 @@ func reproFig3(args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := rf.Config{Method: names.NTK, Depth: *depth, Dim: *m, Sampler: *sampler}
+	cfg := rf.Config{Method: names.NTK, Depth: *depth, Dim: *m, Sampler: rf.Sampler(*sampler)}
 	fmt.Printf("Fashion-MNIST unit rows: pool %d, test %d; greedy design on NTK RF (depth %d, m %d, sampler %s, λ %g); classifier exact-NTK KRR (depth %d, λ by LOO)\n",
 		*pool, *nTest, *depth, *m, *sampler, *lambda, *depth)
 	acc := map[string][][]float64{} // design → seed → size

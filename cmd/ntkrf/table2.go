@@ -43,7 +43,7 @@ func reproTable2(args []string) error {
 			return []pipeline.Config{{Kernel: &kernel.Spec{Name: names.NTK}}}
 		}},
 		{"NTK RF", func(d int) []pipeline.Config {
-			return []pipeline.Config{{Features: rf.Config{Method: names.NTK, Dim: *dim, Sampler: *sampler, Seed: *seed}}}
+			return []pipeline.Config{{Features: rf.Config{Method: names.NTK, Dim: *dim, Sampler: rf.Sampler(*sampler), Seed: *seed}}}
 		}},
 		{"RFF", func(d int) []pipeline.Config {
 			var c []pipeline.Config

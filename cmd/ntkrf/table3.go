@@ -115,7 +115,7 @@ func reproTable3(args []string) error {
 				continue
 			}
 			t0 := time.Now()
-			f, err := rf.New(rf.Config{Method: names.NTK, Depth: *depth, Dim: *m, Sampler: *sampler, Seed: *seed}, d)
+			f, err := rf.New(rf.Config{Method: names.NTK, Depth: *depth, Dim: *m, Sampler: rf.Sampler(*sampler), Seed: *seed}, d)
 			if err != nil {
 				return err
 			}

@@ -335,7 +335,7 @@ func (a *Accumulator) checkSolvable() error {
 
 // solvable says why n rows whose class frequencies are ybar cannot be
 // fitted, if they cannot.
-func solvable(n int, task string, ybar ...[]float64) error {
+func solvable(n int, task Task, ybar ...[]float64) error {
 	if n < 2 {
 		return check.New(check.Shape, "", "krr: %d rows added; ridge regression needs at least 2", n)
 	}

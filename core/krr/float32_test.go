@@ -108,7 +108,7 @@ func TestDefaultGram(t *testing.T) {
 		values[i] = math.Sin(X.At(i, 0)) + 0.5*X.At(i, 1)
 	}
 	for _, c := range []struct {
-		task     string
+		task     Task
 		m        int
 		f32      bool
 		sayPrec  bool

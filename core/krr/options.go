@@ -27,25 +27,6 @@ type Featurizer interface {
 	Transform(dst, X *mat.Dense) (*mat.Dense, error)
 }
 
-// Task names (aliases of ntkrf/core/names, where every name is written).
-const (
-	Classification = names.Classification
-	Regression     = names.Regression
-)
-
-// Criterion names for the automatic choice of λ.
-const (
-	GCV     = names.GCV
-	LOO     = names.LOO
-	Holdout = names.Holdout
-)
-
-// Tasks and Criteria are the names Options accepts.
-var (
-	Tasks    = names.Tasks
-	Criteria = names.Criteria
-)
-
 // MaxClasses bounds the number of classes: a model holds one column of
 // coefficients per class. It is data.MaxClasses, the bound of a parsed
 // target, so a table's classes always fit a model.
@@ -96,7 +77,7 @@ type Options struct {
 	// (one reduction of the rest's m×m matrix to tridiagonal form serves
 	// GCV and every λ) and scores the held-out rows; the final model is
 	// then fitted on all rows (one Cholesky).
-	Criterion string
+	Criterion Criterion
 	// Grid is the λ grid searched when Lambda is 0. Empty means 30 points
 	// log-spaced over 1e-6…1e2 × s, both ends included, where s is the
 	// mean eigenvalue of the matrix diagonalized: tr(Gc)/m in the primal
@@ -109,7 +90,7 @@ type Options struct {
 	Grid []float64
 	// Task is Classification or Regression; empty means Classification
 	// when Classes > 0, else Regression.
-	Task string
+	Task Task
 	// Classes is the number of classes k; y then holds class indices
 	// 0…k−1. 0 lets FitFeatures and FitKernel use max(y)+1; an
 	// Accumulator needs it set.
@@ -172,7 +153,7 @@ const Float32GramRows = 2
 // of the spectrum's scale and the solve then amplifies the blocks'
 // rounding; for fewer rows (Float32GramRows); for float64 features, whose
 // bits the reference path keeps.
-func DefaultGram(task string, float32Features bool, rows, dim int) string {
+func DefaultGram(task Task, float32Features bool, rows, dim int) string {
 	if task == Classification && float32Features && rows >= Float32GramRows*dim {
 		return names.Float32
 	}
@@ -216,7 +197,7 @@ func (opt Options) Resolve(y []float64) (Options, error) {
 // is not a whole number, and an error otherwise: whole numbers are class
 // labels as often as counts, so they are never guessed. Every host (a fit,
 // a score) decides by this rule.
-func TaskOf(task string, classes int, y []float64) (string, error) {
+func TaskOf(task Task, classes int, y []float64) (Task, error) {
 	switch task {
 	case "":
 		if classes > 0 {
@@ -236,7 +217,7 @@ func TaskOf(task string, classes int, y []float64) (string, error) {
 // task (TaskOf) and, for classification, the class count (Options.Classes,
 // or the largest label + 1), every target checked. Hosts that split a fit
 // over workers settle it first, so that every part fits the same task.
-func (opt Options) Labels(y []float64) (task string, classes int, err error) {
+func (opt Options) Labels(y []float64) (task Task, classes int, err error) {
 	o, err := opt.checked(y, true)
 	if err == nil {
 		err = checkTargets(y, o, 0)
@@ -264,7 +245,7 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 	switch opt.Criterion {
 	case "", GCV, LOO, Holdout:
 	default:
-		return opt, check.New(check.Option, "criterion", "krr: unknown criterion %s; use one of %q, or leave it empty to choose by the task", check.Quote(opt.Criterion), Criteria)
+		return opt, check.New(check.Option, "criterion", "krr: unknown criterion %s; use one of %q, or leave it empty to choose by the task", check.Quote(opt.Criterion), Criteria())
 	}
 	if len(opt.Grid) > MaxGrid {
 		return opt, check.New(check.Option, "grid", "krr: the grid has %d values, more than %d; give fewer λ", len(opt.Grid), MaxGrid)
@@ -327,12 +308,12 @@ func rowsAre(n int) string {
 	return fmt.Sprintf("all %d rows are of", n)
 }
 
-// Criterion returns the criterion a fit of the task uses to choose λ when
+// DefaultCriterion returns the criterion a fit of the task uses to choose λ when
 // Options.Criterion is empty: exact leave-one-out in the dual (n rows of
 // a kernel, or n ≤ m features); in the primal, Holdout for classification
 // (its accuracy needs predictions, which GCV does not give) and GCV for
 // regression. Hosts that split a fit use the same rule.
-func Criterion(task string, dual bool) string {
+func DefaultCriterion(task Task, dual bool) Criterion {
 	switch {
 	case dual:
 		return LOO
@@ -343,13 +324,13 @@ func Criterion(task string, dual bool) string {
 }
 
 // CriterionFor is the criterion a fit solved in the dual (or the primal)
-// uses: Options.Criterion, or Criterion's default for the task when it is
+// uses: Options.Criterion, or DefaultCriterion for the task when it is
 // empty.
-func (opt Options) CriterionFor(dual bool) string {
+func (opt Options) CriterionFor(dual bool) Criterion {
 	if opt.Criterion != "" {
 		return opt.Criterion
 	}
-	return Criterion(opt.Task, dual)
+	return DefaultCriterion(opt.Task, dual)
 }
 
 // outputs is the number of target columns: one per class, or one.
@@ -376,7 +357,7 @@ func checkTargets(y []float64, opt Options, offset int) error {
 
 // encodeRow writes the target row of y into dst (length outputs): one-hot
 // for classes, the value for regression.
-func encodeRow(dst []float64, y float64, task string) {
+func encodeRow(dst []float64, y float64, task Task) {
 	if task == Classification {
 		clear(dst)
 		dst[int(y)] = 1

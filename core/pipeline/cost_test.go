@@ -50,7 +50,7 @@ func TestChooseMethod(t *testing.T) {
 	search := defaultCosts.SearchWork(len(defaultDepths)*len(defaultPreps), DefaultSearchRows, 16, 2, 10, krr.GridPoints)
 	cases := []struct {
 		rows, cols int
-		method     string
+		method     Method
 		dim        int
 	}{
 		{150, 4, names.MethodKernel, 0},

@@ -163,7 +163,7 @@ func (c *curve) UnmarshalJSON(b []byte) error {
 type file struct {
 	Format     string       `json:"format"`
 	Version    int          `json:"version"`
-	Task       string       `json:"task"`
+	Task       krr.Task     `json:"task"`
 	Classes    []string     `json:"classes"`
 	Lambda     float64      `json:"lambda"`
 	Curve      curve        `json:"curve"`
@@ -355,8 +355,8 @@ func (f *file) checkHeader() error {
 	if err := f.Selection.check(); err != nil {
 		return err
 	}
-	if !slices.Contains(krr.Tasks, f.Task) {
-		return bad(check.Value, "task %s; use one of %q", check.Quote(f.Task), krr.Tasks)
+	if !slices.Contains(krr.Tasks(), f.Task) {
+		return bad(check.Value, "task %s; use one of %q", check.Quote(f.Task), krr.Tasks())
 	}
 	if s := f.Selection; s != nil {
 		// Files written before Selection.Best have none: it follows from the candidates.

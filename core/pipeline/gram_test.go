@@ -27,9 +27,11 @@ func TestGramDefault(t *testing.T) {
 	X, labels := fixture.Data(rows, 5, 3, 2)
 	_, values := fixture.Data(rows, 5, 0, 2)
 	for _, c := range []struct {
-		task, precision, gram string
-		dim                   int
-		want                  string
+		task      krr.Task
+		precision rf.Precision
+		gram      string
+		dim       int
+		want      string
 	}{
 		{krr.Classification, "", "", 64, names.Float32},
 		{krr.Classification, "", "", 256, names.Float64}, // fewer than krr.Float32GramRows rows per feature

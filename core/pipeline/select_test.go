@@ -483,7 +483,7 @@ func TestSelectionNamesItsBest(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		task   string
+		task   krr.Task
 		search Search
 	}{
 		{"classification, depths 1–3", krr.Classification, Search{Rows: 60, Depths: []int{1, 2, 3}}},
