@@ -167,13 +167,13 @@ func runBench(args []string) error {
 			lim := peaks[np]
 			r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, Precision: *precision, Procs: np}
 			t0 := time.Now()
-			f, err := rf.New(rf.Config{Method: names.NTK, Depth: L, Dim: *m, Sketch: rf.Sketch(*sketch), Sampler: rf.Sampler(*sampler), Seed: *seed, Precision: rf.Precision(*precision)}, d)
+			f, err := rf.New(rf.Config{Method: rf.NTK, Depth: L, Dim: *m, Sketch: rf.Sketch(*sketch), Sampler: rf.Sampler(*sampler), Seed: *seed, Precision: rf.Precision(*precision)}, d)
 			if err != nil {
 				return err
 			}
 			r.Sampling = since(t0)
-			ridge := krr.Options{Task: krr.Classification, Classes: 10, Gram: *gram, Criterion: krr.Criterion(*criterion)}.GramFor(f.Float32(), *n, f.Dim())
-			r.Float32Gram = ridge.Gram == names.Float32 && linalg.Float32()
+			ridge := krr.Options{Task: krr.Classification, Classes: 10, Gram: rf.Precision(*gram), Criterion: krr.Criterion(*criterion)}.GramFor(f.Float32(), *n, f.Dim())
+			r.Float32Gram = ridge.Gram == rf.Float32 && linalg.Float32()
 			acc, err := krr.NewAccumulator(f.Dim(), ridge)
 			if err != nil {
 				return err
@@ -274,7 +274,7 @@ func runBench(args []string) error {
 			}
 			if *exact {
 				t = time.Now()
-				em, err := krr.FitKernel(kernel.Spec{Name: names.NTK, Depth: L}, X, y, krr.Options{Task: krr.Classification, Classes: 10, Lambda: r.Lambda})
+				em, err := krr.FitKernel(kernel.Spec{Name: kernel.NameNTK, Depth: L}, X, y, krr.Options{Task: krr.Classification, Classes: 10, Lambda: r.Lambda})
 				if err != nil {
 					return fmt.Errorf("exact NTK: %v", err)
 				}

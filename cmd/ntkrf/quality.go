@@ -16,7 +16,6 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
-	"ntkrf/core/names"
 	"ntkrf/core/rf"
 )
 
@@ -192,7 +191,7 @@ func qualityCell(X *mat.Dense, L, m, seeds int, c qualityCfg, precision rf.Preci
 	Phi := mat.NewDense(n, m, nil)
 	for s := 1; s <= seeds; s++ {
 		t0 := time.Now()
-		f, e := rf.New(rf.Config{Method: names.NTK, Depth: L, Dim: m, Sketch: c.sketch, Sampler: c.sampler, Seed: uint64(s), Precision: precision}, d)
+		f, e := rf.New(rf.Config{Method: rf.NTK, Depth: L, Dim: m, Sketch: c.sketch, Sampler: c.sampler, Seed: uint64(s), Precision: precision}, d)
 		if e != nil {
 			return 0, 0, 0, e
 		}

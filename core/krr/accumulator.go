@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
-	"ntkrf/core/names"
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
 
@@ -166,7 +166,7 @@ func (a *Accumulator) addOwned(phi []float64, y []float64) {
 			yr[j] -= byb[j]
 		}
 	}
-	if a.opt.Gram == names.Float32 {
+	if a.opt.Gram == rf.Float32 {
 		linalg.AddAtA32(a.c, phi, r, m)
 	} else {
 		linalg.AddAtA(a.c, phi, r, m)

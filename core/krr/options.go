@@ -11,7 +11,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/linalg"
-	"ntkrf/core/names"
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
 
@@ -63,7 +63,7 @@ type Options struct {
 	// Lambda > 0 fixes the ridge; 0 chooses it from Grid by Criterion.
 	Lambda float64
 	// Criterion is how λ is scored: GCV, LOO or Holdout; empty chooses by
-	// the solve and the task (see Criterion). Classification is scored by
+	// the solve and the task (see DefaultCriterion). Classification is scored by
 	// validated accuracy (the curve's Accuracy), squared error breaking
 	// ties; regression by squared error. GCV needs the eigenvalues and
 	// VᵀY only, not the eigenvectors; it estimates squared error, which
@@ -96,10 +96,10 @@ type Options struct {
 	// Accumulator needs it set.
 	Classes int
 	// Gram is the arithmetic of the Gram step ΦᵀΦ, a primal fit's largest
-	// stage: "float32" (linalg.AddAtA32: each block of up to 256 rows
+	// stage: rf.Float32 (linalg.AddAtA32: each block of up to 256 rows
 	// multiplied and summed in float32, then added in float64; 1.5× the
 	// float64 speed with AVX-512, 1.85× with AVX2, 1.5× in WebAssembly
-	// SIMD; entries move by about 1e-7 relative) or "float64" (the
+	// SIMD; entries move by about 1e-7 relative) or rf.Float64 (the
 	// reference). Empty means DefaultGram for the task and the features'
 	// precision (GramRule): FitFeatures reads the precision from the
 	// featurizer, pipeline plans from their map; an Accumulator, which
@@ -107,7 +107,7 @@ type Options struct {
 	// settled it (GramFor). Without a float32 kernel (x86 without AVX2,
 	// other CPUs, portable WebAssembly) float32 is float64. Dual fits have
 	// no Gram step and ignore it.
-	Gram string
+	Gram rf.Precision
 	// BlockRows is the number of rows featurized (or predicted) at a
 	// time; 0 means 1024. Only one block of Φ is ever held.
 	BlockRows int
@@ -122,7 +122,7 @@ const GridPoints = gridPoints
 
 // GridRule and CriterionRule say in words, for the hosts' documentation
 // (the JavaScript schema), what an empty Grid and an empty Criterion mean:
-// written beside defaultGrid and Criterion, from their constants.
+// written beside defaultGrid and DefaultCriterion, from their constants.
 var (
 	GridRule      = fmt.Sprintf("%d values log-spaced over [%g, %g]·trace/m", gridPoints, gridLo, gridHi)
 	CriterionRule = fmt.Sprintf("by the task: classification by validated accuracy — %s when the fit is in the dual (rows ≤ features, or an exact kernel), else %s on 1/%d of the rows up to %d; regression by squared error — %s in the dual, else %s",
@@ -132,7 +132,7 @@ var (
 // GramRule says in words, for the hosts' documentation, what an empty
 // Options.Gram means (DefaultGram).
 var GramRule = fmt.Sprintf("%s blocks for a classification on %s features with at least %d rows per feature, %s otherwise (regression, whose λ may sit far below the spectrum's scale; fewer rows, whose Gram matrix is near singular; float64 features)",
-	names.Float32, names.Float32, Float32GramRows, names.Float64)
+	rf.Float32, rf.Float32, Float32GramRows, rf.Float64)
 
 // Float32GramRows is the fewest rows per feature for which DefaultGram
 // takes float32 blocks: with rows close to m, ΦᵀΦ (and the held-out
@@ -153,11 +153,11 @@ const Float32GramRows = 2
 // of the spectrum's scale and the solve then amplifies the blocks'
 // rounding; for fewer rows (Float32GramRows); for float64 features, whose
 // bits the reference path keeps.
-func DefaultGram(task Task, float32Features bool, rows, dim int) string {
+func DefaultGram(task Task, float32Features bool, rows, dim int) rf.Precision {
 	if task == Classification && float32Features && rows >= Float32GramRows*dim {
-		return names.Float32
+		return rf.Float32
 	}
-	return names.Float64
+	return rf.Float64
 }
 
 // GramFor is opt with an empty Gram settled by DefaultGram for its task
@@ -238,9 +238,9 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 		}
 	}
 	switch opt.Gram {
-	case "", names.Float32, names.Float64:
+	case "", rf.Float32, rf.Float64:
 	default:
-		return opt, check.New(check.Option, "gram", "krr: unknown Gram arithmetic %s; use %q or %q, or leave it empty for the default (%s)", check.Quote(opt.Gram), names.Float32, names.Float64, GramRule)
+		return opt, check.New(check.Option, "gram", "krr: unknown Gram arithmetic %s; use %q or %q, or leave it empty for the default (%s)", check.Quote(opt.Gram), rf.Float32, rf.Float64, GramRule)
 	}
 	switch opt.Criterion {
 	case "", GCV, LOO, Holdout:

@@ -23,10 +23,10 @@ import (
 // core's selection, a Lambda of 0 by the task's criterion.
 type Fit struct {
 	Data     data.Options
-	Prep     *data.Prep // nil: chosen ('auto')
-	Features rf.Config  // a Depth of 0: chosen
-	Lambda   float64    // 0: chosen
-	Gram     string     // "": the core's rule (krr.GramRule)
+	Prep     *data.Prep   // nil: chosen ('auto')
+	Features rf.Config    // a Depth of 0: chosen
+	Lambda   float64      // 0: chosen
+	Gram     rf.Precision // "": the core's rule (krr.GramRule)
 }
 
 // Config is the pipeline configuration of f (the task, classes and
@@ -137,7 +137,7 @@ func (f *Flags) Fit() (Fit, error) {
 		return o, check.New(check.Option, "lambda", "fitflags: -lambda %s: give a positive number or auto", check.Quote(*f.lambda))
 	}
 	o.Lambda = lambda.Or(0)
-	o.Gram = *f.gram
+	o.Gram = rf.Precision(*f.gram)
 	return o, o.Check()
 }
 
