@@ -100,10 +100,11 @@ func TestRootWithoutBeam(t *testing.T) {
 // call core/protocol's Plan; krr's fitting internals (the fits,
 // the accumulator, the held-out rule, the primal/dual choice) are out of
 // its reach, so that how a model is fitted is decided in one place. The
-// bridge may read krr's names (tasks, criteria, limits) and its options.
+// bridge may read krr's names (tasks, criteria and their types, limits)
+// and its options.
 func TestBridgeDoesNotFit(t *testing.T) {
 	allowed := map[string]bool{
-		"Options": true, "TaskOf": true, "Tasks": true, "Criteria": true, "Classification": true, "Regression": true,
+		"Options": true, "TaskOf": true, "Task": true, "Tasks": true, "Criterion": true, "Criteria": true, "Classification": true, "Regression": true,
 		"GCV": true, "LOO": true, "Holdout": true, "MaxClasses": true,
 		// Limits and the rules in words, which the schema publishes.
 		"MaxGrid": true, "GridRule": true, "CriterionRule": true, "GramRule": true, "MinClasses": true,

@@ -12,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"ntkrf/core/names"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/rf"
 )
 
 // nameFields are the struct fields that hold a name of core/names.
@@ -25,11 +27,17 @@ var nameFields = map[string]bool{"Method": true, "Sketch": true, "Sampler": true
 // case, an ==/!= comparison, or a Method:/Sketch:/…: field is refused.
 func TestNamesAreConstants(t *testing.T) {
 	vocab := map[string]bool{}
-	for _, list := range [][]string{names.Methods, names.Kernels, names.Sketches, names.Samplers, names.Tasks, names.Criteria} {
-		for _, n := range list {
+	add := func(l ...string) {
+		for _, n := range l {
 			vocab[n] = true
 		}
 	}
+	add(strs(rf.Methods())...)
+	add(strs(kernel.Names())...)
+	add(strs(rf.Sketches())...)
+	add(strs(rf.Samplers())...)
+	add(strs(krr.Tasks())...)
+	add(strs(krr.Criteria())...)
 	fset := token.NewFileSet()
 	flag := func(e ast.Expr, where string) {
 		lit, ok := e.(*ast.BasicLit)
@@ -83,4 +91,13 @@ func TestNamesAreConstants(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// strs is a list of names as strings.
+func strs[T ~string](l []T) []string {
+	s := make([]string, len(l))
+	for i, v := range l {
+		s[i] = string(v)
+	}
+	return s
 }

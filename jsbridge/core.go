@@ -71,7 +71,7 @@ type Limits struct {
 	// FeatureBytes is the memory of one feature value at the default
 	// precision, by method, then sampler (rf.DefaultValueBytes): 4 where
 	// the features are float32, 8 where float64.
-	FeatureBytes map[string]map[string]int `json:"featureBytes"`
+	FeatureBytes map[rf.Method]map[rf.Sampler]int `json:"featureBytes"`
 	// AdviceVerbs start the advice clause of a message (errs.AdviceVerbs):
 	// the package splits the messages it makes itself by them, as Go's
 	// errors are split (Fault, Advice).

@@ -18,7 +18,6 @@ import (
 	"testing"
 
 	"ntkrf/core/errs"
-	"ntkrf/core/names"
 	"ntkrf/core/rf"
 )
 
@@ -94,16 +93,16 @@ func TestCoreJSON(t *testing.T) {
 	// The memory of a feature value, by method and sampler: float32's 4
 	// bytes by default, float64's 8 for grad and the hadamard sampler.
 	fb, _ := got.Limits["featureBytes"].(map[string]any)
-	at := func(m, sm string) any { by, _ := fb[m].(map[string]any); return by[sm] }
-	for _, m := range rf.Methods {
-		for _, sm := range rf.Samplers {
+	at := func(m rf.Method, sm rf.Sampler) any { by, _ := fb[string(m)].(map[string]any); return by[string(sm)] }
+	for _, m := range rf.Methods() {
+		for _, sm := range rf.Samplers() {
 			if want := float64(rf.ValueBytes(rf.DefaultPrecision(m, sm))); at(m, sm) != want {
 				t.Errorf("limits.featureBytes[%s][%s] = %v, want %v", m, sm, at(m, sm), want)
 			}
 		}
 	}
-	if at(names.NTK, rf.Samplers[0]) != 4.0 || at(names.Grad, rf.Samplers[0]) != 8.0 {
-		t.Errorf("limits.featureBytes: ntk %v, grad %v; want float32's 4 and float64's 8", at(names.NTK, rf.Samplers[0]), at(names.Grad, rf.Samplers[0]))
+	if at(rf.NTK, rf.Exact) != 4.0 || at(rf.Grad, rf.Exact) != 8.0 {
+		t.Errorf("limits.featureBytes: ntk %v, grad %v; want float32's 4 and float64's 8", at(rf.NTK, rf.Exact), at(rf.Grad, rf.Exact))
 	}
 	// The advice verbs, in the order the package's copy is compared in, and
 	// each one the grammar's: a message advising with it splits.

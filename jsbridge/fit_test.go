@@ -35,7 +35,7 @@ func fitCases() []fitCase {
 	wide := rf.Config{Dim: 512, Depth: 2, Seed: 3}
 	std := &data.Prep{}
 	c, r := krr.Classification, krr.Regression
-	opt := func(task, criterion string, lambda float64, classes int) krr.Options {
+	opt := func(task krr.Task, criterion krr.Criterion, lambda float64, classes int) krr.Options {
 		return krr.Options{Task: task, Criterion: criterion, Lambda: lambda, Classes: classes}
 	}
 	return []fitCase{

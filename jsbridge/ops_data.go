@@ -17,13 +17,13 @@ type columnJSON struct {
 // parseArgs are the options of parseCSV (index.d.ts ParseOptions). target is
 // a name or a 0-based index.
 type parseArgs struct {
-	Target    any      `json:"target"`
-	Exclude   []string `json:"exclude"`
-	Task      string   `json:"task"`
-	Missing   string   `json:"missing"`
-	Delimiter string   `json:"delimiter"`
-	Header    string   `json:"header"`
-	MaxBytes  int      `json:"maxBytes"`
+	Target    any       `json:"target"`
+	Exclude   []string  `json:"exclude"`
+	Task      data.Task `json:"task"`
+	Missing   string    `json:"missing"`
+	Delimiter string    `json:"delimiter"`
+	Header    string    `json:"header"`
+	MaxBytes  int       `json:"maxBytes"`
 }
 
 // previewArgs are the options of previewCSV.
@@ -79,7 +79,7 @@ func opParseCSV(c *call, args []byte) (any, error) {
 	return struct {
 		X            MatrixRef    `json:"X"`
 		Y            ArrayRef     `json:"y"`
-		Task         string       `json:"task"`
+		Task         data.Task    `json:"task"`
 		Classes      []string     `json:"classes"`
 		FeatureNames []string     `json:"featureNames"`
 		Columns      []columnJSON `json:"columns"`

@@ -242,12 +242,12 @@ func opFitPlan(c *call, args []byte) (any, error) {
 	}
 	out := struct {
 		planOut
-		Task      string  `json:"task"`
-		Classes   int     `json:"classes,omitempty"`
-		Criterion string  `json:"criterion,omitempty"`
-		Dim       int     `json:"dim,omitempty"`
-		Collects  bool    `json:"collects"`
-		Search    *search `json:"search,omitempty"`
+		Task      krr.Task      `json:"task"`
+		Classes   int           `json:"classes,omitempty"`
+		Criterion krr.Criterion `json:"criterion,omitempty"`
+		Dim       int           `json:"dim,omitempty"`
+		Collects  bool          `json:"collects"`
+		Search    *search       `json:"search,omitempty"`
 		// Advice is what the fit should hear before it runs, but that
 		// does not stop it (Plan.Advice): the package gives it with the
 		// model (model.warnings).

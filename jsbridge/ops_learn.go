@@ -144,7 +144,7 @@ func opScore(c *call, args []byte) (any, error) {
 	var a struct {
 		YTrue   *ArrayRef `json:"yTrue"`
 		YPred   *ArrayRef `json:"yPred"`
-		Task    string    `json:"task"`
+		Task    krr.Task  `json:"task"`
 		Classes int       `json:"classes"`
 	}
 	if err := c.decode(args, &a); err != nil {

@@ -15,15 +15,16 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
 )
 
 // ridgeArgs are the options shared by the fitting operations.
 type ridgeArgs struct {
 	Lambda    auto.Value[float64] `json:"lambda"` // a number > 0, or "auto" (default)
-	Criterion string              `json:"criterion"`
-	Gram      string              `json:"gram"`
+	Criterion krr.Criterion       `json:"criterion"`
+	Gram      rf.Precision        `json:"gram"`
 	Grid      []float64           `json:"grid"`
-	Task      string              `json:"task"`
+	Task      krr.Task            `json:"task"`
 	Classes   int                 `json:"classes"`
 }
 

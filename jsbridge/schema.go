@@ -60,10 +60,19 @@ func f(v float64) *float64 { return &v }
 // methodUses is rf.Uses for every method.
 func methodUses() map[string][]string {
 	m := map[string][]string{}
-	for _, name := range rf.Methods {
-		m[name] = rf.Uses(name)
+	for _, name := range rf.Methods() {
+		m[string(name)] = rf.Uses(name)
 	}
 	return m
+}
+
+// enum is a list of names as the schema writes them.
+func enum[T ~string](names []T) []string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
+	}
+	return s
 }
 
 // maxCount bounds a count the core bounds by the data (selectActive's k
@@ -88,27 +97,27 @@ var (
 		return Opt{Name: name, Kind: "int", Min: f(1), Max: f(rf.MaxDim), Default: def, Doc: doc}
 	}
 	featureOpts = []Opt{
-		{Name: "method", Kind: "enum", Enum: rf.Methods, Default: rf.Methods[0], Uses: methodUses(),
+		{Name: "method", Kind: "enum", Enum: enum(rf.Methods()), Default: string(rf.NTK), Uses: methodUses(),
 			Doc: "which random features"},
 		optDepth,
 		optDim("dim", "output dimension m (fitRidge given no kernel and no width: 'auto' fits the exact NTK or chooses m by the core's cost model, see selection.method)", rf.DefaultDim),
 		optDim("sketchDim", "TensorSketch / TensorSRHT output dimension m_cs (ntk; default dim − m1; not with sketch split)", nil),
 		optDim("m0", "number of Step (arc-cosine order 0) features (default m1; split: sign features per layer, default the last |·| width)", nil),
 		optDim("m1", "number of ReLU features (default dim/2 for ntk; not with sketch split)", nil),
-		{Name: "sketch", Kind: "enum", Enum: rf.Sketches, Default: rf.Sketches[0],
+		{Name: "sketch", Kind: "enum", Enum: enum(rf.Sketches()), Default: string(rf.SketchAuto),
 			Doc: "how ntk builds its features: split (the linear part exact), the paper's tensorsketch or tensorsrht, or auto: " + rf.SketchRule},
-		{Name: "sampler", Kind: "enum", Enum: rf.Samplers, Default: rf.Samplers[0],
+		{Name: "sampler", Kind: "enum", Enum: enum(rf.Samplers()), Default: string(rf.Exact),
 			Doc: "how the ReLU directions are drawn"},
 		{Name: "gibbsSweeps", Kind: "int", Min: f(1), Max: f(rf.MaxGibbsSweeps), Default: rf.DefaultGibbsSweeps, Doc: "Gibbs sweeps of the gibbs sampler"},
 		{Name: "normalize", Kind: "bool", Default: false, Doc: "scale every feature row to unit norm"},
 		optGamma,
 		optSeed,
 		// No Default: it depends on the method and sampler (rf.DefaultPrecision).
-		{Name: "precision", Kind: "enum", Enum: rf.Precisions,
+		{Name: "precision", Kind: "enum", Enum: enum(rf.Precisions()),
 			Doc: "arithmetic of the projections: float32 (twice the SIMD lanes, the same bits on every host) or float64 (the reference); default " + rf.PrecisionRule},
 	}
 	kernelOpts = []Opt{
-		{Name: "kernel", Kind: "enum", Enum: kernel.Names, Default: kernel.Names[0], Doc: "exact kernel (linear: XZᵀ, the NTK of depth 0)"},
+		{Name: "kernel", Kind: "enum", Enum: enum(kernel.Names()), Default: string(kernel.NameNTK), Doc: "exact kernel (linear: XZᵀ, the NTK of depth 0)"},
 		optDepth,
 		optGamma,
 	}
@@ -130,7 +139,7 @@ var (
 		{Name: "width", Kind: "int", Min: f(1), Max: f(data.MaxColumns)},
 		{Name: "categorical", Kind: "bool"},
 	}}, Doc: "column groups of a Dataset (parseCSV), for one-hot columns"}
-	taskOpt = Opt{Name: "task", Kind: "enum", Enum: krr.Tasks,
+	taskOpt = Opt{Name: "task", Kind: "enum", Enum: enum(krr.Tasks()),
 		Doc: "required when y holds whole numbers; otherwise regression"}
 	// 0 is krr's "not given" (Options.Classes): a regression dataset's
 	// classes.length passes as it is.
@@ -148,12 +157,12 @@ var Schema = map[string][]Opt{
 		{Name: "kernel", Kind: "object", Fields: fitKernelOpts, Doc: "an exact kernel instead (dual fit)"},
 		{Name: "lambda", Kind: "number", Auto: names.Auto, Min: f(check.MinLambda), Default: names.Auto,
 			Doc: "ridge λ (at least the smallest normal number: a subnormal λ regularizes nothing), or \"auto\" (chosen by the criterion over the grid)"},
-		{Name: "criterion", Kind: "enum", Enum: krr.Criteria,
+		{Name: "criterion", Kind: "enum", Enum: enum(krr.Criteria()),
 			Doc: "how \"auto\" chooses λ (default " + krr.CriterionRule + ")"},
 		{Name: "grid", Kind: "array", Items: &Opt{Name: "λ", Kind: "number", Min: f(check.MinLambda)}, Max: f(krr.MaxGrid),
 			Doc: "candidate λ values for \"auto\" (default: " + krr.GridRule + ")"},
 		// No Default: it depends on the task and the features' precision (krr.DefaultGram).
-		{Name: "gram", Kind: "enum", Enum: names.Precisions,
+		{Name: "gram", Kind: "enum", Enum: enum(rf.Precisions()),
 			Doc: "arithmetic of the Gram step ΦᵀΦ of a primal fit: float32 (blocks summed in float32, added in float64: faster where the engine has float32 SIMD) or float64 (the reference); default " + krr.GramRule},
 		taskOpt,
 		classesOpt,
@@ -185,7 +194,7 @@ var Schema = map[string][]Opt{
 		groupOpt,
 	},
 	"score": {
-		{Name: "task", Kind: "enum", Enum: krr.Tasks,
+		{Name: "task", Kind: "enum", Enum: enum(krr.Tasks()),
 			Doc: "classification adds accuracy and the confusion matrix; required when yTrue holds whole numbers (as for fitRidge), otherwise regression"},
 		{Name: "classes", Kind: "int", Min: f(0), Max: f(krr.MaxClasses), Doc: "number of classes, which implies classification; 0 (as when left out): the largest label + 1, the task decided as fitRidge decides it"},
 	},
@@ -194,16 +203,16 @@ var Schema = map[string][]Opt{
 			Doc: "the column to predict: a name (a string is always a name, even one written in digits), or a 0-based index (a number is always an index); default the last column"},
 		{Name: "exclude", Kind: "array", Items: &Opt{Name: "column", Kind: "string"}, Max: f(data.MaxColumns),
 			Doc: "column names to leave out of X (an identifier, say), matched as target names are; the model reads new files without them"},
-		{Name: "task", Kind: "enum", Enum: data.ParseTasks, Default: names.Auto, Doc: "what the target is"},
-		{Name: "missing", Kind: "enum", Enum: data.MissingSettings, Default: data.MissingSettings[0], Doc: "rows with missing features"},
+		{Name: "task", Kind: "enum", Enum: data.ParseTasks(), Default: names.Auto, Doc: "what the target is"},
+		{Name: "missing", Kind: "enum", Enum: data.MissingSettings(), Default: data.Impute, Doc: "rows with missing features"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
-		{Name: "header", Kind: "enum", Enum: data.HeaderSettings, Default: data.HeaderSettings[0], Doc: "whether the first row names the columns"},
+		{Name: "header", Kind: "enum", Enum: data.HeaderSettings(), Default: names.Auto, Doc: "whether the first row names the columns"},
 		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input, after decompression"},
 	},
 	"previewCSV": {
 		{Name: "rows", Kind: "int", Min: f(data.MinPreviewRows), Max: f(data.MaxPreviewRows), Default: data.DefaultPreviewRows, Doc: "data rows to return"},
 		{Name: "delimiter", Kind: "char", Doc: "field separator (default: detected)"},
-		{Name: "header", Kind: "enum", Enum: data.HeaderSettings, Default: data.HeaderSettings[0], Doc: "whether the first row names the columns"},
+		{Name: "header", Kind: "enum", Enum: data.HeaderSettings(), Default: names.Auto, Doc: "whether the first row names the columns"},
 		{Name: "maxBytes", Kind: "int", Min: f(1), Max: f(data.MaxBytesLimit), Default: data.DefaultMaxBytes, Doc: "largest input accepted"},
 	},
 	"split": {

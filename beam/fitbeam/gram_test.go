@@ -5,7 +5,6 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
-	"ntkrf/core/names"
 	"ntkrf/core/protocol"
 	"ntkrf/core/rf"
 )
@@ -18,16 +17,18 @@ func TestGramReachesThePlan(t *testing.T) {
 	t.Parallel()
 	prep := data.Prep{}
 	for _, tc := range []struct {
-		name, gram, task string
-		want             string
+		name string
+		gram rf.Precision
+		task krr.Task
+		want rf.Precision
 	}{
-		{"explicit float64", names.Float64, krr.Classification, names.Float64},
-		{"explicit float32", names.Float32, krr.Regression, names.Float32},
+		{"explicit float64", rf.Float64, krr.Classification, rf.Float64},
+		{"explicit float32", rf.Float32, krr.Regression, rf.Float32},
 		{"default, classification", "", krr.Classification, krr.DefaultGram(krr.Classification, true, 4000, 64)},
 		{"default, regression", "", krr.Regression, krr.DefaultGram(krr.Regression, true, 4000, 64)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := Options{Prep: &prep, Features: rf.Config{Method: names.NTK, Depth: 1, Dim: 64}, Lambda: 0.1, Gram: tc.gram}
+			o := Options{Prep: &prep, Features: rf.Config{Method: rf.NTK, Depth: 1, Dim: 64}, Lambda: 0.1, Gram: tc.gram}
 			if err := o.Check(); err != nil {
 				t.Fatal(err)
 			}

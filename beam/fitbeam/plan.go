@@ -26,11 +26,11 @@ type Options struct {
 	// rows they are scored on (pipeline.Search; zero: the core's).
 	Search pipeline.Search `json:"search"`
 	// Lambda > 0 fixes λ; 0 chooses it by the task's criterion
-	// (krr.Criterion), on all the rows as a single-process fit does.
+	// (krr.DefaultCriterion), on all the rows as a single-process fit does.
 	Lambda float64 `json:"lambda"`
 	// Gram is the Gram step's arithmetic (krr.Options.Gram); empty is
 	// the core's default for the settled task and features (krr.GramRule).
-	Gram string `json:"gram,omitempty"`
+	Gram rf.Precision `json:"gram,omitempty"`
 	// FanIn is how many first-level merges the shards' parts are spread
 	// over (0: ⌊√shards⌋); each then merges about shards/FanIn parts.
 	FanIn int `json:"fanIn"`

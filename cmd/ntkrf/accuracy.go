@@ -14,7 +14,6 @@ import (
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/metrics"
-	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 )
@@ -41,13 +40,13 @@ func runAccuracy(args []string) error {
 		return err
 	}
 	type row struct {
-		File     string  `json:"file"`
-		Task     string  `json:"task"`
-		Metric   string  `json:"metric"`
-		NTKRF    float64 `json:"ntkRF"`
-		ExactNTK float64 `json:"exactNTK"`
-		Seconds  float64 `json:"seconds"`
-		Chosen   string  `json:"chosen"`
+		File     string    `json:"file"`
+		Task     data.Task `json:"task"`
+		Metric   string    `json:"metric"`
+		NTKRF    float64   `json:"ntkRF"`
+		ExactNTK float64   `json:"exactNTK"`
+		Seconds  float64   `json:"seconds"`
+		Chosen   string    `json:"chosen"`
 	}
 	var rows []row
 	name := "auto"
@@ -75,7 +74,7 @@ func runAccuracy(args []string) error {
 		if err != nil {
 			return err
 		}
-		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed, Precision: *precision}, Ridge: krr.Options{Gram: *gram}, Search: pipeline.Search{Rows: *searchRows}}
+		cfg := pipeline.Config{Features: rf.Config{Dim: *dim, Seed: *seed, Precision: rf.Precision(*precision)}, Ridge: krr.Options{Gram: rf.Precision(*gram)}, Search: pipeline.Search{Rows: *searchRows}}
 		if *biases != "" {
 			bs, err := parseList(*biases, func(f string) (float64, error) { return strconv.ParseFloat(f, 64) })
 			if err != nil {
@@ -97,7 +96,7 @@ func runAccuracy(args []string) error {
 			}
 		}
 		if *exact {
-			cfg.Kernel = &kernel.Spec{Name: names.NTK}
+			cfg.Kernel = &kernel.Spec{Name: kernel.NameNTK}
 		}
 		pred, chosen, err := cvPredict(ds, folds, []pipeline.Config{cfg})
 		if err != nil {

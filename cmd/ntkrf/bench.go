@@ -128,8 +128,8 @@ func runBench(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if !slices.Contains(rf.Precisions, *precision) {
-		return fmt.Errorf("bench: -precision %q; use one of %q", *precision, rf.Precisions)
+	if !slices.Contains(rf.Precisions(), rf.Precision(*precision)) {
+		return fmt.Errorf("bench: -precision %q; use one of %q", *precision, rf.Precisions())
 	}
 	procs := []int{runtime.GOMAXPROCS(0)}
 	if *procsFlag != "" {
@@ -167,13 +167,13 @@ func runBench(args []string) error {
 			lim := peaks[np]
 			r := benchResult{Job: "native", Depth: L, N: *n, NTest: *nTest, Dim: *m, Sampler: *sampler, Precision: *precision, Procs: np}
 			t0 := time.Now()
-			f, err := rf.New(rf.Config{Method: names.NTK, Depth: L, Dim: *m, Sketch: *sketch, Sampler: *sampler, Seed: *seed, Precision: *precision}, d)
+			f, err := rf.New(rf.Config{Method: rf.NTK, Depth: L, Dim: *m, Sketch: rf.Sketch(*sketch), Sampler: rf.Sampler(*sampler), Seed: *seed, Precision: rf.Precision(*precision)}, d)
 			if err != nil {
 				return err
 			}
 			r.Sampling = since(t0)
-			ridge := krr.Options{Task: krr.Classification, Classes: 10, Gram: *gram, Criterion: *criterion}.GramFor(f.Float32(), *n, f.Dim())
-			r.Float32Gram = ridge.Gram == names.Float32 && linalg.Float32()
+			ridge := krr.Options{Task: krr.Classification, Classes: 10, Gram: rf.Precision(*gram), Criterion: krr.Criterion(*criterion)}.GramFor(f.Float32(), *n, f.Dim())
+			r.Float32Gram = ridge.Gram == rf.Float32 && linalg.Float32()
 			acc, err := krr.NewAccumulator(f.Dim(), ridge)
 			if err != nil {
 				return err
@@ -185,7 +185,7 @@ func runBench(args []string) error {
 			// The held-out rows of criterion holdout are left out of the sums
 			// as the blocks pass, their features kept (as krr.FitFeatures and
 			// the package do); the search adds them after.
-			holdout := (krr.Options{Task: krr.Classification, Criterion: *criterion}).CriterionFor(false) == krr.Holdout
+			holdout := (krr.Options{Task: krr.Classification, Criterion: krr.Criterion(*criterion)}).CriterionFor(false) == krr.Holdout
 			var held []int
 			var phiH *mat.Dense
 			if held = krr.HoldoutRows(*n); holdout && len(held) == 0 {
@@ -274,7 +274,7 @@ func runBench(args []string) error {
 			}
 			if *exact {
 				t = time.Now()
-				em, err := krr.FitKernel(kernel.Spec{Name: names.NTK, Depth: L}, X, y, krr.Options{Task: krr.Classification, Classes: 10, Lambda: r.Lambda})
+				em, err := krr.FitKernel(kernel.Spec{Name: kernel.NameNTK, Depth: L}, X, y, krr.Options{Task: krr.Classification, Classes: 10, Lambda: r.Lambda})
 				if err != nil {
 					return fmt.Errorf("exact NTK: %v", err)
 				}

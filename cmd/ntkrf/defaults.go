@@ -15,7 +15,6 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
-	"ntkrf/core/names"
 	"ntkrf/core/rf"
 )
 
@@ -23,14 +22,14 @@ import (
 // and the sketch's share m_cs/m of the m columns (0: rf's default split,
 // m1 = ⌊m/2⌋, m_cs = m − m1).
 type defaultsCfg struct {
-	Sampler string  `json:"sampler"`
-	Sketch  string  `json:"sketch"`
-	Share   float64 `json:"mcsShare"`
+	Sampler rf.Sampler `json:"sampler"`
+	Sketch  rf.Sketch  `json:"sketch"`
+	Share   float64    `json:"mcsShare"`
 }
 
 func (c defaultsCfg) String() string {
 	if c.Share == 0 {
-		return c.Sampler + "/" + c.Sketch
+		return fmt.Sprintf("%s/%s", c.Sampler, c.Sketch)
 	}
 	return fmt.Sprintf("%s/%s m_cs=%gm", c.Sampler, c.Sketch, c.Share)
 }
@@ -39,7 +38,7 @@ func (c defaultsCfg) String() string {
 // M1 and SketchDim with M1 + SketchDim = m (and M0 = M1, rf's default), so
 // every configuration has the same m.
 func (c defaultsCfg) rfConfig(L, m int, seed uint64) rf.Config {
-	cfg := rf.Config{Method: names.NTK, Depth: L, Dim: m, Sampler: c.Sampler, Sketch: c.Sketch, Seed: seed}
+	cfg := rf.Config{Method: rf.NTK, Depth: L, Dim: m, Sampler: c.Sampler, Sketch: c.Sketch, Seed: seed}
 	if c.Share > 0 {
 		cfg.SketchDim = int(math.Round(c.Share * float64(m)))
 		cfg.M1 = m - cfg.SketchDim
@@ -59,13 +58,13 @@ var defaultsShares = []float64{1. / 4, 3. / 8, 5. / 8, 3. / 4}
 // by its own rule, rf/split.go).
 func defaultsConfigs() []defaultsCfg {
 	var cs []defaultsCfg
-	for _, sa := range rf.Samplers {
-		for _, sk := range rf.Sketches {
+	for _, sa := range rf.Samplers() {
+		for _, sk := range rf.Sketches() {
 			cs = append(cs, defaultsCfg{Sampler: sa, Sketch: sk})
 		}
 	}
 	for _, s := range defaultsShares {
-		cs = append(cs, defaultsCfg{rf.Samplers[0], "tensorsketch", s})
+		cs = append(cs, defaultsCfg{rf.Exact, rf.SketchTensorSketch, s})
 	}
 	return cs
 }

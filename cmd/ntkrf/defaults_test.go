@@ -41,7 +41,7 @@ func TestMeasureDefaults(t *testing.T) {
 	const n, d, seeds = 30, 8, 10
 	X := defaultsX(n, d)
 	cfgs := defaultsConfigs()
-	if len(cfgs) != len(rf.Samplers)*len(rf.Sketches)+len(defaultsShares) {
+	if len(cfgs) != len(rf.Samplers())*len(rf.Sketches())+len(defaultsShares) {
 		t.Fatalf("%d configurations, want every sampler × sketch and every share", len(cfgs))
 	}
 	for _, L := range []int{1, 2} {

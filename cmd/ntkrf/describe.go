@@ -4,9 +4,9 @@ package main
 
 import (
 	"fmt"
-	"ntkrf/core/names"
 	"strings"
 
+	"ntkrf/core/kernel"
 	"ntkrf/core/pipeline"
 )
 
@@ -31,7 +31,7 @@ func describe(ps []*pipeline.Pipeline) string {
 		} else {
 			depth = p.Kernel().Depth
 		}
-		if k := p.Kernel(); k != nil && k.Name == names.RBF {
+		if k := p.Kernel(); k != nil && k.Name == kernel.NameRBF {
 			parts = append(parts, fmt.Sprintf("rbf γ=%.2g %s λ=%.2g", k.Gamma, prep, p.Lambda()))
 			continue
 		}

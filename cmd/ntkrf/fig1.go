@@ -9,7 +9,6 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/metrics"
-	"ntkrf/core/names"
 	"ntkrf/core/rf"
 )
 
@@ -64,7 +63,7 @@ func reproFig1(args []string) error {
 				t0 := time.Now()
 				var conds []float64
 				for k := range *seeds {
-					f, err := rf.New(rf.Config{Method: names.ArcCos1, Dim: m, Sampler: s, Seed: *seed + uint64(k)}, d)
+					f, err := rf.New(rf.Config{Method: rf.ArcCos1, Dim: m, Sampler: rf.Sampler(s), Seed: *seed + uint64(k)}, d)
 					if err != nil {
 						return fmt.Errorf("repro fig1: %v", err)
 					}

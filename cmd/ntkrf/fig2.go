@@ -16,7 +16,11 @@ import (
 )
 
 // fig2Method is one feature map of Figure 2.
-type fig2Method struct{ name, method, sketch string }
+type fig2Method struct {
+	name   string
+	method rf.Method
+	sketch rf.Sketch
+}
 
 var fig2Methods = map[string]fig2Method{
 	"tensorsketch": {"ntk-tensorsketch", "ntk", "tensorsketch"},

@@ -13,7 +13,6 @@ import (
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/metrics"
-	"ntkrf/core/names"
 	"ntkrf/core/rf"
 )
 
@@ -82,7 +81,7 @@ func reproFig3(args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := rf.Config{Method: names.NTK, Depth: *depth, Dim: *m, Sampler: *sampler}
+	cfg := rf.Config{Method: rf.NTK, Depth: *depth, Dim: *m, Sampler: rf.Sampler(*sampler)}
 	fmt.Printf("Fashion-MNIST unit rows: pool %d, test %d; greedy design on NTK RF (depth %d, m %d, sampler %s, λ %g); classifier exact-NTK KRR (depth %d, λ by LOO)\n",
 		*pool, *nTest, *depth, *m, *sampler, *lambda, *depth)
 	acc := map[string][][]float64{} // design → seed → size
@@ -172,7 +171,7 @@ func fig3Curve(Xp *mat.Dense, yp []float64, Xte *mat.Dense, yte []float64, desig
 		// everywhere. (Small random designs on a skewed pool do this.)
 		pred := slices.Repeat(y[:1], len(yte))
 		if slices.Min(y) < slices.Max(y) {
-			model, err := krr.FitKernel(kernel.Spec{Name: names.NTK, Depth: depth}, data.Rows(Xp, design[:k]), y, opt)
+			model, err := krr.FitKernel(kernel.Spec{Name: kernel.NameNTK, Depth: depth}, data.Rows(Xp, design[:k]), y, opt)
 			if err != nil {
 				return nil, fmt.Errorf("size %d: %v", k, err)
 			}

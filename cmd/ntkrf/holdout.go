@@ -67,7 +67,7 @@ func runHoldout(args []string) error {
 		cfg.Kernel = &kernel.Spec{}
 	}
 	if *kname != "" {
-		cfg.Kernel = &kernel.Spec{Name: *kname, Gamma: *gamma}
+		cfg.Kernel = &kernel.Spec{Name: kernel.Name(*kname), Gamma: *gamma}
 	}
 	p, err := pipeline.FitDataset(context.Background(), tr, cfg)
 	if err != nil {

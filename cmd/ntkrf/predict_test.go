@@ -27,7 +27,8 @@ func TestPredictCommand(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
-		file, task string
+		file string
+		task data.Task
 	}{{"iris.csv", ""}, {"BostonHousing.csv", "regression"}} {
 		text, err := os.ReadFile(filepath.Join("../../testdata", tc.file))
 		if err != nil {

@@ -16,7 +16,6 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
-	"ntkrf/core/names"
 	"ntkrf/core/rf"
 )
 
@@ -31,24 +30,27 @@ const qualityTarget = 0.8
 
 // qualityCfg is one feature map in the table: "default" (only method,
 // depth, dim and seed given) or a sketch/sampler pair.
-type qualityCfg struct{ sketch, sampler string }
+type qualityCfg struct {
+	sketch  rf.Sketch
+	sampler rf.Sampler
+}
 
 func (c qualityCfg) String() string {
 	if c.sketch == "" {
 		return "default"
 	}
-	return c.sketch + "/" + c.sampler
+	return fmt.Sprintf("%s/%s", c.sketch, c.sampler)
 }
 
 // qualityConfigs: rf's defaults, then the split form and the paper's
 // sketches with each sampler that was a candidate for the default.
 func qualityConfigs() []qualityCfg {
 	cs := []qualityCfg{{}}
-	for _, sk := range rf.Sketches {
-		if sk == names.Auto { // the default's rule: one of the others
+	for _, sk := range rf.Sketches() {
+		if sk == rf.SketchAuto { // the default's rule: one of the others
 			continue
 		}
-		for _, sa := range []string{names.Exact, names.Orthogonal, names.Hadamard} {
+		for _, sa := range []rf.Sampler{rf.Exact, rf.Orthogonal, rf.Hadamard} {
 			cs = append(cs, qualityCfg{sk, sa})
 		}
 	}
@@ -144,7 +146,7 @@ func runQuality(args []string) error {
 			cells := []any{c.String()}
 			var sum, worst, draw, feat float64
 			for _, s := range held {
-				e, dr, ft, err := qualityCell(s.X, L, *m, *seeds, c, *precision)
+				e, dr, ft, err := qualityCell(s.X, L, *m, *seeds, c, rf.Precision(*precision))
 				if err != nil {
 					return fmt.Errorf("quality: %s, %s, depth %d: %w", s.name, c, L, err)
 				}
@@ -180,7 +182,7 @@ func runQuality(args []string) error {
 // qualityCell returns the mean over seeds 1…seeds of the relative Frobenius
 // error of configuration c at depth L on X, and the mean seconds of rf.New
 // and of Transform.
-func qualityCell(X *mat.Dense, L, m, seeds int, c qualityCfg, precision string) (err, draw, feat float64, e error) {
+func qualityCell(X *mat.Dense, L, m, seeds int, c qualityCfg, precision rf.Precision) (err, draw, feat float64, e error) {
 	n, d := X.Dims()
 	K, e := kernel.NTK(X, L)
 	if e != nil {
@@ -189,7 +191,7 @@ func qualityCell(X *mat.Dense, L, m, seeds int, c qualityCfg, precision string) 
 	Phi := mat.NewDense(n, m, nil)
 	for s := 1; s <= seeds; s++ {
 		t0 := time.Now()
-		f, e := rf.New(rf.Config{Method: names.NTK, Depth: L, Dim: m, Sketch: c.sketch, Sampler: c.sampler, Seed: uint64(s), Precision: precision}, d)
+		f, e := rf.New(rf.Config{Method: rf.NTK, Depth: L, Dim: m, Sketch: c.sketch, Sampler: c.sampler, Seed: uint64(s), Precision: precision}, d)
 		if e != nil {
 			return 0, 0, 0, e
 		}

@@ -10,7 +10,6 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/metrics"
-	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 )
@@ -40,22 +39,22 @@ func reproTable2(args []string) error {
 	methods := []method{
 		// Depth 1–3 and the preprocessing are the pipeline's own search.
 		{"exact NTK", func(d int) []pipeline.Config {
-			return []pipeline.Config{{Kernel: &kernel.Spec{Name: names.NTK}}}
+			return []pipeline.Config{{Kernel: &kernel.Spec{Name: kernel.NameNTK}}}
 		}},
 		{"NTK RF", func(d int) []pipeline.Config {
-			return []pipeline.Config{{Features: rf.Config{Method: names.NTK, Dim: *dim, Sampler: *sampler, Seed: *seed}}}
+			return []pipeline.Config{{Features: rf.Config{Method: rf.NTK, Dim: *dim, Sampler: rf.Sampler(*sampler), Seed: *seed}}}
 		}},
 		{"RFF", func(d int) []pipeline.Config {
 			var c []pipeline.Config
 			for _, g := range gammas {
-				c = append(c, pipeline.Config{Preprocess: std, Features: rf.Config{Method: names.RFF, Dim: *dim, Gamma: g / float64(d), Seed: *seed}})
+				c = append(c, pipeline.Config{Preprocess: std, Features: rf.Config{Method: rf.RFF, Dim: *dim, Gamma: g / float64(d), Seed: *seed}})
 			}
 			return c
 		}},
 		{"exact RBF", func(d int) []pipeline.Config {
 			var c []pipeline.Config
 			for _, g := range gammas {
-				c = append(c, pipeline.Config{Preprocess: std, Kernel: &kernel.Spec{Name: names.RBF, Gamma: g / float64(d)}})
+				c = append(c, pipeline.Config{Preprocess: std, Kernel: &kernel.Spec{Name: kernel.NameRBF, Gamma: g / float64(d)}})
 			}
 			return c
 		}},

@@ -13,7 +13,6 @@ import (
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
 	"ntkrf/core/metrics"
-	"ntkrf/core/names"
 	"ntkrf/core/rf"
 )
 
@@ -70,7 +69,7 @@ func reproTable3(args []string) error {
 			return fmt.Errorf("repro table3: -exact-n: %v", err)
 		}
 		nsub := len(ysub)
-		opt := krr.Options{Task: ds.Task, Gram: *gram}
+		opt := krr.Options{Task: ds.Task, Gram: rf.Precision(*gram)}
 		metric := "test MSE"
 		if ds.Task == data.Classification {
 			opt.Classes, metric = len(ds.Classes), "accuracy"
@@ -91,7 +90,7 @@ func reproTable3(args []string) error {
 		}
 		t0 := time.Now()
 		ev := math.NaN()
-		em, err := krr.FitKernel(kernel.Spec{Name: names.NTK, Depth: *depth}, Xsub, ysub, opt)
+		em, err := krr.FitKernel(kernel.Spec{Name: kernel.NameNTK, Depth: *depth}, Xsub, ysub, opt)
 		if err == nil {
 			ev, err = score(em)
 		}
@@ -115,7 +114,7 @@ func reproTable3(args []string) error {
 				continue
 			}
 			t0 := time.Now()
-			f, err := rf.New(rf.Config{Method: names.NTK, Depth: *depth, Dim: *m, Sampler: *sampler, Seed: *seed}, d)
+			f, err := rf.New(rf.Config{Method: rf.NTK, Depth: *depth, Dim: *m, Sampler: rf.Sampler(*sampler), Seed: *seed}, d)
 			if err != nil {
 				return err
 			}

@@ -30,7 +30,7 @@ type census struct {
 	Delim  string   `json:"delimiter"`
 	Header bool     `json:"header"`
 	Target int      `json:"target"`
-	Task   string   `json:"task"` // the task asked for ("" detects)
+	Task   Task     `json:"task"` // the task asked for ("" detects)
 	Drop   bool     `json:"drop"`
 	// Excluded are the columns left out (Options.Exclude), not in Names.
 	Excluded []string       `json:"excluded,omitempty"`
@@ -380,7 +380,7 @@ func keptLevels(levels map[string]bool) []string {
 }
 
 // settleTarget sets the task and classes as Dataset.setTarget does.
-func settleTarget(s *Schema, x *censusCol, numeric bool, task string, kept int) error {
+func settleTarget(s *Schema, x *censusCol, numeric bool, task Task, kept int) error {
 	name := check.Quote(s.TargetName)
 	if !numeric {
 		if task == Regression {

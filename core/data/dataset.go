@@ -25,13 +25,23 @@ const MaxClasses = 10000
 // and one-hot encoding it would add a column per row and nothing to learn.
 const MaxCategories = 1000
 
-// Task names (aliases of ntkrf/core/names, where every name is written) and
-// column kinds.
+// Task is what a target is, and what a model of it predicts (Dataset.Task,
+// Schema.Task, Options.Task, krr.Options.Task); its JSON form is its name.
+type Task string
+
+// The tasks, in the order of Tasks.
 const (
-	Classification = names.Classification
-	Regression     = names.Regression
-	Numeric        = "numeric"
-	Categorical    = "categorical"
+	Classification Task = names.Classification // class labels
+	Regression     Task = names.Regression     // values
+)
+
+// Tasks returns the tasks in a new slice.
+func Tasks() []Task { return []Task{Classification, Regression} }
+
+// Column kinds.
+const (
+	Numeric     = "numeric"
+	Categorical = "categorical"
 )
 
 // Column describes one input column, the target included.
@@ -64,7 +74,7 @@ type Dataset struct {
 	// Y holds class indices 0…len(Classes)−1 for classification and the
 	// values for regression.
 	Y            []float64
-	Task         string   // Classification or Regression
+	Task         Task     // Classification or Regression
 	Classes      []string // class labels, sorted (numerically for a numeric target)
 	FeatureNames []string // p names; one-hot columns are "color=red"
 	Groups       []Group  // X column blocks, in order, covering all p columns
@@ -119,7 +129,7 @@ func isInteger(v float64) bool {
 }
 
 // setTarget fills Y, Task and Classes from the target column.
-func (d *Dataset) setTarget(c *column, keep []int, task string) error {
+func (d *Dataset) setTarget(c *column, keep []int, task Task) error {
 	name := d.TargetName
 	d.Y = make([]float64, len(keep))
 	if !c.numeric {

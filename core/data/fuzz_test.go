@@ -22,7 +22,7 @@ func fuzzOptions(o byte) Options {
 		opt.Missing = "drop"
 	}
 	opt.Header = []string{"", "yes", "no", "auto"}[o>>1&3]
-	opt.Task = []string{"", Classification, Regression, "auto"}[o>>3&3]
+	opt.Task = []Task{"", Classification, Regression, "auto"}[o>>3&3]
 	opt.Delimiter = []rune{0, 0, ';', '\t'}[o>>5&3]
 	if o&0x80 != 0 {
 		opt.TargetIndex = new(0)

@@ -17,8 +17,7 @@ const DefaultMaxBytes = 256_000_000
 // MaxBytesLimit is the largest MaxBytes accepted: cell offsets are int32.
 const MaxBytesLimit = math.MaxInt32
 
-// The settings of Options.Missing and Options.Header, the default first
-// ("" means it too), and ParseTasks, those of Options.Task.
+// The settings of Options.Missing and Options.Header.
 const (
 	Impute = "impute"
 	Drop   = "drop"
@@ -26,11 +25,17 @@ const (
 	No     = "no"
 )
 
-var (
-	MissingSettings = []string{Impute, Drop}
-	HeaderSettings  = []string{names.Auto, Yes, No}
-	ParseTasks      = append([]string{names.Auto}, names.Tasks...)
-)
+// MissingSettings returns the settings of Options.Missing, the default
+// first ("" means it too), in a new slice.
+func MissingSettings() []string { return []string{Impute, Drop} }
+
+// HeaderSettings returns the settings of Options.Header, the default first
+// ("" means it too), in a new slice.
+func HeaderSettings() []string { return []string{names.Auto, Yes, No} }
+
+// ParseTasks returns the settings of Options.Task, the default first (""
+// means it too), in a new slice: "auto" and the Tasks.
+func ParseTasks() []string { return []string{names.Auto, names.Classification, names.Regression} }
 
 // Options controls Parse and Preview. The zero value detects everything.
 type Options struct {
@@ -50,9 +55,9 @@ type Options struct {
 	// reads new files without those columns, which may be present or not
 	// (a file without a header must still have them, in place).
 	Exclude []string
-	// Task is "" or "auto" (detect, see the package doc), "classification"
-	// or "regression".
-	Task string
+	// Task is "" or "auto" (detect, see the package doc), Classification
+	// or Regression.
+	Task Task
 	// Missing is "" or "impute": missing feature values stay NaN in X for
 	// a Scaler to impute with training statistics; "drop": rows with any
 	// missing feature value are dropped. Rows whose target is missing are
@@ -88,14 +93,14 @@ func (o Options) resolve() (options, error) {
 		r.Task = ""
 	case Classification, Regression:
 	default:
-		return r, check.New(check.Option, "task", "data: unknown task %s; use one of %q", check.Quote(o.Task), ParseTasks)
+		return r, check.New(check.Option, "task", "data: unknown task %s; use one of %q", check.Quote(o.Task), ParseTasks())
 	}
 	switch o.Missing {
 	case "", Impute:
 	case Drop:
 		r.drop = true
 	default:
-		return r, check.New(check.Option, "missing", "data: unknown missing-value handling %s; use one of %q", check.Quote(o.Missing), MissingSettings)
+		return r, check.New(check.Option, "missing", "data: unknown missing-value handling %s; use one of %q", check.Quote(o.Missing), MissingSettings())
 	}
 	switch o.Header {
 	case "", names.Auto:
@@ -104,7 +109,7 @@ func (o Options) resolve() (options, error) {
 	case No:
 		r.header = -1
 	default:
-		return r, check.New(check.Option, "header", "data: unknown header setting %s; use one of %q", check.Quote(o.Header), HeaderSettings)
+		return r, check.New(check.Option, "header", "data: unknown header setting %s; use one of %q", check.Quote(o.Header), HeaderSettings())
 	}
 	if d := o.Delimiter; d != 0 {
 		if d > 0x7e || d == '"' || d == '\r' || d == '\n' || d == '.' || d == '+' || d == '-' ||

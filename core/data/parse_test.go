@@ -101,7 +101,7 @@ func TestSharedFiles(t *testing.T) {
 		rows    int
 		cols    int
 		target  string
-		task    string
+		task    Task
 		classes int
 		p       int
 	}{
@@ -294,7 +294,7 @@ func TestParse(t *testing.T) {
 		opt     Options
 		x       []float64 // row-major X
 		y       []float64
-		task    string
+		task    Task
 		classes []string
 		feat    []string
 		dropped int

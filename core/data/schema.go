@@ -21,7 +21,7 @@ type Schema struct {
 	Target     int      `json:"target"`  // index of the target in Columns
 	TargetName string   `json:"targetName"`
 	Groups     []Group  `json:"groups"` // X column blocks, one per feature column, in order
-	Task       string   `json:"task"`
+	Task       Task     `json:"task"`
 	Classes    []string `json:"classes"` // class labels (classification)
 	Delimiter  string   `json:"delimiter"`
 	Header     bool     `json:"header"`

@@ -43,7 +43,7 @@ func FuzzKernel(f *testing.F) {
 	f.Add(seed(math.NaN(), math.Inf(1)), uint8(1), uint8(2), uint8(1), uint8(0), 0.0)
 	f.Fuzz(func(t *testing.T, b []byte, rows, cols, depth, kind uint8, gamma float64) {
 		X := matrixFrom(b, int(rows%9), int(cols%9))
-		k := Spec{Name: Names[int(kind)%len(Names)], Depth: int(depth % 70), Gamma: gamma}
+		k := Spec{Name: Names()[int(kind)%len(Names())], Depth: int(depth % 70), Gamma: gamma}
 		K, err := k.Gram(X, nil)
 		if err != nil {
 			return

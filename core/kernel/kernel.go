@@ -7,12 +7,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
-	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
-
-// Names are the kernels a Spec can name, the default first.
-var Names = names.Kernels
 
 // MaxDepth is the largest network depth the kernels and features accept.
 const MaxDepth = check.MaxDepth
@@ -29,9 +25,9 @@ func DefaultGamma(d int) float64 { return 1 / float64(d) }
 // Spec names a kernel chosen at run time, as the JS API does. The zero
 // value is the NTK of depth DefaultDepth; zero fields mean their defaults.
 type Spec struct {
-	// Name is "ntk" (default), "nngp", "rbf" or "linear" (XZᵀ: the NTK
-	// and NNGP of depth 0).
-	Name string `json:"kernel"`
+	// Name is NameNTK (default), NameNNGP, NameRBF or NameLinear (XZᵀ:
+	// the NTK and NNGP of depth 0).
+	Name Name `json:"kernel"`
 	// Depth is the network depth L, 1 … MaxDepth, of "ntk" and "nngp"; 0
 	// means DefaultDepth.
 	Depth int `json:"depth"`
@@ -45,10 +41,10 @@ type Spec struct {
 // set to 0, or an error naming the field that is out of range.
 func (k Spec) Filled(d int) (Spec, error) {
 	if k.Name == "" {
-		k.Name = Names[0]
+		k.Name = NameNTK
 	}
 	switch k.Name {
-	case names.NTK, names.NNGP:
+	case NameNTK, NameNNGP:
 		if k.Depth == 0 {
 			k.Depth = DefaultDepth
 		}
@@ -56,7 +52,7 @@ func (k Spec) Filled(d int) (Spec, error) {
 			return k, check.New(check.Option, "depth", "kernel: depth %d is out of range; use 1 ≤ depth ≤ %d (0 means %d)", k.Depth, MaxDepth, DefaultDepth)
 		}
 		k.Gamma = 0
-	case names.RBF:
+	case NameRBF:
 		if k.Gamma == 0 && d > 0 {
 			k.Gamma = DefaultGamma(d)
 		}
@@ -64,10 +60,10 @@ func (k Spec) Filled(d int) (Spec, error) {
 			return k, check.New(check.Option, "gamma", "kernel: rbf gamma must be a positive finite number, got %v", k.Gamma)
 		}
 		k.Depth = 0
-	case names.Linear:
+	case NameLinear:
 		k.Depth, k.Gamma = 0, 0
 	default:
-		return k, check.New(check.Option, "kernel", "kernel: unknown kernel %s; use one of %q", check.Quote(k.Name), Names)
+		return k, check.New(check.Option, "kernel", "kernel: unknown kernel %s; use one of %q", check.Quote(k.Name), Names())
 	}
 	return k, nil
 }
@@ -95,12 +91,12 @@ func (k Spec) GramContext(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, err
 	if err != nil {
 		return nil, err
 	}
-	if k.Name == names.RBF {
+	if k.Name == NameRBF {
 		return gramOf(ctx, X, Z, func(g, sx, sz float64, _, _ []float64) float64 {
 			return math.Exp(-k.Gamma * math.Max(sx+sz-2*g, 0))
 		}, func(float64) float64 { return 1 })
 	}
-	return relu(ctx, X, Z, k.Depth, k.Name == names.NTK)
+	return relu(ctx, X, Z, k.Depth, k.Name == NameNTK)
 }
 
 // relu is the NTK (ntk) or NNGP kernel of any depth 0 … MaxDepth (depth
@@ -167,7 +163,7 @@ func NNGPCross(X, Z *mat.Dense, depth int) (*mat.Dense, error) {
 
 // RBF returns exp(−γ‖xᵢ−xⱼ‖²) for the rows of X.
 func RBF(X *mat.Dense, gamma float64) (*mat.Dense, error) {
-	return Spec{Name: names.RBF, Gamma: gamma}.Gram(X, nil)
+	return Spec{Name: NameRBF, Gamma: gamma}.Gram(X, nil)
 }
 
 // RBFCross returns exp(−γ‖xᵢ−zⱼ‖²) between the rows of X and of Z.
@@ -175,7 +171,7 @@ func RBFCross(X, Z *mat.Dense, gamma float64) (*mat.Dense, error) {
 	if Z == nil {
 		return nil, check.New(check.Type, "Z", "kernel: Z is nil; use RBF for X against itself")
 	}
-	return Spec{Name: names.RBF, Gamma: gamma}.Gram(X, Z)
+	return Spec{Name: NameRBF, Gamma: gamma}.Gram(X, Z)
 }
 
 // entryFunc maps an inner product g = ⟨x,z⟩ and squared norms to a kernel

@@ -135,7 +135,7 @@ func TestCrossMatchesOracleAndSymmetric(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 1))
 	X, Z := randDense(rng, 17, 5), randDense(rng, 9, 5)
-	for _, name := range []string{"ntk", "nngp"} {
+	for _, name := range []Name{NameNTK, NameNNGP} {
 		for L := 0; L <= 6; L++ {
 			k := Spec{Name: name, Depth: L}
 			if L == 0 {

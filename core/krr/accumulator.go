@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
-	"ntkrf/core/names"
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
 
@@ -166,7 +166,7 @@ func (a *Accumulator) addOwned(phi []float64, y []float64) {
 			yr[j] -= byb[j]
 		}
 	}
-	if a.opt.Gram == names.Float32 {
+	if a.opt.Gram == rf.Float32 {
 		linalg.AddAtA32(a.c, phi, r, m)
 	} else {
 		linalg.AddAtA(a.c, phi, r, m)
@@ -335,7 +335,7 @@ func (a *Accumulator) checkSolvable() error {
 
 // solvable says why n rows whose class frequencies are ybar cannot be
 // fitted, if they cannot.
-func solvable(n int, task string, ybar ...[]float64) error {
+func solvable(n int, task Task, ybar ...[]float64) error {
 	if n < 2 {
 		return check.New(check.Shape, "", "krr: %d rows added; ridge regression needs at least 2", n)
 	}

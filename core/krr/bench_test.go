@@ -18,7 +18,7 @@ func BenchmarkFitKernel_N2000(b *testing.B)             { benchFitKernel(b, 2000
 
 // benchFitFeatures fits 10 classes on a ReLU random-feature map of 16
 // inputs, choosing λ by the given criterion.
-func benchFitFeatures(b *testing.B, n, m int, criterion string) {
+func benchFitFeatures(b *testing.B, n, m int, criterion Criterion) {
 	X, y := fixture.Data(n, 16, 10, 1)
 	f := fixture.NewReLU(16, m, 2)
 	opt := Options{Classes: 10, Criterion: criterion}

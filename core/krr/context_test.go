@@ -19,7 +19,7 @@ import (
 func TestContextStopsEveryFit(t *testing.T) {
 	X, y := fixture.Data(60, 4, 2, 7)
 	wide := identity{d: 4}
-	opt := func(criterion string) Options {
+	opt := func(criterion Criterion) Options {
 		return Options{Task: Classification, Classes: 2, Criterion: criterion, BlockRows: 16}
 	}
 	acc := func(t *testing.T, out []int) (*Accumulator, *mat.Dense, []float64) {

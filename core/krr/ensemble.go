@@ -7,7 +7,6 @@ import (
 
 	"ntkrf/core/kernel"
 	"ntkrf/core/linalg"
-	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -40,7 +39,7 @@ func EnsembleVariance(depth int, X, Z *mat.Dense, lambda float64) ([]float64, er
 	if !(lambda > 0) || math.IsInf(lambda, 1) {
 		return nil, check.New(check.Option, "lambda", "krr: λ %v is invalid; use a positive finite number", lambda)
 	}
-	spec, err := kernel.Spec{Name: names.NTK, Depth: depth}.Filled(d)
+	spec, err := kernel.Spec{Name: kernel.NameNTK, Depth: depth}.Filled(d)
 	if err != nil {
 		return nil, wrap(err)
 	}

@@ -65,12 +65,12 @@ func (m *Model) Coefficients() (*mat.Dense, []float64) {
 func (m *Model) TrainRows() *mat.Dense { return m.x }
 
 // Task returns the model's task.
-func (m *Model) Task() string { return m.task }
+func (m *Model) Task() Task { return m.task }
 
 // NewFeatureModel rebuilds a primal model from its coefficients (see
 // Coefficients), e.g. in another process, with the featurizer it was fitted
 // with. curve may be nil.
-func NewFeatureModel(f Featurizer, W *mat.Dense, bias []float64, task string, lambda float64, curve []CurvePoint) (*Model, error) {
+func NewFeatureModel(f Featurizer, W *mat.Dense, bias []float64, task Task, lambda float64, curve []CurvePoint) (*Model, error) {
 	if err := checkFeaturizer(f); err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func NewFeatureModel(f Featurizer, W *mat.Dense, bias []float64, task string, la
 
 // NewKernelModel rebuilds a dual model from the kernel, the training rows X
 // and the coefficients α (see Coefficients).
-func NewKernelModel(k kernel.Spec, X, alpha *mat.Dense, bias []float64, task string, lambda float64, curve []CurvePoint) (*Model, error) {
+func NewKernelModel(k kernel.Spec, X, alpha *mat.Dense, bias []float64, task Task, lambda float64, curve []CurvePoint) (*Model, error) {
 	if err := checkCoefficients(alpha, bias, task, lambda); err != nil {
 		return nil, err
 	}
@@ -101,14 +101,14 @@ func NewKernelModel(k kernel.Spec, X, alpha *mat.Dense, bias []float64, task str
 	return &Model{task: task, classes: classesOf(task, bias), blockRows: defaultBlockRows, lambda: lambda, curve: curve, kernel: k, x: X, alpha: alpha, bias: bias}, nil
 }
 
-func classesOf(task string, bias []float64) int {
+func classesOf(task Task, bias []float64) int {
 	if task == Classification {
 		return len(bias)
 	}
 	return 0
 }
 
-func checkCoefficients(W *mat.Dense, bias []float64, task string, lambda float64) error {
+func checkCoefficients(W *mat.Dense, bias []float64, task Task, lambda float64) error {
 	if task != Classification && task != Regression {
 		return check.New(check.Option, "task", "krr: unknown task %s; use %q or %q", check.Quote(task), Classification, Regression)
 	}

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
-	"ntkrf/core/names"
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
 )
@@ -25,9 +25,9 @@ func TestFloat32Gram(t *testing.T) {
 	X, y := fixture.Data(r, 8, 3, 5)
 	Phi, _ := fixture.NewReLU(8, m, 6).Transform(nil, X)
 	fit := func(f32 bool) (*Accumulator, *Model) {
-		gram := names.Float64
+		gram := rf.Float64
 		if f32 {
-			gram = names.Float32
+			gram = rf.Float32
 		}
 		acc, err := NewAccumulator(m, Options{Classes: 3, Lambda: 0.5, Gram: gram})
 		if err != nil {
@@ -108,22 +108,22 @@ func TestDefaultGram(t *testing.T) {
 		values[i] = math.Sin(X.At(i, 0)) + 0.5*X.At(i, 1)
 	}
 	for _, c := range []struct {
-		task     string
+		task     Task
 		m        int
 		f32      bool
 		sayPrec  bool
-		explicit string
-		want     string
+		explicit rf.Precision
+		want     rf.Precision
 	}{
-		{Classification, 96, true, true, "", names.Float32},
-		{Classification, r / Float32GramRows, true, true, "", names.Float32},
-		{Classification, r/Float32GramRows + 1, true, true, "", names.Float64},
-		{Classification, 96, false, true, "", names.Float64},
-		{Classification, 96, true, false, "", names.Float64},
-		{Regression, 96, true, true, "", names.Float64},
-		{Regression, 96, true, true, names.Float32, names.Float32},
-		{Classification, 96, true, true, names.Float64, names.Float64},
-		{Classification, 200, true, true, names.Float32, names.Float32},
+		{Classification, 96, true, true, "", rf.Float32},
+		{Classification, r / Float32GramRows, true, true, "", rf.Float32},
+		{Classification, r/Float32GramRows + 1, true, true, "", rf.Float64},
+		{Classification, 96, false, true, "", rf.Float64},
+		{Classification, 96, true, false, "", rf.Float64},
+		{Regression, 96, true, true, "", rf.Float64},
+		{Regression, 96, true, true, rf.Float32, rf.Float32},
+		{Classification, 96, true, true, rf.Float64, rf.Float64},
+		{Classification, 200, true, true, rf.Float32, rf.Float32},
 	} {
 		t.Run(fmt.Sprintf("%s/m=%d/f32=%v/says=%v/explicit=%q", c.task, c.m, c.f32, c.sayPrec, c.explicit), func(t *testing.T) {
 			t.Parallel()
@@ -138,7 +138,7 @@ func TestDefaultGram(t *testing.T) {
 			if c.task == Regression {
 				y = values
 			}
-			fit := func(gram string) []float64 {
+			fit := func(gram rf.Precision) []float64 {
 				model, err := FitFeatures(f, X, y, Options{Task: c.task, Lambda: 1e-3, Gram: gram})
 				if err != nil {
 					t.Fatal(err)
@@ -149,9 +149,9 @@ func TestDefaultGram(t *testing.T) {
 				}
 				return s.RawMatrix().Data
 			}
-			other := names.Float64
-			if c.want == names.Float64 {
-				other = names.Float32
+			other := rf.Float64
+			if c.want == rf.Float64 {
+				other = rf.Float32
 			}
 			got, want, not := fit(c.explicit), fit(c.want), fit(other)
 			if !slices.Equal(got, want) {

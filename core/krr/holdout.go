@@ -179,7 +179,7 @@ func (a *Accumulator) addRows(Phi *mat.Dense, y []float64) error {
 
 // classFractions returns, for classification, the fraction of y in each of the
 // k classes (nil otherwise): what solvable needs of rows not added.
-func classFractions(y []float64, k int, task string) []float64 {
+func classFractions(y []float64, k int, task Task) []float64 {
 	if task != Classification {
 		return nil
 	}

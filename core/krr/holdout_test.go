@@ -61,7 +61,7 @@ func TestHoldoutMatchesRefits(t *testing.T) {
 		k, n := c.k, c.n
 		f := fixture.NewReLU(5, c.m, 3) // m < n: primal
 		X, y := fixture.Data(n, 5, k, 8)
-		m, err := FitFeatures(f, X, y, Options{Classes: k, Task: map[bool]string{true: Classification, false: Regression}[k > 0], Criterion: Holdout, BlockRows: 7})
+		m, err := FitFeatures(f, X, y, Options{Classes: k, Task: map[bool]Task{true: Classification, false: Regression}[k > 0], Criterion: Holdout, BlockRows: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,15 +135,15 @@ func TestHoldoutMatchesRefits(t *testing.T) {
 func TestDefaultCriterion(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		task string
+		task Task
 		dual bool
-		want string
+		want Criterion
 	}{
 		{Classification, false, Holdout}, {Classification, true, LOO},
 		{Regression, false, GCV}, {Regression, true, LOO},
 	} {
-		if got := Criterion(tc.task, tc.dual); got != tc.want {
-			t.Errorf("Criterion(%s, dual %v) = %s, want %s", tc.task, tc.dual, got, tc.want)
+		if got := DefaultCriterion(tc.task, tc.dual); got != tc.want {
+			t.Errorf("DefaultCriterion(%s, dual %v) = %s, want %s", tc.task, tc.dual, got, tc.want)
 		}
 	}
 	f := fixture.NewReLU(5, 12, 3)
@@ -382,7 +382,7 @@ func TestLooHitAbsent(t *testing.T) {
 func TestScoreBatchIsEachAlone(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ n, m, k int }{{300, 40, 2}, {300, 40, 3}, {800, 600, 2}, {800, 600, 5}, {800, 600, 0}} {
-		task := map[bool]string{true: Classification, false: Regression}[c.k > 0]
+		task := map[bool]Task{true: Classification, false: Regression}[c.k > 0]
 		f := fixture.NewReLU(5, c.m, 3)
 		X, y := fixture.Data(c.n, 5, c.k, 9)
 		held := HoldoutRows(c.n)

@@ -109,7 +109,7 @@ func fitGram(ctx context.Context, K *mat.Dense, y []float64, opt Options) (alpha
 
 // dualCriterion is the criterion of a dual fit: Holdout, a primal device,
 // is exact leave-one-out here, which is as cheap and uses every row.
-func dualCriterion(opt Options) string {
+func dualCriterion(opt Options) Criterion {
 	if c := opt.CriterionFor(true); c != Holdout {
 		return c
 	}
@@ -220,7 +220,7 @@ func KernelCurveContext(ctx context.Context, K *mat.Dense, y []float64, opt Opti
 // When losses is not nil (LOO only), it receives each row's loss at each
 // λ, indexed [λ][row]: the miss indicator for classification, the squared
 // error per output for regression.
-func dualCurve(ctx context.Context, kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criterion string, losses *[][]float64) ([]CurvePoint, error) {
+func dualCurve(ctx context.Context, kc *mat.SymDense, yc *mat.Dense, y []float64, opt Options, criterion Criterion, losses *[][]float64) ([]CurvePoint, error) {
 	n, k := yc.Dims()
 	// A class no row has is a zero column of Yc: it adds nothing to B, to
 	// any residual or to RSS, so only the present columns are carried (of

@@ -224,7 +224,7 @@ func TestGCVMatchesDefinition(t *testing.T) {
 // curves agree.
 func TestPrimalEqualsDual(t *testing.T) {
 	t.Parallel()
-	for _, crit := range []string{GCV, LOO} {
+	for _, crit := range []Criterion{GCV, LOO} {
 		for _, k := range []int{0, 4} {
 			X, y := fixture.Data(40, 6, k, 3)
 			Xt, _ := fixture.Data(10, 6, k, 4)
@@ -446,7 +446,7 @@ func TestLearns(t *testing.T) {
 		fit       fitFunc
 		X, Xt     *mat.Dense
 		y, yt     []float64
-		task      string
+		task      Task
 		metric    func(a, b []float64) (float64, error)
 		threshold float64 // below what the fits reach (0.83–0.94), far above chance (0, 1/3)
 	}{

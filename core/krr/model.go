@@ -15,7 +15,7 @@ import (
 // Model is a fitted ridge regression: scores = bias + φ(x)ᵀW (primal) or
 // bias + k(x, X)α (dual), one column per output.
 type Model struct {
-	task      string
+	task      Task
 	classes   int
 	blockRows int
 	lambda    float64

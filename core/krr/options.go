@@ -11,7 +11,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/linalg"
-	"ntkrf/core/names"
+	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 )
 
@@ -26,25 +26,6 @@ type Featurizer interface {
 	// featurized in row blocks.
 	Transform(dst, X *mat.Dense) (*mat.Dense, error)
 }
-
-// Task names (aliases of ntkrf/core/names, where every name is written).
-const (
-	Classification = names.Classification
-	Regression     = names.Regression
-)
-
-// Criterion names for the automatic choice of λ.
-const (
-	GCV     = names.GCV
-	LOO     = names.LOO
-	Holdout = names.Holdout
-)
-
-// Tasks and Criteria are the names Options accepts.
-var (
-	Tasks    = names.Tasks
-	Criteria = names.Criteria
-)
 
 // MaxClasses bounds the number of classes: a model holds one column of
 // coefficients per class. It is data.MaxClasses, the bound of a parsed
@@ -82,7 +63,7 @@ type Options struct {
 	// Lambda > 0 fixes the ridge; 0 chooses it from Grid by Criterion.
 	Lambda float64
 	// Criterion is how λ is scored: GCV, LOO or Holdout; empty chooses by
-	// the solve and the task (see Criterion). Classification is scored by
+	// the solve and the task (see DefaultCriterion). Classification is scored by
 	// validated accuracy (the curve's Accuracy), squared error breaking
 	// ties; regression by squared error. GCV needs the eigenvalues and
 	// VᵀY only, not the eigenvectors; it estimates squared error, which
@@ -96,7 +77,7 @@ type Options struct {
 	// (one reduction of the rest's m×m matrix to tridiagonal form serves
 	// GCV and every λ) and scores the held-out rows; the final model is
 	// then fitted on all rows (one Cholesky).
-	Criterion string
+	Criterion Criterion
 	// Grid is the λ grid searched when Lambda is 0. Empty means 30 points
 	// log-spaced over 1e-6…1e2 × s, both ends included, where s is the
 	// mean eigenvalue of the matrix diagonalized: tr(Gc)/m in the primal
@@ -109,16 +90,16 @@ type Options struct {
 	Grid []float64
 	// Task is Classification or Regression; empty means Classification
 	// when Classes > 0, else Regression.
-	Task string
+	Task Task
 	// Classes is the number of classes k; y then holds class indices
 	// 0…k−1. 0 lets FitFeatures and FitKernel use max(y)+1; an
 	// Accumulator needs it set.
 	Classes int
 	// Gram is the arithmetic of the Gram step ΦᵀΦ, a primal fit's largest
-	// stage: "float32" (linalg.AddAtA32: each block of up to 256 rows
+	// stage: rf.Float32 (linalg.AddAtA32: each block of up to 256 rows
 	// multiplied and summed in float32, then added in float64; 1.5× the
 	// float64 speed with AVX-512, 1.85× with AVX2, 1.5× in WebAssembly
-	// SIMD; entries move by about 1e-7 relative) or "float64" (the
+	// SIMD; entries move by about 1e-7 relative) or rf.Float64 (the
 	// reference). Empty means DefaultGram for the task and the features'
 	// precision (GramRule): FitFeatures reads the precision from the
 	// featurizer, pipeline plans from their map; an Accumulator, which
@@ -126,7 +107,7 @@ type Options struct {
 	// settled it (GramFor). Without a float32 kernel (x86 without AVX2,
 	// other CPUs, portable WebAssembly) float32 is float64. Dual fits have
 	// no Gram step and ignore it.
-	Gram string
+	Gram rf.Precision
 	// BlockRows is the number of rows featurized (or predicted) at a
 	// time; 0 means 1024. Only one block of Φ is ever held.
 	BlockRows int
@@ -141,7 +122,7 @@ const GridPoints = gridPoints
 
 // GridRule and CriterionRule say in words, for the hosts' documentation
 // (the JavaScript schema), what an empty Grid and an empty Criterion mean:
-// written beside defaultGrid and Criterion, from their constants.
+// written beside defaultGrid and DefaultCriterion, from their constants.
 var (
 	GridRule      = fmt.Sprintf("%d values log-spaced over [%g, %g]·trace/m", gridPoints, gridLo, gridHi)
 	CriterionRule = fmt.Sprintf("by the task: classification by validated accuracy — %s when the fit is in the dual (rows ≤ features, or an exact kernel), else %s on 1/%d of the rows up to %d; regression by squared error — %s in the dual, else %s",
@@ -151,7 +132,7 @@ var (
 // GramRule says in words, for the hosts' documentation, what an empty
 // Options.Gram means (DefaultGram).
 var GramRule = fmt.Sprintf("%s blocks for a classification on %s features with at least %d rows per feature, %s otherwise (regression, whose λ may sit far below the spectrum's scale; fewer rows, whose Gram matrix is near singular; float64 features)",
-	names.Float32, names.Float32, Float32GramRows, names.Float64)
+	rf.Float32, rf.Float32, Float32GramRows, rf.Float64)
 
 // Float32GramRows is the fewest rows per feature for which DefaultGram
 // takes float32 blocks: with rows close to m, ΦᵀΦ (and the held-out
@@ -172,11 +153,11 @@ const Float32GramRows = 2
 // of the spectrum's scale and the solve then amplifies the blocks'
 // rounding; for fewer rows (Float32GramRows); for float64 features, whose
 // bits the reference path keeps.
-func DefaultGram(task string, float32Features bool, rows, dim int) string {
+func DefaultGram(task Task, float32Features bool, rows, dim int) rf.Precision {
 	if task == Classification && float32Features && rows >= Float32GramRows*dim {
-		return names.Float32
+		return rf.Float32
 	}
-	return names.Float64
+	return rf.Float64
 }
 
 // GramFor is opt with an empty Gram settled by DefaultGram for its task
@@ -216,7 +197,7 @@ func (opt Options) Resolve(y []float64) (Options, error) {
 // is not a whole number, and an error otherwise: whole numbers are class
 // labels as often as counts, so they are never guessed. Every host (a fit,
 // a score) decides by this rule.
-func TaskOf(task string, classes int, y []float64) (string, error) {
+func TaskOf(task Task, classes int, y []float64) (Task, error) {
 	switch task {
 	case "":
 		if classes > 0 {
@@ -236,7 +217,7 @@ func TaskOf(task string, classes int, y []float64) (string, error) {
 // task (TaskOf) and, for classification, the class count (Options.Classes,
 // or the largest label + 1), every target checked. Hosts that split a fit
 // over workers settle it first, so that every part fits the same task.
-func (opt Options) Labels(y []float64) (task string, classes int, err error) {
+func (opt Options) Labels(y []float64) (task Task, classes int, err error) {
 	o, err := opt.checked(y, true)
 	if err == nil {
 		err = checkTargets(y, o, 0)
@@ -257,14 +238,14 @@ func (opt Options) checked(y []float64, infer bool) (Options, error) {
 		}
 	}
 	switch opt.Gram {
-	case "", names.Float32, names.Float64:
+	case "", rf.Float32, rf.Float64:
 	default:
-		return opt, check.New(check.Option, "gram", "krr: unknown Gram arithmetic %s; use %q or %q, or leave it empty for the default (%s)", check.Quote(opt.Gram), names.Float32, names.Float64, GramRule)
+		return opt, check.New(check.Option, "gram", "krr: unknown Gram arithmetic %s; use %q or %q, or leave it empty for the default (%s)", check.Quote(opt.Gram), rf.Float32, rf.Float64, GramRule)
 	}
 	switch opt.Criterion {
 	case "", GCV, LOO, Holdout:
 	default:
-		return opt, check.New(check.Option, "criterion", "krr: unknown criterion %s; use one of %q, or leave it empty to choose by the task", check.Quote(opt.Criterion), Criteria)
+		return opt, check.New(check.Option, "criterion", "krr: unknown criterion %s; use one of %q, or leave it empty to choose by the task", check.Quote(opt.Criterion), Criteria())
 	}
 	if len(opt.Grid) > MaxGrid {
 		return opt, check.New(check.Option, "grid", "krr: the grid has %d values, more than %d; give fewer λ", len(opt.Grid), MaxGrid)
@@ -327,12 +308,12 @@ func rowsAre(n int) string {
 	return fmt.Sprintf("all %d rows are of", n)
 }
 
-// Criterion returns the criterion a fit of the task uses to choose λ when
+// DefaultCriterion returns the criterion a fit of the task uses to choose λ when
 // Options.Criterion is empty: exact leave-one-out in the dual (n rows of
 // a kernel, or n ≤ m features); in the primal, Holdout for classification
 // (its accuracy needs predictions, which GCV does not give) and GCV for
 // regression. Hosts that split a fit use the same rule.
-func Criterion(task string, dual bool) string {
+func DefaultCriterion(task Task, dual bool) Criterion {
 	switch {
 	case dual:
 		return LOO
@@ -343,13 +324,13 @@ func Criterion(task string, dual bool) string {
 }
 
 // CriterionFor is the criterion a fit solved in the dual (or the primal)
-// uses: Options.Criterion, or Criterion's default for the task when it is
+// uses: Options.Criterion, or DefaultCriterion for the task when it is
 // empty.
-func (opt Options) CriterionFor(dual bool) string {
+func (opt Options) CriterionFor(dual bool) Criterion {
 	if opt.Criterion != "" {
 		return opt.Criterion
 	}
-	return Criterion(opt.Task, dual)
+	return DefaultCriterion(opt.Task, dual)
 }
 
 // outputs is the number of target columns: one per class, or one.
@@ -376,7 +357,7 @@ func checkTargets(y []float64, opt Options, offset int) error {
 
 // encodeRow writes the target row of y into dst (length outputs): one-hot
 // for classes, the value for regression.
-func encodeRow(dst []float64, y float64, task string) {
+func encodeRow(dst []float64, y float64, task Task) {
 	if task == Classification {
 		clear(dst)
 		dst[int(y)] = 1

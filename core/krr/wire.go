@@ -62,7 +62,7 @@ func growBytes(b []byte, n int) []byte {
 
 // accWire is a checked wire form, its arrays still in b.
 type accWire struct {
-	task    string
+	task    Task
 	m, k, n int
 	mu, ybr []float64
 	d, e    []float64

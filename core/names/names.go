@@ -1,9 +1,11 @@
 // Package names holds the vocabulary every layer of ntkrf shares: the
 // names of feature methods, exact kernels, sketches, samplers, tasks and
-// λ criteria, each written once. The packages that act on a name compare
-// against these constants (rf, kernel, krr, data, pipeline); the
-// JavaScript package and the lab read the lists through the schema
-// (jsbridge), so a name is spelled in one place. It imports nothing.
+// λ criteria, each written once. The packages that own an option give it
+// a named string type with typed constants of these values and its list
+// (rf.Method and rf.Methods, kernel.Name, krr.Task, krr.Criterion,
+// pipeline.Method, …); the JavaScript package and the lab read the lists
+// through the schema (jsbridge), so a name is spelled in one place. It
+// imports nothing.
 //
 // An architecture test (internal/names_test.go) refuses a string literal
 // equal to one of these names where Go code compares or assigns a name.
@@ -68,15 +70,4 @@ const (
 	GCV     = "gcv"
 	LOO     = "loo"
 	Holdout = "holdout"
-)
-
-// The lists each option accepts, its default first.
-var (
-	Methods    = []string{NTK, NNGP, ArcCos0, ArcCos1, Naive, Grad, RFF}
-	Kernels    = []string{NTK, NNGP, RBF, Linear}
-	Sketches   = []string{Auto, Split, TensorSketch, TensorSRHT}
-	Samplers   = []string{Exact, Gibbs, Orthogonal, Gaussian, Hadamard}
-	Tasks      = []string{Classification, Regression}
-	Criteria   = []string{GCV, LOO, Holdout}
-	Precisions = []string{Float32, Float64} // float32 where the map has a float32 form (rf.DefaultPrecision)
 )

@@ -171,7 +171,7 @@ const (
 // more than that same budget (the paper's regime, n ≫ m, where m is what
 // limits the accuracy).
 type methodChoice struct {
-	Method string  // names.MethodKernel or names.MethodFeatures
+	Method Method  // MethodKernel or MethodFeatures
 	Dim    int     // features: m
 	Reason string  // in words, with the modelled seconds
 	Work   Work    // the chosen fit's modelled work (the search apart)

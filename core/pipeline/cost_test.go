@@ -9,7 +9,6 @@ import (
 
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
-	"ntkrf/core/names"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
@@ -20,12 +19,12 @@ import (
 // it open.
 func TestMethodOpen(t *testing.T) {
 	t.Parallel()
-	open := []Config{{}, {Features: rf.Config{Method: names.NTK, Depth: 2, Seed: 7, Precision: names.Float64}}}
+	open := []Config{{}, {Features: rf.Config{Method: rf.NTK, Depth: 2, Seed: 7, Precision: rf.Float64}}}
 	fixed := []Config{
 		{Kernel: &kernel.Spec{}},
 		{Features: rf.Config{Dim: 1024}},
-		{Features: rf.Config{Method: names.NNGP}},
-		{Features: rf.Config{Sketch: names.TensorSketch}},
+		{Features: rf.Config{Method: rf.NNGP}},
+		{Features: rf.Config{Sketch: rf.SketchTensorSketch}},
 		{Features: rf.Config{M1: 64, SketchDim: 64}},
 	}
 	for _, c := range open {
@@ -50,17 +49,17 @@ func TestChooseMethod(t *testing.T) {
 	search := defaultCosts.SearchWork(len(defaultDepths)*len(defaultPreps), DefaultSearchRows, 16, 2, 10, krr.GridPoints)
 	cases := []struct {
 		rows, cols int
-		method     string
+		method     Method
 		dim        int
 	}{
-		{150, 4, names.MethodKernel, 0},
-		{1500, 64, names.MethodKernel, 0},
-		{4000, 30, names.MethodFeatures, rf.DefaultDim},
-		{5000, 36, names.MethodFeatures, 2048},
-		{15000, 16, names.MethodFeatures, MaxAutoDim},
-		{40000, 9, names.MethodFeatures, 2048},
-		{MaxExactRows + 1, 2, names.MethodFeatures, 2048},
-		{1_000_000, 784, names.MethodFeatures, rf.DefaultDim},
+		{150, 4, MethodKernel, 0},
+		{1500, 64, MethodKernel, 0},
+		{4000, 30, MethodFeatures, rf.DefaultDim},
+		{5000, 36, MethodFeatures, 2048},
+		{15000, 16, MethodFeatures, MaxAutoDim},
+		{40000, 9, MethodFeatures, 2048},
+		{MaxExactRows + 1, 2, MethodFeatures, 2048},
+		{1_000_000, 784, MethodFeatures, rf.DefaultDim},
 	}
 	for _, c := range cases {
 		mc := defaultCosts.chooseMethod(Config{}, opt, c.rows, c.cols, search)
@@ -73,10 +72,10 @@ func TestChooseMethod(t *testing.T) {
 	}
 	// Without a search (nothing else open) the budget is the default
 	// features' fit: exact only where it is the cheaper fit, and m stays.
-	if mc := defaultCosts.chooseMethod(Config{}, opt, 100, 10, Work{}); mc.Method != names.MethodKernel {
+	if mc := defaultCosts.chooseMethod(Config{}, opt, 100, 10, Work{}); mc.Method != MethodKernel {
 		t.Errorf("100 rows, no search: %s (%s)", mc.Method, mc.Reason)
 	}
-	if mc := defaultCosts.chooseMethod(Config{}, opt, 30000, 10, Work{}); mc.Method != names.MethodFeatures || mc.Dim != rf.DefaultDim {
+	if mc := defaultCosts.chooseMethod(Config{}, opt, 30000, 10, Work{}); mc.Method != MethodFeatures || mc.Dim != rf.DefaultDim {
 		t.Errorf("3000 rows, no search: %s m = %d (%s)", mc.Method, mc.Dim, mc.Reason)
 	}
 }
@@ -117,7 +116,7 @@ func TestSelectionMethodInFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := q.Selection(); s.Method != names.MethodKernel || s.Reason != p.Selection().Reason || s.Seconds != p.Selection().Seconds {
+	if s := q.Selection(); s.Method != MethodKernel || s.Reason != p.Selection().Reason || s.Seconds != p.Selection().Seconds {
 		t.Errorf("read back: %+v, saved %+v", s, p.Selection())
 	}
 	// A file whose selection says features for an exact-kernel model is refused.
@@ -125,7 +124,7 @@ func TestSelectionMethodInFile(t *testing.T) {
 	if err := json.Unmarshal(saved, &f); err != nil {
 		t.Fatal(err)
 	}
-	f["selection"].(map[string]any)["method"] = names.MethodFeatures
+	f["selection"].(map[string]any)["method"] = MethodFeatures
 	f["selection"].(map[string]any)["dim"] = 64
 	b, _ := json.Marshal(f)
 	if _, err := Load(bytes.NewReader(b)); check.CodeOf(err) != check.Value || !strings.Contains(err.Error(), "method chosen") {

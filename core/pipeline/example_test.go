@@ -14,7 +14,6 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/errs"
-	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/rf"
 )
@@ -33,7 +32,7 @@ func Example() {
 			fmt.Fprintf(&train, "%.4f,%.4f,outer\n", 1-math.Cos(t), 0.5-math.Sin(t))
 		}
 	}
-	ds, err := data.Parse([]byte(train.String()), data.Options{Task: names.Classification})
+	ds, err := data.Parse([]byte(train.String()), data.Options{Task: data.Classification})
 	if err != nil {
 		log.Fatal(err)
 	}

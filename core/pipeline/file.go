@@ -163,7 +163,7 @@ func (c *curve) UnmarshalJSON(b []byte) error {
 type file struct {
 	Format     string       `json:"format"`
 	Version    int          `json:"version"`
-	Task       string       `json:"task"`
+	Task       krr.Task     `json:"task"`
 	Classes    []string     `json:"classes"`
 	Lambda     float64      `json:"lambda"`
 	Curve      curve        `json:"curve"`
@@ -355,8 +355,8 @@ func (f *file) checkHeader() error {
 	if err := f.Selection.check(); err != nil {
 		return err
 	}
-	if !slices.Contains(krr.Tasks, f.Task) {
-		return bad(check.Value, "task %s; use one of %q", check.Quote(f.Task), krr.Tasks)
+	if !slices.Contains(krr.Tasks(), f.Task) {
+		return bad(check.Value, "task %s; use one of %q", check.Quote(f.Task), krr.Tasks())
 	}
 	if s := f.Selection; s != nil {
 		// Files written before Selection.Best have none: it follows from the candidates.
@@ -426,7 +426,7 @@ func (f *file) checkDepth(depth, dim int) error {
 	if c.Preprocess != f.Preprocess.Prep() || c.Depth != 0 && c.Depth != depth {
 		return bad(check.Value, "selection: the chosen candidate (depth %d, %+v) is not the model (depth %d, %+v)", c.Depth, c.Preprocess, depth, f.Preprocess.Prep())
 	}
-	if s.Method == names.MethodKernel && dim != 0 || s.Method == names.MethodFeatures && s.Dim != dim {
+	if s.Method == MethodKernel && dim != 0 || s.Method == MethodFeatures && s.Dim != dim {
 		return bad(check.Value, "selection: the method chosen (%s, dim %d) is not the model's (dim %d; 0: the exact kernel)", check.Quote(s.Method), s.Dim, dim)
 	}
 	return nil
@@ -537,9 +537,9 @@ func (s *Selection) check() error {
 		}
 	}
 	switch {
-	case s.Method != "" && s.Method != names.MethodKernel && s.Method != names.MethodFeatures:
-		return bad("method %s; 'auto' chooses %q or %q", check.Quote(s.Method), names.MethodKernel, names.MethodFeatures)
-	case s.Method == names.MethodFeatures && s.Dim < 1, s.Method != names.MethodFeatures && s.Dim != 0:
+	case s.Method != "" && s.Method != MethodKernel && s.Method != MethodFeatures:
+		return bad("method %s; 'auto' chooses %q or %q", check.Quote(s.Method), MethodKernel, MethodFeatures)
+	case s.Method == MethodFeatures && s.Dim < 1, s.Method != MethodFeatures && s.Dim != 0:
 		return bad("method %s with dim %d: features have a dim ≥ 1, the exact kernel none", check.Quote(s.Method), s.Dim)
 	case !(s.Seconds >= 0) || !(s.SearchSeconds >= 0) || math.IsInf(s.Seconds+s.SearchSeconds, 0):
 		return bad("modelled seconds %v and %v; they are finite and ≥ 0", s.Seconds, s.SearchSeconds)

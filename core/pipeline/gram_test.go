@@ -11,7 +11,6 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
 	"ntkrf/core/linalg"
-	"ntkrf/core/names"
 	"ntkrf/core/rf"
 	"ntkrf/internal/fixture"
 )
@@ -27,16 +26,18 @@ func TestGramDefault(t *testing.T) {
 	X, labels := fixture.Data(rows, 5, 3, 2)
 	_, values := fixture.Data(rows, 5, 0, 2)
 	for _, c := range []struct {
-		task, precision, gram string
-		dim                   int
-		want                  string
+		task      krr.Task
+		precision rf.Precision
+		gram      rf.Precision
+		dim       int
+		want      rf.Precision
 	}{
-		{krr.Classification, "", "", 64, names.Float32},
-		{krr.Classification, "", "", 256, names.Float64}, // fewer than krr.Float32GramRows rows per feature
-		{krr.Classification, names.Float64, "", 64, names.Float64},
-		{krr.Regression, "", "", 64, names.Float64},
-		{krr.Classification, "", names.Float64, 64, names.Float64},
-		{krr.Regression, "", names.Float32, 64, names.Float32},
+		{krr.Classification, "", "", 64, rf.Float32},
+		{krr.Classification, "", "", 256, rf.Float64}, // fewer than krr.Float32GramRows rows per feature
+		{krr.Classification, rf.Float64, "", 64, rf.Float64},
+		{krr.Regression, "", "", 64, rf.Float64},
+		{krr.Classification, "", rf.Float64, 64, rf.Float64},
+		{krr.Regression, "", rf.Float32, 64, rf.Float32},
 	} {
 		t.Run(fmt.Sprintf("%s/dim=%d/precision=%q/gram=%q", c.task, c.dim, c.precision, c.gram), func(t *testing.T) {
 			t.Parallel()
@@ -44,7 +45,7 @@ func TestGramDefault(t *testing.T) {
 			if c.task == krr.Regression {
 				y = values
 			}
-			fit := func(gram string) []float64 {
+			fit := func(gram rf.Precision) []float64 {
 				cfg := Config{Preprocess: &data.Prep{},
 					Features: rf.Config{Depth: 1, Dim: c.dim, Seed: 3, Precision: c.precision},
 					Ridge:    krr.Options{Task: c.task, Lambda: 1e-3, Gram: gram}}
@@ -58,9 +59,9 @@ func TestGramDefault(t *testing.T) {
 				}
 				return s.RawMatrix().Data
 			}
-			other := names.Float32
-			if c.want == names.Float32 {
-				other = names.Float64
+			other := rf.Float32
+			if c.want == rf.Float32 {
+				other = rf.Float64
 			}
 			got, want, not := fit(c.gram), fit(c.want), fit(other)
 			if !slices.Equal(got, want) {
@@ -92,7 +93,7 @@ func sumsTol(t *testing.T, cfg Config, X *mat.Dense, y []float64, float64Tol flo
 	// An open plan ('auto') keeps cfg as given until it settles; its map
 	// is the first candidate's.
 	gram := krr.Options{Task: p.Task(), Gram: cfg.Ridge.Gram}.GramFor(p.fmap.cfg.Float32(), rows, p.dim).Gram
-	if gram == names.Float32 && linalg.Float32() {
+	if gram == rf.Float32 && linalg.Float32() {
 		return max(float64Tol, (256+3)*0x1p-24)
 	}
 	return float64Tol

@@ -179,7 +179,7 @@ func assemble(parts components) (*Pipeline, error) {
 }
 
 // Task is krr.Classification or krr.Regression.
-func (p *Pipeline) Task() string { return p.model.Task() }
+func (p *Pipeline) Task() krr.Task { return p.model.Task() }
 
 // Classes returns the class names (classification): label i is Classes()[i].
 func (p *Pipeline) Classes() []string { return slices.Clone(p.classes) }

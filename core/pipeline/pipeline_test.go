@@ -18,7 +18,6 @@ import (
 	"ntkrf/core/errs"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
-	"ntkrf/core/names"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
@@ -117,13 +116,13 @@ func TestZeroConfigIsTheDefault(t *testing.T) {
 	if k == nil || p.Features() != nil || s == nil || len(s.Candidates) != len(defaultDepths)*len(defaultPreps)+len(autoRBF) {
 		t.Fatalf("zero config: kernel %+v, features %+v, selection %+v", k, p.Features(), s)
 	}
-	if s.Method != names.MethodKernel || s.Reason == "" || !(s.Seconds > 0) || !(s.SearchSeconds > 0) {
+	if s.Method != MethodKernel || s.Reason == "" || !(s.Seconds > 0) || !(s.SearchSeconds > 0) {
 		t.Errorf("zero config: the selection does not say which method and why: %+v", s)
 	}
 	// The kernel is the chosen candidate's: the NTK of its depth, or one
 	// of 'auto''s RBF candidates (AutoRBF), which wins on these rows.
 	c := s.Candidates[s.Chosen]
-	if wantName := map[bool]string{false: "ntk", true: "rbf"}[c.Kernel == "rbf"]; k.Name != wantName || k.Depth != c.Depth || k.Gamma != c.Gamma {
+	if wantName := map[bool]kernel.Name{false: kernel.NameNTK, true: kernel.NameRBF}[c.Kernel == kernel.NameRBF]; k.Name != wantName || k.Depth != c.Depth || k.Gamma != c.Gamma {
 		t.Errorf("zero config: kernel %+v, chosen %+v", k, c)
 	}
 	if p.Preprocess() != c.Preprocess {

@@ -222,7 +222,7 @@ func (p *fitPlan) Rows() int { return p.rows }
 func (p *fitPlan) Cols() int { return p.cols }
 
 // Task is krr.Classification or krr.Regression.
-func (p *fitPlan) Task() string { return p.cfg.Ridge.Task }
+func (p *fitPlan) Task() krr.Task { return p.cfg.Ridge.Task }
 
 // Classes is the number of classes (0 for a regression).
 func (p *fitPlan) Classes() int { return p.cfg.Ridge.Classes }
@@ -231,7 +231,7 @@ func (p *fitPlan) Classes() int { return p.cfg.Ridge.Classes }
 // configured, "" to choose by the task once settled). Dim and Collects of
 // an open plan are its first candidate's (they size Chunks), and may
 // change when Select settles it.
-func (p *fitPlan) Criterion() string { return p.cfg.Ridge.Criterion }
+func (p *fitPlan) Criterion() krr.Criterion { return p.cfg.Ridge.Criterion }
 
 // Dim is the feature dimension m, or 0 for an exact kernel.
 func (p *fitPlan) Dim() int { return p.dim }

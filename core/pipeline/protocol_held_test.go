@@ -131,7 +131,7 @@ func TestPartWireGrowsOnce(t *testing.T) {
 	X, y := protocolData(n, 3)
 	for _, c := range []struct {
 		name      string
-		criterion string
+		criterion krr.Criterion
 		held      bool
 	}{
 		{"held-out search on sums", krr.Holdout, true},

@@ -135,8 +135,8 @@ type Selection struct {
 	Rows int `json:"rows"`
 	// Criterion is how they were scored: "loo", exact leave-one-out of
 	// ridge regression with the exact kernel on those rows.
-	Criterion  string      `json:"criterion"`
-	Candidates []Candidate `json:"candidates"`
+	Criterion  krr.Criterion `json:"criterion"`
+	Candidates []Candidate   `json:"candidates"`
 	// Chosen is the index of the chosen candidate: the one-standard-error
 	// rule (see Simplest) applied to the candidates.
 	Chosen int `json:"chosen"`
@@ -153,7 +153,7 @@ type Selection struct {
 	// Reason says why in words, with the modelled costs (Costs), and
 	// Seconds is the chosen fit's modelled CPU seconds natively (the
 	// search apart), SearchSeconds the search's.
-	Method        string  `json:"method,omitempty"`
+	Method        Method  `json:"method,omitempty"`
 	Dim           int     `json:"dim,omitempty"`
 	Reason        string  `json:"reason,omitempty"`
 	Seconds       float64 `json:"seconds,omitempty"`
@@ -166,8 +166,8 @@ type Candidate struct {
 	// features (the NTK by default), or "rbf" for one of 'auto''s RBF
 	// candidates (γ = c/d for c = 0.1, 0.3 and 1, d the columns), of scale
 	// Gamma, fitted with the exact kernel.
-	Kernel string  `json:"kernel,omitempty"`
-	Gamma  float64 `json:"gamma,omitempty"`
+	Kernel kernel.Name `json:"kernel,omitempty"`
+	Gamma  float64     `json:"gamma,omitempty"`
 	// Depth is the network depth, or 0 for kernels without one.
 	Depth      int       `json:"depth"`
 	Preprocess data.Prep `json:"preprocess"`

@@ -17,7 +17,6 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
-	"ntkrf/core/names"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
@@ -483,7 +482,7 @@ func TestSelectionNamesItsBest(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		task   string
+		task   krr.Task
 		search Search
 	}{
 		{"classification, depths 1–3", krr.Classification, Search{Rows: 60, Depths: []int{1, 2, 3}}},
@@ -536,12 +535,12 @@ func TestAutoRBF(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := p.Selection()
-	if s.Method != names.MethodKernel {
+	if s.Method != MethodKernel {
 		t.Fatalf("60 rows: method %q, want the exact kernel", s.Method)
 	}
 	var gammas []float64
 	for _, c := range s.Candidates {
-		if c.Kernel == names.RBF {
+		if c.Kernel == kernel.NameRBF {
 			if c.Depth != 0 || c.Preprocess != (data.Prep{}) {
 				t.Errorf("RBF candidate %+v: want depth 0, standardized columns", c)
 			}
@@ -554,11 +553,11 @@ func TestAutoRBF(t *testing.T) {
 		t.Errorf("RBF candidates' γ·d %v, want %v", gammas, autoRBF)
 	}
 	c := s.Candidates[s.Chosen]
-	if k := p.Kernel(); c.Kernel == names.RBF && (k.Name != names.RBF || k.Gamma != c.Gamma) || c.Kernel == "" && k.Name != names.NTK {
+	if k := p.Kernel(); c.Kernel == kernel.NameRBF && (k.Name != kernel.NameRBF || k.Gamma != c.Gamma) || c.Kernel == "" && k.Name != kernel.NameNTK {
 		t.Errorf("chosen %+v, fitted kernel %+v", c, *k)
 	}
 	// Simplest: an NTK candidate one row behind an RBF best is chosen.
-	cands := []Candidate{{Depth: 2, Lambda: 1, Score: 0.2, Accuracy: 0.5}, {Kernel: names.RBF, Gamma: 0.1, Lambda: 1, Score: 0.1, Accuracy: 0.75}}
+	cands := []Candidate{{Depth: 2, Lambda: 1, Score: 0.2, Accuracy: 0.5}, {Kernel: kernel.NameRBF, Gamma: 0.1, Lambda: 1, Score: 0.1, Accuracy: 0.75}}
 	losses := [][]float64{{1, 0, 1, 0}, {0, 0, 1, 0}}
 	if got, err := Simplest(cands, losses, true); err != nil || got != 0 {
 		t.Errorf("Simplest chose %d (%v), want the NTK candidate 0 within reach of the RBF best", got, err)

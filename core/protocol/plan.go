@@ -102,7 +102,7 @@ func (p *Plan) Rows() int { return p.p.Rows() }
 func (p *Plan) Cols() int { return p.p.Cols() }
 
 // Task is krr.Classification or krr.Regression.
-func (p *Plan) Task() string { return p.p.Task() }
+func (p *Plan) Task() krr.Task { return p.p.Task() }
 
 // Classes is the number of classes (0 for a regression).
 func (p *Plan) Classes() int { return p.p.Classes() }
@@ -111,7 +111,7 @@ func (p *Plan) Classes() int { return p.p.Classes() }
 // configured, "" to choose by the task once settled). Dim and Collects of
 // an open plan are its first candidate's (they size Chunks), and may
 // change when Select settles it.
-func (p *Plan) Criterion() string { return p.p.Criterion() }
+func (p *Plan) Criterion() krr.Criterion { return p.p.Criterion() }
 
 // Dim is the feature dimension m, or 0 for an exact kernel.
 func (p *Plan) Dim() int { return p.p.Dim() }

@@ -32,7 +32,7 @@ func protocolCases() []struct {
 	feat := rf.Config{Dim: 48, Depth: 2, Seed: 3}
 	wide := rf.Config{Dim: 1024, Depth: 2, Seed: 3} // more features than rows: the dual
 	ntk := &kernel.Spec{Name: "ntk", Depth: 2}
-	ridge := func(task, criterion string, lambda float64) krr.Options {
+	ridge := func(task krr.Task, criterion krr.Criterion, lambda float64) krr.Options {
 		return krr.Options{Task: task, Criterion: criterion, Lambda: lambda, BlockRows: 64}
 	}
 	c, r := krr.Classification, krr.Regression
@@ -489,7 +489,7 @@ func TestPlanRebuilt(t *testing.T) {
 func TestPlanSettles(t *testing.T) {
 	t.Parallel()
 	want := map[string]struct {
-		criterion string
+		criterion krr.Criterion
 		collect   bool
 		held      int
 	}{

@@ -3,7 +3,6 @@ package rf
 import (
 	"math"
 
-	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -87,7 +86,7 @@ func (p *mapPlan) sizeGrad(d int) error {
 	if c.Dim > MaxDim {
 		return check.New(check.Option, "m1", "rf: grad features of width Config.M1 %d have more than %d columns; use a smaller width", c.M1, MaxDim)
 	}
-	c.Sampler = names.Gaussian // the network's weights are plain Gaussian
+	c.Sampler = Gaussian // the network's weights are plain Gaussian
 	din := d
 	for range L {
 		p.layers = append(p.layers, layerPlan{din: din, m1: c.M1})

@@ -101,8 +101,9 @@ func BenchmarkFWHT_4096(b *testing.B) { benchFWHT(b, 4096) }
 // paper's form m/2.
 func BenchmarkNew_Sampler(b *testing.B) {
 	cases := []struct {
-		sampler, sketch string
-		depth           int
+		sampler Sampler
+		sketch  Sketch
+		depth   int
 	}{
 		{"exact", "split", 2},
 		{"orthogonal", "split", 1},
@@ -139,7 +140,7 @@ func BenchmarkPrecision(b *testing.B) {
 				normalize(X.RawRowView(i))
 			}
 			var maps [2]*Map
-			for i, p := range Precisions {
+			for i, p := range Precisions() {
 				f, err := New(Config{Depth: c.depth, Dim: c.dim, Precision: p}, d)
 				if err != nil {
 					b.Fatal(err)

@@ -6,9 +6,10 @@
 // # Methods
 //
 // A [Map] is drawn once by [New] from a [Config] and a seed, then applied
-// to any number of rows with [Map.Transform]. Config.Method selects:
+// to any number of rows with [Map.Transform]. Config.Method, a [Method],
+// selects:
 //
-//   - "ntk": by default (Config.Sketch "auto") the split form below where
+//   - [NTK] ("ntk"): by default (Config.Sketch "auto") the split form below where
 //     the input fits, else the paper's Algorithm 1 (Config.Sketch
 //     "tensorsketch" or "tensorsrht"): per layer l = 1…L, Λ = a0(Ψ),
 //     Ψ ← a1(Ψ), Γ = S(Λ ⊗ Φ) with a TensorSketch (or TensorSRHT) S into
@@ -16,21 +17,21 @@
 //     m1 + m_cs columns; by default m0 = m1 = ⌊m/2⌋ and m_cs = m − m1, so
 //     exactly Dim. Depth is 1 … MaxDepth; Config.Depth 0 means
 //     kernel.DefaultDepth (1), as everywhere in the core.
-//   - "nngp": the last Ψ of the same recursion (m1 = Dim columns).
-//   - "arccos0": √(2/m)·Step(Wx), estimating F0 = 1 − θ/π.
-//   - "arccos1": the ReLU features a1 below, estimating the order-1
+//   - [NNGP] ("nngp"): the last Ψ of the same recursion (m1 = Dim columns).
+//   - [ArcCos0] ("arccos0"): √(2/m)·Step(Wx), estimating F0 = 1 − θ/π.
+//   - [ArcCos1] ("arccos1"): the ReLU features a1 below, estimating the order-1
 //     arc-cosine kernel (= NNGP at depth 1).
-//   - "naive": Bietti-style explicit tensor products
+//   - [Naive] ("naive"): Bietti-style explicit tensor products
 //     Φ ← [a1(Ψ), a0(Ψ) ⊗ Φ] without sketching (paper eq. 5), with
 //     m1·(1 + m0 + … + m0^{L−1}) + m0^L·d columns; unset M0 and M1 become
 //     the largest equal widths that fit in Dim.
-//   - "grad": the gradient ∂f/∂θ of a random network f(x) = wᵀh_L,
+//   - [Grad] ("grad"): the gradient ∂f/∂θ of a random network f(x) = wᵀh_L,
 //     h_l = √(2/width)·ReLU(W_l h_{l−1}), h_0 = x, standard Gaussian
 //     weights, ordered [∂w, ∂W_L, …, ∂W_1]; E⟨∇f(x), ∇f(y)⟩ is the NTK at
 //     depth 1 and tends to it as the width grows. It has
 //     width·(1 + d + (L−1)·width) columns; the width is M1, or else the
 //     largest that fits in Dim.
-//   - "rff": random Fourier features √(2/m)·cos(Wx + b), W ~ N(0, 2γI),
+//   - [RFF] ("rff"): random Fourier features √(2/m)·cos(Wx + b), W ~ N(0, 2γI),
 //     b ~ U[0, 2π), estimating exp(−γ‖x−y‖²).
 //
 // # The split form (Config.Sketch "split", the default where it fits)

@@ -14,8 +14,8 @@ func FuzzFeatures(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, uint8(2), uint8(2), uint8(0), uint8(2), uint16(16), uint64(1), false)
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0x7f}, uint8(1), uint8(1), uint8(1), uint8(1), uint16(8), uint64(2), true)
 	f.Add([]byte{}, uint8(3), uint8(3), uint8(6), uint8(3), uint16(64), uint64(3), false)
-	methods := []string{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}
-	samplers := []string{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}
+	methods := []Method{"ntk", "nngp", "arccos0", "arccos1", "naive", "grad", "rff"}
+	samplers := []Sampler{"exact", "gibbs", "orthogonal", "gaussian", "hadamard"}
 	f.Fuzz(func(t *testing.T, b []byte, rows, cols, method, depth uint8, dim uint16, seed uint64, srht bool) {
 		r, c := int(rows%6)+1, int(cols%6)+1
 		X := mat.NewDense(r, c, nil)

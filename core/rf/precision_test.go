@@ -102,7 +102,7 @@ func TestPrecisionOption(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		cfg  Config
-		want string // "" : an error
+		want Precision // "" : an error
 	}{
 		{Config{Precision: "float16"}, ""},
 		{Config{Precision: "Float32"}, ""},

@@ -3,8 +3,6 @@ package rf
 import (
 	"fmt"
 	"testing"
-
-	"ntkrf/core/names"
 )
 
 // TestNewLayerWeightsAreDrawnRows: a layer's weights hold the drawn Step
@@ -14,7 +12,7 @@ func TestNewLayerWeightsAreDrawnRows(t *testing.T) {
 	for _, s := range []struct{ din, m0, m1 int }{{3, 1, 1}, {5, putRows, putRows - 1}, {7, putRows + 1, 2*putRows + 3}, {1, 40, 0}} {
 		t.Run(fmt.Sprintf("din=%d,m0=%d,m1=%d", s.din, s.m0, s.m1), func(t *testing.T) {
 			const seed, l = 11, 2
-			f := &Map{cfg: Config{Seed: seed, Sampler: names.Gaussian}}
+			f := &Map{cfg: Config{Seed: seed, Sampler: Gaussian}}
 			ly := f.newLayer(l, layerPlan{din: s.din, m0: s.m0, m1: s.m1})
 			stride := s.m0 + s.m1
 			for _, part := range []struct {

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"ntkrf/core/linalg"
-	"ntkrf/core/names"
 )
 
 // Stream tags: every random object draws from its own stream, derived from
@@ -83,18 +82,18 @@ func gaussianRows(g *gauss, m, d int) []float64 {
 // on the sphere, REFERENCE.md), "gibbs" runs the paper's Gibbs chain for
 // q(v) ∝ ‖v‖² N(v; 0, I) and normalizes, "orthogonal" orthonormalizes
 // blocks of d Gaussian vectors (Haar-distributed rows, each uniform).
-func directions(sampler string, r *rand.Rand, m, d, sweeps int) []float64 {
+func directions(sampler Sampler, r *rand.Rand, m, d, sweeps int) []float64 {
 	g := &gauss{r: r}
 	var w []float64
 	switch sampler {
-	case names.Exact:
+	case Exact:
 		w = gaussianRows(g, m, d)
-	case names.Gibbs:
+	case Gibbs:
 		w = gaussianRows(g, m, d)
 		for i := 0; i < m; i++ {
 			gibbsChain(r, w[i*d:(i+1)*d], sweeps)
 		}
-	case names.Orthogonal:
+	case Orthogonal:
 		w = gaussianRows(g, m, d)
 		for lo := 0; lo < m; lo += d {
 			orthonormalize(w[lo*d:min(lo+d, m)*d], d)

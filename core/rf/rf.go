@@ -9,7 +9,6 @@ import (
 
 	"ntkrf/core/kernel"
 	"ntkrf/core/linalg"
-	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -32,23 +31,14 @@ const DefaultGibbsSweeps = 1
 // MaxGibbsSweeps bounds Config.GibbsSweeps.
 const MaxGibbsSweeps = 1000
 
-// The names Config accepts, each list's default first.
-var (
-	Methods  = names.Methods
-	Sketches = names.Sketches
-	Samplers = names.Samplers
-	// Precisions are the arithmetics of the projections (Config.Precision).
-	Precisions = names.Precisions
-)
-
 // Config selects a feature map. The zero value is the documented default
 // (NTK features of depth 1, DefaultDim columns, seed 0): every zero field
 // means its default, and Map.Config returns the configuration with the
 // defaults written out. The JSON names are those of the JavaScript API.
 type Config struct {
-	// Method is "ntk" (default), "nngp", "arccos0", "arccos1", "naive",
-	// "grad" or "rff".
-	Method string `json:"method"`
+	// Method is NTK (default), NNGP, ArcCos0, ArcCos1, Naive, Grad or
+	// RFF.
+	Method Method `json:"method"`
 	// Depth is the network depth L, 1 … kernel.MaxDepth, for ntk, nngp,
 	// naive and grad; 0 means kernel.DefaultDepth (1). Ignored (reported
 	// as 0) by arccos0, arccos1 and rff.
@@ -67,16 +57,17 @@ type Config struct {
 	M0        int `json:"m0"`
 	M1        int `json:"m1"`
 	SketchDim int `json:"sketchDim"`
-	// Sketch says how ntk builds its features: "split" (the linear part
-	// exact, see split.go), the paper's "tensorsketch" or "tensorsrht", or
-	// "auto" (default): split where it fits (the input has at most 3/4 of
-	// Dim columns and neither M1 nor SketchDim is given), else
-	// tensorsketch. Map.Config reports the one used.
-	Sketch string `json:"sketch"`
-	// Sampler draws the directions of the ReLU features: "exact"
-	// (default), "gibbs", "orthogonal", "gaussian" or "hadamard" (which
-	// also draws the Step directions).
-	Sampler string `json:"sampler"`
+	// Sketch says how ntk builds its features: SketchSplit (the linear
+	// part exact, see split.go), the paper's SketchTensorSketch or
+	// SketchTensorSRHT, or SketchAuto (default; "" means it too): split
+	// where it fits (the input has at most 3/4 of Dim columns and neither
+	// M1 nor SketchDim is given), else tensorsketch. Map.Config reports
+	// the one used.
+	Sketch Sketch `json:"sketch"`
+	// Sampler draws the directions of the ReLU features: Exact (default),
+	// Gibbs, Orthogonal, Gaussian or Hadamard (which also draws the Step
+	// directions).
+	Sampler Sampler `json:"sampler"`
 	// GibbsSweeps is the number T of Gibbs sweeps; 0 means DefaultGibbsSweeps.
 	GibbsSweeps int `json:"gibbsSweeps"`
 	// Normalize scales every output row to unit norm.
@@ -87,14 +78,14 @@ type Config struct {
 	// Seed determines every random draw: 0 … MaxSeed.
 	Seed uint64 `json:"seed"`
 	// Precision is the arithmetic of the projections Wx, the bulk of the
-	// work: "float32", which rounds the weights and the projected rows to
+	// work: Float32, which rounds the weights and the projected rows to
 	// float32 and sums in float32 (linalg.Mul32: twice the SIMD lanes, the
-	// same bits on every host), or "float64" (the reference). The rest
+	// same bits on every host), or Float64 (the reference). The rest
 	// (signs, magnitudes, sketches, output) stays float64. "" means
 	// DefaultPrecision: float32 where the map has a float32 form, float64
 	// for grad and the hadamard sampler, which have none (PrecisionRule).
 	// Map.Config reports the one used.
-	Precision string `json:"precision,omitempty"`
+	Precision Precision `json:"precision,omitempty"`
 }
 
 // Map is a feature map drawn once from a Config and applied with
@@ -122,7 +113,7 @@ type layer struct {
 	sk          tensorSketcher
 }
 
-func oneOf(field, v string, allowed []string) error {
+func oneOf[T ~string](field string, v T, allowed []T) error {
 	if slices.Contains(allowed, v) {
 		return nil
 	}
@@ -135,16 +126,16 @@ func (c *Config) fill(inputDim int) error {
 		return check.New(check.Shape, "", "rf: input dimension %d is out of range; X needs 1 … %d columns", inputDim, MaxDim)
 	}
 	if c.Method == "" {
-		c.Method = Methods[0]
+		c.Method = NTK
 	}
 	if c.Sampler == "" {
-		c.Sampler = Samplers[0]
+		c.Sampler = Exact
 	}
 	if c.GibbsSweeps == 0 {
 		c.GibbsSweeps = DefaultGibbsSweeps
 	}
-	for _, e := range []error{oneOf("Method", c.Method, Methods), oneOf("Sketch", cmp.Or(c.Sketch, Sketches[0]), Sketches), oneOf("Sampler", c.Sampler, Samplers),
-		oneOf("Precision", cmp.Or(c.Precision, Precisions[0]), Precisions)} {
+	for _, e := range []error{oneOf("Method", c.Method, Methods()), oneOf("Sketch", cmp.Or(c.Sketch, SketchAuto), Sketches()), oneOf("Sampler", c.Sampler, Samplers()),
+		oneOf("Precision", cmp.Or(c.Precision, Float32), Precisions())} {
 		if e != nil {
 			return e
 		}
@@ -154,7 +145,7 @@ func (c *Config) fill(inputDim int) error {
 	}
 	if c.Float32() && !hasFloat32(c.Method, c.Sampler) {
 		switch {
-		case c.Method == names.Grad:
+		case c.Method == Grad:
 			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Method \"grad\"; use Config.Precision \"float64\" (its default) or another method")
 		default:
 			return check.New(check.Option, "precision", "rf: Config.Precision \"float32\" has no form for Config.Sampler \"hadamard\" (its transforms are float64); use Config.Precision \"float64\" (its default) or another sampler")
@@ -175,11 +166,11 @@ func (c *Config) fill(inputDim int) error {
 	if err := checkSeed(c.Seed); err != nil {
 		return err
 	}
-	if c.Dim == 0 && !(c.M1 > 0 && (c.SketchDim > 0 || c.Method == names.NNGP)) {
+	if c.Dim == 0 && !(c.M1 > 0 && (c.SketchDim > 0 || c.Method == NNGP)) {
 		c.Dim = DefaultDim
 	}
 	switch c.Method {
-	case names.ArcCos0, names.ArcCos1, names.RFF:
+	case ArcCos0, ArcCos1, RFF:
 		c.Depth = 0
 	default:
 		if c.Depth == 0 {
@@ -189,10 +180,10 @@ func (c *Config) fill(inputDim int) error {
 			return check.New(check.Option, "depth", "rf: Config.Depth %d is out of range; use 1 … %d (0 means %d)", c.Depth, kernel.MaxDepth, kernel.DefaultDepth)
 		}
 	}
-	if c.Sketch == "" || c.Sketch == names.Auto {
+	if c.Sketch == "" || c.Sketch == SketchAuto {
 		c.Sketch = defaultSketch(c, inputDim)
 	}
-	if c.Method == names.RFF {
+	if c.Method == RFF {
 		if math.IsNaN(c.Gamma) || c.Gamma < 0 || math.IsInf(c.Gamma, 0) {
 			return check.New(check.Option, "gamma", "rf: Config.Gamma %v is invalid; use a positive finite number (0 means 1/inputDim)", c.Gamma)
 		}
@@ -206,7 +197,7 @@ func (c *Config) fill(inputDim int) error {
 // PrecisionRule says in words, for the hosts' documentation, what an
 // unset Config.Precision means (DefaultPrecision).
 var PrecisionRule = fmt.Sprintf("%s where the features have a float32 form, %s (the reference) for method %s and sampler %s, which have none",
-	names.Float32, names.Float64, names.Grad, names.Hadamard)
+	Float32, Float64, Grad, Hadamard)
 
 // DefaultPrecision is what an unset Config.Precision means for a method
 // and sampler ("" meaning their defaults): float32, which holds the
@@ -214,17 +205,17 @@ var PrecisionRule = fmt.Sprintf("%s where the features have a float32 form, %s (
 // "Float32 features") at up to twice the speed, where the map has a
 // float32 form; float64 for grad and the hadamard sampler, which have
 // none.
-func DefaultPrecision(method, sampler string) string {
+func DefaultPrecision(method Method, sampler Sampler) Precision {
 	if hasFloat32(method, sampler) {
-		return names.Float32
+		return Float32
 	}
-	return names.Float64
+	return Float64
 }
 
 // ValueBytes is the memory of one feature value computed at precision
 // ("" meaning the default): 4 bytes in float32, 8 in float64.
-func ValueBytes(precision string) int {
-	if precision == names.Float32 {
+func ValueBytes(precision Precision) int {
+	if precision == Float32 {
 		return 4
 	}
 	return 8
@@ -234,11 +225,12 @@ func ValueBytes(precision string) int {
 // sampler at their default precision (DefaultPrecision), for every
 // method and sampler: what a host counts before a fit, by method, then
 // sampler.
-func DefaultValueBytes() map[string]map[string]int {
-	out := make(map[string]map[string]int, len(Methods))
-	for _, m := range Methods {
-		out[m] = make(map[string]int, len(Samplers))
-		for _, s := range Samplers {
+func DefaultValueBytes() map[Method]map[Sampler]int {
+	methods, samplers := Methods(), Samplers()
+	out := make(map[Method]map[Sampler]int, len(methods))
+	for _, m := range methods {
+		out[m] = make(map[Sampler]int, len(samplers))
+		for _, s := range samplers {
 			out[m][s] = ValueBytes(DefaultPrecision(m, s))
 		}
 	}
@@ -249,13 +241,13 @@ func DefaultValueBytes() map[string]map[string]int {
 // their defaults) have a float32 form: all but grad's, and those the
 // hadamard sampler draws (a method that ignores the sampler, as rff does,
 // is not drawn by it).
-func hasFloat32(method, sampler string) bool {
-	method = cmp.Or(method, Methods[0])
-	return method != names.Grad && !(sampler == names.Hadamard && slices.Contains(uses[method], "sampler"))
+func hasFloat32(method Method, sampler Sampler) bool {
+	method = cmp.Or(method, NTK)
+	return method != Grad && !(sampler == Hadamard && slices.Contains(uses[method], "sampler"))
 }
 
-// Float32 reports whether c projects in float32 (Precision "float32").
-func (c Config) Float32() bool { return c.Precision == names.Float32 }
+// Float32 reports whether c projects in float32 (Precision Float32).
+func (c Config) Float32() bool { return c.Precision == Float32 }
 
 // checkSeed refuses a seed above MaxSeed.
 func checkSeed(seed uint64) error {
@@ -294,7 +286,7 @@ func New(cfg Config, inputDim int) (*Map, error) {
 	}
 	f := &Map{cfg: p.cfg, inputDim: inputDim, dim: p.cfg.Dim, split: p.split}
 	c := &f.cfg
-	if c.Method == names.RFF {
+	if c.Method == RFF {
 		f.drawRFF()
 		f.round32()
 		return f, nil
@@ -302,7 +294,7 @@ func New(cfg Config, inputDim int) (*Map, error) {
 	for l, s := range p.layers {
 		ly := f.newLayer(l+1, s)
 		if s.mcs > 0 {
-			if c.Sketch == names.TensorSRHT {
+			if c.Sketch == SketchTensorSRHT {
 				ly.sk = newTensorSRHT(s.m0, s.phiDim, s.mcs, c.Seed, l+1)
 			} else {
 				ly.sk = newTensorSketch(s.m0, s.phiDim, s.mcs, c.Seed, l+1)
@@ -311,7 +303,7 @@ func New(cfg Config, inputDim int) (*Map, error) {
 		f.layers = append(f.layers, ly)
 	}
 	f.round32()
-	if c.Method == names.Grad {
+	if c.Method == Grad {
 		f.head = gaussianRows(&gauss{r: newStream(c.Seed, 0, tagHead)}, c.M1, 1)
 	}
 	return f, nil
@@ -354,19 +346,19 @@ func plan(cfg Config, inputDim int) (mapPlan, error) {
 	}
 	var err error
 	switch c.Method {
-	case names.NTK, names.NNGP:
-		if c.Method == names.NTK && c.Sketch == names.Split {
+	case NTK, NNGP:
+		if c.Method == NTK && c.Sketch == SketchSplit {
 			err = p.sizeSplit(inputDim)
 			break
 		}
 		err = p.sizeNTK(inputDim)
-	case names.ArcCos0, names.ArcCos1:
+	case ArcCos0, ArcCos1:
 		err = p.sizeArccos(inputDim)
-	case names.RFF:
+	case RFF:
 		err = needDim(c)
-	case names.Naive:
+	case Naive:
 		err = p.sizeNaive(inputDim)
-	case names.Grad:
+	case Grad:
 		err = p.sizeGrad(inputDim)
 	}
 	if err == nil {
@@ -379,13 +371,13 @@ func plan(cfg Config, inputDim int) (mapPlan, error) {
 // takes (the rows of directions before they are laid out in w).
 func (p *mapPlan) bytes(inputDim int) float64 {
 	c := &p.cfg
-	if c.Method == names.RFF {
+	if c.Method == RFF {
 		return 8 * float64(c.Dim) * float64(inputDim+1)
 	}
 	var b, rows float64
 	for _, s := range p.layers {
 		st := float64(s.m0 + s.m1)
-		if c.Sampler == names.Hadamard {
+		if c.Sampler == Hadamard {
 			q := float64(hadamardOrder(s.din))
 			b += 3 * 8 * math.Ceil(st/q) * q
 		} else {
@@ -394,14 +386,14 @@ func (p *mapPlan) bytes(inputDim int) float64 {
 		}
 		if s.mcs > 0 {
 			in := float64(s.m0 + s.phiDim)
-			if c.Sketch == names.TensorSRHT {
+			if c.Sketch == SketchTensorSRHT {
 				b += 8*in + 8*float64(s.mcs)
 			} else {
 				b += 12*in + fftBytes(s.mcs)
 			}
 		}
 	}
-	if c.Method == names.Grad {
+	if c.Method == Grad {
 		b += 8 * float64(c.M1)
 	}
 	return b + rows
@@ -451,7 +443,7 @@ func (f *Map) newLayer(l int, s layerPlan) *layer {
 	// a0 and a1, 1 for the sign and |·| features of the split form
 	// (split.go), which carry half of each kernel.
 	gain := cmp.Or(s.gain, 2)
-	if c.Sampler == names.Hadamard {
+	if c.Sampler == Hadamard {
 		// Step and ReLU directions are consecutive rows of the structured
 		// blocks; unit rows over p coordinates keep E‖u‖² = din/p on the
 		// first din, hence √(2p/m1) where exact directions use √(2d/m1).
@@ -473,7 +465,7 @@ func (f *Map) newLayer(l int, s layerPlan) *layer {
 		// serve every sampler except "orthogonal".
 		r := newStream(c.Seed, l, tagA0)
 		var rows []float64
-		if c.Sampler == names.Orthogonal {
+		if c.Sampler == Orthogonal {
 			rows = directions("orthogonal", r, m0, din, 0)
 		} else {
 			rows = gaussianRows(&gauss{r: r}, m0, din)
@@ -484,7 +476,7 @@ func (f *Map) newLayer(l int, s layerPlan) *layer {
 	if m1 > 0 {
 		r := newStream(c.Seed, l, tagA1)
 		var rows []float64
-		if c.Sampler == names.Gaussian {
+		if c.Sampler == Gaussian {
 			rows = gaussianRows(&gauss{r: r}, m1, din)
 			ly.s1 = math.Sqrt(gain / float64(m1))
 		} else {
@@ -521,7 +513,7 @@ func (p *mapPlan) sizeNTK(d int) error {
 	c := &p.cfg
 	asked := c.Dim
 	var m0, m1, mcs, dim int
-	if c.Method == names.NNGP {
+	if c.Method == NNGP {
 		if c.M1 == 0 {
 			if err := needDim(c); err != nil {
 				return err
@@ -552,7 +544,7 @@ func (p *mapPlan) sizeNTK(d int) error {
 		// M1 or SketchDim given with a Dim they contradict: the map
 		// would have another width than the one asked for (and callers
 		// plan memory with Dim).
-		if c.Method == names.NNGP {
+		if c.Method == NNGP {
 			return check.New(check.Option, "m1", "rf: Config.M1 = %d columns, but Config.Dim is %d; give one of them", dim, asked)
 		}
 		return check.New(check.Option, "sketchDim", "rf: Config.M1 + Config.SketchDim = %d + %d = %d columns, but Config.Dim is %d; give Config.Dim alone (Config.M1 = ⌊Config.Dim/2⌋, Config.SketchDim the rest), or Config.M1 with Config.SketchDim and no Config.Dim",
@@ -574,7 +566,7 @@ func (p *mapPlan) sizeNTK(d int) error {
 func (p *mapPlan) sizeArccos(d int) error {
 	c := &p.cfg
 	var m0, m1 int
-	if c.Method == names.ArcCos0 {
+	if c.Method == ArcCos0 {
 		if c.M0 == 0 {
 			if err := needDim(c); err != nil {
 				return err
@@ -649,35 +641,35 @@ func (f *Map) Float32() bool { return f.cfg.Float32() }
 // uses lists, for every method, the options of Config it reads besides
 // Dim, the widths, Normalize and Seed (by their JSON names); the others do
 // not change a bit of its features (TestUses).
-var uses = map[string][]string{
-	names.NTK:     {"depth", "sketch", "sampler", "gibbsSweeps"},
-	names.NNGP:    {"depth", "sampler", "gibbsSweeps"},
-	names.ArcCos0: {"sampler"},
-	names.ArcCos1: {"sampler", "gibbsSweeps"},
-	names.Naive:   {"depth", "sampler", "gibbsSweeps"},
-	names.Grad:    {"depth"},
-	names.RFF:     {"gamma"},
+var uses = map[Method][]string{
+	NTK:     {"depth", "sketch", "sampler", "gibbsSweeps"},
+	NNGP:    {"depth", "sampler", "gibbsSweeps"},
+	ArcCos0: {"sampler"},
+	ArcCos1: {"sampler", "gibbsSweeps"},
+	Naive:   {"depth", "sampler", "gibbsSweeps"},
+	Grad:    {"depth"},
+	RFF:     {"gamma"},
 }
 
 // Uses returns the options of Config that method reads besides Dim, the
 // widths (M0, M1, SketchDim), Normalize and Seed, by their JSON names, so
 // a host can grey out or leave unsent the ones it ignores; nil for an
 // unknown method.
-func Uses(method string) []string { return slices.Clone(uses[method]) }
+func Uses(method Method) []string { return slices.Clone(uses[method]) }
 
 // Kernel returns the exact kernel the features of c approximate (their
 // expected Gram), or false when there is none here (arccos0: the order-0
 // arc-cosine kernel).
 func (c Config) Kernel() (kernel.Spec, bool) {
 	switch c.Method {
-	case "", names.NTK, names.Naive, names.Grad:
-		return kernel.Spec{Name: names.NTK, Depth: c.Depth}, true
-	case names.NNGP:
-		return kernel.Spec{Name: names.NNGP, Depth: c.Depth}, true
-	case names.ArcCos1:
-		return kernel.Spec{Name: names.NNGP, Depth: 1}, true
-	case names.RFF:
-		return kernel.Spec{Name: names.RBF, Gamma: c.Gamma}, true
+	case "", NTK, Naive, Grad:
+		return kernel.Spec{Name: kernel.NameNTK, Depth: c.Depth}, true
+	case NNGP:
+		return kernel.Spec{Name: kernel.NameNNGP, Depth: c.Depth}, true
+	case ArcCos1:
+		return kernel.Spec{Name: kernel.NameNNGP, Depth: 1}, true
+	case RFF:
+		return kernel.Spec{Name: kernel.NameRBF, Gamma: c.Gamma}, true
 	}
 	return kernel.Spec{}, false
 }

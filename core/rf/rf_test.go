@@ -9,7 +9,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -301,9 +300,9 @@ func TestUses(t *testing.T) {
 	// Each option's other value, from a base that makes its effect visible.
 	alts := map[string]struct{ base, alt func(*Config) }{
 		"depth":       {func(*Config) {}, func(c *Config) { c.Depth = 2 }},
-		"sketch":      {func(*Config) {}, func(c *Config) { c.Sketch = names.TensorSRHT }},
-		"sampler":     {func(*Config) {}, func(c *Config) { c.Sampler = names.Orthogonal }},
-		"gibbsSweeps": {func(c *Config) { c.Sampler = names.Gibbs }, func(c *Config) { c.Sampler, c.GibbsSweeps = names.Gibbs, 3 }},
+		"sketch":      {func(*Config) {}, func(c *Config) { c.Sketch = SketchTensorSRHT }},
+		"sampler":     {func(*Config) {}, func(c *Config) { c.Sampler = Orthogonal }},
+		"gibbsSweeps": {func(c *Config) { c.Sampler = Gibbs }, func(c *Config) { c.Sampler, c.GibbsSweeps = Gibbs, 3 }},
 		"gamma":       {func(*Config) {}, func(c *Config) { c.Gamma = 0.7 }},
 	}
 	features := func(c Config) *mat.Dense {
@@ -317,7 +316,7 @@ func TestUses(t *testing.T) {
 		}
 		return P
 	}
-	for _, m := range Methods {
+	for _, m := range Methods() {
 		var used []string
 		for _, o := range []string{"depth", "sketch", "sampler", "gibbsSweeps", "gamma"} {
 			a, b := Config{Method: m, Dim: 64, Seed: 3}, Config{Method: m, Dim: 64, Seed: 3}

@@ -127,7 +127,7 @@ func TestOrthogonalLowerVariance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mse := func(sampler string) float64 {
+	mse := func(sampler Sampler) float64 {
 		var s float64
 		for seed := range 40 {
 			f, err := New(Config{Method: "arccos1", Sampler: sampler, Dim: 128, Seed: uint64(seed)}, 64)

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/bits"
 
-	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -159,16 +158,16 @@ func fitsSplit(d, m, L int) bool {
 // SketchRule says in words, for the hosts' documentation, what
 // Config.Sketch "auto" means (defaultSketch, fitsSplit).
 var SketchRule = fmt.Sprintf("%s for %s features where the input has at most 3/4 as many columns as the output (and at depth ≤ %d) and no ReLU or sketch width is given, else %s",
-	names.Split, names.NTK, maxSplitDepth, names.TensorSketch)
+	SketchSplit, NTK, maxSplitDepth, SketchTensorSketch)
 
 // defaultSketch is what Config.Sketch "auto" (or unset) means: the split
 // form for ntk where it fits and no widths are given, else TensorSketch
 // (also for the methods that take no sketch, as before the split form).
-func defaultSketch(c *Config, d int) string {
-	if c.Method == names.NTK && c.M1 == 0 && c.SketchDim == 0 && c.Dim > 0 && fitsSplit(d, c.Dim, c.Depth) {
-		return names.Split
+func defaultSketch(c *Config, d int) Sketch {
+	if c.Method == NTK && c.M1 == 0 && c.SketchDim == 0 && c.Dim > 0 && fitsSplit(d, c.Dim, c.Depth) {
+		return SketchSplit
 	}
-	return names.TensorSketch
+	return SketchTensorSketch
 }
 
 // sizeSplit sizes the layers of the split form (Config.Sketch "split"):

@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ntkrf/core/linalg"
-	"ntkrf/core/names"
 	"ntkrf/internal/check"
 )
 
@@ -174,12 +173,12 @@ type workspace struct {
 // its output in place (the split form), else a slice owned by ws.
 func (f *Map) block(ws *workspace, b int, into []float64) []float64 {
 	switch f.cfg.Method {
-	case names.NTK, names.NNGP, names.Naive:
+	case NTK, NNGP, Naive:
 		if f.split != nil {
 			return f.blockSplit(ws, b, into)
 		}
 		return f.blockNTK(ws, b)
-	case names.Grad:
+	case Grad:
 		return f.blockGrad(ws, b)
 	}
 	// arccos0, arccos1, rff: one layer.
@@ -189,15 +188,15 @@ func (f *Map) block(ws *workspace, b int, into []float64) []float64 {
 	ly.project(ws, ws.proj, ws.x, b)
 	p := ws.proj
 	switch f.cfg.Method {
-	case names.ArcCos0:
+	case ArcCos0:
 		for i, v := range p {
 			p[i] = step(v) * ly.s0
 		}
-	case names.ArcCos1:
+	case ArcCos1:
 		for i, v := range p {
 			p[i] = math.Max(v, 0) * ly.s1
 		}
-	case names.RFF:
+	case RFF:
 		for r := range b {
 			row := p[r*st : (r+1)*st]
 			for i, v := range row {
@@ -229,9 +228,9 @@ func (f *Map) blockNTK(ws *workspace, b int) []float64 {
 		np := ws.psi[k]
 		var outDim int
 		switch f.cfg.Method {
-		case names.NTK:
+		case NTK:
 			outDim = ly.m1 + ly.sk.Out()
-		case names.Naive:
+		case Naive:
 			outDim = ly.m1 + ly.m0*phiDim
 		}
 		ws.phi[k] = grow(ws.phi[k], b*outDim)
@@ -252,7 +251,7 @@ func (f *Map) blockNTK(ws *workspace, b int) []float64 {
 			o := nphi[r*outDim : (r+1)*outDim]
 			copy(o, pr)
 			prev := phi[r*phiDim : (r+1)*phiDim]
-			if f.cfg.Method == names.NTK {
+			if f.cfg.Method == NTK {
 				ly.sk.apply(o[ly.m1:], ws.lam, prev, &ws.sc)
 				continue
 			}
@@ -267,7 +266,7 @@ func (f *Map) blockNTK(ws *workspace, b int) []float64 {
 		psi, phi = np, nphi
 		phiDim = outDim
 	}
-	if f.cfg.Method == names.NNGP || len(f.layers) == 0 {
+	if f.cfg.Method == NNGP || len(f.layers) == 0 {
 		return psi
 	}
 	return phi

@@ -81,11 +81,11 @@ func TestUnbiased(t *testing.T) {
 	}
 	all := []int{1, 2, 3}
 	var cases []tc
-	for _, sk := range Sketches {
+	for _, sk := range Sketches() {
 		cases = append(cases, tc{Config{Method: "ntk", Sketch: sk, Dim: 256}, all})
 	}
-	for _, sk := range []string{"split", "tensorsketch"} {
-		for _, sm := range []string{"gibbs", "orthogonal", "gaussian", "hadamard"} {
+	for _, sk := range []Sketch{"split", "tensorsketch"} {
+		for _, sm := range []Sampler{"gibbs", "orthogonal", "gaussian", "hadamard"} {
 			cases = append(cases, tc{Config{Method: "ntk", Sketch: sk, Sampler: sm, Dim: 256}, []int{1, 2}})
 		}
 	}
@@ -94,7 +94,7 @@ func TestUnbiased(t *testing.T) {
 	cases = append(cases, tc{Config{Method: "ntk", Sketch: "split", M0: 16, Dim: 256}, all})
 	// Unequal widths: the Step scale √(2/m0) must follow m0, not m1 (the
 	// defaults make them equal, which hides a mix-up).
-	for _, sm := range []string{"exact", "hadamard"} {
+	for _, sm := range []Sampler{"exact", "hadamard"} {
 		cases = append(cases, tc{Config{Method: "ntk", Sampler: sm, M0: 32, M1: 128, SketchDim: 128}, []int{1, 2}})
 	}
 	cases = append(cases,

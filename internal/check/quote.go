@@ -23,8 +23,9 @@ const MaxMessage = 2000
 // characters stay visible), cut to its first MaxQuoted bytes on a character
 // boundary with "…" and the full length after the quotes when it is longer:
 // "abc…" (31457280 bytes). Every message that quotes a user's string
-// quotes it through Quote.
-func Quote(s string) string {
+// quotes it through Quote; v may be of a named string type (rf.Method).
+func Quote[S ~string](v S) string {
+	s := string(v)
 	if len(s) <= MaxQuoted {
 		return strconv.Quote(s)
 	}

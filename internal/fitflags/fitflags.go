@@ -23,10 +23,10 @@ import (
 // core's selection, a Lambda of 0 by the task's criterion.
 type Fit struct {
 	Data     data.Options
-	Prep     *data.Prep // nil: chosen ('auto')
-	Features rf.Config  // a Depth of 0: chosen
-	Lambda   float64    // 0: chosen
-	Gram     string     // "": the core's rule (krr.GramRule)
+	Prep     *data.Prep   // nil: chosen ('auto')
+	Features rf.Config    // a Depth of 0: chosen
+	Lambda   float64      // 0: chosen
+	Gram     rf.Precision // "": the core's rule (krr.GramRule)
 }
 
 // Config is the pipeline configuration of f (the task, classes and
@@ -53,9 +53,9 @@ func Register(fs *flag.FlagSet) *Flags {
 	return &Flags{
 		fs:      fs,
 		target:  fs.String("target", "", "the target column: its name, or its 0-based index (a number); default the last column. A column whose name is a number: name:3"),
-		task:    fs.String("task", names.Auto, "auto (from the target, as parseCSV), or one of "+strings.Join(krr.Tasks, ", ")),
-		missing: fs.String("missing", data.MissingSettings[0], "missing feature cells: one of "+strings.Join(data.MissingSettings, ", ")),
-		method:  fs.String("method", rf.Methods[0], "random features: one of "+strings.Join(rf.Methods, ", ")),
+		task:    fs.String("task", names.Auto, "auto (from the target, as parseCSV), or one of "+join(krr.Tasks())),
+		missing: fs.String("missing", data.MissingSettings()[0], "missing feature cells: one of "+join(data.MissingSettings())),
+		method:  fs.String("method", string(rf.NTK), "random features: one of "+join(rf.Methods())),
 		depth:   fs.String("depth", names.Auto, "network depth L (ntk, nngp, naive, grad), or auto: chosen among "+fmt.Sprint(pipeline.DefaultDepths())+" by the core's selection on a sample of the rows"),
 		dim:     fs.Int("dim", rf.DefaultDim, "feature dimension m"),
 		seed:    fs.Uint64("seed", 0, "seed of the feature map (and of the selection's sample)"),
@@ -64,6 +64,15 @@ func Register(fs *flag.FlagSet) *Flags {
 		prec:    fs.String("precision", "", "arithmetic of the feature projections: float32 or float64; empty for the core's default, "+rf.PrecisionRule),
 		gram:    fs.String("gram", "", "arithmetic of the Gram step ΦᵀΦ: float32 (blocks summed in float32, added in float64) or float64; empty for the core's default, "+krr.GramRule),
 	}
+}
+
+// join lists a flag's settings for its usage.
+func join[T ~string](settings []T) string {
+	s := make([]string, len(settings))
+	for i, v := range settings {
+		s[i] = string(v)
+	}
+	return strings.Join(s, ", ")
 }
 
 // setting reads a flag that may say auto (auto.Value), coding its error
@@ -89,7 +98,7 @@ func (f *Flags) Fit() (Fit, error) {
 	if err != nil {
 		return o, err
 	}
-	o.Data.Task = task.Or("")
+	o.Data.Task = data.Task(task.Or(""))
 	switch t := *f.target; {
 	case strings.HasPrefix(t, "name:"):
 		o.Data.Target = strings.TrimPrefix(t, "name:")
@@ -108,7 +117,7 @@ func (f *Flags) Fit() (Fit, error) {
 	}
 	o.Prep = prep.Ptr()
 	if given["method"] {
-		o.Features.Method = *f.method
+		o.Features.Method = rf.Method(*f.method)
 	}
 	if given["dim"] {
 		if *f.dim < 1 {
@@ -117,7 +126,7 @@ func (f *Flags) Fit() (Fit, error) {
 		}
 		o.Features.Dim = *f.dim
 	}
-	o.Features.Seed, o.Features.Precision = *f.seed, *f.prec
+	o.Features.Seed, o.Features.Precision = *f.seed, rf.Precision(*f.prec)
 	depth, err := setting[int]("depth", *f.depth)
 	if d, ok := depth.Get(); err != nil || ok && d < 1 {
 		return o, check.New(check.Option, "depth", "fitflags: -depth %s: give a depth ≥ 1 or auto", check.Quote(*f.depth))
@@ -128,7 +137,7 @@ func (f *Flags) Fit() (Fit, error) {
 		return o, check.New(check.Option, "lambda", "fitflags: -lambda %s: give a positive number or auto", check.Quote(*f.lambda))
 	}
 	o.Lambda = lambda.Or(0)
-	o.Gram = *f.gram
+	o.Gram = rf.Precision(*f.gram)
 	return o, o.Check()
 }
 

@@ -13,7 +13,7 @@ import (
 	"ntkrf/internal/predout"
 )
 
-func model(t *testing.T, text string, task string) *pipeline.Pipeline {
+func model(t *testing.T, text string, task data.Task) *pipeline.Pipeline {
 	t.Helper()
 	ds, err := data.Parse([]byte(text), data.Options{Task: task})
 	if err != nil {

@@ -148,8 +148,8 @@ func TestDefaultsAreTheCore(t *testing.T) {
 	if !reflect.DeepEqual(a, b) || o.Features.Depth != 0 || o.Prep != nil || o.Lambda != 0 || o.Data.Task != "" {
 		t.Errorf("explicit defaults %+v resolve to %+v; the core's default %+v", o, a, b)
 	}
-	if o.Data.Missing != data.MissingSettings[0] {
-		t.Errorf("--missing defaults to %q; the core's default is %q", o.Data.Missing, data.MissingSettings[0])
+	if o.Data.Missing != data.MissingSettings()[0] {
+		t.Errorf("--missing defaults to %q; the core's default is %q", o.Data.Missing, data.MissingSettings()[0])
 	}
 }
 

@@ -35,9 +35,9 @@ type Scored[K any] struct {
 type Plan[C, S, K, M any] interface {
 	Rows() int
 	Cols() int
-	Task() string
+	Task() krr.Task
 	Classes() int
-	Criterion() string
+	Criterion() krr.Criterion
 	Dim() int
 	Collects() bool
 	Holdout() krr.HoldoutCut
