@@ -7,7 +7,7 @@
 // model-panel.js (6). What a run computes lives in DOM-free modules
 // (experiments.js, sweep.js, cost.js, jobs.js, downloads.js, models.js,
 // vocab.js, state.js, messages.js, toy.js, surface.js, active.js).
-import { createEngine } from './ntkrf/index.js';
+import { starting } from './engine.js';
 import { vocabulary, LANDING, splitNames } from './vocab.js';
 import { hashTable, readHash, linked } from './state.js';
 import { linkNotice } from './messages.js';
@@ -55,9 +55,12 @@ const data = createDataPanel({
     train.clear();
   },
   loaded: () => {
-    compare.refresh();
     play.dataChanged();
+    // The kernel pictures (panel 3, below) wait for the surfaces, so that
+    // their engine calls do not take CPU from the page's first pictures.
+    play.surfacesDrawn().then(() => compare.refresh());
   },
+  planeChosen: () => play.planeChosen(),
 });
 const play = createPlayground({ app, run: page.run, say: page.say, addPoint: data.addPoint });
 page.onJobs(play.renderJobs);
@@ -155,7 +158,7 @@ async function main() {
   // A file chosen before this module ran is in the input already.
   if ($('file').files[0]) $('file').dispatchEvent(new Event('change'));
   try {
-    app.engine = await createEngine();
+    app.engine = await starting;
   } catch (e) {
     app.engineStarted(null);
     page.showError(`The WebAssembly engine did not start: ${page.wording(e)?.text ?? e}. This page needs a browser with WebAssembly and module workers.`);
@@ -183,12 +186,17 @@ async function main() {
   models.show();
   page.notify(linkNotice(rejected, state), { append: true });
   app.engineStarted(app.engine);
-  play.redraw1d();
   // The link's data set, unless the user chose data while the engine started.
+  // A generated set's surfaces are asked for as its load starts (the
+  // playground draws its points while the engine reads them as a table),
+  // so they go to the workers first; the 1-D curves wait for them.
+  let loading = null;
   if (app.loadsStarted === 0) {
     if (state.data === 'file') page.notify('The link names your own file, which links cannot carry: iris.csv is loaded instead.', { append: true });
-    await data.loadBundled(state.data === 'file' ? 'iris' : state.data, state.target, splitNames(state.exclude));
+    loading = data.loadBundled(state.data === 'file' ? 'iris' : state.data, state.target, splitNames(state.exclude));
   }
+  play.redraw1d();
+  await loading;
   document.body.dataset.ready = '1';
 }
 
