@@ -1,10 +1,10 @@
 // The lab page's entry: it makes the page's state (app.js) and its voice
 // (page.js), builds one module per panel on them, wires what one panel's
-// change means to the others, and starts the engine. The panels:
+// change means to the others, and awaits the engine. The panels:
 // playground.js (the playground and active learning), data-panel.js (1),
 // controls.js (the settings' controls, from vocab.js's table, and panel 2's
 // cost line), compare-panel.js (3), train-panel.js (4), sweep-panel.js (5),
-// model-panel.js (6). What a run computes lives in DOM-free modules
+// model-panel.js (6); engine.js starts the engine as the page loads. What a run computes lives in DOM-free modules
 // (experiments.js, sweep.js, cost.js, jobs.js, downloads.js, models.js,
 // vocab.js, state.js, messages.js, toy.js, surface.js, active.js).
 import { starting } from './engine.js';
@@ -178,12 +178,7 @@ async function main() {
   const { state, rejected } = readHash(app.table);
   if (landing) state.data = LANDING;
   app.settings = state;
-  controls.build(app.vocab);
   app.search = autoSearch(app.engine.schema);
-  showAutoHelp(app.search);
-  data.datasetOptions(app.current && !app.current.bundled ? app.current.name : null);
-  controls.show();
-  models.show();
   page.notify(linkNotice(rejected, state), { append: true });
   app.engineStarted(app.engine);
   // The link's data set, unless the user chose data while the engine started.
@@ -195,6 +190,13 @@ async function main() {
     if (state.data === 'file') page.notify('The link names your own file, which links cannot carry: iris.csv is loaded instead.', { append: true });
     loading = data.loadBundled(state.data === 'file' ? 'iris' : state.data, state.target, splitNames(state.exclude));
   }
+  // The controls are built while the workers compute the first pictures
+  // (the load's and the surfaces' next steps wait for this to return).
+  controls.build(app.vocab);
+  showAutoHelp(app.search);
+  data.datasetOptions(app.current && !app.current.bundled ? app.current.name : null);
+  controls.show();
+  models.show();
   play.redraw1d();
   await loading;
   document.body.dataset.ready = '1';

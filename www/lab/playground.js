@@ -365,10 +365,9 @@ export function createPlayground({ app, run, say, addPoint }) {
     // lane 0, one after the other (no other job takes the worker between
     // them); with two workers, the full picture's second half to the other
     // (each worker keeps its own models) once the coarse picture is in:
-    // started beside it, that half's fits take CPU from it (on two busy
-    // cores, and while a cold instance compiles its code, the page's first
-    // picture came ~1–2 s later), and the full picture waits for the first
-    // half, which follows the coarse one, anyway.
+    // started beside it, that half's three fits take CPU from the coarse
+    // picture's (two cores), and the full picture waits for the first half,
+    // which follows the coarse one, anyway.
     mark('playground call');
     const coarseCall = call([test.x, COARSE_X]);
     const split = app.engine.workers > 1;
