@@ -19,7 +19,7 @@ import { MAX_CLASSES } from './surface.js';
  * (controls.js), newData() (the other panels drop their results, as the
  * load takes effect) and loaded() (they draw the new data, once it has).
  */
-export function createDataPanel({ app, page, controls, newData, loaded, planeChosen = () => {} }) {
+export function createDataPanel({ app, page, controls, newData, loaded, planeChosen = async () => {} }) {
   const { say, run, notify, wording } = page;
   let toyTimer = 0;
 
@@ -66,7 +66,8 @@ export function createDataPanel({ app, page, controls, newData, loaded, planeCho
     // ends; the loaded set keeps this very plane).
     const early = toy ? { plane: { ...toy, classes: CLASS_NAMES } } : null;
     app.pending = early;
-    if (early) planeChosen();
+    // Its engine calls wait for the surfaces' coarse pictures (they would take CPU from them).
+    if (early) early.drawn = planeChosen();
     try {
       return await loadNow(name, source, { bundled, target, exclude, by, where, toy, fresh, early });
     } finally {
@@ -85,6 +86,8 @@ export function createDataPanel({ app, page, controls, newData, loaded, planeCho
       check(signal);
       // The alert already says why the engine did not start.
       if (!eng) throw new DOMException('no engine', 'AbortError');
+      if (early) await orAbort(early.drawn, signal);
+      check(signal);
       const preview = await eng.previewCSV(bytes, { rows: 6, ...ctl(0, 2) });
       check(signal);
       // The link's target, else the column the engine suggests (one named like a target, or the last).

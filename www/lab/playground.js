@@ -153,6 +153,12 @@ export function createPlayground({ app, run, say, addPoint }) {
   /** The plane last shown (planeChosen, dataChanged), and the last one whose full pictures were drawn. */
   let shownPlane = null;
   let drawnPlane = null;
+  /** Those waiting for the next coarse pictures (planeChosen's callers): told when they are painted, or when the redraw ends without them. */
+  let coarseWaiters = [];
+  const coarseDone = () => {
+    for (const resolve of coarseWaiters) resolve();
+    coarseWaiters = [];
+  };
 
   /** The points shown: the set's (with those added before its load), and clicks not yet loaded. */
   function points() {
@@ -298,6 +304,7 @@ export function createPlayground({ app, run, say, addPoint }) {
       }
     }, { fallback: 'try a larger λ or a smaller Features m' });
     drawing = null;
+    coarseDone();
     if (!outcome.ok && (outcome.why === 'failed' || outcome.why === 'cancelled')) {
       wish = false;
       const failed = outcome.why === 'failed';
@@ -384,6 +391,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     const tCoarse = performance.now() - t0;
     // When the page first showed pictures (its clock: milliseconds since it began loading).
     $('play-status').dataset.firstCoarse ??= String(Math.round(performance.now()));
+    coarseDone();
     const full = await fullCall;
     check(signal);
     if (plane() !== drawn) return;
@@ -464,11 +472,13 @@ export function createPlayground({ app, run, say, addPoint }) {
    * A generated set chosen, its load just begun (data-panel.js): its points
    * and surfaces at once, while the engine reads it as a table (the page's
    * first pictures do not wait for the Data panel). dataChanged, once it
-   * has loaded, finds them drawn.
+   * has loaded, finds them drawn. Resolves once their coarse pictures are
+   * painted (or the redraw ended without them): the load's own engine
+   * calls wait for that, so that they take no CPU from them.
    */
   function planeChosen() {
     const toy = plane();
-    if (!toy || toy === shownPlane) return;
+    if (!toy || toy === shownPlane) return Promise.resolve();
     shownPlane = toy;
     $('play-surfaces').hidden = false;
     $('play-surfaces').dataset.points = String(toy.train.y.length + toy.test.y.length);
@@ -479,6 +489,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     $('play-read').textContent = '';
     paintAll();
     redraw();
+    return drawing ? new Promise((resolve) => coarseWaiters.push(resolve)) : Promise.resolve();
   }
 
   // ------------------------------------------------------------ active learning
