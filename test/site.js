@@ -11,11 +11,11 @@ import { root } from './helpers.js';
 export const TIMEOUT = 60_000;
 
 /**
- * Starts the server on a free port and a headless Chromium. Resolves to
+ * Starts the server on a free port (serving dir, dist/www by default) and a headless Chromium. Resolves to
  * { base, browser, close }: base is the site's origin.
  */
-export async function startSite() {
-  const server = spawn(path.join(root, 'dist/bin/serve'), ['-dir', path.join(root, 'dist/www'), '-addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startSite({ dir = path.join(root, 'dist/www') } = {}) {
+  const server = spawn(path.join(root, 'dist/bin/serve'), ['-dir', dir, '-addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const base = await new Promise((resolve, reject) => {
     let out = '';
     server.stdout.on('data', (d) => {

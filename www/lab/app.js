@@ -26,6 +26,12 @@ export function createApp(onJobs) {
      * points.
      */
     current: null,
+    /**
+     * A generated set whose load is under way (data-panel.js): { plane },
+     * the points the playground draws before the load ends (the loaded set
+     * keeps the same plane); null otherwise.
+     */
+    pending: null,
     /** Points added by clicks on a generated set: { id, x: [x1, x2, …], y: [class, …] } (dropped with another set). */
     added: { id: '', x: [], y: [] },
     /** Data sets loaded so far (the id of the next), and loads started (the default data set is loaded only if the user has not chosen one). */

@@ -2,7 +2,7 @@
 // added to them, the target, and what the data is and what preprocessing
 // does to it. A load replaces the current data set (app.current); the
 // other panels hear of it through newData() and loaded().
-import { $ } from './dom.js';
+import { $, mark } from './dom.js';
 import { LANDING, NAMES_SEP, splitNames } from './vocab.js';
 import { NAMES } from './names.js';
 import { BUNDLED, DATASETS, fetchBundled, readFile, sampleRows, renderPreview, summarizeList } from './data.js';
@@ -19,7 +19,7 @@ import { MAX_CLASSES } from './surface.js';
  * (controls.js), newData() (the other panels drop their results, as the
  * load takes effect) and loaded() (they draw the new data, once it has).
  */
-export function createDataPanel({ app, page, controls, newData, loaded }) {
+export function createDataPanel({ app, page, controls, newData, loaded, planeChosen = async () => {} }) {
   const { say, run, notify, wording } = page;
   let toyTimer = 0;
 
@@ -60,6 +60,22 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
    */
   async function load(name, source, { bundled = null, target = '', exclude = [], by = 'the link', where = 'load', toy = null, fresh = false } = {}) {
     app.loadsStarted++;
+    mark(`load ${name}`);
+    // A generated set's points are known now: the playground draws them
+    // while the engine reads them as a table (app.pending, until this load
+    // ends; the loaded set keeps this very plane).
+    const early = toy ? { plane: { ...toy, classes: CLASS_NAMES } } : null;
+    app.pending = early;
+    // Its engine calls wait for the surfaces' coarse pictures (they would take CPU from them).
+    if (early) early.drawn = planeChosen();
+    try {
+      return await loadNow(name, source, { bundled, target, exclude, by, where, toy, fresh, early });
+    } finally {
+      if (app.pending === early) app.pending = null;
+    }
+  }
+
+  async function loadNow(name, source, { bundled, target, exclude, by, where, toy, fresh, early }) {
     say(`Reading ${name}…`);
     const still = () => (app.current ? ` ${app.current.name} is still loaded.` : '');
     const outcome = await run(`reading ${shortName(name)}`, 'load', async (ctl, signal) => {
@@ -70,6 +86,8 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       check(signal);
       // The alert already says why the engine did not start.
       if (!eng) throw new DOMException('no engine', 'AbortError');
+      if (early) await orAbort(early.drawn, signal);
+      check(signal);
       const preview = await eng.previewCSV(bytes, { rows: 6, ...ctl(0, 2) });
       check(signal);
       // The link's target, else the column the engine suggests (one named like a target, or the last).
@@ -111,14 +129,15 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       // (a sample of a large one, split by the engine); a one-column
       // regression table is drawn in one dimension. Else why not, in words.
       const planeWhy = toy ? '' : planeRefusal(ds, MAX_CLASSES);
-      const plane = toy ? { ...toy, classes: CLASS_NAMES }
+      const plane = toy ? early.plane
         : !planeWhy ? await tablePlane(eng, ds, { ...planeSplit(app.settings), signal }) : null;
       check(signal);
       const lineWhy = toy ? '' : lineRefusal(ds);
       const line = !toy && !lineWhy ? await tableSet1d(eng, ds, sampleTable, { seed: app.settings.seed, signal }) : null;
       check(signal);
-      // Runs on the previous data would report on the wrong one (the 1-D curves have their own data).
-      app.jobs.stopAll('new data', (j) => j.lane === 'load' || j.lane === 'line1d');
+      // Runs on the previous data would report on the wrong one (the 1-D curves have their own data;
+      // the surfaces of a generated set drawn as its load began are this data's).
+      app.jobs.stopAll('new data', (j) => j.lane === 'load' || j.lane === 'line1d' || (!!early && j.lane === 'playground'));
       // What belonged to the old data and goes with it (the user's Depth, m and λ stay).
       const reset = fresh ? resetFor(ds) : [];
       app.current = { id: ++app.datasetSerial, name, bytes, bundled, preview, ds, sample: sampleRows(ds.y, SAMPLE), toy, plane, planeWhy, line, lineWhy };
@@ -146,7 +165,10 @@ export function createDataPanel({ app, page, controls, newData, loaded }) {
       failText: (text) => `Could not load ${name}: ${text}.${still()}`,
       failStatus: () => `${name} was not loaded.${still()}`,
     });
-    if (outcome.ok) loaded();
+    if (outcome.ok) {
+      mark(`loaded ${name}`);
+      loaded();
+    }
     else if (outcome.why !== 'replaced') showCurrentChoice();
     return outcome.ok;
   }

@@ -24,3 +24,6 @@ export function download(fileName, parts, type = 'text/csv') {
   // The download has started reading the blob; free it a little later.
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
+
+/** A mark on the page's performance timeline ('ntkrf: name'), for reading where its start spends its time. */
+export const mark = (name) => performance.mark?.(`ntkrf: ${name}`);

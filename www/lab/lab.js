@@ -1,13 +1,13 @@
 // The lab page's entry: it makes the page's state (app.js) and its voice
 // (page.js), builds one module per panel on them, wires what one panel's
-// change means to the others, and starts the engine. The panels:
+// change means to the others, and awaits the engine. The panels:
 // playground.js (the playground and active learning), data-panel.js (1),
 // controls.js (the settings' controls, from vocab.js's table, and panel 2's
 // cost line), compare-panel.js (3), train-panel.js (4), sweep-panel.js (5),
-// model-panel.js (6). What a run computes lives in DOM-free modules
+// model-panel.js (6); engine.js starts the engine as the page loads. What a run computes lives in DOM-free modules
 // (experiments.js, sweep.js, cost.js, jobs.js, downloads.js, models.js,
 // vocab.js, state.js, messages.js, toy.js, surface.js, active.js).
-import { createEngine } from './ntkrf/index.js';
+import { starting } from './engine.js';
 import { vocabulary, LANDING, splitNames } from './vocab.js';
 import { hashTable, readHash, linked } from './state.js';
 import { linkNotice } from './messages.js';
@@ -55,9 +55,12 @@ const data = createDataPanel({
     train.clear();
   },
   loaded: () => {
-    compare.refresh();
     play.dataChanged();
+    // The kernel pictures (panel 3, below) wait for the surfaces, so that
+    // their engine calls do not take CPU from the page's first pictures.
+    play.surfacesDrawn().then(() => compare.refresh());
   },
+  planeChosen: () => play.planeChosen(),
 });
 const play = createPlayground({ app, run: page.run, say: page.say, addPoint: data.addPoint });
 page.onJobs(play.renderJobs);
@@ -155,7 +158,7 @@ async function main() {
   // A file chosen before this module ran is in the input already.
   if ($('file').files[0]) $('file').dispatchEvent(new Event('change'));
   try {
-    app.engine = await createEngine();
+    app.engine = await starting;
   } catch (e) {
     app.engineStarted(null);
     page.showError(`The WebAssembly engine did not start: ${page.wording(e)?.text ?? e}. This page needs a browser with WebAssembly and module workers.`);
@@ -175,20 +178,27 @@ async function main() {
   const { state, rejected } = readHash(app.table);
   if (landing) state.data = LANDING;
   app.settings = state;
-  controls.build(app.vocab);
   app.search = autoSearch(app.engine.schema);
+  page.notify(linkNotice(rejected, state), { append: true });
+  app.engineStarted(app.engine);
+  // The link's data set, unless the user chose data while the engine started.
+  // A generated set's surfaces are asked for as its load starts (the
+  // playground draws its points while the engine reads them as a table),
+  // so they go to the workers first; the 1-D curves wait for them.
+  let loading = null;
+  if (app.loadsStarted === 0) {
+    if (state.data === 'file') page.notify('The link names your own file, which links cannot carry: iris.csv is loaded instead.', { append: true });
+    loading = data.loadBundled(state.data === 'file' ? 'iris' : state.data, state.target, splitNames(state.exclude));
+  }
+  // The controls are built while the workers compute the first pictures
+  // (the load's and the surfaces' next steps wait for this to return).
+  controls.build(app.vocab);
   showAutoHelp(app.search);
   data.datasetOptions(app.current && !app.current.bundled ? app.current.name : null);
   controls.show();
   models.show();
-  page.notify(linkNotice(rejected, state), { append: true });
-  app.engineStarted(app.engine);
   play.redraw1d();
-  // The link's data set, unless the user chose data while the engine started.
-  if (app.loadsStarted === 0) {
-    if (state.data === 'file') page.notify('The link names your own file, which links cannot carry: iris.csv is loaded instead.', { append: true });
-    await data.loadBundled(state.data === 'file' ? 'iris' : state.data, state.target, splitNames(state.exclude));
-  }
+  await loading;
   document.body.dataset.ready = '1';
 }
 

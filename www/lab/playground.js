@@ -13,6 +13,7 @@ import { check } from './jobs.js';
 import { NAMES } from './names.js';
 import { short } from './heatmap.js';
 import { count, seconds, withArticle } from './format.js';
+import { mark } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -143,8 +144,21 @@ export function createPlayground({ app, run, say, addPoint }) {
   /** The last active-learning picks on a generated set: { image, marks } (the surface they give, the picks numbered). */
   let picks = null;
 
-  /** The points drawn on: a generated set's or a drawable table's (data-panel.js), or null. */
-  const plane = () => app.current?.plane ?? null;
+  /**
+   * The points drawn on: a generated set's or a drawable table's
+   * (data-panel.js), or null; a generated set being loaded (app.pending)
+   * is drawn already.
+   */
+  const plane = () => app.pending?.plane ?? app.current?.plane ?? null;
+  /** The plane last shown (planeChosen, dataChanged), and the last one whose full pictures were drawn. */
+  let shownPlane = null;
+  let drawnPlane = null;
+  /** Those waiting for the next coarse pictures (planeChosen's callers): told when they are painted, or when the redraw ends without them. */
+  let coarseWaiters = [];
+  const coarseDone = () => {
+    for (const resolve of coarseWaiters) resolve();
+    coarseWaiters = [];
+  };
 
   /** The points shown: the set's (with those added before its load), and clicks not yet loaded. */
   function points() {
@@ -276,7 +290,7 @@ export function createPlayground({ app, run, say, addPoint }) {
 
   /** Draws the surfaces of the settings now, as soon as the redraw in flight (if any) answers. */
   function redraw() {
-    if (!app.current?.plane || !app.settings || !app.engine) return;
+    if (!plane() || !app.settings || !app.engine) return;
     wish = true;
     if (!drawing) drawing = drawLoop();
   }
@@ -290,6 +304,7 @@ export function createPlayground({ app, run, say, addPoint }) {
       }
     }, { fallback: 'try a larger λ or a smaller Features m' });
     drawing = null;
+    coarseDone();
     if (!outcome.ok && (outcome.why === 'failed' || outcome.why === 'cancelled')) {
       wish = false;
       const failed = outcome.why === 'failed';
@@ -305,7 +320,8 @@ export function createPlayground({ app, run, say, addPoint }) {
 
   /** One redraw of the settings now: the coarse pictures, then (unless a newer wish came meanwhile) the full ones. */
   async function drawOnce(ctl, signal) {
-    const cur = app.current;
+    // A pending generated set has no table (only a loaded one is split again).
+    const cur = app.pending?.plane ? app.pending : app.current;
     if (!cur?.plane) return;
     const s = { ...app.settings };
     const depth = s.depth, m = dim(s), lambda = s.lamauto ? NAMES.Auto : lambdaOf(s);
@@ -327,12 +343,14 @@ export function createPlayground({ app, run, say, addPoint }) {
         $('play-status').textContent = `The table could not be split again: ${e.message}`;
         return;
       }
-      if (app.current !== cur) return;
+      if (plane() !== old) return;
       const n = old.train.y.length - old.added;
       cur.plane = { ...fresh, train: withPoints(fresh.train, { x: old.train.x.slice(2 * n), y: old.train.y.slice(n) }), added: old.added };
       paintAll();
     }
-    const { train, test, classes } = cur.plane;
+    // The plane these pictures are of: a newer one (new data) drops them.
+    const drawn = cur.plane;
+    const { train, test, classes } = drawn;
     // More than two classes: each pixel the winning class (one-vs-rest scores), not a decision value.
     const multi = classes.length > 2;
     const values = (S) => (multi ? argmaxClasses(S) : decision(S));
@@ -350,18 +368,22 @@ export function createPlayground({ app, run, say, addPoint }) {
     const call = (points, lane = 0) => app.engine.playground(planeRows(train.x), train.y, {
       models, points: points.map(planeRows), lambda, task: TASK, classes: classes.length, preprocess, lane, signal, onProgress,
     });
-    // The calls at once: the coarse picture and the full one's first half
-    // to the worker of lane 0, one after the other (no other job takes the
-    // worker between them); with two workers, the full picture's second
-    // half to the other (each worker keeps its own models).
+    // The coarse picture and the full one's first half to the worker of
+    // lane 0, one after the other (no other job takes the worker between
+    // them); with two workers, the full picture's second half to the other
+    // (each worker keeps its own models) once the coarse picture is in:
+    // started beside it, that half's three fits take CPU from the coarse
+    // picture's (two cores), and the full picture waits for the first half,
+    // which follows the coarse one, anyway.
+    mark('playground call');
     const coarseCall = call([test.x, COARSE_X]);
     const split = app.engine.workers > 1;
-    const halves = split ? [call([test.x, GRID_TOP]), call([GRID_BOTTOM], 1)] : [call([test.x, GRID_X])];
+    const halves = split ? [call([test.x, GRID_TOP]), coarseCall.then(() => call([GRID_BOTTOM], 1))] : [call([test.x, GRID_X])];
     const fullCall = Promise.all(halves).then(([a, b]) => (b ? joinRows(a, b) : a));
     fullCall.catch(() => {}); // awaited below, unless the coarse call fails
     const coarse = await coarseCall;
     check(signal);
-    if (app.current !== cur) return;
+    if (plane() !== drawn) return;
     for (const [i, v] of views.entries()) {
       v.image = surfaceImage(values(coarse.surfaces[i].scores[1]), COARSE);
       paintView(v);
@@ -369,9 +391,10 @@ export function createPlayground({ app, run, say, addPoint }) {
     const tCoarse = performance.now() - t0;
     // When the page first showed pictures (its clock: milliseconds since it began loading).
     $('play-status').dataset.firstCoarse ??= String(Math.round(performance.now()));
+    coarseDone();
     const full = await fullCall;
     check(signal);
-    if (app.current !== cur) return;
+    if (plane() !== drawn) return;
     let exact = null;
     for (const [i, v] of views.entries()) {
       const r = full.surfaces[i];
@@ -392,6 +415,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     }
     const ms1 = performance.now() - t0;
     $('play-status').dataset.firstFull ??= String(Math.round(performance.now()));
+    drawnPlane = drawn;
     const refit = full.surfaces.filter((r, i) => !r.reused || !coarse.surfaces[i].reused).length;
     Object.assign($('play-status').dataset, { run: String(mine), ms: String(ms1), coarseMs: String(tCoarse), refit: String(refit) });
     $('play-status').textContent = `L = ${depth}, m = ${m}, ${lam}: three fits on ${count(train.y.length, 'point')} and ${count(3 * GRID * GRID, 'prediction')} in ${seconds(ms1)} (the coarse picture in ${seconds(tCoarse)}; ${refit === 0 ? 'no model refitted' : `${count(refit, 'model')} refitted`}).`;
@@ -405,6 +429,10 @@ export function createPlayground({ app, run, say, addPoint }) {
   function dataChanged() {
     const toy = plane();
     const cur = app.current;
+    // A generated set shown as its load began (planeChosen): its pictures
+    // are drawn, or being drawn (a redraw in flight reads the plane anew).
+    const early = !!toy && toy === shownPlane && (drawing !== null || drawnPlane === toy);
+    shownPlane = toy;
     $('play-surfaces').hidden = !toy;
     const names = TOY_IDS.map((id) => TOYS[id].title);
     const general = `Decision surfaces are drawn for the generated 2-D sets (choose ${names.slice(0, -1).join(', ')} or ${names.at(-1)} in Dataset) and for a table of two numeric columns and a class of at most ${CLASS_COLOURS.length} values; a table of one numeric column and a numeric target is drawn as a curve below. Active learning works on any data set.`;
@@ -428,14 +456,40 @@ export function createPlayground({ app, run, say, addPoint }) {
     if (cur?.line || was === 'file') redraw1d();
     if (toy) classKey(toy.classes);
     clearActive();
-    for (const v of views) v.values = null;
-    $('play-read').textContent = '';
+    if (!early) {
+      for (const v of views) v.values = null;
+      $('play-read').textContent = '';
+    }
     if (toy) {
       paintAll();
-      redraw();
+      if (!early) redraw();
     } else {
       $('play-status').textContent = '';
     }
+  }
+
+  /**
+   * A generated set chosen, its load just begun (data-panel.js): its points
+   * and surfaces at once, while the engine reads it as a table (the page's
+   * first pictures do not wait for the Data panel). dataChanged, once it
+   * has loaded, finds them drawn. Resolves once their coarse pictures are
+   * painted (or the redraw ended without them): the load's own engine
+   * calls wait for that, so that they take no CPU from them.
+   */
+  function planeChosen() {
+    const toy = plane();
+    if (!toy || toy === shownPlane) return Promise.resolve();
+    shownPlane = toy;
+    $('play-surfaces').hidden = false;
+    $('play-surfaces').dataset.points = String(toy.train.y.length + toy.test.y.length);
+    $('play-table-note').textContent = '';
+    $('play-table-note').hidden = true;
+    classKey(toy.classes);
+    for (const v of views) v.values = null;
+    $('play-read').textContent = '';
+    paintAll();
+    redraw();
+    return drawing ? new Promise((resolve) => coarseWaiters.push(resolve)) : Promise.resolve();
   }
 
   // ------------------------------------------------------------ active learning
@@ -603,7 +657,12 @@ export function createPlayground({ app, run, say, addPoint }) {
 
   drawLegend();
 
-  return { redrawSoon, redraw1d, dataChanged, renderJobs };
+  /** Resolves once no surfaces are being drawn: work for panels further down waits for them (the page's first pictures), as the 1-D curves do. */
+  async function surfacesDrawn() {
+    while (drawing) await drawing;
+  }
+
+  return { redrawSoon, redraw1d, dataChanged, planeChosen, surfacesDrawn, renderJobs };
 }
 
 /** The surface's colour bar. */

@@ -263,13 +263,10 @@ export async function createEngine(options = {}) {
   }
   if (signal?.aborted) throw abortError(signal);
   const n = await resolveWorkers(opts.workers);
-  let module;
-  try {
-    module = await loadModule(opts.wasmURL, signal);
-  } catch (e) {
-    throw signal?.aborted ? abortError(signal) : e;
-  }
-  if (signal?.aborted) throw abortError(signal);
+  // The module compiles while the workers load their scripts (Pool starts
+  // them on the promise): the first pictures of a page wait for the slower
+  // of the two, not for both in turn.
+  const module = loadModule(opts.wasmURL, signal);
   const pool = new Pool(module, n, { startTimeoutMs });
   let onAbort;
   const aborted = new Promise((resolve, reject) => {
@@ -280,7 +277,7 @@ export async function createEngine(options = {}) {
     await Promise.race([pool.start(), aborted]);
   } catch (e) {
     pool.close();
-    throw e;
+    throw signal?.aborted ? abortError(signal) : e;
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }

@@ -56,7 +56,15 @@ export class Model {
     const [, control] = splitControl(where, options, 'predict');
     this.#alive(where);
     // The call's copy of X, made now, one chunk per block (see Engine.features).
-    const x = readMatrix(where, 'X', X, 'predict');
+    return this.#predictRows(where, readMatrix(where, 'X', X, 'predict'), control, scores);
+  }
+
+  /**
+   * The labels (or scores) of the rows x (the call's own matrix), predicted
+   * in blocks of rows (the core's rule: rowBlocks), each on a free worker,
+   * joined in row order: the same bits on any number of workers.
+   */
+  async #predictRows(where, x, control, scores) {
     const blocks = rowBlocks(x.rows, this.#pool.slots.length, chunkRows(x.cols));
     const chunks = blocks.map(([lo, hi]) => copyRows(x, lo, hi));
     const arrays = [null];
@@ -89,9 +97,15 @@ export class Model {
     this.#alive(where);
     const bytes = inputBytes(where, input, opts.maxBytes);
     const arrays = [];
-    const r = await withPathHint(where, input, this.#pool.call(where, { ...opts, ...this.#args(arrays) }, arrays, control, { bytes }));
+    // The file read through the model's schema in one worker (readCSV:
+    // Go's Pipeline.ReadCSV, predictCSV's reader and errors), its rows
+    // then predicted as predict's are, in blocks over every worker.
+    // Progress: the parse stage, then the predict stage's rows.
+    const x = await withPathHint(where, input, this.#pool.call('readCSV', { ...opts, ...this.#args(arrays) }, arrays, control, { bytes, where }));
+    this.#alive(where);
+    const labels = await this.#predictRows(where, x, control, false);
     // The names form of the labels Go predicted (see classNames).
-    return this.task === NAMES.Classification ? this.classNames(r.labels) : r.labels;
+    return this.task === NAMES.Classification ? this.classNames(labels) : labels;
   }
 
   /**

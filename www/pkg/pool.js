@@ -92,17 +92,25 @@ export class Slot {
       w.onerror = mine((e) => { e.preventDefault?.(); this.onCrash(`the worker failed: ${e.message || 'it did not load'}`); });
     }
     this.ready = new Promise((resolve, reject) => { this.readyResolve = resolve; this.readyReject = reject; });
+    // Awaited below, once the module is compiled: a crash meanwhile is not left unhandled.
+    this.ready.catch(() => {});
     // A crash now fails this start (onCrash), and whoever started it decides what follows.
     this.starting = true;
-    // An instance that never answers (its module loops, its script hangs)
-    // is given up after the pool's start timeout, its thread stopped: the
-    // start, and every call waiting for this worker, settles.
-    const ms = this.pool.startTimeoutMs;
-    const timer = setTimeout(() => this.readyReject(ntkrfError('ERR_INSTANCE',
-      `ntkrf: a WebAssembly instance did not start within ${ms} ms; check that ntkrf.wasm and worker.js load (wasmURL), or give createEngine a larger startTimeoutMs on a slow or busy machine`)), ms);
+    let timer;
     let started;
     try {
-      w.postMessage({ type: 'init', module: this.pool.module });
+      // The worker loads its scripts while the module compiles (the pool's
+      // module is a promise until compiled): the first start waits for the
+      // slower of the two, not for both in turn.
+      const module = await Promise.race([this.pool.module, this.ready]);
+      if (this.pool.closed) throw closedError('createEngine');
+      // An instance that never answers (its module loops, its script hangs)
+      // is given up after the pool's start timeout, its thread stopped: the
+      // start, and every call waiting for this worker, settles.
+      const ms = this.pool.startTimeoutMs;
+      timer = setTimeout(() => this.readyReject(ntkrfError('ERR_INSTANCE',
+        `ntkrf: a WebAssembly instance did not start within ${ms} ms; check that ntkrf.wasm and worker.js load (wasmURL), or give createEngine a larger startTimeoutMs on a slow or busy machine`)), ms);
+      w.postMessage({ type: 'init', module });
       started = await this.ready;
     } catch (e) {
       w.terminate();
@@ -267,9 +275,15 @@ function isDetached(buffer) {
 }
 
 export class Pool {
-  /** n workers of module; startTimeoutMs bounds each instance's start (START_TIMEOUT_MS by default). */
+  /**
+   * n workers of module (a compiled WebAssembly.Module, or a promise of
+   * one: the workers start loading meanwhile); startTimeoutMs bounds each
+   * instance's start once the module is compiled (START_TIMEOUT_MS by default).
+   */
   constructor(module, n, { startTimeoutMs = START_TIMEOUT_MS } = {}) {
     this.module = module;
+    // Restarts take the compiled module itself.
+    Promise.resolve(module).then((m) => { this.module = m; }, () => {});
     this.startTimeoutMs = startTimeoutMs;
     this.slots = Array.from({ length: n }, () => new Slot(this));
     this.busy = new Set();

@@ -51,8 +51,10 @@ function progressReporter(id) {
 // the same results slower. In Node's environment NTKRF_KERNELS=go skips
 // them and NTKRF_KERNELS=require fails the start without them (tests and
 // benchmarks compare the two).
-async function loadKernels(memory) {
-  const want = isNode ? process.env.NTKRF_KERNELS : undefined;
+const want = isNode ? process.env.NTKRF_KERNELS : undefined;
+
+/** kernels.wasm compiled (or null: none, or its error to report), fetched as soon as this worker loads, while the page compiles ntkrf.wasm. */
+async function compileKernels() {
   try {
     if (want === 'go') return null;
     const url = new URL('./kernels.wasm', import.meta.url);
@@ -62,10 +64,22 @@ async function loadKernels(memory) {
       bytes = await readFile(url);
     } else {
       const r = await fetch(url);
-      if (!r.ok) return null;
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
       bytes = await r.arrayBuffer();
     }
-    const { instance } = await WebAssembly.instantiate(bytes, { env: { memory } });
+    return await WebAssembly.compile(bytes);
+  } catch (e) {
+    return e instanceof Error ? e : new Error(String(e));
+  }
+}
+const kernelsModule = compileKernels();
+
+async function loadKernels(memory) {
+  try {
+    const module = await kernelsModule;
+    if (module === null) return null;
+    if (module instanceof Error) throw module;
+    const instance = await WebAssembly.instantiate(module, { env: { memory } });
     return instance.exports;
   } catch (e) {
     if (want === 'require') throw new Error(`kernels.wasm: ${e?.message ?? e}`);

@@ -1,0 +1,76 @@
+// The order of the lab's start in Chromium (issue 41, "first pictures"):
+// what the page's first pictures wait for, asserted as an order of events
+// rather than a time (the machine's load decides the times; the note gives
+// them, bench/first-pictures.mjs measures them). The workers load while
+// ntkrf.wasm compiles (compiled once, in the page); the playground's first
+// engine call goes out before the Data panel's (the landing set's points
+// are known before the engine has read them as a table); until the first
+// coarse picture is painted no other engine call (the Data panel's reading
+// of the set, the 1-D curves, the kernel pictures) goes to the workers;
+// and the load that ends meanwhile does not stop and restart the surfaces
+// it finds drawn.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSite, openLab, TIMEOUT } from './site.js';
+
+let site;
+before(async () => { site = await startSite(); });
+after(async () => { await site?.close(); });
+
+test('first pictures: the playground does not wait for the Data panel, other panels wait for it, the module compiles once while the workers load', { timeout: 180_000 }, async () => {
+  const { page, check } = await openLab(site, {
+    ready: false,
+    // Before the page's scripts: every engine call the page posts to a
+    // worker (its op), the compiles of WebAssembly modules, and when each
+    // worker was made and said it was ready, on the page's clock.
+    prepare: (context) => context.addInitScript(() => {
+      const log = (globalThis.__start = { calls: [], compiles: [], workers: [], ready: [], compiled: [] });
+      for (const k of ['compile', 'compileStreaming']) {
+        const f = WebAssembly[k];
+        WebAssembly[k] = async (...a) => {
+          log.compiles.push(performance.now());
+          const r = await f.apply(WebAssembly, a);
+          log.compiled.push(performance.now());
+          return r;
+        };
+      }
+      const W = globalThis.Worker;
+      globalThis.Worker = class extends W {
+        constructor(...a) {
+          super(...a);
+          log.workers.push(performance.now());
+          this.addEventListener('message', (e) => { if (e.data?.type === 'ready') log.ready.push(performance.now()); });
+        }
+
+        postMessage(m, ...rest) {
+          if (m?.type === 'call') log.calls.push({ op: m.op, at: performance.now() });
+          return super.postMessage(m, ...rest);
+        }
+      };
+    }),
+  });
+  await page.waitForFunction(() => document.body.dataset.ready === '1' && document.getElementById('play-status').dataset.firstFull, null, { timeout: TIMEOUT });
+  // The kernel pictures come after the surfaces (they wait, they are not dropped).
+  await page.waitForFunction(() => !document.body.classList.contains('busy'), null, { timeout: TIMEOUT });
+  const s = await page.evaluate(() => ({ ...globalThis.__start, firstCoarse: +document.getElementById('play-status').dataset.firstCoarse, surfaces: ['exact', 'rf', 'rbf'].map((id) => document.getElementById(`surface-${id}`).dataset.state) }));
+  const ops = s.calls.map((c) => c.op);
+
+  assert.equal(s.compiles.length, 1, `ntkrf.wasm is compiled once, in the page (compiles: ${s.compiles.length})`);
+  assert.equal(s.workers.length, 2, 'two workers (this machine: 2 cores)');
+  assert.ok(Math.max(...s.workers) <= s.compiled[0], `the workers are made while the module compiles (made at ${s.workers.map(Math.round)} ms, compiled at ${Math.round(s.compiled[0])} ms), not after`);
+  assert.equal(ops[0], 'playground', `the first engine call is the playground's, not the Data panel's (calls: ${ops.slice(0, 6).join(', ')})`);
+  assert.ok(ops.indexOf('previewCSV') > 0, 'the landing set is still read as a table');
+  // (data-first-coarse is rounded to the millisecond.)
+  const before = s.calls.filter((c) => c.at < s.firstCoarse - 1).map((c) => c.op);
+  const others = before.filter((op) => op !== 'playground');
+  assert.deepEqual(others, [], `until the first coarse picture only the surfaces reach the workers (before it: ${before.join(', ')})`);
+  assert.ok(ops.includes('kernel') || ops.includes('compare'), `the kernel pictures are computed after the surfaces (calls: ${ops.join(', ')})`);
+  assert.ok(ops.includes('fitPlan'), 'the 1-D curves are fitted after the surfaces');
+  // The load ended while the surfaces were drawn: they were not stopped (a
+  // stop restarts a worker) nor drawn again from a coarse picture.
+  assert.deepEqual(s.surfaces, ['done', 'done', 'done']);
+  assert.equal(s.ready.length, 2, `no worker was restarted (ready messages: ${s.ready.length})`);
+  const playgroundCalls = ops.filter((op) => op === 'playground').length;
+  assert.equal(playgroundCalls, 3, `one redraw: the coarse picture and the full one's two halves (playground calls: ${playgroundCalls})`);
+  check();
+});
