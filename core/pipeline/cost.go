@@ -83,6 +83,12 @@ type Work struct {
 	Exact    float64 `json:"exact"`    // the exact fit's solve (with its λ search)
 }
 
+// Plus is the work of w and v together.
+func (w Work) Plus(v Work) Work {
+	return Work{Features: w.Features + v.Features, Gram: w.Gram + v.Gram, Lambda: w.Lambda + v.Lambda,
+		Kernel: w.Kernel + v.Kernel, Search: w.Search + v.Search, Exact: w.Exact + v.Exact}
+}
+
 // Total is the sum of the steps.
 func (w Work) Total() float64 {
 	return w.Features + w.Gram + w.Lambda + w.Kernel + w.Search + w.Exact
@@ -156,8 +162,10 @@ const (
 
 // methodChoice is 'auto”s choice of the method (Selection.Method): the
 // exact kernel where its fit costs no more than the greater of the
-// default features' fit and the search already spent (so 'auto' at most
-// doubles its time for it), features otherwise, with m doubled from
+// default features' fit and the search of every candidate on all the
+// search rows (so 'auto' at most doubles the time of such a search for it;
+// the successive halving, ScreenRows, makes the search itself cheaper
+// without changing this budget), features otherwise, with m doubled from
 // rf.DefaultDim up to MaxAutoDim while the fit at the larger m costs no
 // more than that same budget (the paper's regime, n ≫ m, where m is what
 // limits the accuracy).
@@ -198,7 +206,7 @@ func (c Costs) chooseMethod(cfg Config, opt krr.Options, rows, cols int, search 
 	exact := c.ExactFit(rows, cols, depth, outputs, lambdasOf(opt))
 	if rows <= MaxExactRows && exact.Total() <= budget {
 		return methodChoice{Method: names.MethodKernel, Work: exact, Budget: budget,
-			Reason: fmt.Sprintf("the exact kernel on %d rows (%s) costs no more than %d random features (%s) or the search (%s)",
+			Reason: fmt.Sprintf("the exact kernel on %d rows (%s) costs no more than %d random features (%s) or every candidate on all the search rows (%s)",
 				rows, c.cpuText(exact), rf.DefaultDim, c.cpuText(base), c.cpuText(search))}
 	}
 	m, w := rf.DefaultDim, base
@@ -209,13 +217,13 @@ func (c Costs) chooseMethod(cfg Config, opt krr.Options, rows, cols int, search 
 		}
 		m, w = next, nw
 	}
-	why := fmt.Sprintf("the exact kernel on %d rows (%s) costs more than %d random features (%s) and the search (%s)",
+	why := fmt.Sprintf("the exact kernel on %d rows (%s) costs more than %d random features (%s) and every candidate on all the search rows (%s)",
 		rows, c.cpuText(exact), rf.DefaultDim, c.cpuText(base), c.cpuText(search))
 	if rows > MaxExactRows {
 		why = fmt.Sprintf("%d rows are more than the exact kernel's %d", rows, MaxExactRows)
 	}
 	if m > rf.DefaultDim {
-		why += fmt.Sprintf("; with %d rows per feature or more, m = %d costs at most %d× the search (%s)", autoDimRows, m, autoDimBudget, c.cpuText(w))
+		why += fmt.Sprintf("; with %d rows per feature or more, m = %d costs at most %d× that search (%s)", autoDimRows, m, autoDimBudget, c.cpuText(w))
 	}
 	return methodChoice{Method: names.MethodFeatures, Dim: m, Work: w, Budget: budget, Reason: why}
 }

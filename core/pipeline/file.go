@@ -535,6 +535,9 @@ func (s *Selection) check() error {
 		if c.Depth < 0 || c.Depth > kernel.MaxDepth || !(c.Lambda > 0) || !(c.Score >= 0) || c.Accuracy < 0 || c.Accuracy > 1 || !(c.StdErr >= 0) {
 			return bad("a candidate holds depth %d, λ %v, score %v, accuracy %v, standard error %v", c.Depth, c.Lambda, c.Score, c.Accuracy, c.StdErr)
 		}
+		if c.Rows < 0 || c.Rows > s.Rows || s.Screen == 0 && c.Rows != 0 || s.Screen > 0 && c.Rows != s.Screen && c.Rows != s.Rows {
+			return bad("a candidate scored on %d rows; the selection screened on %d and scored on %d", c.Rows, s.Screen, s.Rows)
+		}
 	}
 	switch {
 	case s.Method != "" && s.Method != names.MethodKernel && s.Method != names.MethodFeatures:
