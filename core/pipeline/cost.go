@@ -172,6 +172,7 @@ const (
 type methodChoice struct {
 	Method string  // names.MethodKernel or names.MethodFeatures
 	Dim    int     // features: m
+	Carry  bool    // kernel: fitted at the chosen candidate's λ (see chooseMethod)
 	Reason string  // in words, with the modelled seconds
 	Work   Work    // the chosen fit's modelled work (the search apart)
 	Budget float64 // the work the choice was held to
@@ -194,8 +195,14 @@ func methodOpen(cfg Config) bool {
 }
 
 // chooseMethod is methodChoice for a fit of rows rows of cols columns
-// (after preprocessing) whose selection costs search.
-func (c Costs) chooseMethod(cfg Config, opt krr.Options, rows, cols int, search Work) methodChoice {
+// (after preprocessing) whose selection costs search. With carry, the
+// selection's chosen candidate was scored on fewer rows than the fit's
+// and λ is open: an exact fit then takes that candidate's λ (one Cholesky
+// solve, Costs.Exact) instead of searching λ again on all the rows (a
+// reduction of the n×n kernel, Costs.Candidate, 10× the work): where the
+// search scored every row, the fit's λ search is the candidate's curve
+// again and costs a search's candidate.
+func (c Costs) chooseMethod(cfg Config, opt krr.Options, rows, cols int, search Work, carry bool) methodChoice {
 	outputs := 1
 	if opt.Task == krr.Classification {
 		outputs = opt.Classes
@@ -203,11 +210,17 @@ func (c Costs) chooseMethod(cfg Config, opt krr.Options, rows, cols int, search 
 	depth := max(cfg.Features.Depth, 1)
 	base := c.FeatureFit(rows, cols, rf.DefaultDim, depth, outputs)
 	budget := max(base.Total(), search.Total())
-	exact := c.ExactFit(rows, cols, depth, outputs, lambdasOf(opt))
+	lambdas, at := lambdasOf(opt), ""
+	if carry && lambdas > 0 {
+		lambdas, at = 0, " at the search's λ"
+	} else {
+		carry = false
+	}
+	exact := c.ExactFit(rows, cols, depth, outputs, lambdas)
 	if rows <= MaxExactRows && exact.Total() <= budget {
-		return methodChoice{Method: names.MethodKernel, Work: exact, Budget: budget,
-			Reason: fmt.Sprintf("the exact kernel on %d rows (%s) costs no more than %d random features (%s) or every candidate on all the search rows (%s)",
-				rows, c.cpuText(exact), rf.DefaultDim, c.cpuText(base), c.cpuText(search))}
+		return methodChoice{Method: names.MethodKernel, Carry: carry, Work: exact, Budget: budget,
+			Reason: fmt.Sprintf("the exact kernel on %d rows%s (%s) costs no more than %d random features (%s) or every candidate on all the search rows (%s)",
+				rows, at, c.cpuText(exact), rf.DefaultDim, c.cpuText(base), c.cpuText(search))}
 	}
 	m, w := rf.DefaultDim, base
 	for next := 2 * m; next <= MaxAutoDim && rows >= autoDimRows*next; next *= 2 {
@@ -217,8 +230,8 @@ func (c Costs) chooseMethod(cfg Config, opt krr.Options, rows, cols int, search 
 		}
 		m, w = next, nw
 	}
-	why := fmt.Sprintf("the exact kernel on %d rows (%s) costs more than %d random features (%s) and every candidate on all the search rows (%s)",
-		rows, c.cpuText(exact), rf.DefaultDim, c.cpuText(base), c.cpuText(search))
+	why := fmt.Sprintf("the exact kernel on %d rows%s (%s) costs more than %d random features (%s) and every candidate on all the search rows (%s)",
+		rows, at, c.cpuText(exact), rf.DefaultDim, c.cpuText(base), c.cpuText(search))
 	if rows > MaxExactRows {
 		why = fmt.Sprintf("%d rows are more than the exact kernel's %d", rows, MaxExactRows)
 	}
@@ -234,6 +247,7 @@ func (mc methodChoice) applyTo(cfg Config) Config {
 		k, _ := cfg.Features.Kernel()
 		cfg.Kernel = &k
 		cfg.Features = rf.Config{}
+		cfg.carryLambda = mc.Carry
 	} else {
 		cfg.Features.Dim = mc.Dim
 	}

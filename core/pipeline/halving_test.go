@@ -206,3 +206,37 @@ func TestScreenPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestExactAtTheSearchLambda: where 'auto' fits the exact kernel on more
+// rows than its search scored, the fit takes the chosen candidate's λ
+// (one solve, no λ search: no curve), the settled plan carries it to any
+// host, and the reason says so; where the search scored every row the fit
+// searches λ itself, as before.
+func TestExactAtTheSearchLambda(t *testing.T) {
+	t.Parallel()
+	X, y := halvingData(300, 9)
+	p, err := Fit(context.Background(), X, y, Config{Search: Search{Rows: 120}, Ridge: class})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := p.Selection()
+	c := sel.Candidates[sel.Chosen]
+	if p.Kernel() == nil || sel.Method != "kernel" || !strings.Contains(sel.Reason, "at the search's λ") || p.Lambda() != c.Lambda || len(p.Curve()) != 0 {
+		t.Errorf("exact at λ %v, curve of %d, %+v; chosen %+v", p.Lambda(), len(p.Curve()), sel, c)
+	}
+	open, stats, Xs, ys := openPlan(t, X, y, Config{Search: Search{Rows: 120}, Ridge: class})
+	settled, _, err := open.Select(context.Background(), Xs, ys, stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg := settled.Config(); cfg.Ridge.Lambda != c.Lambda || cfg.carryLambda {
+		t.Errorf("settled plan's λ %v, want %v", cfg.Ridge.Lambda, c.Lambda)
+	}
+	all, err := Fit(context.Background(), X, y, Config{Search: Search{Rows: 300}, Ridge: class})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := all.Selection(); all.Kernel() == nil || strings.Contains(s.Reason, "search's λ") || len(all.Curve()) == 0 {
+		t.Errorf("search of every row: curve of %d, %+v", len(all.Curve()), s)
+	}
+}

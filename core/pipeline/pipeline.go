@@ -52,6 +52,11 @@ type Config struct {
 	// ClassNames name the classes of a classification fitted from a
 	// matrix, one per class (nil: "0"…"k−1"); with Input, its classes.
 	ClassNames []string `json:",omitempty"`
+
+	// carryLambda: 'auto' chose the exact kernel at the chosen
+	// candidate's λ (methodChoice.Carry); set on an open plan's
+	// configuration from its search, so it is not written anywhere.
+	carryLambda bool
 }
 
 // Pipeline is a fitted model: the preprocessing, the feature map (by its

@@ -238,8 +238,14 @@ func apply(cfg Config, depth int, prep data.Prep) Config {
 }
 
 // applyCandidate is apply for a scored candidate: an RBF candidate
-// (Candidate.Kernel) replaces the method with its exact kernel.
+// (Candidate.Kernel) replaces the method with its exact kernel; where
+// 'auto' chose the exact kernel at the search's λ (methodChoice.Carry)
+// the candidate's λ is fixed, so that the fit on all rows is one solve
+// (the settled plan carries it to every host).
 func applyCandidate(cfg Config, c Candidate) Config {
+	if cfg.carryLambda {
+		cfg.Ridge.Lambda, cfg.carryLambda = c.Lambda, false
+	}
 	if c.Kernel == names.RBF {
 		cfg.Kernel = &kernel.Spec{Name: names.RBF, Gamma: c.Gamma}
 		cfg.Features = rf.Config{}
@@ -305,7 +311,10 @@ func (s *search) chooseMethod(cfg Config, rows, cols int) {
 	// The method's budget is every candidate on all the search rows (what
 	// the rule was calibrated on): screening makes the search cheaper, it
 	// does not make the fit it buys smaller.
-	mc := DefaultCosts.chooseMethod(cfg, s.opt, rows, cols, full)
+	// The chosen candidate's λ is carried to an exact fit on more rows
+	// than the search's (methodChoice.Carry, applyCandidate).
+	carry := len(s.cands) > 0 && rows > len(s.idx) && s.opt.Lambda == 0
+	mc := DefaultCosts.chooseMethod(cfg, s.opt, rows, cols, full, carry)
 	s.method, s.searchWork = &mc, sw
 }
 
