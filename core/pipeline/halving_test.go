@@ -209,8 +209,8 @@ func TestScreenPlan(t *testing.T) {
 
 // TestExactAtTheSearchLambda: where 'auto' fits the exact kernel on more
 // rows than its search scored, the fit takes the chosen candidate's λ
-// (one solve, no λ search: no curve), the settled plan carries it to any
-// host, and the reason says so; where the search scored every row the fit
+// (one solve, no λ search: the curve is that candidate's point), the
+// settled plan carries it to any host, and the selection says so; where the search scored every row the fit
 // searches λ itself, as before.
 func TestExactAtTheSearchLambda(t *testing.T) {
 	t.Parallel()
@@ -221,7 +221,8 @@ func TestExactAtTheSearchLambda(t *testing.T) {
 	}
 	sel := p.Selection()
 	c := sel.Candidates[sel.Chosen]
-	if p.Kernel() == nil || sel.Method != "kernel" || !strings.Contains(sel.Reason, "at the search's λ") || p.Lambda() != c.Lambda || len(p.Curve()) != 0 {
+	if curve := p.Curve(); p.Kernel() == nil || sel.Method != "kernel" || !sel.Carry || !strings.Contains(sel.Reason, "at the search's λ") || p.Lambda() != c.Lambda ||
+		len(curve) != 1 || curve[0] != (krr.CurvePoint{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy}) {
 		t.Errorf("exact at λ %v, curve of %d, %+v; chosen %+v", p.Lambda(), len(p.Curve()), sel, c)
 	}
 	open, stats, Xs, ys := openPlan(t, X, y, Config{Search: Search{Rows: 120}, Ridge: class})
@@ -236,7 +237,7 @@ func TestExactAtTheSearchLambda(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := all.Selection(); all.Kernel() == nil || strings.Contains(s.Reason, "search's λ") || len(all.Curve()) == 0 {
+	if s := all.Selection(); all.Kernel() == nil || s.Carry || strings.Contains(s.Reason, "search's λ") || len(all.Curve()) < 2 {
 		t.Errorf("search of every row: curve of %d, %+v", len(all.Curve()), s)
 	}
 }

@@ -174,6 +174,11 @@ type Selection struct {
 	// search apart), SearchSeconds the search's.
 	Method        string  `json:"method,omitempty"`
 	Dim           int     `json:"dim,omitempty"`
+	// Carry: the exact kernel was fitted at the chosen candidate's λ
+	// (scored on Rows rows, fewer than the fit's) instead of searching λ
+	// on all the rows again (methodChoice.Carry); the model's curve is
+	// then that candidate's best point.
+	Carry bool `json:"carry,omitempty"`
 	Reason        string  `json:"reason,omitempty"`
 	Seconds       float64 `json:"seconds,omitempty"`
 	SearchSeconds float64 `json:"searchSeconds,omitempty"`
@@ -656,7 +661,7 @@ func (s *search) pick(scored []Scored) (*Selection, error) {
 		return nil, err
 	}
 	if m := s.method; m != nil {
-		sel.Method, sel.Dim, sel.Reason = m.Method, m.Dim, m.Reason
+		sel.Method, sel.Dim, sel.Reason, sel.Carry = m.Method, m.Dim, m.Reason, m.Carry
 		sel.Seconds = m.Work.Total() / DefaultCosts.NativeRate
 		sel.SearchSeconds = s.searchWork.Total() / DefaultCosts.NativeRate
 	}
