@@ -68,12 +68,12 @@ const DefaultSearchRows = 1000
 // only the ScreenKeep best (krr.Better: validated accuracy, then squared
 // error) are scored on all the search rows, where the one-standard-error
 // rule chooses among them. A candidate's reduction costs rows³: at 1,000
-// search rows and 15 candidates the search costs 15·250³ + 3·1000³
+// search rows and 15 candidates the search costs 15·250³ + 4·1000³
 // instead of 15·1000³ (docs/PERFORMANCE.md, "Successive halving").
 var (
 	ScreenRows    = 250
 	MinScreenRows = 120
-	ScreenKeep    = 3
+	ScreenKeep    = 4
 )
 
 // screenPlan is the screening round of a search of cands candidates on
