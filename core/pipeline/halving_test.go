@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -207,11 +208,11 @@ func TestScreenPlan(t *testing.T) {
 	}
 }
 
-// TestExactAtTheSearchLambda: where 'auto' fits the exact kernel on more
-// rows than its search scored, the fit takes the chosen candidate's λ
-// (one solve, no λ search: the curve is that candidate's point), the
-// settled plan carries it to any host, and the selection says so; where the search scored every row the fit
-// searches λ itself, as before.
+// TestExactAtTheSearchLambda: 'auto''s exact fit takes the chosen
+// candidate's λ (one solve, no second λ search; its curve on the rows
+// searched is the model's), the settled plan carries it to any host, and
+// the selection says so; where the search scored every row this is the
+// fit that searches λ itself, bit for bit.
 func TestExactAtTheSearchLambda(t *testing.T) {
 	t.Parallel()
 	X, y := halvingData(300, 9)
@@ -222,7 +223,7 @@ func TestExactAtTheSearchLambda(t *testing.T) {
 	sel := p.Selection()
 	c := sel.Candidates[sel.Chosen]
 	if curve := p.Curve(); p.Kernel() == nil || sel.Method != "kernel" || !sel.Carry || !strings.Contains(sel.Reason, "at the search's λ") || p.Lambda() != c.Lambda ||
-		len(curve) != 1 || curve[0] != (krr.CurvePoint{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy}) {
+		len(curve) < 2 || !reflect.DeepEqual(curve, []krr.CurvePoint(sel.Curve)) || !slices.Contains(curve, krr.CurvePoint{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy}) {
 		t.Errorf("exact at λ %v, curve of %d, %+v; chosen %+v", p.Lambda(), len(p.Curve()), sel, c)
 	}
 	open, stats, Xs, ys := openPlan(t, X, y, Config{Search: Search{Rows: 120}, Ridge: class})
@@ -233,11 +234,24 @@ func TestExactAtTheSearchLambda(t *testing.T) {
 	if cfg := settled.Config(); cfg.Ridge.Lambda != c.Lambda || cfg.carryLambda {
 		t.Errorf("settled plan's λ %v, want %v", cfg.Ridge.Lambda, c.Lambda)
 	}
+	// Every row searched: the chosen candidate fitted with λ searched
+	// gives the same λ, curve and coefficients.
 	all, err := Fit(context.Background(), X, y, Config{Search: Search{Rows: 300}, Ridge: class})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := all.Selection(); all.Kernel() == nil || s.Carry || strings.Contains(s.Reason, "search's λ") || len(all.Curve()) < 2 {
-		t.Errorf("search of every row: curve of %d, %+v", len(all.Curve()), s)
+	s := all.Selection()
+	ca := s.Candidates[s.Chosen]
+	fixed, err := Fit(context.Background(), X, y, applyCandidate(Config{Kernel: &kernel.Spec{Name: "ntk"}, Ridge: class}, ca))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Carry || all.Lambda() != fixed.Lambda() || !reflect.DeepEqual(all.Curve(), fixed.Curve()) {
+		t.Errorf("search of every row: λ %v, fixed fit's %v; curves %v and %v", all.Lambda(), fixed.Lambda(), all.Curve(), fixed.Curve())
+	}
+	Sa, _ := all.Scores(X)
+	Sf, _ := fixed.Scores(X)
+	if !mat.Equal(Sa, Sf) {
+		t.Errorf("search of every row: the scores differ from the fixed fit's")
 	}
 }

@@ -169,9 +169,8 @@ func assemble(parts components) (*Pipeline, error) {
 	m := parts.Model
 	f.Task, f.Lambda, f.Curve = m.Task(), m.Lambda(), curve(m.Curve())
 	if s := parts.Selection; s != nil && s.Carry && len(f.Curve) == 0 {
-		// Fitted at the chosen candidate's λ: its point is the curve.
-		c := s.Candidates[s.Chosen]
-		f.Curve = curve{{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy}}
+		// Fitted at the chosen candidate's λ: its curve is the model's.
+		f.Curve = slices.Clone(s.Curve)
 	}
 	coef, bias := m.Coefficients()
 	f.Coef, f.Bias = matrixOf(coef), numbers(bias)
@@ -202,7 +201,8 @@ func (p *Pipeline) Input() *data.Schema { return p.input }
 func (p *Pipeline) Lambda() float64 { return p.model.Lambda() }
 
 // Curve is the score of every λ tried (empty when λ was fixed; for an
-// exact fit at the search's λ, Selection.Carry, the chosen candidate's point).
+// exact fit at the search's λ, Selection.Carry, the chosen candidate's
+// curve on the rows searched).
 func (p *Pipeline) Curve() []krr.CurvePoint { return p.model.Curve() }
 
 // Preprocess is the preprocessing fitted (fixed or chosen).

@@ -175,10 +175,11 @@ type Selection struct {
 	Method        string  `json:"method,omitempty"`
 	Dim           int     `json:"dim,omitempty"`
 	// Carry: the exact kernel was fitted at the chosen candidate's λ
-	// (scored on Rows rows, fewer than the fit's) instead of searching λ
-	// on all the rows again (methodChoice.Carry); the model's curve is
-	// then that candidate's best point.
-	Carry bool `json:"carry,omitempty"`
+	// (scored on Rows rows) instead of searching λ on all the rows again
+	// (methodChoice.Carry); Curve is then that candidate's λ curve on
+	// those rows, the model's curve.
+	Carry bool  `json:"carry,omitempty"`
+	Curve curve `json:"curve,omitempty"`
 	Reason        string  `json:"reason,omitempty"`
 	Seconds       float64 `json:"seconds,omitempty"`
 	SearchSeconds float64 `json:"searchSeconds,omitempty"`
@@ -224,6 +225,10 @@ type Scored struct {
 	Candidate Candidate  `json:"candidate"`
 	Losses    []float64  `json:"losses"`
 	Screen    *Candidate `json:"screen,omitempty"`
+	// Curve is the candidate's λ curve on all the rows searched when
+	// 'auto' fits the exact kernel at the chosen candidate's λ
+	// (Selection.Carry); nil otherwise and for a candidate screened out.
+	Curve curve `json:"curve,omitempty"`
 }
 
 // apply returns cfg with the open settings fixed to the candidate's depth
@@ -318,7 +323,10 @@ func (s *search) chooseMethod(cfg Config, rows, cols int) {
 	// does not make the fit it buys smaller.
 	// The chosen candidate's λ is carried to an exact fit on more rows
 	// than the search's (methodChoice.Carry, applyCandidate).
-	carry := len(s.cands) > 0 && rows > len(s.idx) && s.opt.Lambda == 0
+	// Where the search scored every row and the fit's criterion is its
+	// leave-one-out, the fit's λ search is the candidate's curve again.
+	c := s.opt.CriterionFor(true)
+	carry := len(s.cands) > 0 && s.opt.Lambda == 0 && (rows > len(s.idx) || c == krr.LOO || c == krr.Holdout)
 	mc := DefaultCosts.chooseMethod(cfg, s.opt, rows, cols, full, carry)
 	s.method, s.searchWork = &mc, sw
 }
@@ -509,6 +517,7 @@ func (s *search) kept(screen []Candidate) []bool {
 // preprocessing, nil where none of list uses it) with targets ys, each
 // into its own slot, reporting progress from done of total.
 func (s *search) round(ctx context.Context, X []*mat.Dense, ys []float64, list []int, report krr.Options, done, total int) ([]Scored, error) {
+	full := len(ys) == len(s.idx) // all the rows searched, not the screen's
 	byAcc := s.opt.Task == krr.Classification
 	out := make([]Scored, len(list))
 	errs := make([]error, len(list))
@@ -543,6 +552,9 @@ func (s *search) round(ctx context.Context, X []*mat.Dense, ys []float64, list [
 		b := curve[best]
 		c.Lambda, c.Score, c.Accuracy = b.Lambda, b.Score, b.Accuracy
 		out[j] = Scored{Index: i, Candidate: c, Losses: rowLosses[best]}
+		if full && s.method != nil && s.method.Carry {
+			out[j].Curve = curve
+		}
 	}
 	// Candidates are independent: they are scored side by side on the
 	// cores (an n-row eigendecomposition barely uses a second one), each
@@ -585,6 +597,7 @@ func (s *search) pick(scored []Scored) (*Selection, error) {
 	sel := &Selection{Rows: len(s.idx), Screen: len(s.screen), Criterion: krr.LOO, Candidates: make([]Candidate, len(s.cands))}
 	losses := make([][]float64, len(s.cands))
 	screened := make([]Candidate, len(s.cands)) // each candidate's screen score
+	curves := make([]curve, len(s.cands))
 	valid := func(i int, c Candidate) error {
 		if !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || !(c.Score >= 0) || math.IsInf(c.Score, 0) || !(c.Accuracy >= 0 && c.Accuracy <= 1) {
 			return check.New(check.Value, "scored", "pipeline: scored candidate %d has λ %v, score %v, accuracy %v; a scored candidate has λ > 0 and a finite score", i, c.Lambda, c.Score, c.Accuracy)
@@ -625,6 +638,18 @@ func (s *search) pick(scored []Scored) (*Selection, error) {
 				return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has loss %v at row %d; losses are finite and ≥ 0", i, l, r)
 			}
 		}
+		if carry := s.method != nil && s.method.Carry && rows == len(s.idx); carry != (len(sc.Curve) > 0) {
+			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has a λ curve of %d points; the selection carries one for each candidate scored on all %d rows when the fit takes its λ, none otherwise", i, len(sc.Curve), len(s.idx))
+		}
+		for _, p := range sc.Curve {
+			if !(p.Lambda > 0) || math.IsInf(p.Lambda, 0) || !(p.Score >= 0) || !(p.Accuracy >= 0 && p.Accuracy <= 1) {
+				return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d's curve holds λ %v, score %v, accuracy %v", i, p.Lambda, p.Score, p.Accuracy)
+			}
+		}
+		if len(sc.Curve) > 0 && !slices.Contains(sc.Curve, krr.CurvePoint{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy}) {
+			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d's curve does not hold its λ %v", i, c.Lambda)
+		}
+		curves[i] = sc.Curve
 		c.StdErr = 0
 		sel.Candidates[i], losses[i] = c, sc.Losses
 	}
@@ -662,6 +687,9 @@ func (s *search) pick(scored []Scored) (*Selection, error) {
 	}
 	if m := s.method; m != nil {
 		sel.Method, sel.Dim, sel.Reason, sel.Carry = m.Method, m.Dim, m.Reason, m.Carry
+		if m.Carry {
+			sel.Curve = curves[sel.Chosen]
+		}
 		sel.Seconds = m.Work.Total() / DefaultCosts.NativeRate
 		sel.SearchSeconds = s.searchWork.Total() / DefaultCosts.NativeRate
 	}
