@@ -318,7 +318,8 @@ test('the cost model: work of a fit, training rows per evaluation, the estimate 
   const search = { candidates: 10, rows: 1000 };
   const cand = (s, d) => C.kernel * s * s * (d + 2) + C.candidate * s ** 3 + C.loo * s * s * C.lambdas;
   assert.equal(trainWork(100, 4, 512, 0, search) - trainWork(100, 4, 512, 0), 10 * cand(100, 4), "'auto': each candidate an exact kernel and its reduction to tridiagonal form with Q on every row");
-  assert.equal(trainWork(5000, 4, 512, 0, search) - trainWork(5000, 4, 512, 0), 10 * cand(1000, 4), '… on the sampled rows only');
+  assert.equal(trainWork(5000, 4, 512, 0, search) - trainWork(5000, 4, 512, 0), 10 * cand(C.screenRows, 4) + C.screenKeep * cand(1000, 4), '… on the sampled rows only: all on the screen\'s rows, the kept ones on all of them');
+  assert.ok(C.screenRows > C.minScreenRows && C.screenKeep > 0 && C.screenKeep < 10, JSON.stringify(C));
   assert.equal(trainWork(300, 4, 512, 0, null, { exact: true }), cand(300, 4), 'the exact kernel fitted instead: one more such curve on every row');
   assert.equal(trainRows(150, { eval: 'split', test: 30, k: 5 }), 105);
   assert.equal(trainRows(150, { eval: 'kfold', test: 30, k: 5 }), 120);

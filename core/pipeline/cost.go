@@ -52,6 +52,15 @@ type Costs struct {
 	// Lambdas is the number of λ values a λ search scores by default
 	// (krr.GridPoints), for hosts that model the LOO term.
 	Lambdas int `json:"lambdas"`
+	// ScreenRows, MinScreenRows and ScreenKeep are the selection's
+	// successive halving (the package variables of the same names, see
+	// screenPlan), for hosts that model the search: every candidate on
+	// min(ScreenRows, s/2) rows when that is at least MinScreenRows and
+	// there are more than ScreenKeep candidates, then ScreenKeep of them
+	// on all s search rows.
+	ScreenRows    int `json:"screenRows"`
+	MinScreenRows int `json:"minScreenRows"`
+	ScreenKeep    int `json:"screenKeep"`
 }
 
 // DefaultCosts is the cost model (see Costs): rates measured on this
@@ -71,6 +80,10 @@ var DefaultCosts = Costs{
 	Overhead:     0.02,
 	WasmOverhead: 0.15,
 	Lambdas:      krr.GridPoints,
+
+	ScreenRows:    ScreenRows,
+	MinScreenRows: MinScreenRows,
+	ScreenKeep:    ScreenKeep,
 }
 
 // Work is a fit's modelled work, by step, in the units of Costs.

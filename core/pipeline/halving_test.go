@@ -208,7 +208,7 @@ func TestScreenPlan(t *testing.T) {
 	}
 }
 
-// TestExactAtTheSearchLambda: 'auto''s exact fit takes the chosen
+// TestExactAtTheSearchLambda: 'auto”s exact fit takes the chosen
 // candidate's λ (one solve, no second λ search; its curve on the rows
 // searched is the model's), the settled plan carries it to any host, and
 // the selection says so; where the search scored every row this is the

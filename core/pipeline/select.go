@@ -174,15 +174,15 @@ type Selection struct {
 	// search apart), SearchSeconds the search's.
 	Method        string  `json:"method,omitempty"`
 	Dim           int     `json:"dim,omitempty"`
+	Reason        string  `json:"reason,omitempty"`
+	Seconds       float64 `json:"seconds,omitempty"`
+	SearchSeconds float64 `json:"searchSeconds,omitempty"`
 	// Carry: the exact kernel was fitted at the chosen candidate's λ
 	// (scored on Rows rows) instead of searching λ on all the rows again
 	// (methodChoice.Carry); Curve is then that candidate's λ curve on
 	// those rows, the model's curve.
 	Carry bool  `json:"carry,omitempty"`
 	Curve curve `json:"curve,omitempty"`
-	Reason        string  `json:"reason,omitempty"`
-	Seconds       float64 `json:"seconds,omitempty"`
-	SearchSeconds float64 `json:"searchSeconds,omitempty"`
 }
 
 // Candidate is one setting scored by model selection, at its best λ.
