@@ -37,7 +37,7 @@
 // 4·1000³ of reduction instead of 15·1000³ (docs/PERFORMANCE.md,
 // "Successive halving"). The fit then chooses λ on all rows by the task
 // (krr.Criterion: validated accuracy for classification, squared error
-// for regression), except that 'auto''s exact fit takes the chosen
+// for regression), except that the 'auto' exact fit takes the chosen
 // candidate's λ (Selection.Carry: one solve instead of a second n×n
 // reduction) where the search scored fewer rows than the fit's, which is
 // what lets the cost model choose the exact kernel up to ~5,000 rows, and
