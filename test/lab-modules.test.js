@@ -318,7 +318,8 @@ test('the cost model: work of a fit, training rows per evaluation, the estimate 
   const search = { candidates: 10, rows: 1000 };
   const cand = (s, d) => C.kernel * s * s * (d + 2) + C.candidate * s ** 3 + C.loo * s * s * C.lambdas;
   assert.equal(trainWork(100, 4, 512, 0, search) - trainWork(100, 4, 512, 0), 10 * cand(100, 4), "'auto': each candidate an exact kernel and its reduction to tridiagonal form with Q on every row");
-  assert.equal(trainWork(5000, 4, 512, 0, search) - trainWork(5000, 4, 512, 0), 10 * cand(1000, 4), '… on the sampled rows only');
+  assert.equal(trainWork(5000, 4, 512, 0, search) - trainWork(5000, 4, 512, 0), 10 * cand(C.screenRows, 4) + C.screenKeep * cand(1000, 4), '… on the sampled rows only: all on the screen\'s rows, the kept ones on all of them');
+  assert.ok(C.screenRows > C.minScreenRows && C.screenKeep > 0 && C.screenKeep < 10, JSON.stringify(C));
   assert.equal(trainWork(300, 4, 512, 0, null, { exact: true }), cand(300, 4), 'the exact kernel fitted instead: one more such curve on every row');
   assert.equal(trainRows(150, { eval: 'split', test: 30, k: 5 }), 105);
   assert.equal(trainRows(150, { eval: 'kfold', test: 30, k: 5 }), 120);
@@ -587,6 +588,14 @@ test('the selection sentence names the chosen candidate, why (the best, or withi
   ];
   assert.match(selectionText({ rows: 634, criterion: 'loo', candidates: rbf, chosen: 1, best: 1 }), /^auto chose the RBF kernel γ = 0\.0167 with standardized columns \(leave-one-out 96\.00% on 634 training rows: the best\)/);
   assert.match(selectionText({ rows: 634, criterion: 'loo', candidates: rbf, chosen: 0, best: 1 }), /within one standard error of the best, RBF γ = 0\.0167, standardized columns 96\.00%: 1\.00 ± 2\.00 points below it, and the NTK, preferred to the RBF kernel\)/);
+  // Issue 39: with a screen (successive halving) the sentence says how many were kept, and names only kept runners-up.
+  const screened = [
+    { depth: 1, preprocess: std, lambda: 0.1, score: 0.2, accuracy: 0.95, stdErr: 0.02, rows: 500 },
+    { depth: 3, preprocess: std, lambda: 0.1, score: 0.18, accuracy: 0.96, rows: 500 },
+    { depth: 2, preprocess: unit, lambda: 0.1, score: 0.1, accuracy: 0.99, rows: 250 },
+  ];
+  assert.equal(selectionText({ rows: 500, screen: 250, criterion: 'loo', candidates: screened, chosen: 1, best: 1 }),
+    'auto chose depth L = 3 with standardized columns (leave-one-out 96.00% on 500 training rows: the best) among the 2 best of 3 candidates on 250 of those rows; next: L = 1, standardized columns 95.00% (1.00 ± 2.00 points below the best).');
   // Issue 39: the method 'auto' chose, why, and what it costs, as the core says.
   const exact = { rows: 105, criterion: 'loo', candidates: cands, chosen: 1, best: 1, method: NAMES.MethodKernel, reason: 'the exact kernel on 105 rows (0.001 CPU-s) costs no more than 1024 random features (0.002 CPU-s) or the search (0.03 CPU-s)', seconds: 0.001, searchSeconds: 0.03 };
   assert.match(selectionText(exact), /^auto fitted the exact kernel: the exact kernel on 105 rows .* or the search \(0\.03 CPU-s\); modelled ≈ 0\.0010 CPU-s for the fit and 0\.030 for the search\. auto chose depth L = 3/);

@@ -57,6 +57,17 @@ func (r *TridiagQ) Eigenvalues() ([]float64, error) {
 	return d, finite(d)
 }
 
+// Trace returns tr T, the sum of T's eigenvalues (unscaled), in O(m):
+// where T is known to be positive semidefinite up to rounding it stands
+// for the sum of the clamped eigenvalues without diagonalizing T.
+func (r *TridiagQ) Trace() float64 {
+	tr := 0.0
+	for _, v := range r.d {
+		tr += v
+	}
+	return math.Ldexp(tr, r.scale)
+}
+
 // Eig diagonalizes T, finishing EigSym(a, m, nil, …) with its bits: it
 // returns the eigenvalues ascending and Vᵀ, the eigenvectors as rows (Qt,
 // rotated in place). The TridiagQ is spent.

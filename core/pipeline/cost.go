@@ -57,6 +57,15 @@ type Costs struct {
 	// Lambdas is the number of λ values a λ search scores by default
 	// (krr.GridPoints), for hosts that model the LOO term.
 	Lambdas int `json:"lambdas"`
+	// ScreenRows, MinScreenRows and ScreenKeep are the selection's
+	// successive halving (the package variables of the same names, see
+	// screenPlan), for hosts that model the search: every candidate on
+	// min(ScreenRows, s/2) rows when that is at least MinScreenRows and
+	// there are more than ScreenKeep candidates, then ScreenKeep of them
+	// on all s search rows.
+	ScreenRows    int `json:"screenRows"`
+	MinScreenRows int `json:"minScreenRows"`
+	ScreenKeep    int `json:"screenKeep"`
 }
 
 // DefaultCosts returns the cost model (see Costs): rates measured on this
@@ -80,6 +89,10 @@ var defaultCosts = Costs{
 	WasmOverhead: 0.15,
 	WasmWarmup:   1,
 	Lambdas:      krr.GridPoints,
+
+	ScreenRows:    ScreenRows,
+	MinScreenRows: MinScreenRows,
+	ScreenKeep:    ScreenKeep,
 }
 
 // Work is a fit's modelled work, by step, in the units of Costs.
@@ -90,6 +103,12 @@ type Work struct {
 	Kernel   float64 `json:"kernel"`   // exact kernel matrices (fit and candidates)
 	Search   float64 `json:"search"`   // the candidates' leave-one-out ('auto')
 	Exact    float64 `json:"exact"`    // the exact fit's solve (with its λ search)
+}
+
+// Plus is the work of w and v together.
+func (w Work) Plus(v Work) Work {
+	return Work{Features: w.Features + v.Features, Gram: w.Gram + v.Gram, Lambda: w.Lambda + v.Lambda,
+		Kernel: w.Kernel + v.Kernel, Search: w.Search + v.Search, Exact: w.Exact + v.Exact}
 }
 
 // Total is the sum of the steps.
@@ -165,14 +184,17 @@ const (
 
 // methodChoice is 'auto”s choice of the method (Selection.Method): the
 // exact kernel where its fit costs no more than the greater of the
-// default features' fit and the search already spent (so 'auto' at most
-// doubles its time for it), features otherwise, with m doubled from
+// default features' fit and the search of every candidate on all the
+// search rows (so 'auto' at most doubles the time of such a search for it;
+// the successive halving, ScreenRows, makes the search itself cheaper
+// without changing this budget), features otherwise, with m doubled from
 // rf.DefaultDim up to MaxAutoDim while the fit at the larger m costs no
 // more than that same budget (the paper's regime, n ≫ m, where m is what
 // limits the accuracy).
 type methodChoice struct {
 	Method Method  // MethodKernel or MethodFeatures
 	Dim    int     // features: m
+	Carry  bool    // kernel: fitted at the chosen candidate's λ (see chooseMethod)
 	Reason string  // in words, with the modelled seconds
 	Work   Work    // the chosen fit's modelled work (the search apart)
 	Budget float64 // the work the choice was held to
@@ -195,8 +217,14 @@ func methodOpen(cfg Config) bool {
 }
 
 // chooseMethod is methodChoice for a fit of rows rows of cols columns
-// (after preprocessing) whose selection costs search.
-func (c Costs) chooseMethod(cfg Config, opt krr.Options, rows, cols int, search Work) methodChoice {
+// (after preprocessing) whose selection costs search. With carry, the
+// selection's chosen candidate was scored on fewer rows than the fit's
+// and λ is open: an exact fit then takes that candidate's λ (one Cholesky
+// solve, Costs.Exact) instead of searching λ again on all the rows (a
+// reduction of the n×n kernel, Costs.Candidate, 10× the work): where the
+// search scored every row, the fit's λ search is the candidate's curve
+// again and costs a search's candidate.
+func (c Costs) chooseMethod(cfg Config, opt krr.Options, rows, cols int, search Work, carry bool) methodChoice {
 	outputs := 1
 	if opt.Task == krr.Classification {
 		outputs = opt.Classes
@@ -204,11 +232,17 @@ func (c Costs) chooseMethod(cfg Config, opt krr.Options, rows, cols int, search 
 	depth := max(cfg.Features.Depth, 1)
 	base := c.FeatureFit(rows, cols, rf.DefaultDim, depth, outputs)
 	budget := max(base.Total(), search.Total())
-	exact := c.ExactFit(rows, cols, depth, outputs, lambdasOf(opt))
+	lambdas, at := lambdasOf(opt), ""
+	if carry && lambdas > 0 {
+		lambdas, at = 0, " at the search's λ"
+	} else {
+		carry = false
+	}
+	exact := c.ExactFit(rows, cols, depth, outputs, lambdas)
 	if rows <= MaxExactRows && exact.Total() <= budget {
-		return methodChoice{Method: names.MethodKernel, Work: exact, Budget: budget,
-			Reason: fmt.Sprintf("the exact kernel on %d rows (%s) costs no more than %d random features (%s) or the search (%s)",
-				rows, c.cpuText(exact), rf.DefaultDim, c.cpuText(base), c.cpuText(search))}
+		return methodChoice{Method: names.MethodKernel, Carry: carry, Work: exact, Budget: budget,
+			Reason: fmt.Sprintf("the exact kernel on %d rows%s (%s) costs no more than %d random features (%s) or every candidate on all the search rows (%s)",
+				rows, at, c.cpuText(exact), rf.DefaultDim, c.cpuText(base), c.cpuText(search))}
 	}
 	m, w := rf.DefaultDim, base
 	for next := 2 * m; next <= MaxAutoDim && rows >= autoDimRows*next; next *= 2 {
@@ -218,13 +252,13 @@ func (c Costs) chooseMethod(cfg Config, opt krr.Options, rows, cols int, search 
 		}
 		m, w = next, nw
 	}
-	why := fmt.Sprintf("the exact kernel on %d rows (%s) costs more than %d random features (%s) and the search (%s)",
-		rows, c.cpuText(exact), rf.DefaultDim, c.cpuText(base), c.cpuText(search))
+	why := fmt.Sprintf("the exact kernel on %d rows%s (%s) costs more than %d random features (%s) and every candidate on all the search rows (%s)",
+		rows, at, c.cpuText(exact), rf.DefaultDim, c.cpuText(base), c.cpuText(search))
 	if rows > MaxExactRows {
 		why = fmt.Sprintf("%d rows are more than the exact kernel's %d", rows, MaxExactRows)
 	}
 	if m > rf.DefaultDim {
-		why += fmt.Sprintf("; with %d rows per feature or more, m = %d costs at most %d× the search (%s)", autoDimRows, m, autoDimBudget, c.cpuText(w))
+		why += fmt.Sprintf("; with %d rows per feature or more, m = %d costs at most %d× that search (%s)", autoDimRows, m, autoDimBudget, c.cpuText(w))
 	}
 	return methodChoice{Method: names.MethodFeatures, Dim: m, Work: w, Budget: budget, Reason: why}
 }
@@ -235,6 +269,7 @@ func (mc methodChoice) applyTo(cfg Config) Config {
 		k, _ := cfg.Features.Kernel()
 		cfg.Kernel = &k
 		cfg.Features = rf.Config{}
+		cfg.carryLambda = mc.Carry
 	} else {
 		cfg.Features.Dim = mc.Dim
 	}

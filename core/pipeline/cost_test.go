@@ -62,7 +62,7 @@ func TestChooseMethod(t *testing.T) {
 		{1_000_000, 784, MethodFeatures, rf.DefaultDim},
 	}
 	for _, c := range cases {
-		mc := defaultCosts.chooseMethod(Config{}, opt, c.rows, c.cols, search)
+		mc := defaultCosts.chooseMethod(Config{}, opt, c.rows, c.cols, search, false)
 		if mc.Method != c.method || mc.Dim != c.dim {
 			t.Errorf("%d × %d: %s m = %d (%s), want %s m = %d", c.rows, c.cols, mc.Method, mc.Dim, mc.Reason, c.method, c.dim)
 		}
@@ -72,11 +72,33 @@ func TestChooseMethod(t *testing.T) {
 	}
 	// Without a search (nothing else open) the budget is the default
 	// features' fit: exact only where it is the cheaper fit, and m stays.
-	if mc := defaultCosts.chooseMethod(Config{}, opt, 100, 10, Work{}); mc.Method != MethodKernel {
+	if mc := defaultCosts.chooseMethod(Config{}, opt, 100, 10, Work{}, false); mc.Method != MethodKernel {
 		t.Errorf("100 rows, no search: %s (%s)", mc.Method, mc.Reason)
 	}
-	if mc := defaultCosts.chooseMethod(Config{}, opt, 30000, 10, Work{}); mc.Method != MethodFeatures || mc.Dim != rf.DefaultDim {
+	if mc := defaultCosts.chooseMethod(Config{}, opt, 30000, 10, Work{}, false); mc.Method != MethodFeatures || mc.Dim != rf.DefaultDim {
 		t.Errorf("3000 rows, no search: %s m = %d (%s)", mc.Method, mc.Dim, mc.Reason)
+	}
+	// With the search's λ carried (more rows than the search's, λ open)
+	// the exact fit is one solve: Satellite's 4,826 rows fit exactly, a
+	// fixed λ carries nothing, and LetterRecognition's 15,000 stay features.
+	sat := defaultCosts.chooseMethod(Config{}, opt, 4826, 36, search, true)
+	if sat.Method != MethodKernel || !sat.Carry || !strings.Contains(sat.Reason, "at the search's λ") || sat.Work != defaultCosts.ExactFit(4826, 36, 1, 10, 0) {
+		t.Errorf("4826 × 36, λ carried: %+v", sat)
+	}
+	fixed := opt
+	fixed.Lambda = 1
+	if mc := defaultCosts.chooseMethod(Config{}, fixed, 4826, 36, search, true); mc.Carry {
+		t.Errorf("λ fixed: %+v", mc)
+	}
+	if mc := defaultCosts.chooseMethod(Config{}, opt, 15000, 16, search, true); mc.Method != MethodFeatures || mc.Carry {
+		t.Errorf("15000 × 16, λ carried: %+v", mc)
+	}
+	var cfg Config
+	if cfg = sat.applyTo(cfg); !cfg.carryLambda || cfg.Kernel == nil {
+		t.Errorf("applied: %+v", cfg)
+	}
+	if c := applyCandidate(cfg, Candidate{Depth: 2, Lambda: 0.25}); c.Ridge.Lambda != 0.25 || c.carryLambda || c.Kernel.Depth != 2 {
+		t.Errorf("candidate applied: %+v", c)
 	}
 }
 

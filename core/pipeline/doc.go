@@ -26,10 +26,25 @@
 // noise, and shallower kernels are cheaper to featurize. On Fashion-MNIST
 // (n = 20,000, m = 4096) the best candidate on the sample was depth 3–4,
 // which tests at 0.8505–0.8535 against 0.8587–0.8602 for depth 1, the
-// rule's choice for each of three sample seeds. The fit then chooses λ on
-// all rows by the task (krr.Criterion: validated accuracy for
-// classification, squared error for regression). Selection reports every
-// candidate with its standard error; it is saved with the model.
+// rule's choice for each of three sample seeds. The search halves once
+// (ScreenRows, ScreenKeep: successive halving): on at least 240 search
+// rows every candidate is first scored on a seeded sample of
+// min(ScreenRows, rows/2) of them, and only the ScreenKeep best by that
+// screen's accuracy (squared error) on all the search rows, where the
+// one-standard-error rule chooses; every worker of a split selection
+// scores the screen itself (Plan.Score), so the choice does not depend on
+// the split. At 1,000 search rows and 15 candidates this is 15·250³ +
+// 4·1000³ of reduction instead of 15·1000³ (docs/PERFORMANCE.md,
+// "Successive halving"). The fit then chooses λ on all rows by the task
+// (krr.Criterion: validated accuracy for classification, squared error
+// for regression), except that the 'auto' exact fit takes the chosen
+// candidate's λ (Selection.Carry: one solve instead of a second n×n
+// reduction) where the search scored fewer rows than the fit's, which is
+// what lets the cost model choose the exact kernel up to ~5,000 rows, and
+// where it scored all of them by the fit's own criterion (classification:
+// the same λ and curve, bit for bit). Selection reports every
+// candidate with its standard error and the rows it was scored on
+// (Candidate.Rows, Selection.Screen); it is saved with the model.
 //
 // # The model file
 //

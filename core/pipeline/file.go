@@ -117,42 +117,8 @@ func matrixOf(M *mat.Dense) *jsonMatrix {
 	return out
 }
 
-// curve is the λ curve in the JSON form. A λ whose criterion could not be
-// evaluated scores +Inf (lower is better); JSON has no Inf, so it is
-// written as null — what JSON.stringify writes too — and read back as +Inf.
-type curve []krr.CurvePoint
-
-type curvePoint struct {
-	Lambda   float64  `json:"lambda"`
-	Score    *float64 `json:"score"`
-	Accuracy float64  `json:"accuracy,omitempty"`
-}
-
-func (c curve) MarshalJSON() ([]byte, error) {
-	out := make([]curvePoint, len(c))
-	for i, p := range c {
-		out[i].Lambda, out[i].Accuracy = p.Lambda, p.Accuracy
-		if !math.IsInf(p.Score, 0) && !math.IsNaN(p.Score) {
-			out[i].Score = &c[i].Score
-		}
-	}
-	return json.Marshal(out)
-}
-
-func (c *curve) UnmarshalJSON(b []byte) error {
-	var in []curvePoint
-	if err := strict.Unmarshal(b, &in); err != nil {
-		return err
-	}
-	*c = make(curve, len(in))
-	for i, p := range in {
-		(*c)[i] = krr.CurvePoint{Lambda: p.Lambda, Score: math.Inf(1), Accuracy: p.Accuracy}
-		if p.Score != nil {
-			(*c)[i].Score = *p.Score
-		}
-	}
-	return nil
-}
+// curve is the λ curve in the JSON form (krr.Curve).
+type curve = krr.Curve
 
 // file is the JSON form. The feature map is stored by its configuration
 // and seed — its directions are redrawn bit for bit on load — never by
@@ -534,6 +500,9 @@ func (s *Selection) check() error {
 	for _, c := range s.Candidates {
 		if c.Depth < 0 || c.Depth > kernel.MaxDepth || !(c.Lambda > 0) || !(c.Score >= 0) || c.Accuracy < 0 || c.Accuracy > 1 || !(c.StdErr >= 0) {
 			return bad("a candidate holds depth %d, λ %v, score %v, accuracy %v, standard error %v", c.Depth, c.Lambda, c.Score, c.Accuracy, c.StdErr)
+		}
+		if c.Rows < 0 || c.Rows > s.Rows || s.Screen == 0 && c.Rows != 0 || s.Screen > 0 && c.Rows != s.Screen && c.Rows != s.Rows {
+			return bad("a candidate scored on %d rows; the selection screened on %d and scored on %d", c.Rows, s.Screen, s.Rows)
 		}
 	}
 	switch {

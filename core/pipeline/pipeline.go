@@ -52,6 +52,11 @@ type Config struct {
 	// ClassNames name the classes of a classification fitted from a
 	// matrix, one per class (nil: "0"…"k−1"); with Input, its classes.
 	ClassNames []string `json:",omitempty"`
+
+	// carryLambda: 'auto' chose the exact kernel at the chosen
+	// candidate's λ (methodChoice.Carry); set on an open plan's
+	// configuration from its search, so it is not written anywhere.
+	carryLambda bool
 }
 
 // Pipeline is a fitted model: the preprocessing, the feature map (by its
@@ -163,6 +168,10 @@ func assemble(parts components) (*Pipeline, error) {
 	}
 	m := parts.Model
 	f.Task, f.Lambda, f.Curve = m.Task(), m.Lambda(), curve(m.Curve())
+	if s := parts.Selection; s != nil && s.Carry && len(f.Curve) == 0 {
+		// Fitted at the chosen candidate's λ: its curve is the model's.
+		f.Curve = slices.Clone(s.Curve)
+	}
 	coef, bias := m.Coefficients()
 	f.Coef, f.Bias = matrixOf(coef), numbers(bias)
 	if parts.Map != nil {
@@ -191,7 +200,9 @@ func (p *Pipeline) Input() *data.Schema { return p.input }
 // Lambda is the ridge λ of the solution.
 func (p *Pipeline) Lambda() float64 { return p.model.Lambda() }
 
-// Curve is the score of every λ tried (empty when λ was fixed).
+// Curve is the score of every λ tried (empty when λ was fixed; for an
+// exact fit at the search's λ, Selection.Carry, the chosen candidate's
+// curve on the rows searched).
 func (p *Pipeline) Curve() []krr.CurvePoint { return p.model.Curve() }
 
 // Preprocess is the preprocessing fitted (fixed or chosen).

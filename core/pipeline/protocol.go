@@ -252,6 +252,11 @@ func (p *fitPlan) Holdout() krr.HoldoutCut { return p.cut }
 // Cols(), nil), without the targets.
 func (p *fitPlan) Config() Config {
 	c := p.cfg
+	if p.open != nil {
+		// Open: the settings as given, 'auto''s method still open, so
+		// that the rebuilt plan makes the same search (see given).
+		c = p.given
+	}
 	c.Groups = slices.Clone(c.Groups)
 	return c
 }
@@ -262,6 +267,7 @@ func (p *fitPlan) Config() Config {
 func (p *fitPlan) WithProgress(progress func(done, total int, stage string)) *fitPlan {
 	q := *p
 	q.cfg.Ridge.Progress = progress
+	q.given.Ridge.Progress = progress
 	return &q
 }
 

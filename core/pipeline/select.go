@@ -75,6 +75,32 @@ var autoRBF = []float64{0.1, 0.3, 1}
 // 1.6 s in WebAssembly (was 7.4).
 const DefaultSearchRows = 1000
 
+// ScreenRows, MinScreenRows and ScreenKeep are the successive halving of
+// the search (screenPlan): when there are more than ScreenKeep candidates
+// and half the search rows are at least MinScreenRows, every candidate is
+// first scored on a seeded sample of min(ScreenRows, rows/2) of them, and
+// only the ScreenKeep best (krr.Better: validated accuracy, then squared
+// error) are scored on all the search rows, where the one-standard-error
+// rule chooses among them. A candidate's reduction costs rows³: at 1,000
+// search rows and 15 candidates the search costs 15·250³ + 4·1000³
+// instead of 15·1000³ (docs/PERFORMANCE.md, "Successive halving").
+var (
+	ScreenRows    = 250
+	MinScreenRows = 120
+	ScreenKeep    = 4
+)
+
+// screenPlan is the screening round of a search of cands candidates on
+// rows rows: the rows of the first round and the candidates kept for the
+// second, or 0, 0 when every candidate is scored on all rows.
+func screenPlan(cands, rows int) (screen, keep int) {
+	screen = min(ScreenRows, rows/2)
+	if screen < max(MinScreenRows, MinSearchRows) || ScreenKeep < 1 || cands <= ScreenKeep {
+		return 0, 0
+	}
+	return screen, ScreenKeep
+}
+
 // searchFlops bounds the leave-one-out work of one candidate by default:
 // its predictions for every row, output and λ cost rows²·outputs·λs, which
 // with many classes outweighs the eigendecomposition (1,000 classes at
@@ -131,8 +157,14 @@ type Search struct {
 // Selection reports a model selection: every candidate with its best λ
 // and validation scores on the rows searched, and the one chosen.
 type Selection struct {
-	// Rows is the number of training rows the candidates were scored on.
+	// Rows is the number of training rows the candidates were scored on
+	// (the kept ones, when Screen is set).
 	Rows int `json:"rows"`
+	// Screen, when not 0, is the successive halving's first round (see
+	// ScreenRows): every candidate was scored on a seeded sample of Screen
+	// of the Rows, and only those of Candidate.Rows = Rows, the best of
+	// that round, on all Rows; the choice is among those.
+	Screen int `json:"screen,omitempty"`
 	// Criterion is how they were scored: "loo", exact leave-one-out of
 	// ridge regression with the exact kernel on those rows.
 	Criterion  krr.Criterion `json:"criterion"`
@@ -158,6 +190,12 @@ type Selection struct {
 	Reason        string  `json:"reason,omitempty"`
 	Seconds       float64 `json:"seconds,omitempty"`
 	SearchSeconds float64 `json:"searchSeconds,omitempty"`
+	// Carry: the exact kernel was fitted at the chosen candidate's λ
+	// (scored on Rows rows) instead of searching λ on all the rows again
+	// (methodChoice.Carry); Curve is then that candidate's λ curve on
+	// those rows, the model's curve.
+	Carry bool  `json:"carry,omitempty"`
+	Curve curve `json:"curve,omitempty"`
 }
 
 // Candidate is one setting scored by model selection, at its best λ.
@@ -179,14 +217,26 @@ type Candidate struct {
 	Accuracy float64 `json:"accuracy,omitempty"`
 	// StdErr is the standard error of the candidate's validated loss
 	// minus the best candidate's, paired over the rows searched (0 for the
-	// best; see Simplest).
+	// best, and for a candidate screened out; see Simplest).
 	StdErr float64 `json:"stdErr,omitempty"`
+	// Rows is the number of rows Lambda, Score and Accuracy were measured
+	// on when the selection screened (Selection.Screen: that many for a
+	// candidate screened out, Selection.Rows for one kept); 0 otherwise,
+	// every candidate then scored on Selection.Rows.
+	Rows int `json:"rows,omitempty"`
 }
 
 // candScore is one candidate of a selection scored (protocol.Scored):
 // its index in the order the selection enumerates them (preprocessings,
 // then depths), its score at its best λ, and its validated loss on each
 // row searched.
+//
+// When the selection screens (Selection.Screen), a candidate screened out
+// holds its score and losses on the screen's rows, and a kept one those
+// on all the rows searched with its screen score in Screen (no losses),
+// from which Choose checks that the kept ones are the screen's best. Curve
+// is the candidate's λ curve on all the rows searched when 'auto' fits the
+// exact kernel at the chosen candidate's λ (Selection.Carry).
 type candScore = seam.Scored[Candidate]
 
 // apply returns cfg with the open settings fixed to the candidate's depth
@@ -206,8 +256,14 @@ func apply(cfg Config, depth int, prep data.Prep) Config {
 }
 
 // applyCandidate is apply for a scored candidate: an RBF candidate
-// (Candidate.Kernel) replaces the method with its exact kernel.
+// (Candidate.Kernel) replaces the method with its exact kernel; where
+// 'auto' chose the exact kernel at the search's λ (methodChoice.Carry)
+// the candidate's λ is fixed, so that the fit on all rows is one solve
+// (the settled plan carries it to every host).
 func applyCandidate(cfg Config, c Candidate) Config {
+	if cfg.carryLambda {
+		cfg.Ridge.Lambda, cfg.carryLambda = c.Lambda, false
+	}
 	if c.Kernel == names.RBF {
 		cfg.Kernel = &kernel.Spec{Name: names.RBF, Gamma: c.Gamma}
 		cfg.Features = rf.Config{}
@@ -228,6 +284,8 @@ type search struct {
 	opt    krr.Options   // task and classes resolved from all the targets
 	o      krr.Options   // the candidates' leave-one-out
 	idx    []int         // the rows searched, global indices, sorted
+	screen []int         // successive halving's first round: positions in idx, sorted (nil: none)
+	keep   int           // the candidates the first round keeps
 	method *methodChoice // nil: the method was given
 	// searchWork is the modelled work of scoring the candidates.
 	searchWork Work
@@ -249,7 +307,7 @@ func (s *search) chooseMethod(cfg Config, rows, cols int) {
 	if !methodOpen(cfg) {
 		return
 	}
-	var sw Work
+	var sw, full Work
 	if len(s.cands) > 0 {
 		depth := 0
 		for _, d := range s.depths {
@@ -259,9 +317,25 @@ func (s *search) chooseMethod(cfg Config, rows, cols int) {
 		if s.opt.Task == krr.Classification {
 			outputs = s.opt.Classes
 		}
-		sw = defaultCosts.SearchWork(len(s.cands), len(s.idx), cols, depth/len(s.depths), outputs, max(lambdasOf(s.o), 1))
+		depth /= len(s.depths)
+		lambdas := max(lambdasOf(s.o), 1)
+		full = defaultCosts.SearchWork(len(s.cands), len(s.idx), cols, depth, outputs, lambdas)
+		sw = full
+		if screen, keep := screenPlan(len(s.cands), len(s.idx)); screen > 0 {
+			sw = defaultCosts.SearchWork(len(s.cands), screen, cols, depth, outputs, lambdas).
+				Plus(defaultCosts.SearchWork(keep, len(s.idx), cols, depth, outputs, lambdas))
+		}
 	}
-	mc := defaultCosts.chooseMethod(cfg, s.opt, rows, cols, sw)
+	// The method's budget is every candidate on all the search rows (what
+	// the rule was calibrated on): screening makes the search cheaper, it
+	// does not make the fit it buys smaller.
+	// The chosen candidate's λ is carried to an exact fit on more rows
+	// than the search's (methodChoice.Carry, applyCandidate).
+	// Where the search scored every row and the fit's criterion is its
+	// leave-one-out, the fit's λ search is the candidate's curve again.
+	c := s.opt.CriterionFor(true)
+	carry := len(s.cands) > 0 && s.opt.Lambda == 0 && (rows > len(s.idx) || c == krr.LOO || c == krr.Holdout)
+	mc := defaultCosts.chooseMethod(cfg, s.opt, rows, cols, full, carry)
 	s.method, s.searchWork = &mc, sw
 }
 
@@ -316,6 +390,12 @@ func newSearch(cfg Config, opt krr.Options, rows, cols int) (*search, error) {
 	}
 	s.chooseMethod(cfg, rows, cols)
 	s.addRBF(cfg, rows, cols)
+	if screen, keep := screenPlan(len(s.cands), len(s.idx)); screen > 0 {
+		if s.screen, err = data.Sample(len(s.idx), screen, cfg.Features.Seed); err != nil {
+			return nil, err
+		}
+		s.keep = keep
+	}
 	return s, nil
 }
 
@@ -345,11 +425,17 @@ func (s *search) addRBF(cfg Config, rows, cols int) {
 // Each candidate's scaler is the one the fit would use, fitted from the
 // merged statistics of every training row. Progress goes to report's
 // (the plan's own: a plan kept across calls reports to each call).
+//
+// When the search screens (s.screen), every part first scores all the
+// candidates on the screen's rows (the same work and the same bits in
+// every part, so that each knows which are kept whatever the split), then
+// those of which that the screen keeps on all the rows: a candidate
+// screened out comes back with its screen score, a kept one with its full
+// score and its screen score in candScore.Screen.
 func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, which []int, report krr.Options) ([]candScore, error) {
-	byAcc := s.opt.Task == krr.Classification
 	scaled := make([]*mat.Dense, len(s.preps))
 	for i, p := range s.preps {
-		if !slices.ContainsFunc(which, func(c int) bool { return s.prepOf[c] == i }) {
+		if !slices.ContainsFunc(which, func(c int) bool { return s.prepOf[c] == i }) && (s.screen == nil || !slices.Contains(s.prepOf, i)) {
 			continue // no candidate of this part uses it
 		}
 		scaler, err := stats.Scaler(p)
@@ -360,10 +446,91 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 			return nil, err
 		}
 	}
-	out := make([]candScore, len(which))
-	errs := make([]error, len(which))
+	if s.screen == nil {
+		return s.round(ctx, scaled, ys, which, report, 0, len(which))
+	}
+	all := make([]int, len(s.cands))
+	for i := range all {
+		all[i] = i
+	}
+	var full []int // which's candidates the screen keeps
+	total := len(all) + min(len(which), s.keep)
+	small := make([]*mat.Dense, len(scaled))
+	for i, x := range scaled {
+		if x != nil {
+			small[i] = data.Rows(x, s.screen)
+		}
+	}
+	first, err := s.round(ctx, small, data.Take(ys, s.screen), all, report, 0, total)
+	if err != nil {
+		return nil, err
+	}
+	points := make([]Candidate, len(first))
+	for i := range first {
+		first[i].Candidate.Rows = len(s.screen)
+		points[i] = first[i].Candidate
+	}
+	kept := s.kept(points)
+	for _, i := range which {
+		if kept[i] {
+			full = append(full, i)
+		}
+	}
+	second, err := s.round(ctx, scaled, ys, full, report, len(all), len(all)+len(full))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]candScore, 0, len(which))
+	for _, i := range which {
+		if !kept[i] {
+			out = append(out, first[i])
+			continue
+		}
+		sc := second[slices.Index(full, i)]
+		sc.Candidate.Rows = len(s.idx)
+		screen := first[i].Candidate
+		sc.Screen = &screen
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
+// kept reports which candidates the screen keeps for the full round from
+// their screen scores: the s.keep best by krr.Better (validated accuracy,
+// then squared error), ties kept in the order of enumeration.
+func (s *search) kept(screen []Candidate) []bool {
+	byAcc := s.opt.Task == krr.Classification
+	points := candidatePoints(screen)
+	order := make([]int, len(screen))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case krr.Better(points[a], points[b], byAcc):
+			return -1
+		case krr.Better(points[b], points[a], byAcc):
+			return 1
+		}
+		return 0
+	})
+	kept := make([]bool, len(screen))
+	for _, i := range order[:min(s.keep, len(order))] {
+		kept[i] = true
+	}
+	return kept
+}
+
+// round scores the candidates list on the rows of X (one matrix per
+// preprocessing, nil where none of list uses it) with targets ys, each
+// into its own slot, reporting progress from done of total.
+func (s *search) round(ctx context.Context, X []*mat.Dense, ys []float64, list []int, report krr.Options, done, total int) ([]candScore, error) {
+	full := len(ys) == len(s.idx) // all the rows searched, not the screen's
+	byAcc := s.opt.Task == krr.Classification
+	out := make([]candScore, len(list))
+	errs := make([]error, len(list))
 	one := func(j int) {
-		i := which[j]
+		i := list[j]
 		c := s.cands[i]
 		k := s.spec
 		if c.Depth > 0 {
@@ -372,7 +539,7 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 		if c.Kernel == names.RBF {
 			k = kernel.Spec{Name: names.RBF, Gamma: c.Gamma}
 		}
-		K, err := k.GramContext(ctx, scaled[s.prepOf[i]], nil)
+		K, err := k.GramContext(ctx, X[s.prepOf[i]], nil)
 		if err != nil {
 			errs[j] = err
 			return
@@ -393,26 +560,29 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 		b := curve[best]
 		c.Lambda, c.Score, c.Accuracy = b.Lambda, b.Score, b.Accuracy
 		out[j] = candScore{Index: i, Candidate: c, Losses: rowLosses[best]}
+		if full && s.method != nil && s.method.Carry {
+			out[j].Curve = curve
+		}
 	}
 	// Candidates are independent: they are scored side by side on the
 	// cores (an n-row eigendecomposition barely uses a second one), each
 	// into its own slot, so the selection does not depend on the order.
-	total := len(which)
+	n := len(list)
 	var failed atomic.Bool
-	done := make(chan struct{}, total)
-	go linalg.ParallelFor(total, func(j int) {
+	ch := make(chan struct{}, n)
+	go linalg.ParallelFor(n, func(j int) {
 		if !failed.Load() && ctx.Err() == nil {
 			if one(j); errs[j] != nil {
 				failed.Store(true)
 			}
 		}
-		done <- struct{}{}
+		ch <- struct{}{}
 	})
-	for k := range total {
-		progress(report, k, total, "select")
-		<-done
+	for k := range n {
+		progress(report, done+k, total, "select")
+		<-ch
 	}
-	progress(report, total, total, "select")
+	progress(report, done+n, total, "select")
 	if err := ctx.Err(); err != nil {
 		return nil, check.Stopped("pipeline: selection", err)
 	}
@@ -425,13 +595,23 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 }
 
 // pick checks that scored holds every candidate once, as score returns
-// them, and applies Simplest: the selection, its Chosen the choice.
+// them (with a screen, the kept ones those the screen's scores keep), and
+// applies Simplest to those scored on all the rows searched: the
+// selection, its Chosen the choice.
 func (s *search) pick(scored []candScore) (*Selection, error) {
 	if len(scored) != len(s.cands) {
 		return nil, check.New(check.Shape, "scored", "pipeline: %d candidates scored; the selection has %d", len(scored), len(s.cands))
 	}
-	sel := &Selection{Rows: len(s.idx), Criterion: krr.LOO, Candidates: make([]Candidate, len(s.cands))}
+	sel := &Selection{Rows: len(s.idx), Screen: len(s.screen), Criterion: krr.LOO, Candidates: make([]Candidate, len(s.cands))}
 	losses := make([][]float64, len(s.cands))
+	screened := make([]Candidate, len(s.cands)) // each candidate's screen score
+	curves := make([]curve, len(s.cands))
+	valid := func(i int, c Candidate) error {
+		if !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || !(c.Score >= 0) || math.IsInf(c.Score, 0) || !(c.Accuracy >= 0 && c.Accuracy <= 1) {
+			return check.New(check.Value, "scored", "pipeline: scored candidate %d has λ %v, score %v, accuracy %v; a scored candidate has λ > 0 and a finite score", i, c.Lambda, c.Score, c.Accuracy)
+		}
+		return nil
+	}
 	for _, sc := range scored {
 		i, c := sc.Index, sc.Candidate
 		if i < 0 || i >= len(s.cands) || losses[i] != nil {
@@ -440,30 +620,84 @@ func (s *search) pick(scored []candScore) (*Selection, error) {
 		if want := s.cands[i]; c.Depth != want.Depth || c.Preprocess != want.Preprocess || c.Kernel != want.Kernel || c.Gamma != want.Gamma {
 			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has depth %d and preprocessing %+v (kernel %q, γ %v); the selection's has depth %d and %+v (kernel %q, γ %v)", i, c.Depth, c.Preprocess, c.Kernel, c.Gamma, want.Depth, want.Preprocess, want.Kernel, want.Gamma)
 		}
-		if !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || !(c.Score >= 0) || math.IsInf(c.Score, 0) || !(c.Accuracy >= 0 && c.Accuracy <= 1) {
-			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has λ %v, score %v, accuracy %v; a scored candidate has λ > 0 and a finite score", i, c.Lambda, c.Score, c.Accuracy)
+		if err := valid(i, c); err != nil {
+			return nil, err
 		}
-		if len(sc.Losses) != len(s.idx) {
-			return nil, check.New(check.Shape, "scored", "pipeline: scored candidate %d has %d row losses; the selection searches %d rows", i, len(sc.Losses), len(s.idx))
+		rows := len(s.idx)
+		switch {
+		case s.screen == nil && (c.Rows != 0 || sc.Screen != nil):
+			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has a screen score (rows %d); the selection screens none", i, c.Rows)
+		case s.screen == nil:
+		case c.Rows == len(s.idx) && sc.Screen != nil && sc.Screen.Rows == len(s.screen):
+			if err := valid(i, *sc.Screen); err != nil {
+				return nil, err
+			}
+			screened[i] = *sc.Screen
+		case c.Rows == len(s.screen) && sc.Screen == nil:
+			screened[i], rows = c, len(s.screen)
+		default:
+			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d was scored on %d rows; the selection screens on %d and keeps the best on %d (with their screen score)", i, c.Rows, len(s.screen), len(s.idx))
+		}
+		if len(sc.Losses) != rows {
+			return nil, check.New(check.Shape, "scored", "pipeline: scored candidate %d has %d row losses; it was scored on %d rows", i, len(sc.Losses), rows)
 		}
 		for r, l := range sc.Losses {
 			if !(l >= 0) || math.IsInf(l, 0) {
 				return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has loss %v at row %d; losses are finite and ≥ 0", i, l, r)
 			}
 		}
+		if carry := s.method != nil && s.method.Carry && rows == len(s.idx); carry != (len(sc.Curve) > 0) {
+			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has a λ curve of %d points; the selection carries one for each candidate scored on all %d rows when the fit takes its λ, none otherwise", i, len(sc.Curve), len(s.idx))
+		}
+		for _, p := range sc.Curve {
+			if !(p.Lambda > 0) || math.IsInf(p.Lambda, 0) || !(p.Score >= 0) || !(p.Accuracy >= 0 && p.Accuracy <= 1) {
+				return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d's curve holds λ %v, score %v, accuracy %v", i, p.Lambda, p.Score, p.Accuracy)
+			}
+		}
+		if len(sc.Curve) > 0 && !slices.Contains(sc.Curve, krr.CurvePoint{Lambda: c.Lambda, Score: c.Score, Accuracy: c.Accuracy}) {
+			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d's curve does not hold its λ %v", i, c.Lambda)
+		}
+		curves[i] = sc.Curve
 		c.StdErr = 0
 		sel.Candidates[i], losses[i] = c, sc.Losses
 	}
-	chosen, err := Simplest(sel.Candidates, losses, s.opt.Task == krr.Classification)
+	// Simplest among the candidates scored on all the rows searched.
+	full := make([]int, 0, len(s.cands))
+	if s.screen == nil {
+		for i := range s.cands {
+			full = append(full, i)
+		}
+	} else {
+		kept := s.kept(screened)
+		for i, k := range kept {
+			if k != (sel.Candidates[i].Rows == len(s.idx)) {
+				return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d was scored on %d rows, but by the screen's scores it is %s", i, sel.Candidates[i].Rows, map[bool]string{true: "kept", false: "screened out"}[k])
+			}
+			if k {
+				full = append(full, i)
+			}
+		}
+	}
+	cands, fl := make([]Candidate, len(full)), make([][]float64, len(full))
+	for j, i := range full {
+		cands[j], fl[j] = sel.Candidates[i], losses[i]
+	}
+	chosen, err := Simplest(cands, fl, s.opt.Task == krr.Classification)
 	if err != nil {
 		return nil, err
 	}
-	sel.Chosen = chosen
+	for j, i := range full {
+		sel.Candidates[i].StdErr = cands[j].StdErr
+	}
+	sel.Chosen = full[chosen]
 	if sel.Best, err = bestCandidate(sel.Candidates, s.opt.Task == krr.Classification); err != nil {
 		return nil, err
 	}
 	if m := s.method; m != nil {
-		sel.Method, sel.Dim, sel.Reason = m.Method, m.Dim, m.Reason
+		sel.Method, sel.Dim, sel.Reason, sel.Carry = m.Method, m.Dim, m.Reason, m.Carry
+		if m.Carry {
+			sel.Curve = curves[sel.Chosen]
+		}
 		sel.Seconds = m.Work.Total() / defaultCosts.NativeRate
 		sel.SearchSeconds = s.searchWork.Total() / defaultCosts.NativeRate
 	}
@@ -536,8 +770,21 @@ func rank(c Candidate) int {
 // as Simplest measures the others against it: krr.Best's rule (the
 // highest accuracy, the lowest score breaking ties; the lowest score for
 // regression).
+//
+// When the selection screened (Candidate.Rows), only the candidates
+// scored on the most rows (the kept ones) are compared.
 func bestCandidate(cands []Candidate, byAccuracy bool) (int, error) {
-	return krr.Best(candidatePoints(cands), byAccuracy)
+	most := 0
+	for _, c := range cands {
+		most = max(most, c.Rows)
+	}
+	points := candidatePoints(cands)
+	for i, c := range cands {
+		if c.Rows < most {
+			points[i].Score = math.Inf(1) // krr.Best passes it over
+		}
+	}
+	return krr.Best(points, byAccuracy)
 }
 
 func candidatePoints(cands []Candidate) []krr.CurvePoint {

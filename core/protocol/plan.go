@@ -261,8 +261,17 @@ func (p *Plan) Solve(ctx context.Context, s *data.Scaler, part *Part) (*pipeline
 // at its best λ, and its validated loss on each row searched. Hosts that
 // split a selection (Score) carry it to the one that chooses (Choose), as
 // JSON.
+//
+// When the selection screens (pipeline.Selection.Screen), a candidate
+// screened out holds its score and losses on the screen's rows, and a kept
+// one those on all the rows searched with its screen score in Screen, from
+// which Choose checks that the kept ones are the screen's best. Curve is a
+// candidate's λ curve on all the rows searched when 'auto' fits the exact
+// kernel at the chosen candidate's λ (pipeline.Selection.Carry).
 type Scored struct {
-	Index     int                `json:"index"`
-	Candidate pipeline.Candidate `json:"candidate"`
-	Losses    []float64          `json:"losses"`
+	Index     int                 `json:"index"`
+	Candidate pipeline.Candidate  `json:"candidate"`
+	Losses    []float64           `json:"losses"`
+	Screen    *pipeline.Candidate `json:"screen,omitempty"`
+	Curve     krr.Curve           `json:"curve,omitempty"`
 }

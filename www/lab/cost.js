@@ -42,7 +42,8 @@ export function setCosts(costs) {
  * search: each candidate an exact kernel on s = min(n, rows) rows
  * (s²·(d + 2·depth)) and its leave-one-out, the kernel reduced to
  * tridiagonal form with Q (s³) and the predictions of every λ (s²·outputs·λs)
- * (Go's Costs.SearchWork). exact: the exact kernel fitted instead of the
+ * (Go's Costs.SearchWork), all of them on the screen's rows first and the
+ * screenKeep best on all s when the search screens (Go's screenPlan). exact: the exact kernel fitted instead of the
  * features (Go's Costs.ExactFit, λ searched).
  */
 export function trainWork(n, d, m, layers, search = null, { outputs = 1, exact = false } = {}) {
@@ -53,7 +54,13 @@ export function trainWork(n, d, m, layers, search = null, { outputs = 1, exact =
     : C.features * n * m * d + (C.layers * layers * n * m * m) / 2 + C.gram * n * m * k + C.lambda * k ** 3 + C.loo * k * k * outputs;
   if (search) {
     const s = Math.min(n, search.rows);
-    work += search.candidates * (C.kernel * s * s * (d + 2 * (layers + 1)) + C.candidate * s ** 3 + C.loo * s * s * outputs * C.lambdas);
+    const scored = (k, r) => k * (C.kernel * r * r * (d + 2 * (layers + 1)) + C.candidate * r ** 3 + C.loo * r * r * outputs * C.lambdas);
+    // The successive halving (Go's screenPlan): every candidate on the
+    // screen's rows, the kept ones on all s.
+    const screen = Math.min(C.screenRows ?? 0, Math.floor(s / 2));
+    work += C.screenKeep > 0 && search.candidates > C.screenKeep && screen >= Math.max(C.minScreenRows ?? 0, 3)
+      ? scored(search.candidates, screen) + scored(C.screenKeep, s)
+      : scored(search.candidates, s);
   }
   return work;
 }

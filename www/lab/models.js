@@ -64,7 +64,8 @@ export const prepName = (p) => (p.unitNorm ? (p.standardize === false ? 'unit-no
  * it), then the candidate, with what told the candidates apart: accuracy
  * to two decimals and each runner-up's paired difference from the best
  * with its standard error over the rows searched (leave-one-out losses are
- * 0/1 for classification, so the mean difference is the accuracy gap).
+ * 0/1 for classification, so the mean difference is the accuracy gap);
+ * with a screen (sel.screen), the runners-up are the kept candidates.
  */
 export function selectionText(sel) {
   const prep = prepName;
@@ -87,13 +88,18 @@ export function selectionText(sel) {
   const simpler = best.kernel === NAMES.RBF && c.kernel !== NAMES.RBF ? ', and the NTK, preferred to the RBF kernel'
     : best.depth > c.depth && !c.kernel ? `, and shallower (L = ${c.depth} < ${best.depth})` : '';
   const rule = best === c ? 'the best' : `within one standard error of the best, ${named(best)}: ${diff(c)}${simpler}`;
-  const others = sel.candidates.filter((o) => o !== c && o !== best)
+  // With a screen (successive halving), only the kept candidates were
+  // scored on all sel.rows; the others' scores are on sel.screen rows.
+  const full = (o) => !sel.screen || o.rows === sel.rows;
+  const kept = sel.candidates.filter(full).length;
+  const among = sel.screen ? `among the ${kept} best of ${sel.candidates.length} candidates on ${sel.screen} of those rows` : `among ${sel.candidates.length} candidates`;
+  const others = sel.candidates.filter((o) => o !== c && o !== best && full(o))
     .sort((a, b) => (b.accuracy ?? -b.score) - (a.accuracy ?? -a.score)).slice(0, 3)
     .map((o) => `${named(o)} (${diff(o).replace(' it', ' the best')})`);
   const method = sel.method === NAMES.MethodKernel ? 'the exact kernel'
     : sel.method === NAMES.MethodFeatures ? `m = ${sel.dim} random features` : '';
   const why = method ? `auto fitted ${method}: ${sel.reason}; modelled ≈ ${sel.seconds.toPrecision(2)} CPU-s for the fit and ${(sel.searchSeconds ?? 0).toPrecision(2)} for the search. ` : '';
-  return `${why}auto chose ${c.kernel === NAMES.RBF ? `the RBF kernel γ = ${short(c.gamma)} with ` : c.depth ? `depth L = ${c.depth} with ` : ''}${prep(c.preprocess)} (leave-one-out ${score(c)} on ${sel.rows} training rows: ${rule}) among ${sel.candidates.length} candidates; next: ${others.join('; ')}.`;
+  return `${why}auto chose ${c.kernel === NAMES.RBF ? `the RBF kernel γ = ${short(c.gamma)} with ` : c.depth ? `depth L = ${c.depth} with ` : ''}${prep(c.preprocess)} (leave-one-out ${score(c)} on ${sel.rows} training rows: ${rule}) ${among}; next: ${others.join('; ')}.`;
 }
 
 /**

@@ -24,11 +24,14 @@ import (
 
 // Scored is one candidate of a selection scored (protocol.Scored's
 // fields): its index, its candidate at its best λ, and its validated loss
-// on each row searched.
+// on each row searched; with a screen (successive halving) a kept
+// candidate's screen score, and the λ curve the fit carries.
 type Scored[K any] struct {
 	Index     int       `json:"index"`
 	Candidate K         `json:"candidate"`
 	Losses    []float64 `json:"losses"`
+	Screen    *K        `json:"screen,omitempty"`
+	Curve     krr.Curve `json:"curve,omitempty"`
 }
 
 // Plan is a settled or open plan (protocol.Plan's methods).
