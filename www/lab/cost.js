@@ -127,7 +127,7 @@ export function estimate({ n, d, m, layers, search = null, settings, rate = INIT
  */
 export function measuredRate(rate, work, ms, workers, fits = 1, { cold = false } = {}) {
   // A first run's warm-up (the core's wasmWarmup) is the page's, once: not the rate's.
-  if (cold) ms = Math.max(ms / 2, ms - 1000 * (COSTS.wasmWarmup ?? 0));
+  if (cold) ms = Math.max(ms / 4, ms - 1000 * (COSTS.wasmWarmup ?? 0));
   const runs = [...rate.runs, { work, ms, workers, fits }].slice(-RATE_RUNS);
   // ms = a · fits + x · 1000 / speed, x the work per worker: two regressors, no intercept.
   const pts = runs.map((r) => [r.fits ?? 1, r.work / r.workers, r.ms]);
