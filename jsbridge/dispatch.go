@@ -223,7 +223,7 @@ var ops = map[string]opFunc{
 	// Text labels as class indices and names (fitRidge and score of names).
 	"labels": opLabels,
 	// Models.
-	"loadModel": opLoadModel, "predict": opPredict, "predictCSV": opPredictCSV, "score": opScore,
+	"loadModel": opLoadModel, "predict": opPredict, "predictCSV": opPredictCSV, "readCSV": opReadCSV, "score": opScore,
 	// The instance.
 	"stats": opStats,
 }

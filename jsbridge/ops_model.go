@@ -205,22 +205,45 @@ func opPredict(c *call, args []byte) (any, error) {
 }
 
 func opPredictCSV(c *call, args []byte) (any, error) {
+	p, X, err := c.modelCSV(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.predicted(p, X, false)
+}
+
+// readCSV reads a CSV file's rows through a model's input schema
+// (Pipeline.ReadCSV), without predicting them: the package's predictCSV
+// reads the file in one worker and predicts its rows as Model.predict
+// does, in blocks over every worker. The same reader and options
+// (maxBytes) as predictCSV, whose errors it gives.
+func opReadCSV(c *call, args []byte) (any, error) {
+	_, X, err := c.modelCSV(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.putMatrix(X), nil
+}
+
+// modelCSV is the model of a predictCSV or readCSV call and the rows of
+// its file, read through the model's schema.
+func (c *call) modelCSV(args []byte) (*pipeline.Pipeline, *mat.Dense, error) {
 	var a struct {
 		modelRefs
 		MaxBytes int `json:"maxBytes"`
 	}
 	if err := c.decode(args, &a); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p, err := c.pipelineOf(a.modelRefs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c.progress(0, 1, "parse")
 	X, err := p.ReadCSV(c.bytes, a.MaxBytes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c.progress(1, 1, "parse")
-	return c.predicted(p, X, false)
+	return p, X, nil
 }

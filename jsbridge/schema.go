@@ -249,7 +249,7 @@ var opSchema = map[string]string{
 	"score": "score", "parseCSV": "parseCSV", "previewCSV": "previewCSV", "split": "split", "kfold": "kfold",
 	"fitPlan": "fitRidge", "fitStats": "fitRidge", "fitPart": "fitRidge", "fitSolve": "fitRidge",
 	"select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
-	"predictCSV": "predictCSV", "preprocess": "preprocess", "ensembleVariance": "ensembleVariance",
+	"predictCSV": "predictCSV", "readCSV": "predictCSV", "preprocess": "preprocess", "ensembleVariance": "ensembleVariance",
 	"stats": "stats",
 }
 
