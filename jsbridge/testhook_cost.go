@@ -21,19 +21,7 @@ func init() {
 		return map[string]float64{
 			"features": C.FeatureFit(a.Rows, a.Cols, a.Dim, a.Depth, a.Outputs).Total(),
 			"exact":    C.ExactFit(a.Rows, a.Cols, a.Depth, a.Outputs, C.Lambdas).Total(),
-			"search":   search(C, a.Candidates, min(a.Rows, a.SearchRows), a.Cols, a.Depth, a.Outputs).Total(),
+			"search":   C.ScreenedWork(a.Candidates, min(a.Rows, a.SearchRows), a.Cols, a.Depth, a.Outputs, C.Lambdas).Total(),
 		}, nil
 	}
-}
-
-// search is the work of the selection's search of cands candidates on s
-// rows as the core prices it (select.go screenPlan): with successive
-// halving, every candidate on the screen's rows and ScreenKeep of them on
-// all s.
-func search(C pipeline.Costs, cands, s, cols, depth, outputs int) pipeline.Work {
-	screen := min(pipeline.ScreenRows, s/2)
-	if screen < max(pipeline.MinScreenRows, pipeline.MinSearchRows) || pipeline.ScreenKeep < 1 || cands <= pipeline.ScreenKeep {
-		return C.SearchWork(cands, s, cols, depth, outputs, C.Lambdas)
-	}
-	return C.SearchWork(cands, screen, cols, depth, outputs, C.Lambdas).Plus(C.SearchWork(pipeline.ScreenKeep, s, cols, depth, outputs, C.Lambdas))
 }

@@ -162,6 +162,17 @@ func (c Costs) SearchWork(candidates, s, d, depth, outputs, lambdas int) Work {
 	}
 }
 
+// ScreenedWork is SearchWork as the selection runs it (screenPlan): with
+// successive halving, every candidate on the screen's rows, then the kept
+// ones on all s.
+func (c Costs) ScreenedWork(candidates, s, d, depth, outputs, lambdas int) Work {
+	screen, keep := screenPlan(candidates, s)
+	if screen == 0 {
+		return c.SearchWork(candidates, s, d, depth, outputs, lambdas)
+	}
+	return c.SearchWork(candidates, screen, d, depth, outputs, lambdas).Plus(c.SearchWork(keep, s, d, depth, outputs, lambdas))
+}
+
 // Feature dimensions 'auto' chooses among (methodChoice): the default, and
 // larger ones while the time allows.
 const (

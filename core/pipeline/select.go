@@ -320,11 +320,7 @@ func (s *search) chooseMethod(cfg Config, rows, cols int) {
 		depth /= len(s.depths)
 		lambdas := max(lambdasOf(s.o), 1)
 		full = defaultCosts.SearchWork(len(s.cands), len(s.idx), cols, depth, outputs, lambdas)
-		sw = full
-		if screen, keep := screenPlan(len(s.cands), len(s.idx)); screen > 0 {
-			sw = defaultCosts.SearchWork(len(s.cands), screen, cols, depth, outputs, lambdas).
-				Plus(defaultCosts.SearchWork(keep, len(s.idx), cols, depth, outputs, lambdas))
-		}
+		sw = defaultCosts.ScreenedWork(len(s.cands), len(s.idx), cols, depth, outputs, lambdas)
 	}
 	// The method's budget is every candidate on all the search rows (what
 	// the rule was calibrated on): screening makes the search cheaper, it
