@@ -10,6 +10,7 @@ import (
 	"ntkrf/core/krr"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
 	"ntkrf/internal/rowtree"
 )
 
@@ -38,7 +39,7 @@ func TestPartSumsHeldRows(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	const n = 2*rowtree.LeafRows + 600
-	X, y := protocolData(n, 3)
+	X, y := fixture.Holey(n, 3)
 	cfg := Config{Features: rf.Config{Method: "ntk", Depth: 1, Dim: 40, Seed: 3}, Preprocess: &data.Prep{}, Ridge: krr.Options{Classes: 3, Criterion: krr.Holdout}}
 	plan, scaler := planScaler(t, cfg, X, y)
 	if plan.Holdout().Rows == 0 || plan.Collects() {
@@ -128,7 +129,7 @@ func TestPartSumsHeldRows(t *testing.T) {
 func TestPartWireGrowsOnce(t *testing.T) {
 	// Not parallel: AllocsPerRun counts every goroutine's allocations.
 	const n = rowtree.LeafRows + 600
-	X, y := protocolData(n, 3)
+	X, y := fixture.Holey(n, 3)
 	for _, c := range []struct {
 		name      string
 		criterion krr.Criterion

@@ -2,8 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"math"
-	"math/rand/v2"
 	"runtime"
 	"testing"
 
@@ -18,17 +16,6 @@ import (
 // The protocol's tests through its exported API are ntkrf/core/protocol's;
 // these need the implementation's insides (the plan's feature map, a
 // part's sums).
-
-// protocolData returns n rows with a few missing cells (imputed from the
-// merged statistics).
-func protocolData(n, k int) (*mat.Dense, []float64) {
-	X, y := fixture.Data(n, 5, k, 17)
-	r := rand.New(rand.NewPCG(17, 3))
-	for range n / 10 {
-		X.Set(r.IntN(n), r.IntN(5), math.NaN())
-	}
-	return X, y
-}
 
 // smallPlan is a held-out classification plan of 40 rows (8 held out) and
 // its statistics' scaler.

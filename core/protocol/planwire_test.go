@@ -12,6 +12,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/internal/check"
+	"ntkrf/internal/fixture"
 )
 
 // TestPlanWireRoundTrip: a plan's wire form decodes to a plan of the same
@@ -23,7 +24,7 @@ func TestPlanWireRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	cases := append(protocolCases(), autoCases()...)
 	for _, tc := range cases {
-		X, y := protocolData(300, tc.k)
+		X, y := fixture.Holey(300, tc.k)
 		n, d := X.Dims()
 		p, err := NewPlan(tc.cfg, n, d, y)
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -57,17 +56,6 @@ func protocolCases() []struct {
 		{"classification, bias, held out", 3, pipeline.Config{Preprocess: &data.Prep{Bias: 1}, Features: feat, Ridge: ridge(c, "", 0)}},
 		{"regression, raw with bias, kernel", 0, pipeline.Config{Preprocess: &data.Prep{Raw: true, Bias: 1}, Kernel: ntk, Ridge: ridge(r, krr.GCV, 0)}},
 	}
-}
-
-// protocolData returns n rows with a few missing cells (imputed from the
-// merged statistics).
-func protocolData(n, k int) (*mat.Dense, []float64) {
-	X, y := fixture.Data(n, 5, k, 17)
-	r := rand.New(rand.NewPCG(17, 3))
-	for range n / 10 {
-		X.Set(r.IntN(n), r.IntN(5), math.NaN())
-	}
-	return X, y
 }
 
 // splitBlocks cuts n rows into k contiguous blocks at random places.
@@ -216,7 +204,7 @@ func TestProtocolSelectsAsFit(t *testing.T) {
 	for i, tc := range autoCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			X, y := protocolData(300, tc.k)
+			X, y := fixture.Holey(300, tc.k)
 			want := fitPipeline(t, X, y, tc.cfg)
 			if want.Selection() == nil || want.Selection().Rows != 120 {
 				t.Fatalf("selection %+v; want one on 120 rows", want.Selection())
@@ -234,7 +222,7 @@ func TestProtocolIsFit(t *testing.T) {
 	for i, tc := range protocolCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			X, y := protocolData(300, tc.k)
+			X, y := fixture.Holey(300, tc.k)
 			want := fitPipeline(t, X, y, tc.cfg)
 			r := rand.New(rand.NewPCG(uint64(i), 9))
 			compareParts(t, X, y, tc.cfg, want, r, nil)
@@ -462,7 +450,7 @@ func FuzzDecodePart(f *testing.F) {
 func TestPlanRebuilt(t *testing.T) {
 	t.Parallel()
 	for _, tc := range append(protocolCases(), autoCases()...) {
-		X, y := protocolData(300, tc.k)
+		X, y := fixture.Holey(300, tc.k)
 		n, d := X.Dims()
 		p, err := NewPlan(tc.cfg, n, d, y)
 		if err != nil {
@@ -509,7 +497,7 @@ func TestPlanSettles(t *testing.T) {
 		"regression, raw with bias, kernel":  {krr.GCV, true, 0},
 	}
 	for _, tc := range protocolCases() {
-		_, y := protocolData(300, tc.k)
+		_, y := fixture.Holey(300, tc.k)
 		p, err := NewPlan(tc.cfg, 300, 5, y)
 		if err != nil {
 			t.Fatal(err)
