@@ -7,7 +7,7 @@
 import { METHODS, SETTINGS, toOption, optionAt, uses } from './vocab.js';
 import { NAMES } from './names.js';
 import { check } from './jobs.js';
-import { trainWork, EXACT_MAX } from './cost.js';
+import { runWork, EXACT_MAX } from './cost.js';
 import { count } from './format.js';
 import { formatBytes } from './data.js';
 
@@ -268,10 +268,10 @@ export async function trainAndTest(engine, ds, plan, ctl, signal) {
     throw e;
   }
   // The modelled work of what ran (cost.js runWork), and its time.
-  const outputs = classification ? ds.classes.length : 1;
-  const work = (rows, m, exact = false) => trainWork(rows, ds.X.cols, m, plan.layers, plan.search, { outputs, exact });
-  out.work = parts.reduce((a, f) => a + work(f.train.length, plan.m) + (withExact ? work(f.train.length, 0, true) : 0), 0) + (final ? work(n, plan.m) : 0);
-  out.calls = parts.length * (withExact ? 2 : 1) + (final ? 1 : 0);
+  // The work the estimate counts for these settings (cost.js runWork), so that the rate is fitted on the same figures.
+  const w = runWork({ n, d: ds.X.cols, m: plan.m, layers: plan.layers, search: plan.search, settings: { eval: plan.evaluation, test: plan.testShare, k: plan.k },
+    outputs: classification ? ds.classes.length : 1, exact: withExact });
+  [out.work, out.calls] = [w.total, w.calls];
   out.totalMs = performance.now() - t0;
   out.how = plan.evaluation === 'split' ? count(out.rows.length, 'held-out test row') : `${parts.length}-fold cross-validation (${count(out.rows.length, 'row')})`;
   return out;
