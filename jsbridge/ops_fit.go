@@ -239,6 +239,11 @@ func opFitPlan(c *call, args []byte) (any, error) {
 	type search struct {
 		Rows       []int `json:"rows"`
 		Candidates int   `json:"candidates"`
+		// Screen is the rows of the screen and Kept the candidates it
+		// keeps (Plan.Screen), absent for none: a host with several
+		// workers splits it (select's screen, then screened).
+		Screen int `json:"screen,omitempty"`
+		Kept   int `json:"kept,omitempty"`
 	}
 	out := struct {
 		planOut
@@ -254,7 +259,8 @@ func opFitPlan(c *call, args []byte) (any, error) {
 		Advice []string `json:"advice,omitempty"`
 	}{planOut: c.planOut(p, a.ChunkBytes), Advice: advice(p.Advice()), Task: p.Task(), Classes: p.Classes(), Criterion: p.Criterion(), Dim: p.Dim(), Collects: p.Collects()}
 	if rows := p.SearchRows(); rows != nil {
-		out.Search = &search{rows, p.Candidates()}
+		screen, kept := p.Screen()
+		out.Search = &search{rows, p.Candidates(), screen, kept}
 	}
 	return out, nil
 }

@@ -15,7 +15,10 @@ import (
 // statistics of every chunk (fitStats, merged in row order), so that the
 // rest of the fit runs with them fixed, as Fit does natively. Its
 // candidates can be scored by several workers (part), then chosen from in
-// one (scored).
+// one (scored); a selection that screens (the plan's search.screen) can be
+// split in two rounds: every worker's share of the screen (part with
+// screen), then its share of the kept candidates (part with screened, all
+// the screen's results), so that no worker scores the whole screen.
 func opSelect(c *call, args []byte) (any, error) {
 	var a struct {
 		Plan  *WireRef   `json:"plan"`
@@ -30,6 +33,11 @@ func opSelect(c *call, args []byte) (any, error) {
 			Count int `json:"count"`
 		} `json:"part"`
 		Scored []protocol.Scored `json:"scored"`
+		// Screen (with part) scores the part's share of the screen
+		// (Plan.ScoreScreen); Screened (with part) holds every part's, and
+		// scores the part's share of the kept candidates (Plan.ScoreKept).
+		Screen   bool              `json:"screen"`
+		Screened []protocol.Scored `json:"screened"`
 		// ChunkBytes cuts the settled plan's chunks (0: the core's).
 		ChunkBytes int `json:"chunkBytes"`
 	}
@@ -38,6 +46,12 @@ func opSelect(c *call, args []byte) (any, error) {
 	}
 	if a.Part != nil && a.Scored != nil {
 		return nil, optErr("scored", "%s: give part (score some candidates) or scored (choose from all of them), not both", c.op)
+	}
+	if a.Part == nil && (a.Screen || a.Screened != nil) {
+		return nil, optErr("part", "%s: screen and screened score a part's share; give part too", c.op)
+	}
+	if a.Screen && a.Screened != nil {
+		return nil, optErr("screened", "%s: give screen (the first round) or screened (the second), not both", c.op)
 	}
 	p, err := c.plan(a.Plan)
 	if err != nil {
@@ -64,12 +78,17 @@ func opSelect(c *call, args []byte) (any, error) {
 			return nil, err
 		}
 		if a.Part != nil {
-			scored, err := p.Score(context.Background(), X, y, stats, a.Part.Index, a.Part.Count)
+			var scored []protocol.Scored
+			switch {
+			case a.Screen:
+				scored, err = p.ScoreScreen(context.Background(), X, y, stats, a.Part.Index, a.Part.Count)
+			case a.Screened != nil:
+				scored, err = p.ScoreKept(context.Background(), X, y, stats, a.Screened, a.Part.Index, a.Part.Count)
+			default:
+				scored, err = p.Score(context.Background(), X, y, stats, a.Part.Index, a.Part.Count)
+			}
 			if err != nil {
 				return nil, err
-			}
-			if scored == nil {
-				scored = []protocol.Scored{} // [], not null: nothing to add
 			}
 			return struct {
 				Scored []protocol.Scored `json:"scored"`

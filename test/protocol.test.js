@@ -70,9 +70,20 @@ test("fitRidge with no method is pipeline.Fit in one call, bit for bit: 'auto' m
   const Xs = randomMatrix(n, 6, 5);
   const ys = Array.from({ length: n }, (_, i) => (Xs.data[i * 6] * Xs.data[i * 6 + 1] > 0 ? 1 : 0));
   const options = { task: 'classification', search: { rows: 300 } };
-  const model = await eng.fitRidge(Xs, ys, options);
+  const seen = [];
+  const model = await eng.fitRidge(Xs, ys, { ...options, onProgress: (p) => p.stage === 'select' && seen.push(p) });
   const want = await oneCall(Xs, ys, options);
   const { coef, train, ...header } = model.toJSON();
+  // The screen (150 of the 300 rows) is split between the two workers,
+  // then the candidates it keeps: one count over both rounds, every
+  // candidate screened once and the kept ones scored once more (a worker
+  // that scored the whole screen itself counted it twice).
+  const sel = header.selection;
+  const keptRows = sel.candidates.filter((c) => c.rows === sel.rows).length;
+  assert.equal(sel.screen, 150, 'the selection screens');
+  assert.ok(seen.length > 0 && seen.every((p) => p.total === sel.candidates.length + keptRows), `select's total ${seen.map((p) => p.total)}; want ${sel.candidates.length} + ${keptRows}`);
+  assert.ok(seen.every((p, i) => i === 0 || p.done >= seen[i - 1].done), 'the count never runs backwards');
+  assert.equal(seen.at(-1).done, seen.at(-1).total, 'the count ends full');
   assert.equal(header.selection.method, 'kernel', 'the selection says what the method was');
   assert.ok(header.selection.candidates.some((c) => c.kernel === 'rbf'), 'the RBF candidates were scored');
   assert.deepEqual(header, want.header, 'the model header (λ, scaler, selection)');

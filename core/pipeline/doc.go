@@ -31,9 +31,11 @@
 // rows every candidate is first scored on a seeded sample of
 // min(ScreenRows, rows/2) of them, and only the ScreenKeep best by that
 // screen's accuracy (squared error) on all the search rows, where the
-// one-standard-error rule chooses; every worker of a split selection
-// scores the screen itself (Plan.Score), so the choice does not depend on
-// the split. At 1,000 search rows and 15 candidates this is 15·250³ +
+// one-standard-error rule chooses; a split selection either scores the
+// screen in every worker (protocol.Plan.Score) or splits it in two rounds
+// (ScoreScreen, then ScoreKept with every worker's screen scores), and the
+// kept candidates are shared among the workers by rank: the scores, and
+// the choice, do not depend on the split. At 1,000 search rows and 15 candidates this is 15·250³ +
 // 4·1000³ of reduction instead of 15·1000³ (docs/PERFORMANCE.md,
 // "Successive halving"). The fit then chooses λ on all rows by the task
 // (krr.Criterion: validated accuracy for classification, squared error

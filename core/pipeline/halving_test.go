@@ -175,6 +175,103 @@ func TestSuccessiveHalving(t *testing.T) {
 			t.Errorf("a kept candidate without its screen score: %v", err)
 		}
 	}
+	// The same selection in two rounds (ScoreScreen split among the
+	// parts, then ScoreKept): each part's result is Score's, bit for bit,
+	// and the kept candidates are shared evenly.
+	for _, parts := range []int{1, 2, 3, 7} {
+		var screened []candScore
+		for part := range parts {
+			sc, err := open.ScoreScreen(context.Background(), Xs, ys, stats, part, parts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range sc {
+				if c.Candidate.Rows != 250 || c.Index%parts != part {
+					t.Fatalf("part %d of %d screened candidate %d on %d rows", part, parts, c.Index, c.Candidate.Rows)
+				}
+			}
+			b, _ := json.Marshal(sc)
+			var back []candScore
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatal(err)
+			}
+			screened = append(screened, back...)
+		}
+		slices.Reverse(screened) // any order
+		var all []candScore
+		for part := range parts {
+			got, err := open.ScoreKept(context.Background(), Xs, ys, stats, screened, part, parts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := open.Score(context.Background(), Xs, ys, stats, part, parts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%d parts, part %d: ScoreKept %+v\nScore %+v", parts, part, got, want)
+			}
+			full := 0
+			for _, c := range got {
+				if c.Screen != nil {
+					full++
+				}
+			}
+			if full > (ScreenKeep+parts-1)/parts {
+				t.Errorf("%d parts: part %d scored %d kept candidates of %d", parts, part, full, ScreenKeep)
+			}
+			all = append(all, got...)
+		}
+		if _, got, err := open.Choose(all); err != nil || !reflect.DeepEqual(got, sel) {
+			t.Errorf("%d parts in two rounds: %+v (%v)\nSelect: %+v", parts, got, err, sel)
+		}
+		if parts != 3 {
+			continue
+		}
+		// Screens that are not every candidate's, once, on the screen's
+		// rows, are refused before anything is scored.
+		tamper := func(f func([]candScore) []candScore) []candScore {
+			b, _ := json.Marshal(screened)
+			var c []candScore
+			_ = json.Unmarshal(b, &c)
+			return f(c)
+		}
+		for _, bad := range []struct {
+			name, want string
+			screened   []candScore
+		}{
+			{"one missing", "candidates screened; the selection screens", tamper(func(c []candScore) []candScore { return c[1:] })},
+			{"one repeated", "out of range or repeated", tamper(func(c []candScore) []candScore { c[0] = c[1]; return c })},
+			{"out of range", "out of range or repeated", tamper(func(c []candScore) []candScore { c[0].Index = len(c); return c })},
+			{"on all the rows", "was scored on 520 rows", tamper(func(c []candScore) []candScore {
+				c[2].Candidate.Rows = 520
+				c[2].Losses = append(c[2].Losses, make([]float64, 270)...)
+				return c
+			})},
+			{"another depth", "has depth", tamper(func(c []candScore) []candScore { c[0].Candidate.Depth += 5; return c })},
+			{"a loss short", "row losses", tamper(func(c []candScore) []candScore { c[4].Losses = c[4].Losses[1:]; return c })},
+			{"a NaN score", "a finite score", tamper(func(c []candScore) []candScore { c[3].Candidate.Score = math.NaN(); return c })},
+			{"none", "candidates screened", nil},
+		} {
+			_, err := open.ScoreKept(context.Background(), Xs, ys, stats, bad.screened, 0, parts)
+			var e *check.Error
+			if !errors.As(err, &e) || e.Option != "screened" || !strings.Contains(err.Error(), bad.want) {
+				t.Errorf("%s: %v; want a screened error with %q", bad.name, err, bad.want)
+			}
+		}
+	}
+	// A selection without a screen has no first round to split.
+	small, sstats, sXs, sys := openPlan(t, X, y, Config{Features: cfg.Features, Search: Search{Rows: 200, Depths: []int{1, 2}, Preprocess: halvingPreps}, Ridge: class})
+	if r, k := small.Screen(); r != 0 || k != 0 {
+		t.Fatalf("a selection of 200 rows screens %d rows, keeping %d", r, k)
+	}
+	if r, k := open.Screen(); r != 250 || k != ScreenKeep {
+		t.Fatalf("screens %d rows, keeping %d; want 250, %d", r, k, ScreenKeep)
+	}
+	var e *check.Error
+	if _, err := small.ScoreScreen(context.Background(), sXs, sys, sstats, 0, 2); !errors.As(err, &e) || e.Option != "screen" {
+		t.Errorf("ScoreScreen without a screen: %v", err)
+	}
 	d := 1 // the depths' mean, as chooseMethod takes it
 	n := len(sel.Candidates)
 	unscreened := defaultCosts.SearchWork(n, 520, 4, d, 3, krr.GridPoints)

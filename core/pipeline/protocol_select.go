@@ -27,12 +27,23 @@ func (p *fitPlan) SearchRows() []int {
 }
 
 // Candidates is the number of candidates an open plan scores (0 when
-// settled): Score's part i of k scores those whose index is i modulo k.
+// settled).
 func (p *fitPlan) Candidates() int {
 	if p.open == nil {
 		return 0
 	}
 	return len(p.open.cands)
+}
+
+// Screen is the number of the rows searched on which an open plan's
+// selection screens its candidates (successive halving's first round),
+// and how many of them the screen keeps for all the rows; 0, 0 when it
+// scores every candidate on all of them (or the plan is settled).
+func (p *fitPlan) Screen() (rows, keep int) {
+	if p.open == nil || p.open.screen == nil {
+		return 0, 0
+	}
+	return len(p.open.screen), p.open.keep
 }
 
 // Select settles an open plan: it scores every candidate on the rows of
@@ -59,28 +70,68 @@ func (p *fitPlan) Score(ctx context.Context, Xs *mat.Dense, ys []float64, stats 
 	})
 }
 
+// ScoreScreen scores on the screen's rows (Screen) the candidates whose
+// index is part modulo parts: the first round of a selection that screens,
+// split among hosts (see Select for Xs, ys and stats: all the rows
+// searched). ScoreKept takes every part's scores.
+func (p *fitPlan) ScoreScreen(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]candScore, error) {
+	return promptly(ctx, "pipeline: selection", p.cfg.Ridge.Progress, func(report func(done, total int, stage string)) ([]candScore, error) {
+		q := p.WithProgress(report)
+		if err := q.checkScore(Xs, ys, stats, part, parts); err != nil {
+			return nil, err
+		}
+		if q.open.screen == nil {
+			return nil, check.New(check.Option, "screen", "pipeline: the selection scores every candidate on all %d rows searched, without a screen; use Score", len(q.open.idx))
+		}
+		return q.open.screenShare(ctx, Xs, ys, stats, part, parts, q.cfg.Ridge)
+	})
+}
+
+// ScoreKept is Score after a split screen: screened holds every
+// candidate's screen score (every part's ScoreScreen, in any order), from
+// which it scores the part's share of the kept candidates on all the rows
+// searched, as Score does after scoring the screen itself; Choose takes
+// every part's result.
+func (p *fitPlan) ScoreKept(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, screened []candScore, part, parts int) ([]candScore, error) {
+	return promptly(ctx, "pipeline: selection", p.cfg.Ridge.Progress, func(report func(done, total int, stage string)) ([]candScore, error) {
+		q := p.WithProgress(report)
+		if err := q.checkScore(Xs, ys, stats, part, parts); err != nil {
+			return nil, err
+		}
+		first, err := q.open.screenScores(screened)
+		if err != nil {
+			return nil, err
+		}
+		return q.open.score(ctx, Xs, ys, stats, part, parts, first, q.cfg.Ridge)
+	})
+}
+
 func (p *fitPlan) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]candScore, error) {
-	s := p.open
-	if s == nil {
-		return nil, check.New(check.Option, "", "pipeline: the plan leaves nothing to select; fit it")
-	}
-	if parts < 1 || part < 0 || part >= parts {
-		return nil, check.New(check.Option, "part", "pipeline: part %d of %d; give 0 ≤ part < parts", part, parts)
-	}
-	if err := p.checkStats(stats); err != nil {
+	if err := p.checkScore(Xs, ys, stats, part, parts); err != nil {
 		return nil, err
 	}
+	return p.open.score(ctx, Xs, ys, stats, part, parts, nil, p.cfg.Ridge)
+}
+
+// checkScore checks a scoring call's arguments against an open plan.
+func (p *fitPlan) checkScore(Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) error {
+	s := p.open
+	if s == nil {
+		return check.New(check.Option, "", "pipeline: the plan leaves nothing to select; fit it")
+	}
+	if parts < 1 || part < 0 || part >= parts {
+		return check.New(check.Option, "part", "pipeline: part %d of %d; give 0 ≤ part < parts", part, parts)
+	}
+	if err := p.checkStats(stats); err != nil {
+		return err
+	}
 	if Xs == nil || Xs.IsEmpty() {
-		return nil, check.New(check.Shape, "", "pipeline: no rows to search; give the rows of SearchRows")
+		return check.New(check.Shape, "", "pipeline: no rows to search; give the rows of SearchRows")
 	}
 	if r, c := Xs.Dims(); r != len(s.idx) || c != p.cols || len(ys) != r {
-		return nil, check.New(check.Shape, "", "pipeline: %d × %d search rows with %d targets; the plan searches %d rows of %d columns (SearchRows), one target each", r, c, len(ys), len(s.idx), p.cols)
+		return check.New(check.Shape, "", "pipeline: %d × %d search rows with %d targets; the plan searches %d rows of %d columns (SearchRows), one target each", r, c, len(ys), len(s.idx), p.cols)
 	}
-	var which []int
-	for i := part; i < len(s.cands); i += parts {
-		which = append(which, i)
-	}
-	return s.score(ctx, Xs, ys, stats, which, p.cfg.Ridge)
+	return nil
 }
 
 // Choose finishes an open plan's selection from every candidate's Scored

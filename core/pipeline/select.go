@@ -415,80 +415,144 @@ func (s *search) addRBF(cfg Config, rows, cols int) {
 	s.chooseMethod(cfg, rows, cols)
 }
 
-// score scores the candidates which with the exact kernel on the rows
-// searched (Xs, ys: the rows of s.idx, in that order), by exact
-// leave-one-out over the λ grid: one tridiagonal reduction per candidate (krr.KernelCurve).
-// Each candidate's scaler is the one the fit would use, fitted from the
-// merged statistics of every training row. Progress goes to report's
-// (the plan's own: a plan kept across calls reports to each call).
+// score scores part (of parts) of the candidates with the exact kernel on
+// the rows searched (Xs, ys: the rows of s.idx, in that order), by exact
+// leave-one-out over the λ grid: one tridiagonal reduction per candidate
+// (krr.KernelCurve). Each candidate's scaler is the one the fit would use,
+// fitted from the merged statistics of every training row. Progress goes
+// to report's (the plan's own: a plan kept across calls reports to each
+// call). Without a screen, a part is the candidates whose index is part
+// modulo parts.
 //
-// When the search screens (s.screen), every part first scores all the
-// candidates on the screen's rows (the same work and the same bits in
-// every part, so that each knows which are kept whatever the split), then
-// those of which that the screen keeps on all the rows: a candidate
-// screened out comes back with its screen score, a kept one with its full
-// score and its screen score in candScore.Screen.
-func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, which []int, report krr.Options) ([]candScore, error) {
-	scaled := make([]*mat.Dense, len(s.preps))
-	for i, p := range s.preps {
-		if !slices.ContainsFunc(which, func(c int) bool { return s.prepOf[c] == i }) && (s.screen == nil || !slices.Contains(s.prepOf, i)) {
-			continue // no candidate of this part uses it
-		}
-		scaler, err := stats.Scaler(p)
+// When the search screens (s.screen), first holds every candidate's screen
+// score (screenShare's, from every part), or nil: then every part scores
+// the whole screen itself (the same work and the same bits in every part,
+// so that each knows which are kept whatever the split). A part then
+// scores on all the rows the kept candidates whose rank among the kept is
+// part modulo parts (so the parts share them evenly), and returns those
+// with their full score and their screen score in candScore.Screen, and
+// the candidates screened out whose index is part modulo parts with their
+// screen score.
+func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int, first []candScore, report krr.Options) ([]candScore, error) {
+	if s.screen == nil {
+		which := share(len(s.cands), part, parts)
+		scaled, err := s.scaled(Xs, stats, which)
 		if err != nil {
 			return nil, err
 		}
-		if scaled[i], err = scaler.Apply(nil, Xs); err != nil {
-			return nil, err
-		}
-	}
-	if s.screen == nil {
 		return s.round(ctx, scaled, ys, which, report, 0, len(which))
 	}
-	all := make([]int, len(s.cands))
-	for i := range all {
-		all[i] = i
+	done, total := 0, 0
+	if first == nil {
+		all := share(len(s.cands), 0, 1)
+		total = len(all) + (s.keep+parts-1-part)/parts
+		var err error
+		if first, err = s.screenRound(ctx, Xs, ys, stats, all, report, total); err != nil {
+			return nil, err
+		}
+		done = len(all)
 	}
-	var full []int // which's candidates the screen keeps
-	total := len(all) + min(len(which), s.keep)
+	points := make([]Candidate, len(first))
+	for i := range first {
+		points[i] = first[i].Candidate
+	}
+	kept := s.kept(points)
+	var full []int // the kept candidates this part scores on all the rows
+	rank := 0
+	for i, k := range kept {
+		if k {
+			if rank%parts == part {
+				full = append(full, i)
+			}
+			rank++
+		}
+	}
+	if total == 0 {
+		total = len(full)
+	}
+	scaled, err := s.scaled(Xs, stats, full)
+	if err != nil {
+		return nil, err
+	}
+	second, err := s.round(ctx, scaled, ys, full, report, done, done+len(full))
+	if err != nil {
+		return nil, err
+	}
+	var out []candScore
+	for i := range s.cands {
+		switch j := slices.Index(full, i); {
+		case j >= 0:
+			sc := second[j]
+			sc.Candidate.Rows = len(s.idx)
+			screen := first[i].Candidate
+			sc.Screen = &screen
+			out = append(out, sc)
+		case !kept[i] && i%parts == part:
+			out = append(out, first[i])
+		}
+	}
+	return out, nil
+}
+
+// screenShare scores on the screen's rows the candidates whose index is
+// part modulo parts: the first round of a screened search split among
+// hosts (Plan.ScoreScreen), whose scores of every candidate score then
+// hands back (first).
+func (s *search) screenShare(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int, report krr.Options) ([]candScore, error) {
+	which := share(len(s.cands), part, parts)
+	return s.screenRound(ctx, Xs, ys, stats, which, report, len(which))
+}
+
+// screenRound scores the candidates list on the screen's rows of Xs and
+// ys (the rows searched), each with its Rows the screen's, reporting
+// progress from 0 of total.
+func (s *search) screenRound(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, list []int, report krr.Options, total int) ([]candScore, error) {
+	scaled, err := s.scaled(Xs, stats, list)
+	if err != nil {
+		return nil, err
+	}
 	small := make([]*mat.Dense, len(scaled))
 	for i, x := range scaled {
 		if x != nil {
 			small[i] = data.Rows(x, s.screen)
 		}
 	}
-	first, err := s.round(ctx, small, data.Take(ys, s.screen), all, report, 0, total)
+	out, err := s.round(ctx, small, data.Take(ys, s.screen), list, report, 0, total)
 	if err != nil {
 		return nil, err
 	}
-	points := make([]Candidate, len(first))
-	for i := range first {
-		first[i].Candidate.Rows = len(s.screen)
-		points[i] = first[i].Candidate
-	}
-	kept := s.kept(points)
-	for _, i := range which {
-		if kept[i] {
-			full = append(full, i)
-		}
-	}
-	second, err := s.round(ctx, scaled, ys, full, report, len(all), len(all)+len(full))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]candScore, 0, len(which))
-	for _, i := range which {
-		if !kept[i] {
-			out = append(out, first[i])
-			continue
-		}
-		sc := second[slices.Index(full, i)]
-		sc.Candidate.Rows = len(s.idx)
-		screen := first[i].Candidate
-		sc.Screen = &screen
-		out = append(out, sc)
+	for i := range out {
+		out[i].Candidate.Rows = len(s.screen)
 	}
 	return out, nil
+}
+
+// scaled returns Xs through each preprocessing's scaler (fitted from
+// stats), nil for those that no candidate of list uses.
+func (s *search) scaled(Xs *mat.Dense, stats *data.Stats, list []int) ([]*mat.Dense, error) {
+	out := make([]*mat.Dense, len(s.preps))
+	for i, p := range s.preps {
+		if !slices.ContainsFunc(list, func(c int) bool { return s.prepOf[c] == i }) {
+			continue
+		}
+		scaler, err := stats.Scaler(p)
+		if err != nil {
+			return nil, err
+		}
+		if out[i], err = scaler.Apply(nil, Xs); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// share is the candidates of n whose index is part modulo parts.
+func share(n, part, parts int) []int {
+	var out []int
+	for i := part; i < n; i += parts {
+		out = append(out, i)
+	}
+	return out
 }
 
 // kept reports which candidates the screen keeps for the full round from
@@ -590,6 +654,66 @@ func (s *search) round(ctx context.Context, X []*mat.Dense, ys []float64, list [
 	return out, nil
 }
 
+// screenScores checks that screened holds every candidate's screen score
+// once (ScoreScreen's, from every part: on the screen's rows, no screen
+// score of its own, no curve) and returns them by candidate.
+func (s *search) screenScores(screened []candScore) ([]candScore, error) {
+	if len(screened) != len(s.cands) {
+		return nil, check.New(check.Shape, "screened", "pipeline: %d candidates screened; the selection screens %d", len(screened), len(s.cands))
+	}
+	first := make([]candScore, len(s.cands))
+	seen := make([]bool, len(s.cands))
+	for _, sc := range screened {
+		i := sc.Index
+		if err := s.checkScored("screened", sc, i >= 0 && i < len(seen) && seen[i]); err != nil {
+			return nil, err
+		}
+		if sc.Candidate.Rows != len(s.screen) || sc.Screen != nil || len(sc.Curve) > 0 {
+			return nil, check.New(check.Value, "screened", "pipeline: screened candidate %d was scored on %d rows (with a screen score: %t, a curve of %d points); the screen scores every candidate on %d rows, with neither", i, sc.Candidate.Rows, sc.Screen != nil, len(sc.Curve), len(s.screen))
+		}
+		if err := checkLosses("screened", i, sc.Losses, len(s.screen)); err != nil {
+			return nil, err
+		}
+		seen[i], first[i] = true, sc
+	}
+	return first, nil
+}
+
+// checkScored checks that sc is one of the search's candidates, not seen
+// before (repeated), with a valid score; field names the argument.
+func (s *search) checkScored(field string, sc candScore, repeated bool) error {
+	i, c := sc.Index, sc.Candidate
+	if i < 0 || i >= len(s.cands) || repeated {
+		return check.New(check.Shape, field, "pipeline: %s candidate index %d is out of range or repeated; give each of 0 … %d once", field, i, len(s.cands)-1)
+	}
+	if want := s.cands[i]; c.Depth != want.Depth || c.Preprocess != want.Preprocess || c.Kernel != want.Kernel || c.Gamma != want.Gamma {
+		return check.New(check.Value, field, "pipeline: %s candidate %d has depth %d and preprocessing %+v (kernel %q, γ %v); the selection's has depth %d and %+v (kernel %q, γ %v)", field, i, c.Depth, c.Preprocess, c.Kernel, c.Gamma, want.Depth, want.Preprocess, want.Kernel, want.Gamma)
+	}
+	return validScore(field, i, c)
+}
+
+// validScore checks a scored candidate's λ, score and accuracy.
+func validScore(field string, i int, c Candidate) error {
+	if !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || !(c.Score >= 0) || math.IsInf(c.Score, 0) || !(c.Accuracy >= 0 && c.Accuracy <= 1) {
+		return check.New(check.Value, field, "pipeline: %s candidate %d has λ %v, score %v, accuracy %v; a scored candidate has λ > 0 and a finite score", field, i, c.Lambda, c.Score, c.Accuracy)
+	}
+	return nil
+}
+
+// checkLosses checks a scored candidate's row losses: one per row scored,
+// each finite and ≥ 0.
+func checkLosses(field string, i int, losses []float64, rows int) error {
+	if len(losses) != rows {
+		return check.New(check.Shape, field, "pipeline: %s candidate %d has %d row losses; it was scored on %d rows", field, i, len(losses), rows)
+	}
+	for r, l := range losses {
+		if !(l >= 0) || math.IsInf(l, 0) {
+			return check.New(check.Value, field, "pipeline: %s candidate %d has loss %v at row %d; losses are finite and ≥ 0", field, i, l, r)
+		}
+	}
+	return nil
+}
+
 // pick checks that scored holds every candidate once, as score returns
 // them (with a screen, the kept ones those the screen's scores keep), and
 // applies Simplest to those scored on all the rows searched: the
@@ -602,21 +726,9 @@ func (s *search) pick(scored []candScore) (*Selection, error) {
 	losses := make([][]float64, len(s.cands))
 	screened := make([]Candidate, len(s.cands)) // each candidate's screen score
 	curves := make([]curve, len(s.cands))
-	valid := func(i int, c Candidate) error {
-		if !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) || !(c.Score >= 0) || math.IsInf(c.Score, 0) || !(c.Accuracy >= 0 && c.Accuracy <= 1) {
-			return check.New(check.Value, "scored", "pipeline: scored candidate %d has λ %v, score %v, accuracy %v; a scored candidate has λ > 0 and a finite score", i, c.Lambda, c.Score, c.Accuracy)
-		}
-		return nil
-	}
 	for _, sc := range scored {
 		i, c := sc.Index, sc.Candidate
-		if i < 0 || i >= len(s.cands) || losses[i] != nil {
-			return nil, check.New(check.Shape, "scored", "pipeline: scored candidate index %d is out of range or repeated; give each of 0 … %d once", i, len(s.cands)-1)
-		}
-		if want := s.cands[i]; c.Depth != want.Depth || c.Preprocess != want.Preprocess || c.Kernel != want.Kernel || c.Gamma != want.Gamma {
-			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has depth %d and preprocessing %+v (kernel %q, γ %v); the selection's has depth %d and %+v (kernel %q, γ %v)", i, c.Depth, c.Preprocess, c.Kernel, c.Gamma, want.Depth, want.Preprocess, want.Kernel, want.Gamma)
-		}
-		if err := valid(i, c); err != nil {
+		if err := s.checkScored("scored", sc, i >= 0 && i < len(losses) && losses[i] != nil); err != nil {
 			return nil, err
 		}
 		rows := len(s.idx)
@@ -625,7 +737,7 @@ func (s *search) pick(scored []candScore) (*Selection, error) {
 			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has a screen score (rows %d); the selection screens none", i, c.Rows)
 		case s.screen == nil:
 		case c.Rows == len(s.idx) && sc.Screen != nil && sc.Screen.Rows == len(s.screen):
-			if err := valid(i, *sc.Screen); err != nil {
+			if err := validScore("scored", i, *sc.Screen); err != nil {
 				return nil, err
 			}
 			screened[i] = *sc.Screen
@@ -634,13 +746,8 @@ func (s *search) pick(scored []candScore) (*Selection, error) {
 		default:
 			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d was scored on %d rows; the selection screens on %d and keeps the best on %d (with their screen score)", i, c.Rows, len(s.screen), len(s.idx))
 		}
-		if len(sc.Losses) != rows {
-			return nil, check.New(check.Shape, "scored", "pipeline: scored candidate %d has %d row losses; it was scored on %d rows", i, len(sc.Losses), rows)
-		}
-		for r, l := range sc.Losses {
-			if !(l >= 0) || math.IsInf(l, 0) {
-				return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has loss %v at row %d; losses are finite and ≥ 0", i, l, r)
-			}
+		if err := checkLosses("scored", i, sc.Losses, rows); err != nil {
+			return nil, err
 		}
 		if carry := s.method != nil && s.method.Carry && rows == len(s.idx); carry != (len(sc.Curve) > 0) {
 			return nil, check.New(check.Value, "scored", "pipeline: scored candidate %d has a λ curve of %d points; the selection carries one for each candidate scored on all %d rows when the fit takes its λ, none otherwise", i, len(sc.Curve), len(s.idx))

@@ -33,7 +33,12 @@
 // sample, a function of the number of rows, the classes, the grid and the
 // seed only). The host gathers those rows alone, and Select (or Score per
 // worker, then Choose) settles the plan from them and the merged
-// statistics of every row. No host needs every row in one place.
+// statistics of every row. No host needs every row in one place. A
+// selection that screens its candidates on fewer rows first (Screen:
+// successive halving) splits in two rounds, ScoreScreen per worker and
+// then ScoreKept per worker with every worker's screen scores, so that
+// no worker scores the whole screen; Score scores the screen itself, and
+// both give Choose the same scores, bit for bit.
 //
 // # Binary forms
 //

@@ -192,8 +192,16 @@ func (p *Plan) Scaler(s *data.Stats) (*data.Scaler, error) { return p.p.Scaler(s
 func (p *Plan) SearchRows() []int { return p.p.SearchRows() }
 
 // Candidates is the number of candidates an open plan scores (0 when
-// settled): Score's part i of k scores those whose index is i modulo k.
+// settled).
 func (p *Plan) Candidates() int { return p.p.Candidates() }
+
+// Screen is the number of the rows searched on which an open plan's
+// selection first scores every candidate (successive halving: see
+// pipeline.Selection.Screen), and how many of them it keeps to score on
+// all the rows; 0, 0 when it scores every candidate on all of them, or the
+// plan is settled. Such a selection can be split in two rounds
+// (ScoreScreen, then ScoreKept) so that no part scores the whole screen.
+func (p *Plan) Screen() (rows, keep int) { return p.p.Screen() }
 
 // Select settles an open plan: it scores every candidate on the rows of
 // SearchRows (Xs and ys: those rows and their targets, in that order) with
@@ -219,11 +227,54 @@ func (p *Plan) Score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *da
 	if err != nil {
 		return nil, err
 	}
+	return scoredOut(s), nil
+}
+
+// ScoreScreen scores on the screen's rows (Screen) the candidates whose
+// index is part modulo parts: the first round of a screened selection
+// split among hosts (see Select for Xs, ys and stats: all the rows
+// searched). ScoreKept takes every part's results. It refuses a plan that
+// does not screen.
+func (p *Plan) ScoreScreen(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]Scored, error) {
+	s, err := p.p.ScoreScreen(ctx, Xs, ys, stats, part, parts)
+	if err != nil {
+		return nil, err
+	}
+	return scoredOut(s), nil
+}
+
+// ScoreKept is Score after a split screen: screened holds every
+// candidate's screen score (all the parts' ScoreScreen, in any order); it
+// scores the part's share of the candidates the screen keeps on all the
+// rows searched and returns what Score would, for Choose. Score and the
+// two rounds give the same scores, bit for bit, and the same choice.
+func (p *Plan) ScoreKept(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, screened []Scored, part, parts int) ([]Scored, error) {
+	s, err := p.p.ScoreKept(ctx, Xs, ys, stats, scoredIn(screened), part, parts)
+	if err != nil {
+		return nil, err
+	}
+	return scoredOut(s), nil
+}
+
+// scoredOut is never nil, so that a part with nothing to score returns
+// an empty list (JSON's [], not null).
+func scoredOut(s []seam.Scored[pipeline.Candidate]) []Scored {
 	out := make([]Scored, len(s))
 	for i, c := range s {
 		out[i] = Scored(c)
 	}
-	return out, nil
+	return out
+}
+
+func scoredIn(s []Scored) []seam.Scored[pipeline.Candidate] {
+	if s == nil {
+		return nil
+	}
+	in := make([]seam.Scored[pipeline.Candidate], len(s))
+	for i, c := range s {
+		in[i] = seam.Scored[pipeline.Candidate](c)
+	}
+	return in
 }
 
 // Choose finishes an open plan's selection from every candidate's Scored
@@ -232,14 +283,7 @@ func (p *Plan) Score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *da
 // plan's candidates, each once. It returns the settled plan and the
 // selection.
 func (p *Plan) Choose(scored []Scored) (*Plan, *pipeline.Selection, error) {
-	var in []seam.Scored[pipeline.Candidate]
-	if scored != nil {
-		in = make([]seam.Scored[pipeline.Candidate], len(scored))
-		for i, c := range scored {
-			in[i] = seam.Scored[pipeline.Candidate](c)
-		}
-	}
-	q, sel, err := p.p.Choose(in)
+	q, sel, err := p.p.Choose(scoredIn(scored))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -146,18 +146,28 @@ async function select(pool, call, control, plan, cols, data, yd, stats, refs) {
   }
   // One count for the selection, reported once every share is known
   // (each worker's first report gives its share), so that it never runs
-  // backwards.
-  const done = new Array(k).fill(-1);
-  const total = new Array(k).fill(-1);
-  const sum = (a) => a.reduce((s, v) => s + v, 0);
-  const report = control.onProgress && ((i) => (p) => {
-    done[i] = p.done; total[i] = p.total;
-    if (!total.includes(-1)) control.onProgress({ ...p, done: sum(done), total: sum(total), stage: 'select' });
-  });
-  const scored = await Promise.all(pool.slots.map((slot, i) => {
-    const [a, arrays] = args({ part: { index: i, count: k } });
-    return call('select', a, arrays, { signal: control.signal, onProgress: report && report(i) }, { slot, transfer: moved(arrays) });
-  }));
-  const [a, arrays] = args({ scored: scored.flatMap((p) => p.scored ?? []) });
+  // backwards. A selection that screens runs in two rounds, each worker
+  // scoring a share of the screen, then a share of the candidates it
+  // keeps (Go's Plan.ScoreScreen and ScoreKept), so that no worker scores
+  // the whole screen; the count covers both (the plan says how many the
+  // screen keeps).
+  const { screen, kept, candidates } = plan.search;
+  const all = screen > 0 ? candidates + kept : 0;
+  const sum = (a) => a.reduce((s, v) => s + Math.max(v, 0), 0);
+  const score = async (extra, before) => {
+    const done = new Array(k).fill(-1);
+    const total = new Array(k).fill(-1);
+    const report = control.onProgress && ((i) => (p) => {
+      done[i] = p.done; total[i] = p.total;
+      if (all || !total.includes(-1)) control.onProgress({ ...p, done: before + sum(done), total: all || sum(total), stage: 'select' });
+    });
+    const out = await Promise.all(pool.slots.map((slot, i) => {
+      const [a, arrays] = args({ part: { index: i, count: k }, ...extra });
+      return call('select', a, arrays, { signal: control.signal, onProgress: report && report(i) }, { slot, transfer: moved(arrays) });
+    }));
+    return out.flatMap((p) => p.scored ?? []);
+  };
+  const scored = screen > 0 ? await score({ screened: await score({ screen: true }, 0) }, candidates) : await score({}, 0);
+  const [a, arrays] = args({ scored });
   return call('select', a, arrays, { signal: control.signal }, { slot: first });
 }

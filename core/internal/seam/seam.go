@@ -56,6 +56,9 @@ type Plan[C, S, K, M any] interface {
 	Candidates() int
 	Select(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats) (Plan[C, S, K, M], *S, error)
 	Score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]Scored[K], error)
+	Screen() (rows, keep int)
+	ScoreScreen(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]Scored[K], error)
+	ScoreKept(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, screened []Scored[K], part, parts int) ([]Scored[K], error)
 	Choose(scored []Scored[K]) (Plan[C, S, K, M], *S, error)
 	NewPart(s *data.Scaler) (Part, error)
 	DecodePart(b []byte) (Part, error)
