@@ -289,11 +289,26 @@ const nearParallel = 1 - 1e-3
 // product g and norms a, b. It returns NTK_depth when ntk is set, else
 // NNGP_depth.
 func reluEntry(g, a, b float64, x, z []float64, depth int, ntk bool) float64 {
-	if depth == 0 || a == 0 || b == 0 {
+	if depth == 0 {
 		if a == 0 || b == 0 {
 			return 0
 		}
 		return g
+	}
+	var out [MaxDepth]float64
+	reluLayers(g, a, b, x, z, ntk, out[:depth])
+	return out[depth-1]
+}
+
+// reluLayers runs the ReLU kernel recursion for one pair of rows with
+// inner product g and norms a, b through len(out) ≥ 1 layers, setting
+// out[l−1] to NTK_l (ntk) or NNGP_l: each the bits of a recursion of depth
+// l alone, whose last layer differs only in not computing the next angle.
+func reluLayers(g, a, b float64, x, z []float64, ntk bool, out []float64) {
+	depth := len(out)
+	if a == 0 || b == 0 {
+		clear(out)
+		return
 	}
 	ab := a * b
 	c := math.Max(-1, math.Min(1, g/ab))
@@ -308,7 +323,7 @@ func reluEntry(g, a, b float64, x, z []float64, depth int, ntk bool) float64 {
 		theta = math.Acos(c)
 		omc, opc = 1-c, 1+c
 	}
-	nngp, k := g, g
+	k := g
 	for l := 0; l < depth; l++ {
 		sin := math.Sqrt(omc * opc)
 		f0 := 1 - theta/math.Pi
@@ -330,14 +345,15 @@ func reluEntry(g, a, b float64, x, z []float64, depth int, ntk bool) float64 {
 				thetan = math.Acos(cn)
 			}
 		}
-		nngp = ab * cn
+		nngp := ab * cn
 		k = nngp + k*f0
+		if ntk {
+			out[l] = k
+		} else {
+			out[l] = nngp
+		}
 		c, omc, opc, theta = cn, omcn, 1+cn, thetan
 	}
-	if ntk {
-		return k
-	}
-	return nngp
 }
 
 // kahanAngle returns the angle between x and z as 2·atan2(‖x̂−ẑ‖, ‖x̂+ẑ‖),

@@ -589,6 +589,10 @@ func (s *search) round(ctx context.Context, X []*mat.Dense, ys []float64, list [
 	byAcc := s.opt.Task == krr.Classification
 	out := make([]candScore, len(list))
 	errs := make([]error, len(list))
+	Ks, err := s.sharedKernels(ctx, X, list)
+	if err != nil {
+		return nil, err
+	}
 	one := func(j int) {
 		i := list[j]
 		c := s.cands[i]
@@ -599,10 +603,14 @@ func (s *search) round(ctx context.Context, X []*mat.Dense, ys []float64, list [
 		if c.Kernel == names.RBF {
 			k = kernel.Spec{Name: names.RBF, Gamma: c.Gamma}
 		}
-		K, err := k.GramContext(ctx, X[s.prepOf[i]], nil)
-		if err != nil {
-			errs[j] = err
-			return
+		K := Ks[j]
+		Ks[j] = nil // the candidate's own from here on
+		if K == nil {
+			var err error
+			if K, err = k.GramContext(ctx, X[s.prepOf[i]], nil); err != nil {
+				errs[j] = err
+				return
+			}
 		}
 		curve, rowLosses, err := krr.KernelCurveContext(ctx, K, ys, s.o)
 		if err != nil {
@@ -712,6 +720,53 @@ func checkLosses(field string, i int, losses []float64, rows int) error {
 		}
 	}
 	return nil
+}
+
+// sharedKernels returns, for the candidates of list (positions in list)
+// that share a preprocessing with another of a different depth, their
+// kernel matrices on X from one pass of the recursion per preprocessing
+// (kernel.Spec.Depths: the bits of GramContext at each depth, for the
+// work of the deepest: depths 1–3 cost what depth 3 alone does); nil for
+// the others, which compute their own.
+func (s *search) sharedKernels(ctx context.Context, X []*mat.Dense, list []int) ([]*mat.Dense, error) {
+	Ks := make([]*mat.Dense, len(list))
+	if n := s.spec.Name; n != "" && n != names.NTK && n != names.NNGP {
+		return Ks, nil
+	}
+	byPrep := map[int][]int{}
+	var preps []int
+	for j, i := range list {
+		if c := s.cands[i]; c.Depth > 0 && c.Kernel != names.RBF {
+			p := s.prepOf[i]
+			if byPrep[p] == nil {
+				preps = append(preps, p)
+			}
+			byPrep[p] = append(byPrep[p], j)
+		}
+	}
+	preps = slices.DeleteFunc(preps, func(p int) bool { return len(byPrep[p]) < 2 })
+	errs := make([]error, len(preps))
+	linalg.ParallelFor(len(preps), func(g int) {
+		js := byPrep[preps[g]]
+		depths := make([]int, len(js))
+		for t, j := range js {
+			depths[t] = s.cands[list[j]].Depth
+		}
+		mats, err := s.spec.Depths(ctx, X[preps[g]], depths)
+		if err != nil {
+			errs[g] = err
+			return
+		}
+		for t, j := range js {
+			Ks[j] = mats[t]
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return Ks, nil
 }
 
 // pick checks that scored holds every candidate once, as score returns

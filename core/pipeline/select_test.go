@@ -17,6 +17,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/names"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 	"ntkrf/internal/fixture"
@@ -565,5 +566,45 @@ func TestAutoRBF(t *testing.T) {
 	losses[0] = []float64{1, 1, 1, 1}
 	if got, err := Simplest(cands, losses, true); err != nil || got != 1 {
 		t.Errorf("Simplest chose %d (%v), want the RBF best when no NTK is within reach", got, err)
+	}
+}
+
+// TestSharedKernels: the candidates of one preprocessing at several depths
+// take their kernels from one pass (kernel.Spec.Depths), the bits of
+// their own; a candidate alone in its preprocessing, and the RBF ones,
+// compute their own.
+func TestSharedKernels(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(300, 4, 3, 7)
+	cfg := Config{Search: Search{Rows: 200, Depths: []int{1, 2, 3}}, Ridge: krr.Options{Task: krr.Classification}}
+	plan, stats, Xs, _ := openPlan(t, X, y, cfg)
+	s := plan.open
+	scaled, err := s.scaled(Xs, stats, share(len(s.cands), 0, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := []int{0, 1, 2, 3, len(s.cands) - 1} // depths 1–3 of the first preprocessing, depth 1 of the second, an RBF
+	if s.cands[3].Depth != 1 || s.prepOf[3] == s.prepOf[0] || s.cands[len(s.cands)-1].Kernel != names.RBF {
+		t.Fatalf("candidates %+v", s.cands)
+	}
+	Ks, err := s.sharedKernels(context.Background(), scaled, list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, i := range list {
+		c := s.cands[i]
+		if shared := j < 3; (Ks[j] != nil) != shared {
+			t.Fatalf("candidate %d (%+v): shared kernel %t, want %t", i, c, Ks[j] != nil, shared)
+		}
+		if Ks[j] == nil {
+			continue
+		}
+		want, err := kernel.Spec{Name: names.NTK, Depth: c.Depth}.Gram(scaled[s.prepOf[i]], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(Ks[j].RawMatrix().Data, want.RawMatrix().Data, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
+			t.Errorf("candidate %d: the shared kernel is not its own", i)
+		}
 	}
 }
