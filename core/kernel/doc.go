@@ -25,7 +25,9 @@
 // # Matrices
 //
 // Matrices are row-major float64 [gonum.org/v1/gonum/mat.Dense] values, one
-// data point per row. Inputs are never modified.
+// data point per row. Inputs are never modified. Spec.Depths returns the
+// Gram matrices of several depths from one pass of the recursion (it
+// passes through every shallower depth), each with the bits of its own.
 //
 // # Errors and panics
 //
