@@ -127,16 +127,24 @@ test('fitRidge: the same rows give the same bits on any number of workers (the c
   const X = randomMatrix(600, 5, 3);
   const y = Float64Array.from({ length: 600 }, (_, i) => Math.sin(3 * X.data[i * 5]) + X.data[i * 5 + 1] ** 2);
   const Xt = randomMatrix(50, 5, 4);
+  // Classes of the same rows, and nothing given: 'auto' chooses the method
+  // (the exact kernel here, with the RBF candidates) and screens its
+  // candidates, split among the workers in two rounds.
+  const classes = Float64Array.from({ length: 600 }, (_, i) => (X.data[i * 5] * X.data[i * 5 + 1] > 0 ? 1 : 0));
   const preds = [];
   for (const workers of [1, 2, 4]) {
     const e = await createEngine({ workers });
     const m = await e.fitRidge(X, y, { features: { dim: 128, seed: 2 } });
-    preds.push({ lambda: m.lambda, p: await m.predict(Xt) });
+    const c = await e.fitRidge(X, classes, { task: 'classification' });
+    preds.push({ lambda: m.lambda, p: await m.predict(Xt), file: JSON.stringify(m.toJSON()), auto: JSON.stringify(c.toJSON()) });
     e.close();
   }
-  for (const { lambda, p } of preds.slice(1)) {
+  assert.ok(JSON.parse(preds[0].auto).selection.screen > 0, 'the selection screens');
+  for (const { lambda, p, file, auto } of preds.slice(1)) {
     assert.equal(lambda, preds[0].lambda);
     assert.deepEqual(p, preds[0].p);
+    assert.equal(file, preds[0].file, 'the model files, selection included');
+    assert.equal(auto, preds[0].auto, "the 'auto' classifier's file");
   }
 });
 
