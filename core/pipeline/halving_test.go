@@ -186,7 +186,7 @@ func TestSuccessiveHalving(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, c := range sc {
-				if c.Candidate.Rows != 250 || c.Index%parts != part {
+				if n := len(sel.Candidates); c.Candidate.Rows != 250 || c.Index < part*n/parts || c.Index >= (part+1)*n/parts {
 					t.Fatalf("part %d of %d screened candidate %d on %d rows", part, parts, c.Index, c.Candidate.Rows)
 				}
 			}

@@ -60,19 +60,20 @@ func (p *fitPlan) Select(ctx context.Context, Xs *mat.Dense, ys []float64, stats
 	return p.Choose(scored)
 }
 
-// Score scores the candidates of an open plan whose index is part modulo
-// parts (see Select for Xs, ys and stats), so that hosts without shared
-// memory (WebAssembly workers, a cluster) can split a selection: each
-// scores a part, and Choose chooses from all of them.
+// Score scores part's block of an open plan's candidates (the part-th of
+// parts contiguous blocks, in the order they are enumerated; see Select
+// for Xs, ys and stats), so that hosts without shared memory (WebAssembly
+// workers, a cluster) can split a selection: each scores a part, and
+// Choose chooses from all of them.
 func (p *fitPlan) Score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]candScore, error) {
 	return promptly(ctx, "pipeline: selection", p.cfg.Ridge.Progress, func(report func(done, total int, stage string)) ([]candScore, error) {
 		return p.WithProgress(report).score(ctx, Xs, ys, stats, part, parts)
 	})
 }
 
-// ScoreScreen scores on the screen's rows (Screen) the candidates whose
-// index is part modulo parts: the first round of a selection that screens,
-// split among hosts (see Select for Xs, ys and stats: all the rows
+// ScoreScreen scores on the screen's rows (Screen) part's block of the
+// candidates (as Score splits them): the first round of a selection that
+// screens, split among hosts (see Select for Xs, ys and stats: all the rows
 // searched). ScoreKept takes every part's scores.
 func (p *fitPlan) ScoreScreen(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]candScore, error) {
 	return promptly(ctx, "pipeline: selection", p.cfg.Ridge.Progress, func(report func(done, total int, stage string)) ([]candScore, error) {

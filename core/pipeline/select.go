@@ -421,8 +421,8 @@ func (s *search) addRBF(cfg Config, rows, cols int) {
 // (krr.KernelCurve). Each candidate's scaler is the one the fit would use,
 // fitted from the merged statistics of every training row. Progress goes
 // to report's (the plan's own: a plan kept across calls reports to each
-// call). Without a screen, a part is the candidates whose index is part
-// modulo parts.
+// call). Without a screen, a part is its block of the candidates
+// (share).
 //
 // When the search screens (s.screen), first holds every candidate's screen
 // score (screenShare's, from every part), or nil: then every part scores
@@ -431,8 +431,8 @@ func (s *search) addRBF(cfg Config, rows, cols int) {
 // scores on all the rows the kept candidates whose rank among the kept is
 // part modulo parts (so the parts share them evenly), and returns those
 // with their full score and their screen score in candScore.Screen, and
-// the candidates screened out whose index is part modulo parts with their
-// screen score.
+// the candidates screened out of its block (share) with their screen
+// score.
 func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int, first []candScore, report krr.Options) ([]candScore, error) {
 	if s.screen == nil {
 		which := share(len(s.cands), part, parts)
@@ -487,15 +487,15 @@ func (s *search) score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *
 			screen := first[i].Candidate
 			sc.Screen = &screen
 			out = append(out, sc)
-		case !kept[i] && i%parts == part:
+		case !kept[i] && inShare(i, len(s.cands), part, parts):
 			out = append(out, first[i])
 		}
 	}
 	return out, nil
 }
 
-// screenShare scores on the screen's rows the candidates whose index is
-// part modulo parts: the first round of a screened search split among
+// screenShare scores on the screen's rows part's block of the candidates
+// (share): the first round of a screened search split among
 // hosts (Plan.ScoreScreen), whose scores of every candidate score then
 // hands back (first).
 func (s *search) screenShare(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int, report krr.Options) ([]candScore, error) {
@@ -546,13 +546,21 @@ func (s *search) scaled(Xs *mat.Dense, stats *data.Stats, list []int) ([]*mat.De
 	return out, nil
 }
 
-// share is the candidates of n whose index is part modulo parts.
+// share is part's block of n candidates split into parts contiguous
+// blocks in enumeration order: a preprocessing's depths stay together as
+// far as the split allows, so that they share one pass of the kernel
+// (sharedKernels).
 func share(n, part, parts int) []int {
 	var out []int
-	for i := part; i < n; i += parts {
+	for i := part * n / parts; i < (part+1)*n/parts; i++ {
 		out = append(out, i)
 	}
 	return out
+}
+
+// inShare reports whether candidate i of n is in part's block (share).
+func inShare(i, n, part, parts int) bool {
+	return i >= part*n/parts && i < (part+1)*n/parts
 }
 
 // kept reports which candidates the screen keeps for the full round from

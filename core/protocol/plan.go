@@ -217,10 +217,11 @@ func (p *Plan) Select(ctx context.Context, Xs *mat.Dense, ys []float64, stats *d
 	return &Plan{q}, sel, nil
 }
 
-// Score scores the candidates of an open plan whose index is part modulo
-// parts (see Select for Xs, ys and stats), so that hosts without shared
-// memory (WebAssembly workers, a cluster) can split a selection: each
-// scores a part, and Choose chooses from all of them. It returns within
+// Score scores part's block of an open plan's candidates (the part-th of
+// parts contiguous blocks, in the order they are enumerated; see Select
+// for Xs, ys and stats), so that hosts without shared memory (WebAssembly
+// workers, a cluster) can split a selection: each scores a part, and
+// Choose chooses from all of them. It returns within
 // 100 ms of a cancel of ctx.
 func (p *Plan) Score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]Scored, error) {
 	s, err := p.p.Score(ctx, Xs, ys, stats, part, parts)
@@ -230,9 +231,9 @@ func (p *Plan) Score(ctx context.Context, Xs *mat.Dense, ys []float64, stats *da
 	return scoredOut(s), nil
 }
 
-// ScoreScreen scores on the screen's rows (Screen) the candidates whose
-// index is part modulo parts: the first round of a screened selection
-// split among hosts (see Select for Xs, ys and stats: all the rows
+// ScoreScreen scores on the screen's rows (Screen) part's block of the
+// candidates (as Score splits them): the first round of a screened
+// selection split among hosts (see Select for Xs, ys and stats: all the rows
 // searched). ScoreKept takes every part's results. It refuses a plan that
 // does not screen.
 func (p *Plan) ScoreScreen(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats, part, parts int) ([]Scored, error) {
