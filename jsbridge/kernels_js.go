@@ -48,7 +48,28 @@ func InstallKernels() []string {
 		linalg.SetStrips32Host(strips32Host(fn))
 		names = append(names, "strips32")
 	}
+	if fn, err := ks.Get("mul64"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetMul64Host(mul64Host(fn))
+		names = append(names, "mul64")
+	}
 	return names
+}
+
+// mul64Host is the linalg.Mul64Host that calls fn, kernels.wasm's
+// mul64(rows, k, m, a, b, c) on the rows' parts of a and c, as gram32Host
+// does.
+func mul64Host(fn safejs.Value) linalg.Mul64Host {
+	return func(c, a, b []float64, i0, i1, k, m int) {
+		if i0 < 0 || i1 <= i0 || k < 1 || m < 1 || len(a) < i1*k || len(b) < k*m || len(c) < i1*m {
+			panic("jsbridge: mul64 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(i1-i0, k, m, addr(a[i0*k:]), addr(b), addr(c[i0*m:])); err != nil {
+			panic("jsbridge: mul64 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(a)
+		runtime.KeepAlive(b)
+		runtime.KeepAlive(c)
+	}
 }
 
 // strips32Host is the linalg.Strips32Host that calls fn, kernels.wasm's

@@ -1,5 +1,7 @@
 package linalg
 
+import "runtime"
+
 // Gram32Host is one packed block of AddAtA32 done by a kernel the host
 // provides instead of the Go micro-kernel: the WebAssembly package's
 // hand-written SIMD module, which runs on the Go instance's own memory
@@ -229,4 +231,51 @@ func Strips32HostGo(k, m, rows int, a, bp, c, scratch []float32) {
 		panic("linalg: Strips32HostGo called with bad shapes")
 	}
 	stripRows(mul4x8Portable, c, a, bp, 0, rows, k, m)
+}
+
+// Mul64Host is Mul's rows done by a kernel the host provides (the
+// WebAssembly package's mul64, which reads a and b in place where the Go
+// kernels pack them): it sets rows [i0, i1) of c = a·b, the shapes of
+// Mul, with mulPortable's bits (each entry from zero in increasing inner
+// index, a rounded product and sum). Used, as Gram64Host, only in
+// WebAssembly.
+type Mul64Host func(c, a, b []float64, i0, i1, k, m int)
+
+// mul64Host is the installed host kernel for Mul, or nil.
+var mul64Host Mul64Host
+
+// SetMul64Host installs f as Mul's kernel (and applyReflectors') and
+// returns the one it replaces; nil restores the Go kernels. As
+// SetGram32Host, for a host's start-up and tests.
+func SetMul64Host(f Mul64Host) Mul64Host {
+	old := mul64Host
+	mul64Host = f
+	mulRows = mulGo
+	if f != nil && runtime.GOARCH == "wasm" {
+		mulRows = mulHost
+	}
+	return old
+}
+
+// mulHostMin is the least product (multiply-adds) handed to the host
+// kernel: a call through JavaScript costs microseconds, as much as Go's
+// kernels take for a product this size.
+const mulHostMin = 1 << 14
+
+// mulHost is the mulFunc of an installed Mul64Host.
+func mulHost(c, a, b []float64, i0, i1, k, m int) {
+	if (i1-i0)*k*m < mulHostMin {
+		mulGo(c, a, b, i0, i1, k, m)
+		return
+	}
+	mul64Host(c, a, b, i0, i1, k, m)
+}
+
+// Mul64HostGo is a Mul64Host in Go, mulPortable: the oracle the host
+// kernels are held to.
+func Mul64HostGo(c, a, b []float64, i0, i1, k, m int) {
+	if i0 < 0 || i1 < i0 || k < 0 || m < 0 || len(a) < i1*k || len(b) < k*m || len(c) < i1*m {
+		panic("linalg: Mul64HostGo called with bad shapes")
+	}
+	mulPortable(c, a, b, i0, i1, k, m)
 }
