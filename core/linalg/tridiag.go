@@ -351,9 +351,8 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 				if !transpose {
 					f = tm[j*nb+i]
 				}
-				for c, v := range x[i*l : (i+1)*l] {
-					yj[c] += f * v
-				}
+				// yj += f·xᵢ, on SIMD in WebAssembly (the same bits).
+				axpy(yj, x[i*l:(i+1)*l], f)
 			}
 		}
 		if onTile {
@@ -373,9 +372,8 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 			}
 			zc := z[r0*l : (r0+nr)*l]
 			mulRows(zc, vc[r0*b:(r0+nr)*b], y[:b*l], 0, nr, b, l)
-			for i, v := range zc {
-				rs[r0*l+i] -= v
-			}
+			// rs −= zc: adding (−1)·v is subtracting v, bit for bit.
+			axpy(rs[r0*l:(r0+nr)*l], zc, -1)
 		})
 	}
 }
