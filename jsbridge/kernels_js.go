@@ -52,7 +52,27 @@ func InstallKernels() []string {
 		linalg.SetMul64Host(mul64Host(fn))
 		names = append(names, "mul64")
 	}
+	if fn, err := ks.Get("symv64"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetSymv64Host(symv64Host(fn))
+		names = append(names, "symv64")
+	}
 	return names
+}
+
+// symv64Host is the linalg.Symv64Host that calls fn, kernels.wasm's
+// symv64(m, lo, r0, r1, a, x, y), as gram32Host does.
+func symv64Host(fn safejs.Value) linalg.Symv64Host {
+	return func(y, a []float64, m, lo, r0, r1 int, x []float64) {
+		if lo < 0 || r0 < lo || r1 <= r0 || m < r1 || len(a) < m*m || len(x) < m-lo || len(y) < m-lo {
+			panic("jsbridge: symv64 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(m, lo, r0, r1, addr(a), addr(x), addr(y)); err != nil {
+			panic("jsbridge: symv64 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(a)
+		runtime.KeepAlive(x)
+		runtime.KeepAlive(y)
+	}
 }
 
 // mul64Host is the linalg.Mul64Host that calls fn, kernels.wasm's

@@ -23,22 +23,39 @@ func installedKernels(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host) {
 	return h, h64
 }
 
-// strips32 and mul64 are the kernels of those names installedKernels3
-// found last.
+// strips32, mul64 and symv64 are the kernels of those names
+// installedKernels3 found last.
 var (
 	strips32 linalg.Strips32Host
 	mul64    linalg.Mul64Host
+	symv64   linalg.Symv64Host
 )
 
+// noHosts uninstalls every host kernel and returns the function that puts
+// them back.
+func noHosts() (restore func()) {
+	o32, o64, or, ost, om, osy := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil),
+		linalg.SetStrips32Host(nil), linalg.SetMul64Host(nil), linalg.SetSymv64Host(nil)
+	return func() {
+		linalg.SetGram32Host(o32)
+		linalg.SetGram64Host(o64)
+		linalg.SetRect64Host(or)
+		linalg.SetStrips32Host(ost)
+		linalg.SetMul64Host(om)
+		linalg.SetSymv64Host(osy)
+	}
+}
+
 // installedKernels3 is installedKernels with the rect64 kernel too (and
-// strips32 and mul64 in the variables of those names).
+// strips32, mul64 and symv64 in the variables of those names).
 func installedKernels3(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host, linalg.Rect64Host) {
 	t.Helper()
-	old, old64, oldr, olds, oldm := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil), linalg.SetStrips32Host(nil), linalg.SetMul64Host(nil)
+	restore := noHosts()
 	names := InstallKernels()
-	h, h64, hr, hs, hm := linalg.SetGram32Host(old), linalg.SetGram64Host(old64), linalg.SetRect64Host(oldr), linalg.SetStrips32Host(olds), linalg.SetMul64Host(oldm)
-	strips32, mul64 = hs, hm
-	if len(names) == 0 || h == nil || h64 == nil || hr == nil || hs == nil || hm == nil {
+	h, h64, hr := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil)
+	strips32, mul64, symv64 = linalg.SetStrips32Host(nil), linalg.SetMul64Host(nil), linalg.SetSymv64Host(nil)
+	restore()
+	if len(names) == 0 || h == nil || h64 == nil || hr == nil || strips32 == nil || mul64 == nil || symv64 == nil {
 		if os.Getenv("NTKRF_KERNELS_WASM") != "" {
 			t.Fatalf("NTKRF_KERNELS_WASM is set but globalThis.%s lacks a kernel (installed: %v)", KernelsGlobal, names)
 		}
@@ -141,6 +158,7 @@ func BenchmarkGram32_N2000_M1024(b *testing.B) {
 	defer linalg.SetRect64Host(linalg.SetRect64Host(nil))
 	defer linalg.SetStrips32Host(linalg.SetStrips32Host(nil))
 	defer linalg.SetMul64Host(linalg.SetMul64Host(nil))
+	defer linalg.SetSymv64Host(linalg.SetSymv64Host(nil))
 	if host == nil {
 		if names := InstallKernels(); len(names) > 0 {
 			host = linalg.SetGram32Host(nil)
@@ -239,6 +257,7 @@ func BenchmarkGram64_N2000_M1024(b *testing.B) {
 	defer linalg.SetRect64Host(linalg.SetRect64Host(nil))
 	defer linalg.SetStrips32Host(linalg.SetStrips32Host(nil))
 	defer linalg.SetMul64Host(linalg.SetMul64Host(nil))
+	defer linalg.SetSymv64Host(linalg.SetSymv64Host(nil))
 	if host == nil {
 		if names := InstallKernels(); len(names) > 0 {
 			host = linalg.SetGram64Host(nil)
@@ -393,6 +412,42 @@ func TestKernelsMul(t *testing.T) {
 	}
 }
 
+// TestKernelsSymv64 holds kernels.wasm's symv64 to linalg.Symv64HostGo
+// bit for bit, on row ranges of triangles whose rows' lengths pass through
+// every remainder of its fours.
+func TestKernelsSymv64(t *testing.T) {
+	installedKernels3(t)
+	host := symv64
+	r := rand.New(rand.NewPCG(12, 12))
+	for _, s := range []struct{ m, lo, r0, r1 int }{
+		{1, 0, 0, 1}, {2, 0, 0, 2}, {5, 1, 1, 5}, {9, 2, 4, 9}, {13, 0, 0, 13}, {64, 3, 10, 40}, {300, 17, 17, 300}, {634, 0, 100, 634},
+	} {
+		t.Run(fmt.Sprintf("m=%d,lo=%d,r0=%d,r1=%d", s.m, s.lo, s.r0, s.r1), func(t *testing.T) {
+			a := make([]float64, s.m*s.m)
+			for i := range a {
+				a[i] = r.NormFloat64()
+			}
+			n := s.m - s.lo
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = r.NormFloat64() * math.Ldexp(1, r.IntN(40)-20)
+			}
+			got := make([]float64, n+4)
+			for i := range got {
+				got[i] = r.NormFloat64()
+			}
+			want := append([]float64(nil), got...)
+			host(got[:n], a, s.m, s.lo, s.r0, s.r1, x)
+			linalg.Symv64HostGo(want[:n], a, s.m, s.lo, s.r0, s.r1, x)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("y[%d] = %v, want %v", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkReduceQ_M634 times linalg.ReduceQ (the exact leave-one-out's
 // reduction with Q formed: its products on Mul) at the Vehicle table's
 // 634 training rows, on the Go SIMD kernels and on kernels.wasm's.
@@ -438,14 +493,7 @@ func BenchmarkCholesky_M1024(b *testing.B) {
 // benchKernels runs op on a copy of an m×m positive definite matrix, on
 // the Go kernels and on kernels.wasm's, reporting GFLOP/s when flops > 0.
 func benchKernels(b *testing.B, m int, op func(a []float64, m int), flops float64) {
-	o32, o64, or, ost, om := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil), linalg.SetStrips32Host(nil), linalg.SetMul64Host(nil)
-	defer func() {
-		linalg.SetGram32Host(o32)
-		linalg.SetGram64Host(o64)
-		linalg.SetRect64Host(or)
-		linalg.SetStrips32Host(ost)
-		linalg.SetMul64Host(om)
-	}()
+	defer noHosts()()
 	r := rand.New(rand.NewPCG(6, 6))
 	x := make([]float64, 2*m*m)
 	for i := range x {
@@ -461,11 +509,7 @@ func benchKernels(b *testing.B, m int, op func(a []float64, m int), flops float6
 	a := make([]float64, m*m)
 	for _, name := range []string{"go-simd", "wat"} {
 		b.Run(name, func(b *testing.B) {
-			linalg.SetGram32Host(nil)
-			linalg.SetGram64Host(nil)
-			linalg.SetRect64Host(nil)
-			linalg.SetStrips32Host(nil)
-			linalg.SetMul64Host(nil)
+			noHosts()
 			if name == "wat" && len(InstallKernels()) == 0 {
 				b.Skip("no kernels.wasm (NTKRF_KERNELS_WASM)")
 			}

@@ -279,3 +279,38 @@ func Mul64HostGo(c, a, b []float64, i0, i1, k, m int) {
 	}
 	mulPortable(c, a, b, i0, i1, k, m)
 }
+
+// Symv64Host is symvRows (the one-stage reduction's symmetric products,
+// rows r0 … r1−1 of the upper triangle a added to y, x and y indexed from
+// lo) done by a kernel the host provides, with the bits of symvRowsGo on
+// the WebAssembly DotAxpy (its partial sums and their order). Used only in
+// WebAssembly.
+type Symv64Host func(y, a []float64, m, lo, r0, r1 int, x []float64)
+
+// symv64Host is the installed host kernel for symvRows, or nil.
+var symv64Host Symv64Host
+
+// symvHostMin is the least work (rows times row length) handed to the
+// host kernel, a call through JavaScript costing microseconds.
+const symvHostMin = 1 << 12
+
+// SetSymv64Host installs f as symvRows' kernel and returns the one it
+// replaces; nil restores the Go loop. As SetGram32Host, for a host's
+// start-up and tests; it is ignored outside WebAssembly.
+func SetSymv64Host(f Symv64Host) Symv64Host {
+	old := symv64Host
+	symv64Host = f
+	if runtime.GOARCH != "wasm" {
+		symv64Host = nil
+	}
+	return old
+}
+
+// Symv64HostGo is a Symv64Host in Go, symvRowsGo: the oracle the host
+// kernels are held to.
+func Symv64HostGo(y, a []float64, m, lo, r0, r1 int, x []float64) {
+	if lo < 0 || r0 < lo || r1 < r0 || m < r1 || len(a) < m*m || len(x) < m-lo || len(y) < m-lo {
+		panic("linalg: Symv64HostGo called with bad shapes")
+	}
+	symvRowsGo(y, a, m, lo, r0, r1, x)
+}

@@ -9,17 +9,18 @@
 ;; the package's default for a classification), gram64 is addAtB's (the
 ;; float64 Gram, the Cholesky's trailing updates, the band reduction's
 ;; rank-2k updates), rect64 is symmLeft's for one strip and block of rows
-;; (the band reduction's VᵀA₂₂), strips32 is mul32StripPanels' row groups
-;; (Weights32.Mul: the features' float32 projections, each entry a float32
-;; sum stored, not added), mul64 is linalg.Mul's rows (the exact
-;; leave-one-out's Q and residuals; a and b read in place, no packing, each
-;; entry a float64 sum stored): the whole of the block's work, item by
-;; item in upperItems' order (gram32, gram64), each entry summed from zero over the block's rows in
-;; increasing order, a rounded product and a rounded sum per row, then
-;; added to g. That is the arithmetic of the Go kernels they replace
-;; (tile32SIMD, tileSIMD, mul4x8F32, mul4x4SIMD): the bits are the same
-;; (linalg.Gram32HostGo, Gram64HostGo, Rect64HostGo, Strips32HostGo and
-;; Mul64HostGo are their loops in Go; jsbridge's TestKernels*,
+;; (the band reduction's VᵀA₂₂): the whole of the block's work, item by
+;; item in upperItems' order (gram32, gram64), each entry summed from zero
+;; over the block's rows in increasing order, a rounded product and a
+;; rounded sum per row, then added to g. strips32 is mul32StripPanels' row
+;; groups (Weights32.Mul: the features' float32 projections) and mul64 is
+;; linalg.Mul's rows (the exact leave-one-out's Q and residuals; a and b
+;; read in place), each entry such a sum, stored. symv64 is symvRows (the
+;; one-stage reduction's symmetric products) with dotAxpySIMD's partial
+;; sums. That is the arithmetic of the Go kernels they replace (tile32SIMD,
+;; tileSIMD, mul4x8F32, mul4x4SIMD, dotAxpySIMD): the bits are the same
+;; (linalg.Gram32HostGo, Gram64HostGo, Rect64HostGo, Strips32HostGo,
+;; Mul64HostGo and Symv64HostGo are their loops in Go; jsbridge's TestKernels*,
 ;; test/simd.test.js). No relaxed SIMD: a fused float32 multiply-add rounds
 ;; once where gram32 must round twice, and gram64's operands (centered
 ;; features, the reduction's matrices) are not float32 values, whose
@@ -878,5 +879,64 @@
           (local.get $ldb) (i32.add (local.get $ci) (i32.shl (local.get $j) (i32.const 3))))))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $loop_t)))
+  )
+
+  ;; symv64 adds to y the contributions of rows r0 … r1−1 of the symmetric
+  ;; matrix whose upper triangle is the m×m row-major a, restricted to rows
+  ;; and columns lo … m−1, to its product with x (x and y indexed from lo):
+  ;; core/linalg's symvRows (the one-stage reduction's products), each row
+  ;; one pass over a[r, r+1:] as dotAxpySIMD makes it (y += x_r·a, the dot
+  ;; product in partial sums s0 s1 | s2 s3 over the entries in fours, the
+  ;; rest added to s0, then (s0+s1) + (s2+s3)), then
+  ;; y_r += a_rr·x_r + dot.
+  (func (export "symv64") (param $m i32) (param $lo i32) (param $r0 i32) (param $r1 i32) (param $a i32) (param $x i32) (param $y i32)
+    (local $r i32) (local $p i32) (local $px i32) (local $py i32) (local $end i32) (local $tail i32)
+    (local $xr f64) (local $sv v128) (local $s01 v128) (local $s23 v128) (local $a01 v128) (local $a23 v128)
+    (local $s0 f64) (local $v f64) (local $yr i32)
+    (local.set $r (local.get $r0))
+    (block $done (loop $rows
+      (br_if $done (i32.ge_u (local.get $r) (local.get $r1)))
+      ;; p = &a[r·m + r], px = &x[r − lo], py = &y[r − lo]
+      (local.set $p (i32.add (local.get $a) (i32.shl (i32.add (i32.mul (local.get $r) (local.get $m)) (local.get $r)) (i32.const 3))))
+      (local.set $yr (i32.add (local.get $y) (i32.shl (i32.sub (local.get $r) (local.get $lo)) (i32.const 3))))
+      (local.set $px (i32.add (local.get $x) (i32.shl (i32.sub (local.get $r) (local.get $lo)) (i32.const 3))))
+      (local.set $xr (f64.load (local.get $px)))
+      (local.set $sv (f64x2.splat (local.get $xr)))
+      (local.set $s01 (v128.const i64x2 0 0))
+      (local.set $s23 (v128.const i64x2 0 0))
+      ;; the row past its diagonal: entries r+1 … m−1, in fours then one by one
+      (local.set $p (i32.add (local.get $p) (i32.const 8)))
+      (local.set $px (i32.add (local.get $px) (i32.const 8)))
+      (local.set $py (i32.add (local.get $yr) (i32.const 8)))
+      (local.set $tail (i32.add (local.get $p) (i32.shl (i32.sub (i32.sub (local.get $m) (local.get $r)) (i32.const 1)) (i32.const 3))))
+      (local.set $end (i32.add (local.get $p) (i32.shl (i32.and (i32.sub (i32.sub (local.get $m) (local.get $r)) (i32.const 1)) (i32.const -4)) (i32.const 3))))
+      (if (i32.lt_u (local.get $p) (local.get $end)) (then
+        (loop $fours
+          (local.set $a01 (v128.load offset=0 (local.get $p)))
+          (local.set $a23 (v128.load offset=16 (local.get $p)))
+          (local.set $s01 (f64x2.add (local.get $s01) (f64x2.mul (local.get $a01) (v128.load offset=0 (local.get $px)))))
+          (local.set $s23 (f64x2.add (local.get $s23) (f64x2.mul (local.get $a23) (v128.load offset=16 (local.get $px)))))
+          (v128.store offset=0 (local.get $py) (f64x2.add (v128.load offset=0 (local.get $py)) (f64x2.mul (local.get $a01) (local.get $sv))))
+          (v128.store offset=16 (local.get $py) (f64x2.add (v128.load offset=16 (local.get $py)) (f64x2.mul (local.get $a23) (local.get $sv))))
+          (local.set $px (i32.add (local.get $px) (i32.const 32)))
+          (local.set $py (i32.add (local.get $py) (i32.const 32)))
+          (br_if $fours (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 32))) (local.get $end))))))
+      (local.set $s0 (f64x2.extract_lane 0 (local.get $s01)))
+      (if (i32.lt_u (local.get $p) (local.get $tail)) (then
+        (loop $ones
+          (local.set $v (f64.load (local.get $p)))
+          (local.set $s0 (f64.add (local.get $s0) (f64.mul (local.get $v) (f64.load (local.get $px)))))
+          (f64.store (local.get $py) (f64.add (f64.load (local.get $py)) (f64.mul (local.get $v) (local.get $xr))))
+          (local.set $px (i32.add (local.get $px) (i32.const 8)))
+          (local.set $py (i32.add (local.get $py) (i32.const 8)))
+          (br_if $ones (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 8))) (local.get $tail))))))
+      ;; y_r += a_rr·x_r + ((s0+s1) + (s2+s3))
+      (f64.store (local.get $yr) (f64.add (f64.load (local.get $yr))
+        (f64.add (f64.mul (f64.load (i32.add (local.get $a) (i32.shl (i32.add (i32.mul (local.get $r) (local.get $m)) (local.get $r)) (i32.const 3))))
+          (local.get $xr))
+          (f64.add (f64.add (local.get $s0) (f64x2.extract_lane 1 (local.get $s01)))
+            (f64.add (f64x2.extract_lane 0 (local.get $s23)) (f64x2.extract_lane 1 (local.get $s23)))))))
+      (local.set $r (i32.add (local.get $r) (i32.const 1)))
+      (br $rows)))
   )
 )
