@@ -575,3 +575,39 @@ func BenchmarkWeights32_N1024_K784_M2048(b *testing.B) {
 	c := make([]float32, n*m)
 	benchKernels(b, 8, func([]float64, int) { pw.Mul(c, a, n, 1) }, 2*n*k*m)
 }
+
+// BenchmarkSymv64 times one symmetric product of the one-stage reduction
+// at m = 634 (all rows) in Go (dotAxpySIMD a row) and on kernels.wasm's
+// symv64, in GFLOP/s of its m² multiply-adds.
+func BenchmarkSymv64(b *testing.B) {
+	const m = 634
+	r := rand.New(rand.NewPCG(13, 13))
+	a, x, y := make([]float64, m*m), make([]float64, m), make([]float64, m)
+	for i := range a {
+		a[i] = r.NormFloat64()
+	}
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	var host linalg.Symv64Host
+	func() {
+		defer noHosts()()
+		if len(InstallKernels()) > 0 {
+			host = linalg.SetSymv64Host(nil)
+		}
+	}()
+	for _, k := range []struct {
+		name string
+		f    linalg.Symv64Host
+	}{{"go-simd", linalg.Symv64HostGo}, {"wat", host}} {
+		b.Run(k.name, func(b *testing.B) {
+			if k.f == nil {
+				b.Skip("no kernels.wasm (NTKRF_KERNELS_WASM)")
+			}
+			for b.Loop() {
+				k.f(y, a, m, 0, 0, m, x)
+			}
+			b.ReportMetric(2*m*m*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
