@@ -10,7 +10,8 @@
 // assembled here with wabt and preloaded into Node as ./build.sh's wasm
 // tests do) run beside the Go SIMD kernel they replace, in one binary: the
 // float32 and float64 Grams in GFLOP/s (n·m·(m+1) flops: the upper
-// triangle).
+// triangle), the exact leave-one-out's products (mul64) in GFLOP/s of
+// 2·n·k·m.
 // --only keeps the rows whose label matches (e.g. --only wat).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,6 +47,14 @@ const allJobs = [
     ['Reduce (λ search) m=1024: Go SIMD → wat kernels', 'Reduce_M1024/go-simd', 'Reduce_M1024/wat'],
     ['Cholesky m=1024: Go SIMD → wat kernels', 'Cholesky_M1024/go-simd', 'Cholesky_M1024/wat'],
   ]],
+  ['./jsbridge', '^Benchmark(Mul|ReduceQ_M634|Symv64)$', [
+    ['product Mul 634×634·634×120: Go SIMD → wat mul64', 'Mul/634x634x120/go-simd', 'Mul/634x634x120/wat', 2 * 634 * 634 * 120],
+    ['product Mul 32×634·634×634: Go SIMD → wat mul64', 'Mul/32x634x634/go-simd', 'Mul/32x634x634/wat', 2 * 32 * 634 * 634],
+    ['product Mul 256×32·32×634: Go SIMD → wat mul64', 'Mul/256x32x634/go-simd', 'Mul/256x32x634/wat', 2 * 256 * 32 * 634],
+    ['symmetric product m=634: Go SIMD → wat symv64', 'Symv64/go-simd', 'Symv64/wat', 2 * 634 * 634],
+    ['ReduceQ m=634 (exact LOO): Go SIMD → wat kernels', 'ReduceQ_M634/go-simd', 'ReduceQ_M634/wat'],
+  ]],
+  ['./core/linalg', '^BenchmarkQuad_M634$', [['Quad m=634, 30 λ (exact LOO)', 'Quad_M634']]],
   ['./core/linalg', '^BenchmarkAddAtA_N2000_M1024$/^(simd|portable|float32-simd)$', [
     ['Gram AddAtA (float64), n=2000 m=1024', 'AddAtA_N2000_M1024/portable', 'AddAtA_N2000_M1024/simd'],
     ['Gram AddAtA32 (float32 SIMD vs float64 portable)', 'AddAtA_N2000_M1024/portable', 'AddAtA_N2000_M1024/float32-simd'],

@@ -48,7 +48,48 @@ func InstallKernels() []string {
 		linalg.SetStrips32Host(strips32Host(fn))
 		names = append(names, "strips32")
 	}
+	if fn, err := ks.Get("mul64"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetMul64Host(mul64Host(fn))
+		names = append(names, "mul64")
+	}
+	if fn, err := ks.Get("symv64"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetSymv64Host(symv64Host(fn))
+		names = append(names, "symv64")
+	}
 	return names
+}
+
+// symv64Host is the linalg.Symv64Host that calls fn, kernels.wasm's
+// symv64(m, lo, r0, r1, a, x, y), as gram32Host does.
+func symv64Host(fn safejs.Value) linalg.Symv64Host {
+	return func(y, a []float64, m, lo, r0, r1 int, x []float64) {
+		if lo < 0 || r0 < lo || r1 <= r0 || m < r1 || len(a) < m*m || len(x) < m-lo || len(y) < m-lo {
+			panic("jsbridge: symv64 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(m, lo, r0, r1, addr(a), addr(x), addr(y)); err != nil {
+			panic("jsbridge: symv64 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(a)
+		runtime.KeepAlive(x)
+		runtime.KeepAlive(y)
+	}
+}
+
+// mul64Host is the linalg.Mul64Host that calls fn, kernels.wasm's
+// mul64(rows, k, m, a, b, c) on the rows' parts of a and c, as gram32Host
+// does.
+func mul64Host(fn safejs.Value) linalg.Mul64Host {
+	return func(c, a, b []float64, i0, i1, k, m int) {
+		if i0 < 0 || i1 <= i0 || k < 1 || m < 1 || len(a) < i1*k || len(b) < k*m || len(c) < i1*m {
+			panic("jsbridge: mul64 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(i1-i0, k, m, addr(a[i0*k:]), addr(b), addr(c[i0*m:])); err != nil {
+			panic("jsbridge: mul64 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(a)
+		runtime.KeepAlive(b)
+		runtime.KeepAlive(c)
+	}
 }
 
 // strips32Host is the linalg.Strips32Host that calls fn, kernels.wasm's

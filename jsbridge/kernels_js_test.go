@@ -23,18 +23,39 @@ func installedKernels(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host) {
 	return h, h64
 }
 
-// strips32 is the strips32 kernel installedKernels3 found last.
-var strips32 linalg.Strips32Host
+// strips32, mul64 and symv64 are the kernels of those names
+// installedKernels3 found last.
+var (
+	strips32 linalg.Strips32Host
+	mul64    linalg.Mul64Host
+	symv64   linalg.Symv64Host
+)
+
+// noHosts uninstalls every host kernel and returns the function that puts
+// them back.
+func noHosts() (restore func()) {
+	o32, o64, or, ost, om, osy := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil),
+		linalg.SetStrips32Host(nil), linalg.SetMul64Host(nil), linalg.SetSymv64Host(nil)
+	return func() {
+		linalg.SetGram32Host(o32)
+		linalg.SetGram64Host(o64)
+		linalg.SetRect64Host(or)
+		linalg.SetStrips32Host(ost)
+		linalg.SetMul64Host(om)
+		linalg.SetSymv64Host(osy)
+	}
+}
 
 // installedKernels3 is installedKernels with the rect64 kernel too (and
-// strips32 in the variable strips32).
+// strips32, mul64 and symv64 in the variables of those names).
 func installedKernels3(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host, linalg.Rect64Host) {
 	t.Helper()
-	old, old64, oldr, olds := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil), linalg.SetStrips32Host(nil)
+	restore := noHosts()
 	names := InstallKernels()
-	h, h64, hr, hs := linalg.SetGram32Host(old), linalg.SetGram64Host(old64), linalg.SetRect64Host(oldr), linalg.SetStrips32Host(olds)
-	strips32 = hs
-	if len(names) == 0 || h == nil || h64 == nil || hr == nil || hs == nil {
+	h, h64, hr := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil)
+	strips32, mul64, symv64 = linalg.SetStrips32Host(nil), linalg.SetMul64Host(nil), linalg.SetSymv64Host(nil)
+	restore()
+	if len(names) == 0 || h == nil || h64 == nil || hr == nil || strips32 == nil || mul64 == nil || symv64 == nil {
 		if os.Getenv("NTKRF_KERNELS_WASM") != "" {
 			t.Fatalf("NTKRF_KERNELS_WASM is set but globalThis.%s lacks a kernel (installed: %v)", KernelsGlobal, names)
 		}
@@ -136,6 +157,8 @@ func BenchmarkGram32_N2000_M1024(b *testing.B) {
 	host, old64 := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil)
 	defer linalg.SetRect64Host(linalg.SetRect64Host(nil))
 	defer linalg.SetStrips32Host(linalg.SetStrips32Host(nil))
+	defer linalg.SetMul64Host(linalg.SetMul64Host(nil))
+	defer linalg.SetSymv64Host(linalg.SetSymv64Host(nil))
 	if host == nil {
 		if names := InstallKernels(); len(names) > 0 {
 			host = linalg.SetGram32Host(nil)
@@ -233,6 +256,8 @@ func BenchmarkGram64_N2000_M1024(b *testing.B) {
 	old32, host := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil)
 	defer linalg.SetRect64Host(linalg.SetRect64Host(nil))
 	defer linalg.SetStrips32Host(linalg.SetStrips32Host(nil))
+	defer linalg.SetMul64Host(linalg.SetMul64Host(nil))
+	defer linalg.SetSymv64Host(linalg.SetSymv64Host(nil))
 	if host == nil {
 		if names := InstallKernels(); len(names) > 0 {
 			host = linalg.SetGram64Host(nil)
@@ -311,6 +336,143 @@ func TestKernelsRect64(t *testing.T) {
 	}
 }
 
+// TestKernelsMul64 holds kernels.wasm's mul64 to linalg.Mul64HostGo bit
+// for bit, on shapes around its blocks (4×4) and strips (128 columns),
+// rows from an offset i0, and checks that it writes nothing outside its
+// rows of c.
+func TestKernelsMul64(t *testing.T) {
+	installedKernels3(t)
+	host := mul64
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, s := range []struct{ i0, i1, k, m int }{
+		{0, 1, 1, 1}, {0, 1, 1, 2}, {0, 3, 2, 3}, {0, 4, 1, 4}, {0, 4, 4, 4}, {1, 6, 5, 5}, {0, 7, 3, 6}, {2, 9, 8, 7},
+		{0, 8, 9, 8}, {3, 16, 13, 17}, {0, 32, 634, 634}, {5, 263, 32, 634}, {0, 130, 130, 129}, {4, 40, 64, 131},
+		{0, 12, 100, 256}, {0, 11, 7, 257},
+	} {
+		t.Run(fmt.Sprintf("i0=%d,i1=%d,k=%d,m=%d", s.i0, s.i1, s.k, s.m), func(t *testing.T) {
+			a := make([]float64, s.i1*s.k)
+			for i := range a {
+				a[i] = r.NormFloat64()
+			}
+			a[len(a)/2] = math.Copysign(0, -1) // −0·x: the sums start from +0 as mulPortable's
+			b := make([]float64, s.k*s.m)
+			for i := range b {
+				b[i] = r.NormFloat64() * math.Ldexp(1, r.IntN(60)-30)
+			}
+			n := s.i1*s.m + 16
+			got := make([]float64, n)
+			for i := range got {
+				got[i] = r.NormFloat64()
+			}
+			want := append([]float64(nil), got...)
+			host(got[:s.i1*s.m], a, b, s.i0, s.i1, s.k, s.m)
+			linalg.Mul64HostGo(want[:s.i1*s.m], a, b, s.i0, s.i1, s.k, s.m)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("c[%d, %d] = %v, want %v", i/s.m, i%s.m, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestKernelsMul: linalg.Mul with the kernels installed gives the bits of
+// the Go kernels, products too small for a call through JavaScript
+// included.
+func TestKernelsMul(t *testing.T) {
+	installedKernels3(t)
+	r := rand.New(rand.NewPCG(10, 10))
+	for _, s := range []struct{ n, k, m int }{{1, 1, 1}, {3, 5, 7}, {30, 30, 30}, {634, 634, 120}, {255, 32, 634}} {
+		a := make([]float64, s.n*s.k)
+		for i := range a {
+			a[i] = r.NormFloat64()
+		}
+		b := make([]float64, s.k*s.m)
+		for i := range b {
+			b[i] = r.NormFloat64()
+		}
+		want := make([]float64, s.n*s.m)
+		linalg.Mul(want, a, b, s.n, s.k, s.m)
+		calls := 0
+		old := linalg.SetMul64Host(func(c, a, b []float64, i0, i1, k, m int) {
+			calls++
+			mul64(c, a, b, i0, i1, k, m)
+		})
+		got := make([]float64, s.n*s.m)
+		linalg.Mul(got, a, b, s.n, s.k, s.m)
+		linalg.SetMul64Host(old)
+		if big := s.n*s.k*s.m >= 1<<14; big != (calls > 0) {
+			t.Errorf("n=%d, k=%d, m=%d: %d calls of the kernel", s.n, s.k, s.m, calls)
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("n=%d, k=%d, m=%d: c[%d] = %v, want %v", s.n, s.k, s.m, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestKernelsSymv64 holds kernels.wasm's symv64 to linalg.Symv64HostGo
+// bit for bit, on row ranges of triangles whose rows' lengths pass through
+// every remainder of its fours.
+func TestKernelsSymv64(t *testing.T) {
+	installedKernels3(t)
+	host := symv64
+	r := rand.New(rand.NewPCG(12, 12))
+	for _, s := range []struct{ m, lo, r0, r1 int }{
+		{1, 0, 0, 1}, {2, 0, 0, 2}, {5, 1, 1, 5}, {9, 2, 4, 9}, {13, 0, 0, 13}, {64, 3, 10, 40}, {300, 17, 17, 300}, {634, 0, 100, 634},
+	} {
+		t.Run(fmt.Sprintf("m=%d,lo=%d,r0=%d,r1=%d", s.m, s.lo, s.r0, s.r1), func(t *testing.T) {
+			a := make([]float64, s.m*s.m)
+			for i := range a {
+				a[i] = r.NormFloat64()
+			}
+			n := s.m - s.lo
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = r.NormFloat64() * math.Ldexp(1, r.IntN(40)-20)
+			}
+			got := make([]float64, n+4)
+			for i := range got {
+				got[i] = r.NormFloat64()
+			}
+			want := append([]float64(nil), got...)
+			host(got[:n], a, s.m, s.lo, s.r0, s.r1, x)
+			linalg.Symv64HostGo(want[:n], a, s.m, s.lo, s.r0, s.r1, x)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("y[%d] = %v, want %v", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkReduceQ_M634 times linalg.ReduceQ (the exact leave-one-out's
+// reduction with Q formed: its products on Mul) at the Vehicle table's
+// 634 training rows, on the Go SIMD kernels and on kernels.wasm's.
+func BenchmarkReduceQ_M634(b *testing.B) {
+	benchKernels(b, 634, func(a []float64, m int) { linalg.ReduceQ(a, m, nil) }, 0)
+}
+
+// BenchmarkMul times linalg.Mul on the Go SIMD kernel and on
+// kernels.wasm's mul64, in GFLOP/s, at the shapes of the exact
+// leave-one-out at the Vehicle table's 634 training rows: looTridiag's
+// residuals (Q̃ by 30 λ × 4 classes) and applyReflectors' VᵀR and V·Y.
+func BenchmarkMul(b *testing.B) {
+	for _, s := range []struct{ n, k, m int }{{634, 634, 120}, {32, 634, 634}, {256, 32, 634}} {
+		b.Run(fmt.Sprintf("%dx%dx%d", s.n, s.k, s.m), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(11, 11))
+			x := make([]float64, s.n*s.k+s.k*s.m)
+			for i := range x {
+				x[i] = r.NormFloat64()
+			}
+			c := make([]float64, s.n*s.m)
+			benchKernels(b, 8, func([]float64, int) { linalg.Mul(c, x[:s.n*s.k], x[s.n*s.k:], s.n, s.k, s.m) }, float64(2*s.n*s.k*s.m))
+		})
+	}
+}
+
 // BenchmarkReduce_M1024 and BenchmarkCholesky_M1024 time the λ search's
 // reduction (linalg.Reduce, two-stage: rank-2k updates on gram64, VᵀA₂₂
 // on rect64) and the final Cholesky (trailing updates on gram64) of a
@@ -331,13 +493,7 @@ func BenchmarkCholesky_M1024(b *testing.B) {
 // benchKernels runs op on a copy of an m×m positive definite matrix, on
 // the Go kernels and on kernels.wasm's, reporting GFLOP/s when flops > 0.
 func benchKernels(b *testing.B, m int, op func(a []float64, m int), flops float64) {
-	o32, o64, or, ost := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil), linalg.SetStrips32Host(nil)
-	defer func() {
-		linalg.SetGram32Host(o32)
-		linalg.SetGram64Host(o64)
-		linalg.SetRect64Host(or)
-		linalg.SetStrips32Host(ost)
-	}()
+	defer noHosts()()
 	r := rand.New(rand.NewPCG(6, 6))
 	x := make([]float64, 2*m*m)
 	for i := range x {
@@ -353,10 +509,7 @@ func benchKernels(b *testing.B, m int, op func(a []float64, m int), flops float6
 	a := make([]float64, m*m)
 	for _, name := range []string{"go-simd", "wat"} {
 		b.Run(name, func(b *testing.B) {
-			linalg.SetGram32Host(nil)
-			linalg.SetGram64Host(nil)
-			linalg.SetRect64Host(nil)
-			linalg.SetStrips32Host(nil)
+			noHosts()
 			if name == "wat" && len(InstallKernels()) == 0 {
 				b.Skip("no kernels.wasm (NTKRF_KERNELS_WASM)")
 			}
@@ -421,4 +574,40 @@ func BenchmarkWeights32_N1024_K784_M2048(b *testing.B) {
 	pw := linalg.NewWeights32(w, k, m)
 	c := make([]float32, n*m)
 	benchKernels(b, 8, func([]float64, int) { pw.Mul(c, a, n, 1) }, 2*n*k*m)
+}
+
+// BenchmarkSymv64 times one symmetric product of the one-stage reduction
+// at m = 634 (all rows) in Go (dotAxpySIMD a row) and on kernels.wasm's
+// symv64, in GFLOP/s of its m² multiply-adds.
+func BenchmarkSymv64(b *testing.B) {
+	const m = 634
+	r := rand.New(rand.NewPCG(13, 13))
+	a, x, y := make([]float64, m*m), make([]float64, m), make([]float64, m)
+	for i := range a {
+		a[i] = r.NormFloat64()
+	}
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	var host linalg.Symv64Host
+	func() {
+		defer noHosts()()
+		if len(InstallKernels()) > 0 {
+			host = linalg.SetSymv64Host(nil)
+		}
+	}()
+	for _, k := range []struct {
+		name string
+		f    linalg.Symv64Host
+	}{{"go-simd", linalg.Symv64HostGo}, {"wat", host}} {
+		b.Run(k.name, func(b *testing.B) {
+			if k.f == nil {
+				b.Skip("no kernels.wasm (NTKRF_KERNELS_WASM)")
+			}
+			for b.Loop() {
+				k.f(y, a, m, 0, 0, m, x)
+			}
+			b.ReportMetric(2*m*m*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
 }

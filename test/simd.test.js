@@ -103,3 +103,62 @@ test('the kernels give the Go kernels\' bits on 1, 2 and 4 workers', async () =>
     else process.env.NTKRF_KERNELS = saved;
   }
 });
+
+// mul64 (linalg.Mul's rows, a and b read in place) against the float64
+// arithmetic it must reproduce, in JavaScript: each entry from zero in
+// increasing inner index, each product and sum rounded; shapes around its
+// 4×4 blocks and 128-column strips, and nothing written past c.
+test('kernels.wasm mul64 gives mulPortable\'s bits', async () => {
+  const bytes = readFileSync(path.join(path.dirname(pkg), 'kernels.wasm'));
+  const memory = new WebAssembly.Memory({ initial: 256 });
+  const { instance } = await WebAssembly.instantiate(bytes, { env: { memory } });
+  const r = rng(43);
+  for (const [n, k, m] of [[1, 1, 1], [1, 3, 2], [3, 2, 5], [4, 4, 4], [5, 7, 9], [8, 1, 130], [13, 40, 131], [64, 100, 257], [7, 634, 6]]) {
+    const aAt = 1024, bAt = aAt + 8 * n * k + 64, cAt = bAt + 8 * k * m + 64;
+    const a = new Float64Array(memory.buffer, aAt, n * k);
+    const b = new Float64Array(memory.buffer, bAt, k * m);
+    const c = new Float64Array(memory.buffer, cAt, n * m + 4);
+    a.set(Float64Array.from({ length: n * k }, () => r() * 4 - 2));
+    b.set(Float64Array.from({ length: k * m }, () => (r() * 4 - 2) * 2 ** Math.floor(r() * 40 - 20)));
+    c.fill(-7);
+    instance.exports.mul64(n, k, m, aAt, bAt, cAt);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < m; j++) {
+        let s = 0;
+        for (let l = 0; l < k; l++) s += a[i * k + l] * b[l * m + j];
+        if (!Object.is(c[i * m + j], s)) assert.fail(`${n}×${k}·${k}×${m}: c[${i}, ${j}] = ${c[i * m + j]}, want ${s}`);
+      }
+    }
+    for (let i = n * m; i < n * m + 4; i++) assert.equal(c[i], -7, `${n}×${k}·${k}×${m}: wrote past c`);
+  }
+});
+
+// The exact kernel's fit (no features: the λ search's exact leave-one-out
+// on ReduceQ, Quad and Mul, the Q and residuals on mul64) with the kernels
+// on 1, 2 and 4 workers and without them: the same model bit for bit.
+test('the exact-kernel fit with the kernels gives the Go kernels\' bits on 1, 2 and 4 workers', async () => {
+  const X = randomMatrix(400, 5, 44);
+  const y = Float64Array.from({ length: 400 }, (_, i) => (X.data[i * 5] + X.data[i * 5 + 1] > 0.4 ? 2 : X.data[i * 5 + 2] > 0 ? 1 : 0));
+  const Xt = randomMatrix(40, 5, 45);
+  const saved = process.env.NTKRF_KERNELS;
+  try {
+    const runs = [];
+    for (const [kernels, workers] of [['go', 1], ['require', 1], ['require', 2], ['require', 4]]) {
+      process.env.NTKRF_KERNELS = kernels;
+      const eng = await createEngine({ workers });
+      try {
+        const m = await eng.fitRidge(X, y, { task: 'classification' });
+        runs.push({ name: `${kernels}, ${workers} workers`, json: JSON.stringify(m), p: await m.predict(Xt) });
+      } finally {
+        eng.close();
+      }
+    }
+    for (const run of runs.slice(1)) {
+      assert.equal(run.json, runs[0].json, run.name);
+      assert.deepEqual(run.p, runs[0].p, run.name);
+    }
+  } finally {
+    if (saved === undefined) delete process.env.NTKRF_KERNELS;
+    else process.env.NTKRF_KERNELS = saved;
+  }
+});

@@ -1,5 +1,7 @@
 package linalg
 
+import "runtime"
+
 // Gram32Host is one packed block of AddAtA32 done by a kernel the host
 // provides instead of the Go micro-kernel: the WebAssembly package's
 // hand-written SIMD module, which runs on the Go instance's own memory
@@ -229,4 +231,86 @@ func Strips32HostGo(k, m, rows int, a, bp, c, scratch []float32) {
 		panic("linalg: Strips32HostGo called with bad shapes")
 	}
 	stripRows(mul4x8Portable, c, a, bp, 0, rows, k, m)
+}
+
+// Mul64Host is Mul's rows done by a kernel the host provides (the
+// WebAssembly package's mul64, which reads a and b in place where the Go
+// kernels pack them): it sets rows [i0, i1) of c = a·b, the shapes of
+// Mul, with mulPortable's bits (each entry from zero in increasing inner
+// index, a rounded product and sum). Used, as Gram64Host, only in
+// WebAssembly.
+type Mul64Host func(c, a, b []float64, i0, i1, k, m int)
+
+// mul64Host is the installed host kernel for Mul, or nil.
+var mul64Host Mul64Host
+
+// SetMul64Host installs f as Mul's kernel (and applyReflectors') and
+// returns the one it replaces; nil restores the Go kernels. As
+// SetGram32Host, for a host's start-up and tests.
+func SetMul64Host(f Mul64Host) Mul64Host {
+	old := mul64Host
+	mul64Host = f
+	mulRows = mulGo
+	if f != nil && runtime.GOARCH == "wasm" {
+		mulRows = mulHost
+	}
+	return old
+}
+
+// mulHostMin is the least product (multiply-adds) handed to the host
+// kernel: a call through JavaScript costs microseconds, as much as Go's
+// kernels take for a product this size.
+const mulHostMin = 1 << 14
+
+// mulHost is the mulFunc of an installed Mul64Host.
+func mulHost(c, a, b []float64, i0, i1, k, m int) {
+	if (i1-i0)*k*m < mulHostMin {
+		mulGo(c, a, b, i0, i1, k, m)
+		return
+	}
+	mul64Host(c, a, b, i0, i1, k, m)
+}
+
+// Mul64HostGo is a Mul64Host in Go, mulPortable: the oracle the host
+// kernels are held to.
+func Mul64HostGo(c, a, b []float64, i0, i1, k, m int) {
+	if i0 < 0 || i1 < i0 || k < 0 || m < 0 || len(a) < i1*k || len(b) < k*m || len(c) < i1*m {
+		panic("linalg: Mul64HostGo called with bad shapes")
+	}
+	mulPortable(c, a, b, i0, i1, k, m)
+}
+
+// Symv64Host is symvRows (the one-stage reduction's symmetric products,
+// rows r0 … r1−1 of the upper triangle a added to y, x and y indexed from
+// lo) done by a kernel the host provides, with the bits of symvRowsGo on
+// the WebAssembly DotAxpy (its partial sums and their order). Used only in
+// WebAssembly.
+type Symv64Host func(y, a []float64, m, lo, r0, r1 int, x []float64)
+
+// symv64Host is the installed host kernel for symvRows, or nil.
+var symv64Host Symv64Host
+
+// symvHostMin is the least work (rows times row length) handed to the
+// host kernel, a call through JavaScript costing microseconds.
+const symvHostMin = 1 << 12
+
+// SetSymv64Host installs f as symvRows' kernel and returns the one it
+// replaces; nil restores the Go loop. As SetGram32Host, for a host's
+// start-up and tests; it is ignored outside WebAssembly.
+func SetSymv64Host(f Symv64Host) Symv64Host {
+	old := symv64Host
+	symv64Host = f
+	if runtime.GOARCH != "wasm" {
+		symv64Host = nil
+	}
+	return old
+}
+
+// Symv64HostGo is a Symv64Host in Go, symvRowsGo: the oracle the host
+// kernels are held to.
+func Symv64HostGo(y, a []float64, m, lo, r0, r1 int, x []float64) {
+	if lo < 0 || r0 < lo || r1 < r0 || m < r1 || len(a) < m*m || len(x) < m-lo || len(y) < m-lo {
+		panic("linalg: Symv64HostGo called with bad shapes")
+	}
+	symvRowsGo(y, a, m, lo, r0, r1, x)
 }

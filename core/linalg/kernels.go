@@ -9,6 +9,7 @@ type kernelSet struct {
 
 func init() {
 	k := kernels()[0]
-	tile, mulRows = k.tile, k.mul
+	tile, mulGo = k.tile, k.mul
+	mulRows = mulGo
 	applyOnTile = k.name == "avx512" || k.name == "avx2"
 }

@@ -10,9 +10,13 @@ import (
 // multiply and add, so all give the same bits.
 type mulFunc func(c, a, b []float64, i0, i1, k, m int)
 
-// mulRows is the implementation Mul uses: SIMD across columns where the CPU
-// supports it, or mulPortable (set by init from kernels).
+// mulRows is the implementation Mul uses: mulGo, or mulHost where a host
+// kernel is installed (SetMul64Host).
 var mulRows mulFunc
+
+// mulGo is the Go implementation: SIMD across columns where the CPU
+// supports it, or mulPacked (set by init from kernels).
+var mulGo mulFunc
 
 // Mul sets c = a·b for row-major a (n×k), b (k×m) and c (n×m). Every entry
 // is summed in increasing order of the inner index with separate multiply

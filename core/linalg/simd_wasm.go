@@ -127,3 +127,82 @@ func sub2(x, v, w []float64, f, g float64) {
 		x[c] -= v[c]*f + w[c]*g
 	}
 }
+
+// quadCols is quadColsPortable λ by λ, eight columns (then two) at a
+// time, their z and sums in registers for the whole sweep down the rows:
+// the portable loop loads and stores both at every row, in short loops
+// whose back edges Go's wasm code makes slow. Each entry sees the
+// portable sequence of operations.
+func quadCols(f *ShiftedLDL, out, x []float64, l, c0, c1 int) {
+	m, nl := f.m, len(f.lambdas)
+	_, _ = x[(m-1)*l+c1-1], out[(c1-1)*nl+nl-1]
+	c := c0
+	for ; c+8 <= c1; c += 8 {
+		for t := range nl {
+			quad8(f, t, out, unsafe.Pointer(&x[c]), 8*l, c)
+		}
+	}
+	for ; c+2 <= c1; c += 2 {
+		for t := range nl {
+			quad2(f, t, out, unsafe.Pointer(&x[c]), 8*l, c)
+		}
+	}
+	if c < c1 {
+		quadColsPortable(f, out, x, l, c, c1)
+	}
+}
+
+// quad8 sweeps λ t down the eight columns from p (rows rs bytes apart)
+// and sets their entries of out (columns c to c+7).
+func quad8(f *ShiftedLDL, t int, out []float64, p unsafe.Pointer, rs, c int) {
+	m, nl := f.m, len(f.lambdas)
+	mult, inv := f.mult[t*m:(t+1)*m], f.inv[t*m:(t+1)*m]
+	d := archsimd.BroadcastFloat64x2(inv[0])
+	z0, z1, z2, z3 := load2(p), load2(at(p, 16)), load2(at(p, 32)), load2(at(p, 48))
+	a0, a1, a2, a3 := z0.Mul(z0).Mul(d), z1.Mul(z1).Mul(d), z2.Mul(z2).Mul(d), z3.Mul(z3).Mul(d)
+	pm, pi := unsafe.Pointer(&mult[0]), unsafe.Pointer(&inv[0])
+	step := func(j int) {
+		p = at(p, rs)
+		lj, d := splat2(at(pm, 8*(j-1))), splat2(at(pi, 8*j))
+		z0 = load2(p).Sub(lj.Mul(z0))
+		z1 = load2(at(p, 16)).Sub(lj.Mul(z1))
+		z2 = load2(at(p, 32)).Sub(lj.Mul(z2))
+		z3 = load2(at(p, 48)).Sub(lj.Mul(z3))
+		a0 = a0.Add(z0.Mul(z0).Mul(d))
+		a1 = a1.Add(z1.Mul(z1).Mul(d))
+		a2 = a2.Add(z2.Mul(z2).Mul(d))
+		a3 = a3.Add(z3.Mul(z3).Mul(d))
+	}
+	// Two rows per iteration: every backward branch of Go's wasm code
+	// goes through a jump table (see block4x4).
+	j := 1
+	for ; j+2 <= m; j += 2 {
+		step(j)
+		step(j + 1)
+	}
+	if j < m {
+		step(j)
+	}
+	lam := f.lambdas[t]
+	for i, a := range [4]f64x2{a0, a1, a2, a3} {
+		out[(c+2*i)*nl+t] = lam * a.GetElem(0)
+		out[(c+2*i+1)*nl+t] = lam * a.GetElem(1)
+	}
+}
+
+// quad2 is quad8 for two columns.
+func quad2(f *ShiftedLDL, t int, out []float64, p unsafe.Pointer, rs, c int) {
+	m, nl := f.m, len(f.lambdas)
+	mult, inv := f.mult[t*m:(t+1)*m], f.inv[t*m:(t+1)*m]
+	z := load2(p)
+	a := z.Mul(z).Mul(archsimd.BroadcastFloat64x2(inv[0]))
+	pm, pi := unsafe.Pointer(&mult[0]), unsafe.Pointer(&inv[0])
+	for j := 1; j < m; j++ {
+		p = at(p, rs)
+		z = load2(p).Sub(splat2(at(pm, 8*(j-1))).Mul(z))
+		a = a.Add(z.Mul(z).Mul(splat2(at(pi, 8*j))))
+	}
+	lam := f.lambdas[t]
+	out[c*nl+t] = lam * a.GetElem(0)
+	out[(c+1)*nl+t] = lam * a.GetElem(1)
+}

@@ -172,8 +172,18 @@ func (s *symv) mul(y, a []float64, m, lo int, x []float64) {
 }
 
 // symvRows adds to y (indexed from lo) the contributions of rows r0 … r1−1
-// of the upper triangle a to S·x.
+// of the upper triangle a to S·x: on the host's kernel where one is
+// installed (SetSymv64Host) and the rows are worth a call, else in Go.
 func symvRows(y, a []float64, m, lo, r0, r1 int, x []float64) {
+	if symv64Host != nil && (r1-r0)*(m-r0) >= symvHostMin {
+		symv64Host(y, a, m, lo, r0, r1, x)
+		return
+	}
+	symvRowsGo(y, a, m, lo, r0, r1, x)
+}
+
+// symvRowsGo is symvRows in Go.
+func symvRowsGo(y, a []float64, m, lo, r0, r1 int, x []float64) {
 	for r := r0; r < r1; r++ {
 		row := a[r*m+r : (r+1)*m]
 		xs := x[r-lo:]
@@ -351,9 +361,8 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 				if !transpose {
 					f = tm[j*nb+i]
 				}
-				for c, v := range x[i*l : (i+1)*l] {
-					yj[c] += f * v
-				}
+				// yj += f·xᵢ, on SIMD in WebAssembly (the same bits).
+				axpy(yj, x[i*l:(i+1)*l], f)
 			}
 		}
 		if onTile {
@@ -373,9 +382,8 @@ func applyReflectors(a []float64, m, off int, tau, r []float64, l int, transpose
 			}
 			zc := z[r0*l : (r0+nr)*l]
 			mulRows(zc, vc[r0*b:(r0+nr)*b], y[:b*l], 0, nr, b, l)
-			for i, v := range zc {
-				rs[r0*l+i] -= v
-			}
+			// rs −= zc: adding (−1)·v is subtracting v, bit for bit.
+			axpy(rs[r0*l:(r0+nr)*l], zc, -1)
 		})
 	}
 }

@@ -136,32 +136,40 @@ func (f *ShiftedLDL) Quad(out, x []float64, l int) {
 	}
 	chunks := (l + quadChunk - 1) / quadChunk
 	ParallelFor(chunks, func(ch int) {
-		c0, c1 := ch*quadChunk, min(ch*quadChunk+quadChunk, l)
-		w := c1 - c0
-		z := make([]float64, nl*w)
-		acc := make([]float64, nl*w)
-		row := x[c0:c1]
-		for t := range nl {
-			zt, at := z[t*w:(t+1)*w], acc[t*w:(t+1)*w]
-			inv := f.inv[t*m]
-			for c, v := range row {
-				zt[c] = v
-				at[c] = v * v * inv
-			}
-		}
-		for j := 1; j < m; j++ {
-			row := x[j*l+c0 : j*l+c1]
-			for t := range nl {
-				lj, inv := f.mult[t*m+j-1], f.inv[t*m+j]
-				quadStep(z[t*w:(t+1)*w], acc[t*w:(t+1)*w], row, lj, inv)
-			}
-		}
-		for t, lam := range f.lambdas {
-			for c, a := range acc[t*w : (t+1)*w] {
-				out[(c0+c)*nl+t] = lam * a
-			}
-		}
+		quadCols(f, out, x, l, ch*quadChunk, min(ch*quadChunk+quadChunk, l))
 	})
+}
+
+// quadColsPortable is Quad for the columns [c0, c1) of x: row by row, the
+// sweeps of every λ, so that each row is read once. Each entry's
+// operations are z ← v − l·z, acc += (z·z)·(1/D) in increasing row
+// order, and any order of the loops over λ and columns gives its bits.
+func quadColsPortable(f *ShiftedLDL, out, x []float64, l, c0, c1 int) {
+	m, nl := f.m, len(f.lambdas)
+	w := c1 - c0
+	z := make([]float64, nl*w)
+	acc := make([]float64, nl*w)
+	row := x[c0:c1]
+	for t := range nl {
+		zt, at := z[t*w:(t+1)*w], acc[t*w:(t+1)*w]
+		inv := f.inv[t*m]
+		for c, v := range row {
+			zt[c] = v
+			at[c] = v * v * inv
+		}
+	}
+	for j := 1; j < m; j++ {
+		row := x[j*l+c0 : j*l+c1]
+		for t := range nl {
+			lj, inv := f.mult[t*m+j-1], f.inv[t*m+j]
+			quadStep(z[t*w:(t+1)*w], acc[t*w:(t+1)*w], row, lj, inv)
+		}
+	}
+	for t, lam := range f.lambdas {
+		for c, a := range acc[t*w : (t+1)*w] {
+			out[(c0+c)*nl+t] = lam * a
+		}
+	}
 }
 
 // quadStep advances Quad's sweep by one row v: z ← v − l·z, acc += z²/D.

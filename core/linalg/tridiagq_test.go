@@ -123,3 +123,27 @@ func TestTridiagQShapes(t *testing.T) {
 	f.Quad(make([]float64, 4), make([]float64, 4), 2)
 	f.Solve(1, make([]float64, 4), 2)
 }
+
+// BenchmarkQuad_M634 times Quad at the Vehicle table's 634 training rows
+// and the default grid's 30 λ: the exact leave-one-out's denominators.
+func BenchmarkQuad_M634(b *testing.B) {
+	const m = 634
+	d, e := randSlice(m, 1), randSlice(m, 2)
+	for i := range d {
+		d[i] = 3 + d[i]*d[i]
+		e[i] /= 2 // T diagonally dominant: positive definite
+	}
+	e[m-1] = 0
+	lambdas := make([]float64, 30)
+	for i := range lambdas {
+		lambdas[i] = math.Ldexp(1, i-20)
+	}
+	f, ok := (&TridiagQ{d: d, e: e}).Factor(lambdas)
+	if !ok {
+		b.Fatal("T+λI refused")
+	}
+	x, out := randSlice(m*m, 3), make([]float64, m*len(lambdas))
+	for b.Loop() {
+		f.Quad(out, x, m)
+	}
+}

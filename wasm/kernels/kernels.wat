@@ -9,15 +9,18 @@
 ;; the package's default for a classification), gram64 is addAtB's (the
 ;; float64 Gram, the Cholesky's trailing updates, the band reduction's
 ;; rank-2k updates), rect64 is symmLeft's for one strip and block of rows
-;; (the band reduction's VᵀA₂₂), strips32 is mul32StripPanels' row groups
-;; (Weights32.Mul: the features' float32 projections, each entry a float32
-;; sum stored, not added): the whole of the block's work, item by
-;; item in upperItems' order (gram32, gram64), each entry summed from zero over the block's rows in
-;; increasing order, a rounded product and a rounded sum per row, then
-;; added to g. That is the arithmetic of the Go kernels they replace
-;; (tile32SIMD, tileSIMD, mul4x8F32): the bits are the same
-;; (linalg.Gram32HostGo, Gram64HostGo, Rect64HostGo and Strips32HostGo are
-;; their loops in Go; jsbridge's TestKernels*,
+;; (the band reduction's VᵀA₂₂): the whole of the block's work, item by
+;; item in upperItems' order (gram32, gram64), each entry summed from zero
+;; over the block's rows in increasing order, a rounded product and a
+;; rounded sum per row, then added to g. strips32 is mul32StripPanels' row
+;; groups (Weights32.Mul: the features' float32 projections) and mul64 is
+;; linalg.Mul's rows (the exact leave-one-out's Q and residuals; a and b
+;; read in place), each entry such a sum, stored. symv64 is symvRows (the
+;; one-stage reduction's symmetric products) with dotAxpySIMD's partial
+;; sums. That is the arithmetic of the Go kernels they replace (tile32SIMD,
+;; tileSIMD, mul4x8F32, mul4x4SIMD, dotAxpySIMD): the bits are the same
+;; (linalg.Gram32HostGo, Gram64HostGo, Rect64HostGo, Strips32HostGo,
+;; Mul64HostGo and Symv64HostGo are their loops in Go; jsbridge's TestKernels*,
 ;; test/simd.test.js). No relaxed SIMD: a fused float32 multiply-add rounds
 ;; once where gram32 must round twice, and gram64's operands (centered
 ;; features, the reduction's matrices) are not float32 values, whose
@@ -685,5 +688,255 @@
         (br $loop_i)))
       (local.set $q (i32.add (local.get $q) (i32.const 1)))
       (br $loop_q)))
+  )
+
+  ;; mm4x4 sets the 4×4 block at c (rows ldc bytes apart) to the sums over
+  ;; l < k of the products of a + r·lda + 8l (row r of A, in place) and the 4
+  ;; values at b + l·ldb (row l of B, in place), each from zero in
+  ;; increasing l, each product and sum rounded: mulPortable's entries.
+  (func $mm4x4 (param $k i32) (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32)
+    (local $end i32) (local $a1 i32) (local $a2 i32) (local $a3 i32) (local $b0 v128) (local $b1 v128) (local $x v128)
+    (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128)
+    (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
+    (local.set $a1 (i32.add (local.get $a) (local.get $lda)))
+    (local.set $a2 (i32.add (local.get $a1) (local.get $lda)))
+    (local.set $a3 (i32.add (local.get $a2) (local.get $lda)))
+    (local.set $end (i32.add (local.get $a) (i32.shl (i32.and (local.get $k) (i32.const -4)) (i32.const 3))))
+    (if (i32.lt_u (local.get $a) (local.get $end)) (then
+      (loop $four
+      (local.set $b0 (v128.load offset=0 (local.get $b)))
+      (local.set $b1 (v128.load offset=16 (local.get $b)))
+      (local.set $x (v128.load64_splat offset=0 (local.get $a)))
+      (local.set $c00 (f64x2.add (local.get $c00) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f64x2.add (local.get $c01) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=0 (local.get $a1)))
+      (local.set $c10 (f64x2.add (local.get $c10) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f64x2.add (local.get $c11) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=0 (local.get $a2)))
+      (local.set $c20 (f64x2.add (local.get $c20) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f64x2.add (local.get $c21) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=0 (local.get $a3)))
+      (local.set $c30 (f64x2.add (local.get $c30) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f64x2.add (local.get $c31) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $b (i32.add (local.get $b) (local.get $ldb)))
+      (local.set $b0 (v128.load offset=0 (local.get $b)))
+      (local.set $b1 (v128.load offset=16 (local.get $b)))
+      (local.set $x (v128.load64_splat offset=8 (local.get $a)))
+      (local.set $c00 (f64x2.add (local.get $c00) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f64x2.add (local.get $c01) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=8 (local.get $a1)))
+      (local.set $c10 (f64x2.add (local.get $c10) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f64x2.add (local.get $c11) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=8 (local.get $a2)))
+      (local.set $c20 (f64x2.add (local.get $c20) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f64x2.add (local.get $c21) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=8 (local.get $a3)))
+      (local.set $c30 (f64x2.add (local.get $c30) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f64x2.add (local.get $c31) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $b (i32.add (local.get $b) (local.get $ldb)))
+      (local.set $b0 (v128.load offset=0 (local.get $b)))
+      (local.set $b1 (v128.load offset=16 (local.get $b)))
+      (local.set $x (v128.load64_splat offset=16 (local.get $a)))
+      (local.set $c00 (f64x2.add (local.get $c00) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f64x2.add (local.get $c01) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=16 (local.get $a1)))
+      (local.set $c10 (f64x2.add (local.get $c10) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f64x2.add (local.get $c11) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=16 (local.get $a2)))
+      (local.set $c20 (f64x2.add (local.get $c20) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f64x2.add (local.get $c21) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=16 (local.get $a3)))
+      (local.set $c30 (f64x2.add (local.get $c30) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f64x2.add (local.get $c31) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $b (i32.add (local.get $b) (local.get $ldb)))
+      (local.set $b0 (v128.load offset=0 (local.get $b)))
+      (local.set $b1 (v128.load offset=16 (local.get $b)))
+      (local.set $x (v128.load64_splat offset=24 (local.get $a)))
+      (local.set $c00 (f64x2.add (local.get $c00) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f64x2.add (local.get $c01) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=24 (local.get $a1)))
+      (local.set $c10 (f64x2.add (local.get $c10) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f64x2.add (local.get $c11) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=24 (local.get $a2)))
+      (local.set $c20 (f64x2.add (local.get $c20) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f64x2.add (local.get $c21) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=24 (local.get $a3)))
+      (local.set $c30 (f64x2.add (local.get $c30) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f64x2.add (local.get $c31) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $b (i32.add (local.get $b) (local.get $ldb)))
+      (local.set $a (i32.add (local.get $a) (i32.const 32)))
+      (local.set $a1 (i32.add (local.get $a1) (i32.const 32)))
+      (local.set $a2 (i32.add (local.get $a2) (i32.const 32)))
+      (local.set $a3 (i32.add (local.get $a3) (i32.const 32)))
+      (br_if $four (i32.lt_u (local.get $a) (local.get $end))))))
+    (local.set $end (i32.add (local.get $a) (i32.shl (i32.and (local.get $k) (i32.const 3)) (i32.const 3))))
+    (if (i32.lt_u (local.get $a) (local.get $end)) (then
+      (loop $one
+      (local.set $b0 (v128.load offset=0 (local.get $b)))
+      (local.set $b1 (v128.load offset=16 (local.get $b)))
+      (local.set $x (v128.load64_splat offset=0 (local.get $a)))
+      (local.set $c00 (f64x2.add (local.get $c00) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f64x2.add (local.get $c01) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=0 (local.get $a1)))
+      (local.set $c10 (f64x2.add (local.get $c10) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f64x2.add (local.get $c11) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=0 (local.get $a2)))
+      (local.set $c20 (f64x2.add (local.get $c20) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f64x2.add (local.get $c21) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load64_splat offset=0 (local.get $a3)))
+      (local.set $c30 (f64x2.add (local.get $c30) (f64x2.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f64x2.add (local.get $c31) (f64x2.mul (local.get $x) (local.get $b1))))
+      (local.set $b (i32.add (local.get $b) (local.get $ldb)))
+      (local.set $a (i32.add (local.get $a) (i32.const 8)))
+      (local.set $a1 (i32.add (local.get $a1) (i32.const 8)))
+      (local.set $a2 (i32.add (local.get $a2) (i32.const 8)))
+      (local.set $a3 (i32.add (local.get $a3) (i32.const 8)))
+      (br_if $one (i32.lt_u (local.get $a) (local.get $end))))))
+    (v128.store offset=0 (local.get $c) (local.get $c00))
+    (v128.store offset=16 (local.get $c) (local.get $c01))
+    (local.set $c (i32.add (local.get $c) (local.get $ldc)))
+    (v128.store offset=0 (local.get $c) (local.get $c10))
+    (v128.store offset=16 (local.get $c) (local.get $c11))
+    (local.set $c (i32.add (local.get $c) (local.get $ldc)))
+    (v128.store offset=0 (local.get $c) (local.get $c20))
+    (v128.store offset=16 (local.get $c) (local.get $c21))
+    (local.set $c (i32.add (local.get $c) (local.get $ldc)))
+    (v128.store offset=0 (local.get $c) (local.get $c30))
+    (v128.store offset=16 (local.get $c) (local.get $c31))
+  )
+
+
+  ;; mm1x2 sets the 2 values at c to the sums over l < k of the value at
+  ;; a + 8l times the 2 at b + l·ldb, and mm1x1 the value at c: mul64's
+  ;; last columns and rows, in the same order of sums as mm4x4.
+  (func $mm1x2 (param $k i32) (param $a i32) (param $b i32) (param $ldb i32) (param $c i32)
+    (local $end i32) (local $s v128)
+    (local.set $end (i32.add (local.get $a) (i32.shl (local.get $k) (i32.const 3))))
+    (if (i32.lt_u (local.get $a) (local.get $end)) (then
+      (loop $l
+        (local.set $s (f64x2.add (local.get $s) (f64x2.mul (v128.load64_splat (local.get $a)) (v128.load (local.get $b)))))
+        (local.set $b (i32.add (local.get $b) (local.get $ldb)))
+        (br_if $l (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 8))) (local.get $end))))))
+    (v128.store (local.get $c) (local.get $s)))
+
+  (func $mm1x1 (param $k i32) (param $a i32) (param $b i32) (param $ldb i32) (param $c i32)
+    (local $end i32) (local $s f64)
+    (local.set $end (i32.add (local.get $a) (i32.shl (local.get $k) (i32.const 3))))
+    (if (i32.lt_u (local.get $a) (local.get $end)) (then
+      (loop $l
+        (local.set $s (f64.add (local.get $s) (f64.mul (f64.load (local.get $a)) (f64.load (local.get $b)))))
+        (local.set $b (i32.add (local.get $b) (local.get $ldb)))
+        (br_if $l (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 8))) (local.get $end))))))
+    (f64.store (local.get $c) (local.get $s)))
+
+  ;; mul64 sets the rows×m float64 c to a·b (a rows×k, b k×m, all
+  ;; row-major and read in place): linalg.Mul's rows with mulPortable's
+  ;; bits. 4×4 blocks over strips of 128 columns of b, so that a strip's k
+  ;; rows stay in cache while every four rows of a pass over it; then the
+  ;; last m mod 4 columns and rows mod 4 rows, two columns at a time.
+  (func (export "mul64") (param $rows i32) (param $k i32) (param $m i32) (param $a i32) (param $b i32) (param $c i32)
+    (local $lda i32) (local $ldb i32) (local $r4 i32) (local $m4 i32) (local $j0 i32) (local $j1 i32)
+    (local $i i32) (local $j i32) (local $ai i32) (local $ci i32)
+    (local.set $lda (i32.shl (local.get $k) (i32.const 3)))
+    (local.set $ldb (i32.shl (local.get $m) (i32.const 3)))
+    (local.set $r4 (i32.and (local.get $rows) (i32.const -4)))
+    (local.set $m4 (i32.and (local.get $m) (i32.const -4)))
+    (block $done_j0 (loop $loop_j0
+      (br_if $done_j0 (i32.ge_u (local.get $j0) (local.get $m4)))
+      (local.set $j1 (i32.add (local.get $j0) (i32.const 128)))
+      (if (i32.gt_u (local.get $j1) (local.get $m4)) (then (local.set $j1 (local.get $m4))))
+      (local.set $i (i32.const 0))
+      (block $done_i (loop $loop_i
+        (br_if $done_i (i32.ge_u (local.get $i) (local.get $r4)))
+        (local.set $ai (i32.add (local.get $a) (i32.mul (local.get $i) (local.get $lda))))
+        (local.set $ci (i32.add (local.get $c) (i32.mul (local.get $i) (local.get $ldb))))
+        (local.set $j (local.get $j0))
+        (loop $loop_j
+          (call $mm4x4 (local.get $k) (local.get $ai) (local.get $lda)
+            (i32.add (local.get $b) (i32.shl (local.get $j) (i32.const 3))) (local.get $ldb)
+            (i32.add (local.get $ci) (i32.shl (local.get $j) (i32.const 3))) (local.get $ldb))
+          (br_if $loop_j (i32.lt_u (local.tee $j (i32.add (local.get $j) (i32.const 4))) (local.get $j1))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $loop_i)))
+      (local.set $j0 (local.get $j1))
+      (br $loop_j0)))
+    ;; Columns [m4, m) of rows [0, r4), every column of rows [r4, rows).
+    (local.set $i (i32.const 0))
+    (block $done_t (loop $loop_t
+      (br_if $done_t (i32.ge_u (local.get $i) (local.get $rows)))
+      (local.set $j (local.get $m4))
+      (if (i32.ge_u (local.get $i) (local.get $r4)) (then (local.set $j (i32.const 0))))
+      (local.set $ai (i32.add (local.get $a) (i32.mul (local.get $i) (local.get $lda))))
+      (local.set $ci (i32.add (local.get $c) (i32.mul (local.get $i) (local.get $ldb))))
+      (block $done_p (loop $loop_p
+        (br_if $done_p (i32.gt_u (i32.add (local.get $j) (i32.const 2)) (local.get $m)))
+        (call $mm1x2 (local.get $k) (local.get $ai) (i32.add (local.get $b) (i32.shl (local.get $j) (i32.const 3)))
+          (local.get $ldb) (i32.add (local.get $ci) (i32.shl (local.get $j) (i32.const 3))))
+        (local.set $j (i32.add (local.get $j) (i32.const 2)))
+        (br $loop_p)))
+      (if (i32.lt_u (local.get $j) (local.get $m)) (then
+        (call $mm1x1 (local.get $k) (local.get $ai) (i32.add (local.get $b) (i32.shl (local.get $j) (i32.const 3)))
+          (local.get $ldb) (i32.add (local.get $ci) (i32.shl (local.get $j) (i32.const 3))))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $loop_t)))
+  )
+
+  ;; symv64 adds to y the contributions of rows r0 … r1−1 of the symmetric
+  ;; matrix whose upper triangle is the m×m row-major a, restricted to rows
+  ;; and columns lo … m−1, to its product with x (x and y indexed from lo):
+  ;; core/linalg's symvRows (the one-stage reduction's products), each row
+  ;; one pass over a[r, r+1:] as dotAxpySIMD makes it (y += x_r·a, the dot
+  ;; product in partial sums s0 s1 | s2 s3 over the entries in fours, the
+  ;; rest added to s0, then (s0+s1) + (s2+s3)), then
+  ;; y_r += a_rr·x_r + dot.
+  (func (export "symv64") (param $m i32) (param $lo i32) (param $r0 i32) (param $r1 i32) (param $a i32) (param $x i32) (param $y i32)
+    (local $r i32) (local $p i32) (local $px i32) (local $py i32) (local $end i32) (local $tail i32)
+    (local $xr f64) (local $sv v128) (local $s01 v128) (local $s23 v128) (local $a01 v128) (local $a23 v128)
+    (local $s0 f64) (local $v f64) (local $yr i32)
+    (local.set $r (local.get $r0))
+    (block $done (loop $rows
+      (br_if $done (i32.ge_u (local.get $r) (local.get $r1)))
+      ;; p = &a[r·m + r], px = &x[r − lo], py = &y[r − lo]
+      (local.set $p (i32.add (local.get $a) (i32.shl (i32.add (i32.mul (local.get $r) (local.get $m)) (local.get $r)) (i32.const 3))))
+      (local.set $yr (i32.add (local.get $y) (i32.shl (i32.sub (local.get $r) (local.get $lo)) (i32.const 3))))
+      (local.set $px (i32.add (local.get $x) (i32.shl (i32.sub (local.get $r) (local.get $lo)) (i32.const 3))))
+      (local.set $xr (f64.load (local.get $px)))
+      (local.set $sv (f64x2.splat (local.get $xr)))
+      (local.set $s01 (v128.const i64x2 0 0))
+      (local.set $s23 (v128.const i64x2 0 0))
+      ;; the row past its diagonal: entries r+1 … m−1, in fours then one by one
+      (local.set $p (i32.add (local.get $p) (i32.const 8)))
+      (local.set $px (i32.add (local.get $px) (i32.const 8)))
+      (local.set $py (i32.add (local.get $yr) (i32.const 8)))
+      (local.set $tail (i32.add (local.get $p) (i32.shl (i32.sub (i32.sub (local.get $m) (local.get $r)) (i32.const 1)) (i32.const 3))))
+      (local.set $end (i32.add (local.get $p) (i32.shl (i32.and (i32.sub (i32.sub (local.get $m) (local.get $r)) (i32.const 1)) (i32.const -4)) (i32.const 3))))
+      (if (i32.lt_u (local.get $p) (local.get $end)) (then
+        (loop $fours
+          (local.set $a01 (v128.load offset=0 (local.get $p)))
+          (local.set $a23 (v128.load offset=16 (local.get $p)))
+          (local.set $s01 (f64x2.add (local.get $s01) (f64x2.mul (local.get $a01) (v128.load offset=0 (local.get $px)))))
+          (local.set $s23 (f64x2.add (local.get $s23) (f64x2.mul (local.get $a23) (v128.load offset=16 (local.get $px)))))
+          (v128.store offset=0 (local.get $py) (f64x2.add (v128.load offset=0 (local.get $py)) (f64x2.mul (local.get $a01) (local.get $sv))))
+          (v128.store offset=16 (local.get $py) (f64x2.add (v128.load offset=16 (local.get $py)) (f64x2.mul (local.get $a23) (local.get $sv))))
+          (local.set $px (i32.add (local.get $px) (i32.const 32)))
+          (local.set $py (i32.add (local.get $py) (i32.const 32)))
+          (br_if $fours (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 32))) (local.get $end))))))
+      (local.set $s0 (f64x2.extract_lane 0 (local.get $s01)))
+      (if (i32.lt_u (local.get $p) (local.get $tail)) (then
+        (loop $ones
+          (local.set $v (f64.load (local.get $p)))
+          (local.set $s0 (f64.add (local.get $s0) (f64.mul (local.get $v) (f64.load (local.get $px)))))
+          (f64.store (local.get $py) (f64.add (f64.load (local.get $py)) (f64.mul (local.get $v) (local.get $xr))))
+          (local.set $px (i32.add (local.get $px) (i32.const 8)))
+          (local.set $py (i32.add (local.get $py) (i32.const 8)))
+          (br_if $ones (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 8))) (local.get $tail))))))
+      ;; y_r += a_rr·x_r + ((s0+s1) + (s2+s3))
+      (f64.store (local.get $yr) (f64.add (f64.load (local.get $yr))
+        (f64.add (f64.mul (f64.load (i32.add (local.get $a) (i32.shl (i32.add (i32.mul (local.get $r) (local.get $m)) (local.get $r)) (i32.const 3))))
+          (local.get $xr))
+          (f64.add (f64.add (local.get $s0) (f64x2.extract_lane 1 (local.get $s01)))
+            (f64.add (f64x2.extract_lane 0 (local.get $s23)) (f64x2.extract_lane 1 (local.get $s23)))))))
+      (local.set $r (i32.add (local.get $r) (i32.const 1)))
+      (br $rows)))
   )
 )
