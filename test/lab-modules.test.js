@@ -600,6 +600,9 @@ test('the selection sentence names the chosen candidate, why (the best, or withi
   const exact = { rows: 105, criterion: 'loo', candidates: cands, chosen: 1, best: 1, method: NAMES.MethodKernel, reason: 'the exact kernel on 105 rows (0.001 CPU-s) costs no more than 1024 random features (0.002 CPU-s) or the search (0.03 CPU-s)', seconds: 0.001, searchSeconds: 0.03 };
   assert.match(selectionText(exact), /^auto fitted the exact kernel: the exact kernel on 105 rows .* or the search \(0\.03 CPU-s\); modelled ≈ 0\.0010 CPU-s for the fit and 0\.030 for the search\. auto chose depth L = 3/);
   assert.match(selectionText({ ...exact, method: NAMES.MethodFeatures, dim: 4096, reason: 'r' }), /^auto fitted m = 4096 random features: r;/);
+  // An RBF candidate chosen for features: its random Fourier features.
+  assert.match(selectionText({ rows: 634, criterion: 'loo', candidates: rbf, chosen: 1, best: 1, method: NAMES.MethodFeatures, dim: 4096, reason: 'r', seconds: 1, searchSeconds: 1 }),
+    /^auto fitted m = 4096 random Fourier features: r;.* auto chose the RBF kernel γ = 0\.0167/);
 });
 
 test('the page\'s setting controls are the settings table\'s: each control of index.html that sets a setting is in it once, with a redraw the page knows', async () => {

@@ -8,6 +8,7 @@ import (
 
 	"ntkrf/core/kernel"
 	"ntkrf/core/pipeline"
+	"ntkrf/core/rf"
 )
 
 // describe names each fold's choice, e.g. "L2 unit λ=0.031" or
@@ -33,6 +34,10 @@ func describe(ps []*pipeline.Pipeline) string {
 		}
 		if k := p.Kernel(); k != nil && k.Name == kernel.NameRBF {
 			parts = append(parts, fmt.Sprintf("rbf γ=%.2g %s λ=%.2g", k.Gamma, prep, p.Lambda()))
+			continue
+		}
+		if f := p.Features(); f != nil && f.Method == rf.RFF {
+			parts = append(parts, fmt.Sprintf("rff γ=%.2g %s λ=%.2g", f.Gamma, prep, p.Lambda()))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("L%d %s λ=%.2g", depth, prep, p.Lambda()))

@@ -96,8 +96,9 @@ export function selectionText(sel) {
   const others = sel.candidates.filter((o) => o !== c && o !== best && full(o))
     .sort((a, b) => (b.accuracy ?? -b.score) - (a.accuracy ?? -a.score)).slice(0, 3)
     .map((o) => `${named(o)} (${diff(o).replace(' it', ' the best')})`);
+  // Features of an RBF candidate are its random Fourier features.
   const method = sel.method === NAMES.MethodKernel ? 'the exact kernel'
-    : sel.method === NAMES.MethodFeatures ? `m = ${sel.dim} random features` : '';
+    : sel.method === NAMES.MethodFeatures ? `m = ${sel.dim} ${c.kernel === NAMES.RBF ? 'random Fourier features' : 'random features'}` : '';
   const why = method ? `auto fitted ${method}: ${sel.reason}; modelled ≈ ${sel.seconds.toPrecision(2)} CPU-s for the fit and ${(sel.searchSeconds ?? 0).toPrecision(2)} for the search. ` : '';
   return `${why}auto chose ${c.kernel === NAMES.RBF ? `the RBF kernel γ = ${short(c.gamma)} with ` : c.depth ? `depth L = ${c.depth} with ` : ''}${prep(c.preprocess)} (leave-one-out ${score(c)} on ${sel.rows} training rows: ${rule}) ${among}; next: ${others.join('; ')}.`;
 }
