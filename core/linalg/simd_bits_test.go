@@ -143,3 +143,27 @@ func TestQuadOddBits(t *testing.T) {
 		}
 	}
 }
+
+// TestSymvRowsBits: the symmetric product's rows on this build (one
+// assembly call for all rows natively) against symvRowsGo, row by row on
+// DotAxpy, for every order 1…67 and row ranges at and after lo.
+func TestSymvRowsBits(t *testing.T) {
+	t.Parallel()
+	for _, gen := range []struct {
+		name string
+		f    func(int, uint64) []float64
+	}{{"normal", randSlice}, {"odd", oddSlice}} {
+		for m := 1; m < 68; m++ {
+			a := gen.f(m*m, uint64(m))
+			for _, lo := range []int{0, m / 3, m - 1} {
+				x, y0 := gen.f(m-lo, uint64(100+m)), gen.f(m-lo, uint64(200+m))
+				for _, rr := range [][2]int{{lo, m}, {lo, lo + (m-lo)/2}, {lo + (m-lo)/3, m}, {m - 1, m}} {
+					got, want := append([]float64(nil), y0...), append([]float64(nil), y0...)
+					symvRows(got, a, m, lo, rr[0], rr[1], x)
+					symvRowsGo(want, a, m, lo, rr[0], rr[1], x)
+					fixture.SameBits(t, fmt.Sprintf("%s m=%d lo=%d rows %d…%d", gen.name, m, lo, rr[0], rr[1]-1), got, want)
+				}
+			}
+		}
+	}
+}
