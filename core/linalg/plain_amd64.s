@@ -299,3 +299,102 @@ q4done:
 	VMOVUPD Y4, 0(DI)
 	VZEROUPPER
 	RET
+
+// func mul4x8MaskAVX(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, add bool, mask *[8]int64)
+// mul4x8AVX2 (kernel_amd64.s) on the columns whose mask entry is −1: the
+// same multiplies and adds per entry, in increasing l; the other columns
+// of b and c are neither read nor written (VMASKMOVPD), so the last
+// m mod 8 columns of a product need no scalar loop.
+TEXT ·mul4x8MaskAVX(SB), NOSPLIT, $0-72
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ lda+16(FP), R8
+	SHLQ $3, R8
+	MOVQ b+24(FP), DI
+	MOVQ ldb+32(FP), R9
+	SHLQ $3, R9
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R10
+	SHLQ $3, R10
+	MOVQ mask+64(FP), AX
+	VMOVDQU 0(AX), Y13
+	VMOVDQU 32(AX), Y14
+	LEAQ (SI)(R8*1), R11
+	LEAQ (SI)(R8*2), R12
+	LEAQ (R11)(R8*2), R13
+	MOVBLZX add+56(FP), AX
+	TESTL AX, AX
+	JNZ mloadc
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	JMP mstart
+
+mloadc:
+	MOVQ DX, AX
+	VMASKMOVPD 0(AX), Y13, Y0
+	VMASKMOVPD 32(AX), Y14, Y1
+	ADDQ R10, AX
+	VMASKMOVPD 0(AX), Y13, Y2
+	VMASKMOVPD 32(AX), Y14, Y3
+	ADDQ R10, AX
+	VMASKMOVPD 0(AX), Y13, Y4
+	VMASKMOVPD 32(AX), Y14, Y5
+	ADDQ R10, AX
+	VMASKMOVPD 0(AX), Y13, Y6
+	VMASKMOVPD 32(AX), Y14, Y7
+
+mstart:
+	TESTQ CX, CX
+	JZ    mstore
+
+mloop:
+	VMASKMOVPD 0(DI), Y13, Y8
+	VMASKMOVPD 32(DI), Y14, Y9
+	VBROADCASTSD (SI), Y10
+	VMULPD Y8, Y10, Y11
+	VADDPD Y11, Y0, Y0
+	VMULPD Y9, Y10, Y12
+	VADDPD Y12, Y1, Y1
+	VBROADCASTSD (R11), Y10
+	VMULPD Y8, Y10, Y11
+	VADDPD Y11, Y2, Y2
+	VMULPD Y9, Y10, Y12
+	VADDPD Y12, Y3, Y3
+	VBROADCASTSD (R12), Y10
+	VMULPD Y8, Y10, Y11
+	VADDPD Y11, Y4, Y4
+	VMULPD Y9, Y10, Y12
+	VADDPD Y12, Y5, Y5
+	VBROADCASTSD (R13), Y10
+	VMULPD Y8, Y10, Y11
+	VADDPD Y11, Y6, Y6
+	VMULPD Y9, Y10, Y12
+	VADDPD Y12, Y7, Y7
+	ADDQ $8, SI
+	ADDQ $8, R11
+	ADDQ $8, R12
+	ADDQ $8, R13
+	ADDQ R9, DI
+	DECQ CX
+	JNZ  mloop
+
+mstore:
+	VMASKMOVPD Y0, Y13, 0(DX)
+	VMASKMOVPD Y1, Y14, 32(DX)
+	ADDQ R10, DX
+	VMASKMOVPD Y2, Y13, 0(DX)
+	VMASKMOVPD Y3, Y14, 32(DX)
+	ADDQ R10, DX
+	VMASKMOVPD Y4, Y13, 0(DX)
+	VMASKMOVPD Y5, Y14, 32(DX)
+	ADDQ R10, DX
+	VMASKMOVPD Y6, Y13, 0(DX)
+	VMASKMOVPD Y7, Y14, 32(DX)
+	VZEROUPPER
+	RET

@@ -24,6 +24,9 @@ func sub2PlainAVX(n int, x, v, w *float64, fv, gv float64)
 func quad16AVX(m int, x *float64, rs int, mult, inv *float64, acc *[16]float64)
 
 //go:noescape
+func mul4x8MaskAVX(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, add bool, mask *[8]int64)
+
+//go:noescape
 func quad4AVX(m int, x *float64, rs int, mult, inv *float64, acc *[4]float64)
 
 // plainAVX says the loops run in AVX; without it (or with -tags noasm)
@@ -94,4 +97,29 @@ func quadCols(f *ShiftedLDL, out, x []float64, l, c0, c1 int) {
 	if c < c1 {
 		quadColsPortable(f, out, x, l, c, c1)
 	}
+}
+
+// mulMaskCols runs mul4x8MaskAVX on the last m−j0 (< 8) columns of the
+// 4-row blocks of rows [i0, i1), blocked over the inner index as
+// mulStrips does, and returns the first column it leaves (m, or j0 where
+// it has nothing to do): the columns a product's strips leave, which
+// mulTail summed one scalar at a time (on the exact path, 3 of every
+// 427-column row of applyQt's R −= VY at breast_cancer's size).
+func mulMaskCols(c, a, b []float64, i0, i1, j0, k, m int) int {
+	w := m - j0
+	if !plainAVX || w <= 0 || w >= 8 || k == 0 || i1-i0 < 4 {
+		return j0
+	}
+	var mask [8]int64
+	for q := range w {
+		mask[q] = -1
+	}
+	_, _, _ = a[(i1-1)*k+k-1], b[(k-1)*m+m-1], c[(i1-1)*m+m-1]
+	for l0 := 0; l0 < k; l0 += mulBlock {
+		kl := min(mulBlock, k-l0)
+		for i := i0; i+4 <= i1; i += 4 {
+			mul4x8MaskAVX(kl, &a[i*k+l0], k, &b[l0*m+j0], m, &c[i*m+j0], m, l0 > 0, &mask)
+		}
+	}
+	return m
 }

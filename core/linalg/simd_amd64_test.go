@@ -9,9 +9,10 @@ import (
 
 // BenchmarkReduceQPlainAVX times the one-stage reduction and Q formed
 // (ReduceQ) at breast_cancer's and Vehicle's training rows: the portable
-// vector loops and the row-by-row symmetric product (old), the AVX loops
-// of plain_amd64.s (avx), and those with the symmetric product's rows in
-// one assembly call (avx+symv). Same bits, side by side in one run (-cpu 1
+// vector loops, row-by-row symmetric product and scalar column tails of
+// products (old), the AVX loops and masked product tails of
+// plain_amd64.s (avx), and those with the symmetric product's rows in one
+// assembly call (avx+symv). Same bits, side by side in one run (-cpu 1
 // for one core), with the CPU time per
 // operation: steadier than wall time on a shared machine.
 func BenchmarkReduceQPlainAVX(b *testing.B) {
