@@ -91,6 +91,9 @@ func mulStrips(kern func(int, *float64, int, *float64, int, *float64, int, bool)
 func mulTail(c, a, b []float64, i0, i1, j0, k, m int) {
 	r := i1 - (i1-i0)%4
 	mulPortable(c, a, b, r, i1, k, m)
+	if j0 == m {
+		return
+	}
 	for i := i0; i < r; i++ {
 		ci := c[i*m+j0 : (i+1)*m]
 		clear(ci)
@@ -106,10 +109,12 @@ func mulTail(c, a, b []float64, i0, i1, j0, k, m int) {
 func mulAVX512(c, a, b []float64, i0, i1, k, m int) {
 	j := mulStrips(mul4x32AVX512, 32, c, a, b, i0, i1, 0, k, m)
 	j = mulStrips(mul4x8AVX2, 8, c, a, b, i0, i1, j, k, m)
+	j = mulMaskCols(c, a, b, i0, i1, j, k, m)
 	mulTail(c, a, b, i0, i1, j, k, m)
 }
 
 func mulAVX2(c, a, b []float64, i0, i1, k, m int) {
 	j := mulStrips(mul4x8AVX2, 8, c, a, b, i0, i1, 0, k, m)
+	j = mulMaskCols(c, a, b, i0, i1, j, k, m)
 	mulTail(c, a, b, i0, i1, j, k, m)
 }

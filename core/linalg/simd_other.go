@@ -1,4 +1,4 @@
-//go:build !(wasm && goexperiment.simd)
+//go:build !(wasm && goexperiment.simd) && !(amd64 && !noasm)
 
 package linalg
 

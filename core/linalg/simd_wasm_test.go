@@ -69,30 +69,3 @@ func TestDotAxpySIMDBits(t *testing.T) {
 		}
 	}
 }
-
-// TestQuadSIMDBits: Quad's sweeps, eight and two columns at a time in
-// registers, against the portable row-by-row loop, on widths around its
-// chunks (32 columns) and groups.
-func TestQuadSIMDBits(t *testing.T) {
-	t.Parallel()
-	for _, s := range []struct{ m, l int }{{1, 1}, {2, 3}, {5, 9}, {17, 31}, {40, 33}, {130, 130}, {64, 75}} {
-		t.Run(fmt.Sprintf("m=%d,l=%d", s.m, s.l), func(t *testing.T) {
-			t.Parallel()
-			d, e := randSlice(s.m, 1), randSlice(s.m, 2)
-			for i := range d {
-				d[i] = 3 + d[i]*d[i]
-				e[i] /= 2 // T diagonally dominant: positive definite
-			}
-			e[s.m-1] = 0
-			f, ok := (&TridiagQ{d: d, e: e}).Factor([]float64{1e-3, 0.5, 7})
-			if !ok {
-				t.Fatal("T+λI refused")
-			}
-			x := randSlice(s.m*s.l, 3)
-			got, want := make([]float64, s.l*3), make([]float64, s.l*3)
-			f.Quad(got, x, s.l)
-			quadColsPortable(f, want, x, s.l, 0, s.l)
-			fixture.SameBits(t, "quad", got, want)
-		})
-	}
-}

@@ -173,14 +173,24 @@ func (s *symv) mul(y, a []float64, m, lo int, x []float64) {
 
 // symvRows adds to y (indexed from lo) the contributions of rows r0 … r1−1
 // of the upper triangle a to S·x: on the host's kernel where one is
-// installed (SetSymv64Host) and the rows are worth a call, else in Go.
+// installed (SetSymv64Host) and the rows are worth a call, else on this
+// build's (symvRowsNative, symvRowsGo's bits) or in Go.
 func symvRows(y, a []float64, m, lo, r0, r1 int, x []float64) {
 	if symv64Host != nil && (r1-r0)*(m-r0) >= symvHostMin {
 		symv64Host(y, a, m, lo, r0, r1, x)
 		return
 	}
+	if symvRowsNative != nil && lo <= r0 && r0 < r1 {
+		_, _, _ = a[(r1-1)*m+m-1], y[m-1-lo], x[m-1-lo]
+		symvRowsNative(y, a, m, lo, r0, r1, x)
+		return
+	}
 	symvRowsGo(y, a, m, lo, r0, r1, x)
 }
+
+// symvRowsNative is symvRowsGo in assembly where this build has it (all
+// rows in one call, the same bits), else nil.
+var symvRowsNative func(y, a []float64, m, lo, r0, r1 int, x []float64)
 
 // symvRowsGo is symvRows in Go.
 func symvRowsGo(y, a []float64, m, lo, r0, r1 int, x []float64) {
@@ -190,42 +200,44 @@ func symvRowsGo(y, a []float64, m, lo, r0, r1 int, x []float64) {
 		ys := y[r-lo:]
 		xr := xs[0]
 		d := DotAxpy(ys[1:], row[1:], xs[1:], xr)
-		ys[0] += row[0]*xr + d
+		ys[0] += float64(row[0]*xr) + d // not fused: symvRowsNative's bits
 	}
 }
 
 // sub2Portable sets x[c] −= v[c]·f + w[c]·g over the length of x. sub2 is
-// this function, or its SIMD twin in WebAssembly.
+// this function, or its SIMD twin (WebAssembly, amd64). The conversions
+// forbid fusing into an FMA (GOAMD64=v3 would), here and in the loops
+// below: their twins and WebAssembly round every product.
 func sub2Portable(x, v, w []float64, f, g float64) {
 	v, w = v[:len(x)], w[:len(x)]
 	for c, xc := range x {
-		x[c] = xc - (v[c]*f + w[c]*g)
+		x[c] = xc - (float64(v[c]*f) + float64(w[c]*g))
 	}
 }
 
 // axpyPortable sets y[i] += s·x[i] over the length of y. axpy is this
-// function, or its SIMD twin in WebAssembly.
+// function, or its SIMD twin (WebAssembly, amd64).
 func axpyPortable(y, x []float64, s float64) {
 	x = x[:len(y)]
 	for i, v := range x {
-		y[i] += s * v
+		y[i] += float64(s * v)
 	}
 }
 
 // dotPortable returns Σ x[i]·y[i] over the length of x, in four partial
-// sums. dot is this function, or its SIMD twin in WebAssembly.
+// sums. dot is this function, or its SIMD twin (WebAssembly, amd64).
 func dotPortable(x, y []float64) float64 {
 	y = y[:len(x)]
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
+		s0 += float64(x[i] * y[i])
+		s1 += float64(x[i+1] * y[i+1])
+		s2 += float64(x[i+2] * y[i+2])
+		s3 += float64(x[i+3] * y[i+3])
 	}
 	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
+		s0 += float64(x[i] * y[i])
 	}
 	return (s0 + s1) + (s2 + s3)
 }

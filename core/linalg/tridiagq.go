@@ -176,9 +176,9 @@ func quadColsPortable(f *ShiftedLDL, out, x []float64, l, c0, c1 int) {
 func quadStep(z, acc, v []float64, l, inv float64) {
 	acc, v = acc[:len(z)], v[:len(z)]
 	for c, zc := range z {
-		zc = v[c] - l*zc
+		zc = v[c] - float64(l*zc) // the conversions forbid FMAs, as in WebAssembly
 		z[c] = zc
-		acc[c] += zc * zc * inv
+		acc[c] += float64(zc * zc * inv)
 	}
 }
 
