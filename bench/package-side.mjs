@@ -6,7 +6,9 @@
 // same round. Under load from other processes the wall times swing; the
 // CPU seconds hold better (native's process CPU includes its bench's
 // limit measurements).
-//   node bench/package-side.mjs --base /tmp/pkgbase [--rounds 3] [--native path/to/ntkrf]
+//   node bench/package-side.mjs --base /tmp/pkgbase [--rounds 3] [--native path/to/ntkrf] [--again]
+// --again: each package run also fits again on its engine (package-bench's
+// --again), printed beside the first fit as its own ratio to native.
 // Job: 5,000 + 2,000 Fashion-MNIST rows, m = 2048, L = 1, 2 workers (the
 // package at its default path and at float64; native float64, as ./build.sh bench).
 import { spawnSync } from 'node:child_process';
@@ -21,7 +23,7 @@ const arg = (name, dflt) => {
 const base = arg('base', null);
 const rounds = +arg('rounds', 3);
 const native = arg('native', path.join(root, 'dist', 'bin', 'ntkrf'));
-const job = ['--n', '5000', '--test', '2000', '--dim', '2048', '--depth', '1', '--workers', '2'];
+const job = ['--n', '5000', '--test', '2000', '--dim', '2048', '--depth', '1', '--workers', '2', ...(process.argv.includes('--again') ? ['--again'] : [])];
 // Each run under /usr/bin/time: its CPU seconds (user + system, all
 // threads) beside the wall time, the measure that holds when other
 // processes load the machine.
@@ -53,6 +55,7 @@ for (let r = 1; r <= rounds; r++) {
       continue;
     }
     const st = Object.entries(res.stages).map(([k, v]) => `${k} ${f(v)}/${f(res.cpuStages[k])}`).join(', ');
-    console.log(`round ${r} ${name}: ${f(res.totalSeconds)} s, ${f(res.totalSeconds / nat)}× native; job CPU ${f(res.cpuSeconds)} s (stages wall/CPU s: ${st}, predict ${f(res.predictSeconds)}/${f(res.cpuStages.predict)}), λ ${res.lambda}, accuracy ${res.accuracy}`);
+    const again = res.againSeconds === undefined ? '' : `; again on the same engine ${f(res.againSeconds)} s, ${f(res.againSeconds / nat)}× native, CPU ${f(res.againCPU)} s`;
+    console.log(`round ${r} ${name}: ${f(res.totalSeconds)} s, ${f(res.totalSeconds / nat)}× native; job CPU ${f(res.cpuSeconds)} s (stages wall/CPU s: ${st}, predict ${f(res.predictSeconds)}/${f(res.cpuStages.predict)}), λ ${res.lambda}, accuracy ${res.accuracy}${again}`);
   }
 }
