@@ -246,7 +246,9 @@ async function resolveWorkers(workers) {
 
 /**
  * Starts an engine: compiles ntkrf.wasm once and starts `workers`
- * WebAssembly instances, each in its own worker. Every await of the start
+ * WebAssembly instances, each in its own worker: it resolves once the
+ * first has started; the others start when a call waits for a worker or
+ * once the first call is answered. Every await of the start
  * is bounded: an instance that does not start within startTimeoutMs
  * rejects ERR_INSTANCE, and signal aborts the download and the start
  * (ERR_ABORTED); either way every worker started is stopped.
@@ -274,7 +276,9 @@ export async function createEngine(options = {}) {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    await Promise.race([pool.start(), aborted]);
+    // Ready with its first instance: the others start when a call waits
+    // for a worker or once the first call is answered (Pool.startFirst).
+    await Promise.race([pool.startFirst(), aborted]);
   } catch (e) {
     pool.close();
     throw signal?.aborted ? abortError(signal) : e;

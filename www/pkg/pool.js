@@ -7,6 +7,9 @@ import { ntkrfError, abortError, closedError } from './errors.js';
 import { setSchema, MAX_RESTARTS } from './options.js';
 
 export const isNode = typeof process !== 'undefined' && !!process.versions?.node;
+// Node's Worker, loaded once: a slot's start then makes its worker at once
+// (slot.worker is set as start() is called, on either host).
+const NodeWorker = isNode ? (await import('node:worker_threads')).Worker : null;
 
 /**
  * How long one WebAssembly instance may take to start (instantiate
@@ -79,8 +82,7 @@ export class Slot {
     // read (messageerror), and in Node a thread that exits without a word.
     const unreadable = (e) => this.onCrash(`sent an answer that could not be read (${e?.message || 'messageerror'})`, 'ERR_INTERNAL');
     if (isNode) {
-      const { Worker } = await import('node:worker_threads');
-      w = this.worker = new Worker(url);
+      w = this.worker = new NodeWorker(url);
       w.on('message', mine((m) => this.onMessage(m)));
       w.on('messageerror', mine(unreadable));
       w.on('error', mine((e) => this.onCrash(`the worker failed: ${e?.message ?? e}`)));
@@ -162,6 +164,8 @@ export class Slot {
       job.reject(ntkrfError(m.code || 'ERR_INTERNAL', msg, m.option, m));
     }
     this.pool.release(this);
+    // The first answer is in (and settled): the workers not started yet start now.
+    this.pool.startRest();
   }
 
   /**
@@ -292,8 +296,32 @@ export class Pool {
     this.closed = false;
   }
 
+  /** Starts every worker's instance; resolves once all have started. */
   async start() {
     await Promise.all(this.slots.map((s) => s.start()));
+  }
+
+  /**
+   * Starts the first worker's instance and resolves once it has started
+   * (createEngine): the others start when a call waits for a worker, or
+   * once the first call is answered (startRest). A page's first call then
+   * has its worker's instance to itself, not competing with the others'
+   * starts for the CPU.
+   */
+  async startFirst() {
+    for (const s of this.slots.slice(1)) s.pending = true;
+    await this.slots[0].start();
+  }
+
+  /** Starts the workers startFirst left waiting (at most once each). */
+  startRest() {
+    for (const s of this.slots) {
+      if (!s.pending || this.closed) continue;
+      s.pending = false;
+      this.busy.add(s);
+      // As a restart does: a start that fails is counted and retried (restart).
+      s.start().then(() => this.release(s), () => s.restart(true));
+    }
   }
 
   release(slot) {
@@ -349,8 +377,14 @@ export class Pool {
       }
       const free = this.slots.find((s) => !this.busy.has(s) && s.worker && (!slot || s === slot));
       if (free) this.assign(free, job);
-      else if (urgent) this.queue.unshift(job);
-      else this.queue.push(job);
+      else {
+        if (urgent) this.queue.unshift(job);
+        else this.queue.push(job);
+        // A call waits for a worker, which one not started yet could be:
+        // those start now (not for a call that waits for its own busy
+        // worker, as a playground lane's next call does).
+        if (!slot || slot.pending) this.startRest();
+      }
     });
   }
 
