@@ -3,7 +3,7 @@
 // workers, results revived from the bridge's JSON and typed arrays,
 // aborts and crashes answered by replacing the instance (a bounded number
 // of times in a row when the instance fails on its own).
-import { ntkrfError, abortError, closedError } from './errors.js';
+import { ntkrfError, abortError, closedError, typeError, describe } from './errors.js';
 import { setSchema, MAX_RESTARTS } from './options.js';
 
 export const isNode = typeof process !== 'undefined' && !!process.versions?.node;
@@ -43,11 +43,35 @@ export function revive(value, arrays) {
 // WebAssembly SIMD reject it, as they would reject ntkrf.wasm as a whole.
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
 
-/** ntkrf.wasm compiled; signal aborts its download (a read or fetch that stalls would hold createEngine). */
-export async function loadModule(wasmURL, signal) {
+/** Throws when the engine lacks WebAssembly SIMD, which ntkrf.wasm needs, naming the versions that have it. */
+function needSIMD() {
   if (!WebAssembly.validate(SIMD_PROBE)) {
     throw new Error('ntkrf: this JavaScript engine lacks WebAssembly SIMD; ntkrf needs Chrome or Edge 91, Firefox 89, Safari 16.4, or Node.js 20 (the package.json engines) or later');
   }
+}
+
+/**
+ * createEngine's module (a WebAssembly.Module, or a promise of one), checked:
+ * an engine without SIMD gets loadModule's error, and a promise that
+ * rejects (the caller's download or compile failed) ERR_INSTANCE.
+ */
+export async function givenModule(module) {
+  needSIMD();
+  let m;
+  try {
+    m = await module;
+  } catch (e) {
+    throw ntkrfError('ERR_INSTANCE', `ntkrf: the module given to createEngine could not be loaded: ${e?.message ?? e}`);
+  }
+  if (!(m instanceof WebAssembly.Module)) {
+    throw typeError(`createEngine: module's promise must resolve to a WebAssembly.Module (ntkrf.wasm compiled), got ${describe(m)}`, 'module');
+  }
+  return m;
+}
+
+/** ntkrf.wasm compiled; signal aborts its download (a read or fetch that stalls would hold createEngine). */
+export async function loadModule(wasmURL, signal) {
+  needSIMD();
   const url = wasmURL ?? new URL('./ntkrf.wasm', import.meta.url);
   if (isNode && (typeof url !== 'string' || !/^https?:/.test(url)) && !(url instanceof URL && url.protocol.startsWith('http'))) {
     const { readFile } = await import('node:fs/promises');
