@@ -28,6 +28,10 @@ build() {
   local goroot; goroot=$($GO env GOROOT)
   rm -rf dist/npm dist/www
   mkdir -p dist/npm dist/www dist/bin
+  # The schema and core an instance hands the package as it starts, encoded
+  # here once instead of in every instance (jsbridge/start.go; a test ties
+  # the committed files to the source).
+  $GO generate ./jsbridge
   # Reproducible wasm: no build paths, no build id, no symbol tables;
   # WebAssembly SIMD kernels (simd/archsimd; engines without SIMD get an
   # error from index.js naming the browser versions needed).

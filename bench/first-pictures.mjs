@@ -7,10 +7,21 @@
 // data-first-full) and the page's ready flag.
 // With --base DIR (another build's dist/www), the loads alternate between
 // the two, so that both see the same machine load. With --repeat, each
-// context loads the page twice and the second load (a repeat visit: the
-// browser's HTTP and WebAssembly code caches warm) is timed.
-//   CHROMIUM=/usr/bin/chromium node bench/first-pictures.mjs [--loads 3] [--base DIR]
+// context loads the page twice and the second load is timed (the renderer's
+// compiled module may be reused; the HTTP cache is off there, as Playwright's
+// routing, which keeps the page off other hosts, turns it off). With
+// --revisit, each load is a revisit: a browser with a profile of its own
+// (a fresh directory per load) opens the page, waits for its pictures and
+// a while more (the code cache is written after the module's hot functions
+// are optimised), and is closed; a second browser on that profile opens
+// the page again, and that load is timed: what the disk's HTTP cache and
+// Chrome's WebAssembly code cache give a returning visitor, with nothing
+// left in memory.
+//   CHROMIUM=/usr/bin/chromium node bench/first-pictures.mjs [--loads 3] [--base DIR] [--repeat | --revisit]
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 import { startSite } from '../test/site.js';
 
 const arg = (name, dflt) => {
@@ -20,13 +31,39 @@ const arg = (name, dflt) => {
 const loads = +arg('loads', 3);
 const base = arg('base', null);
 const repeat = process.argv.includes('--repeat');
+const revisit = process.argv.includes('--revisit');
+const launchArgs = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+/**
+ * A browser on the profile in dir (created when new), as one context. No
+ * host but the local server resolves: Playwright's routing (context.route,
+ * as the fresh loads use) would turn the HTTP cache off.
+ */
+const persistent = (dir) => chromium.launchPersistentContext(dir, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', viewport: { width: 1280, height: 800 },
+  args: [...launchArgs, '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+});
 const sites = { this: await startSite() };
 if (base) sites.base = await startSite({ dir: path.resolve(base) });
 const rows = { this: [], base: [] };
 try {
   for (let i = 0; i < loads; i++) for (const [which, site] of Object.entries(sites)) {
-    const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (r) => r.abort());
+    const profile = revisit ? fs.mkdtempSync(path.join(os.tmpdir(), 'ntkrf-revisit-')) : null;
+    if (revisit) {
+      // The first visit, on a browser of its own, then closed.
+      const first = await persistent(profile);
+      const page = first.pages()[0] ?? await first.newPage();
+      await page.goto(`${site.base}/`);
+      await page.waitForFunction(() => document.getElementById('play-status')?.dataset.firstFull && document.body.dataset.ready === '1', null, { timeout: 120_000 });
+      // Until Chrome has written the module's code to the profile's cache
+      // (once enough of it is optimised), at most a minute.
+      const dir = path.join(profile, 'Default', 'Code Cache', 'wasm');
+      const cached = () => { try { return fs.readdirSync(dir).some((f) => f !== 'index-dir' && fs.statSync(path.join(dir, f)).size > 100_000); } catch { return false; } };
+      for (let t = 0; !cached() && t < 120; t++) await page.waitForTimeout(500);
+      if (!cached()) console.log(`${which} load ${i + 1}: no code cache written after a minute`);
+      await first.close();
+    }
+    const context = revisit ? await persistent(profile) : await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    if (!revisit) await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (r) => r.abort());
     // The package's start seen from the page: the module's compile and each
     // worker's 'ready' (the instance started), as marks of the page's clock.
     await context.addInitScript(() => {
@@ -46,7 +83,7 @@ try {
         }
       };
     });
-    const page = await context.newPage();
+    const page = revisit ? context.pages()[0] ?? await context.newPage() : await context.newPage();
     const wait = () => page.waitForFunction(() => document.getElementById('play-status')?.dataset.firstFull && document.body.dataset.ready === '1', null, { timeout: 120_000 });
     if (repeat) {
       await page.goto(`${site.base}/`);
@@ -59,6 +96,8 @@ try {
     const t = await page.evaluate(() => {
       const out = {};
       for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('ntkrf:')) out[m.name.slice(7)] ??= Math.round(m.startTime);
+      const nav = performance.getEntriesByType('navigation')[0];
+      if (nav) out['page fetched'] = Math.round(nav.responseEnd);
       for (const r of performance.getEntriesByType('resource')) {
         const name = r.name.split('/').pop();
         if (/\.(wasm)$/.test(name)) out[`${name} fetched`] = Math.round(r.responseEnd);
@@ -72,6 +111,7 @@ try {
     rows[which].push(t);
     console.log(`${which} load ${i + 1}: ${Object.entries(t).sort((a, b) => a[1] - b[1]).map(([k, v]) => `${k} ${v}`).join(' · ')}`);
     await context.close();
+    if (profile) fs.rmSync(profile, { recursive: true, force: true });
   }
 } finally {
   for (const site of Object.values(sites)) await site.close();

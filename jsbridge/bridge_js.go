@@ -39,10 +39,10 @@ func Register(name string) error {
 	if err := ns.Set("ops", opNames); err != nil {
 		return err
 	}
-	if err := ns.Set("schema", string(SchemaJSON())); err != nil {
+	if err := ns.Set("schema", schemaJSON); err != nil {
 		return err
 	}
-	if err := ns.Set("core", string(CoreJSON())); err != nil {
+	if err := ns.Set("core", coreJSON); err != nil {
 		return err
 	}
 	return safejs.Global().Set(name, ns)

@@ -122,3 +122,56 @@ test('a restart that never finishes settles the calls waiting for its worker, an
     pool.close();
   }
 });
+
+// createEngine({ module }): ntkrf.wasm compiled by the caller (the lab's
+// boot.js compiles it as the page loads), as a WebAssembly.Module or a
+// promise of one, instead of wasmURL's download.
+test('module: a compiled WebAssembly.Module, or a promise of one, starts the engine without loading wasmURL', async () => {
+  const compiled = await loadModule();
+  const X = { rows: 3, cols: 2, data: Float64Array.from([1, 0, 0.5, 0.5, -1, 2]) };
+  const ref = await createEngine({ workers: 1 });
+  const want = await ref.kernel(X);
+  ref.close();
+  for (const [name, module] of [['a Module', compiled], ['a promise of one', Promise.resolve(compiled)]]) {
+    const eng = await createEngine({ workers: 2, module });
+    try {
+      assert.equal(eng.workers, 2);
+      const K = await eng.kernel(X);
+      assert.deepEqual(K.data, want.data, `${name}: the same kernel as the engine's own module`);
+      // Both workers instantiate it: a call per worker at once.
+      const both = await Promise.all([eng.kernel(X), eng.kernel(X)]);
+      for (const k of both) assert.deepEqual(k.data, want.data);
+      assert.equal((await eng.stats()).workers.length, 2);
+    } finally {
+      eng.close();
+    }
+  }
+});
+
+test('module: a wrong kind is ERR_TYPE, module with wasmURL ERR_OPTION, a promise to a non-module ERR_TYPE', async () => {
+  for (const v of [null, 5, 'ntkrf.wasm', new Uint8Array(8), {}]) {
+    await assert.rejects(createEngine({ workers: 1, module: v }), (e) => e.code === 'ERR_TYPE' && e.option === 'module' && /WebAssembly\.Module/.test(e.message), `module ${String(v)}`);
+  }
+  await assert.rejects(createEngine({ workers: 1, module: await loadModule(), wasmURL: hangURL }), (e) => e.code === 'ERR_OPTION' && e.option === 'module');
+  await assert.rejects(createEngine({ workers: 1, module: Promise.resolve(new Uint8Array(8)) }), (e) => e.code === 'ERR_TYPE' && e.option === 'module' && /Uint8Array/.test(e.message));
+});
+
+test('module: a promise that rejects (the caller\'s download or compile failed) rejects ERR_INSTANCE naming why, its workers stopped', async () => {
+  const out = JSON.parse((await inChild(`const t = Date.now();
+    const module = new Promise((_, reject) => setTimeout(() => reject(new Error('HTTP 404')), 300));
+    try { await createEngine({ workers: 2, module }); console.log(JSON.stringify({ resolved: true })); }
+    catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message, ms: Date.now() - t })); }`)).trim().split('\n').at(-1));
+  assert.ok(!out.resolved, 'createEngine resolved');
+  assert.equal(out.code, 'ERR_INSTANCE', out.message);
+  assert.match(out.message, /module given to createEngine could not be loaded: HTTP 404/);
+});
+
+test('module: the module given is the one the workers run (one that never starts times out), not wasmURL\'s', async () => {
+  const out = JSON.parse((await inChild(`const { readFile } = await import('node:fs/promises');
+    const module = await WebAssembly.compile(await readFile(hangURL));
+    try { await createEngine({ workers: 2, module, startTimeoutMs: 300 }); console.log(JSON.stringify({ resolved: true })); }
+    catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }`)).trim().split('\n').at(-1));
+  assert.ok(!out.resolved, 'createEngine resolved: it ran its own module, not the one given');
+  assert.equal(out.code, 'ERR_INSTANCE', out.message);
+  assert.match(out.message, /did not start within 300 ms/);
+});

@@ -5,7 +5,6 @@ package data
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 
 	"ntkrf/internal/check"
@@ -92,7 +91,7 @@ func readColumn(t *table, first, j int, names []string) (column, error) {
 }
 
 // decimalCommaRE matches a number written with a decimal comma: "-1,25".
-var decimalCommaRE = regexp.MustCompile(`^[+-]?[0-9]*,[0-9]+$`)
+var decimalCommaRE = lazyRE(`^[+-]?[0-9]*,[0-9]+$`)
 
 // decimalComma reports a categorical column whose every category is a
 // number written with a decimal comma (or an integer), at least one with
@@ -106,7 +105,7 @@ func decimalComma(c *column) (string, bool) {
 	for _, l := range c.levels {
 		l = strings.TrimSpace(l)
 		switch {
-		case decimalCommaRE.MatchString(l):
+		case decimalCommaRE().MatchString(l):
 			example = l
 		case strings.Trim(l, "+-0123456789") == "" && l != "":
 		default:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"ntkrf/internal/check"
 )
@@ -39,14 +40,18 @@ func split(text []byte, o options, maxRecords int, truncated bool) (*table, erro
 }
 
 // pathRE matches a file name or URL: what a caller passes by mistake
-// instead of a file's contents.
-var pathRE = regexp.MustCompile(`(?i)^(?:[a-z]:[\\/]|[/~.]|file:|https?://)|\.(?:csv|tsv|txt|tab|dat|data|gz|xlsx?|ods|json|zip)$`)
+// instead of a file's contents. Compiled when first needed (as are this
+// package's other regexps), not as the program starts: a WebAssembly
+// instance's start is what a page waits for.
+var pathRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:[a-z]:[\\/]|[/~.]|file:|https?://)|\.(?:csv|tsv|txt|tab|dat|data|gz|xlsx?|ods|json|zip)$`)
+})
 
 // pathInstead refuses an input that is one line without any delimiter
 // and looks like a path: "found no delimiter" would point the wrong way.
 func pathInstead(text []byte) error {
 	line := bytes.TrimSpace(text)
-	if bytes.ContainsAny(line, "\r\n,;\t|") || !pathRE.Match(line) {
+	if bytes.ContainsAny(line, "\r\n,;\t|") || !pathRE().Match(line) {
 		return nil
 	}
 	return parseErr("the input is the one line %s, which looks like a file name or URL, not a data table: pass the file's contents (its bytes or text), not its path", check.Quote(string(line)))

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -421,12 +422,13 @@ func fileErr(err error, fallback check.Code) error {
 		// file's here.
 		code = e.Code
 	}
-	return check.New(code, "", "pipeline: model file: %s", pkgPrefix.ReplaceAllString(err.Error(), ""))
+	return check.New(code, "", "pipeline: model file: %s", pkgPrefix().ReplaceAllString(err.Error(), ""))
 }
 
 // pkgPrefix is the package prefix of a core error ("rf: "), dropped when
-// the error is quoted as the file's.
-var pkgPrefix = regexp.MustCompile(`^(rf|krr|kernel|core|data): `)
+// the error is quoted as the file's. Compiled when first needed, not as
+// the program starts (a WebAssembly instance's start is the page's wait).
+var pkgPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(rf|krr|kernel|core|data): `) })
 
 // Decode reads the JSON form without its coef and train matrices, which a
 // host moves separately (as typed arrays), and checks the whole once they

@@ -648,6 +648,17 @@ export interface EngineOptions {
   /** Where ntkrf.wasm is; default: beside this module. */
   wasmURL?: string | URL;
   /**
+   * ntkrf.wasm compiled already, or a promise of it, instead of wasmURL's
+   * download (give one of the two): a page can start
+   * `WebAssembly.compileStreaming(fetch(url))` in a script of its own
+   * before the package's modules arrive (the first worker loads while it
+   * compiles), and Chrome serves such a compile from its WebAssembly code
+   * cache on a later visit. A promise that rejects rejects createEngine with
+   * ERR_INSTANCE; an engine without WebAssembly SIMD gets the same error as
+   * without this option.
+   */
+  module?: WebAssembly.Module | PromiseLike<WebAssembly.Module>;
+  /**
    * Milliseconds each WebAssembly instance may take to start (and to
    * restart after a crash or an abort), 1…2^31−1; default the core's
    * (Engine.limits.startTimeoutMs, 60000). An instance that does not start

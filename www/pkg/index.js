@@ -14,7 +14,7 @@
 //   index.js    the Engine and createEngine (this file)
 import { ntkrfError, typeError, closedError, abortError, describe } from './errors.js';
 import { SCHEMA, NAMES, LIMITS, COSTS, checkKeys, splitControl, readMatrix, snapshotMatrix, snapshotVector, snapshotNames, inputBytes, withPathHint, checkCount } from './options.js';
-import { isNode, loadModule, Pool, START_TIMEOUT_MS } from './pool.js';
+import { isNode, loadModule, givenModule, Pool, START_TIMEOUT_MS } from './pool.js';
 import { rowBlocks, overRows, copyRows, concat, take } from './rows.js';
 import { fitRidge } from './fit.js';
 import { loadModel } from './model.js';
@@ -246,15 +246,27 @@ async function resolveWorkers(workers) {
 
 /**
  * Starts an engine: compiles ntkrf.wasm once and starts `workers`
- * WebAssembly instances, each in its own worker. Every await of the start
+ * WebAssembly instances, each in its own worker: it resolves once the
+ * first has started; the others start when a call waits for a worker or
+ * once the first call is answered. module: ntkrf.wasm compiled already (a
+ * WebAssembly.Module, or a promise of one: a page that starts the download
+ * and compile before its scripts arrive, with compileStreaming, which lets
+ * Chrome serve a returning visitor's compiled code from its cache), instead
+ * of wasmURL's. Every await of the start
  * is bounded: an instance that does not start within startTimeoutMs
  * rejects ERR_INSTANCE, and signal aborts the download and the start
  * (ERR_ABORTED); either way every worker started is stopped.
  */
 export async function createEngine(options = {}) {
-  const opts = checkKeys('createEngine', options, ['workers', 'wasmURL', 'startTimeoutMs', 'signal']);
+  const opts = checkKeys('createEngine', options, ['workers', 'wasmURL', 'module', 'startTimeoutMs', 'signal']);
   if (opts.wasmURL !== undefined && typeof opts.wasmURL !== 'string' && !(opts.wasmURL instanceof URL)) {
     throw typeError(`createEngine: wasmURL must be a string or URL, got ${describe(opts.wasmURL)}`, 'wasmURL');
+  }
+  if (opts.module !== undefined && !(opts.module instanceof WebAssembly.Module) && typeof opts.module?.then !== 'function') {
+    throw typeError(`createEngine: module must be a WebAssembly.Module (ntkrf.wasm compiled) or a promise of one, got ${describe(opts.module)}`, 'module');
+  }
+  if (opts.module !== undefined && opts.wasmURL !== undefined) {
+    throw ntkrfError('ERR_OPTION', 'createEngine: module and wasmURL both say where ntkrf.wasm comes from; give one of them', 'module');
   }
   const startTimeoutMs = checkStartTimeout(opts.startTimeoutMs);
   const { signal } = opts;
@@ -266,7 +278,7 @@ export async function createEngine(options = {}) {
   // The module compiles while the workers load their scripts (Pool starts
   // them on the promise): the first pictures of a page wait for the slower
   // of the two, not for both in turn.
-  const module = loadModule(opts.wasmURL, signal);
+  const module = opts.module === undefined ? loadModule(opts.wasmURL, signal) : givenModule(opts.module);
   const pool = new Pool(module, n, { startTimeoutMs });
   let onAbort;
   const aborted = new Promise((resolve, reject) => {
@@ -274,7 +286,9 @@ export async function createEngine(options = {}) {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    await Promise.race([pool.start(), aborted]);
+    // Ready with its first instance: the others start when a call waits
+    // for a worker or once the first call is answered (Pool.startFirst).
+    await Promise.race([pool.startFirst(), aborted]);
   } catch (e) {
     pool.close();
     throw signal?.aborted ? abortError(signal) : e;

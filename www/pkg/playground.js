@@ -57,7 +57,9 @@ export async function playground(pool, X, y, options = {}) {
   if (!lanes.has(lane)) lanes.set(lane, { slot: null, next: null });
   const k = lanes.get(lane);
   if (k.next) await k.next;
-  const alive = (s) => s?.worker && !s.dead;
+  // A worker not started yet (createEngine starts the first; a call that
+  // waits starts the others) is one a lane may take.
+  const alive = (s) => (s?.worker || s?.pending) && !s.dead;
   // A lane's first call (or one whose worker was lost) takes a worker no
   // other lane keeps: lanes split a picture over the workers.
   const taken = new Set([...lanes.values()].filter((o) => o !== k).map((o) => o.slot));

@@ -3,10 +3,13 @@
 // workers, results revived from the bridge's JSON and typed arrays,
 // aborts and crashes answered by replacing the instance (a bounded number
 // of times in a row when the instance fails on its own).
-import { ntkrfError, abortError, closedError } from './errors.js';
+import { ntkrfError, abortError, closedError, typeError, describe } from './errors.js';
 import { setSchema, MAX_RESTARTS } from './options.js';
 
 export const isNode = typeof process !== 'undefined' && !!process.versions?.node;
+// Node's Worker, loaded once: a slot's start then makes its worker at once
+// (slot.worker is set as start() is called, on either host).
+const NodeWorker = isNode ? (await import('node:worker_threads')).Worker : null;
 
 /**
  * How long one WebAssembly instance may take to start (instantiate
@@ -40,11 +43,35 @@ export function revive(value, arrays) {
 // WebAssembly SIMD reject it, as they would reject ntkrf.wasm as a whole.
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
 
-/** ntkrf.wasm compiled; signal aborts its download (a read or fetch that stalls would hold createEngine). */
-export async function loadModule(wasmURL, signal) {
+/** Throws when the engine lacks WebAssembly SIMD, which ntkrf.wasm needs, naming the versions that have it. */
+function needSIMD() {
   if (!WebAssembly.validate(SIMD_PROBE)) {
     throw new Error('ntkrf: this JavaScript engine lacks WebAssembly SIMD; ntkrf needs Chrome or Edge 91, Firefox 89, Safari 16.4, or Node.js 20 (the package.json engines) or later');
   }
+}
+
+/**
+ * createEngine's module (a WebAssembly.Module, or a promise of one), checked:
+ * an engine without SIMD gets loadModule's error, and a promise that
+ * rejects (the caller's download or compile failed) ERR_INSTANCE.
+ */
+export async function givenModule(module) {
+  needSIMD();
+  let m;
+  try {
+    m = await module;
+  } catch (e) {
+    throw ntkrfError('ERR_INSTANCE', `ntkrf: the module given to createEngine could not be loaded: ${e?.message ?? e}`);
+  }
+  if (!(m instanceof WebAssembly.Module)) {
+    throw typeError(`createEngine: module's promise must resolve to a WebAssembly.Module (ntkrf.wasm compiled), got ${describe(m)}`, 'module');
+  }
+  return m;
+}
+
+/** ntkrf.wasm compiled; signal aborts its download (a read or fetch that stalls would hold createEngine). */
+export async function loadModule(wasmURL, signal) {
+  needSIMD();
   const url = wasmURL ?? new URL('./ntkrf.wasm', import.meta.url);
   if (isNode && (typeof url !== 'string' || !/^https?:/.test(url)) && !(url instanceof URL && url.protocol.startsWith('http'))) {
     const { readFile } = await import('node:fs/promises');
@@ -79,8 +106,7 @@ export class Slot {
     // read (messageerror), and in Node a thread that exits without a word.
     const unreadable = (e) => this.onCrash(`sent an answer that could not be read (${e?.message || 'messageerror'})`, 'ERR_INTERNAL');
     if (isNode) {
-      const { Worker } = await import('node:worker_threads');
-      w = this.worker = new Worker(url);
+      w = this.worker = new NodeWorker(url);
       w.on('message', mine((m) => this.onMessage(m)));
       w.on('messageerror', mine(unreadable));
       w.on('error', mine((e) => this.onCrash(`the worker failed: ${e?.message ?? e}`)));
@@ -162,6 +188,8 @@ export class Slot {
       job.reject(ntkrfError(m.code || 'ERR_INTERNAL', msg, m.option, m));
     }
     this.pool.release(this);
+    // The first answer is in (and settled): the workers not started yet start now.
+    this.pool.startRest();
   }
 
   /**
@@ -292,8 +320,32 @@ export class Pool {
     this.closed = false;
   }
 
+  /** Starts every worker's instance; resolves once all have started. */
   async start() {
     await Promise.all(this.slots.map((s) => s.start()));
+  }
+
+  /**
+   * Starts the first worker's instance and resolves once it has started
+   * (createEngine): the others start when a call waits for a worker, or
+   * once the first call is answered (startRest). A page's first call then
+   * has its worker's instance to itself, not competing with the others'
+   * starts for the CPU.
+   */
+  async startFirst() {
+    for (const s of this.slots.slice(1)) s.pending = true;
+    await this.slots[0].start();
+  }
+
+  /** Starts the workers startFirst left waiting (at most once each). */
+  startRest() {
+    for (const s of this.slots) {
+      if (!s.pending || this.closed) continue;
+      s.pending = false;
+      this.busy.add(s);
+      // As a restart does: a start that fails is counted and retried (restart).
+      s.start().then(() => this.release(s), () => s.restart(true));
+    }
   }
 
   release(slot) {
@@ -349,8 +401,14 @@ export class Pool {
       }
       const free = this.slots.find((s) => !this.busy.has(s) && s.worker && (!slot || s === slot));
       if (free) this.assign(free, job);
-      else if (urgent) this.queue.unshift(job);
-      else this.queue.push(job);
+      else {
+        if (urgent) this.queue.unshift(job);
+        else this.queue.push(job);
+        // A call waits for a worker, which one not started yet could be:
+        // those start now (not for a call that waits for its own busy
+        // worker, as a playground lane's next call does).
+        if (!slot || slot.pending) this.startRest();
+      }
     });
   }
 
