@@ -2,7 +2,6 @@ package linalg
 
 import (
 	"fmt"
-	"math"
 	"testing"
 )
 
@@ -52,21 +51,8 @@ func BenchmarkVecLoops(b *testing.B) {
 // rows and the default grid's 30 λ, chunk by chunk as Quad cuts them, with the CPU time per operation.
 func BenchmarkQuadCols(b *testing.B) {
 	const m = 427
-	d, e := randSlice(m, 1), randSlice(m, 2)
-	for i := range d {
-		d[i] = 3 + d[i]*d[i]
-		e[i] /= 2
-	}
-	e[m-1] = 0
-	lambdas := make([]float64, 30)
-	for i := range lambdas {
-		lambdas[i] = math.Ldexp(1, i-20)
-	}
-	f, ok := (&TridiagQ{d: d, e: e}).Factor(lambdas)
-	if !ok {
-		b.Fatal("T+λI refused")
-	}
-	x, out := randSlice(m*m, 3), make([]float64, m*len(lambdas))
+	f := factoredT(b, m, gridLambdas())
+	x, out := randSlice(m*m, 3), make([]float64, m*len(f.lambdas))
 	for _, impl := range []string{"portable", "build"} {
 		b.Run(fmt.Sprintf("m=%d/%s", m, impl), func(b *testing.B) {
 			q := quadCols

@@ -92,16 +92,7 @@ func TestQuadSIMDBits(t *testing.T) {
 	for _, s := range []struct{ m, l int }{{1, 1}, {2, 3}, {5, 9}, {17, 31}, {40, 33}, {130, 130}, {64, 75}} {
 		t.Run(fmt.Sprintf("m=%d,l=%d", s.m, s.l), func(t *testing.T) {
 			t.Parallel()
-			d, e := randSlice(s.m, 1), randSlice(s.m, 2)
-			for i := range d {
-				d[i] = 3 + d[i]*d[i]
-				e[i] /= 2 // T diagonally dominant: positive definite
-			}
-			e[s.m-1] = 0
-			f, ok := (&TridiagQ{d: d, e: e}).Factor([]float64{1e-3, 0.5, 7})
-			if !ok {
-				t.Fatal("T+λI refused")
-			}
+			f := factoredT(t, s.m, []float64{1e-3, 0.5, 7})
 			x := randSlice(s.m*s.l, 3)
 			got, want := make([]float64, s.l*3), make([]float64, s.l*3)
 			f.Quad(got, x, s.l)

@@ -128,22 +128,37 @@ func TestTridiagQShapes(t *testing.T) {
 // and the default grid's 30 λ: the exact leave-one-out's denominators.
 func BenchmarkQuad_M634(b *testing.B) {
 	const m = 634
+	f := factoredT(b, m, gridLambdas())
+	x, out := randSlice(m*m, 3), make([]float64, m*len(f.lambdas))
+	for b.Loop() {
+		f.Quad(out, x, m)
+	}
+}
+
+// factoredT is the factorization of T + λI at lambdas for a seeded
+// random tridiagonal T of order m, diagonally dominant (so positive
+// definite): the input of Quad's tests and benchmarks.
+func factoredT(tb testing.TB, m int, lambdas []float64) *ShiftedLDL {
+	tb.Helper()
 	d, e := randSlice(m, 1), randSlice(m, 2)
 	for i := range d {
 		d[i] = 3 + d[i]*d[i]
-		e[i] /= 2 // T diagonally dominant: positive definite
+		e[i] /= 2
 	}
 	e[m-1] = 0
+	f, ok := (&TridiagQ{d: d, e: e}).Factor(lambdas)
+	if !ok {
+		tb.Fatal("T+λI refused")
+	}
+	return f
+}
+
+// gridLambdas is a grid of 30 λ, 2⁻²⁰ … 2⁹: the size of the default λ
+// grid, which Quad's benchmarks sweep.
+func gridLambdas() []float64 {
 	lambdas := make([]float64, 30)
 	for i := range lambdas {
 		lambdas[i] = math.Ldexp(1, i-20)
 	}
-	f, ok := (&TridiagQ{d: d, e: e}).Factor(lambdas)
-	if !ok {
-		b.Fatal("T+λI refused")
-	}
-	x, out := randSlice(m*m, 3), make([]float64, m*len(lambdas))
-	for b.Loop() {
-		f.Quad(out, x, m)
-	}
+	return lambdas
 }
