@@ -3,9 +3,7 @@ package data
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"ntkrf/internal/check"
 )
@@ -43,9 +41,7 @@ func split(text []byte, o options, maxRecords int, truncated bool) (*table, erro
 // instead of a file's contents. Compiled when first needed (as are this
 // package's other regexps), not as the program starts: a WebAssembly
 // instance's start is what a page waits for.
-var pathRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(?:[a-z]:[\\/]|[/~.]|file:|https?://)|\.(?:csv|tsv|txt|tab|dat|data|gz|xlsx?|ods|json|zip)$`)
-})
+var pathRE = lazyRE(`(?i)^(?:[a-z]:[\\/]|[/~.]|file:|https?://)|\.(?:csv|tsv|txt|tab|dat|data|gz|xlsx?|ods|json|zip)$`)
 
 // pathInstead refuses an input that is one line without any delimiter
 // and looks like a path: "found no delimiter" would point the wrong way.
