@@ -53,7 +53,7 @@ func sub2AVX2(n int, x, v, w *float64, fv, gv float64)
 // sub2Fast sets x[i] −= v[i]·f + w[i]·g over the length of x, with a
 // fused multiply-add where the CPU has one: the bulge chase's symmetric
 // update, whose bits need not match WebAssembly's (sub2, which the
-// one-stage reduction runs, is plain Go here).
+// one-stage reduction runs, is unfused here: plain_amd64.s).
 func sub2Fast(x, v, w []float64, f, g float64) {
 	v, w = v[:len(x)], w[:len(x)]
 	n := len(x) &^ 3
