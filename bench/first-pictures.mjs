@@ -21,8 +21,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startSite } from '../test/site.js';
+import { startSite, openProfile, awaitCodeCache, picturesDrawn } from '../test/site.js';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -32,16 +31,7 @@ const loads = +arg('loads', 3);
 const base = arg('base', null);
 const repeat = process.argv.includes('--repeat');
 const revisit = process.argv.includes('--revisit');
-const launchArgs = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
-/**
- * A browser on the profile in dir (created when new), as one context. No
- * host but the local server resolves: Playwright's routing (context.route,
- * as the fresh loads use) would turn the HTTP cache off.
- */
-const persistent = (dir) => chromium.launchPersistentContext(dir, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', viewport: { width: 1280, height: 800 },
-  args: [...launchArgs, '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
-});
+const view = { viewport: { width: 1280, height: 800 } };
 const sites = { this: await startSite() };
 if (base) sites.base = await startSite({ dir: path.resolve(base) });
 const rows = { this: [], base: [] };
@@ -49,20 +39,16 @@ try {
   for (let i = 0; i < loads; i++) for (const [which, site] of Object.entries(sites)) {
     const profile = revisit ? fs.mkdtempSync(path.join(os.tmpdir(), 'ntkrf-revisit-')) : null;
     if (revisit) {
-      // The first visit, on a browser of its own, then closed.
-      const first = await persistent(profile);
-      const page = first.pages()[0] ?? await first.newPage();
-      await page.goto(`${site.base}/`);
-      await page.waitForFunction(() => document.getElementById('play-status')?.dataset.firstFull && document.body.dataset.ready === '1', null, { timeout: 120_000 });
-      // Until Chrome has written the module's code to the profile's cache
-      // (once enough of it is optimised), at most a minute.
-      const dir = path.join(profile, 'Default', 'Code Cache', 'wasm');
-      const cached = () => { try { return fs.readdirSync(dir).some((f) => f !== 'index-dir' && fs.statSync(path.join(dir, f)).size > 100_000); } catch { return false; } };
-      for (let t = 0; !cached() && t < 120; t++) await page.waitForTimeout(500);
-      if (!cached()) console.log(`${which} load ${i + 1}: no code cache written after a minute`);
-      await first.close();
+      // The first visit, on a browser of its own, then closed once Chrome
+      // has written the module's code to the profile's cache.
+      const first = await openProfile(profile, view);
+      await first.page.goto(`${site.base}/`);
+      await picturesDrawn(first.page, 120_000);
+      if (!await awaitCodeCache(first.page, profile)) console.log(`${which} load ${i + 1}: no code cache written after a minute`);
+      await first.context.close();
     }
-    const context = revisit ? await persistent(profile) : await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const opened = revisit ? await openProfile(profile, view) : null;
+    const context = opened?.context ?? await site.browser.newContext(view);
     if (!revisit) await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (r) => r.abort());
     // The package's start seen from the page: the module's compile and each
     // worker's 'ready' (the instance started), as marks of the page's clock.
@@ -83,8 +69,8 @@ try {
         }
       };
     });
-    const page = revisit ? context.pages()[0] ?? await context.newPage() : await context.newPage();
-    const wait = () => page.waitForFunction(() => document.getElementById('play-status')?.dataset.firstFull && document.body.dataset.ready === '1', null, { timeout: 120_000 });
+    const page = opened?.page ?? await context.newPage();
+    const wait = () => picturesDrawn(page, 120_000);
     if (repeat) {
       await page.goto(`${site.base}/`);
       await wait();
@@ -92,7 +78,7 @@ try {
       await page.waitForTimeout(3000);
     }
     await page.goto(`${site.base}/`);
-    await page.waitForFunction(() => document.getElementById('play-status')?.dataset.firstFull && document.body.dataset.ready === '1', null, { timeout: 120_000 });
+    await wait();
     const t = await page.evaluate(() => {
       const out = {};
       for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('ntkrf:')) out[m.name.slice(7)] ??= Math.round(m.startTime);

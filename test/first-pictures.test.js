@@ -13,11 +13,10 @@
 // it finds drawn.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startSite, openLab, TIMEOUT } from './site.js';
+import { startSite, openLab, openProfile, wasmCodeCached, awaitCodeCache, picturesDrawn, idle } from './site.js';
 
 let site;
 before(async () => { site = await startSite(); });
@@ -58,9 +57,9 @@ test('first pictures: the playground does not wait for the Data panel, other pan
       };
     }),
   });
-  await page.waitForFunction(() => document.body.dataset.ready === '1' && document.getElementById('play-status').dataset.firstFull, null, { timeout: TIMEOUT });
+  await picturesDrawn(page);
   // The kernel pictures come after the surfaces (they wait, they are not dropped).
-  await page.waitForFunction(() => !document.body.classList.contains('busy'), null, { timeout: TIMEOUT });
+  await idle(page);
   const s = await page.evaluate(() => ({ ...globalThis.__start, firstCoarse: +document.getElementById('play-status').dataset.firstCoarse, surfaces: ['exact', 'rf', 'rbf'].map((id) => document.getElementById(`surface-${id}`).dataset.state) }));
   const ops = s.calls.map((c) => c.op);
 
@@ -94,41 +93,22 @@ test('first pictures: the playground does not wait for the Data panel, other pan
 // the profile's cache; the second, traced: V8 deserialized the module.
 test('a revisit: Chrome serves the module\'s compile from its WebAssembly code cache', { timeout: 180_000 }, async () => {
   const profile = mkdtempSync(path.join(tmpdir(), 'ntkrf-revisit-'));
-  const launch = async () => {
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-      // No host but the local server resolves. (Not context.route, as the
-      // other tests do: Playwright's routing turns the HTTP cache off.)
-      args: ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
-    });
-    return { context, page: context.pages()[0] ?? await context.newPage() };
-  };
-  const drawn = (page) => page.waitForFunction(() => document.body.dataset.ready === '1' && document.getElementById('play-status').dataset.firstFull, null, { timeout: TIMEOUT });
-  const cached = () => {
-    const dir = path.join(profile, 'Default', 'Code Cache', 'wasm');
-    try {
-      return readdirSync(dir).filter((f) => f !== 'index-dir' && statSync(path.join(dir, f)).size > 100_000).length;
-    } catch {
-      return 0;
-    }
-  };
   try {
-    const first = await launch();
+    const first = await openProfile(profile);
     await first.page.goto(`${site.base}/`);
-    await drawn(first.page);
-    // Chrome writes the cache once enough of the module is optimised.
-    for (let t = 0; !cached() && t < 120; t++) await first.page.waitForTimeout(500);
+    await picturesDrawn(first.page);
+    const cached = await awaitCodeCache(first.page, profile);
     await first.context.close();
-    assert.equal(cached(), 1, 'the first visit left the module\'s code in the profile\'s WebAssembly code cache');
+    assert.equal(cached, 1, 'the first visit left the module\'s code in the profile\'s WebAssembly code cache');
 
-    const second = await launch();
+    const second = await openProfile(profile);
     const cdp = await second.context.newCDPSession(second.page);
     const events = [];
     cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
     const complete = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
     await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['v8.wasm'] }, transferMode: 'ReportEvents' });
     await second.page.goto(`${site.base}/`);
-    await drawn(second.page);
+    await picturesDrawn(second.page);
     await cdp.send('Tracing.end');
     await complete;
     await second.context.close();
@@ -136,7 +116,7 @@ test('a revisit: Chrome serves the module\'s compile from its WebAssembly code c
     const streamed = names.filter((n) => n === 'wasm.StartStreamingCompilation').length;
     assert.equal(streamed, 1, 'the page compiled ntkrf.wasm once, streamed (the kernels are compiled from bytes)');
     assert.ok(names.includes('wasm.Deserialize'), `the second visit deserialized the module's code from the cache (v8.wasm events: ${[...new Set(names)].slice(0, 20).join(', ')})`);
-    assert.equal(cached(), 1, 'and wrote no second entry');
+    assert.equal(wasmCodeCached(profile), 1, 'and wrote no second entry');
   } finally {
     rmSync(profile, { recursive: true, force: true });
   }

@@ -3,12 +3,16 @@
 // that server and records what went wrong.
 import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { root } from './helpers.js';
 
 /** How long the browser tests wait for a step of the page. */
 export const TIMEOUT = 60_000;
+
+/** Chromium's flags: nothing of its own on the network. */
+const LAUNCH_ARGS = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 
 /**
  * Starts the server on a free port (serving dir, dist/www by default) and a headless Chromium. Resolves to
@@ -27,7 +31,7 @@ export async function startSite({ dir = path.join(root, 'dist/www') } = {}) {
   });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: LAUNCH_ARGS,
   });
   return {
     base,
@@ -81,3 +85,41 @@ export function colours(page, id) {
 
 /** Waits until no run is in progress. */
 export const idle = (page, timeout = TIMEOUT) => page.waitForFunction(() => !document.body.classList.contains('busy'), null, { timeout });
+
+/**
+ * A browser of its own on the profile in dir (made when new), as one
+ * context, and its page: what a returning visitor has on disk. No host but
+ * the local server resolves (not openLab's context.route: Playwright's
+ * routing turns the HTTP cache off, and with it the code cache).
+ */
+export async function openProfile(dir, { viewport } = {}) {
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    viewport,
+    args: [...LAUNCH_ARGS, '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+  });
+  return { context, page: context.pages()[0] ?? await context.newPage() };
+}
+
+/** How many modules Chrome's WebAssembly code cache holds in the profile in dir (entries over 100 kB). */
+export function wasmCodeCached(dir) {
+  const cache = path.join(dir, 'Default', 'Code Cache', 'wasm');
+  try {
+    return fs.readdirSync(cache).filter((f) => f !== 'index-dir' && fs.statSync(path.join(cache, f)).size > 100_000).length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Keeps page open until Chrome has written a module to the code cache of
+ * the profile in dir (it does once enough of the module is optimised), at
+ * most a minute; resolves to wasmCodeCached(dir).
+ */
+export async function awaitCodeCache(page, dir) {
+  for (let t = 0; !wasmCodeCached(dir) && t < 120; t++) await page.waitForTimeout(500);
+  return wasmCodeCached(dir);
+}
+
+/** Waits until the lab has started and drawn its first full pictures. */
+export const picturesDrawn = (page, timeout = TIMEOUT) => page.waitForFunction(() => document.body.dataset.ready === '1' && document.getElementById('play-status')?.dataset.firstFull, null, { timeout });
