@@ -268,6 +268,15 @@ export class Slot {
       this.pool.rejectStranded();
       return;
     }
+    this.startInBackground();
+  }
+
+  /**
+   * Starts the instance without waiting for it: the slot is busy until it
+   * has started (then free for calls), and a start that fails is counted
+   * and tried again (restart).
+   */
+  startInBackground() {
     this.pool.busy.add(this);
     this.start().then(() => this.pool.release(this), () => this.restart(true));
   }
@@ -342,9 +351,7 @@ export class Pool {
     for (const s of this.slots) {
       if (!s.pending || this.closed) continue;
       s.pending = false;
-      this.busy.add(s);
-      // As a restart does: a start that fails is counted and retried (restart).
-      s.start().then(() => this.release(s), () => s.restart(true));
+      s.startInBackground();
     }
   }
 
