@@ -1,6 +1,7 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "mul4x8_amd64.h"
 
 // func tile8x24AVX512(k int, a, b *float64, ps int, c *float64, ldc int)
 // c[r][s] += Σ_l a[8l+r]·b[(s/8)·ps + 8l + s%8], r < 8, s < 24, k ≥ 1.
@@ -404,26 +405,7 @@ startmul4x8AVX2:
 loopmul4x8AVX2:
 	VMOVUPD 0(DI), Y8
 	VMOVUPD 32(DI), Y9
-	VBROADCASTSD (SI), Y10
-	VMULPD Y8, Y10, Y11
-	VADDPD Y11, Y0, Y0
-	VMULPD Y9, Y10, Y12
-	VADDPD Y12, Y1, Y1
-	VBROADCASTSD (R11), Y10
-	VMULPD Y8, Y10, Y11
-	VADDPD Y11, Y2, Y2
-	VMULPD Y9, Y10, Y12
-	VADDPD Y12, Y3, Y3
-	VBROADCASTSD (R12), Y10
-	VMULPD Y8, Y10, Y11
-	VADDPD Y11, Y4, Y4
-	VMULPD Y9, Y10, Y12
-	VADDPD Y12, Y5, Y5
-	VBROADCASTSD (R13), Y10
-	VMULPD Y8, Y10, Y11
-	VADDPD Y11, Y6, Y6
-	VMULPD Y9, Y10, Y12
-	VADDPD Y12, Y7, Y7
+	MUL4X8STEP
 	ADDQ $8, SI
 	ADDQ $8, R11
 	ADDQ $8, R12

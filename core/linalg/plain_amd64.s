@@ -1,6 +1,7 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "mul4x8_amd64.h"
 
 // The one-stage reduction's and Quad's vector loops in AVX, every entry
 // with the portable Go code's operations in its order: a rounded multiply,
@@ -356,26 +357,7 @@ mstart:
 mloop:
 	VMASKMOVPD 0(DI), Y13, Y8
 	VMASKMOVPD 32(DI), Y14, Y9
-	VBROADCASTSD (SI), Y10
-	VMULPD Y8, Y10, Y11
-	VADDPD Y11, Y0, Y0
-	VMULPD Y9, Y10, Y12
-	VADDPD Y12, Y1, Y1
-	VBROADCASTSD (R11), Y10
-	VMULPD Y8, Y10, Y11
-	VADDPD Y11, Y2, Y2
-	VMULPD Y9, Y10, Y12
-	VADDPD Y12, Y3, Y3
-	VBROADCASTSD (R12), Y10
-	VMULPD Y8, Y10, Y11
-	VADDPD Y11, Y4, Y4
-	VMULPD Y9, Y10, Y12
-	VADDPD Y12, Y5, Y5
-	VBROADCASTSD (R13), Y10
-	VMULPD Y8, Y10, Y11
-	VADDPD Y11, Y6, Y6
-	VMULPD Y9, Y10, Y12
-	VADDPD Y12, Y7, Y7
+	MUL4X8STEP
 	ADDQ $8, SI
 	ADDQ $8, R11
 	ADDQ $8, R12
