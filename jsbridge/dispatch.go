@@ -220,6 +220,7 @@ var ops = map[string]opFunc{
 	"kernel": opKernel, "features": opFeatures, "compare": opCompare, "selectActive": opSelectActive,
 	// The fit (protocol.Plan's protocol; see ops_fit.go) and its 'auto' selection.
 	"select": opSelect, "fitPlan": opFitPlan, "fitStats": opFitStats, "fitPart": opFitPart, "fitSolve": opFitSolve,
+	"fitShip": opFitShip, "fitDrop": opFitDrop,
 	// Text labels as class indices and names (fitRidge and score of names).
 	"labels": opLabels,
 	// Models.

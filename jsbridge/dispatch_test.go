@@ -150,6 +150,10 @@ func FuzzDispatch(f *testing.F) {
 	f.Add("fitStats", `{`+plan+`,`+X+`}`, 9, 3)
 	f.Add("fitPart", `{`+plan+`,`+X+`,`+y+`,"first":0,"stats":[{"wire":{"array":0},"bytes":72}]}`, 9, 3)
 	f.Add("fitSolve", `{`+plan+`,"stats":[{"wire":{"array":0},"bytes":72}],"parts":[{"wire":{"array":1},"bytes":24}]}`, 9, 3)
+	f.Add("fitPart", `{`+plan+`,`+X+`,`+y+`,"first":0,"stats":[{"wire":{"array":0},"bytes":72}],"keep":999999}`, 9, 3)
+	f.Add("fitSolve", `{`+plan+`,"stats":[{"wire":{"array":0},"bytes":72}],"parts":[],"keep":999999}`, 9, 3)
+	f.Add("fitShip", `{"keep":999999}`, 0, 0)
+	f.Add("fitDrop", `{"keep":999999}`, 0, 0)
 	f.Add("predict", `{`+X+`,"model":{"kind":"features","task":"regression","coef":{"rows":8,"cols":1,"array":1},"bias":[0],"features":{"dim":8}}}`, 9, 8)
 	f.Add("score", `{"yTrue":{"array":0},"yPred":{"array":1},"task":"classification"}`, 3, 3)
 	f.Add("split", `{"n":10,"testFraction":0.3,"seed":1}`, 0, 0)
@@ -175,7 +179,7 @@ func FuzzDispatch(f *testing.F) {
 		if !json.Valid(res) {
 			t.Fatalf("invalid result JSON %q", res)
 		}
-		if op == "fitStats" || op == "fitPart" {
+		if op == "fitStats" || op == "fitPart" || op == "fitShip" {
 			return // wire forms: bytes in a Float64Array, not numbers
 		}
 		for _, a := range out {

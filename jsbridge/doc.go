@@ -14,7 +14,9 @@
 // answer: the bridge decides nothing. fitRidge is the core's fit protocol
 // (protocol.Plan) in five ops: fitPlan (options in, the plan's bytes out),
 // fitStats, select (the settled plan's bytes out), fitPart and fitSolve,
-// each given the plan's bytes.
+// each given the plan's bytes. A part may stay in the instance that made
+// it (fitPart's keep; fitShip sends it, fitDrop forgets it): the bridge
+// keeps it, the scheduler says where it goes.
 //
 // Dispatch is ordinary Go, tested and fuzzed natively. The file built for
 // js/wasm (bridge_js.go) only converts typed arrays, wraps the result in a

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -74,6 +75,20 @@ func fitCases() []fitCase {
 // in row order. It returns the model's header and coefficients, or the
 // first step's error.
 func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order func(int) []int) (json.RawMessage, []float64, error) {
+	return dispatchFitKept(X, y, opts, chunkBytes, order, 0)
+}
+
+// fitNumbers numbers the fits whose parts the tests keep: the kept parts
+// are the process's, and the tests run in parallel.
+var fitNumbers atomic.Int64
+
+// dispatchFitKept is dispatchFit with the parts kept where they are made,
+// as fit.js schedules them on `workers` workers (0: every part sent as
+// its wire form): chunk i is made by worker i mod workers (each worker a
+// fit number of its own here, as every instance has its own kept parts),
+// the worker of the last chunk made solves from its own part and the
+// others send theirs (fitShip).
+func dispatchFitKept(X *mat.Dense, y []float64, opts string, chunkBytes int, order func(int) []int, workers int) (json.RawMessage, []float64, error) {
 	n, d := X.Dims()
 	base := fmt.Sprintf(`"rows":%d,"cols":%d,%s`, n, d, opts)
 	res, arrays, err := Dispatch("fitPlan", []byte(fmt.Sprintf(`{%s,"y":{"array":0},"chunkBytes":%d}`, base, chunkBytes)), Input{Arrays: [][]float64{y}}, nil)
@@ -107,6 +122,8 @@ func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order f
 	}
 	rows := func(c [2]int) []float64 { return X.RawMatrix().Data[c[0]*d : c[1]*d] }
 	size := map[*float64]int{} // the bytes of each wire form, by its array
+	fit := fitNumbers.Add(int64(max(workers, 1))) - int64(max(workers, 1)) + 1 // this fit's numbers: fit … fit+workers−1
+	last := 0 // the worker of the last part made
 	wireList := func(name string, forms [][]float64, from int) string {
 		var b bytes.Buffer
 		for i, f := range forms {
@@ -128,10 +145,17 @@ func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order f
 			if op == "fitPart" {
 				in = append(in, y[c[0]:c[1]])
 				args += fmt.Sprintf(`,"y":{"array":%d},%s`, 2+len(extra), wireList("stats", extra, 1))
+				if workers > 0 {
+					args += fmt.Sprintf(`,"keep":%d`, fit+int64(i%workers))
+					last = i % workers
+				}
 			}
 			res, arrays, err := Dispatch(op, []byte(args+"}"), Input{Arrays: in}, nil)
 			if err != nil {
 				return nil, err
+			}
+			if op == "fitPart" && workers > 0 {
+				continue // kept: the answer is the rows the worker keeps
 			}
 			var ref map[string]WireRef
 			if err := json.Unmarshal(res, &ref); err != nil {
@@ -185,8 +209,29 @@ func dispatchFit(X *mat.Dense, y []float64, opts string, chunkBytes int, order f
 	if err != nil {
 		return nil, nil, err
 	}
+	keep := ""
+	if workers > 0 {
+		// The workers but the last send their parts; the last solves.
+		parts = nil
+		for w := range min(workers, k) {
+			if w == last {
+				continue
+			}
+			res, arrays, err := Dispatch("fitShip", []byte(fmt.Sprintf(`{"keep":%d}`, fit+int64(w))), Input{}, nil)
+			if err != nil {
+				return nil, nil, err
+			}
+			var ref map[string]WireRef
+			if err := json.Unmarshal(res, &ref); err != nil {
+				return nil, nil, err
+			}
+			parts = append(parts, arrays[ref["part"].Wire.Array])
+			size[&parts[len(parts)-1][0]] = ref["part"].Bytes
+		}
+		keep = fmt.Sprintf(`,"keep":%d`, fit+int64(last))
+	}
 	in := append(append([][]float64{planForm}, stats...), parts...)
-	res, arrays, err = Dispatch("fitSolve", []byte(fmt.Sprintf(`{%s,%s,%s}`, planArg(), wireList("stats", stats, 1), wireList("parts", parts, 1+len(stats)))), Input{Arrays: in}, nil)
+	res, arrays, err = Dispatch("fitSolve", []byte(fmt.Sprintf(`{%s,%s,%s%s}`, planArg(), wireList("stats", stats, 1), wireList("parts", parts, 1+len(stats)), keep)), Input{Arrays: in}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -293,15 +338,18 @@ func TestPackageFitIsTheProtocol(t *testing.T) {
 					t.Fatalf("chunk bytes %d: the protocol is not Fit", chunkBytes)
 				}
 				for name, order := range map[string]func(int) []int{"in order": inOrder, "reversed": reversed} {
-					gotH, gotC, err := dispatchFit(X, y, tc.opts, chunkBytes, order)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if !bytes.Equal(gotH, header) {
-						t.Errorf("%d bytes a chunk, %s: the header differs:\n%s\n%s", chunkBytes, name, gotH, header)
-					}
-					if !slices.Equal(gotC, coef.RawMatrix().Data) {
-						t.Errorf("%d bytes a chunk, %s: the coefficients differ", chunkBytes, name)
+					// Every part sent; kept on 1, 2 and 3 workers.
+					for workers := range 4 {
+						gotH, gotC, err := dispatchFitKept(X, y, tc.opts, chunkBytes, order, workers)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if !bytes.Equal(gotH, header) {
+							t.Errorf("%d bytes a chunk, %s, %d workers keeping parts: the header differs:\n%s\n%s", chunkBytes, name, workers, gotH, header)
+						}
+						if !slices.Equal(gotC, coef.RawMatrix().Data) {
+							t.Errorf("%d bytes a chunk, %s, %d workers keeping parts: the coefficients differ", chunkBytes, name, workers)
+						}
 					}
 				}
 			}
@@ -328,4 +376,157 @@ func TestFitStepsRefuseInfinity(t *testing.T) {
 			t.Errorf("%v at (%d, %d): %s %s %q, want RangeError ERR_NONFINITE %q", tc.v, tc.row, tc.col, name, code, msg, tc.want)
 		}
 	}
+}
+
+// TestKeptParts: the parts a worker keeps (fitPart's keep) are merged per
+// fit, sent once (fitShip), solved from once (fitSolve) or dropped
+// (fitDrop); a part kept twice is refused without changing the kept one;
+// a fit number that keeps nothing, or is no number, is an error that says
+// so; and an instance keeps the parts of at most maxKeptFits fits.
+// Not parallel: it fills the process's kept parts to their bound.
+func TestKeptParts(t *testing.T) {
+	const n, d = 2100, 4 // three leaves of rows: three chunks of sums
+	X, y := fixture.Data(n, d, 3, 7)
+	opts := `"features":{"dim":24,"depth":2,"seed":3},"task":"classification","preprocess":{}`
+	res, arrays, err := Dispatch("fitPlan", []byte(fmt.Sprintf(`{"rows":%d,"cols":%d,%s,"y":{"array":0},"chunkBytes":%d}`, n, d, opts, 8*d*70)), Input{Arrays: [][]float64{y}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan struct {
+		Plan   WireRef  `json:"plan"`
+		Chunks [][2]int `json:"chunks"`
+	}
+	if err := json.Unmarshal(res, &plan); err != nil {
+		t.Fatal(err)
+	}
+	planForm := arrays[plan.Plan.Wire.Array]
+	planArg := fmt.Sprintf(`"plan":{"wire":{"array":0},"bytes":%d}`, plan.Plan.Bytes)
+	rows := X.RawMatrix().Data
+	res, arrays, err = Dispatch("fitStats", []byte(fmt.Sprintf(`{%s,"X":{"rows":%d,"cols":%d,"array":1},"first":0}`, planArg, n, d)), Input{Arrays: [][]float64{planForm, rows}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]WireRef
+	if err := json.Unmarshal(res, &st); err != nil {
+		t.Fatal(err)
+	}
+	stats := arrays[st["stats"].Wire.Array]
+	statsArg := fmt.Sprintf(`"stats":[{"wire":{"array":1},"bytes":%d}]`, st["stats"].Bytes)
+	part := func(c [2]int, keep string) (int, error) {
+		in := [][]float64{planForm, stats, rows[c[0]*d : c[1]*d], y[c[0]:c[1]]}
+		res, _, err := Dispatch("fitPart", []byte(fmt.Sprintf(`{%s,%s,"X":{"rows":%d,"cols":%d,"array":2},"y":{"array":3},"first":%d,"keep":%s}`, planArg, statsArg, c[1]-c[0], d, c[0], keep)), Input{Arrays: in}, nil)
+		if err != nil {
+			return 0, err
+		}
+		var out struct{ Kept int }
+		err = json.Unmarshal(res, &out)
+		return out.Kept, err
+	}
+	wantErr := func(what string, err error, code, option, text string) {
+		t.Helper()
+		_, c, o, msg := JSError(err)
+		if string(c) != code || o != option || !strings.Contains(msg, text) {
+			t.Errorf("%s: %s %q %q, want %s %q and %q", what, c, o, msg, code, option, text)
+		}
+	}
+	fit := fitNumbers.Add(1)
+	keep := fmt.Sprint(fit)
+	if len(plan.Chunks) < 2 {
+		t.Fatalf("%d chunks; the test needs two", len(plan.Chunks))
+	}
+	kept := 0
+	for _, c := range plan.Chunks {
+		got, err := part(c, keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept += c[1] - c[0]; got != kept {
+			t.Errorf("rows kept after rows %v: %d, want %d", c, got, kept)
+		}
+	}
+	// The first chunk again: rows held twice, and the kept part unchanged.
+	_, err = part(plan.Chunks[0], keep)
+	wantErr("a chunk kept twice", err, "ERR_PROTOCOL", "", "held twice")
+	for _, bad := range []string{"-1", "0.5"} {
+		_, err := part(plan.Chunks[0], bad)
+		if _, code, _, _ := JSError(err); string(code) != "ERR_TYPE" {
+			t.Errorf("keep %s: %v, want ERR_TYPE", bad, err)
+		}
+	}
+	// Shipped once, then the instance keeps nothing of the fit.
+	res, arrays, err = Dispatch("fitShip", []byte(`{"keep":`+keep+`}`), Input{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sh map[string]WireRef
+	if err := json.Unmarshal(res, &sh); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Dispatch("fitShip", []byte(`{"keep":`+keep+`}`), Input{}, nil)
+	wantErr("shipped twice", err, "ERR_PROTOCOL", "keep", "keeps no part of fit "+keep)
+	_, _, err = Dispatch("fitSolve", []byte(fmt.Sprintf(`{%s,%s,"parts":[],"keep":%s}`, planArg, statsArg, keep)), Input{Arrays: [][]float64{planForm, stats}}, nil)
+	wantErr("solved after it was shipped", err, "ERR_PROTOCOL", "keep", "keeps no part of fit "+keep)
+	// The shipped part solves to the model of every part sent.
+	wire := arrays[sh["part"].Wire.Array]
+	res, arrays, err = Dispatch("fitSolve", []byte(fmt.Sprintf(`{%s,%s,"parts":[{"wire":{"array":2},"bytes":%d}]}`, planArg, statsArg, sh["part"].Bytes)), Input{Arrays: [][]float64{planForm, stats, wire}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct{ Coef MatrixRef }
+	if err := json.Unmarshal(res, &m); err != nil {
+		t.Fatal(err)
+	}
+	_, want, err := dispatchFit(X, y, opts, 8*d*70, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(arrays[m.Coef.Array], want) {
+		t.Error("the kept and shipped part solves to other coefficients than the parts sent")
+	}
+	// Dropped: once, then nothing to drop.
+	if _, err := part(plan.Chunks[0], keep); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`{"dropped":true}`, `{"dropped":false}`} {
+		res, _, err := Dispatch("fitDrop", []byte(`{"keep":`+keep+`}`), Input{}, nil)
+		if err != nil || string(res) != want {
+			t.Errorf("fitDrop: %s %v, want %s", res, err, want)
+		}
+	}
+	// The bound: the parts of maxKeptFits fits, then ERR_TOO_LARGE.
+	if left := keptFits(); len(left) != 0 {
+		t.Fatalf("kept parts before the bound is tried: fits %v", left)
+	}
+	var fits []string
+	for i := 0; ; i++ {
+		f := fmt.Sprint(fitNumbers.Add(1))
+		_, err := part(plan.Chunks[0], f)
+		if err != nil {
+			wantErr("one fit too many", err, "ERR_TOO_LARGE", "keep", "drop (fitDrop) them")
+			if i != maxKeptFits {
+				t.Errorf("refused after %d fits, want %d", i, maxKeptFits)
+			}
+			break
+		}
+		fits = append(fits, f)
+	}
+	for _, f := range fits {
+		if _, _, err := Dispatch("fitDrop", []byte(`{"keep":`+f+`}`), Input{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if left := keptFits(); len(left) != 0 {
+		t.Errorf("kept parts left after the test: fits %v", left)
+	}
+}
+
+// keptFits returns the fits whose parts the process keeps.
+func keptFits() []int {
+	kept.Lock()
+	defer kept.Unlock()
+	var fits []int
+	for f := range kept.parts {
+		fits = append(fits, f)
+	}
+	return fits
 }

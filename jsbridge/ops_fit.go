@@ -153,9 +153,7 @@ type WireRef struct {
 }
 
 func (c *call) putWire(b []byte) WireRef {
-	f := make([]float64, (len(b)+7)/8)
-	copy(bytesOf(f), b)
-	return WireRef{Wire: c.putArray(f), Bytes: len(b)}
+	return WireRef{Wire: c.putArray(floatsOf(b)), Bytes: len(b)}
 }
 
 func (c *call) wire(name string, r WireRef) ([]byte, error) {
@@ -305,6 +303,9 @@ func opFitPart(c *call, args []byte) (any, error) {
 		X     *MatrixRef `json:"X"`
 		Y     *ArrayRef  `json:"y"`
 		First int        `json:"first"`
+		// Keep: the fit's number; the part stays in this instance,
+		// merged with the fit's others made here (ops_fit_kept.go).
+		Keep int `json:"keep"`
 	}
 	if err := c.decode(args, &a); err != nil {
 		return nil, err
@@ -336,19 +337,30 @@ func opFitPart(c *call, args []byte) (any, error) {
 	if err := pt.Add(context.Background(), X, y, a.First); err != nil {
 		return nil, err
 	}
+	if a.Keep != 0 {
+		rows, err := keepPart(c.op, a.Keep, pt)
+		if err != nil {
+			return nil, err
+		}
+		return struct {
+			Kept int `json:"kept"`
+		}{rows}, nil
+	}
 	return struct {
 		Part WireRef `json:"part"`
 	}{c.putWire(pt.AppendBinary(nil))}, nil
 }
 
-// opFitSolve merges the parts of every chunk in the order given and
-// solves (Plan.Solve), returning the model (which keeps what the plan
-// holds: the data set's schema or the class names, the selection).
+// opFitSolve merges the parts of every chunk in the order given (after
+// the part this instance keeps for the fit, given keep) and solves
+// (Plan.Solve), returning the model (which keeps what the plan holds: the
+// data set's schema or the class names, the selection).
 func opFitSolve(c *call, args []byte) (any, error) {
 	var a struct {
 		Plan  *WireRef  `json:"plan"`
 		Stats []WireRef `json:"stats"`
 		Parts []WireRef `json:"parts"`
+		Keep  int       `json:"keep"`
 	}
 	if err := c.decode(args, &a); err != nil {
 		return nil, err
@@ -361,10 +373,15 @@ func opFitSolve(c *call, args []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(a.Parts) == 0 {
+	if len(a.Parts) == 0 && a.Keep == 0 {
 		return nil, typeErr("%s: parts is required: the part of every chunk (fitPart), in row order", c.op)
 	}
 	var all *protocol.Part
+	if a.Keep != 0 {
+		if all, err = takePart(c.op, a.Keep); err != nil {
+			return nil, err
+		}
+	}
 	for _, r := range a.Parts {
 		b, err := c.wire("parts", r)
 		if err != nil {

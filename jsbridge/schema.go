@@ -248,6 +248,7 @@ var opSchema = map[string]string{
 	"kernel": "kernel", "features": "features", "compare": "compare", "selectActive": "selectActive",
 	"score": "score", "parseCSV": "parseCSV", "previewCSV": "previewCSV", "split": "split", "kfold": "kfold",
 	"fitPlan": "fitRidge", "fitStats": "fitRidge", "fitPart": "fitRidge", "fitSolve": "fitRidge",
+	"fitShip": "fitRidge", "fitDrop": "fitRidge",
 	"select": "fitRidge", "predict": "predict", "loadModel": "loadModel",
 	"predictCSV": "predictCSV", "readCSV": "predictCSV", "preprocess": "preprocess", "ensembleVariance": "ensembleVariance",
 	"stats": "stats",

@@ -436,6 +436,14 @@ func (a *Accumulator) Reset() {
 	clear(a.e)
 }
 
+// DropScratch lets a's scratch memory go (the block buffers Add reuses,
+// the m×m copy a solve works in): a host that keeps sums between their
+// rows and their merge holds only the sums. The next Add or solve makes
+// them again.
+func (a *Accumulator) DropScratch() {
+	a.buf, a.ykept, a.ybuf, a.work = nil, nil, nil, nil
+}
+
 // MoveScratch hands a's scratch memory (the block buffers Add reuses, rows×m
 // numbers) to b, which then needs none of its own: a host that fills
 // accumulators one after another keeps one set of buffers.

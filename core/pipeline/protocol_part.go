@@ -132,6 +132,22 @@ func (pt *fitPart) combineAcc(l, r *krr.Accumulator) (*krr.Accumulator, error) {
 	return l, nil
 }
 
+// Compact lets the part's scratch memory go: the features of a block,
+// the spare sums kept for the next leaves (up to four m×m) and every
+// node's block buffers. A part kept in memory between its rows and its
+// merge then holds its sums and rows only; adding rows makes the scratch
+// again.
+func (pt *fitPart) Compact() {
+	pt.phi, pt.free, pt.scratch = nil, nil, nil
+	for _, k := range pt.sums.Keys() {
+		v, _ := pt.sums.Node(k)
+		v.acc.DropScratch()
+		if v.held != nil {
+			v.held.DropScratch()
+		}
+	}
+}
+
 // recycle keeps a's memory for the next leaves (a few: a cascade of
 // combines frees one per level).
 func (pt *fitPart) recycle(a *krr.Accumulator) {

@@ -81,6 +81,13 @@ func (pt *Part) Merge(o *Part) error { return pt.p.Merge(o.impl()) }
 // decoded part. Nothing of pt changes when b is refused.
 func (pt *Part) MergeBinary(b []byte) error { return pt.p.MergeBinary(b) }
 
+// Compact lets the part's scratch memory go (the features of a block of
+// rows, spare sums, block buffers: at m = 2048 up to four 33 MB sums), so
+// that a host keeping parts in memory between their rows and their merge
+// holds only what the part's wire form holds. Adding rows afterwards
+// makes the scratch again; the bits do not change.
+func (pt *Part) Compact() { pt.p.Compact() }
+
 // AppendBinary appends the wire form of the part to b (Plan.DecodePart
 // and MergeBinary read it).
 func (pt *Part) AppendBinary(b []byte) []byte { return pt.p.AppendBinary(b) }

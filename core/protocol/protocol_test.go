@@ -131,6 +131,9 @@ func protocolFit(t *testing.T, X *mat.Dense, y []float64, cfg pipeline.Config, k
 		if err := pt.Add(ctx, rows(b), y[b[0]:b[1]], b[0]); err != nil {
 			t.Fatal(err)
 		}
+		if r.IntN(2) == 0 {
+			pt.Compact() // as a host that keeps parts in memory: the same bits
+		}
 		partWire = append(partWire, pt.AppendBinary(nil))
 	}
 	parts := decodeShuffled(t, r, partWire, plan.DecodePart)
@@ -592,4 +595,45 @@ func openPlan(t testing.TB, X *mat.Dense, y []float64, cfg pipeline.Config) (*Pl
 		t.Fatal(err)
 	}
 	return plan, stats, data.Rows(X, idx), data.Take(y, idx)
+}
+
+// TestCompactKeepsTheBits: a part whose scratch was let go (Compact)
+// after some of its rows takes more rows, merges and solves to the bits
+// of a part that kept its scratch, with sums over several leaves.
+func TestCompactKeepsTheBits(t *testing.T) {
+	t.Parallel()
+	X, y := fixture.Data(2500, 3, 2, 9)
+	cfg := pipeline.Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 8, Depth: 1}, Ridge: krr.Options{Task: krr.Classification, BlockRows: 16}}
+	plan, scaler := planScaler(t, cfg, X, y)
+	solve := func(compact bool) []float64 {
+		t.Helper()
+		a := part(t, plan, scaler, X, y, 0, 1500) // a leaf and a half
+		if compact {
+			a.Compact()
+		}
+		if err := a.Add(context.Background(), X.Slice(1500, 2200, 0, 3).(*mat.Dense), y[1500:2200], 1500); err != nil {
+			t.Fatal(err)
+		}
+		if compact {
+			a.Compact()
+		}
+		if err := a.Merge(part(t, plan, scaler, X, y, 2200, 2500)); err != nil {
+			t.Fatal(err)
+		}
+		if compact {
+			a.Compact()
+		}
+		p, err := plan.Solve(context.Background(), scaler, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, coef, _, err := p.Split()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return coef.RawMatrix().Data
+	}
+	if !slices.Equal(solve(true), solve(false)) {
+		t.Error("a compacted part solves to other coefficients")
+	}
 }

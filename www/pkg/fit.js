@@ -6,7 +6,7 @@
 import { ntkrfError, typeError } from './errors.js';
 import { splitControl, snapshotMatrix, snapshotVector, snapshotNames } from './options.js';
 import { Model } from './model.js';
-import { overRows, copyRange, SPLIT_SELECT_BYTES } from './rows.js';
+import { overRows, overRowsBySlot, copyRange, SPLIT_SELECT_BYTES } from './rows.js';
 
 /** A Dataset (parseCSV's result) rather than a matrix: it has X and y, and no rows. */
 const isDataset = (v) => v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && 'X' in v && 'y' in v && !('rows' in v);
@@ -92,21 +92,66 @@ export async function fitRidge(pool, ...args) {
       { transfer: arrays.slice(0, 1), onInputs: ([x]) => { spare.x = x; } });
   })).map((r) => r.stats);
   if (plan.search) plan = await select(pool, call, control, plan, X.cols, data, yd, stats, refs);
-  const parts = (await overRows(pool, plan.chunks, control, (lo, hi, ctl, spare) => {
+  // Each worker keeps the parts it makes, merged into one per fit (the
+  // bridge's keep: a part is tens of MB of sums), and takes neighbouring
+  // chunks (overRowsBySlot), so that its parts merge into few sums. The
+  // last worker to finish solves, starting from its own part; the others
+  // send theirs (fitShip) as soon as they have no chunk left, while it
+  // still works. The bits are those of the parts merged in row order:
+  // sums merge in any order into the same bits.
+  const keep = pool.nextFit++;
+  const holders = new Map(); // slot → its worker when it kept part of the fit (a restart loses the part)
+  const shipping = new Map(); // slot → its part, sent
+  let solver = null;
+  let done = false;
+  let open = true; // false once the fit failed: parts kept later are dropped at once
+  const drop = (slot) => pool.call('fitDrop', { keep }, [], {}, { slot, where }).catch(() => {});
+  const ship = (slot) => {
+    if (slot.worker !== holders.get(slot)) {
+      return Promise.reject(ntkrfError('ERR_INSTANCE', `${where}: a worker that kept part of the fit restarted before the fit could solve (a call of yours on it was cancelled or failed); fit again`));
+    }
+    return call('fitShip', { keep }, [], { signal: control.signal }, { slot }).then((r) => r.part);
+  };
+  try {
+    await overRowsBySlot(pool, plan.chunks, control, (lo, hi, ctl, spare, i, slot) => {
+      const arrays = [];
+      const head = { plan: planRef(arrays), stats: refs(arrays, stats) };
+      const x = chunkX(lo, hi, spare);
+      const yc = copyRange(yd, lo, hi, spare.y);
+      arrays.push(x, yc);
+      const onSlot = (s) => { if (!holders.has(s)) holders.set(s, s.worker); };
+      return call('fitPart', { ...head, X: { rows: hi - lo, cols: X.cols, array: arrays.length - 2 }, y: { array: arrays.length - 1 }, first: lo, keep },
+        arrays, ctl, { transfer: [x, yc], onInputs: (back) => { [spare.x, spare.y] = back.slice(-2); }, slot, onSlot })
+        .then(() => { if (!open) drop(slot); });
+    }, (slot, last) => {
+      if (!holders.has(slot)) return;
+      if (last) {
+        solver = slot;
+        return;
+      }
+      const part = ship(slot);
+      part.catch(() => {}); // awaited below; a fit that failed first does not leave it unhandled
+      shipping.set(slot, part);
+    });
+    solver ??= holders.keys().next().value;
+    if (solver.worker !== holders.get(solver)) await ship(solver); // the same error
+    const parts = await Promise.all(pool.slots.filter((s) => shipping.has(s)).map((s) => shipping.get(s)));
     const arrays = [];
-    const head = { plan: planRef(arrays), stats: refs(arrays, stats) };
-    const x = chunkX(lo, hi, spare);
-    const yc = copyRange(yd, lo, hi, spare.y);
-    arrays.push(x, yc);
-    return call('fitPart', { ...head, X: { rows: hi - lo, cols: X.cols, array: arrays.length - 2 }, y: { array: arrays.length - 1 }, first: lo },
-      arrays, ctl, { transfer: [x, yc], onInputs: (back) => { [spare.x, spare.y] = back.slice(-2); } });
-  })).map((r) => r.part);
-  const arrays = [];
-  const solveArgs = { plan: planRef(arrays), stats: refs(arrays, stats), parts: refs(arrays, parts) };
-  const model = await call('fitSolve', solveArgs, arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true });
-  // What Go advises about the fit's size (protocol.Plan.Advice), kept
-  // with the model (not in its file).
-  return new Model(pool, model, advice ?? []);
+    const solveArgs = { plan: planRef(arrays), stats: refs(arrays, stats), parts: refs(arrays, parts), keep };
+    const model = await call('fitSolve', solveArgs, arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true, slot: solver });
+    done = true; // fitSolve took the solver's part
+    // What Go advises about the fit's size (protocol.Plan.Advice), kept
+    // with the model (not in its file).
+    return new Model(pool, model, advice ?? []);
+  } finally {
+    // A fit that failed or was cancelled: its workers forget the parts
+    // they keep for it, after the calls they run (a cancelled call's
+    // worker was restarted, and keeps nothing).
+    if (!done) {
+      open = false;
+      for (const slot of holders.keys()) drop(slot);
+    }
+  }
 }
 
 /**

@@ -326,6 +326,8 @@ export class Pool {
     this.busy = new Set();
     this.queue = [];
     this.nextId = 1;
+    // Numbers fits by engine: the key of the parts a fit keeps in its workers (fit.js).
+    this.nextFit = 1;
     this.closed = false;
   }
 

@@ -36,18 +36,7 @@ export const chunkRows = (values) => Math.floor(CHUNK_BYTES / (8 * values));
  * to the results in row order.
  */
 export async function overRows(pool, blocks, control, callBlock) {
-  const rows = blocks.at(-1)[1];
-  const done = new Array(blocks.length).fill(0);
-  let last = -1;
-  const progress = (i) => control.onProgress && ((p) => {
-    const [lo, hi] = blocks[i];
-    done[i] = p.total > 0 ? Math.round((p.done / p.total) * (hi - lo)) : 0;
-    const d = done.reduce((a, b) => a + b, 0);
-    if (d > last) {
-      last = d;
-      control.onProgress({ done: d, total: rows, stage: p.stage });
-    }
-  });
+  const progress = rowProgress(blocks, control);
   const results = new Array(blocks.length);
   let next = 0;
   let failed = false;
@@ -64,6 +53,72 @@ export async function overRows(pool, blocks, control, callBlock) {
     }
   };
   await Promise.all(Array.from({ length: Math.min(pool.slots.length, blocks.length) }, lane));
+  return results;
+}
+
+/**
+ * The progress of calls on blocks of rows as one count of rows, which
+ * never runs backwards: progress(i) is block i's call's onProgress.
+ */
+function rowProgress(blocks, control) {
+  const rows = blocks.at(-1)[1];
+  const done = new Array(blocks.length).fill(0);
+  let last = -1;
+  return (i) => control.onProgress && ((p) => {
+    const [lo, hi] = blocks[i];
+    done[i] = p.total > 0 ? Math.round((p.done / p.total) * (hi - lo)) : 0;
+    const d = done.reduce((a, b) => a + b, 0);
+    if (d > last) {
+      last = d;
+      control.onProgress({ done: d, total: rows, stage: p.stage });
+    }
+  });
+}
+
+/**
+ * overRows with each worker taking neighbouring blocks: the blocks are
+ * cut into one contiguous share per worker, each worker runs its share
+ * from the start, and a worker whose share is done takes the last block
+ * of the share with the most left. Each worker's blocks then form a few
+ * runs of neighbours (its own, and those it took from the ends of
+ * others'), so that what it keeps of them merges into few sums (fit.js:
+ * a fit's parts stay where they are made). callBlock(lo, hi, control,
+ * spare, i, slot) must run its call on slot. onIdle(slot, last) is told
+ * when a worker has no block left, last true for the last worker to
+ * finish; it may start another call on slot. Resolves to the results in
+ * row order, and rejects with the first call's error.
+ */
+export async function overRowsBySlot(pool, blocks, control, callBlock, onIdle) {
+  const progress = rowProgress(blocks, control);
+  const results = new Array(blocks.length);
+  const slots = pool.slots.filter((s) => !s.dead);
+  const k = slots.length;
+  // The first workers get the larger shares (and a single block): they started first.
+  const shares = slots.map((_, w) => ({ next: Math.ceil((w * blocks.length) / k), end: Math.ceil(((w + 1) * blocks.length) / k) }));
+  let active = k;
+  let failed = false;
+  const take = (w) => {
+    const own = shares[w];
+    if (own.next < own.end) return own.next++;
+    // The share with the most left gives its last block.
+    const most = shares.reduce((a, b) => (b.end - b.next > a.end - a.next ? b : a));
+    return most.end > most.next ? --most.end : -1;
+  };
+  const lane = async (slot, w) => {
+    const spare = {};
+    try {
+      for (let i = take(w); i >= 0 && !failed; i = take(w)) {
+        results[i] = await callBlock(blocks[i][0], blocks[i][1], { signal: control.signal, onProgress: progress(i) }, spare, i, slot);
+      }
+    } catch (e) {
+      failed = true;
+      throw e;
+    } finally {
+      active--;
+    }
+    if (!failed) onIdle?.(slot, active === 0);
+  };
+  await Promise.all(slots.map(lane));
   return results;
 }
 

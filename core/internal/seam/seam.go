@@ -75,6 +75,8 @@ type Part interface {
 	Merge(o Part) error
 	MergeBinary(b []byte) error
 	AppendBinary(b []byte) []byte
+	// Compact lets the part's scratch memory go.
+	Compact()
 }
 
 // Protocol is what the implementation registers: the protocol's
