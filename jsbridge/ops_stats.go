@@ -13,8 +13,14 @@ func opStats(c *call, args []byte) (any, error) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
+	kept.Lock()
+	fits := len(kept.parts)
+	kept.Unlock()
 	return struct {
 		HeapBytes uint64 `json:"heapBytes"`
 		SysBytes  uint64 `json:"sysBytes"`
-	}{ms.HeapAlloc, ms.Sys}, nil
+		// KeptParts is the number of fits whose parts the instance keeps
+		// (ops_fit_kept.go): 0 between fits.
+		KeptParts int `json:"keptParts"`
+	}{ms.HeapAlloc, ms.Sys, fits}, nil
 }

@@ -60,6 +60,22 @@ for (const [name, y, options] of [
   });
 }
 
+// A fit's parts stay in the workers that made them until the solve
+// (fitPart's keep): none is left behind by a fit, nor by a fit cancelled
+// while its parts were being made, and the next fit has the same bits.
+test('the parts a fit keeps in its workers are gone after the fit, and after a cancelled fit', { timeout: 300_000 }, async () => {
+  const options = { task: 'classification', features: { dim: 64, depth: 1, seed: 4 }, preprocess: {} };
+  const kept = async () => (await eng.stats()).workers.map((w) => w.keptParts);
+  const first = await eng.fitRidge(X, classes, options);
+  assert.deepEqual(await kept(), [0, 0], 'after a fit');
+  const ac = new AbortController();
+  const cancelled = eng.fitRidge(X, classes, { ...options, signal: ac.signal, onProgress: (p) => p.stage === 'features' && p.done > 0 && ac.abort() });
+  await assert.rejects(cancelled, (e) => e.code === 'ERR_ABORTED');
+  assert.deepEqual(await kept(), [0, 0], 'after a cancelled fit');
+  const again = await eng.fitRidge(X, classes, options);
+  assert.equal(bits(Float64Array.from(again.toJSON().coef.data)), bits(Float64Array.from(first.toJSON().coef.data)), 'the next fit');
+});
+
 // The method left open too: on 600 rows 'auto' fits the exact kernel and
 // scores the RBF candidates besides the depths. Every worker scores with
 // the plan decoded from its bytes, which must be the plan that was made

@@ -833,7 +833,7 @@ export interface Engine {
    * over the workers and per worker. It asks every worker, so it waits
    * for each one's call in flight; signal stops that wait (ERR_ABORTED).
    */
-  stats(options?: CallControl): Promise<{ heapBytes: number; sysBytes: number; workers: { heapBytes: number; sysBytes: number }[] }>;
+  stats(options?: CallControl): Promise<{ heapBytes: number; sysBytes: number; workers: { heapBytes: number; sysBytes: number; keptParts: number }[] }>;
   /** Stops the workers and frees their memory; calls in flight and later calls reject with ERR_CLOSED. */
   close(): void;
 }

@@ -212,7 +212,7 @@ class Engine {
 
   /**
    * Memory of the instances: Go heap in use and memory obtained, in all and
-   * per worker. It asks every worker, so it waits for each one's call in
+   * per worker, and per worker the fits whose parts it keeps. It asks every worker, so it waits for each one's call in
    * flight: signal stops that wait (ERR_ABORTED), as for every other call.
    */
   async stats(options = {}) {
