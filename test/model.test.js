@@ -283,10 +283,11 @@ test("the 'auto' selection split over three workers chooses as one worker does (
     parts.length = 0;
     const events = [];
     const b = await three.fitRidge(X, y, { ...opts, onProgress: (p) => { if (p.stage === 'select') events.push(p); } });
-    // Share i goes to worker i. The first worker has started with the
-    // engine, so share 0 is posted at once; workers 1 and 2 start when the
-    // call waits for them (Pool.startRest), and each share is posted when
-    // its worker is ready, in whichever order they become so.
+    // A share goes to the first free worker. The first worker has started
+    // with the engine, so share 0 is posted at once; workers 1 and 2 start
+    // when a call waits (Pool.startRest), and shares 1 and 2 are posted to
+    // whichever worker is free first (the first one again, when the others
+    // are still starting).
     assert.equal(parts.length, 4, `select calls: ${JSON.stringify(parts)}`);
     assert.deepEqual(parts[0], { index: 0, count: 3 }, 'share 0 first, on the started worker');
     assert.deepEqual(parts.slice(1, 3).sort((p, q) => p.index - q.index), [{ index: 1, count: 3 }, { index: 2, count: 3 }], 'shares 1 and 2, once each');

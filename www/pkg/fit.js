@@ -206,9 +206,14 @@ async function select(pool, call, control, plan, cols, data, yd, stats, refs) {
       done[i] = p.done; total[i] = p.total;
       if (all || !total.includes(-1)) control.onProgress({ ...p, done: before + sum(done), total: all || sum(total), stage: 'select' });
     });
-    const out = await Promise.all(pool.slots.map((slot, i) => {
+    // A share goes to the first free worker, not to worker i: a worker
+    // still starting (the others start with the first call answered)
+    // leaves its share to one that is free first, instead of the
+    // selection waiting for it. The shares' scores are joined in share
+    // order, whichever worker scored them.
+    const out = await Promise.all(pool.slots.map((_, i) => {
       const [a, arrays] = args({ part: { index: i, count: k }, ...extra });
-      return call('select', a, arrays, { signal: control.signal, onProgress: report && report(i) }, { slot, transfer: moved(arrays) });
+      return call('select', a, arrays, { signal: control.signal, onProgress: report && report(i) }, { transfer: moved(arrays) });
     }));
     return out.flatMap((p) => p.scored ?? []);
   };
