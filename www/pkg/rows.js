@@ -91,7 +91,10 @@ function rowProgress(blocks, control) {
 export async function overRowsBySlot(pool, blocks, control, callBlock, onIdle) {
   const progress = rowProgress(blocks, control);
   const results = new Array(blocks.length);
-  const slots = pool.slots.filter((s) => !s.dead);
+  // The workers that can take calls; none: every one, whose calls then
+  // reject with the engine's error (ERR_INSTANCE).
+  const live = pool.slots.filter((s) => !s.dead);
+  const slots = live.length > 0 ? live : pool.slots;
   const k = slots.length;
   // The first workers get the larger shares (and a single block): they started first.
   const shares = slots.map((_, w) => ({ next: Math.ceil((w * blocks.length) / k), end: Math.ceil(((w + 1) * blocks.length) / k) }));
