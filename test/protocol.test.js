@@ -76,6 +76,30 @@ test('the parts a fit keeps in its workers are gone after the fit, and after a c
   assert.equal(bits(Float64Array.from(again.toJSON().coef.data)), bits(Float64Array.from(first.toJSON().coef.data)), 'the next fit');
 });
 
+// A worker restarts when a call on it is cancelled, and the part it kept
+// for a fit is then gone. Here the page's own call, queued while both
+// workers make the fit's parts, runs on the worker that finishes first and
+// is cancelled there, before that worker sends its part: the fit makes its
+// parts again as wire forms and ends with the bits of the one-call fit.
+test('a fit whose worker restarts between its steps (another call cancelled there) makes its parts again, same bits', { timeout: 300_000 }, async () => {
+  const options = { task: 'classification', features: { dim: 64, depth: 1, seed: 4 }, preprocess: {} };
+  const want = await oneCall(X, classes, options);
+  const big = randomMatrix(4000, cols, 3);
+  let other;
+  const ac = new AbortController();
+  const model = await eng.fitRidge(X, classes, {
+    ...options,
+    onProgress: (p) => {
+      if (other || p.stage !== 'features' || !(p.done > 0)) return;
+      other = eng.features(big, { dim: 4096, signal: ac.signal, onProgress: () => ac.abort() });
+      other.catch(() => {});
+    },
+  });
+  await assert.rejects(other, (e) => e.code === 'ERR_ABORTED', 'the other call was cancelled on its worker');
+  assert.equal(bits(Float64Array.from(model.toJSON().coef.data)), bits(want.coef), 'the coefficients');
+  assert.deepEqual((await eng.stats()).workers.map((w) => w.keptParts), [0, 0], 'nothing kept after');
+});
+
 // The method left open too: on 600 rows 'auto' fits the exact kernel and
 // scores the RBF candidates besides the depths. Every worker scores with
 // the plan decoded from its bytes, which must be the plan that was made

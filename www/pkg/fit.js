@@ -92,6 +92,21 @@ export async function fitRidge(pool, ...args) {
       { transfer: arrays.slice(0, 1), onInputs: ([x]) => { spare.x = x; } });
   })).map((r) => r.stats);
   if (plan.search) plan = await select(pool, call, control, plan, X.cols, data, yd, stats, refs);
+  // A chunk's part: kept in its worker (keep), or its wire form.
+  const partCall = (lo, hi, ctl, spare, args, extra) => {
+    const arrays = [];
+    const head = { plan: planRef(arrays), stats: refs(arrays, stats) };
+    const x = chunkX(lo, hi, spare);
+    const yc = copyRange(yd, lo, hi, spare.y);
+    arrays.push(x, yc);
+    return call('fitPart', { ...head, X: { rows: hi - lo, cols: X.cols, array: arrays.length - 2 }, y: { array: arrays.length - 1 }, first: lo, ...args },
+      arrays, ctl, { transfer: [x, yc], onInputs: (back) => { [spare.x, spare.y] = back.slice(-2); }, ...extra });
+  };
+  const solve = (parts, args, extra) => {
+    const arrays = [];
+    const solveArgs = { plan: planRef(arrays), stats: refs(arrays, stats), parts: refs(arrays, parts), ...args };
+    return call('fitSolve', solveArgs, arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true, ...extra });
+  };
   // Each worker keeps the parts it makes, merged into one per fit (the
   // bridge's keep: a part is tens of MB of sums), and takes neighbouring
   // chunks (overRowsBySlot), so that its parts merge into few sums. The
@@ -100,29 +115,26 @@ export async function fitRidge(pool, ...args) {
   // still works. The bits are those of the parts merged in row order:
   // sums merge in any order into the same bits.
   const keep = pool.nextFit++;
-  const holders = new Map(); // slot → its worker when it kept part of the fit (a restart loses the part)
-  const shipping = new Map(); // slot → its part, sent
-  let solver = null;
+  const holders = new Map(); // slot → its worker when it kept part of the fit
   let done = false;
   let open = true; // false once the fit failed: parts kept later are dropped at once
   const drop = (slot) => pool.call('fitDrop', { keep }, [], {}, { slot, where }).catch(() => {});
+  // A worker restarts when a call on it is cancelled or crashes, and its
+  // kept part is then lost: another call of the page's on the worker
+  // between this fit's steps. Go says so (ERR_PROTOCOL on keep), and so
+  // does a worker seen to have restarted before its part is asked for.
+  const lost = (e) => e?.code === 'ERR_PROTOCOL' && e?.option === 'keep';
+  const lostError = () => ntkrfError('ERR_PROTOCOL', `${where}: a worker that kept part of the fit restarted before the fit could solve; the parts are made again`, 'keep');
   const ship = (slot) => {
-    if (slot.worker !== holders.get(slot)) {
-      return Promise.reject(ntkrfError('ERR_INSTANCE', `${where}: a worker that kept part of the fit restarted before the fit could solve (a call of yours on it was cancelled or failed); fit again`));
-    }
+    if (slot.worker !== holders.get(slot)) return Promise.reject(lostError());
     return call('fitShip', { keep }, [], { signal: control.signal }, { slot }).then((r) => r.part);
   };
-  try {
+  const kept = async () => {
+    const shipping = new Map(); // slot → its part, sent
+    let solver = null;
     await overRowsBySlot(pool, plan.chunks, control, (lo, hi, ctl, spare, i, slot) => {
-      const arrays = [];
-      const head = { plan: planRef(arrays), stats: refs(arrays, stats) };
-      const x = chunkX(lo, hi, spare);
-      const yc = copyRange(yd, lo, hi, spare.y);
-      arrays.push(x, yc);
       const onSlot = (s) => { if (!holders.has(s)) holders.set(s, s.worker); };
-      return call('fitPart', { ...head, X: { rows: hi - lo, cols: X.cols, array: arrays.length - 2 }, y: { array: arrays.length - 1 }, first: lo, keep },
-        arrays, ctl, { transfer: [x, yc], onInputs: (back) => { [spare.x, spare.y] = back.slice(-2); }, slot, onSlot })
-        .then(() => { if (!open) drop(slot); });
+      return partCall(lo, hi, ctl, spare, { keep }, { slot, onSlot }).then(() => { if (!open) drop(slot); });
     }, (slot, last) => {
       if (!holders.has(slot)) return;
       if (last) {
@@ -134,15 +146,28 @@ export async function fitRidge(pool, ...args) {
       shipping.set(slot, part);
     });
     solver ??= holders.keys().next().value;
-    if (solver.worker !== holders.get(solver)) await ship(solver); // the same error
+    if (solver.worker !== holders.get(solver)) throw lostError();
     const parts = await Promise.all(pool.slots.filter((s) => shipping.has(s)).map((s) => shipping.get(s)));
-    const arrays = [];
-    const solveArgs = { plan: planRef(arrays), stats: refs(arrays, stats), parts: refs(arrays, parts), keep };
-    const model = await call('fitSolve', solveArgs, arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true, slot: solver });
+    return solve(parts, { keep }, { slot: solver });
+  };
+  // Every part as its wire form, solved on any worker: where a kept part
+  // was lost (the rows of every chunk again, rarely).
+  const sent = async () => {
+    const parts = (await overRows(pool, plan.chunks, control, (lo, hi, ctl, spare) => partCall(lo, hi, ctl, spare, {}, {}))).map((r) => r.part);
+    return solve(parts, {}, {});
+  };
+  let model;
+  try {
+    try {
+      model = await kept();
+    } catch (e) {
+      if (!lost(e) || control.signal?.aborted) throw e;
+      open = false;
+      for (const slot of holders.keys()) drop(slot);
+      holders.clear();
+      model = await sent();
+    }
     done = true; // fitSolve took the solver's part
-    // What Go advises about the fit's size (protocol.Plan.Advice), kept
-    // with the model (not in its file).
-    return new Model(pool, model, advice ?? []);
   } finally {
     // A fit that failed or was cancelled: its workers forget the parts
     // they keep for it, after the calls they run (a cancelled call's
@@ -152,6 +177,9 @@ export async function fitRidge(pool, ...args) {
       for (const slot of holders.keys()) drop(slot);
     }
   }
+  // What Go advises about the fit's size (protocol.Plan.Advice), kept
+  // with the model (not in its file).
+  return new Model(pool, model, advice ?? []);
 }
 
 /**
