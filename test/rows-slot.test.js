@@ -78,3 +78,23 @@ test('overRowsBySlot: a failed call rejects the schedule, and no worker is told 
   await sleep(30);
   assert.deepEqual(idle, [], 'no worker is told to send or solve');
 });
+
+test('overRowsBySlot: a worker still starting takes no block until it has started; the others take its share, and nothing waits for it', async () => {
+  const slots = [{ w: 0 }, { w: 1 }];
+  let start;
+  const late = new Promise((resolve) => { start = resolve; }); // worker 1 starts when the test says
+  const pool = { slots, whenStarted: (slot) => (slot.w === 0 ? Promise.resolve() : late) };
+  const ran = [[], []];
+  const idle = [];
+  await overRowsBySlot(pool, blocksOf(4), {}, async (lo, hi, ctl, spare, i, slot) => {
+    ran[slot.w].push(i);
+    await sleep(2);
+    return i;
+  }, (slot, last) => idle.push([slot.w, last]));
+  assert.deepEqual(ran[0].sort((a, b) => a - b), [0, 1, 2, 3], 'the started worker ran every block, before the other started');
+  assert.deepEqual(idle, [[0, true]], 'the worker that ran them is the last');
+  start();
+  await sleep(10);
+  assert.deepEqual(ran[1], [], 'the late worker found nothing left');
+  assert.deepEqual(idle, [[0, true]], 'and is told nothing');
+});

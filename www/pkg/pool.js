@@ -94,6 +94,18 @@ export class Slot {
     this.job = null;
     /** Failures of this worker's instance in a row that no call caused (see restart). */
     this.failures = 0;
+    /** Who waits for this worker's start (Pool.whenStarted). */
+    this.waiters = [];
+  }
+
+  /** Whether the worker's instance has started (and not died or been dropped since). */
+  get started() {
+    return !!this.worker && !this.starting;
+  }
+
+  /** Tells who waits for this worker's start that it started, or never will. */
+  wake() {
+    for (const f of this.waiters.splice(0)) f();
   }
 
   async start() {
@@ -156,6 +168,7 @@ export class Slot {
     setSchema(JSON.parse(schema), JSON.parse(core));
     // An idle engine must not keep Node running; run() refs it again.
     if (isNode && !this.job && this.worker === w) w.unref();
+    this.wake();
   }
 
   onMessage(m) {
@@ -266,6 +279,7 @@ export class Slot {
       this.dead = true;
       this.pool.busy.delete(this);
       this.pool.rejectStranded();
+      this.wake();
       return;
     }
     this.startInBackground();
@@ -355,6 +369,17 @@ export class Pool {
       s.pending = false;
       s.startInBackground();
     }
+  }
+
+  /**
+   * Resolves once slot's instance has started, at once when it has (or
+   * when it never will: the worker was given up, the pool closed),
+   * starting the workers not started yet (startRest).
+   */
+  whenStarted(slot) {
+    if (slot.dead || this.closed || slot.started) return Promise.resolve();
+    this.startRest();
+    return new Promise((resolve) => slot.waiters.push(resolve));
   }
 
   release(slot) {
@@ -453,6 +478,7 @@ export class Pool {
       s.worker = null;
       s.job = null;
       s.readyReject?.(closedError('createEngine'));
+      s.wake();
     }
     for (const job of jobs) {
       job.signal?.removeEventListener('abort', job.onAbort);

@@ -82,13 +82,16 @@ function rowProgress(blocks, control) {
  * of the share with the most left. Each worker's blocks then form a few
  * runs of neighbours (its own, and those it took from the ends of
  * others'), so that what it keeps of them merges into few sums (fit.js:
- * a fit's parts stay where they are made). callBlock(lo, hi, control,
- * spare, i, slot) must run its call on slot. onIdle(slot, last) is told
- * when a worker has no block left, last true for the last worker to
- * finish; it may start another call on slot. Resolves to the results in
- * row order, and rejects with the first call's error.
+ * a fit's parts stay where they are made). A worker still starting takes
+ * no block until it has started (Pool.whenStarted): the others take its
+ * share's blocks meanwhile. callBlock(lo, hi, control, spare, i, slot)
+ * must run its call on slot. onIdle(slot, last) is told when a worker
+ * that ran blocks has none left, last true when every block is answered
+ * (the last worker to finish); it may start another call on slot.
+ * Resolves to the results in row order once every block is answered, and
+ * rejects with the first call's error.
  */
-export async function overRowsBySlot(pool, blocks, control, callBlock, onIdle) {
+export function overRowsBySlot(pool, blocks, control, callBlock, onIdle) {
   const progress = rowProgress(blocks, control);
   const results = new Array(blocks.length);
   // The workers that can take calls; none: every one, whose calls then
@@ -98,8 +101,6 @@ export async function overRowsBySlot(pool, blocks, control, callBlock, onIdle) {
   const k = slots.length;
   // The first workers get the larger shares (and a single block): they started first.
   const shares = slots.map((_, w) => ({ next: Math.ceil((w * blocks.length) / k), end: Math.ceil(((w + 1) * blocks.length) / k) }));
-  let active = k;
-  let failed = false;
   const take = (w) => {
     const own = shares[w];
     if (own.next < own.end) return own.next++;
@@ -107,22 +108,31 @@ export async function overRowsBySlot(pool, blocks, control, callBlock, onIdle) {
     const most = shares.reduce((a, b) => (b.end - b.next > a.end - a.next ? b : a));
     return most.end > most.next ? --most.end : -1;
   };
-  const lane = async (slot, w) => {
-    const spare = {};
-    try {
+  let unanswered = blocks.length;
+  let failed = false;
+  return new Promise((resolve, reject) => {
+    if (unanswered === 0) resolve(results);
+    const lane = async (slot, w) => {
+      await pool.whenStarted?.(slot);
+      const spare = {};
+      let ran = false;
       for (let i = take(w); i >= 0 && !failed; i = take(w)) {
-        results[i] = await callBlock(blocks[i][0], blocks[i][1], { signal: control.signal, onProgress: progress(i) }, spare, i, slot);
+        ran = true;
+        try {
+          results[i] = await callBlock(blocks[i][0], blocks[i][1], { signal: control.signal, onProgress: progress(i) }, spare, i, slot);
+        } catch (e) {
+          if (!failed) reject(e);
+          failed = true;
+          return;
+        }
+        unanswered--;
       }
-    } catch (e) {
-      failed = true;
-      throw e;
-    } finally {
-      active--;
-    }
-    if (!failed) onIdle?.(slot, active === 0);
-  };
-  await Promise.all(slots.map(lane));
-  return results;
+      if (failed) return;
+      if (ran) onIdle?.(slot, unanswered === 0);
+      if (unanswered === 0) resolve(results);
+    };
+    slots.forEach(lane);
+  });
 }
 
 /**
