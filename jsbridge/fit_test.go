@@ -122,7 +122,9 @@ func dispatchFitKept(X *mat.Dense, y []float64, opts string, chunkBytes int, ord
 	}
 	rows := func(c [2]int) []float64 { return X.RawMatrix().Data[c[0]*d : c[1]*d] }
 	size := map[*float64]int{} // the bytes of each wire form, by its array
-	fit := fitNumbers.Add(int64(max(workers, 1))) - int64(max(workers, 1)) + 1 // this fit's numbers: fit … fit+workers−1
+	// This fit's numbers: fit … fit+workers−1.
+	nums := int64(max(workers, 1))
+	fit := fitNumbers.Add(nums) - nums + 1
 	last := 0 // the worker of the last part made
 	wireList := func(name string, forms [][]float64, from int) string {
 		var b bytes.Buffer

@@ -40,14 +40,15 @@ func keepPart(op string, fit int, pt *protocol.Part) (int, error) {
 	if err := fitNumber(op, fit); err != nil {
 		return 0, err
 	}
-	kept.Lock()
-	defer kept.Unlock()
 	// Kept with its sums only: a part's scratch (spare sums, block
 	// buffers) is as large as its sums, and merging siblings frees more.
-	// That garbage, and the merged part's copy, are collected now: an
-	// instance's memory never shrinks, and this call moves too few bytes
-	// for the bridge's collection after large calls (bridge_js.go).
+	// That garbage, and the merged part's copy, are collected once the
+	// part is kept (after the lock): an instance's memory never shrinks,
+	// and this call moves too few bytes for the bridge's collection after
+	// large calls (bridge_js.go).
 	defer runtime.GC()
+	kept.Lock()
+	defer kept.Unlock()
 	if have := kept.parts[fit]; have != nil {
 		if err := have.Merge(pt); err != nil {
 			return 0, err
@@ -68,14 +69,21 @@ func takePart(op string, fit int) (*protocol.Part, error) {
 	if err := fitNumber(op, fit); err != nil {
 		return nil, err
 	}
-	kept.Lock()
-	defer kept.Unlock()
-	pt := kept.parts[fit]
+	pt := removeKept(fit)
 	if pt == nil {
 		return nil, check.New(check.Protocol, "keep", "%s: this instance keeps no part of fit %d (it was sent, solved or dropped, or the instance restarted); make the fit's parts again", op, fit)
 	}
-	delete(kept.parts, fit)
 	return pt, nil
+}
+
+// removeKept removes and returns the part this instance keeps for fit
+// (nil: none).
+func removeKept(fit int) *protocol.Part {
+	kept.Lock()
+	defer kept.Unlock()
+	pt := kept.parts[fit]
+	delete(kept.parts, fit)
+	return pt
 }
 
 func fitNumber(op string, fit int) error {
@@ -114,13 +122,9 @@ func opFitDrop(c *call, args []byte) (any, error) {
 	if err := fitNumber(c.op, a.Keep); err != nil {
 		return nil, err
 	}
-	kept.Lock()
-	defer kept.Unlock()
-	_, had := kept.parts[a.Keep]
-	delete(kept.parts, a.Keep)
 	return struct {
 		Dropped bool `json:"dropped"`
-	}{had}, nil
+	}{removeKept(a.Keep) != nil}, nil
 }
 
 // floatsOf returns b, padded with zeros to a multiple of 8 bytes, as

@@ -119,14 +119,22 @@ export async function fitRidge(pool, ...args) {
   let done = false;
   let open = true; // false once the fit failed: parts kept later are dropped at once
   const drop = (slot) => pool.call('fitDrop', { keep }, [], {}, { slot, where }).catch(() => {});
+  // Every worker forgets what it keeps of the fit, after the calls it
+  // runs; parts kept later are dropped as they are made.
+  const dropAll = () => {
+    open = false;
+    for (const slot of holders.keys()) drop(slot);
+    holders.clear();
+  };
   // A worker restarts when a call on it is cancelled or crashes, and its
   // kept part is then lost: another call of the page's on the worker
   // between this fit's steps. Go says so (ERR_PROTOCOL on keep), and so
   // does a worker seen to have restarted before its part is asked for.
   const lost = (e) => e?.code === 'ERR_PROTOCOL' && e?.option === 'keep';
   const lostError = () => ntkrfError('ERR_PROTOCOL', `${where}: a worker that kept part of the fit restarted before the fit could solve; the parts are made again`, 'keep');
+  const restarted = (slot) => slot.worker !== holders.get(slot);
   const ship = (slot) => {
-    if (slot.worker !== holders.get(slot)) return Promise.reject(lostError());
+    if (restarted(slot)) return Promise.reject(lostError());
     return call('fitShip', { keep }, [], { signal: control.signal }, { slot }).then((r) => r.part);
   };
   const kept = async () => {
@@ -146,7 +154,7 @@ export async function fitRidge(pool, ...args) {
       shipping.set(slot, part);
     });
     solver ??= holders.keys().next().value;
-    if (solver.worker !== holders.get(solver)) throw lostError();
+    if (restarted(solver)) throw lostError();
     const parts = await Promise.all(pool.slots.filter((s) => shipping.has(s)).map((s) => shipping.get(s)));
     return solve(parts, { keep }, { slot: solver });
   };
@@ -162,20 +170,14 @@ export async function fitRidge(pool, ...args) {
       model = await kept();
     } catch (e) {
       if (!lost(e) || control.signal?.aborted) throw e;
-      open = false;
-      for (const slot of holders.keys()) drop(slot);
-      holders.clear();
+      dropAll();
       model = await sent();
     }
     done = true; // fitSolve took the solver's part
   } finally {
-    // A fit that failed or was cancelled: its workers forget the parts
-    // they keep for it, after the calls they run (a cancelled call's
-    // worker was restarted, and keeps nothing).
-    if (!done) {
-      open = false;
-      for (const slot of holders.keys()) drop(slot);
-    }
+    // A fit that failed or was cancelled (a cancelled call's worker was
+    // restarted, and keeps nothing).
+    if (!done) dropAll();
   }
   // What Go advises about the fit's size (protocol.Plan.Advice), kept
   // with the model (not in its file).
