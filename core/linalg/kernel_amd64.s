@@ -361,30 +361,11 @@ storemul4x32AVX512:
 // summed in increasing l with a separate multiply and add (no FMA), as
 // mulPortable does.
 TEXT ·mul4x8AVX2(SB), NOSPLIT, $0-57
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
-	MOVQ lda+16(FP), R8
-	SHLQ $3, R8
-	MOVQ b+24(FP), DI
-	MOVQ ldb+32(FP), R9
-	SHLQ $3, R9
-	MOVQ c+40(FP), DX
-	MOVQ ldc+48(FP), R10
-	SHLQ $3, R10
-	LEAQ (SI)(R8*1), R11
-	LEAQ (SI)(R8*2), R12
-	LEAQ (R11)(R8*2), R13
+	MUL4X8ARGS
 	MOVBLZX add+56(FP), AX
 	TESTL AX, AX
 	JNZ loadmul4x8AVX2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
+	MUL4X8ZERO
 	JMP startmul4x8AVX2
 loadmul4x8AVX2:
 	MOVQ DX, AX
@@ -406,11 +387,7 @@ loopmul4x8AVX2:
 	VMOVUPD 0(DI), Y8
 	VMOVUPD 32(DI), Y9
 	MUL4X8STEP
-	ADDQ $8, SI
-	ADDQ $8, R11
-	ADDQ $8, R12
-	ADDQ $8, R13
-	ADDQ R9, DI
+	MUL4X8NEXT
 	DECQ CX
 	JNZ loopmul4x8AVX2
 storemul4x8AVX2:

@@ -307,33 +307,14 @@ q4done:
 // of b and c are neither read nor written (VMASKMOVPD), so the last
 // m mod 8 columns of a product need no scalar loop.
 TEXT ·mul4x8MaskAVX(SB), NOSPLIT, $0-72
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
-	MOVQ lda+16(FP), R8
-	SHLQ $3, R8
-	MOVQ b+24(FP), DI
-	MOVQ ldb+32(FP), R9
-	SHLQ $3, R9
-	MOVQ c+40(FP), DX
-	MOVQ ldc+48(FP), R10
-	SHLQ $3, R10
+	MUL4X8ARGS
 	MOVQ mask+64(FP), AX
 	VMOVDQU 0(AX), Y13
 	VMOVDQU 32(AX), Y14
-	LEAQ (SI)(R8*1), R11
-	LEAQ (SI)(R8*2), R12
-	LEAQ (R11)(R8*2), R13
 	MOVBLZX add+56(FP), AX
 	TESTL AX, AX
 	JNZ mloadc
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
+	MUL4X8ZERO
 	JMP mstart
 
 mloadc:
@@ -358,11 +339,7 @@ mloop:
 	VMASKMOVPD 0(DI), Y13, Y8
 	VMASKMOVPD 32(DI), Y14, Y9
 	MUL4X8STEP
-	ADDQ $8, SI
-	ADDQ $8, R11
-	ADDQ $8, R12
-	ADDQ $8, R13
-	ADDQ R9, DI
+	MUL4X8NEXT
 	DECQ CX
 	JNZ  mloop
 
