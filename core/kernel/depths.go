@@ -60,13 +60,17 @@ func (k Spec) Depths(ctx context.Context, X *mat.Dense, depths []int) ([]*mat.De
 		out[i] = mat.NewDense(n, n, nil)
 		od[i] = out[i].RawMatrix().Data
 	}
+	norms := make([]float64, n)
+	for i, s := range sx {
+		norms[i] = math.Sqrt(s)
+	}
 	linalg.ParallelFor(n, func(i int) {
 		if ctx.Err() != nil {
 			return // the call returns the context's error
 		}
 		var layers [MaxDepth]float64
 		x := X.RawRowView(i)
-		a := math.Sqrt(sx[i])
+		a := norms[i]
 		for o, l := range depths {
 			if ntk {
 				od[o][i*n+i] = float64(l+1) * sx[i]
@@ -75,7 +79,7 @@ func (k Spec) Depths(ctx context.Context, X *mat.Dense, depths []int) ([]*mat.De
 			}
 		}
 		for j := i + 1; j < n; j++ {
-			reluLayers(gd[i*n+j], a, math.Sqrt(sx[j]), x, X.RawRowView(j), ntk, layers[:deepest])
+			reluLayers(gd[i*n+j], a, norms[j], x, X.RawRowView(j), ntk, layers[:deepest])
 			for o, l := range depths {
 				od[o][i*n+j] = layers[l-1]
 			}

@@ -92,8 +92,13 @@ func (k Spec) GramContext(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, err
 		return nil, err
 	}
 	if k.Name == NameRBF {
-		return gramOf(ctx, X, Z, func(g, sx, sz float64, _, _ []float64) float64 {
-			return math.Exp(-k.Gamma * math.Max(sx+sz-2*g, 0))
+		gamma := k.Gamma
+		return gramOf(ctx, X, Z, func(sz []float64, _ *mat.Dense) rowFunc {
+			return func(row []float64, j0 int, sx float64, _ []float64) {
+				for j := j0; j < len(row); j++ {
+					row[j] = math.Exp(-gamma * max(sx+sz[j]-2*row[j], 0))
+				}
+			}
 		}, func(float64) float64 { return 1 })
 	}
 	return relu(ctx, X, Z, k.Depth, k.Name == NameNTK)
@@ -107,8 +112,14 @@ func relu(ctx context.Context, X, Z *mat.Dense, depth int, ntk bool) (*mat.Dense
 	if ntk {
 		diag = func(s float64) float64 { return (L + 1) * s }
 	}
-	return gramOf(ctx, X, Z, func(g, sx, sz float64, x, z []float64) float64 {
-		return reluEntry(g, math.Sqrt(sx), math.Sqrt(sz), x, z, depth, ntk)
+	return gramOf(ctx, X, Z, func(sz []float64, Z *mat.Dense) rowFunc {
+		b := make([]float64, len(sz))
+		for j, s := range sz {
+			b[j] = math.Sqrt(s)
+		}
+		return func(row []float64, j0 int, sx float64, x []float64) {
+			reluRow(row, j0, math.Sqrt(sx), b, x, Z, depth, ntk)
+		}
 	}, diag)
 }
 
@@ -174,15 +185,21 @@ func RBFCross(X, Z *mat.Dense, gamma float64) (*mat.Dense, error) {
 	return Spec{Name: NameRBF, Gamma: gamma}.Gram(X, Z)
 }
 
-// entryFunc maps an inner product g = ⟨x,z⟩ and squared norms to a kernel
-// value; x and z are the rows, for the few entries that need them.
-type entryFunc func(g, sx, sz float64, x, z []float64) float64
+// rowFunc maps row[j0:], the inner products ⟨x,zⱼ⟩ of one row x of X
+// (squared norm sx) with the rows of Z, to kernel values in place: a
+// call per row, not per entry (the calls cost more than the map of the
+// cheaper kernels, in WebAssembly most).
+type rowFunc func(row []float64, j0 int, sx float64, x []float64)
+
+// rowMapper returns the rowFunc of the rows of Z, whose squared norms are
+// sz: what the map needs of Z is prepared once.
+type rowMapper func(sz []float64, Z *mat.Dense) rowFunc
 
 // gramOf computes K[i][j] = f(⟨xᵢ,zⱼ⟩, ‖xᵢ‖², ‖zⱼ‖²) with one n×m buffer: the
 // inner products come from BLAS and are mapped in place. When Z is nil only
 // the upper triangle is mapped, the diagonal is diag(‖xᵢ‖²) exactly, and the
 // lower triangle is mirrored.
-func gramOf(ctx context.Context, X, Z *mat.Dense, f entryFunc, diag func(float64) float64) (*mat.Dense, error) {
+func gramOf(ctx context.Context, X, Z *mat.Dense, mapper rowMapper, diag func(float64) float64) (*mat.Dense, error) {
 	if err := check.Matrix("X", X); err != nil {
 		return nil, check.Wrap("kernel", err)
 	}
@@ -212,20 +229,18 @@ func gramOf(ctx context.Context, X, Z *mat.Dense, f entryFunc, diag func(float64
 	}
 	K := innerProducts(X, Z, sym)
 	kd := K.RawMatrix().Data
+	f := mapper(sz, Z)
 	linalg.ParallelFor(n, func(i int) {
 		if ctx.Err() != nil {
 			return // the call returns the context's error
 		}
-		x := X.RawRowView(i)
 		row := kd[i*m : (i+1)*m]
 		j0 := 0
 		if sym {
 			j0 = i + 1
 			row[i] = diag(sx[i])
 		}
-		for j := j0; j < m; j++ {
-			row[j] = f(row[j], sx[i], sz[j], x, Z.RawRowView(j))
-		}
+		f(row, j0, sx[i], X.RawRowView(i))
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, check.Stopped("kernel: kernel matrix", err)
@@ -279,92 +294,4 @@ func rowSquares(name string, X *mat.Dense) ([]float64, error) {
 		}
 	}
 	return s, nil
-}
-
-// nearParallel is the |c| beyond which the first angle is recomputed from
-// the rows: arccos loses about eps/sin θ absolute, and sin θ < 0.045 here.
-const nearParallel = 1 - 1e-3
-
-// reluEntry runs the ReLU kernel recursion for one pair of rows with inner
-// product g and norms a, b. It returns NTK_depth when ntk is set, else
-// NNGP_depth.
-func reluEntry(g, a, b float64, x, z []float64, depth int, ntk bool) float64 {
-	if depth == 0 {
-		if a == 0 || b == 0 {
-			return 0
-		}
-		return g
-	}
-	var out [MaxDepth]float64
-	reluLayers(g, a, b, x, z, ntk, out[:depth])
-	return out[depth-1]
-}
-
-// reluLayers runs the ReLU kernel recursion for one pair of rows with
-// inner product g and norms a, b through len(out) ≥ 1 layers, setting
-// out[l−1] to NTK_l (ntk) or NNGP_l: each the bits of a recursion of depth
-// l alone, whose last layer differs only in not computing the next angle.
-func reluLayers(g, a, b float64, x, z []float64, ntk bool, out []float64) {
-	depth := len(out)
-	if a == 0 || b == 0 {
-		clear(out)
-		return
-	}
-	ab := a * b
-	c := math.Max(-1, math.Min(1, g/ab))
-	// θ = arccos c, 1 − c and 1 + c, all to full precision.
-	var theta, omc, opc float64
-	if math.Abs(c) > nearParallel {
-		theta = kahanAngle(x, a, z, b)
-		s, co := math.Sincos(theta / 2)
-		omc, opc = 2*s*s, 2*co*co
-		c = 1 - omc
-	} else {
-		theta = math.Acos(c)
-		omc, opc = 1-c, 1+c
-	}
-	k := g
-	for l := 0; l < depth; l++ {
-		sin := math.Sqrt(omc * opc)
-		f0 := 1 - theta/math.Pi
-		var cn, omcn, thetan float64
-		if theta < 0.1 {
-			// 1 − c' = (π(1−c) + θc − sinθ)/π, and θcosθ − sinθ = −θ³/3 + θ⁵/30 − …
-			// cancels, so take it from its series (error below 1e-20 relative).
-			t2 := theta * theta
-			series := -theta * t2 * (1.0/3 - t2*(1.0/30-t2*(1.0/840-t2*(1.0/45360-t2/3991680))))
-			omcn = omc + series/math.Pi
-			cn = 1 - omcn
-			if l+1 < depth { // the last layer's angle is not used
-				thetan = 2 * math.Asin(math.Sqrt(omcn/2))
-			}
-		} else {
-			cn = (sin + (math.Pi-theta)*c) / math.Pi
-			omcn = 1 - cn
-			if l+1 < depth {
-				thetan = math.Acos(cn)
-			}
-		}
-		nngp := ab * cn
-		k = nngp + k*f0
-		if ntk {
-			out[l] = k
-		} else {
-			out[l] = nngp
-		}
-		c, omc, opc, theta = cn, omcn, 1+cn, thetan
-	}
-}
-
-// kahanAngle returns the angle between x and z as 2·atan2(‖x̂−ẑ‖, ‖x̂+ẑ‖),
-// accurate to a few ulps even for nearly parallel or opposite rows.
-func kahanAngle(x []float64, a float64, z []float64, b float64) float64 {
-	var dm, dp float64
-	z = z[:len(x)]
-	for i, xi := range x {
-		u, v := xi/a, z[i]/b
-		dm += (u - v) * (u - v)
-		dp += (u + v) * (u + v)
-	}
-	return 2 * math.Atan2(math.Sqrt(dm), math.Sqrt(dp))
 }
