@@ -322,13 +322,13 @@ func (m *Model) Predict(X *mat.Dense) (*mat.Dense, error) {
 			}
 			mulRows(ob, phi, m.w)
 		case m.w != nil:
-			ob.Mul(xb, m.w)
+			mulRows(ob, xb, m.w)
 		default:
 			kb, err := m.kernel.Gram(xb, m.x)
 			if err != nil {
 				return nil, wrap(err)
 			}
-			ob.Mul(kb, m.alpha)
+			mulRows(ob, kb, m.alpha)
 		}
 	}
 	for i := 0; i < n; i++ {
@@ -460,7 +460,8 @@ func outer(phi *mat.Dense) *mat.Dense {
 }
 
 // mulRows sets c to ab with mat.Dense.Mul's bits (linalg.MulRows), without
-// gonum's call per entry of a: the scores of a block of feature rows.
+// gonum's call per entry of a (and, in WebAssembly, its goroutines): the
+// scores of a block of rows from their features, columns or kernel.
 func mulRows(c, a, b *mat.Dense) {
 	rc, ra, rb := c.RawMatrix(), a.RawMatrix(), b.RawMatrix()
 	linalg.MulRows(rc.Data, rc.Stride, ra.Data, ra.Stride, rb.Data, rb.Stride, ra.Rows, ra.Cols, rb.Cols)

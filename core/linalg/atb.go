@@ -64,6 +64,23 @@ func MulRows(c []float64, ldc int, a []float64, lda int, b []float64, ldb int, n
 //go:noinline
 func mulRowPortable(ci, ai, b []float64, ldb int) {
 	k := len(ci)
+	if k == 1 || k == 2 {
+		// The sums in locals, not in ci (a load and a store per entry of ai).
+		s0, s1 := 0.0, 0.0
+		for l, v := range ai {
+			if v != 0 {
+				s0 += float64(v * b[l*ldb]) // rounded, never fused
+				if k == 2 {
+					s1 += float64(v * b[l*ldb+1])
+				}
+			}
+		}
+		ci[0] = s0
+		if k == 2 {
+			ci[1] = s1
+		}
+		return
+	}
 	clear(ci)
 	for l, v := range ai {
 		if v != 0 {

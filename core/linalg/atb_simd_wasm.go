@@ -64,9 +64,13 @@ func mulRow(ci, ai, b []float64, ldb int) {
 		mulRowPortable(ci, ai, b, ldb)
 		return
 	}
-	clear(ci)
 	_ = b[(len(ai)-1)*ldb+k-1]
 	pc, pb := unsafe.Pointer(&ci[0]), unsafe.Pointer(&b[0])
+	if k <= 5 {
+		mulRowNarrow(pc, ai, pb, ldb, k)
+		return
+	}
+	clear(ci)
 	for l, v := range ai {
 		if v == 0 {
 			continue
@@ -90,5 +94,38 @@ func mulRow(ci, ai, b []float64, ldb int) {
 		if k2 < k {
 			ci[k-1] += float64(v * b[l*ldb+k-1]) // rounded, never fused
 		}
+	}
+}
+
+// mulRowNarrow is mulRow for 2 ≤ k ≤ 5 columns (the classes of a
+// prediction: 2 for the playground's pictures) with the sums in registers
+// instead of in ci, stored once: the wide loop loaded and stored ci once
+// per entry of ai, a chain through memory that took most of a
+// prediction's product. The same operations per lane, so the same bits.
+func mulRowNarrow(pc unsafe.Pointer, ai []float64, pb unsafe.Pointer, ldb, k int) {
+	zero := archsimd.BroadcastFloat64x2(0)
+	s0, s1, tail := zero, zero, 0.0
+	two := k >= 4
+	odd := k&1 == 1
+	for l, v := range ai {
+		if v == 0 {
+			continue
+		}
+		vv := archsimd.BroadcastFloat64x2(v)
+		bl := unsafe.Add(pb, 8*l*ldb)
+		s0 = s0.Add(load2(bl).Mul(vv))
+		if two {
+			s1 = s1.Add(load2(unsafe.Add(bl, 16)).Mul(vv))
+		}
+		if odd {
+			tail += float64(v * *(*float64)(unsafe.Add(bl, 8*(k-1)))) // rounded, never fused
+		}
+	}
+	s0.StoreArray((*[2]float64)(pc))
+	if two {
+		s1.StoreArray((*[2]float64)(unsafe.Add(pc, 16)))
+	}
+	if odd {
+		*(*float64)(unsafe.Add(pc, 8*(k-1))) = tail
 	}
 }

@@ -44,7 +44,7 @@ func TestAddAtBRowsIsDgemm(t *testing.T) {
 func TestMulRowsIsDgemm(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, s := range []struct{ n, m, k, pad int }{{0, 3, 2, 0}, {1, 1, 1, 0}, {5, 7, 3, 2}, {300, 130, 10, 0}, {1024, 200, 10, 3}, {70, 513, 1, 1}, {40, 33, 11, 1}, {9, 17, 2, 3}} {
+	for _, s := range []struct{ n, m, k, pad int }{{0, 3, 2, 0}, {1, 1, 1, 0}, {5, 7, 3, 2}, {300, 130, 10, 0}, {1024, 200, 10, 3}, {70, 513, 1, 1}, {40, 33, 11, 1}, {9, 17, 2, 3}, {33, 200, 4, 1}, {33, 200, 5, 2}, {8, 300, 3, 0}} {
 		t.Run(fmt.Sprintf("n=%d,m=%d,k=%d,pad=%d", s.n, s.m, s.k, s.pad), func(t *testing.T) {
 			lda, ldb, ldc := s.m+s.pad, s.k+s.pad, s.k+2*s.pad
 			a, b := randFloats(r, s.n*lda), randFloats(r, s.m*ldb)

@@ -148,12 +148,8 @@ func (s *solved) scores(b *basis) (*mat.Dense, error) {
 	for _, B := range b.blocks {
 		r, _ := B.Dims()
 		ob := out.Slice(lo, lo+r, 0, k).(*mat.Dense)
-		if s.kern != nil {
-			ob.Mul(B, s.coef)
-		} else {
-			rc, ra, rb := ob.RawMatrix(), B.RawMatrix(), s.coef.RawMatrix()
-			linalg.MulRows(rc.Data, rc.Stride, ra.Data, ra.Stride, rb.Data, rb.Stride, ra.Rows, ra.Cols, rb.Cols)
-		}
+		rc, ra, rb := ob.RawMatrix(), B.RawMatrix(), s.coef.RawMatrix()
+		linalg.MulRows(rc.Data, rc.Stride, ra.Data, ra.Stride, rb.Data, rb.Stride, ra.Rows, ra.Cols, rb.Cols)
 		lo += r
 	}
 	for i := 0; i < n; i++ {
