@@ -96,7 +96,7 @@ func (k Spec) GramContext(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, err
 		return gramOf(ctx, X, Z, func(sz []float64, _ *mat.Dense) rowFunc {
 			return func(row []float64, j0 int, sx float64, _ []float64) {
 				for j := j0; j < len(row); j++ {
-					row[j] = math.Exp(-gamma * max(sx+sz[j]-2*row[j], 0))
+					row[j] = expOf(-gamma * max(sx+sz[j]-2*row[j], 0))
 				}
 			}
 		}, func(float64) float64 { return 1 })
