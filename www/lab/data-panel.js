@@ -66,7 +66,8 @@ export function createDataPanel({ app, page, controls, newData, loaded, planeCho
     // ends; the loaded set keeps this very plane).
     const early = toy ? { plane: { ...toy, classes: CLASS_NAMES } } : null;
     app.pending = early;
-    // Its engine calls wait for the surfaces' coarse pictures (they would take CPU from them).
+    // Its engine calls wait for the surfaces' full pictures (they would take CPU from them: the
+    // first full pictures came ~50 ms sooner than when the load waited for the coarse ones only).
     if (early) early.drawn = planeChosen();
     try {
       return await loadNow(name, source, { bundled, target, exclude, by, where, toy, fresh, early });

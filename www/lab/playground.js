@@ -153,11 +153,11 @@ export function createPlayground({ app, run, say, addPoint }) {
   /** The plane last shown (planeChosen, dataChanged), and the last one whose full pictures were drawn. */
   let shownPlane = null;
   let drawnPlane = null;
-  /** Those waiting for the next coarse pictures (planeChosen's callers): told when they are painted, or when the redraw ends without them. */
-  let coarseWaiters = [];
-  const coarseDone = () => {
-    for (const resolve of coarseWaiters) resolve();
-    coarseWaiters = [];
+  /** Those waiting for the next full pictures (planeChosen's callers): told when they are painted, or when the redraw ends without them. */
+  let pictureWaiters = [];
+  const picturesDone = () => {
+    for (const resolve of pictureWaiters) resolve();
+    pictureWaiters = [];
   };
 
   /** The points shown: the set's (with those added before its load), and clicks not yet loaded. */
@@ -304,7 +304,7 @@ export function createPlayground({ app, run, say, addPoint }) {
       }
     }, { fallback: 'try a larger λ or a smaller Features m' });
     drawing = null;
-    coarseDone();
+    picturesDone();
     if (!outcome.ok && (outcome.why === 'failed' || outcome.why === 'cancelled')) {
       wish = false;
       const failed = outcome.why === 'failed';
@@ -391,7 +391,6 @@ export function createPlayground({ app, run, say, addPoint }) {
     const tCoarse = performance.now() - t0;
     // When the page first showed pictures (its clock: milliseconds since it began loading).
     $('play-status').dataset.firstCoarse ??= String(Math.round(performance.now()));
-    coarseDone();
     const full = await fullCall;
     check(signal);
     if (plane() !== drawn) return;
@@ -415,6 +414,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     }
     const ms1 = performance.now() - t0;
     $('play-status').dataset.firstFull ??= String(Math.round(performance.now()));
+    picturesDone();
     drawnPlane = drawn;
     const refit = full.surfaces.filter((r, i) => !r.reused || !coarse.surfaces[i].reused).length;
     Object.assign($('play-status').dataset, { run: String(mine), ms: String(ms1), coarseMs: String(tCoarse), refit: String(refit) });
@@ -472,7 +472,7 @@ export function createPlayground({ app, run, say, addPoint }) {
    * A generated set chosen, its load just begun (data-panel.js): its points
    * and surfaces at once, while the engine reads it as a table (the page's
    * first pictures do not wait for the Data panel). dataChanged, once it
-   * has loaded, finds them drawn. Resolves once their coarse pictures are
+   * has loaded, finds them drawn. Resolves once their full pictures are
    * painted (or the redraw ended without them): the load's own engine
    * calls wait for that, so that they take no CPU from them.
    */
@@ -489,7 +489,7 @@ export function createPlayground({ app, run, say, addPoint }) {
     $('play-read').textContent = '';
     paintAll();
     redraw();
-    return drawing ? new Promise((resolve) => coarseWaiters.push(resolve)) : Promise.resolve();
+    return drawing ? new Promise((resolve) => pictureWaiters.push(resolve)) : Promise.resolve();
   }
 
   // ------------------------------------------------------------ active learning
