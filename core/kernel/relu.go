@@ -13,10 +13,10 @@ const nearParallel = 1 - 1e-3
 // reluRow maps row[j0:] in place from the inner products of x (norm a)
 // with the rows of Z (norms b) to NTK_depth (ntk) or NNGP_depth, each
 // entry the bits of reluLayers. One call per row, the depth-1 recursion
-// written out in the loop and arccos in this package: the per-entry
-// calls (a closure, the recursion's frame, math.Acos's four levels,
-// math.Max and Min) were over half of the map's time natively and more
-// in WebAssembly, whose calls cost more.
+// written out and arccos in this package: the per-entry calls (a
+// closure, the recursion's frame, math.Acos's four levels, math.Max and
+// Min) were over half of the map's time natively. In SIMD WebAssembly
+// depth 1 runs two entries at a time (reluPairs).
 func reluRow(row []float64, j0 int, a float64, b []float64, x []float64, Z *mat.Dense, depth int, ntk bool) {
 	if depth == 0 {
 		for j := j0; j < len(row); j++ {
@@ -34,41 +34,44 @@ func reluRow(row []float64, j0 int, a float64, b []float64, x []float64, Z *mat.
 		}
 		return
 	}
-	for j := j0; j < len(row); j++ {
-		g, bj := row[j], b[j]
-		if a == 0 || bj == 0 {
-			row[j] = 0
-			continue
-		}
-		ab := a * bj
-		c := clampUnit(g / ab)
-		var theta, omc, opc float64
-		if c > nearParallel || c < -nearParallel {
-			theta = kahanAngle(x, a, Z.RawRowView(j), bj)
-			s, co := math.Sincos(theta / 2)
-			omc, opc = 2*s*s, 2*co*co
-			c = 1 - omc
-		} else {
-			theta = arccos(c)
-			omc, opc = 1-c, 1+c
-		}
-		sin := math.Sqrt(omc * opc)
-		f0 := 1 - theta/math.Pi
-		var cn float64
-		if theta < 0.1 {
-			t2 := theta * theta
-			series := -theta * t2 * (1.0/3 - t2*(1.0/30-t2*(1.0/840-t2*(1.0/45360-t2/3991680))))
-			cn = 1 - (omc + series/math.Pi)
-		} else {
-			cn = (sin + (math.Pi-theta)*c) / math.Pi
-		}
-		nngp := ab * cn
-		if ntk {
-			row[j] = nngp + g*f0
-		} else {
-			row[j] = nngp
-		}
+	for j := reluPairs(row, j0, a, b, x, Z, ntk); j < len(row); j++ {
+		row[j] = relu1(row[j], a, b[j], x, Z, j, ntk)
 	}
+}
+
+// relu1 is reluLayers at depth 1 for the inner product g of x (norm a)
+// with Z's row j (norm bj), written out: NTK₁ (ntk) or NNGP₁.
+func relu1(g, a, bj float64, x []float64, Z *mat.Dense, j int, ntk bool) float64 {
+	if a == 0 || bj == 0 {
+		return 0
+	}
+	ab := a * bj
+	c := clampUnit(g / ab)
+	var theta, omc, opc float64
+	if c > nearParallel || c < -nearParallel {
+		theta = kahanAngle(x, a, Z.RawRowView(j), bj)
+		s, co := math.Sincos(theta / 2)
+		omc, opc = 2*s*s, 2*co*co
+		c = 1 - omc
+	} else {
+		theta = arccos(c)
+		omc, opc = 1-c, 1+c
+	}
+	sin := math.Sqrt(omc * opc)
+	f0 := 1 - theta/math.Pi
+	var cn float64
+	if theta < 0.1 {
+		t2 := theta * theta
+		series := -theta * t2 * (1.0/3 - t2*(1.0/30-t2*(1.0/840-t2*(1.0/45360-t2/3991680))))
+		cn = 1 - (omc + series/math.Pi)
+	} else {
+		cn = (sin + (math.Pi-theta)*c) / math.Pi
+	}
+	nngp := ab * cn
+	if ntk {
+		return nngp + g*f0
+	}
+	return nngp
 }
 
 // reluLayers runs the ReLU kernel recursion for one pair of rows with

@@ -1,0 +1,11 @@
+//go:build !(goexperiment.simd && wasm)
+
+package kernel
+
+import "gonum.org/v1/gonum/mat"
+
+// reluPairs maps no entry on this build: reluRow's scalar loop maps them
+// all (see relu_simd_wasm.go).
+func reluPairs(row []float64, j0 int, a float64, b, x []float64, Z *mat.Dense, ntk bool) int {
+	return j0
+}

@@ -1,0 +1,100 @@
+//go:build goexperiment.simd && wasm
+
+package kernel
+
+import (
+	"math"
+	"simd/archsimd"
+	"unsafe"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+type f64x2 = archsimd.Float64x2
+
+func bcast(v float64) f64x2 { return archsimd.BroadcastFloat64x2(v) }
+
+func any2(m archsimd.Mask64x2) bool {
+	i := m.ToInt64x2()
+	return i.GetElem(0)|i.GetElem(1) != 0
+}
+
+// reluPairs maps the depth-1 entries of row from j0 two at a time, each
+// lane relu1's operations for its entry in the same order (every branch
+// of arccos, satan and the recursion computed and the lane's one
+// selected; wasm has no fused multiply-add), so the bits are relu1's; a
+// pair with a zero norm or a nearly parallel pair of rows (the rows
+// themselves needed) is left to relu1. It returns where the scalar loop
+// takes over: the last entry of an odd count. The scalar map ran at
+// 2.4× its native time, most of it in branches and divisions one entry at
+// a time.
+func reluPairs(row []float64, j0 int, a float64, b, x []float64, Z *mat.Dense, ntk bool) int {
+	n := len(row) - j0
+	if n < 2 || a == 0 {
+		return j0
+	}
+	const (
+		morebits = 6.123233995736765886130e-17 // satan's: pi/2 = PIO2 + Morebits
+		P0       = -8.750608600031904122785e-01
+		P1       = -1.615753718733365076637e+01
+		P2       = -7.500855792314704667340e+01
+		P3       = -1.228866684490136173410e+02
+		P4       = -6.485021904942025371773e+01
+		Q0       = +2.485846490142306297962e+01
+		Q1       = +1.650270098316988542046e+02
+		Q2       = +4.328810604912902668951e+02
+		Q3       = +4.853903996359136964868e+02
+		Q4       = +1.945506571482613964425e+02
+	)
+	va, one, zero := bcast(a), bcast(1), bcast(0)
+	pi, halfPi, quarterPi := bcast(math.Pi), bcast(math.Pi/2), bcast(math.Pi/4)
+	near, negNear := bcast(nearParallel), bcast(-nearParallel)
+	end := j0 + n&^1
+	pr, pb := unsafe.Pointer(&row[0]), unsafe.Pointer(&b[0])
+	_ = b[end-1]
+	for j := j0; j < end; j += 2 {
+		rp := (*[2]float64)(unsafe.Add(pr, 8*j))
+		g := archsimd.LoadFloat64x2Array(rp)
+		bj := archsimd.LoadFloat64x2Array((*[2]float64)(unsafe.Add(pb, 8*j)))
+		ab := va.Mul(bj)
+		c := g.Div(ab) // |c| > 1 only beyond nearParallel: relu1 clamps it
+		if any2(bj.Equal(zero).Or(c.Greater(near)).Or(c.Less(negNear))) {
+			row[j] = relu1(row[j], a, b[j], x, Z, j, ntk)
+			row[j+1] = relu1(row[j+1], a, b[j+1], x, Z, j+1, ntk)
+			continue
+		}
+		// θ = arccos c: Go's acos, asin and satan on both lanes.
+		neg := c.Less(zero)
+		ax := c.Abs()
+		temp := one.Sub(ax.Mul(ax)).Sqrt()
+		big := ax.Greater(bcast(0.7))
+		y := temp.IfElse(big, ax).Div(ax.IfElse(big, temp)) // temp/x where x > 0.7, else x/temp
+		// y ≤ √0.51/0.7 < 1.03, so satan's third case (y > tan 3π/8) never
+		// comes: xatan of y or of (y−1)/(y+1) (a division by 1 is exact).
+		low := y.LessEqual(bcast(0.66))
+		u := y.IfElse(low, y.Sub(one)).Div(one.IfElse(low, y.Add(one)))
+		z := u.Mul(u)
+		z = z.Mul(bcast(P0).Mul(z).Add(bcast(P1)).Mul(z).Add(bcast(P2)).Mul(z).Add(bcast(P3)).Mul(z).Add(bcast(P4))).
+			Div(z.Add(bcast(Q0)).Mul(z).Add(bcast(Q1)).Mul(z).Add(bcast(Q2)).Mul(z).Add(bcast(Q3)).Mul(z).Add(bcast(Q4)))
+		r := u.Mul(z).Add(u)
+		sat := r.IfElse(low, quarterPi.Add(r).Add(bcast(0.5*morebits)))
+		t := halfPi.Sub(sat).IfElse(big, sat)
+		t = t.Neg().IfElse(neg, t)
+		theta := halfPi.Sub(t)
+		// The recursion's one layer; the series where θ < 0.1.
+		omc, opc := one.Sub(c), one.Add(c)
+		sin := omc.Mul(opc).Sqrt()
+		f0 := one.Sub(theta.Div(pi))
+		t2 := theta.Mul(theta)
+		series := theta.Neg().Mul(t2).Mul(bcast(1.0 / 3).Sub(t2.Mul(bcast(1.0 / 30).Sub(t2.Mul(bcast(1.0 / 840).Sub(t2.Mul(bcast(1.0 / 45360).Sub(t2.Div(bcast(3991680))))))))))
+		cnSeries := one.Sub(omc.Add(series.Div(pi)))
+		cnMain := sin.Add(pi.Sub(theta).Mul(c)).Div(pi)
+		cn := cnSeries.IfElse(theta.Less(bcast(0.1)), cnMain)
+		out := ab.Mul(cn)
+		if ntk {
+			out = out.Add(g.Mul(f0))
+		}
+		out.StoreArray(rp)
+	}
+	return end
+}
