@@ -69,6 +69,7 @@ func (k Spec) Depths(ctx context.Context, X *mat.Dense, depths []int) ([]*mat.De
 			return // the call returns the context's error
 		}
 		var layers [MaxDepth]float64
+		var two [2][MaxDepth]float64
 		x := X.RawRowView(i)
 		a := norms[i]
 		for o, l := range depths {
@@ -79,6 +80,13 @@ func (k Spec) Depths(ctx context.Context, X *mat.Dense, depths []int) ([]*mat.De
 			}
 		}
 		for j := i + 1; j < n; j++ {
+			if simdPairs && j+1 < n && layersPair((*[2]float64)(gd[i*n+j:i*n+j+2]), (*[2]float64)(norms[j:j+2]), a, ntk, &two, deepest) {
+				for o, l := range depths {
+					od[o][i*n+j], od[o][i*n+j+1] = two[0][l-1], two[1][l-1]
+				}
+				j++
+				continue
+			}
 			reluLayers(gd[i*n+j], a, norms[j], x, X.RawRowView(j), ntk, layers[:deepest])
 			for o, l := range depths {
 				od[o][i*n+j] = layers[l-1]

@@ -28,7 +28,13 @@ func reluRow(row []float64, j0 int, a float64, b []float64, x []float64, Z *mat.
 	}
 	if depth > 1 {
 		var out [MaxDepth]float64
+		var two [2][MaxDepth]float64
 		for j := j0; j < len(row); j++ {
+			if simdPairs && j+1 < len(row) && layersPair((*[2]float64)(row[j:j+2]), (*[2]float64)(b[j:j+2]), a, ntk, &two, depth) {
+				row[j], row[j+1] = two[0][depth-1], two[1][depth-1]
+				j++
+				continue
+			}
 			reluLayers(row[j], a, b[j], x, Z.RawRowView(j), ntk, out[:depth])
 			row[j] = out[depth-1]
 		}

@@ -9,3 +9,11 @@ import "gonum.org/v1/gonum/mat"
 func reluPairs(row []float64, j0 int, a float64, b, x []float64, Z *mat.Dense, ntk bool) int {
 	return j0
 }
+
+// simdPairs is false: no entries are mapped two at a time on this build.
+const simdPairs = false
+
+// layersPair maps no pair on this build.
+func layersPair(g, b *[2]float64, a float64, ntk bool, out *[2][MaxDepth]float64, depth int) bool {
+	return false
+}

@@ -12,6 +12,9 @@ import (
 
 type f64x2 = archsimd.Float64x2
 
+// simdPairs: reluRow and Depths map entries two at a time (layersPair).
+const simdPairs = true
+
 func bcast(v float64) f64x2 { return archsimd.BroadcastFloat64x2(v) }
 
 func any2(m archsimd.Mask64x2) bool {
@@ -33,21 +36,7 @@ func reluPairs(row []float64, j0 int, a float64, b, x []float64, Z *mat.Dense, n
 	if n < 2 || a == 0 {
 		return j0
 	}
-	const (
-		morebits = 6.123233995736765886130e-17 // satan's: pi/2 = PIO2 + Morebits
-		P0       = -8.750608600031904122785e-01
-		P1       = -1.615753718733365076637e+01
-		P2       = -7.500855792314704667340e+01
-		P3       = -1.228866684490136173410e+02
-		P4       = -6.485021904942025371773e+01
-		Q0       = +2.485846490142306297962e+01
-		Q1       = +1.650270098316988542046e+02
-		Q2       = +4.328810604912902668951e+02
-		Q3       = +4.853903996359136964868e+02
-		Q4       = +1.945506571482613964425e+02
-	)
-	va, one, zero := bcast(a), bcast(1), bcast(0)
-	pi, halfPi, quarterPi := bcast(math.Pi), bcast(math.Pi/2), bcast(math.Pi/4)
+	va, one, zero, pi := bcast(a), bcast(1), bcast(0), bcast(math.Pi)
 	near, negNear := bcast(nearParallel), bcast(-nearParallel)
 	end := j0 + n&^1
 	pr, pb := unsafe.Pointer(&row[0]), unsafe.Pointer(&b[0])
@@ -63,24 +52,7 @@ func reluPairs(row []float64, j0 int, a float64, b, x []float64, Z *mat.Dense, n
 			row[j+1] = relu1(row[j+1], a, b[j+1], x, Z, j+1, ntk)
 			continue
 		}
-		// θ = arccos c: Go's acos, asin and satan on both lanes.
-		neg := c.Less(zero)
-		ax := c.Abs()
-		temp := one.Sub(ax.Mul(ax)).Sqrt()
-		big := ax.Greater(bcast(0.7))
-		y := temp.IfElse(big, ax).Div(ax.IfElse(big, temp)) // temp/x where x > 0.7, else x/temp
-		// y ≤ √0.51/0.7 < 1.03, so satan's third case (y > tan 3π/8) never
-		// comes: xatan of y or of (y−1)/(y+1) (a division by 1 is exact).
-		low := y.LessEqual(bcast(0.66))
-		u := y.IfElse(low, y.Sub(one)).Div(one.IfElse(low, y.Add(one)))
-		z := u.Mul(u)
-		z = z.Mul(bcast(P0).Mul(z).Add(bcast(P1)).Mul(z).Add(bcast(P2)).Mul(z).Add(bcast(P3)).Mul(z).Add(bcast(P4))).
-			Div(z.Add(bcast(Q0)).Mul(z).Add(bcast(Q1)).Mul(z).Add(bcast(Q2)).Mul(z).Add(bcast(Q3)).Mul(z).Add(bcast(Q4)))
-		r := u.Mul(z).Add(u)
-		sat := r.IfElse(low, quarterPi.Add(r).Add(bcast(0.5*morebits)))
-		t := halfPi.Sub(sat).IfElse(big, sat)
-		t = t.Neg().IfElse(neg, t)
-		theta := halfPi.Sub(t)
+		theta := bcast(math.Pi / 2).Sub(asin2(c)) // arccos c
 		// The recursion's one layer; the series where θ < 0.1.
 		omc, opc := one.Sub(c), one.Add(c)
 		sin := omc.Mul(opc).Sqrt()
@@ -97,4 +69,86 @@ func reluPairs(row []float64, j0 int, a float64, b, x []float64, Z *mat.Dense, n
 		out.StoreArray(rp)
 	}
 	return end
+}
+
+// asin2 is Go's asin (math.Asin, whose bits arccos keeps) on both lanes,
+// for |x| ≤ 1: the sign taken off and put back, satan of x/√(1−x²) or,
+// beyond 0.7, π/2 − satan(√(1−x²)/x). Either quotient is at most
+// √0.51/0.7 < 1.03, so satan's third case (beyond tan 3π/8) never comes:
+// xatan of y or of (y−1)/(y+1), a division by 1 being exact. At ±0 it
+// gives ±0, as asin does.
+func asin2(x f64x2) f64x2 {
+	const (
+		morebits = 6.123233995736765886130e-17 // satan's: pi/2 = PIO2 + Morebits
+		P0       = -8.750608600031904122785e-01
+		P1       = -1.615753718733365076637e+01
+		P2       = -7.500855792314704667340e+01
+		P3       = -1.228866684490136173410e+02
+		P4       = -6.485021904942025371773e+01
+		Q0       = +2.485846490142306297962e+01
+		Q1       = +1.650270098316988542046e+02
+		Q2       = +4.328810604912902668951e+02
+		Q3       = +4.853903996359136964868e+02
+		Q4       = +1.945506571482613964425e+02
+	)
+	one, halfPi := bcast(1), bcast(math.Pi/2)
+	neg := x.Less(bcast(0))
+	ax := x.Abs()
+	temp := one.Sub(ax.Mul(ax)).Sqrt()
+	big := ax.Greater(bcast(0.7))
+	y := temp.IfElse(big, ax).Div(ax.IfElse(big, temp)) // temp/x where x > 0.7, else x/temp
+	low := y.LessEqual(bcast(0.66))
+	u := y.IfElse(low, y.Sub(one)).Div(one.IfElse(low, y.Add(one)))
+	z := u.Mul(u)
+	z = z.Mul(bcast(P0).Mul(z).Add(bcast(P1)).Mul(z).Add(bcast(P2)).Mul(z).Add(bcast(P3)).Mul(z).Add(bcast(P4))).
+		Div(z.Add(bcast(Q0)).Mul(z).Add(bcast(Q1)).Mul(z).Add(bcast(Q2)).Mul(z).Add(bcast(Q3)).Mul(z).Add(bcast(Q4)))
+	r := u.Mul(z).Add(u)
+	sat := r.IfElse(low, bcast(math.Pi/4).Add(r).Add(bcast(0.5*morebits)))
+	t := halfPi.Sub(sat).IfElse(big, sat)
+	return t.Neg().IfElse(neg, t)
+}
+
+// layersPair runs reluLayers for two entries at once, the inner products
+// g[0], g[1] of a row of norm a with rows of norms b[0], b[1], through
+// len(out[0]) layers, setting out[e][l] as reluLayers sets out[l] for
+// entry e, with its bits (every branch on both lanes, each lane's own
+// selected). It reports false, and sets nothing, for a pair with a zero
+// norm or nearly parallel rows: reluLayers then takes each entry.
+func layersPair(g, b *[2]float64, a float64, ntk bool, out *[2][MaxDepth]float64, depth int) bool {
+	one, pi := bcast(1), bcast(math.Pi)
+	vg := archsimd.LoadFloat64x2Array(g)
+	vb := archsimd.LoadFloat64x2Array(b)
+	ab := bcast(a).Mul(vb)
+	c := vg.Div(ab)
+	if a == 0 || any2(vb.Equal(bcast(0)).Or(c.Greater(bcast(nearParallel))).Or(c.Less(bcast(-nearParallel)))) {
+		return false
+	}
+	theta := bcast(math.Pi / 2).Sub(asin2(c))
+	omc, opc := one.Sub(c), one.Add(c)
+	k := vg
+	for l := range depth {
+		sin := omc.Mul(opc).Sqrt()
+		f0 := one.Sub(theta.Div(pi))
+		t2 := theta.Mul(theta)
+		series := theta.Neg().Mul(t2).Mul(bcast(1.0 / 3).Sub(t2.Mul(bcast(1.0 / 30).Sub(t2.Mul(bcast(1.0 / 840).Sub(t2.Mul(bcast(1.0 / 45360).Sub(t2.Div(bcast(3991680))))))))))
+		omcS := omc.Add(series.Div(pi))
+		cnS := one.Sub(omcS)
+		cnM := sin.Add(pi.Sub(theta).Mul(c)).Div(pi)
+		omcM := one.Sub(cnM)
+		small := theta.Less(bcast(0.1))
+		cn, omcn := cnS.IfElse(small, cnM), omcS.IfElse(small, omcM)
+		var thetan f64x2
+		if l+1 < depth { // the last layer's angle is not used
+			thetan = bcast(2).Mul(asin2(omcS.Div(bcast(2)).Sqrt())).IfElse(small, bcast(math.Pi/2).Sub(asin2(cnM)))
+		}
+		nngp := ab.Mul(cn)
+		k = nngp.Add(k.Mul(f0))
+		v := nngp
+		if ntk {
+			v = k
+		}
+		out[0][l], out[1][l] = v.GetElem(0), v.GetElem(1)
+		c, omc, opc, theta = cn, omcn, one.Add(cn), thetan
+	}
+	return true
 }
