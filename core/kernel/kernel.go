@@ -95,7 +95,7 @@ func (k Spec) GramContext(ctx context.Context, X, Z *mat.Dense) (*mat.Dense, err
 		gamma := k.Gamma
 		return gramOf(ctx, X, Z, func(sz []float64, _ *mat.Dense) rowFunc {
 			return func(row []float64, j0 int, sx float64, _ []float64) {
-				for j := j0; j < len(row); j++ {
+				for j := rbfPairs(row, j0, sx, sz, gamma); j < len(row); j++ {
 					row[j] = expOf(-gamma * max(sx+sz[j]-2*row[j], 0))
 				}
 			}

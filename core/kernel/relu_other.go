@@ -17,3 +17,9 @@ const simdPairs = false
 func layersPair(g, b *[2]float64, a float64, ntk bool, out *[2][MaxDepth]float64, depth int) bool {
 	return false
 }
+
+// rbfPairs maps no entry on this build: the RBF map's scalar loop maps
+// them all.
+func rbfPairs(row []float64, j0 int, sx float64, sz []float64, gamma float64) int {
+	return j0
+}
