@@ -112,7 +112,8 @@ test('every generated set trains and draws three surfaces with many colours', { 
     const before = id === 'spiral' ? ['', '', ''] : await runs(page);
     if (id !== 'spiral') await page.selectOption('#dataset', id);
     await surfaces(page, before);
-    assert.match(await page.textContent('#source'), new RegExp(`${id}\\.csv`));
+    // The Data panel follows: the set's load waits for the full pictures.
+    await page.waitForFunction((id) => new RegExp(`${id}\\.csv`).test(document.getElementById('source').textContent), id, { timeout: TIMEOUT });
     assert.match(await page.textContent('#facts'), /classification, 2 classes/, 'the rest of the lab reads the set as a table');
     for (const s of SURFACE_IDS) {
       const n = await colours(page, `surface-${s}`);
@@ -357,7 +358,8 @@ test('a click adds a point of the chosen class; noise, size and seed draw the se
   await slide(page, 'noise', 'ArrowRight', 4); // 30 %
   await slide(page, 'points', 'ArrowLeft', 2); // 100 points
   await surfaces(page, before);
-  assert.match(await page.textContent('#facts'), /rows\s*100(?!\d)/);
+  // The Data panel follows: the set's load waits for the full pictures.
+  await page.waitForFunction(() => /rows\s*100(?!\d)/.test(document.getElementById('facts').textContent), null, { timeout: TIMEOUT });
   before = await runs(page);
   await page.click('#resample');
   await surfaces(page, before);

@@ -374,10 +374,13 @@ export function createPlayground({ app, run, say, addPoint }) {
     // (each worker keeps its own models) once the coarse picture is in:
     // started beside it, that half's three fits take CPU from the coarse
     // picture's (two cores), and the full picture waits for the first half,
-    // which follows the coarse one, anyway.
+    // which follows the coarse one, anyway. The page's first full picture
+    // stays whole on lane 0, whose models the coarse call fitted: the other
+    // worker is not started yet then, and its start and three cold fits
+    // made that picture ~110 ms later (medians of 6 loads alternated).
     mark('playground call');
     const coarseCall = call([test.x, COARSE_X]);
-    const split = app.engine.workers > 1;
+    const split = app.engine.workers > 1 && drawnPlane !== null;
     const halves = split ? [call([test.x, GRID_TOP]), coarseCall.then(() => call([GRID_BOTTOM], 1))] : [call([test.x, GRID_X])];
     const fullCall = Promise.all(halves).then(([a, b]) => (b ? joinRows(a, b) : a));
     fullCall.catch(() => {}); // awaited below, unless the coarse call fails
