@@ -52,24 +52,12 @@ func relu1(g, a, bj float64, x []float64, Z *mat.Dense, j int, ntk bool) float64
 		return 0
 	}
 	ab := a * bj
-	c := clampUnit(g / ab)
-	var theta, omc, opc float64
-	if c > nearParallel || c < -nearParallel {
-		theta = kahanAngle(x, a, Z.RawRowView(j), bj)
-		s, co := math.Sincos(theta / 2)
-		omc, opc = 2*s*s, 2*co*co
-		c = 1 - omc
-	} else {
-		theta = arccos(c)
-		omc, opc = 1-c, 1+c
-	}
+	c, theta, omc, opc := firstAngle(clampUnit(g/ab), x, a, Z.RawRowView(j), bj)
 	sin := math.Sqrt(omc * opc)
 	f0 := 1 - theta/math.Pi
 	var cn float64
 	if theta < 0.1 {
-		t2 := theta * theta
-		series := -theta * t2 * (1.0/3 - t2*(1.0/30-t2*(1.0/840-t2*(1.0/45360-t2/3991680))))
-		cn = 1 - (omc + series/math.Pi)
+		cn = 1 - (omc + smallAngle(theta)/math.Pi)
 	} else {
 		cn = (sin + (math.Pi-theta)*c) / math.Pi
 	}
@@ -91,29 +79,14 @@ func reluLayers(g, a, b float64, x, z []float64, ntk bool, out []float64) {
 		return
 	}
 	ab := a * b
-	c := clampUnit(g / ab)
-	// θ = arccos c, 1 − c and 1 + c, all to full precision.
-	var theta, omc, opc float64
-	if c > nearParallel || c < -nearParallel {
-		theta = kahanAngle(x, a, z, b)
-		s, co := math.Sincos(theta / 2)
-		omc, opc = 2*s*s, 2*co*co
-		c = 1 - omc
-	} else {
-		theta = arccos(c)
-		omc, opc = 1-c, 1+c
-	}
+	c, theta, omc, opc := firstAngle(clampUnit(g/ab), x, a, z, b)
 	k := g
 	for l := 0; l < depth; l++ {
 		sin := math.Sqrt(omc * opc)
 		f0 := 1 - theta/math.Pi
 		var cn, omcn, thetan float64
 		if theta < 0.1 {
-			// 1 − c' = (π(1−c) + θc − sinθ)/π, and θcosθ − sinθ = −θ³/3 + θ⁵/30 − …
-			// cancels, so take it from its series (error below 1e-20 relative).
-			t2 := theta * theta
-			series := -theta * t2 * (1.0/3 - t2*(1.0/30-t2*(1.0/840-t2*(1.0/45360-t2/3991680))))
-			omcn = omc + series/math.Pi
+			omcn = omc + smallAngle(theta)/math.Pi
 			cn = 1 - omcn
 			if l+1 < depth { // the last layer's angle is not used
 				thetan = 2 * math.Asin(math.Sqrt(omcn/2))
@@ -134,6 +107,28 @@ func reluLayers(g, a, b float64, x, z []float64, ntk bool, out []float64) {
 		}
 		c, omc, opc, theta = cn, omcn, 1+cn, thetan
 	}
+}
+
+// firstAngle returns, for the cosine c of the angle between x (norm a)
+// and z (norm b), c itself, θ = arccos c, 1 − c and 1 + c, all to full
+// precision: from the rows by Kahan's formula where |c| > nearParallel
+// (arccos loses about eps/sin θ there), else from c.
+func firstAngle(c float64, x []float64, a float64, z []float64, b float64) (cos, theta, omc, opc float64) {
+	if c > nearParallel || c < -nearParallel {
+		theta = kahanAngle(x, a, z, b)
+		s, co := math.Sincos(theta / 2)
+		omc, opc = 2*s*s, 2*co*co
+		return 1 - omc, theta, omc, opc
+	}
+	return c, arccos(c), 1 - c, 1 + c
+}
+
+// smallAngle returns θcosθ − sinθ for θ < 0.1 from its series
+// −θ³/3 + θ⁵/30 − … (error below 1e-20 relative): 1 − c' = (π(1−c) + θc −
+// sinθ)/π, whose terms cancel there.
+func smallAngle(theta float64) float64 {
+	t2 := theta * theta
+	return -theta * t2 * (1.0/3 - t2*(1.0/30-t2*(1.0/840-t2*(1.0/45360-t2/3991680))))
 }
 
 // clampUnit is math.Max(−1, math.Min(1, v)) for the v that reach it (not
@@ -190,35 +185,36 @@ func arccos(x float64) float64 {
 
 // satan is Go's math.satan: atan of x ≥ 0 reduced to [0, 0.66].
 func satan(x float64) float64 {
-	const (
-		Morebits = 6.123233995736765886130e-17 // pi/2 = PIO2 + Morebits
-		Tan3pio8 = 2.41421356237309504880      // tan(3*pi/8)
-	)
+	const Tan3pio8 = 2.41421356237309504880 // tan(3*pi/8)
 	if x <= 0.66 {
 		return xatan(x)
 	}
 	if x > Tan3pio8 {
-		return math.Pi/2 - xatan(1/x) + Morebits
+		return math.Pi/2 - xatan(1/x) + morebits
 	}
-	return math.Pi/4 + xatan((x-1)/(x+1)) + 0.5*Morebits
+	return math.Pi/4 + xatan((x-1)/(x+1)) + 0.5*morebits
 }
+
+// Go's math.xatan's coefficients and satan's Morebits (pi/2 = PIO2 +
+// Morebits), for xatan and satan here and their two-lane forms.
+const (
+	atanP0   = -8.750608600031904122785e-01
+	atanP1   = -1.615753718733365076637e+01
+	atanP2   = -7.500855792314704667340e+01
+	atanP3   = -1.228866684490136173410e+02
+	atanP4   = -6.485021904942025371773e+01
+	atanQ0   = +2.485846490142306297962e+01
+	atanQ1   = +1.650270098316988542046e+02
+	atanQ2   = +4.328810604912902668951e+02
+	atanQ3   = +4.853903996359136964868e+02
+	atanQ4   = +1.945506571482613964425e+02
+	morebits = 6.123233995736765886130e-17
+)
 
 // xatan is Go's math.xatan: atan on [0, 0.66] by a rational function.
 func xatan(x float64) float64 {
-	const (
-		P0 = -8.750608600031904122785e-01
-		P1 = -1.615753718733365076637e+01
-		P2 = -7.500855792314704667340e+01
-		P3 = -1.228866684490136173410e+02
-		P4 = -6.485021904942025371773e+01
-		Q0 = +2.485846490142306297962e+01
-		Q1 = +1.650270098316988542046e+02
-		Q2 = +4.328810604912902668951e+02
-		Q3 = +4.853903996359136964868e+02
-		Q4 = +1.945506571482613964425e+02
-	)
 	z := x * x
-	z = z * ((((P0*z+P1)*z+P2)*z+P3)*z + P4) / (((((z+Q0)*z+Q1)*z+Q2)*z+Q3)*z + Q4)
+	z = z * ((((atanP0*z+atanP1)*z+atanP2)*z+atanP3)*z + atanP4) / (((((z+atanQ0)*z+atanQ1)*z+atanQ2)*z+atanQ3)*z + atanQ4)
 	z = x*z + x
 	return z
 }
