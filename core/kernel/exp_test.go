@@ -9,7 +9,7 @@ import (
 )
 
 // TestExpOfIsMathExp holds expOf to math.Exp bit for bit (in WebAssembly
-// its own copy of Go's exp): over the RBF map's range −745 … 0 and
+// pmath.Exp): over the RBF map's range −745 … 0 and
 // beyond, at the special cases and the edges of ldexp's denormals.
 func TestExpOfIsMathExp(t *testing.T) {
 	xs := []float64{0, math.Copysign(0, -1), 1, -1, 709.78, 709.79, -745.13, -745.14, -708.39, -708.4, -720, -740, 1e-9, -1e-9, 3.7e-9, -3.7e-9, math.Inf(1), math.Inf(-1), math.NaN(), 5e-324}

@@ -123,7 +123,7 @@
 //
 // Every random object draws from its own PCG stream derived from Seed and
 // its role, with Gaussians from a polar sampler on a portable logarithm and
-// Gibbs steps on portable exp and erfc (pmath.go), because math.Exp and
+// Gibbs steps on portable exp and erfc (internal/pmath), because math.Exp and
 // math.Log use assembly on amd64. Projections use linalg.Mul, which sums in
 // a fixed order without fused multiply-add, and the FFT (radix 2, or
 // Bluestein for other lengths; checked against go-dsp in the tests) rounds

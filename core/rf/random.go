@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"ntkrf/core/linalg"
+	"ntkrf/internal/pmath"
 )
 
 // Stream tags: every random object draws from its own stream, derived from
@@ -57,7 +58,7 @@ func (g *gauss) next() float64 {
 		if s >= 1 || s == 0 {
 			continue
 		}
-		f := math.Sqrt(-2 * plog(s) / s)
+		f := math.Sqrt(-2 * pmath.Log(s) / s)
 		g.spare, g.has = v*f, true
 		return u * f
 	}
@@ -302,8 +303,8 @@ const invSqrt2Pi = 0.398942280401432677939946059934381868 // 1/√(2π)
 // Φ(x) − x φ(x)/(1+z). It is evaluated for x ≤ 0 only, where both terms
 // are positive and the lower tail keeps full relative precision.
 func conditionalCDF(x, z float64) float64 {
-	phi := invSqrt2Pi * pexp(-0.5*float64(x*x))
-	return 0.5*perfc(-x/math.Sqrt2) - float64(x*phi)/(1+z)
+	phi := invSqrt2Pi * pmath.Exp(-0.5*float64(x*x))
+	return 0.5*pmath.Erfc(-x/math.Sqrt2) - float64(x*phi)/(1+z)
 }
 
 // conditionalQuantile returns x with conditionalCDF(x, z) = u for u in
@@ -329,7 +330,7 @@ func conditionalQuantile(u, z float64) float64 {
 		} else {
 			lo = x
 		}
-		dens := (z + float64(x*x)) / (1 + z) * invSqrt2Pi * pexp(-0.5*float64(x*x))
+		dens := (z + float64(x*x)) / (1 + z) * invSqrt2Pi * pmath.Exp(-0.5*float64(x*x))
 		next := x - f/dens
 		if !(next > lo && next < hi) {
 			next = 0.5 * (lo + hi)

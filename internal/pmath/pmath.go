@@ -21,7 +21,7 @@
 // the same float64 operations everywhere. Every product that a compiler
 // could fuse with an addition is rounded explicitly with float64(…).
 
-package rf
+package pmath
 
 import "math"
 
@@ -35,8 +35,8 @@ func poly(x float64, c []float64) float64 {
 	return acc
 }
 
-// pexp returns e**x, bit-identical on every platform.
-func pexp(x float64) float64 {
+// Exp returns e**x, bit-identical on every platform.
+func Exp(x float64) float64 {
 	const (
 		ln2Hi     = 6.93147180369123816490e-01
 		ln2Lo     = 1.90821492927058770002e-10
@@ -79,8 +79,8 @@ var expP = [...]float64{
 	4.13813679705723846039e-08,
 }
 
-// plog returns the natural logarithm of x, bit-identical on every platform.
-func plog(x float64) float64 {
+// Log returns the natural logarithm of x, bit-identical on every platform.
+func Log(x float64) float64 {
 	const (
 		ln2Hi = 6.93147180369123816490e-01
 		ln2Lo = 1.90821492927058770002e-10
@@ -129,9 +129,9 @@ var (
 	erfSB = [...]float64{1, 3.03380607434824582924e+01, 3.25792512996573918826e+02, 1.53672958608443695994e+03, 3.19985821950859553908e+03, 2.55305040643316442583e+03, 4.74528541206955367215e+02, -2.24409524465858183362e+01}
 )
 
-// perfc returns the complementary error function 1 − erf(x),
+// Erfc returns the complementary error function 1 − erf(x),
 // bit-identical on every platform.
-func perfc(x float64) float64 {
+func Erfc(x float64) float64 {
 	const (
 		tiny = 1.0 / (1 << 56)
 		erx  = 8.45062911510467529297e-01
@@ -187,7 +187,7 @@ func perfc(x float64) float64 {
 			r = poly(s, erfRB[:]) / poly(s, erfSB[:])
 		}
 		z := math.Float64frombits(math.Float64bits(x) & 0xffffffff00000000)
-		e := pexp(-float64(z*z)-0.5625) * pexp(float64((z-x)*(z+x))+r)
+		e := Exp(-float64(z*z)-0.5625) * Exp(float64((z-x)*(z+x))+r)
 		if sign {
 			return 2 - e/x
 		}
