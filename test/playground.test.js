@@ -85,6 +85,8 @@ test('a bare address shows the spiral and its three surfaces within seconds, wit
   const ms = Date.now() - t0;
   assert.ok(ms < LANDING_MS, `surfaces after ${ms} ms`);
   assert.equal(await page.inputValue('#dataset'), 'spiral');
+  // The set's load (the Data panel, the link) follows the full pictures.
+  await page.waitForFunction(() => /spiral\.csv/.test(document.getElementById('source').textContent), null, { timeout: TIMEOUT });
   assert.match(page.url(), /#data=spiral$/, 'the link names the data set');
   assert.match(await page.textContent('#source'), /spiral\.csv/);
   for (const id of SURFACE_IDS) {
