@@ -12,8 +12,8 @@ import (
 )
 
 // Register installs globalThis[name] = { call, ops } where
-// call(op, argsJSON, arrays, onProgress, bytes) returns a Promise of
-// { json, arrays }. The Func lives as long as the program.
+// call(op, argsJSON, arrays, onProgress, bytes, link) returns a Promise of
+// { json, arrays } (link: see linkPeer). The Func lives as long as the program.
 func Register(name string) error {
 	fn, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
 		return safejs.Unsafe(invoke(args))
@@ -73,13 +73,33 @@ func invoke(args []safejs.Value) (promise safejs.Value) {
 			rejectWith(reject, check.New(check.Internal, "", "ntkrf internal error (please report): %v\n%s", r, debug.Stack()))
 		}
 	}()
+	// A call given a link to another instance (the sixth argument) waits
+	// for that instance's messages: it runs on a goroutine of its own,
+	// which yields to JavaScript's event loop while it waits, and settles
+	// the promise when it ends.
+	if len(args) > 5 && args[5].Type() == safejs.TypeObject {
+		go func() {
+			defer func() {
+				if r := recover(); r != nil {
+					rejectWith(reject, check.New(check.Internal, "", "ntkrf internal error (please report): %v\n%s", r, debug.Stack()))
+				}
+			}()
+			settle(resolve, reject, args)
+		}()
+		return promise
+	}
+	settle(resolve, reject, args)
+	return promise
+}
+
+// settle runs the call and resolves or rejects with its result.
+func settle(resolve, reject safejs.Value, args []safejs.Value) {
 	result, err := run(args)
 	if err != nil {
 		rejectWith(reject, err)
-		return promise
+		return
 	}
 	_, _ = resolve.Invoke(result)
-	return promise
 }
 
 // rejectWith rejects with a plain object {name, code, option, message,
@@ -130,7 +150,16 @@ func run(args []safejs.Value) (safejs.Value, error) {
 			return safejs.Value{}, err
 		}
 	}
-	resJSON, out, err := Dispatch(op, []byte(argsJSON), Input{Arrays: arrays, Bytes: raw}, progress)
+	in := Input{Arrays: arrays, Bytes: raw}
+	if len(args) > 5 && args[5].Type() == safejs.TypeObject {
+		peer, err := newLinkPeer(args[5])
+		if err != nil {
+			return safejs.Value{}, err
+		}
+		defer peer.close()
+		in.Peer = peer
+	}
+	resJSON, out, err := Dispatch(op, []byte(argsJSON), in, progress)
 	if err != nil {
 		return safejs.Value{}, err
 	}

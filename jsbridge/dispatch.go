@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"ntkrf/core/linalg"
 	"ntkrf/internal/check"
 )
 
@@ -102,6 +103,7 @@ type call struct {
 	bytes    []byte
 	out      [][]float64
 	progress Progress
+	peer     linalg.Peer
 }
 
 func (c *call) matrix(name string, r *MatrixRef) (*mat.Dense, error) {
@@ -220,7 +222,7 @@ var ops = map[string]opFunc{
 	"kernel": opKernel, "features": opFeatures, "compare": opCompare, "selectActive": opSelectActive,
 	// The fit (protocol.Plan's protocol; see ops_fit.go) and its 'auto' selection.
 	"select": opSelect, "fitPlan": opFitPlan, "fitStats": opFitStats, "fitPart": opFitPart, "fitSolve": opFitSolve,
-	"fitShip": opFitShip, "fitDrop": opFitDrop,
+	"fitShip": opFitShip, "fitDrop": opFitDrop, "fitHelp": opFitHelp,
 	// Text labels as class indices and names (fitRidge and score of names).
 	"labels": opLabels,
 	// Models.
@@ -240,10 +242,13 @@ func Ops() []string {
 }
 
 // Input is what a call brings besides its options: the numbers its
-// matrices refer to, and raw bytes (the text of a CSV file).
+// matrices refer to, raw bytes (the text of a CSV file), and a link to
+// another instance (fitSolve's and fitHelp's: the factorization they
+// share), whose messages the host carries.
 type Input struct {
 	Arrays [][]float64
 	Bytes  []byte
+	Peer   linalg.Peer
 }
 
 // Dispatch runs one operation. args is the JSON of its options. It returns
@@ -265,7 +270,7 @@ func Dispatch(op string, args []byte, in Input, progress Progress) (result []byt
 	if err := checkOptions(op, args); err != nil {
 		return nil, nil, toJS(op, err, fallback)
 	}
-	c := &call{op: op, arrays: in.Arrays, bytes: in.Bytes, progress: progress}
+	c := &call{op: op, arrays: in.Arrays, bytes: in.Bytes, progress: progress, peer: in.Peer}
 	v, err := f(c, args)
 	if err != nil {
 		return nil, nil, toJS(op, err, fallback)

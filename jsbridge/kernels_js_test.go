@@ -611,3 +611,60 @@ func BenchmarkSymv64(b *testing.B) {
 		})
 	}
 }
+
+// chanPeer is one end of an in-process linalg.Peer pair.
+type chanPeer struct{ in, out chan []byte }
+
+func (p chanPeer) Send(b []byte) error   { p.out <- append([]byte(nil), b...); return nil }
+func (p chanPeer) Recv() ([]byte, error) { return <-p.in, nil }
+
+// TestKernelsCholeskyShared: the factorization shared with a helper
+// (linalg.CholeskyShared: the helper's panels and this side's on
+// kernels.wasm's rect64 and gram64) has the bits of one instance's
+// (addAtA over the trailing matrix on gram64), and of the Go kernels'.
+func TestKernelsCholeskyShared(t *testing.T) {
+	installedKernels3(t)
+	restore := noHosts()
+	InstallKernels()
+	defer restore()
+	m := linalg.ShareMin + 293
+	r := rand.New(rand.NewPCG(6, 6))
+	x := make([]float64, (m+2)*m)
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	a := make([]float64, m*m)
+	linalg.AddAtA(a, x, m+2, m)
+	for i := range m {
+		a[i*m+i]++
+	}
+	one := append([]float64(nil), a...)
+	if err := linalg.Cholesky(one, m); err != nil {
+		t.Fatal(err)
+	}
+	in, out := make(chan []byte, 4), make(chan []byte, 4)
+	solver, helper := chanPeer{in: in, out: out}, chanPeer{in: out, out: in}
+	done := make(chan error, 1)
+	go func() { done <- linalg.ServeCholesky(helper) }()
+	shared := append([]float64(nil), a...)
+	if err := linalg.CholeskyShared(shared, m, solver); err != nil {
+		t.Fatal(err)
+	}
+	_ = linalg.EndShare(solver)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	goKernels := append([]float64(nil), a...)
+	noHosts()
+	if err := linalg.Cholesky(goKernels, m); err != nil {
+		t.Fatal(err)
+	}
+	for i := range one {
+		if math.Float64bits(shared[i]) != math.Float64bits(one[i]) {
+			t.Fatalf("shared: a[%d] = %v, one instance %v", i, shared[i], one[i])
+		}
+		if math.Float64bits(goKernels[i]) != math.Float64bits(one[i]) {
+			t.Fatalf("Go kernels: a[%d] = %v, kernels.wasm %v", i, goKernels[i], one[i])
+		}
+	}
+}

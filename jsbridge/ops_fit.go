@@ -11,6 +11,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/linalg"
 	"ntkrf/core/names"
 	"ntkrf/core/pipeline"
 	"ntkrf/core/protocol"
@@ -135,13 +136,16 @@ func (c *call) plan(r *WireRef) (*protocol.Plan, error) {
 type planOut struct {
 	Plan   WireRef  `json:"plan"`
 	Chunks [][2]int `json:"chunks"`
+	// Shares: the settled plan's solve shares its factorization with a
+	// second instance when the host gives it one (fitHelp; Plan.Shares).
+	Shares bool `json:"shares,omitempty"`
 }
 
 func (c *call) planOut(p *protocol.Plan, chunkBytes int) planOut {
 	if chunkBytes <= 0 {
 		chunkBytes = protocol.ChunkBytes
 	}
-	return planOut{Plan: c.putWire(p.AppendBinary(nil)), Chunks: p.Chunks(chunkBytes)}
+	return planOut{Plan: c.putWire(p.AppendBinary(nil)), Chunks: p.Chunks(chunkBytes), Shares: p.Shares()}
 }
 
 // WireRef is a wire form (pipeline and data's binary forms) as it
@@ -356,6 +360,10 @@ func opFitPart(c *call, args []byte) (any, error) {
 // (Plan.Solve), returning the model (which keeps what the plan holds: the
 // data set's schema or the class names, the selection).
 func opFitSolve(c *call, args []byte) (any, error) {
+	if c.peer != nil {
+		// The helper serves until told the solve is over, whatever it returned.
+		defer func() { _ = linalg.EndShare(c.peer) }()
+	}
 	var a struct {
 		Plan  *WireRef  `json:"plan"`
 		Stats []WireRef `json:"stats"`
@@ -396,11 +404,32 @@ func opFitSolve(c *call, args []byte) (any, error) {
 			return nil, err
 		}
 	}
+	if c.peer != nil {
+		p = p.WithHelper(c.peer)
+	}
 	pl, err := p.Solve(context.Background(), s, all)
 	if err != nil {
 		return nil, err
 	}
 	return c.putPipeline(pl)
+}
+
+// opFitHelp is the other instance of a fit whose plan Shares: given the
+// link to the instance solving it (the host's, as fitSolve's), it updates
+// its half of the factorization's trailing matrix at each step
+// (linalg.ServeCholesky) until that solve ends, and returns {}.
+func opFitHelp(c *call, args []byte) (any, error) {
+	var a struct{}
+	if err := c.decode(args, &a); err != nil {
+		return nil, err
+	}
+	if c.peer == nil {
+		return nil, typeErr("%s: needs the link to the instance that solves (the host's)", c.op)
+	}
+	if err := linalg.ServeCholesky(c.peer); err != nil {
+		return nil, err
+	}
+	return struct{}{}, nil
 }
 
 // bytesOf is the memory of f as bytes (little-endian on WebAssembly and

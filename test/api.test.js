@@ -148,6 +148,46 @@ test('fitRidge: the same rows give the same bits on any number of workers (the c
   }
 });
 
+test('fitRidge: an exact fit on many rows shares its factorization with a second worker (fitHelp), with the bits of one worker; cancelled mid-solve, the next fit is the same', async () => {
+  // 1,300 rows: above Go's linalg.ShareMin (1,024), where Go's plan says
+  // its solve shares (plan.shares); a features fit never does.
+  const n = 1300;
+  const X = randomMatrix(n, 6, 11);
+  const y = Float64Array.from({ length: n }, (_, i) => (X.data[i * 6] + X.data[i * 6 + 1] ** 2 > 0.4 ? 1 : 0));
+  const options = { kernel: { kernel: 'ntk', depth: 2 }, task: 'classification', lambda: 0.01 };
+  const { Worker } = await import('node:worker_threads');
+  const post = Worker.prototype.postMessage;
+  const ops = [];
+  Worker.prototype.postMessage = function (m, ...rest) {
+    if (m?.type === 'call') ops.push(m.op);
+    return post.call(this, m, ...rest);
+  };
+  try {
+    const files = [];
+    for (const workers of [1, 2, 4]) {
+      const e = await createEngine({ workers });
+      ops.length = 0;
+      files.push(JSON.stringify((await e.fitRidge(X, y, options)).toJSON()));
+      assert.equal(ops.includes('fitHelp'), workers > 1, `${workers} workers: a helper ${workers > 1 ? 'helps' : 'cannot help'} (calls: ${ops.join(', ')})`);
+      if (workers === 2) {
+        ops.length = 0;
+        await e.fitRidge(X, y, { features: { dim: 64, seed: 1 }, task: 'classification' });
+        assert.ok(!ops.includes('fitHelp'), 'a features fit solves alone');
+        // Cancelled while the two workers factor: both restart, and the next fit is the same.
+        const ac = new AbortController();
+        const p = e.fitRidge(X, y, { ...options, signal: ac.signal, onProgress: (q) => { if (q.stage === 'kernel') ac.abort(); } });
+        await assert.rejects(p, (err) => err.name === 'AbortError');
+        assert.equal(JSON.stringify((await e.fitRidge(X, y, options)).toJSON()), files[0], 'the fit after a cancelled one');
+      }
+      e.close();
+    }
+    assert.equal(files[1], files[0], 'two workers: the model file of one');
+    assert.equal(files[2], files[0], 'four workers: the model file of one');
+  } finally {
+    Worker.prototype.postMessage = post;
+  }
+});
+
 test('fitRidge: gram — float32 blocks by default for a classification on float32 features, an explicit gram wins, a bad one refused', async () => {
   // 600 rows of 64 features: a primal fit, whose Gram step the option sets
   // (the package is built with WebAssembly SIMD, which has the float32 kernel).

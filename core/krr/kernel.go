@@ -2,6 +2,7 @@ package krr
 
 import (
 	"context"
+	"errors"
 	"math"
 	"ntkrf/core/kernel"
 	"ntkrf/core/linalg"
@@ -89,9 +90,11 @@ func fitGram(ctx context.Context, K *mat.Dense, y []float64, opt Options) (alpha
 	for i := 0; i < n; i++ {
 		kd[i*n+i] += lambda
 	}
-	var ok bool
-	if alpha, ok = linalg.CholSolve(kd, n, yc.RawMatrix().Data, kout); !ok {
-		return nil, nil, 0, nil, singular("K", lambda, opt.Lambda > 0)
+	if alpha, err = linalg.CholSolveShared(kd, n, yc.RawMatrix().Data, kout, opt.Helper); err != nil {
+		if errors.Is(err, linalg.ErrNotPositiveDefinite) {
+			return nil, nil, 0, nil, singular("K", lambda, opt.Lambda > 0)
+		}
+		return nil, nil, 0, nil, err
 	}
 	// Since 1ᵀα = 0, k_c(x)ᵀα = k(x,X)α − cᵀα: fold cᵀα into the bias.
 	bias = ybar

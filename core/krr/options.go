@@ -115,6 +115,11 @@ type Options struct {
 	// work done so far, the total and the stage name ("features", "loo",
 	// "eigen", "solve"; FitKernel: "kernel", "eigen", "solve").
 	Progress func(done, total int, stage string) `json:"-"`
+	// Helper, when set, is the other end of a factorization shared with
+	// another instance (linalg.CholeskyShared): the dual fits' Cholesky
+	// factorization at orders of linalg.ShareMin or more, with the same
+	// bits. Its owner ends it (linalg.EndShare). Primal fits ignore it.
+	Helper linalg.Peer `json:"-"`
 }
 
 // GridPoints is the size of the default λ grid.

@@ -19,8 +19,16 @@ import (
 // took 30 % of CholSolve natively and 23 % in WebAssembly at m = 2048–4096
 // with k = 10.
 func CholSolve(a []float64, m int, b []float64, k int) (x *mat.Dense, ok bool) {
-	if err := Cholesky(a, m); err != nil {
-		return nil, false
+	x, err := CholSolveShared(a, m, b, k, nil)
+	return x, err == nil
+}
+
+// CholSolveShared is CholSolve with the factorization shared with the
+// helper at peer's end (CholeskyShared; nil: none), with the same bits.
+// Its error is ErrNotPositiveDefinite, or the helper's or the messages'.
+func CholSolveShared(a []float64, m int, b []float64, k int, peer Peer) (x *mat.Dense, err error) {
+	if err := CholeskyShared(a, m, peer); err != nil {
+		return nil, err
 	}
 	zt := Transpose(b, m, k) // column c of B is zt[c·m : (c+1)·m]
 	split(k, m*m, func(c0, c1 int) {
@@ -42,8 +50,8 @@ func CholSolve(a []float64, m int, b []float64, k int) (x *mat.Dense, ok bool) {
 	})
 	for _, v := range zt {
 		if math.IsNaN(v) || math.IsInf(v, 0) { // numerically singular
-			return nil, false
+			return nil, ErrNotPositiveDefinite
 		}
 	}
-	return mat.NewDense(m, k, Transpose(zt, k, m)), true
+	return mat.NewDense(m, k, Transpose(zt, k, m)), nil
 }

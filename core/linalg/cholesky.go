@@ -25,13 +25,15 @@ const choleskyBlock = 256
 // gemm, and the trailing submatrix is updated in place with the AddAtA
 // kernel.
 func Cholesky(a []float64, m int) error {
-	return cholesky(a, m, cholSub)
+	return cholesky(a, m, cholSub, nil)
 }
 
 // cholesky is Cholesky solving the rows right of each diagonal block in
 // groups of sub rows (sub = choleskyBlock: by plain loops only, the
-// reference the tests compare the bits with).
-func cholesky(a []float64, m, sub int) error {
+// reference the tests compare the bits with). With sh, the trailing
+// updates of the helper's panels of columns are the helper's (see
+// CholeskyShared).
+func cholesky(a []float64, m, sub int, sh *shared) error {
 	if m < 0 || len(a) < m*m {
 		panic("linalg: Cholesky needs an m×m matrix")
 	}
@@ -39,6 +41,10 @@ func cholesky(a []float64, m, sub int) error {
 	for j0 := 0; j0 < m; j0 += choleskyBlock {
 		j1 := min(j0+choleskyBlock, m)
 		nb := j1 - j0
+		// The helper's columns of these rows, as its last update left them.
+		if err := sh.strip(a, m, j0); err != nil {
+			return err
+		}
 		// U11 = chol(A11), unblocked (upper, row-major).
 		for i := j0; i < j1; i++ {
 			d := a[i*m+i]
@@ -46,6 +52,7 @@ func cholesky(a []float64, m, sub int) error {
 				d -= a[k*m+i] * a[k*m+i]
 			}
 			if !(d > 0) || math.IsInf(d, 0) {
+				sh.abandon()
 				return ErrNotPositiveDefinite
 			}
 			d = math.Sqrt(d)
@@ -104,7 +111,14 @@ func cholesky(a []float64, m, sub int) error {
 		for r := 0; r < nb; r++ {
 			copy(panel[r*w:(r+1)*w], a[(j0+r)*m+j1:(j0+r)*m+m])
 		}
-		addAtA(tile, a[j1*m+j1:], m, panel, nb, w, true)
+		if sh == nil {
+			addAtA(tile, a[j1*m+j1:], m, panel, nb, w, true)
+			continue
+		}
+		// The helper updates its panels while this one updates the others.
+		if err := sh.step(a, m, j0, panel, nb, w); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -131,7 +131,7 @@ func TestCholeskyPanelBits(t *testing.T) {
 		if err := Cholesky(got, m); err != nil {
 			t.Fatal(err)
 		}
-		if err := cholesky(want, m, choleskyBlock); err != nil {
+		if err := cholesky(want, m, choleskyBlock, nil); err != nil {
 			t.Fatal(err)
 		}
 		fixture.SameBits(t, fmt.Sprintf("m=%d, against plain loops", m), got, want)

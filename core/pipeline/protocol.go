@@ -8,6 +8,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
+	"ntkrf/core/linalg"
 	"ntkrf/core/rf"
 	"ntkrf/internal/check"
 	"ntkrf/internal/rowtree"
@@ -269,6 +270,24 @@ func (p *fitPlan) WithProgress(progress func(done, total int, stage string)) *fi
 	q.cfg.Ridge.Progress = progress
 	q.given.Ridge.Progress = progress
 	return &q
+}
+
+// WithHelper returns the plan with its solve's factorization shared with
+// the helper at peer's end (krr.Options.Helper; see Shares): the same
+// bits. The caller ends the peer (linalg.EndShare) after the solve.
+func (p *fitPlan) WithHelper(peer linalg.Peer) *fitPlan {
+	q := *p
+	q.cfg.Ridge.Helper = peer
+	q.given.Ridge.Helper = peer
+	return &q
+}
+
+// Shares reports whether a settled plan's solve would share its
+// factorization with a helper given one (WithHelper): an exact kernel's
+// on linalg.ShareMin rows or more. Hosts with a second instance idle give
+// it one then.
+func (p *fitPlan) Shares() bool {
+	return p.open == nil && p.kern != nil && linalg.Shares(p.rows)
 }
 
 // NewStats returns empty statistics for the plan's columns: each part adds

@@ -7,6 +7,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/internal/seam"
+	"ntkrf/core/linalg"
 )
 
 // The protocol's implementation (fitPlan, fitPart) is this package's, as
@@ -39,6 +40,10 @@ type seamPlan struct{ *fitPlan }
 
 func (h seamPlan) WithProgress(progress func(done, total int, stage string)) hostPlan {
 	return seamPlan{h.fitPlan.WithProgress(progress)}
+}
+
+func (h seamPlan) WithHelper(peer linalg.Peer) hostPlan {
+	return seamPlan{h.fitPlan.WithHelper(peer)}
 }
 
 func (h seamPlan) Select(ctx context.Context, Xs *mat.Dense, ys []float64, stats *data.Stats) (hostPlan, *Selection, error) {

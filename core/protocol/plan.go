@@ -9,6 +9,7 @@ import (
 	"ntkrf/core/data"
 	"ntkrf/core/internal/seam"
 	"ntkrf/core/krr"
+	"ntkrf/core/linalg"
 	"ntkrf/core/pipeline"
 )
 
@@ -174,6 +175,18 @@ func (p *Plan) Chunks(maxBytes int) [][2]int { return p.p.Chunks(maxBytes) }
 func (p *Plan) WithProgress(progress func(done, total int, stage string)) *Plan {
 	return &Plan{p.p.WithProgress(progress)}
 }
+
+// WithHelper returns the plan with its solve's factorization shared with
+// the helper at peer's end, another instance running linalg.ServeCholesky
+// (see Shares): the same bits as alone. The caller ends the peer with
+// linalg.EndShare once the solve returns, whatever it returned.
+func (p *Plan) WithHelper(peer linalg.Peer) *Plan { return &Plan{p.p.WithHelper(peer)} }
+
+// Shares reports whether the settled plan's solve would share its
+// factorization with a helper given one (WithHelper): an exact kernel's
+// on linalg.ShareMin rows or more. A host gives it one when a second
+// instance is idle.
+func (p *Plan) Shares() bool { return p.p.Shares() }
 
 // NewStats returns empty statistics for the plan's columns: each part adds
 // its rows, the parts are merged, and Scaler fits the preprocessing.

@@ -102,10 +102,48 @@ export async function fitRidge(pool, ...args) {
     return call('fitPart', { ...head, X: { rows: hi - lo, cols: X.cols, array: arrays.length - 2 }, y: { array: arrays.length - 1 }, first: lo, ...args },
       arrays, ctl, { transfer: [x, yc], onInputs: (back) => { [spare.x, spare.y] = back.slice(-2); }, ...extra });
   };
-  const solve = (parts, args, extra) => {
+  const solve = (parts, args, extra, signal = control.signal) => {
     const arrays = [];
     const solveArgs = { plan: planRef(arrays), stats: refs(arrays, stats), parts: refs(arrays, parts), ...args };
-    return call('fitSolve', solveArgs, arrays, { signal: control.signal, onProgress: stage('solve') }, { transfer: true, ...extra });
+    return call('fitSolve', solveArgs, arrays, { signal, onProgress: stage('solve') }, { transfer: true, ...extra });
+  };
+  // A plan whose solve shares its factorization (Go's plan.shares: an
+  // exact kernel on many rows) gets a second worker that is idle now as
+  // its helper (fitHelp), the two calls linked by a MessageChannel: each
+  // updates half of the trailing matrix, with the bits of one worker. Only
+  // when both workers are free at once (both calls start now, so a helper
+  // never holds a worker waiting for a solver queued behind other calls);
+  // else the solve runs alone.
+  const solveOn = async (parts, args, slot) => {
+    const free = (s) => s.worker && s.started && !pool.busy.has(s);
+    const helper = plan.shares && free(slot) && pool.slots.find((s) => s !== slot && free(s));
+    if (!helper) return solve(parts, args, { slot });
+    const { port1, port2 } = new MessageChannel();
+    const both = new AbortController();
+    const stop = () => both.abort(control.signal?.reason);
+    control.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      const help = call('fitHelp', {}, [], { signal: both.signal }, { slot: helper, port: port2 });
+      const solving = solve(parts, args, { slot, port: port1 }, both.signal);
+      // A helper that fails (its instance died) would leave the solve
+      // waiting for its messages: the solve is stopped, and the helper's
+      // error is the fit's. A solve that fails ends the helper (Go's
+      // fitSolve tells it), unless its instance died.
+      const helped = help.then(() => null, (e) => { both.abort(); return e; });
+      let model;
+      try {
+        model = await solving;
+      } catch (e) {
+        if (e?.code === 'ERR_INSTANCE' || e?.code === 'ERR_INTERNAL') both.abort();
+        const failed = await helped;
+        throw control.signal?.aborted || !failed || e?.name !== 'AbortError' ? e : failed;
+      }
+      const failed = await helped;
+      if (failed) throw failed;
+      return model;
+    } finally {
+      control.signal?.removeEventListener('abort', stop);
+    }
   };
   // Each worker keeps the parts it makes, merged into one per fit (the
   // bridge's keep: a part is tens of MB of sums), and takes neighbouring
@@ -156,7 +194,7 @@ export async function fitRidge(pool, ...args) {
     solver ??= holders.keys().next().value;
     if (restarted(solver)) throw lostError();
     const parts = await Promise.all(pool.slots.filter((s) => shipping.has(s)).map((s) => shipping.get(s)));
-    return solve(parts, { keep }, { slot: solver });
+    return solveOn(parts, { keep }, solver);
   };
   // Every part as its wire form, solved on any worker: where a kept part
   // was lost (the rows of every chunk again, rarely).

@@ -247,7 +247,8 @@ export class Slot {
       // without a word (a browser throws): the call would never settle.
       const bad = unsendable(job.arrays, moved, job.bytes);
       if (bad) throw new Error(bad);
-      this.worker.postMessage({ type: 'call', id: job.id, op: job.op, json: job.json, arrays: job.arrays, bytes: job.bytes, giveBack: !!job.onInputs }, transfer);
+      if (job.port) transfer.push(job.port);
+      this.worker.postMessage({ type: 'call', id: job.id, op: job.op, json: job.json, arrays: job.arrays, bytes: job.bytes, giveBack: !!job.onInputs, port: job.port }, transfer);
     } catch (e) {
       this.detach();
       job.reject(ntkrfError('ERR_INTERNAL', `${job.where}: the call could not be sent to a worker: ${e?.message ?? e}`));
@@ -404,9 +405,10 @@ export class Pool {
    * method in errors. onSlot(slot) is told the worker the call runs on
    * (an op that keeps a cache there sends its next call to it). urgent: a call that waits goes
    * before the calls waiting already (a page's answer to a moved control
-   * before its background work).
+   * before its background work). port: a MessagePort moved to the worker
+   * for the call's link to another worker's call (fitSolve's and fitHelp's).
    */
-  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs, where = op, onSlot, urgent = false } = {}) {
+  call(op, args, arrays, { signal, onProgress } = {}, { bytes, transfer = false, slot, onInputs, where = op, onSlot, urgent = false, port } = {}) {
     if (this.closed) return Promise.reject(closedError(where));
     if (signal?.aborted) return Promise.reject(abortError(signal));
     const stranded = this.strandedError(where, slot);
@@ -420,7 +422,7 @@ export class Pool {
       return Promise.reject(ntkrfError('ERR_TYPE', `${where}: an argument cannot be written as JSON (${e?.message ?? e}); pass plain numbers, strings, arrays and objects`));
     }
     return new Promise((resolve, reject) => {
-      const job = { id: this.nextId++, op, where, json, arrays, bytes, transfer, slot, onInputs, resolve, reject, onProgress, signal, onSlot };
+      const job = { id: this.nextId++, op, where, json, arrays, bytes, transfer, slot, onInputs, resolve, reject, onProgress, signal, onSlot, port };
       if (signal) {
         job.onAbort = () => {
           const i = this.queue.indexOf(job);

@@ -89,6 +89,17 @@ async function loadKernels(memory) {
 
 let go;
 
+/**
+ * A call's MessagePort to another worker (fitSolve's and fitHelp's: the
+ * factorization they share) as the bridge reads it: post a message (its
+ * buffer moved), listen for the other side's, close when the call ends.
+ */
+const link = (p) => ({
+  post: (u8) => p.postMessage(u8, [u8.buffer]),
+  listen: (fn) => (isNode ? p.on('message', fn) : (p.onmessage = (e) => fn(e.data))),
+  close: () => p.close(),
+});
+
 listen(async (msg) => {
   if (msg.type === 'init') {
     try {
@@ -104,10 +115,10 @@ listen(async (msg) => {
     return;
   }
   if (msg.type === 'call') {
-    const { id, op, json, arrays, bytes, giveBack } = msg;
+    const { id, op, json, arrays, bytes, giveBack, port: peer } = msg;
     let res;
     try {
-      res = await globalThis.ntkrf.call(op, json, arrays, progressReporter(id), bytes);
+      res = await globalThis.ntkrf.call(op, json, arrays, progressReporter(id), bytes, peer && link(peer));
     } catch (e) {
       // Go rejects with {name, code, option, message, fault, advice}.
       post({ type: 'error', id, code: e?.code, option: e?.option, message: String(e?.message ?? e), fault: e?.fault, advice: e?.advice });

@@ -20,6 +20,7 @@ import (
 
 	"ntkrf/core/data"
 	"ntkrf/core/krr"
+	"ntkrf/core/linalg"
 )
 
 // Scored is one candidate of a selection scored (protocol.Scored's
@@ -50,6 +51,8 @@ type Plan[C, S, K, M any] interface {
 	Advice() []string
 	Chunks(maxBytes int) [][2]int
 	WithProgress(progress func(done, total int, stage string)) Plan[C, S, K, M]
+	WithHelper(peer linalg.Peer) Plan[C, S, K, M]
+	Shares() bool
 	NewStats() *data.Stats
 	Scaler(s *data.Stats) (*data.Scaler, error)
 	SearchRows() []int

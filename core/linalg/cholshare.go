@@ -1,0 +1,363 @@
+package linalg
+
+import (
+	"encoding/binary"
+	"math"
+	"runtime"
+
+	"ntkrf/core/errs"
+)
+
+// Peer carries the messages of a factorization shared between two
+// instances that share no memory (WebAssembly workers): Send hands one
+// message to the other side, Recv waits for the next one from it. A host
+// only carries the bytes; what they say is this package's.
+type Peer interface {
+	Send(msg []byte) error
+	Recv() ([]byte, error)
+}
+
+// ShareMin is the least order of a matrix whose factorization
+// CholeskyShared shares with a helper: below it the messages and the
+// packing cost more than half the trailing updates saves.
+const ShareMin = 1024
+
+// Shares reports whether CholeskyShared shares the factorization of an
+// m×m matrix with a helper.
+func Shares(m int) bool { return m >= ShareMin }
+
+// The messages of a shared factorization: a kind byte, then the fields.
+const (
+	msgStart   = 'I' // solver → helper: m, then the helper's columns (rows 0 … c1 of each of its panels)
+	msgStep    = 'S' // solver → helper: j0, nb, then U₁₂ (nb × (m − j0 − nb))
+	msgAbandon = 'A' // solver → helper: the factorization stopped (not positive definite)
+	msgEnd     = 'D' // solver → helper: nothing more to factor; ServeCholesky returns
+	msgStrip   = 'R' // helper → solver: rows j0 + nb … + 2nb of the helper's columns, updated
+	msgFault   = 'E' // helper → solver: the helper failed, and why
+)
+
+// helps reports whether the helper owns the panel of columns q·choleskyBlock
+// … (q+1)·choleskyBlock: every other panel, so that the shrinking trailing
+// matrix keeps the two halves of its updates about equal.
+func helps(q int) bool { return q%2 == 1 }
+
+func shareErr(format string, a ...any) error {
+	return errs.New(errs.Internal, "", "linalg: shared factorization: "+format, a...)
+}
+
+// CholeskyShared is Cholesky with the helper at the other end of peer
+// (ServeCholesky there) updating every other panel of columns of the
+// trailing matrix while this instance updates the rest: the two halves of
+// the m³/3 flops at once. Every entry gets the same operations in the same
+// order as in Cholesky (each panel's products summed from zero by the same
+// micro-kernels and added; the tests compare the bits), so the factor is
+// Cholesky's, bit for bit. Below ShareMin, or with a nil peer, it is
+// Cholesky. The helper stays at peer's end for more factorizations until
+// EndShare.
+func CholeskyShared(a []float64, m int, peer Peer) error {
+	if peer == nil || !Shares(m) {
+		return Cholesky(a, m)
+	}
+	if m < 0 || len(a) < m*m {
+		panic("linalg: Cholesky needs an m×m matrix")
+	}
+	sh := &shared{peer: peer}
+	if err := sh.start(a, m); err != nil {
+		return err
+	}
+	return cholesky(a, m, cholSub, sh)
+}
+
+// EndShare tells the helper at peer's end that no factorization follows:
+// its ServeCholesky returns. The owner of the peer calls it once, whether
+// or not a factorization was shared.
+func EndShare(peer Peer) error { return peer.Send([]byte{msgEnd}) }
+
+// shared is the solver's side of a shared factorization.
+type shared struct {
+	peer    Peer
+	pending bool // a step's strip is still to be received
+	left    []float64
+	right   []float64
+	scratch []float64
+	msg     []byte
+}
+
+// start sends the helper m and its columns as they are.
+func (sh *shared) start(a []float64, m int) error {
+	n := 0
+	for q := 1; q*choleskyBlock < m; q += 2 {
+		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
+		n += c1 * (c1 - c0)
+	}
+	b := make([]byte, 0, 9+8*n)
+	b = append(b, msgStart)
+	b = binary.LittleEndian.AppendUint64(b, uint64(m))
+	for q := 1; q*choleskyBlock < m; q += 2 {
+		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
+		for r := range c1 {
+			b = appendFloats(b, a[r*m+c0:r*m+c1])
+		}
+	}
+	return sh.peer.Send(b)
+}
+
+// strip writes the rows j0 … j0+nb of the helper's columns from j0 on,
+// which its last update left, into a; nothing when no step is pending.
+func (sh *shared) strip(a []float64, m, j0 int) error {
+	if sh == nil || !sh.pending {
+		return nil
+	}
+	sh.pending = false
+	b, err := sh.peer.Recv()
+	if err != nil {
+		return err
+	}
+	if err := fault(b, msgStrip); err != nil {
+		return err
+	}
+	b = b[1:]
+	j1 := min(j0+choleskyBlock, m)
+	want := 0
+	for q := j0 / choleskyBlock; q*choleskyBlock < m; q++ {
+		if helps(q) {
+			want += (j1 - j0) * (min((q+1)*choleskyBlock, m) - q*choleskyBlock)
+		}
+	}
+	if len(b) != 8*want {
+		return shareErr("the helper's rows %d…%d are %d bytes, not %d", j0, j1-1, len(b), 8*want)
+	}
+	for q := j0 / choleskyBlock; q*choleskyBlock < m; q++ {
+		if !helps(q) {
+			continue
+		}
+		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
+		for r := j0; r < j1; r++ {
+			b = readFloats(a[r*m+c0:r*m+c1], b)
+		}
+	}
+	return nil
+}
+
+// step sends the helper U₁₂ (panel: nb × w, the rows j0 … j0+nb right of
+// U₁₁) and updates this side's panels of the trailing matrix meanwhile.
+func (sh *shared) step(a []float64, m, j0 int, panel []float64, nb, w int) error {
+	j1 := j0 + nb
+	sh.msg = sh.msg[:0]
+	sh.msg = append(sh.msg, msgStep)
+	sh.msg = binary.LittleEndian.AppendUint64(sh.msg, uint64(j0))
+	sh.msg = binary.LittleEndian.AppendUint64(sh.msg, uint64(nb))
+	sh.msg = appendFloats(sh.msg, panel[:nb*w])
+	if err := sh.peer.Send(sh.msg); err != nil {
+		return err
+	}
+	sh.pending = true
+	sh.left, sh.right = packTrailing(sh.left, sh.right, panel, nb, w)
+	sh.scratch = grow(sh.scratch, tileR*tileC)
+	for q := j1 / choleskyBlock; q*choleskyBlock < m; q++ {
+		if helps(q) {
+			continue
+		}
+		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
+		subPanel(nb, j1, c0, c1, sh.left, sh.right, a[j1*m+c0:], m, sh.scratch)
+	}
+	return nil
+}
+
+// abandon tells the helper that this factorization stopped.
+func (sh *shared) abandon() {
+	if sh != nil {
+		_ = sh.peer.Send([]byte{msgAbandon})
+	}
+}
+
+// packTrailing packs U₁₂ (nb × w) once per step for every panel's update:
+// left negated (the update subtracts), right as it is, each ⌈w/8⌉ panels
+// of 8 columns and two zero panels past them (the last tile reads three).
+func packTrailing(left, right, panel []float64, nb, w int) ([]float64, []float64) {
+	np := (w + panelW - 1) / panelW
+	n := (np + 2) * nb * panelW
+	left, right = grow(left, n), grow(right, n)
+	packPanels(right, panel, w, nb, 0, w, np+2, false)
+	for i, v := range right {
+		left[i] = -v
+	}
+	return left, right
+}
+
+// subPanel subtracts from the entries (r, c), j1 ≤ r ≤ c, c0 ≤ c < c1, of
+// the trailing matrix the products of U₁₂'s columns r and c (packed by
+// packTrailing; U₁₂'s column 0 is the matrix's column j1), where x holds
+// entry (r, c) at x[(r−j1)·ldx + c−c0]: the rows above the diagonal block
+// as one rectangle, the block's upper triangle as addAtA does it. Each
+// entry's sum is formed from zero by the same kernel as addAtA's over the
+// whole trailing matrix and then added, so its bits are the same.
+func subPanel(k, j1, c0, c1 int, left, right, x []float64, ldx int, scratch []float64) {
+	ps := k * panelW
+	off := (c0 - j1) / panelW * ps // c0 − j1 is a multiple of choleskyBlock
+	if rows := c0 - j1; rows > 0 {
+		if host := rect64Host; host != nil && runtime.GOARCH == "wasm" {
+			host(k, rows, c1-c0, left, ps, right[off:], x, ldx, scratch)
+		} else {
+			rect64(tile, k, rows, c1-c0, left, ps, right[off:], x, ldx, scratch)
+		}
+	}
+	g := x[(c0-j1)*ldx:]
+	w := c1 - c0
+	if host := gram64Host; host != nil && runtime.GOARCH == "wasm" {
+		host(k, w, ldx, left[off:], right[off:], g, scratch)
+		return
+	}
+	np := (w + panelW - 1) / panelW
+	for _, it := range upperItems(w, itemR, itemC) {
+		gram64Item(tile, it, k, w, ldx, np, left[off:], right[off:], g, scratch)
+	}
+}
+
+// ServeCholesky is the helper of CholeskyShared at the other end of peer:
+// it keeps its panels of columns of each factorization the solver starts
+// and updates them at each step, until EndShare. It returns the error
+// that stopped it, after telling the solver.
+func ServeCholesky(peer Peer) error {
+	var h *helper
+	for {
+		b, err := peer.Recv()
+		if err != nil {
+			return err
+		}
+		if len(b) == 0 {
+			err = shareErr("an empty message")
+		} else {
+			switch b[0] {
+			case msgEnd:
+				return nil
+			case msgAbandon:
+				h = nil
+			case msgStart:
+				h, err = newHelper(b[1:])
+			case msgStep:
+				if h == nil {
+					err = shareErr("a step before the factorization started")
+					break
+				}
+				var reply []byte
+				if reply, err = h.step(b[1:]); err == nil {
+					err = peer.Send(reply)
+				}
+			default:
+				err = shareErr("an unknown message %q", b[0])
+			}
+		}
+		if err != nil {
+			_ = peer.Send(append([]byte{msgFault}, err.Error()...))
+			return err
+		}
+	}
+}
+
+// helper is the helper's side of one factorization: its panels of columns
+// (panel q holds rows 0 … c1 of columns c0 … c1, c1 − c0 values a row).
+type helper struct {
+	m       int
+	cols    [][]float64
+	panel   []float64
+	left    []float64
+	right   []float64
+	scratch []float64
+	reply   []byte
+}
+
+func newHelper(b []byte) (*helper, error) {
+	if len(b) < 8 {
+		return nil, shareErr("a start of %d bytes", len(b))
+	}
+	m64 := binary.LittleEndian.Uint64(b)
+	if m64 > math.MaxInt32 {
+		return nil, shareErr("a matrix of order %d", m64)
+	}
+	m := int(m64)
+	b = b[8:]
+	n := 0
+	for q := 1; q*choleskyBlock < m; q += 2 {
+		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
+		n += c1 * (c1 - c0)
+	}
+	if len(b) != 8*n {
+		return nil, shareErr("the columns of a matrix of order %d are %d bytes, not %d", m, len(b), 8*n)
+	}
+	// The columns are as large as the message that brought them.
+	h := &helper{m: m, cols: make([][]float64, (m+choleskyBlock-1)/choleskyBlock)}
+	for q := 1; q*choleskyBlock < m; q += 2 {
+		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
+		h.cols[q] = make([]float64, c1*(c1-c0))
+		b = readFloats(h.cols[q], b)
+	}
+	return h, nil
+}
+
+// step updates the helper's panels right of U₁₂ and returns the next
+// panel's rows of them.
+func (h *helper) step(b []byte) ([]byte, error) {
+	if len(b) < 16 {
+		return nil, shareErr("a step of %d bytes", len(b))
+	}
+	j0, nb := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+	m := h.m
+	if j0%choleskyBlock != 0 || j0 >= uint64(m) || nb != uint64(min(int(j0)+choleskyBlock, m)-int(j0)) {
+		return nil, shareErr("a step at row %d of %d rows in a matrix of order %d", j0, nb, m)
+	}
+	k := int(nb)
+	j1 := int(j0) + k
+	w := m - j1
+	b = b[16:]
+	if len(b) != 8*k*w {
+		return nil, shareErr("U₁₂ of %d×%d is %d bytes, not %d", k, w, len(b), 8*k*w)
+	}
+	h.panel = grow(h.panel, k*w)
+	readFloats(h.panel, b)
+	h.left, h.right = packTrailing(h.left, h.right, h.panel, k, w)
+	h.scratch = grow(h.scratch, tileR*tileC)
+	j2 := min(j1+choleskyBlock, m)
+	h.reply = append(h.reply[:0], msgStrip)
+	for q := j1 / choleskyBlock; q*choleskyBlock < m; q++ {
+		if !helps(q) {
+			continue
+		}
+		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
+		wq := c1 - c0
+		subPanel(k, j1, c0, c1, h.left, h.right, h.cols[q][j1*wq:], wq, h.scratch)
+		for r := j1; r < j2; r++ {
+			h.reply = appendFloats(h.reply, h.cols[q][r*wq:(r+1)*wq])
+		}
+	}
+	return h.reply, nil
+}
+
+// fault returns the helper's error when b is its fault message, or an
+// error when b is not of the kind expected.
+func fault(b []byte, want byte) error {
+	switch {
+	case len(b) > 0 && b[0] == want:
+		return nil
+	case len(b) > 0 && b[0] == msgFault:
+		return shareErr("the helper failed: %s", b[1:])
+	case len(b) == 0:
+		return shareErr("an empty message")
+	}
+	return shareErr("a message %q where %q was expected", b[0], want)
+}
+
+func appendFloats(b []byte, f []float64) []byte {
+	for _, v := range f {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	return b
+}
+
+// readFloats fills f from the start of b and returns the rest of b.
+func readFloats(f []float64, b []byte) []byte {
+	for i := range f {
+		f[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return b[8*len(f):]
+}
