@@ -339,6 +339,37 @@ test('the hand-written kernels (kernels.wasm) load in Chromium and give the bits
   await context.close();
 });
 
+test('an exact fit in Chromium shares its factorization between two workers (fitHelp over a MessageChannel) and gives one Node worker\'s bits', { timeout: 2 * TIMEOUT }, async () => {
+  // 1,300 rows: above Go's linalg.ShareMin, where the plan's solve shares.
+  const X = randomMatrix(1300, 6, 43);
+  const y = Array.from({ length: 1300 }, (_, i) => (X.data[i * 6] + X.data[i * 6 + 2] ** 2 > 0.4 ? 1 : 0));
+  const options = { kernel: { kernel: 'ntk', depth: 2 }, task: 'classification', lambda: 0.01 };
+  const { createEngine } = await import(pkg);
+  const eng = await createEngine({ workers: 1 });
+  const alone = await eng.fitRidge(X, Float64Array.from(y), options);
+  const want = Array.from(alone.toJSON().coef.data);
+  eng.close();
+  const { page, context, check } = await open();
+  const got = await page.evaluate(async ({ url, data, y, options }) => {
+    const ops = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (m, ...rest) {
+      if (m?.type === 'call') ops.push(m.op);
+      return post.call(this, m, ...rest);
+    };
+    const { createEngine } = await import(url);
+    const eng = await createEngine({ workers: 2 });
+    const m = await eng.fitRidge({ rows: 1300, cols: 6, data: Float64Array.from(data) }, Float64Array.from(y), options);
+    eng.close();
+    Worker.prototype.postMessage = post;
+    return { ops, coef: Array.from(m.toJSON().coef.data) };
+  }, { url: `${base}/ntkrf/index.js`, data: Array.from(X.data), y, options });
+  assert.ok(got.ops.includes('fitHelp'), `the second worker helped (calls: ${got.ops.join(', ')})`);
+  assert.deepEqual(got.coef, want);
+  check();
+  await context.close();
+});
+
 test('the newest file choice wins: a slow file then a quick one, and a quick one then a slow one', { timeout: 6 * TIMEOUT }, async () => {
   const { page, context, check } = await open();
   // 800,000 rows (about 60 MB): parsing takes seconds, long enough to choose another file meanwhile.

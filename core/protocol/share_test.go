@@ -1,0 +1,110 @@
+package protocol_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"ntkrf/core/data"
+	"ntkrf/core/kernel"
+	"ntkrf/core/krr"
+	"ntkrf/core/linalg"
+	"ntkrf/core/pipeline"
+	"ntkrf/core/protocol"
+	"ntkrf/core/rf"
+	"ntkrf/internal/fixture"
+)
+
+// chanPeer is one end of an in-process linalg.Peer pair, counting what it sends.
+type chanPeer struct {
+	in, out chan []byte
+	sent    *int
+}
+
+func (p chanPeer) Send(b []byte) error {
+	*p.sent++
+	p.out <- append([]byte(nil), b...)
+	return nil
+}
+func (p chanPeer) Recv() ([]byte, error) { return <-p.in, nil }
+
+// TestPlanSharesSolve: a settled plan says its solve shares the
+// factorization (an exact kernel on linalg.ShareMin rows or more, not a
+// features fit or fewer rows), and the solve with a helper gives the
+// model of the solve alone, byte for byte.
+func TestPlanSharesSolve(t *testing.T) {
+	ctx := context.Background()
+	n, cols := linalg.ShareMin+80, 4
+	X, y := fixture.Data(n, cols, 2, 5)
+	exact := pipeline.Config{
+		Preprocess: &data.Prep{},
+		Kernel:     &kernel.Spec{Name: kernel.NameNTK, Depth: 2},
+		Ridge:      krr.Options{Task: krr.Classification, Lambda: 0.01},
+	}
+	features := pipeline.Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 32, Depth: 1}, Ridge: krr.Options{Task: krr.Classification}}
+	for _, tc := range []struct {
+		name string
+		cfg  pipeline.Config
+		rows int
+		want bool
+	}{
+		{"exact, ShareMin rows and more", exact, n, true},
+		{"exact, fewer", exact, linalg.ShareMin - 1, false},
+		{"features", features, n, false},
+	} {
+		plan, err := protocol.NewPlan(tc.cfg, tc.rows, cols, y[:tc.rows])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := plan.Shares(); got != tc.want {
+			t.Errorf("%s: Shares() = %v", tc.name, got)
+		}
+	}
+	plan, err := protocol.NewPlan(exact, n, cols, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats := plan.NewStats()
+	if err := stats.AddAt(X, 0); err != nil {
+		t.Fatal(err)
+	}
+	scaler, err := plan.Scaler(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	solve := func(p *protocol.Plan) []byte {
+		part, err := p.NewPart(scaler)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := part.Add(ctx, X, y, 0); err != nil {
+			t.Fatal(err)
+		}
+		pl, err := p.Solve(ctx, scaler, part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(pl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	alone := solve(plan)
+	in, out := make(chan []byte, 4), make(chan []byte, 4)
+	solver, helper := chanPeer{in: in, out: out, sent: new(int)}, chanPeer{in: out, out: in, sent: new(int)}
+	done := make(chan error, 1)
+	go func() { done <- linalg.ServeCholesky(helper) }()
+	shared := solve(plan.WithHelper(solver))
+	if *solver.sent < 2 {
+		t.Fatalf("the solve sent the helper %d messages: it did not share", *solver.sent)
+	}
+	_ = linalg.EndShare(solver)
+	if err := <-done; err != nil {
+		t.Fatalf("the helper: %v", err)
+	}
+	if !bytes.Equal(shared, alone) {
+		t.Error("the model solved with a helper differs from the model solved alone")
+	}
+}
