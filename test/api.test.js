@@ -149,9 +149,9 @@ test('fitRidge: the same rows give the same bits on any number of workers (the c
 });
 
 test('fitRidge: an exact fit on many rows shares its factorization with a second worker (fitHelp), with the bits of one worker; cancelled mid-solve, the next fit is the same', async () => {
-  // 1,300 rows: above Go's linalg.ShareMin (1,024), where Go's plan says
+  // 1,600 rows: above Go's linalg.ShareMin (1,536), where Go's plan says
   // its solve shares (plan.shares); a features fit never does.
-  const n = 1300;
+  const n = 1600;
   const X = randomMatrix(n, 6, 11);
   const y = Float64Array.from({ length: n }, (_, i) => (X.data[i * 6] + X.data[i * 6 + 1] ** 2 > 0.4 ? 1 : 0));
   const options = { kernel: { kernel: 'ntk', depth: 2 }, task: 'classification', lambda: 0.01 };

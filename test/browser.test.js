@@ -340,9 +340,9 @@ test('the hand-written kernels (kernels.wasm) load in Chromium and give the bits
 });
 
 test('an exact fit in Chromium shares its factorization between two workers (fitHelp over a MessageChannel) and gives one Node worker\'s bits', { timeout: 2 * TIMEOUT }, async () => {
-  // 1,300 rows: above Go's linalg.ShareMin, where the plan's solve shares.
-  const X = randomMatrix(1300, 6, 43);
-  const y = Array.from({ length: 1300 }, (_, i) => (X.data[i * 6] + X.data[i * 6 + 2] ** 2 > 0.4 ? 1 : 0));
+  // 1,600 rows: above Go's linalg.ShareMin, where the plan's solve shares.
+  const X = randomMatrix(1600, 6, 43);
+  const y = Array.from({ length: 1600 }, (_, i) => (X.data[i * 6] + X.data[i * 6 + 2] ** 2 > 0.4 ? 1 : 0));
   const options = { kernel: { kernel: 'ntk', depth: 2 }, task: 'classification', lambda: 0.01 };
   const { createEngine } = await import(pkg);
   const eng = await createEngine({ workers: 1 });
@@ -359,7 +359,7 @@ test('an exact fit in Chromium shares its factorization between two workers (fit
     };
     const { createEngine } = await import(url);
     const eng = await createEngine({ workers: 2 });
-    const m = await eng.fitRidge({ rows: 1300, cols: 6, data: Float64Array.from(data) }, Float64Array.from(y), options);
+    const m = await eng.fitRidge({ rows: 1600, cols: 6, data: Float64Array.from(data) }, Float64Array.from(y), options);
     eng.close();
     Worker.prototype.postMessage = post;
     return { ops, coef: Array.from(m.toJSON().coef.data) };
