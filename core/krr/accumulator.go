@@ -375,7 +375,8 @@ func (a *Accumulator) coefficients(lambda float64) (W *mat.Dense, bias []float64
 	for i := 0; i < a.m; i++ {
 		s[i*a.m+i] += lambda
 	}
-	if W, ok = linalg.CholSolve(s, a.m, a.d, a.k); !ok {
+	W, err := linalg.CholSolveShared(s, a.m, a.d, a.k, a.opt.Helper)
+	if err != nil {
 		return nil, nil, false
 	}
 	bias = append([]float64(nil), a.ybar...)

@@ -116,9 +116,10 @@ type Options struct {
 	// "eigen", "solve"; FitKernel: "kernel", "eigen", "solve").
 	Progress func(done, total int, stage string) `json:"-"`
 	// Helper, when set, is the other end of a factorization shared with
-	// another instance (linalg.CholeskyShared): the dual fits' Cholesky
-	// factorization at orders of linalg.ShareMin or more, with the same
-	// bits. Its owner ends it (linalg.EndShare). Primal fits ignore it.
+	// another instance (linalg.CholeskyShared): the Cholesky factorization
+	// of a solve (K + λI in the dual, ΦᵀΦ + λI in the primal) at orders of
+	// linalg.ShareMin or more, with the same bits. Its owner ends it
+	// (linalg.EndShare).
 	Helper linalg.Peer `json:"-"`
 }
 

@@ -283,11 +283,18 @@ func (p *fitPlan) WithHelper(peer linalg.Peer) *fitPlan {
 }
 
 // Shares reports whether a settled plan's solve would share its
-// factorization with a helper given one (WithHelper): an exact kernel's
-// on linalg.ShareMin rows or more. Hosts with a second instance idle give
-// it one then.
+// factorization with a helper given one (WithHelper): the order of its
+// Cholesky factorization, the rows of an exact kernel or the width of
+// the features, is linalg.ShareMin or more. Hosts with a second instance
+// idle give it one then.
 func (p *fitPlan) Shares() bool {
-	return p.open == nil && p.kern != nil && linalg.Shares(p.rows)
+	if p.open != nil {
+		return false
+	}
+	if p.kern != nil {
+		return linalg.Shares(p.rows)
+	}
+	return linalg.Shares(p.dim)
 }
 
 // NewStats returns empty statistics for the plan's columns: each part adds

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"ntkrf/core/data"
 	"ntkrf/core/kernel"
 	"ntkrf/core/krr"
@@ -34,7 +36,6 @@ func (p chanPeer) Recv() ([]byte, error) { return <-p.in, nil }
 // features fit or fewer rows), and the solve with a helper gives the
 // model of the solve alone, byte for byte.
 func TestPlanSharesSolve(t *testing.T) {
-	ctx := context.Background()
 	n, cols := linalg.ShareMin+80, 4
 	X, y := fixture.Data(n, cols, 2, 5)
 	exact := pipeline.Config{
@@ -43,6 +44,8 @@ func TestPlanSharesSolve(t *testing.T) {
 		Ridge:      krr.Options{Task: krr.Classification, Lambda: 0.01},
 	}
 	features := pipeline.Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 32, Depth: 1}, Ridge: krr.Options{Task: krr.Classification}}
+	wide := features
+	wide.Features.Dim = linalg.ShareMin
 	for _, tc := range []struct {
 		name string
 		cfg  pipeline.Config
@@ -51,7 +54,8 @@ func TestPlanSharesSolve(t *testing.T) {
 	}{
 		{"exact, ShareMin rows and more", exact, n, true},
 		{"exact, fewer", exact, linalg.ShareMin - 1, false},
-		{"features", features, n, false},
+		{"features, fewer than ShareMin", features, n, false},
+		{"features, ShareMin", wide, n, true},
 	} {
 		plan, err := protocol.NewPlan(tc.cfg, tc.rows, cols, y[:tc.rows])
 		if err != nil {
@@ -61,7 +65,17 @@ func TestPlanSharesSolve(t *testing.T) {
 			t.Errorf("%s: Shares() = %v", tc.name, got)
 		}
 	}
-	plan, err := protocol.NewPlan(exact, n, cols, y)
+	for _, cfg := range []pipeline.Config{exact, wide} {
+		sharedSolve(t, cfg, X, y)
+	}
+}
+
+// sharedSolve fits cfg on X, y in one part and solves it alone and with a
+// helper: the same model file.
+func sharedSolve(t *testing.T, cfg pipeline.Config, X *mat.Dense, y []float64) {
+	ctx := context.Background()
+	n, cols := X.Dims()
+	plan, err := protocol.NewPlan(cfg, n, cols, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +119,6 @@ func TestPlanSharesSolve(t *testing.T) {
 		t.Fatalf("the helper: %v", err)
 	}
 	if !bytes.Equal(shared, alone) {
-		t.Error("the model solved with a helper differs from the model solved alone")
+		t.Errorf("%v: the model solved with a helper differs from the model solved alone", cfg.Kernel != nil)
 	}
 }
