@@ -16,7 +16,11 @@
 // fitStats, select (the settled plan's bytes out), fitPart and fitSolve,
 // each given the plan's bytes. A part may stay in the instance that made
 // it (fitPart's keep; fitShip sends it, fitDrop forgets it): the bridge
-// keeps it, the scheduler says where it goes.
+// keeps it, the scheduler says where it goes. fitSolve and fitHelp given a
+// link (a sixth argument of call: a MessagePort between two workers, see
+// linkPeer) share the solve's factorization (linalg.CholeskyShared and
+// ServeCholesky); they run on a goroutine each, so that Go waits for the
+// other instance's messages while JavaScript's event loop delivers them.
 //
 // Dispatch is ordinary Go, tested and fuzzed natively. The file built for
 // js/wasm (bridge_js.go) only converts typed arrays, wraps the result in a

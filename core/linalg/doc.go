@@ -57,6 +57,15 @@
 // bits as plain loops). CholSolve's triangular solves run on the columns
 // of the right-hand side, an axpy or a dot per row of U.
 //
+// CholeskyShared shares a factorization of order ShareMin or more with a
+// helper in another instance (ServeCholesky at the other end of a Peer,
+// whose bytes a host carries: WebAssembly workers share no memory): each
+// step the solver factors the panel and solves U₁₂, sends U₁₂, and updates
+// the even panels of columns while the helper updates the odd ones and
+// sends back the next panel's rows of them. Each entry's products are
+// summed from zero by the same micro-kernels and added, so the factor is
+// Cholesky's bit for bit.
+//
 // # EigSym, Tridiagonalize
 //
 // EigSym diagonalizes by a Householder reduction to tridiagonal form and
