@@ -64,7 +64,16 @@ func spd(m int, seed uint64) []float64 {
 // whole or partial, and on two factorizations served by one helper.
 func TestCholeskySharedBits(t *testing.T) {
 	t.Parallel()
-	sizes := []int{ShareMin, ShareMin + 256 + 37, ShareMin + 100, ShareMin + 256}
+	// The last panel (q = ⌈m/256⌉ − 1) is, at 1,536, 1,829, 1,636 and
+	// 2,048 rows: the helper's whole, the solver's partial, the helper's
+	// partial and the solver's whole.
+	sizes := []int{ShareMin, ShareMin + 256 + 37, ShareMin + 100, 2048}
+	for i, m := range sizes {
+		q := (m+choleskyBlock-1)/choleskyBlock - 1
+		if whole := m%choleskyBlock == 0; helps(q) != (i%2 == 0) || whole != (i%3 == 0) {
+			t.Fatalf("m=%d: the last panel is not the case it stands for", m)
+		}
+	}
 	if testing.Short() {
 		sizes = sizes[:2]
 	}
