@@ -2,7 +2,12 @@
 
 package jsbridge
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+
+	"ntkrf/core/linalg"
+)
 
 // A build for the package's tests only (build.sh builds it as
 // dist/test/ntkrf-crashtest.wasm): split with seed 4242 runs the instance
@@ -20,4 +25,30 @@ func init() {
 		}
 		return split(c, args)
 	}
+}
+
+// The helper of a shared factorization of order 1601 runs its instance out
+// of memory as the factorization starts, so that a test can check that the
+// fit rejects with the helper's error instead of waiting for it.
+func init() {
+	help := ops["fitHelp"]
+	ops["fitHelp"] = func(c *call, args []byte) (any, error) {
+		if c.peer != nil {
+			c.peer = crashPeer{c.peer}
+		}
+		return help(c, args)
+	}
+}
+
+type crashPeer struct{ linalg.Peer }
+
+func (p crashPeer) Recv() ([]byte, error) {
+	b, err := p.Peer.Recv()
+	if len(b) >= 9 && b[0] == 'I' && binary.LittleEndian.Uint64(b[1:]) == 1601 {
+		var hold [][]byte
+		for {
+			hold = append(hold, make([]byte, 256<<20))
+		}
+	}
+	return b, err
 }

@@ -181,6 +181,27 @@ test('an instance that dies rejects only its own call, with ERR_INSTANCE, and is
   }
 });
 
+test('a helper whose instance dies during a shared solve fails the fit with its error, not a wait; both workers serve again', async () => {
+  // The crashtest build's helper runs out of memory as a factorization of order 1601 starts
+  // (jsbridge/testhook_crash.go); 1,601 rows of an exact kernel share their solve (Go's linalg.ShareMin).
+  const wasmURL = new URL(`file://${path.join(root, 'dist', 'test', 'ntkrf-crashtest.wasm')}`);
+  const e = await createEngine({ workers: 2, wasmURL });
+  try {
+    const fit = (n) => {
+      const X = randomMatrix(n, 5, 8);
+      const y = Float64Array.from({ length: n }, (_, i) => (X.data[i * 5] > 0.2 ? 1 : 0));
+      return e.fitRidge(X, y, { kernel: { kernel: 'ntk', depth: 1 }, task: 'classification', lambda: 0.1 });
+    };
+    await assert.rejects(fit(1601), isError(Error, 'ERR_INSTANCE', undefined, /^fitRidge: the WebAssembly instance ran out of memory during this call and was restarted/));
+    const m = await fit(1600);
+    assert.equal(m.kind, 'kernel');
+    const stats = await e.stats();
+    assert.equal(stats.workers.length, 2);
+  } finally {
+    e.close();
+  }
+});
+
 test('close() rejects every call in flight or waiting, also from onProgress', async () => {
   const e = await createEngine({ workers: 1 });
   const big = randomMatrix(3000, 32, 5);
