@@ -178,6 +178,10 @@ test('fitRidge: an exact fit on many rows shares its factorization with a second
         const p = e.fitRidge(X, y, { ...options, signal: ac.signal, onProgress: (q) => { if (q.stage === 'kernel') ac.abort(); } });
         await assert.rejects(p, (err) => err.name === 'AbortError');
         assert.equal(JSON.stringify((await e.fitRidge(X, y, options)).toJSON()), files[0], 'the fit after a cancelled one');
+        // Two such fits at once on two workers: each solve gets a helper only when both
+        // workers are free as it starts, so neither waits for the other's; the same files.
+        const both = await Promise.all([e.fitRidge(X, y, options), e.fitRidge(X, y, options)]);
+        for (const m of both) assert.equal(JSON.stringify(m.toJSON()), files[0], 'two fits at once');
       }
       e.close();
     }
