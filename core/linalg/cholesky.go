@@ -41,8 +41,8 @@ func cholesky(a []float64, m, sub int, sh *shared) error {
 	for j0 := 0; j0 < m; j0 += choleskyBlock {
 		j1 := min(j0+choleskyBlock, m)
 		nb := j1 - j0
-		// The helper's columns of these rows, as its last update left them.
-		if err := sh.strip(a, m, j0); err != nil {
+		// A helper's diagonal block, as its last update left it.
+		if err := sh.diag(a, m, j0); err != nil {
 			return err
 		}
 		// U11 = chol(A11), unblocked (upper, row-major).
@@ -59,41 +59,29 @@ func cholesky(a []float64, m, sub int, sh *shared) error {
 			a[i*m+i] = d
 			solveRows(a, m, j0, i, i+1, j1)
 		}
-		// U12 = U11⁻ᵀA12, in chunks of columns shared among the cores:
-		// the nb×chunk block being solved stays in L2. Rows go in groups
-		// of sub: the terms from the rows of earlier groups are one
-		// product on gemm, −U11[<g, g]ᵀ·U12[<g] added to A12[g], then the
-		// group is solved by plain loops. gemm adds the negated products
-		// one at a time in increasing k, so every entry gets the bits of
-		// solveRows over the whole panel.
-		negT = grow(negT, nb*nb)
-		for g0 := j0 + sub; g0 < j1; g0 += sub {
-			g1 := min(g0+sub, j1)
-			t := negT[(g0-j0)*nb:]
-			for r := g0; r < g1; r++ {
-				for k := j0; k < g0; k++ {
-					t[(r-g0)*(g0-j0)+k-j0] = -a[k*m+r]
-				}
+		w := m - j1
+		negT = buildNegT(negT, a[j0*m+j0:], m, nb, sub)
+		// The helper solves its columns of U12 from U11 meanwhile.
+		if w > 0 {
+			if err := sh.begin(a, m, j0, nb); err != nil {
+				return err
 			}
 		}
+		// U12 = U11⁻ᵀA12, in chunks of columns shared among the cores
+		// (solveU12); with a helper, the chunks of this side's panels.
 		var next atomic.Int64
-		chunks := (m - j1 + cholChunk - 1) / cholChunk
+		chunks := (w + cholChunk - 1) / cholChunk
 		work := func() {
 			for c := int(next.Add(1)) - 1; c < chunks; c = int(next.Add(1)) - 1 {
 				c0 := j1 + c*cholChunk
-				c1 := min(c0+cholChunk, m)
-				for g0 := j0; g0 < j1; g0 += sub {
-					g1 := min(g0+sub, j1)
-					if g0 > j0 {
-						gemmBlock(a[g0*m+c0:], m, negT[(g0-j0)*nb:], g0-j0, a[j0*m+c0:], m, 0, g1-g0, 0, c1-c0, g0-j0, true)
-					}
-					for i := g0; i < g1; i++ {
-						solveRows(a, m, g0, i, c0, c1)
-					}
+				if sh != nil && helps(c0/choleskyBlock) {
+					continue
 				}
+				c1 := min(c0+cholChunk, m)
+				solveU12(a[j0*m+j0:], m, negT, nb, sub, a[j0*m+c0:], m, c1-c0)
 			}
 		}
-		if workers := min(runtime.GOMAXPROCS(0), chunks); workers > 1 && nb*nb*(m-j1)/2 >= minParallel {
+		if workers := min(runtime.GOMAXPROCS(0), chunks); workers > 1 && nb*nb*w/2 >= minParallel {
 			var wg sync.WaitGroup
 			for range workers {
 				wg.Go(work)
@@ -102,9 +90,12 @@ func cholesky(a []float64, m, sub int, sh *shared) error {
 		} else {
 			work()
 		}
-		w := m - j1
 		if w == 0 {
 			break
+		}
+		// Each side's columns of U12 to the other.
+		if err := sh.exchange(a, m, j0, nb); err != nil {
+			return err
 		}
 		// A22 −= U12ᵀU12 with U12 the nb×w block right of U11, in place.
 		panel = grow(panel, nb*w)
@@ -116,11 +107,63 @@ func cholesky(a []float64, m, sub int, sh *shared) error {
 			continue
 		}
 		// The helper updates its panels while this one updates the others.
-		if err := sh.step(a, m, j0, panel, nb, w); err != nil {
-			return err
-		}
+		sh.update(a, m, j1, panel, nb, w)
 	}
 	return nil
+}
+
+// buildNegT writes into negT (grown to nb²) the negated columns of U11
+// (upper, row stride ldu) that solveU12's products take: for each group of
+// sub rows from g0, the g0 rows above it, group row r's at
+// negT[g0·nb + r·g0 …].
+func buildNegT(negT, u []float64, ldu, nb, sub int) []float64 {
+	negT = grow(negT, nb*nb)
+	for g0 := sub; g0 < nb; g0 += sub {
+		g1 := min(g0+sub, nb)
+		t := negT[g0*nb:]
+		for r := g0; r < g1; r++ {
+			for k := range g0 {
+				t[(r-g0)*g0+k] = -u[k*ldu+r]
+			}
+		}
+	}
+	return negT
+}
+
+// solveU12 solves U11ᵀX = A for the nb×cols block x (row stride ldx) in
+// place, U11 upper with row stride ldu: rows in groups of sub, the terms
+// from the rows of earlier groups one product on gemm, −U11[<g, g]ᵀ·X[<g]
+// added to X[g] (negT from buildNegT), then the group solved by plain
+// loops. gemm adds the negated products one at a time in increasing k, so
+// every entry gets the bits of solveRows over the whole panel, and each
+// column's bits depend on nothing beside it.
+func solveU12(u []float64, ldu int, negT []float64, nb, sub int, x []float64, ldx, cols int) {
+	for g0 := 0; g0 < nb; g0 += sub {
+		g1 := min(g0+sub, nb)
+		if g0 > 0 {
+			gemmBlock(x[g0*ldx:], ldx, negT[g0*nb:], g0, x, ldx, 0, g1-g0, 0, cols, g0, true)
+		}
+		for i := g0; i < g1; i++ {
+			solveRowsAt(u, ldu, x, ldx, g0, i, cols)
+		}
+	}
+}
+
+// solveRowsAt is solveRows on a block: row i of x (row stride ldx, cols
+// values) from the rows k0 … i−1 above it and column i of U11 (row stride
+// ldu), in the same order.
+func solveRowsAt(u []float64, ldu int, x []float64, ldx, k0, i, cols int) {
+	if cols <= 0 {
+		return
+	}
+	ri := x[i*ldx : i*ldx+cols]
+	for k := k0; k < i; k++ {
+		axpy(ri, x[k*ldx:k*ldx+cols], -u[k*ldu+i])
+	}
+	inv := 1 / u[i*ldu+i]
+	for j := range ri {
+		ri[j] *= inv
+	}
 }
 
 // cholChunk is the number of columns of U12 solved together.

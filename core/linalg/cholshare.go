@@ -32,12 +32,17 @@ const ShareMin = 1536
 func Shares(m int) bool { return m >= ShareMin }
 
 // The messages of a shared factorization: a kind byte, then the fields.
+// A step is S (the solver's U₁₁), R (the helper's columns of U₁₂), U (the
+// solver's), then B (the helper's updated diagonal block) when the next
+// panel is the helper's.
 const (
 	msgStart   = 'I' // solver → helper: m, then the helper's columns (rows 0 … c1 of each of its panels)
-	msgStep    = 'S' // solver → helper: j0, nb, then U₁₂ (nb × (m − j0 − nb))
+	msgStep    = 'S' // solver → helper: j0, nb, then U₁₁ (nb × nb, row-major)
+	msgMine    = 'U' // solver → helper: j0, then its columns of U₁₂ (nb rows of each of its panels right of U₁₁)
 	msgAbandon = 'A' // solver → helper: the factorization stopped (not positive definite)
 	msgEnd     = 'D' // solver → helper: nothing more to factor; ServeCholesky returns
-	msgStrip   = 'R' // helper → solver: rows j0 + nb … + 2nb of the helper's columns, updated
+	msgTheirs  = 'R' // helper → solver: its columns of U₁₂, as msgMine
+	msgDiag    = 'B' // helper → solver: the next diagonal block (its panel's), updated
 	msgFault   = 'E' // helper → solver: the helper failed, and why
 )
 
@@ -85,7 +90,6 @@ func EndShare(peer Peer) error { return peer.Send([]byte{msgEnd}) }
 // shared is the solver's side of a shared factorization.
 type shared struct {
 	peer    Peer
-	pending bool // a step's strip is still to be received
 	left    []float64
 	right   []float64
 	scratch []float64
@@ -95,88 +99,124 @@ type shared struct {
 // start sends the helper m and its columns as they are.
 func (sh *shared) start(a []float64, m int) error {
 	n := 0
-	for q := 1; q*choleskyBlock < m; q++ {
-		if !helps(q) {
-			continue
-		}
-		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
-		n += c1 * (c1 - c0)
-	}
+	eachPanel(m, 0, true, func(c0, c1 int) { n += c1 * (c1 - c0) })
 	b := make([]byte, 0, 9+8*n)
 	b = append(b, msgStart)
 	b = binary.LittleEndian.AppendUint64(b, uint64(m))
-	for q := 1; q*choleskyBlock < m; q++ {
-		if !helps(q) {
-			continue
-		}
-		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
+	eachPanel(m, 0, true, func(c0, c1 int) {
 		for r := range c1 {
 			b = appendFloats(b, a[r*m+c0:r*m+c1])
 		}
-	}
+	})
 	return sh.peer.Send(b)
 }
 
-// strip writes the rows j0 … j0+nb of the helper's columns from j0 on,
-// which its last update left, into a; nothing when no step is pending.
-func (sh *shared) strip(a []float64, m, j0 int) error {
-	if sh == nil || !sh.pending {
+// diag writes the diagonal block of the panel from j0 into a when it is
+// the helper's: its update of the last step made it.
+func (sh *shared) diag(a []float64, m, j0 int) error {
+	if sh == nil || j0 == 0 || !helps(j0/choleskyBlock) {
 		return nil
 	}
-	sh.pending = false
-	b, err := sh.peer.Recv()
+	b, err := sh.recv(msgDiag)
 	if err != nil {
 		return err
 	}
-	if err := fault(b, msgStrip); err != nil {
-		return err
+	nb := min(j0+choleskyBlock, m) - j0
+	if len(b) != 8*nb*nb {
+		return shareErr("the helper's diagonal block at row %d is %d bytes, not %d", j0, len(b), 8*nb*nb)
 	}
-	b = b[1:]
-	j1 := min(j0+choleskyBlock, m)
-	want := 0
-	for q := j0 / choleskyBlock; q*choleskyBlock < m; q++ {
-		if helps(q) {
-			want += (j1 - j0) * (min((q+1)*choleskyBlock, m) - q*choleskyBlock)
-		}
-	}
-	if len(b) != 8*want {
-		return shareErr("the helper's rows %d…%d are %d bytes, not %d", j0, j1-1, len(b), 8*want)
-	}
-	for q := j0 / choleskyBlock; q*choleskyBlock < m; q++ {
-		if !helps(q) {
-			continue
-		}
-		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
-		for r := j0; r < j1; r++ {
-			b = readFloats(a[r*m+c0:r*m+c1], b)
-		}
+	for r := j0; r < j0+nb; r++ {
+		b = readFloats(a[r*m+j0:r*m+j0+nb], b)
 	}
 	return nil
 }
 
-// step sends the helper U₁₂ (panel: nb × w, the rows j0 … j0+nb right of
-// U₁₁) and updates this side's panels of the trailing matrix meanwhile.
-func (sh *shared) step(a []float64, m, j0 int, panel []float64, nb, w int) error {
-	j1 := j0 + nb
-	sh.msg = sh.msg[:0]
-	sh.msg = append(sh.msg, msgStep)
+// begin sends the helper U₁₁ (rows j0 … j0+nb), from which it solves its
+// columns of U₁₂.
+func (sh *shared) begin(a []float64, m, j0, nb int) error {
+	if sh == nil {
+		return nil
+	}
+	sh.msg = append(sh.msg[:0], msgStep)
 	sh.msg = binary.LittleEndian.AppendUint64(sh.msg, uint64(j0))
 	sh.msg = binary.LittleEndian.AppendUint64(sh.msg, uint64(nb))
-	sh.msg = appendFloats(sh.msg, panel[:nb*w])
+	for r := j0; r < j0+nb; r++ {
+		sh.msg = appendFloats(sh.msg, a[r*m+j0:r*m+j0+nb])
+	}
+	return sh.peer.Send(sh.msg)
+}
+
+// exchange sends the helper this side's columns of U₁₂ (rows j0 … j0+nb)
+// and writes its columns into a: both then have all of U₁₂, and a holds
+// the factor's rows.
+func (sh *shared) exchange(a []float64, m, j0, nb int) error {
+	if sh == nil {
+		return nil
+	}
+	j1 := j0 + nb
+	sh.msg = append(sh.msg[:0], msgMine)
+	sh.msg = binary.LittleEndian.AppendUint64(sh.msg, uint64(j0))
+	eachPanel(m, j1, false, func(c0, c1 int) {
+		for r := j0; r < j1; r++ {
+			sh.msg = appendFloats(sh.msg, a[r*m+c0:r*m+c1])
+		}
+	})
 	if err := sh.peer.Send(sh.msg); err != nil {
 		return err
 	}
-	sh.pending = true
+	b, err := sh.recv(msgTheirs)
+	if err != nil {
+		return err
+	}
+	if want := 8 * nb * panelCols(m, j1, true); len(b) != want {
+		return shareErr("the helper's columns of U₁₂ at row %d are %d bytes, not %d", j0, len(b), want)
+	}
+	eachPanel(m, j1, true, func(c0, c1 int) {
+		for r := j0; r < j1; r++ {
+			b = readFloats(a[r*m+c0:r*m+c1], b)
+		}
+	})
+	return nil
+}
+
+// update subtracts U₁₂ᵀU₁₂ (panel: nb × w, columns from j1) from this
+// side's panels of the trailing matrix, while the helper does its own.
+func (sh *shared) update(a []float64, m, j1 int, panel []float64, nb, w int) {
 	sh.left, sh.right = packTrailing(sh.left, sh.right, panel, nb, w)
 	sh.scratch = grow(sh.scratch, tileR*tileC)
-	for q := j1 / choleskyBlock; q*choleskyBlock < m; q++ {
-		if helps(q) {
-			continue
-		}
-		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
+	eachPanel(m, j1, false, func(c0, c1 int) {
 		subPanel(nb, j1, c0, c1, sh.left, sh.right, a[j1*m+c0:], m, sh.scratch)
+	})
+}
+
+// recv receives the helper's next message, of kind want: its fields.
+func (sh *shared) recv(want byte) ([]byte, error) {
+	b, err := sh.peer.Recv()
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if err := fault(b, want); err != nil {
+		return nil, err
+	}
+	return b[1:], nil
+}
+
+// eachPanel calls f with the columns c0 … c1 of each panel from column j1
+// on (a multiple of choleskyBlock) that is the helper's (helper) or the
+// solver's, left to right.
+func eachPanel(m, j1 int, helper bool, f func(c0, c1 int)) {
+	for q := j1 / choleskyBlock; q*choleskyBlock < m; q++ {
+		if helps(q) == helper {
+			f(q*choleskyBlock, min((q+1)*choleskyBlock, m))
+		}
+	}
+}
+
+// panelCols is the number of columns of eachPanel's panels.
+func panelCols(m, j1 int, helper bool) int {
+	n := 0
+	eachPanel(m, j1, helper, func(c0, c1 int) { n += c1 - c0 })
+	return n
 }
 
 // abandon tells the helper that this factorization stopped.
@@ -250,13 +290,18 @@ func ServeCholesky(peer Peer) error {
 				h = nil
 			case msgStart:
 				h, err = newHelper(b[1:])
-			case msgStep:
+			case msgStep, msgMine:
 				if h == nil {
 					err = shareErr("a step before the factorization started")
 					break
 				}
 				var reply []byte
-				if reply, err = h.step(b[1:]); err == nil {
+				if b[0] == msgStep {
+					reply, err = h.begin(b[1:])
+				} else {
+					reply, err = h.update(b[1:])
+				}
+				if err == nil && reply != nil {
 					err = peer.Send(reply)
 				}
 			default:
@@ -271,10 +316,15 @@ func ServeCholesky(peer Peer) error {
 }
 
 // helper is the helper's side of one factorization: its panels of columns
-// (panel q holds rows 0 … c1 of columns c0 … c1, c1 − c0 values a row).
+// (panel q holds rows 0 … c1 of columns c0 … c1, c1 − c0 values a row),
+// and the step under way.
 type helper struct {
 	m       int
 	cols    [][]float64
+	j0, nb  int  // the step's rows
+	solved  bool // its columns of U₁₂ are solved; the solver's are due
+	u11     []float64
+	negT    []float64
 	panel   []float64
 	left    []float64
 	right   []float64
@@ -293,64 +343,93 @@ func newHelper(b []byte) (*helper, error) {
 	m := int(m64)
 	b = b[8:]
 	n := 0
-	for q := 1; q*choleskyBlock < m; q++ {
-		if !helps(q) {
-			continue
-		}
-		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
-		n += c1 * (c1 - c0)
-	}
+	eachPanel(m, 0, true, func(c0, c1 int) { n += c1 * (c1 - c0) })
 	if len(b) != 8*n {
 		return nil, shareErr("the columns of a matrix of order %d are %d bytes, not %d", m, len(b), 8*n)
 	}
 	// The columns are as large as the message that brought them.
 	h := &helper{m: m, cols: make([][]float64, (m+choleskyBlock-1)/choleskyBlock)}
-	for q := 1; q*choleskyBlock < m; q++ {
-		if !helps(q) {
-			continue
-		}
-		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
+	eachPanel(m, 0, true, func(c0, c1 int) {
+		q := c0 / choleskyBlock
 		h.cols[q] = make([]float64, c1*(c1-c0))
 		b = readFloats(h.cols[q], b)
-	}
+	})
 	return h, nil
 }
 
-// step updates the helper's panels right of U₁₂ and returns the next
-// panel's rows of them.
-func (h *helper) step(b []byte) ([]byte, error) {
+// begin takes U₁₁ of the step at row j0, solves the helper's columns of
+// U₁₂ and returns them.
+func (h *helper) begin(b []byte) ([]byte, error) {
 	if len(b) < 16 {
 		return nil, shareErr("a step of %d bytes", len(b))
 	}
 	j0, nb := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
 	m := h.m
-	if j0%choleskyBlock != 0 || j0 >= uint64(m) || nb != uint64(min(int(j0)+choleskyBlock, m)-int(j0)) {
+	if h.solved || j0%choleskyBlock != 0 || j0 >= uint64(m) || nb != uint64(min(int(j0)+choleskyBlock, m)-int(j0)) || int(j0)+int(nb) >= m {
 		return nil, shareErr("a step at row %d of %d rows in a matrix of order %d", j0, nb, m)
 	}
-	k := int(nb)
-	j1 := int(j0) + k
-	w := m - j1
+	h.j0, h.nb = int(j0), int(nb)
+	k := h.nb
 	b = b[16:]
-	if len(b) != 8*k*w {
-		return nil, shareErr("U₁₂ of %d×%d is %d bytes, not %d", k, w, len(b), 8*k*w)
+	if len(b) != 8*k*k {
+		return nil, shareErr("U₁₁ of %d×%d is %d bytes, not %d", k, k, len(b), 8*k*k)
 	}
+	h.u11 = grow(h.u11, k*k)
+	readFloats(h.u11, b)
+	h.negT = buildNegT(h.negT, h.u11, k, k, cholSub)
+	j1 := h.j0 + k
+	h.reply = append(h.reply[:0], msgTheirs)
+	eachPanel(m, j1, true, func(c0, c1 int) {
+		wq := c1 - c0
+		x := h.cols[c0/choleskyBlock][h.j0*wq:]
+		solveU12(h.u11, k, h.negT, k, cholSub, x, wq, wq)
+		h.reply = appendFloats(h.reply, x[:k*wq])
+	})
+	h.solved = true
+	return h.reply, nil
+}
+
+// update takes the solver's columns of U₁₂, subtracts U₁₂ᵀU₁₂ from the
+// helper's panels, and returns the next diagonal block when its panel is
+// the helper's (else nil).
+func (h *helper) update(b []byte) ([]byte, error) {
+	if !h.solved || len(b) < 8 || binary.LittleEndian.Uint64(b) != uint64(h.j0) {
+		return nil, shareErr("the solver's columns of a step not begun")
+	}
+	h.solved = false
+	m, k, j1 := h.m, h.nb, h.j0+h.nb
+	w := m - j1
+	b = b[8:]
+	if want := 8 * k * panelCols(m, j1, false); len(b) != want {
+		return nil, shareErr("the solver's columns of U₁₂ at row %d are %d bytes, not %d", h.j0, len(b), want)
+	}
+	// U₁₂ whole: the solver's columns from the message, the helper's from its panels.
 	h.panel = grow(h.panel, k*w)
-	readFloats(h.panel, b)
-	h.left, h.right = packTrailing(h.left, h.right, h.panel, k, w)
-	h.scratch = grow(h.scratch, tileR*tileC)
-	j2 := min(j1+choleskyBlock, m)
-	h.reply = append(h.reply[:0], msgStrip)
 	for q := j1 / choleskyBlock; q*choleskyBlock < m; q++ {
-		if !helps(q) {
-			continue
-		}
 		c0, c1 := q*choleskyBlock, min((q+1)*choleskyBlock, m)
 		wq := c1 - c0
-		subPanel(k, j1, c0, c1, h.left, h.right, h.cols[q][j1*wq:], wq, h.scratch)
-		for r := j1; r < j2; r++ {
-			h.reply = appendFloats(h.reply, h.cols[q][r*wq:(r+1)*wq])
+		for r := range k {
+			dst := h.panel[r*w+c0-j1 : r*w+c1-j1]
+			if helps(q) {
+				copy(dst, h.cols[q][(h.j0+r)*wq:(h.j0+r+1)*wq])
+			} else {
+				b = readFloats(dst, b)
+			}
 		}
 	}
+	h.left, h.right = packTrailing(h.left, h.right, h.panel, k, w)
+	h.scratch = grow(h.scratch, tileR*tileC)
+	eachPanel(m, j1, true, func(c0, c1 int) {
+		wq := c1 - c0
+		subPanel(k, j1, c0, c1, h.left, h.right, h.cols[c0/choleskyBlock][j1*wq:], wq, h.scratch)
+	})
+	if !helps(j1 / choleskyBlock) {
+		return nil, nil
+	}
+	c0, c1 := j1, min(j1+choleskyBlock, m)
+	wq := c1 - c0
+	h.reply = append(h.reply[:0], msgDiag)
+	h.reply = appendFloats(h.reply, h.cols[c0/choleskyBlock][c0*wq:c1*wq])
 	return h.reply, nil
 }
 

@@ -175,7 +175,7 @@ func TestServeCholeskyFaults(t *testing.T) {
 			t.Errorf("%s: helper returned %v, want %q", tc.name, err, tc.want)
 		}
 		reply, _ := s.Recv()
-		if ferr := fault(reply, msgStrip); ferr == nil || !strings.Contains(ferr.Error(), "the helper failed") || !strings.Contains(ferr.Error(), tc.want) {
+		if ferr := fault(reply, msgTheirs); ferr == nil || !strings.Contains(ferr.Error(), "the helper failed") || !strings.Contains(ferr.Error(), tc.want) {
 			t.Errorf("%s: the solver reads %v", tc.name, ferr)
 		}
 	}
@@ -190,7 +190,7 @@ func TestServeCholeskyFaults(t *testing.T) {
 	step := binary.LittleEndian.AppendUint64([]byte{msgStep}, 0)
 	step = binary.LittleEndian.AppendUint64(step, choleskyBlock)
 	_ = s.Send(append(step, make([]byte, 8)...))
-	if err := <-done; err == nil || !strings.Contains(err.Error(), "U₁₂") {
+	if err := <-done; err == nil || !strings.Contains(err.Error(), "U₁₁") {
 		t.Errorf("a short step: %v", err)
 	}
 }
