@@ -59,12 +59,15 @@
 //
 // CholeskyShared shares a factorization of order ShareMin or more with a
 // helper in another instance (ServeCholesky at the other end of a Peer,
-// whose bytes a host carries: WebAssembly workers share no memory): each
-// step the solver factors the panel and solves U₁₂, sends U₁₂, and updates
-// the even panels of columns while the helper updates the odd ones and
-// sends back the next panel's rows of them. Each entry's products are
-// summed from zero by the same micro-kernels and added, so the factor is
-// Cholesky's bit for bit.
+// whose bytes a host carries: WebAssembly workers share no memory). The
+// panels of 256 columns are split between the two (the helper's are 1, 2,
+// 5, 6, …); each step the solver factors U₁₁ and sends it, each side
+// solves its columns of U₁₂ and sends them to the other, each updates its
+// panels of the trailing matrix, and the helper sends back the next
+// diagonal block when that panel is its own. Each entry's operations are
+// those of Cholesky in the same order (the products summed from zero by
+// the same micro-kernels and added), so the factor is Cholesky's bit for
+// bit.
 //
 // # EigSym, Tridiagonalize
 //
