@@ -93,11 +93,18 @@ let go;
  * A call's MessagePort to another worker (fitSolve's and fitHelp's: the
  * factorization they share) as the bridge reads it: post a message (its
  * buffer moved), listen for the other side's, close when the call ends.
+ * Closing stops listening first: Go releases its listener next, and a
+ * message that came late must not call a released Go function (that
+ * stops the instance).
  */
 const link = (p) => ({
   post: (u8) => p.postMessage(u8, [u8.buffer]),
   listen: (fn) => (isNode ? p.on('message', fn) : (p.onmessage = (e) => fn(e.data))),
-  close: () => p.close(),
+  close: () => {
+    if (isNode) p.removeAllListeners('message');
+    else p.onmessage = null;
+    p.close();
+  },
 });
 
 listen(async (msg) => {
