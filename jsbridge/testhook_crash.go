@@ -40,6 +40,32 @@ func init() {
 	}
 }
 
+// The solver of a shared factorization of order 1602 runs its instance out
+// of memory once it has started the helper, so that a test can check that
+// the helper is stopped with it.
+func init() {
+	solve := ops["fitSolve"]
+	ops["fitSolve"] = func(c *call, args []byte) (any, error) {
+		if c.peer != nil {
+			c.peer = crashSolver{c.peer}
+		}
+		return solve(c, args)
+	}
+}
+
+type crashSolver struct{ linalg.Peer }
+
+func (p crashSolver) Send(b []byte) error {
+	err := p.Peer.Send(b)
+	if len(b) >= 9 && b[0] == 'I' && binary.LittleEndian.Uint64(b[1:]) == 1602 {
+		var hold [][]byte
+		for {
+			hold = append(hold, make([]byte, 256<<20))
+		}
+	}
+	return err
+}
+
 type crashPeer struct{ linalg.Peer }
 
 func (p crashPeer) Recv() ([]byte, error) {

@@ -181,9 +181,9 @@ test('an instance that dies rejects only its own call, with ERR_INSTANCE, and is
   }
 });
 
-test('a helper whose instance dies during a shared solve fails the fit with its error, not a wait; both workers serve again', async () => {
-  // The crashtest build's helper runs out of memory as a factorization of order 1601 starts
-  // (jsbridge/testhook_crash.go); 1,601 rows of an exact kernel share their solve (Go's linalg.ShareMin).
+test('a helper or a solver whose instance dies during a shared solve fails the fit with its error, not a wait; both workers serve again', async () => {
+  // The crashtest build's helper runs out of memory as a factorization of order 1601 starts, its
+  // solver at order 1602 (jsbridge/testhook_crash.go); such exact fits share their solve (Go's linalg.ShareMin).
   const wasmURL = new URL(`file://${path.join(root, 'dist', 'test', 'ntkrf-crashtest.wasm')}`);
   const e = await createEngine({ workers: 2, wasmURL });
   try {
@@ -193,6 +193,8 @@ test('a helper whose instance dies during a shared solve fails the fit with its 
       return e.fitRidge(X, y, { kernel: { kernel: 'ntk', depth: 1 }, task: 'classification', lambda: 0.1 });
     };
     await assert.rejects(fit(1601), isError(Error, 'ERR_INSTANCE', undefined, /^fitRidge: the WebAssembly instance ran out of memory during this call and was restarted/));
+    // And the solver's (order 1602): the helper, left waiting for its messages, is stopped too.
+    await assert.rejects(fit(1602), isError(Error, 'ERR_INSTANCE', undefined, /^fitRidge: the WebAssembly instance ran out of memory during this call and was restarted/));
     const m = await fit(1600);
     assert.equal(m.kind, 'kernel');
     const stats = await e.stats();

@@ -99,7 +99,13 @@ let go;
  */
 const link = (p) => ({
   post: (u8) => p.postMessage(u8, [u8.buffer]),
-  listen: (fn) => (isNode ? p.on('message', fn) : (p.onmessage = (e) => fn(e.data))),
+  // Not into an instance that has stopped (out of memory): the call would
+  // throw, and the worker's error would hide the 'exit' that says why.
+  listen: (fn) => {
+    const on = (data) => { if (!go.exited) fn(data); };
+    if (isNode) p.on('message', on);
+    else p.onmessage = (e) => on(e.data);
+  },
   close: () => {
     if (isNode) p.removeAllListeners('message');
     else p.onmessage = null;
@@ -123,6 +129,13 @@ listen(async (msg) => {
   }
   if (msg.type === 'call') {
     const { id, op, json, arrays, bytes, giveBack, port: peer } = msg;
+    // A call that came after the instance stopped: say why it stopped (the
+    // engine then rejects the call and restarts the worker), not Go's
+    // "already exited".
+    if (go.exited) {
+      post({ type: 'exit', reason: reason(go.exitCode ?? -1) });
+      return;
+    }
     let res;
     try {
       res = await globalThis.ntkrf.call(op, json, arrays, progressReporter(id), bytes, peer && link(peer));
