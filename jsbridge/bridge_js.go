@@ -48,12 +48,11 @@ func Register(name string) error {
 	return safejs.Global().Set(name, ns)
 }
 
-// invoke runs one call and returns a settled Promise. Nothing in here may
-// panic past the deferred recover: a panic would stop the Go program and
-// every later call would fail. The promise is a named result so that a
-// recovered panic still returns it, rejected: returning nothing would hand
-// JavaScript undefined for this call while the rejection went nowhere.
-func invoke(args []safejs.Value) (promise safejs.Value) {
+// invoke runs one call and returns its Promise, settled, or pending while
+// a call given a link to another instance (link) waits for that
+// instance's messages: such a call runs on a goroutine of its own, which
+// yields to JavaScript's event loop while it waits.
+func invoke(args []safejs.Value) safejs.Value {
 	var resolve, reject safejs.Value
 	executor, err := safejs.FuncOf(func(_ safejs.Value, a []safejs.Value) any {
 		resolve, reject = a[0], a[1]
@@ -64,42 +63,42 @@ func invoke(args []safejs.Value) (promise safejs.Value) {
 	}
 	defer executor.Release()
 	promiseClass, _ := safejs.Global().Get("Promise")
-	promise, err = promiseClass.New(executor.Value()) // runs the executor now
+	promise, err := promiseClass.New(executor.Value()) // runs the executor now
 	if err != nil {
 		return safejs.Undefined()
 	}
+	if _, ok := link(args); ok {
+		go settle(resolve, reject, args)
+	} else {
+		settle(resolve, reject, args)
+	}
+	return promise
+}
+
+// settle runs the call and resolves or rejects with its result. Nothing in
+// here may panic past the deferred recover: a panic would stop the Go
+// program and every later call would fail.
+func settle(resolve, reject safejs.Value, args []safejs.Value) {
 	defer func() {
 		if r := recover(); r != nil {
 			rejectWith(reject, check.New(check.Internal, "", "ntkrf internal error (please report): %v\n%s", r, debug.Stack()))
 		}
 	}()
-	// A call given a link to another instance (the sixth argument) waits
-	// for that instance's messages: it runs on a goroutine of its own,
-	// which yields to JavaScript's event loop while it waits, and settles
-	// the promise when it ends.
-	if len(args) > 5 && args[5].Type() == safejs.TypeObject {
-		go func() {
-			defer func() {
-				if r := recover(); r != nil {
-					rejectWith(reject, check.New(check.Internal, "", "ntkrf internal error (please report): %v\n%s", r, debug.Stack()))
-				}
-			}()
-			settle(resolve, reject, args)
-		}()
-		return promise
-	}
-	settle(resolve, reject, args)
-	return promise
-}
-
-// settle runs the call and resolves or rejects with its result.
-func settle(resolve, reject safejs.Value, args []safejs.Value) {
 	result, err := run(args)
 	if err != nil {
 		rejectWith(reject, err)
 		return
 	}
 	_, _ = resolve.Invoke(result)
+}
+
+// link is a call's sixth argument, a link to another instance (see
+// linkPeer), when it has one.
+func link(args []safejs.Value) (safejs.Value, bool) {
+	if len(args) > 5 && args[5].Type() == safejs.TypeObject {
+		return args[5], true
+	}
+	return safejs.Value{}, false
 }
 
 // rejectWith rejects with a plain object {name, code, option, message,
@@ -151,8 +150,8 @@ func run(args []safejs.Value) (safejs.Value, error) {
 		}
 	}
 	in := Input{Arrays: arrays, Bytes: raw}
-	if len(args) > 5 && args[5].Type() == safejs.TypeObject {
-		peer, err := newLinkPeer(args[5])
+	if l, ok := link(args); ok {
+		peer, err := newLinkPeer(l)
 		if err != nil {
 			return safejs.Value{}, err
 		}

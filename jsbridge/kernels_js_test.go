@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ntkrf/core/linalg"
+	"ntkrf/internal/fixture"
 )
 
 // installedKernels installs the hand-written kernels of the host, as the
@@ -612,12 +613,6 @@ func BenchmarkSymv64(b *testing.B) {
 	}
 }
 
-// chanPeer is one end of an in-process linalg.Peer pair.
-type chanPeer struct{ in, out chan []byte }
-
-func (p chanPeer) Send(b []byte) error   { p.out <- append([]byte(nil), b...); return nil }
-func (p chanPeer) Recv() ([]byte, error) { return <-p.in, nil }
-
 // TestKernelsCholeskyShared: the factorization shared with a helper
 // (linalg.CholeskyShared: the helper's panels and this side's on
 // kernels.wasm's rect64 and gram64) has the bits of one instance's
@@ -642,8 +637,7 @@ func TestKernelsCholeskyShared(t *testing.T) {
 	if err := linalg.Cholesky(one, m); err != nil {
 		t.Fatal(err)
 	}
-	in, out := make(chan []byte, 4), make(chan []byte, 4)
-	solver, helper := chanPeer{in: in, out: out}, chanPeer{in: out, out: in}
+	solver, helper := fixture.Pipes()
 	done := make(chan error, 1)
 	go func() { done <- linalg.ServeCholesky(helper) }()
 	shared := append([]float64(nil), a...)

@@ -57,7 +57,7 @@ func cholesky(a []float64, m, sub int, sh *shared) error {
 			}
 			d = math.Sqrt(d)
 			a[i*m+i] = d
-			solveRows(a, m, j0, i, i+1, j1)
+			solveRows(a, m, a[i+1:], m, j0, i, j1-i-1)
 		}
 		w := m - j1
 		negT = buildNegT(negT, a[j0*m+j0:], m, nb, sub)
@@ -144,15 +144,20 @@ func solveU12(u []float64, ldu int, negT []float64, nb, sub int, x []float64, ld
 			gemmBlock(x[g0*ldx:], ldx, negT[g0*nb:], g0, x, ldx, 0, g1-g0, 0, cols, g0, true)
 		}
 		for i := g0; i < g1; i++ {
-			solveRowsAt(u, ldu, x, ldx, g0, i, cols)
+			solveRows(u, ldu, x, ldx, g0, i, cols)
 		}
 	}
 }
 
-// solveRowsAt is solveRows on a block: row i of x (row stride ldx, cols
-// values) from the rows k0 … i−1 above it and column i of U11 (row stride
-// ldu), in the same order.
-func solveRowsAt(u []float64, ldu int, x []float64, ldx, k0, i, cols int) {
+// solveRows sets row i of the block x (row stride ldx, cols values) of U
+// from row i of A there and the rows k0 … i−1 of U above it, with U's
+// column i in u (row stride ldu; u's and x's rows are the same rows):
+// u_ij = (a_ij − Σ_k u_ki·u_kj) / u_ii, with the sum over k in increasing
+// order whatever the chunking (rows before k0 are already subtracted).
+// Each term is axpy's r + (−u)·x, the bits of r − u·x (negation is exact)
+// on every build, on the vector kernel in WebAssembly (the plain loop was
+// a quarter of the factorization there).
+func solveRows(u []float64, ldu int, x []float64, ldx, k0, i, cols int) {
 	if cols <= 0 {
 		return
 	}
@@ -174,26 +179,6 @@ const cholChunk = 256
 // panel's flops (they carried all, as many as the update's at m = 4096, in
 // scalar code: 25 % of the standard job's time natively).
 const cholSub = 32
-
-// solveRows sets columns [c0, c1) of row i of U from row i of A and the
-// rows j0 … i−1 of U above it: u_ij = (a_ij − Σ_k u_ki·u_kj) / u_ii, with
-// the sum over k in increasing order whatever the chunking (rows before j0
-// are already subtracted). Each term is axpy's r + (−u)·x, the bits of
-// r − u·x (negation is exact) on every build, on the vector kernel in
-// WebAssembly (the plain loop was a quarter of the factorization there).
-func solveRows(a []float64, m, j0, i, c0, c1 int) {
-	if c0 >= c1 {
-		return
-	}
-	ri := a[i*m+c0 : i*m+c1]
-	for k := j0; k < i; k++ {
-		axpy(ri, a[k*m+c0:k*m+c1], -a[k*m+i])
-	}
-	inv := 1 / a[i*m+i]
-	for j := range ri {
-		ri[j] *= inv
-	}
-}
 
 func grow(s []float64, n int) []float64 {
 	if cap(s) < n {

@@ -60,9 +60,9 @@ func shareErr(format string, a ...any) error {
 }
 
 // CholeskyShared is Cholesky with the helper at the other end of peer
-// (ServeCholesky there) updating every other panel of columns of the
-// trailing matrix while this instance updates the rest: the two halves of
-// the m³/3 flops at once. Every entry gets the same operations in the same
+// (ServeCholesky there) solving and updating its panels of columns (see
+// helps) while this instance does the rest: the two halves of the m³/3
+// flops at once. Every entry gets the same operations in the same
 // order as in Cholesky (each panel's products summed from zero by the same
 // micro-kernels and added; the tests compare the bits), so the factor is
 // Cholesky's, bit for bit. Below ShareMin, or with a nil peer, it is
@@ -98,9 +98,7 @@ type shared struct {
 
 // start sends the helper m and its columns as they are.
 func (sh *shared) start(a []float64, m int) error {
-	n := 0
-	eachPanel(m, 0, true, func(c0, c1 int) { n += c1 * (c1 - c0) })
-	b := make([]byte, 0, 9+8*n)
+	b := make([]byte, 0, 9+8*helperValues(m))
 	b = append(b, msgStart)
 	b = binary.LittleEndian.AppendUint64(b, uint64(m))
 	eachPanel(m, 0, true, func(c0, c1 int) {
@@ -212,6 +210,14 @@ func eachPanel(m, j1 int, helper bool, f func(c0, c1 int)) {
 	}
 }
 
+// helperValues is the number of values the helper keeps of a matrix of
+// order m: rows 0 … c1 of each of its panels' columns c0 … c1.
+func helperValues(m int) int {
+	n := 0
+	eachPanel(m, 0, true, func(c0, c1 int) { n += c1 * (c1 - c0) })
+	return n
+}
+
 // panelCols is the number of columns of eachPanel's panels.
 func panelCols(m, j1 int, helper bool) int {
 	n := 0
@@ -263,10 +269,7 @@ func subPanel(k, j1, c0, c1 int, left, right, x []float64, ldx int, scratch []fl
 		host(k, w, ldx, left[off:], right[off:], g, scratch)
 		return
 	}
-	np := (w + panelW - 1) / panelW
-	for _, it := range upperItems(w, itemR, itemC) {
-		gram64Item(tile, it, k, w, ldx, np, left[off:], right[off:], g, scratch)
-	}
+	gram64Items(tile, k, w, ldx, left[off:], right[off:], g, scratch)
 }
 
 // ServeCholesky is the helper of CholeskyShared at the other end of peer:
@@ -342,9 +345,7 @@ func newHelper(b []byte) (*helper, error) {
 	}
 	m := int(m64)
 	b = b[8:]
-	n := 0
-	eachPanel(m, 0, true, func(c0, c1 int) { n += c1 * (c1 - c0) })
-	if len(b) != 8*n {
+	if n := helperValues(m); len(b) != 8*n {
 		return nil, shareErr("the columns of a matrix of order %d are %d bytes, not %d", m, len(b), 8*n)
 	}
 	// The columns are as large as the message that brought them.

@@ -11,33 +11,9 @@ import (
 	"ntkrf/internal/fixture"
 )
 
-// pipe is one end of an in-process Peer pair: what one end sends, the
-// other receives, in order, as its own copy (as postMessage copies).
-type pipe struct {
-	in, out chan []byte
-}
-
-func (p pipe) Send(b []byte) error {
-	p.out <- append([]byte(nil), b...)
-	return nil
-}
-
-func (p pipe) Recv() ([]byte, error) {
-	b, ok := <-p.in
-	if !ok {
-		return nil, errors.New("closed")
-	}
-	return b, nil
-}
-
-func pipes() (solver, helper pipe) {
-	a, b := make(chan []byte, 4), make(chan []byte, 4)
-	return pipe{in: a, out: b}, pipe{in: b, out: a}
-}
-
 // serve runs ServeCholesky on the helper's end; its error arrives on the
 // channel when it returns.
-func serve(p pipe) chan error {
+func serve(p Peer) chan error {
 	done := make(chan error, 1)
 	go func() { done <- ServeCholesky(p) }()
 	return done
@@ -77,7 +53,7 @@ func TestCholeskySharedBits(t *testing.T) {
 	if testing.Short() {
 		sizes = sizes[:2]
 	}
-	s, h := pipes()
+	s, h := fixture.Pipes()
 	done := serve(h)
 	for i, m := range sizes {
 		a := spd(m, uint64(i))
@@ -109,7 +85,7 @@ func TestCholSolveSharedBits(t *testing.T) {
 	if !ok {
 		t.Fatal("CholSolve: not positive definite")
 	}
-	s, h := pipes()
+	s, h := fixture.Pipes()
 	done := serve(h)
 	got, err := CholSolveShared(a, m, b, k, s)
 	if err != nil {
@@ -131,7 +107,7 @@ func TestCholeskySharedNotPositiveDefinite(t *testing.T) {
 	m := ShareMin + 10
 	a := spd(m, 4)
 	a[600*m+600] = -1e9 // row 600: in the third panel, after two steps
-	s, h := pipes()
+	s, h := fixture.Pipes()
 	done := serve(h)
 	if err := CholeskyShared(a, m, s); !errors.Is(err, ErrNotPositiveDefinite) {
 		t.Fatalf("got %v, want ErrNotPositiveDefinite", err)
@@ -167,7 +143,7 @@ func TestServeCholeskyFaults(t *testing.T) {
 		{"short start", []byte{msgStart, 1}, "a start of 1 bytes"},
 		{"start size", append([]byte{msgStart, 0, 8, 0, 0, 0, 0, 0, 0}, 1, 2, 3), "are 3 bytes"},
 	} {
-		s, h := pipes()
+		s, h := fixture.Pipes()
 		done := serve(h)
 		_ = s.Send(tc.msg)
 		err := <-done
@@ -181,7 +157,7 @@ func TestServeCholeskyFaults(t *testing.T) {
 	}
 	// A step of the wrong size, after a good start.
 	m := ShareMin
-	s, h := pipes()
+	s, h := fixture.Pipes()
 	done := serve(h)
 	sh := &shared{peer: s}
 	if err := sh.start(spd(m, 1), m); err != nil {
@@ -204,12 +180,12 @@ func TestCholeskySharedSmall(t *testing.T) {
 	if err := Cholesky(want, m); err != nil {
 		t.Fatal(err)
 	}
-	s, _ := pipes()
+	s, _ := fixture.Pipes()
 	if err := CholeskyShared(a, m, s); err != nil {
 		t.Fatal(err)
 	}
 	fixture.SameBits(t, "below ShareMin", a, want)
-	if n := len(s.out); n != 0 {
+	if n := s.Sent(); n != 0 {
 		t.Errorf("%d messages sent", n)
 	}
 }
@@ -223,11 +199,9 @@ func BenchmarkCholeskyShared_M2048(b *testing.B) {
 	a := make([]float64, m*m)
 	for _, shared := range []bool{false, true} {
 		b.Run(fmt.Sprintf("shared=%v", shared), func(b *testing.B) {
-			var s pipe
+			s, h := fixture.Pipes()
 			var done chan error
 			if shared {
-				var h pipe
-				s, h = pipes()
 				done = serve(h)
 			}
 			for range b.N {

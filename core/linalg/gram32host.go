@@ -108,8 +108,15 @@ func Gram64HostGo(k, m, ldg int, left, right, g, scratch []float64) {
 		len(g) < (m-1)*ldg+m || len(scratch) < tileR*tileC {
 		panic("linalg: Gram64HostGo called with bad shapes")
 	}
+	gram64Items(tilePortable, k, m, ldg, left, right, g, scratch)
+}
+
+// gram64Items is addAtB's block on one worker with the kernel kern: its
+// work items in order.
+func gram64Items(kern tileFunc, k, m, ldg int, left, right, g, scratch []float64) {
+	np := (m + panelW - 1) / panelW
 	for _, it := range upperItems(m, itemR, itemC) {
-		gram64Item(tilePortable, it, k, m, ldg, np, left, right, g, scratch)
+		gram64Item(kern, it, k, m, ldg, np, left, right, g, scratch)
 	}
 }
 

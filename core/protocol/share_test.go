@@ -18,19 +18,6 @@ import (
 	"ntkrf/internal/fixture"
 )
 
-// chanPeer is one end of an in-process linalg.Peer pair, counting what it sends.
-type chanPeer struct {
-	in, out chan []byte
-	sent    *int
-}
-
-func (p chanPeer) Send(b []byte) error {
-	*p.sent++
-	p.out <- append([]byte(nil), b...)
-	return nil
-}
-func (p chanPeer) Recv() ([]byte, error) { return <-p.in, nil }
-
 // TestPlanSharesSolve: a settled plan says its solve shares the
 // factorization (an exact kernel on linalg.ShareMin rows or more, not a
 // features fit or fewer rows), and the solve with a helper gives the
@@ -106,13 +93,12 @@ func sharedSolve(t *testing.T, cfg pipeline.Config, X *mat.Dense, y []float64) {
 		return b
 	}
 	alone := solve(plan)
-	in, out := make(chan []byte, 4), make(chan []byte, 4)
-	solver, helper := chanPeer{in: in, out: out, sent: new(int)}, chanPeer{in: out, out: in, sent: new(int)}
+	solver, helper := fixture.Pipes()
 	done := make(chan error, 1)
 	go func() { done <- linalg.ServeCholesky(helper) }()
 	shared := solve(plan.WithHelper(solver))
-	if *solver.sent < 2 {
-		t.Fatalf("the solve sent the helper %d messages: it did not share", *solver.sent)
+	if solver.Sent() < 2 {
+		t.Fatalf("the solve sent the helper %d messages: it did not share", solver.Sent())
 	}
 	_ = linalg.EndShare(solver)
 	if err := <-done; err != nil {
