@@ -119,7 +119,14 @@ listen(async (msg) => {
       go = new Go();
       const instance = await WebAssembly.instantiate(msg.module, go.importObject);
       globalThis.ntkrfKernels = await loadKernels(instance.exports.mem);
-      go.run(instance).then(() => post({ type: 'exit', reason: reason(go.exitCode ?? 0) }));
+      go.run(instance).then(() => {
+        // Go's timers still pending (wasm_exec's, for parked goroutines)
+        // would resume the stopped instance and throw "already exited":
+        // the worker's error would hide the exit that says why it stopped.
+        for (const t of go._scheduledTimeouts.values()) clearTimeout(t);
+        go._scheduledTimeouts.clear();
+        post({ type: 'exit', reason: reason(go.exitCode ?? 0) });
+      });
       if (!globalThis.ntkrf) throw new Error('ntkrf.wasm did not register globalThis.ntkrf');
       post({ type: 'ready', ops: [...globalThis.ntkrf.ops], schema: globalThis.ntkrf.schema, core: globalThis.ntkrf.core });
     } catch (e) {
