@@ -18,8 +18,9 @@
 // it (fitPart's keep; fitShip sends it, fitDrop forgets it): the bridge
 // keeps it, the scheduler says where it goes. fitSolve and fitHelp given a
 // link (a sixth argument of call: a MessagePort between two workers, see
-// linkPeer) share the solve's factorization (linalg.CholeskyShared and
-// ServeCholesky); they run on a goroutine each, so that Go waits for the
+// linkPeer) share the solve: the held-out rows' sums beside the λ search
+// and the factorization (protocol.ServeHelper: krr.ServeHelper, then
+// linalg.ServeCholesky); they run on a goroutine each, so that Go waits for the
 // other instance's messages while JavaScript's event loop delivers them.
 //
 // Dispatch is ordinary Go, tested and fuzzed natively. The file built for

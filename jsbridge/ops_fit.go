@@ -415,9 +415,10 @@ func opFitSolve(c *call, args []byte) (any, error) {
 }
 
 // opFitHelp is the other instance of a fit whose plan Shares: given the
-// link to the instance solving it (the host's, as fitSolve's), it updates
-// its half of the factorization's trailing matrix at each step
-// (linalg.ServeCholesky) until that solve ends, and returns {}.
+// link to the instance solving it (the host's, as fitSolve's), it sums the
+// held-out rows while the solver searches λ and updates its half of the
+// factorization's trailing matrix at each step (protocol.ServeHelper)
+// until that solve ends, and returns {}.
 func opFitHelp(c *call, args []byte) (any, error) {
 	var a struct{}
 	if err := c.decode(args, &a); err != nil {
@@ -426,7 +427,7 @@ func opFitHelp(c *call, args []byte) (any, error) {
 	if c.peer == nil {
 		return nil, typeErr("%s: needs the link to the instance that solves (the host's)", c.op)
 	}
-	if err := linalg.ServeCholesky(c.peer); err != nil {
+	if err := protocol.ServeHelper(c.peer); err != nil {
 		return nil, err
 	}
 	return struct{}{}, nil

@@ -192,6 +192,39 @@ test('fitRidge: an exact fit on many rows shares its factorization with a second
   }
 });
 
+test('fitRidge: a λ search on features has its held-out rows summed by a second worker (fitHelp) while it searches, with the bits of one worker', async () => {
+  // 2,000 rows, m = 512: 400 held-out rows, 400·512² multiply-adds, over
+  // Go's krr.HelpsHeld, so the plan shares (plan.shares) though m is under
+  // linalg.ShareMin; the parts keep those rows' features, not their sums.
+  const n = 2000;
+  const X = randomMatrix(n, 6, 12);
+  const y = Float64Array.from({ length: n }, (_, i) => (X.data[i * 6] > 0.2 ? 2 : X.data[i * 6 + 1] > 0 ? 1 : 0));
+  const options = { features: { dim: 512, depth: 1, seed: 3 }, task: 'classification' };
+  const { Worker } = await import('node:worker_threads');
+  const post = Worker.prototype.postMessage;
+  const ops = [];
+  Worker.prototype.postMessage = function (m, ...rest) {
+    if (m?.type === 'call') ops.push(m.op);
+    return post.call(this, m, ...rest);
+  };
+  try {
+    const files = [];
+    for (const workers of [1, 2, 4]) {
+      const e = await createEngine({ workers });
+      ops.length = 0;
+      const model = await e.fitRidge(X, y, options);
+      assert.ok(model.curve.length > 1, 'λ was searched on held-out rows');
+      files.push(JSON.stringify(model.toJSON()));
+      assert.equal(ops.includes('fitHelp'), workers > 1, `${workers} workers: a helper ${workers > 1 ? 'sums' : 'cannot sum'} the held-out rows (calls: ${ops.join(', ')})`);
+      e.close();
+    }
+    assert.equal(files[1], files[0], 'two workers: the model file of one');
+    assert.equal(files[2], files[0], 'four workers: the model file of one');
+  } finally {
+    Worker.prototype.postMessage = post;
+  }
+});
+
 test('fitRidge: gram — float32 blocks by default for a classification on float32 features, an explicit gram wins, a bad one refused', async () => {
   // 600 rows of 64 features: a primal fit, whose Gram step the option sets
   // (the package is built with WebAssembly SIMD, which has the float32 kernel).

@@ -63,7 +63,10 @@
 //     11 λ, and each λ's W = Q(T+λI)⁻¹QᵀΦcᵀYc is a tridiagonal solve
 //     plus one application of Q to all λ's columns together, O(m²·k)
 //     instead of a Cholesky each; the held-out rows score them, and the
-//     model is the Cholesky fit on all rows at the winner.
+//     model is the Cholesky fit on all rows at the winner. The held-out
+//     rows are summed in an accumulator of their own and merged after the
+//     search: by a helper instance while the solver searches
+//     (Options.Helper, ServeHelper) or by the solver, with the same bits.
 //
 // The tests check LOO against brute-force refits (1e-9 relative), GCV
 // against its definition with the hat matrix formed explicitly, and fits

@@ -71,10 +71,10 @@ func mix(x uint64) uint64 {
 // scored is (C+λI)⁻¹D = Q(T+λI)⁻¹QᵀD, a tridiagonal solve and one
 // application of Q, O(m²·k), where a Cholesky factorization of C+λI costs
 // m³/3 per λ. The search thus costs one reduction, one application of Q to
-// the k columns of every λ together, and the final Cholesky; the held-out
-// rows' ΦᵀΦ is summed once, after the search, instead of in with the rest
-// and then taken back out (or, with SolveHeldOutSums, summed beforehand
-// where the rows were featurized, and only merged here).
+// the k columns of every λ together, and the final Cholesky. The held-out
+// rows are summed apart (an accumulator of their own, merged after the
+// search): by Options.Helper while this instance searches, when it is
+// set, else here, with the same bits.
 func (a *Accumulator) SolveHeldOut(Phi *mat.Dense, y []float64) (*Model, error) {
 	return a.SolveHeldOutContext(context.Background(), Phi, y)
 }
@@ -82,25 +82,6 @@ func (a *Accumulator) SolveHeldOut(Phi *mat.Dense, y []float64) (*Model, error) 
 // SolveHeldOutContext is SolveHeldOut returning ctx's error once ctx is
 // cancelled between its stages.
 func (a *Accumulator) SolveHeldOutContext(ctx context.Context, Phi *mat.Dense, y []float64) (*Model, error) {
-	return a.solveHeldOut(ctx, Phi, y, nil)
-}
-
-// SolveHeldOutSums is SolveHeldOutContext with the held-out rows' sums
-// given: held holds exactly the rows of Phi and y, summed where their
-// features were made (a part of a split fit sums them beside its kept
-// rows, on every worker at once). After the search held is merged in
-// (O(m²)) instead of the held-out rows' ΦᵀΦ being summed here (O(r·m²) on
-// the one solving worker). held is not modified.
-func (a *Accumulator) SolveHeldOutSums(ctx context.Context, Phi *mat.Dense, y []float64, held *Accumulator) (*Model, error) {
-	if held == nil {
-		return nil, check.New(check.Type, "", "krr: the held-out rows' sums are nil; use SolveHeldOutContext to sum them here")
-	}
-	return a.solveHeldOut(ctx, Phi, y, held)
-}
-
-// solveHeldOut is SolveHeldOutContext, merging held (the held-out rows'
-// sums) at the end when given, else summing Phi.
-func (a *Accumulator) solveHeldOut(ctx context.Context, Phi *mat.Dense, y []float64, held *Accumulator) (*Model, error) {
 	if err := check.Matrix("Phi", Phi); err != nil {
 		return nil, wrap(err)
 	}
@@ -114,11 +95,8 @@ func (a *Accumulator) solveHeldOut(ctx context.Context, Phi *mat.Dense, y []floa
 	if err := solvable(a.n+r, a.opt.Task, a.ybar, classFractions(y, a.k, a.opt.Task)); err != nil {
 		return nil, err
 	}
-	if held != nil && (held.m != a.m || held.k != a.k || held.opt.Task != a.opt.Task || held.n != r) {
-		return nil, check.New(check.Shape, "", "krr: the held-out sums are of %d rows, %d features and %d outputs, for %d held-out rows of %d features and %d outputs; sum exactly the rows kept out, with the same map and options", held.n, held.m, held.k, r, a.m, a.k)
-	}
 	if a.opt.Lambda > 0 {
-		if err := a.addHeld(Phi, y, held); err != nil {
+		if err := (&pendingHeld{acc: a, phi: Phi, y: y}).merge(); err != nil {
 			return nil, err
 		}
 		return a.solve(a.opt.Lambda, nil)
@@ -130,6 +108,10 @@ func (a *Accumulator) solveHeldOut(ctx context.Context, Phi *mat.Dense, y []floa
 		return nil, fmt.Errorf("krr: without the held-out rows: %w", err)
 	}
 	if err := cancelled(ctx); err != nil {
+		return nil, err
+	}
+	held, err := a.sendHeld(Phi, y)
+	if err != nil {
 		return nil, err
 	}
 	h, err := a.newHoldout(ctx, Phi, y)
@@ -149,18 +131,10 @@ func (a *Accumulator) solveHeldOut(ctx context.Context, Phi *mat.Dense, y []floa
 	if err != nil {
 		return nil, err
 	}
-	if err := a.addHeld(Phi, y, held); err != nil {
+	if err := held.merge(); err != nil {
 		return nil, err
 	}
 	return a.solve(curve[j].Lambda, curve)
-}
-
-// addHeld adds the held-out rows: their sums held when given, else Phi, y.
-func (a *Accumulator) addHeld(Phi *mat.Dense, y []float64, held *Accumulator) error {
-	if held != nil {
-		return a.Merge(held)
-	}
-	return a.addRows(Phi, y)
 }
 
 // addRows adds Phi, y in blocks of the rows Add already made room for (at

@@ -34,7 +34,8 @@ func Shares(m int) bool { return m >= ShareMin }
 // The messages of a shared factorization: a kind byte, then the fields.
 // A step is S (the solver's U₁₁), R (the helper's columns of U₁₂), U (the
 // solver's), then B (the helper's updated diagonal block) when the next
-// panel is the helper's.
+// panel is the helper's. (krr's helper messages, which come first, are
+// H, W and K: ServeCholeskyFrom takes over at the first that is not.)
 const (
 	msgStart   = 'I' // solver → helper: m, then the helper's columns (rows 0 … c1 of each of its panels)
 	msgStep    = 'S' // solver → helper: j0, nb, then U₁₁ (nb × nb, row-major)
@@ -276,13 +277,23 @@ func subPanel(k, j1, c0, c1 int, left, right, x []float64, ldx int, scratch []fl
 // it keeps its panels of columns of each factorization the solver starts
 // and updates them at each step, until EndShare. It returns the error
 // that stopped it, after telling the solver.
-func ServeCholesky(peer Peer) error {
+func ServeCholesky(peer Peer) error { return ServeCholeskyFrom(peer, nil) }
+
+// ServeCholeskyFrom is ServeCholesky with first, a message already
+// received from peer (by a host serving messages of its own first, as
+// krr's ServeHelper), as its first message; nil means none.
+func ServeCholeskyFrom(peer Peer, first []byte) error {
 	var h *helper
 	for {
-		b, err := peer.Recv()
-		if err != nil {
-			return err
+		b := first
+		first = nil
+		if b == nil {
+			var err error
+			if b, err = peer.Recv(); err != nil {
+				return err
+			}
 		}
+		var err error
 		if len(b) == 0 {
 			err = shareErr("an empty message")
 		} else {
@@ -312,11 +323,20 @@ func ServeCholesky(peer Peer) error {
 			}
 		}
 		if err != nil {
-			_ = peer.Send(append([]byte{msgFault}, err.Error()...))
+			SendFault(peer, err)
 			return err
 		}
 	}
 }
+
+// SendFault tells the solver at the other end of peer that its helper
+// failed, and why: its next message read (Expect) returns the error.
+func SendFault(peer Peer, err error) { _ = peer.Send(append([]byte{msgFault}, err.Error()...)) }
+
+// Expect checks a message received from the other end of a Peer: nil when
+// its kind is want, the helper's error when it is a fault (SendFault),
+// else an error.
+func Expect(b []byte, want byte) error { return fault(b, want) }
 
 // helper is the helper's side of one factorization: its panels of columns
 // (panel q holds rows 0 … c1 of columns c0 … c1, c1 − c0 values a row),

@@ -282,11 +282,12 @@ func (p *fitPlan) WithHelper(peer linalg.Peer) *fitPlan {
 	return &q
 }
 
-// Shares reports whether a settled plan's solve would share its
-// factorization with a helper given one (WithHelper): the order of its
-// Cholesky factorization, the rows of an exact kernel or the width of
-// the features, is linalg.ShareMin or more. Hosts with a second instance
-// idle give it one then.
+// Shares reports whether a settled plan's solve would share work with a
+// helper given one (WithHelper): its Cholesky factorization, when its
+// order (the rows of an exact kernel or the width of the features) is
+// linalg.ShareMin or more, or the held-out rows' sums, summed beside the
+// λ search when they are worth it (krr.HelpsHeld). Hosts with a second
+// instance idle give it one then.
 func (p *fitPlan) Shares() bool {
 	if p.open != nil {
 		return false
@@ -294,7 +295,8 @@ func (p *fitPlan) Shares() bool {
 	if p.kern != nil {
 		return linalg.Shares(p.rows)
 	}
-	return linalg.Shares(p.dim)
+	searches := !p.collect && p.cfg.Ridge.Lambda == 0 && p.cfg.Ridge.Criterion == krr.Holdout
+	return linalg.Shares(p.dim) || searches && krr.HelpsHeld(p.cut.Rows, p.dim)
 }
 
 // NewStats returns empty statistics for the plan's columns: each part adds

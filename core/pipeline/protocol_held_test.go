@@ -30,12 +30,13 @@ func heldNodes(pt *fitPart) map[rowtree.Key]int {
 	return out
 }
 
-// TestPartSumsHeldRows: a part of a held-out plan sums its held-out rows
-// beside its kept rows, per whole leaf (so that the solving worker only
-// merges them); its wire form carries those sums; a form whose held-out
-// sums do not match the rows it keeps out is refused without changing the
-// part it was merged into; merged, the parts give Fit's model, bit for bit.
-func TestPartSumsHeldRows(t *testing.T) {
+// TestPartKeepsHeldRows: a part of a held-out plan sums its kept rows per
+// whole leaf and keeps the held-out rows' features whole, unsummed (the
+// solve sums them, on a helper where there is one); its wire form round
+// trips; a form whose node sums do not hold its rows less those kept out
+// is refused without changing the part it was merged into; merged, the
+// parts give Fit's model, bit for bit.
+func TestPartKeepsHeldRows(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	const n = 2*rowtree.LeafRows + 600
@@ -47,11 +48,16 @@ func TestPartSumsHeldRows(t *testing.T) {
 	}
 	a, b := part(t, plan, scaler, X, y, 0, rowtree.LeafRows), part(t, plan, scaler, X, y, rowtree.LeafRows, n)
 	for _, pt := range []*fitPart{a, b} {
-		for k, kept := range heldNodes(pt) {
+		for k, out := range heldNodes(pt) {
 			v, _ := pt.sums.Node(k)
-			if kept == 0 || v.held == nil || v.held.Rows() != kept {
-				t.Fatalf("node %v keeps %d rows out but its held-out sums are %+v", k, kept, v.held)
+			lo, _ := rowtree.LeafSpan(k.Index<<k.Level, n)
+			_, hi := rowtree.LeafSpan(min((k.Index+1)<<k.Level, rowtree.Leaf(n-1)+1)-1, n)
+			if out == 0 || v.acc.Rows() != hi-lo-out {
+				t.Fatalf("node %v of rows %d…%d keeps %d rows out but sums %d", k, lo, hi-1, out, v.acc.Rows())
 			}
+		}
+		if len(pt.x) != len(pt.keys)*plan.width() {
+			t.Fatalf("%d held-out rows but %d values of their features", len(pt.keys), len(pt.x))
 		}
 		form := pt.AppendBinary(nil)
 		dec, err := plan.DecodePart(form)
@@ -62,17 +68,14 @@ func TestPartSumsHeldRows(t *testing.T) {
 			t.Error("the wire form does not round-trip")
 		}
 	}
-	// b's form with its node's held-out sums dropped, or replaced by a's
-	// (other rows).
-	reform := func(edit func(v *sumNode)) []byte {
+	// b's form with its nodes' sums replaced by a's (other rows), or with
+	// a held-out row dropped from the rows kept whole.
+	reform := func(edit func(c *fitPart)) []byte {
 		c, err := plan.DecodePart(b.AppendBinary(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range c.sums.Keys() {
-			v, _ := c.sums.Node(k)
-			edit(v)
-		}
+		edit(c)
 		return c.AppendBinary(nil)
 	}
 	aNode, _ := a.sums.Node(a.sums.Keys()[0])
@@ -81,8 +84,15 @@ func TestPartSumsHeldRows(t *testing.T) {
 		form []byte
 		code check.Code
 	}{
-		{"other rows' held-out sums", reform(func(v *sumNode) { v.held = aNode.held }), check.Value},
-		{"no held-out sums", reform(func(v *sumNode) { v.held = nil }), check.Value},
+		{"other rows' sums", reform(func(c *fitPart) {
+			for _, k := range c.sums.Keys() {
+				v, _ := c.sums.Node(k)
+				v.acc = aNode.acc
+			}
+		}), check.Value},
+		{"a held-out row missing", reform(func(c *fitPart) {
+			c.keys, c.y, c.x = c.keys[1:], c.y[1:], c.x[plan.width():]
+		}), check.Value},
 		{"b twice", nil, check.Protocol},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,9 +133,9 @@ func TestPartSumsHeldRows(t *testing.T) {
 }
 
 // TestPartWireGrowsOnce: a part's wire form is written into one buffer
-// grown once to its size (wireSize; its capacity is exactly that): appending the held-out rows and both sums one
+// grown once to its size (wireSize; its capacity is exactly that): appending the held-out rows and the sums one
 // after another copied tens of megabytes over and over at m = 2048. Parts
-// of sums with held-out sums, of sums alone and of rows kept whole.
+// of sums with held-out rows, of sums alone and of rows kept whole.
 func TestPartWireGrowsOnce(t *testing.T) {
 	// Not parallel: AllocsPerRun counts every goroutine's allocations.
 	const n = rowtree.LeafRows + 600
@@ -143,7 +153,7 @@ func TestPartWireGrowsOnce(t *testing.T) {
 		plan, scaler := planScaler(t, cfg, X, y)
 		pt := part(t, plan, scaler, X, y, 0, n)
 		if held := len(heldNodes(pt)) > 0 && len(pt.keys) > 0; held != c.held {
-			t.Fatalf("%s: held-out sums %v, want %v", c.name, held, c.held)
+			t.Fatalf("%s: held-out rows %v, want %v", c.name, held, c.held)
 		}
 		b := pt.AppendBinary(nil)
 		if len(b) != pt.wireSize() {

@@ -21,7 +21,8 @@ import (
 // features (krr.Accumulator) per whole leaf of rows, reduced along
 // rowtree's fixed tree, and the scaled rows of leaves it holds only in
 // part; the features of the rows the held-out rule keeps out are kept
-// whole, with their own sums. When the plan collects, it holds the scaled
+// whole (the solve sums them: krr's SolveHeldOut, on a helper while it
+// searches where the host gives one). When the plan collects, it holds the scaled
 // rows themselves. Parts merge in any order and any tree (Merge,
 // MergeBinary) into the same bits: a fit's sums are a function of its
 // rows, never of how they were split. A row held twice, a part of another
@@ -56,10 +57,9 @@ type fitPart struct {
 	featurized int
 }
 
-// sumNode are the sums of whole leaves: acc those of the rows summed, held
-// those of the rows kept out (nil: none).
+// sumNode are the sums of whole leaves, but for the rows kept out.
 type sumNode struct {
-	acc, held *krr.Accumulator
+	acc *krr.Accumulator
 }
 
 // partFrag holds the scaled rows of a leaf a part holds only in part.
@@ -109,10 +109,7 @@ func (p *fitPlan) emptyPart() *fitPart {
 // left over are kept for the next leaves.
 func (pt *fitPart) combineSums(l, r *sumNode) (*sumNode, error) {
 	var err error
-	if l.acc, err = pt.combineAcc(l.acc, r.acc); err != nil {
-		return nil, err
-	}
-	l.held, err = pt.combineAcc(l.held, r.held)
+	l.acc, err = pt.combineAcc(l.acc, r.acc)
 	return l, err
 }
 
@@ -142,9 +139,6 @@ func (pt *fitPart) Compact() {
 	for _, k := range pt.sums.Keys() {
 		v, _ := pt.sums.Node(k)
 		v.acc.DropScratch()
-		if v.held != nil {
-			v.held.DropScratch()
-		}
 	}
 }
 
@@ -336,7 +330,7 @@ func (pt *fitPart) completeFrag(ctx context.Context, leaf int) error {
 // addLeaf featurizes the scaled rows xs of a whole leaf, in row order and
 // in blocks of BlockRows from the leaf's first row, sums them in a node of
 // their own but for the rows the held-out rule holds, whose features it
-// keeps and sums apart, and puts the node in the tree.
+// keeps (the solve sums them), and puts the node in the tree.
 func (pt *fitPart) addLeaf(ctx context.Context, leaf int, xs *mat.Dense, y []float64) error {
 	p := pt.plan
 	fm, err := p.featureMap()
@@ -377,24 +371,16 @@ func (pt *fitPart) addLeaf(ctx context.Context, leaf int, xs *mat.Dense, y []flo
 			}
 			continue
 		}
-		held := mat.NewDense(len(out), m, nil)
-		if err := node.acc.AddExcept(pt.phi, yb, out, held, 0); err != nil {
+		// The held-out rows' features go straight to the rows kept whole.
+		at := len(pt.x)
+		pt.x = slices.Grow(pt.x, len(out)*m)[:at+len(out)*m]
+		if err := node.acc.AddExcept(pt.phi, yb, out, mat.NewDense(len(out), m, pt.x[at:]), 0); err != nil {
+			pt.x = pt.x[:at]
 			return err
 		}
-		at := len(pt.y)
 		for _, i := range out {
 			pt.keys = append(pt.keys, uint64(first+lo+i))
 			pt.y = append(pt.y, yb[i])
-		}
-		pt.x = append(pt.x, held.RawMatrix().Data...)
-		if node.held == nil {
-			if node.held, err = pt.newAcc(); err != nil {
-				return err
-			}
-		}
-		// Their ΦᵀΦ here, where their features are made.
-		if err := node.held.Add(held, pt.y[at:]); err != nil {
-			return err
 		}
 	}
 	if err := pt.sums.Insert(rowtree.Key{Index: leaf}, node); err != nil {
@@ -464,11 +450,7 @@ func (pt *fitPart) take(o *fitPart, clone bool) error {
 	for _, k := range o.sums.Keys() {
 		v, _ := o.sums.Node(k)
 		if clone {
-			c := &sumNode{acc: v.acc.Clone()}
-			if v.held != nil {
-				c.held = v.held.Clone()
-			}
-			v = c
+			v = &sumNode{acc: v.acc.Clone()}
 		}
 		if err := pt.sums.Insert(k, v); err != nil {
 			return check.New(check.Internal, "", "pipeline: part: %v", err)

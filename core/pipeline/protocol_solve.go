@@ -51,13 +51,13 @@ func (p *fitPlan) solve(ctx context.Context, s *data.Scaler, part *fitPart) (*Pi
 		return nil, err
 	}
 	// The primal's sums: the root of the fixed tree over the leaves.
-	var acc, held *krr.Accumulator
+	var acc *krr.Accumulator
 	if !p.collect {
 		root, err := part.sums.Root(rowtree.Leaf(p.rows-1) + 1)
 		if err != nil {
 			return nil, check.New(check.Internal, "", "pipeline: solve: %v", err)
 		}
-		acc, held = root.acc, root.held
+		acc = root.acc
 	}
 	opt := p.cfg.Ridge
 	w := p.width()
@@ -84,12 +84,9 @@ func (p *fitPlan) solve(ctx context.Context, s *data.Scaler, part *fitPart) (*Pi
 			if rows == nil {
 				rows = &mat.Dense{} // nothing held out: SolveHeldOut says so
 			}
-			if held != nil {
-				// Their sums, made in the parts, merged after the search.
-				parts.Model, err = acc.SolveHeldOutSums(ctx, rows, part.y, held)
-			} else {
-				parts.Model, err = acc.SolveHeldOutContext(ctx, rows, part.y)
-			}
+			// The held-out rows' sums are made here (on the helper,
+			// while this instance searches, where there is one).
+			parts.Model, err = acc.SolveHeldOutContext(ctx, rows, part.y)
 		} else {
 			parts.Model, err = acc.SolveContext(ctx)
 		}

@@ -14,14 +14,15 @@ import (
 // scaler's (32 bytes each), the global rows it holds (wire.AppendSet),
 // whether it collects (0: sums, 1: rows), the width of a row kept whole
 // and their count, then their keys, targets and values; for sums then its
-// nodes (count; per node its level and index and its two accumulators in
-// krr's form, length first, the held-out rows' 0 long when there are none)
-// and its leaves held in part (count; per leaf its index, row count, keys,
-// targets and scaled rows). Version 3: the digests, the rows and the tree
-// (version 2 held one sum and said nothing of which rows or plan).
+// nodes (count; per node its level and index and its accumulator in krr's
+// form, length first) and its leaves held in part (count; per leaf its
+// index, row count, keys, targets and scaled rows). Version 4: the
+// held-out rows without their sums, which the solve makes (version 3
+// summed them per node; version 2 held one sum and said nothing of which
+// rows or plan).
 const (
 	partMagic   = "ntkrPART"
-	partVersion = 3
+	partVersion = 4
 )
 
 // AppendBinary appends the wire form of the part to b (DecodePart and
@@ -53,14 +54,8 @@ func (pt *fitPart) AppendBinary(b []byte) []byte {
 	for _, k := range keys {
 		v, _ := pt.sums.Node(k)
 		b = wire.AppendU64(wire.AppendU64(b, uint64(k.Level)), uint64(k.Index))
-		for _, a := range []*krr.Accumulator{v.acc, v.held} {
-			if a == nil {
-				b = wire.AppendU64(b, 0)
-				continue
-			}
-			b = wire.AppendU64(b, uint64(krr.WireSize(a.Dim(), max(1, p.cfg.Ridge.Classes))))
-			b = a.AppendBinary(b)
-		}
+		b = wire.AppendU64(b, uint64(krr.WireSize(v.acc.Dim(), max(1, p.cfg.Ridge.Classes))))
+		b = v.acc.AppendBinary(b)
 	}
 	leaves := pt.fragLeaves()
 	b = wire.AppendU64(b, uint64(len(leaves)))
@@ -115,13 +110,7 @@ func (pt *fitPart) wireSize() int {
 	}
 	n += 16
 	size := krr.WireSize(pt.plan.dim, max(1, pt.plan.cfg.Ridge.Classes))
-	for _, k := range pt.sums.Keys() {
-		v, _ := pt.sums.Node(k)
-		n += 32 + size
-		if v.held != nil {
-			n += size
-		}
-	}
+	n += pt.sums.Len() * (24 + size)
 	for _, f := range pt.frags {
 		n += 16 + 8*(len(f.keys)+len(f.y)+len(f.x))
 	}
@@ -230,26 +219,16 @@ func (pt *fitPart) readSums(r *wire.Reader) error {
 			return err
 		}
 		v := &sumNode{}
-		for i, a := range []**krr.Accumulator{&v.acc, &v.held} {
-			n := r.Int("accumulator size", size)
-			if n == 0 && i == 1 {
-				continue
-			}
-			if n != size {
-				return r.Fail(check.Shape, "an accumulator of %d bytes where the plan's take %d", n, size)
-			}
-			var err error
-			if *a, err = krr.DecodeAccumulator(r.Bytes(uint64(n), 1), p.cfg.Ridge); err != nil {
-				return err
-			}
+		if n := r.Int("accumulator size", size); n != size {
+			return r.Fail(check.Shape, "an accumulator of %d bytes where the plan's take %d", n, size)
 		}
-		nheld := 0
-		if v.held != nil {
-			nheld = v.held.Rows()
+		var err error
+		if v.acc, err = krr.DecodeAccumulator(r.Bytes(uint64(size), 1), p.cfg.Ridge); err != nil {
+			return err
 		}
-		inSpan := countIn(held, lo, hi)
-		if v.acc.Rows()+nheld != hi-lo || nheld != inSpan {
-			return r.Fail(check.Value, "the sums of node %d/%d hold %d + %d rows, not its %d with %d kept out", k.Level, k.Index, v.acc.Rows(), nheld, hi-lo, inSpan)
+		// The rows of the node's span are summed but for those kept whole.
+		if inSpan := countIn(held, lo, hi); v.acc.Rows()+inSpan != hi-lo {
+			return r.Fail(check.Value, "the sums of node %d/%d hold %d rows, not its %d with %d kept out", k.Level, k.Index, v.acc.Rows(), hi-lo, inSpan)
 		}
 		if err := pt.sums.Insert(k, v); err != nil {
 			return r.Fail(check.Protocol, "%v", err)

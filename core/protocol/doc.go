@@ -25,8 +25,12 @@
 // kernel, exact leave-one-out), and which rows the held-out criterion
 // keeps out. Each part of the rows adds its column statistics
 // (data.Stats), which merge into the plan's Scaler. Each part then scales,
-// featurizes and sums its rows; parts merge in any order and any tree into
-// the same bits. Solve chooses λ and assembles the model.
+// featurizes and sums its rows (the rows the held-out criterion keeps out
+// keep their features instead); parts merge in any order and any tree into
+// the same bits. Solve chooses λ and assembles the model. A host with a
+// second instance idle gives the solve a helper where the plan Shares
+// (WithHelper at one end, ServeHelper at the other): it sums the held-out
+// rows while the solver searches, and shares the Cholesky factorization.
 //
 // When the depth or preprocessing is left open ('auto'), NewPlan makes an
 // open plan that names the rows its selection scores (SearchRows: a seeded

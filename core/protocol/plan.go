@@ -176,17 +176,25 @@ func (p *Plan) WithProgress(progress func(done, total int, stage string)) *Plan 
 	return &Plan{p.p.WithProgress(progress)}
 }
 
-// WithHelper returns the plan with its solve's factorization shared with
-// the helper at peer's end, another instance running linalg.ServeCholesky
-// (see Shares): the same bits as alone. The caller ends the peer with
+// WithHelper returns the plan with its solve sharing work with the
+// helper at peer's end, another instance running ServeHelper (see
+// Shares): the same bits as alone. The caller ends the peer with
 // linalg.EndShare once the solve returns, whatever it returned.
 func (p *Plan) WithHelper(peer linalg.Peer) *Plan { return &Plan{p.p.WithHelper(peer)} }
 
-// Shares reports whether the settled plan's solve would share its
-// factorization with a helper given one (WithHelper): an exact kernel's
-// on linalg.ShareMin rows or more. A host gives it one when a second
-// instance is idle.
+// Shares reports whether the settled plan's solve would share work with a
+// helper given one (WithHelper): the Cholesky factorization of an exact
+// kernel on linalg.ShareMin rows or more, or of features that wide; the
+// held-out rows' sums of a λ search, where they are worth a helper
+// (krr.HelpsHeld). A host gives it one when a second instance is idle.
 func (p *Plan) Shares() bool { return p.p.Shares() }
+
+// ServeHelper is the helper's end of a solve given WithHelper: it sums
+// the held-out rows the solver sends while it searches (krr.ServeHelper)
+// and shares its factorization (linalg.ServeCholesky), until the solver
+// ends it (linalg.EndShare). It needs no plan: what it does is in the
+// messages.
+func ServeHelper(peer linalg.Peer) error { return krr.ServeHelper(peer) }
 
 // NewStats returns empty statistics for the plan's columns: each part adds
 // its rows, the parts are merged, and Scaler fits the preprocessing.

@@ -18,10 +18,12 @@ import (
 	"ntkrf/internal/fixture"
 )
 
-// TestPlanSharesSolve: a settled plan says its solve shares the
-// factorization (an exact kernel on linalg.ShareMin rows or more, not a
-// features fit or fewer rows), and the solve with a helper gives the
-// model of the solve alone, byte for byte.
+// TestPlanSharesSolve: a settled plan says its solve shares work with a
+// helper (the factorization of an exact kernel on linalg.ShareMin rows or
+// more, or of features that wide; a held-out search's sums where
+// krr.HelpsHeld; not a narrow features fit on few rows nor one with λ
+// fixed), and the solve with a helper gives the model of the solve alone,
+// byte for byte.
 func TestPlanSharesSolve(t *testing.T) {
 	n, cols := linalg.ShareMin+80, 4
 	X, y := fixture.Data(n, cols, 2, 5)
@@ -33,6 +35,10 @@ func TestPlanSharesSolve(t *testing.T) {
 	features := pipeline.Config{Preprocess: &data.Prep{}, Features: rf.Config{Dim: 32, Depth: 1}, Ridge: krr.Options{Task: krr.Classification}}
 	wide := features
 	wide.Features.Dim = linalg.ShareMin
+	held := features // the held-out rows' sums, not the factorization
+	held.Features.Dim = 512
+	fixed := held
+	fixed.Ridge.Lambda = 0.1
 	for _, tc := range []struct {
 		name string
 		cfg  pipeline.Config
@@ -43,6 +49,8 @@ func TestPlanSharesSolve(t *testing.T) {
 		{"exact, fewer", exact, linalg.ShareMin - 1, false},
 		{"features, fewer than ShareMin", features, n, false},
 		{"features, ShareMin", wide, n, true},
+		{"features, a held-out search worth a helper", held, n, true},
+		{"features, λ fixed", fixed, n, false},
 	} {
 		plan, err := protocol.NewPlan(tc.cfg, tc.rows, cols, y[:tc.rows])
 		if err != nil {
@@ -52,7 +60,7 @@ func TestPlanSharesSolve(t *testing.T) {
 			t.Errorf("%s: Shares() = %v", tc.name, got)
 		}
 	}
-	for _, cfg := range []pipeline.Config{exact, wide} {
+	for _, cfg := range []pipeline.Config{exact, wide, held} {
 		sharedSolve(t, cfg, X, y)
 	}
 }
@@ -95,7 +103,7 @@ func sharedSolve(t *testing.T, cfg pipeline.Config, X *mat.Dense, y []float64) {
 	alone := solve(plan)
 	solver, helper := fixture.Pipes()
 	done := make(chan error, 1)
-	go func() { done <- linalg.ServeCholesky(helper) }()
+	go func() { done <- protocol.ServeHelper(helper) }()
 	shared := solve(plan.WithHelper(solver))
 	if solver.Sent() < 2 {
 		t.Fatalf("the solve sent the helper %d messages: it did not share", solver.Sent())

@@ -107,10 +107,11 @@ export async function fitRidge(pool, ...args) {
     const solveArgs = { plan: planRef(arrays), stats: refs(arrays, stats), parts: refs(arrays, parts), ...args };
     return call('fitSolve', solveArgs, arrays, { signal, onProgress: stage('solve') }, { transfer: true, ...extra });
   };
-  // A plan whose solve shares its factorization (Go's plan.shares: an
-  // exact kernel on many rows) gets a second worker that is idle now as
-  // its helper (fitHelp), the two calls linked by a MessageChannel: each
-  // updates half of the trailing matrix, with the bits of one worker. Only
+  // A plan whose solve shares work (Go's plan.shares: the factorization
+  // of an exact kernel on many rows or of wide features, the held-out
+  // rows' sums beside a λ search) gets a second worker that is idle now as
+  // its helper (fitHelp), the two calls linked by a MessageChannel, with
+  // the bits of one worker. Only
   // when both workers are free at once (both calls start now, so a helper
   // never holds a worker waiting for a solver queued behind other calls);
   // else the solve runs alone.
