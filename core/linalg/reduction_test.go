@@ -279,3 +279,59 @@ func BenchmarkReflectNarrow(b *testing.B) {
 		b.ReportMetric(cpu[1]/cpu[0], "cpu-narrow/axpy")
 	}
 }
+
+// TestReflectPairs: reflectEach (in WebAssembly two rows at a time,
+// reflectPairs) gives the bits of a dot and an axpy call per row
+// (reflectEachRows), for reflectors of 1 to 70 values (all but 64, where
+// amd64 has its own fused kernel), odd and even row counts, on a strided
+// matrix.
+func TestReflectPairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for k := 1; k <= 70; k++ {
+		if k == 64 {
+			continue
+		}
+		for _, n := range []int{1, 2, 5, 8} {
+			ldc := k + 3
+			c := randFloats(r, n*ldc)
+			u := randFloats(r, k)
+			tau := 2 / dot(u, u)
+			want := slices.Clone(c)
+			reflectEachRows(want, ldc, n, u, tau)
+			got := slices.Clone(c)
+			reflectEach(got, ldc, n, u, tau)
+			fixture.SameBits(t, fmt.Sprintf("k=%d n=%d", k, n), got, want)
+		}
+	}
+}
+
+// BenchmarkReflectPairs times what applyChaseQ does per reflector of the
+// chase (64 values) to the held-out bracket's 112 columns (rows of its
+// transpose, m = 2048 apart), reflectEach (two rows at a time where the
+// build has reflectPairs) against a dot and an axpy call per row,
+// alternately: ns a reflector and the ratio pairs/rows.
+func BenchmarkReflectPairs(b *testing.B) {
+	const k, n, ldc, reps = 64, 112, 2048, 256
+	r := rand.New(rand.NewPCG(13, 14))
+	c := randFloats(r, n*ldc)
+	u := randFloats(r, k)
+	tau := 2 / dot(u, u)
+	var wall [2]float64
+	for b.Loop() {
+		for which := range 2 {
+			t0 := time.Now()
+			for range reps {
+				if which == 0 {
+					reflectEachRows(c, ldc, n, u, tau)
+				} else {
+					reflectEach(c, ldc, n, u, tau)
+				}
+			}
+			wall[which] += time.Since(t0).Seconds()
+		}
+	}
+	per := float64(b.N) * reps / 1e9
+	b.ReportMetric(wall[0]/per, "ns-rows")
+	b.ReportMetric(wall[1]/per, "ns-pairs")
+	b.ReportMetric(wall[1]/wall[0], "pairs/rows")
+}

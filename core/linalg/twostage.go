@@ -448,9 +448,15 @@ func reflectRowsAxpy(c []float64, ldc, cols, i0, n int, v []float64, tau float64
 // reflectEach sets each of the n rows r (length len(u), stride ldc) of c
 // to r − τ(r·u)u: H = I − τuuᵀ applied from the right.
 func reflectEach(c []float64, ldc, n int, u []float64, tau float64) {
-	if len(u) == 64 && reflectRight64(c, ldc, n, u, tau) {
+	if len(u) == 64 && reflectRight64(c, ldc, n, u, tau) || reflectPairs(c, ldc, n, u, tau) {
 		return
 	}
+	reflectEachRows(c, ldc, n, u, tau)
+}
+
+// reflectEachRows is reflectEach a row at a time, on dotFast and
+// axpyFast: the reference of the kernels.
+func reflectEachRows(c []float64, ldc, n int, u []float64, tau float64) {
 	for q := range n {
 		r := c[q*ldc : q*ldc+len(u)]
 		axpyFast(r, u, -tau*dotFast(r, u))

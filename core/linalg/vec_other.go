@@ -16,6 +16,3 @@ func reflectLeft64(c []float64, ldc, n int, v []float64, tau float64) bool { ret
 
 // reflectRight64 has no kernel on this build.
 func reflectRight64(c []float64, ldc, n int, g []float64, tau float64) bool { return false }
-
-// reflectNarrow has no kernel on this build.
-func reflectNarrow(c []float64, ldc, cols, i0, n int, v []float64, tau float64) bool { return false }
