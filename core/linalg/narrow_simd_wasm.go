@@ -94,53 +94,46 @@ func reflectNarrow(c []float64, ldc, cols, i0, n int, v []float64, tau float64) 
 	return true
 }
 
-// reflectPairs is reflectEach two rows at a time: each pair's dots share
-// the loads of u, and a row costs no calls. Each row gets dot's
-// operations in dot's order (two vectors of partial sums, four values a
-// step, the tail into the first sum) and then axpy's, so the bits are
-// the dot and axpy calls' (TestReflectPairs). It always reports true.
-func reflectPairs(c []float64, ldc, n int, u []float64, tau float64) bool {
-	k := len(u)
-	if n <= 0 || k == 0 {
+// reflectLeft64 sets C ← C − τv(vᵀC) for the n×64 matrix C at c (row
+// stride ldc), v of length n: the bulge chase's left reflections of its
+// 64-wide blocks, in four strips of 16 columns, vᵀC's strip in eight
+// vectors across the rows (two axpy calls of 64 values per row before).
+// Each entry gets reflectRowsAxpy's operations in its order, so the same
+// bits (TestReflectLeft64). It always reports true.
+func reflectLeft64(c []float64, ldc, n int, v []float64, tau float64) bool {
+	if n <= 0 {
 		return true
 	}
-	_ = c[(n-1)*ldc+k-1]
-	k4, k2 := k&^3, k&^1
-	pu := unsafe.Pointer(&u[0])
-	q := 0
-	for ; q+1 < n; q += 2 {
-		ra, rb := c[q*ldc:q*ldc+k], c[(q+1)*ldc:(q+1)*ldc+k]
-		pa, pb := unsafe.Pointer(&ra[0]), unsafe.Pointer(&rb[0])
-		var a01, a23, b01, b23 f64x2
-		for o := 0; o < 8*k4; o += 32 {
-			u01, u23 := load2(unsafe.Add(pu, o)), load2(unsafe.Add(pu, o+16))
-			a01 = a01.Add(load2(unsafe.Add(pa, o)).Mul(u01))
-			a23 = a23.Add(load2(unsafe.Add(pa, o+16)).Mul(u23))
-			b01 = b01.Add(load2(unsafe.Add(pb, o)).Mul(u01))
-			b23 = b23.Add(load2(unsafe.Add(pb, o+16)).Mul(u23))
+	_ = c[(n-1)*ldc+63]
+	v = v[:n]
+	base, stride := unsafe.Pointer(&c[0]), 8*uintptr(ldc)
+	for strip := uintptr(0); strip < 64*8; strip += 16 * 8 {
+		var z0, z1, z2, z3, z4, z5, z6, z7 f64x2
+		for q, vq := range v {
+			p := unsafe.Add(base, uintptr(q)*stride+strip)
+			s := archsimd.BroadcastFloat64x2(vq)
+			z0 = z0.Add(load2(p).Mul(s))
+			z1 = z1.Add(load2(unsafe.Add(p, 16)).Mul(s))
+			z2 = z2.Add(load2(unsafe.Add(p, 32)).Mul(s))
+			z3 = z3.Add(load2(unsafe.Add(p, 48)).Mul(s))
+			z4 = z4.Add(load2(unsafe.Add(p, 64)).Mul(s))
+			z5 = z5.Add(load2(unsafe.Add(p, 80)).Mul(s))
+			z6 = z6.Add(load2(unsafe.Add(p, 96)).Mul(s))
+			z7 = z7.Add(load2(unsafe.Add(p, 112)).Mul(s))
 		}
-		sa, sb := a01.GetElem(0), b01.GetElem(0)
-		for i := k4; i < k; i++ {
-			sa += ra[i] * u[i]
-			sb += rb[i] * u[i]
+		for q, vq := range v {
+			p := unsafe.Add(base, uintptr(q)*stride+strip)
+			s := archsimd.BroadcastFloat64x2(-tau * vq)
+			at := func(o uintptr) *[2]float64 { return (*[2]float64)(unsafe.Add(p, o)) }
+			archsimd.LoadFloat64x2Array(at(0)).Add(z0.Mul(s)).StoreArray(at(0))
+			archsimd.LoadFloat64x2Array(at(16)).Add(z1.Mul(s)).StoreArray(at(16))
+			archsimd.LoadFloat64x2Array(at(32)).Add(z2.Mul(s)).StoreArray(at(32))
+			archsimd.LoadFloat64x2Array(at(48)).Add(z3.Mul(s)).StoreArray(at(48))
+			archsimd.LoadFloat64x2Array(at(64)).Add(z4.Mul(s)).StoreArray(at(64))
+			archsimd.LoadFloat64x2Array(at(80)).Add(z5.Mul(s)).StoreArray(at(80))
+			archsimd.LoadFloat64x2Array(at(96)).Add(z6.Mul(s)).StoreArray(at(96))
+			archsimd.LoadFloat64x2Array(at(112)).Add(z7.Mul(s)).StoreArray(at(112))
 		}
-		fa := -tau * ((sa + a01.GetElem(1)) + (a23.GetElem(0) + a23.GetElem(1)))
-		fb := -tau * ((sb + b01.GetElem(1)) + (b23.GetElem(0) + b23.GetElem(1)))
-		va, vb := archsimd.BroadcastFloat64x2(fa), archsimd.BroadcastFloat64x2(fb)
-		for o := 0; o < 8*k2; o += 16 {
-			x := load2(unsafe.Add(pu, o))
-			ya, yb := (*[2]float64)(unsafe.Add(pa, o)), (*[2]float64)(unsafe.Add(pb, o))
-			archsimd.LoadFloat64x2Array(ya).Add(x.Mul(va)).StoreArray(ya)
-			archsimd.LoadFloat64x2Array(yb).Add(x.Mul(vb)).StoreArray(yb)
-		}
-		for i := k2; i < k; i++ {
-			ra[i] += fa * u[i]
-			rb[i] += fb * u[i]
-		}
-	}
-	if q < n {
-		r := c[q*ldc : q*ldc+k]
-		axpy(r, u, -tau*dot(r, u))
 	}
 	return true
 }

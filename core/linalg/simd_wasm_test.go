@@ -4,6 +4,8 @@ package linalg
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"ntkrf/internal/fixture"
@@ -67,5 +69,25 @@ func TestDotAxpySIMDBits(t *testing.T) {
 				fixture.SameBits(t, fmt.Sprintf("n=%d off=%d: dot", n, off), []float64{d}, []float64{dw})
 			}
 		}
+	}
+}
+
+// TestReflectLeft64: the chase's 64-wide left reflections in strips
+// (reflectLeft64) give the bits of two axpy calls per row
+// (reflectRowsAxpy), for 1 to 64 rows of a strided matrix.
+func TestReflectLeft64(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, n := range []int{1, 2, 17, 63, 64} {
+		const ldc, i0 = 131, 3
+		c := randFloats(r, (i0+n)*ldc)
+		v := randFloats(r, n)
+		tau := 2 / dot(v, v)
+		want := slices.Clone(c)
+		reflectRowsAxpy(want, ldc, 64, i0, n, v, tau, make([]float64, 64))
+		got := slices.Clone(c)
+		if !reflectLeft64(got[i0*ldc:], ldc, n, v, tau) {
+			t.Fatal("reflectLeft64 has no kernel in WebAssembly SIMD")
+		}
+		fixture.SameBits(t, fmt.Sprintf("n=%d", n), got, want)
 	}
 }

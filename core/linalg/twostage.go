@@ -420,7 +420,7 @@ func symReflect(band []float64, ld, i0, n int, v []float64, tau float64, y []flo
 // the matrix c with row stride ldc, on its first cols columns:
 // C ← C − τv(vᵀC). z is scratch of length ≥ cols.
 func reflectRows(c []float64, ldc, cols, i0, n int, v []float64, tau float64, z []float64) {
-	if cols == 64 && reflectLeft64(c[i0*ldc:], ldc, n, v, tau) {
+	if cols == 64 && narrowReflect && reflectLeft64(c[i0*ldc:], ldc, n, v, tau) {
 		return
 	}
 	if cols < 16 && narrowReflect && reflectNarrow(c, ldc, cols, i0, n, v, tau) {
@@ -429,8 +429,9 @@ func reflectRows(c []float64, ldc, cols, i0, n int, v []float64, tau float64, z 
 	reflectRowsAxpy(c, ldc, cols, i0, n, v, tau, z)
 }
 
-// narrowReflect lets reflectRows take reflectNarrow's kernel (benchmarks
-// turn it off to time the axpyFast calls it replaced).
+// narrowReflect lets reflectRows take its kernels, reflectLeft64's and
+// reflectNarrow's (benchmarks turn it off to time the axpyFast calls
+// they replaced).
 var narrowReflect = true
 
 // reflectRowsAxpy is reflectRows on axpyFast, two calls per row.
@@ -448,15 +449,9 @@ func reflectRowsAxpy(c []float64, ldc, cols, i0, n int, v []float64, tau float64
 // reflectEach sets each of the n rows r (length len(u), stride ldc) of c
 // to r − τ(r·u)u: H = I − τuuᵀ applied from the right.
 func reflectEach(c []float64, ldc, n int, u []float64, tau float64) {
-	if len(u) == 64 && reflectRight64(c, ldc, n, u, tau) || reflectPairs(c, ldc, n, u, tau) {
+	if len(u) == 64 && reflectRight64(c, ldc, n, u, tau) {
 		return
 	}
-	reflectEachRows(c, ldc, n, u, tau)
-}
-
-// reflectEachRows is reflectEach a row at a time, on dotFast and
-// axpyFast: the reference of the kernels.
-func reflectEachRows(c []float64, ldc, n int, u []float64, tau float64) {
 	for q := range n {
 		r := c[q*ldc : q*ldc+len(u)]
 		axpyFast(r, u, -tau*dotFast(r, u))

@@ -285,12 +285,14 @@ func BenchmarkPackSymm(b *testing.B) {
 
 // BenchmarkChaseNarrow_M4096 times the bulge chase (sb2st, GOMAXPROCS
 // workers, 10 columns of QᵀR, the reflectors logged as Reduce logs them)
-// on the band of a random symmetric matrix at m = 4096, with reflectRows'
-// narrow kernel for QᵀR's rows and without it (the two axpyFast calls per
-// row it replaced) alternately: s-axpy, s-narrow and the ratios in wall
-// and CPU time. Both give the same bits (TestReflectNarrow).
+// on the band of a random symmetric matrix at m = 4096 (NTKRF_BENCH_M),
+// with reflectRows' kernels (the 64-wide blocks' reflectLeft64, QᵀR's
+// narrow rows) and without them (the two axpyFast calls per row they
+// replaced) alternately: s-axpy, s-narrow and the ratios in wall and CPU
+// time. Where the kernels keep axpyFast's bits (TestReflectNarrow, and in
+// WebAssembly TestReflectLeft64) both give the same bits.
 func BenchmarkChaseNarrow_M4096(b *testing.B) {
-	const m, nb, l = 4096, bandWidth, 10
+	m, nb, l := envInt("NTKRF_BENCH_M", 4096), bandWidth, 10
 	r := rand.New(rand.NewPCG(3, 9))
 	a := make([]float64, m*m)
 	for i := range m {

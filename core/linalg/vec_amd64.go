@@ -157,7 +157,3 @@ func reflectNarrow(c []float64, ldc, cols, i0, n int, v []float64, tau float64) 
 	}
 	return true
 }
-
-// reflectPairs is WebAssembly's (reflectEach two rows at a time); here
-// reflectRight64 and dotFast, axpyFast serve.
-func reflectPairs(c []float64, ldc, n int, u []float64, tau float64) bool { return false }
