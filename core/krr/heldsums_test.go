@@ -180,3 +180,20 @@ func TestServeHelperFaults(t *testing.T) {
 		}
 	})
 }
+
+// TestHelpsHeld: a helper sums r held-out rows of m features from
+// r·m² = 2²⁶ multiply-adds on (the figure ARCHITECTURE.md and the
+// package's README give, with 400 rows of 512 features as their example).
+func TestHelpsHeld(t *testing.T) {
+	for _, tc := range []struct {
+		r, m int
+		want bool
+	}{
+		{256, 512, true}, {255, 512, false}, {400, 512, true}, {1 << 26, 1, true},
+		{0, 2048, false}, {2000, 0, false}, {2000, 181, false},
+	} {
+		if got := HelpsHeld(tc.r, tc.m); got != tc.want {
+			t.Errorf("HelpsHeld(%d, %d) = %v, want %v", tc.r, tc.m, got, tc.want)
+		}
+	}
+}

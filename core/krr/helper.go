@@ -106,16 +106,21 @@ func (a *Accumulator) sendHeld(Phi *mat.Dense, y []float64) (*pendingHeld, error
 	return p, nil
 }
 
+// mergeHeld sums the held-out rows Phi, y here and merges them into a.
+func (a *Accumulator) mergeHeld(Phi *mat.Dense, y []float64) error {
+	h, err := heldSums(a.m, a.opt, Phi, y)
+	if err != nil {
+		return err
+	}
+	return a.Merge(h)
+}
+
 // merge adds the held-out rows' sums to the kept rows': the helper's, or
 // summed here.
 func (p *pendingHeld) merge() error {
 	a := p.acc
 	if p.helper == nil {
-		h, err := heldSums(a.m, a.opt, p.phi, p.y)
-		if err != nil {
-			return err
-		}
-		return a.Merge(h)
+		return a.mergeHeld(p.phi, p.y)
 	}
 	if err := p.helper.Send([]byte{msgWant}); err != nil {
 		return err
@@ -127,13 +132,15 @@ func (p *pendingHeld) merge() error {
 	if err := linalg.Expect(b, msgSums); err != nil {
 		return err
 	}
-	r, _ := p.phi.Dims()
-	if n, err := a.CheckBinary(b[1:]); err != nil {
+	w, err := a.readFor(b[1:]) // the form checked once, then merged
+	if err != nil {
 		return err
-	} else if n != r {
-		return check.New(check.Internal, "", "krr: the helper summed %d held-out rows, not %d", n, r)
 	}
-	return a.MergeBinary(b[1:])
+	if r, _ := p.phi.Dims(); w.n != r {
+		return check.New(check.Internal, "", "krr: the helper summed %d held-out rows, not %d", w.n, r)
+	}
+	a.mergeWire(w)
+	return nil
 }
 
 // ServeHelper is the helper of a solve given this end's peer as

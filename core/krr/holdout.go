@@ -96,7 +96,7 @@ func (a *Accumulator) SolveHeldOutContext(ctx context.Context, Phi *mat.Dense, y
 		return nil, err
 	}
 	if a.opt.Lambda > 0 {
-		if err := (&pendingHeld{acc: a, phi: Phi, y: y}).merge(); err != nil {
+		if err := a.mergeHeld(Phi, y); err != nil {
 			return nil, err
 		}
 		return a.solve(a.opt.Lambda, nil)

@@ -182,11 +182,15 @@ func (a *Accumulator) MergeBinary(b []byte) error {
 	if err != nil {
 		return err
 	}
-	if w.n == 0 {
-		return nil
-	}
-	a.mergeMoments(w.n, w.mu, w.ybr, w.row(make([]float64, w.m)), w.d, w.e)
+	a.mergeWire(w)
 	return nil
+}
+
+// mergeWire merges a form readFor checked.
+func (a *Accumulator) mergeWire(w *accWire) {
+	if w.n > 0 {
+		a.mergeMoments(w.n, w.mu, w.ybr, w.row(make([]float64, w.m)), w.d, w.e)
+	}
 }
 
 // readFor checks that b is a wire form that a can merge.
