@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pkg, root, fnv64a, checksumX, takeRows, take, randomMatrix } from './helpers.js';
+import { pkg, root, fnv64a, checksumX, takeRows, take, randomMatrix, watchCalls } from './helpers.js';
 
 const { createEngine } = await import(pkg);
 const golden = JSON.parse(readFileSync(path.join(root, 'testdata', 'checksums.json'), 'utf8'));
@@ -155,13 +155,8 @@ test('fitRidge: an exact fit on many rows shares its factorization with a second
   const X = randomMatrix(n, 6, 11);
   const y = Float64Array.from({ length: n }, (_, i) => (X.data[i * 6] + X.data[i * 6 + 1] ** 2 > 0.4 ? 1 : 0));
   const options = { kernel: { kernel: 'ntk', depth: 2 }, task: 'classification', lambda: 0.01 };
-  const { Worker } = await import('node:worker_threads');
-  const post = Worker.prototype.postMessage;
   const ops = [];
-  Worker.prototype.postMessage = function (m, ...rest) {
-    if (m?.type === 'call') ops.push(m.op);
-    return post.call(this, m, ...rest);
-  };
+  const restore = await watchCalls((m) => ops.push(m.op));
   try {
     const files = [];
     for (const workers of [1, 2, 4]) {
@@ -188,7 +183,7 @@ test('fitRidge: an exact fit on many rows shares its factorization with a second
     assert.equal(files[1], files[0], 'two workers: the model file of one');
     assert.equal(files[2], files[0], 'four workers: the model file of one');
   } finally {
-    Worker.prototype.postMessage = post;
+    restore();
   }
 });
 
@@ -200,13 +195,8 @@ test('fitRidge: a λ search on features has its held-out rows summed by a second
   const X = randomMatrix(n, 6, 12);
   const y = Float64Array.from({ length: n }, (_, i) => (X.data[i * 6] > 0.2 ? 2 : X.data[i * 6 + 1] > 0 ? 1 : 0));
   const options = { features: { dim: 512, depth: 1, seed: 3 }, task: 'classification' };
-  const { Worker } = await import('node:worker_threads');
-  const post = Worker.prototype.postMessage;
   const ops = [];
-  Worker.prototype.postMessage = function (m, ...rest) {
-    if (m?.type === 'call') ops.push(m.op);
-    return post.call(this, m, ...rest);
-  };
+  const restore = await watchCalls((m) => ops.push(m.op));
   try {
     const files = [];
     for (const workers of [1, 2, 4]) {
@@ -221,7 +211,7 @@ test('fitRidge: a λ search on features has its held-out rows summed by a second
     assert.equal(files[1], files[0], 'two workers: the model file of one');
     assert.equal(files[2], files[0], 'four workers: the model file of one');
   } finally {
-    Worker.prototype.postMessage = post;
+    restore();
   }
 });
 

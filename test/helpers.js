@@ -82,3 +82,18 @@ export function parseCSV(text) {
   if (cell || row.length) { row.push(cell); rows.push(row); }
   return rows;
 }
+
+/**
+ * Calls onCall(message) for every call the package posts to its Node
+ * workers (node:worker_threads) until the returned function restores
+ * postMessage: which ops a fit ran, and with what.
+ */
+export async function watchCalls(onCall) {
+  const { Worker } = await import('node:worker_threads');
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (m, ...rest) {
+    if (m?.type === 'call') onCall(m);
+    return post.call(this, m, ...rest);
+  };
+  return () => { Worker.prototype.postMessage = post; };
+}

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pkg, root, randomMatrix, refX, crossHostDir, CROSSHOST_SKIP } from './helpers.js';
+import { pkg, root, randomMatrix, refX, crossHostDir, CROSSHOST_SKIP, watchCalls } from './helpers.js';
 
 const { createEngine } = await import(pkg);
 
@@ -270,13 +270,8 @@ test("the 'auto' selection split over three workers chooses as one worker does (
   const one = await createEngine({ workers: 1 });
   const three = await createEngine({ workers: 3 });
   // The select calls as the workers receive them (the package's workers are node:worker_threads).
-  const { Worker } = await import('node:worker_threads');
-  const post = Worker.prototype.postMessage;
   const parts = [];
-  Worker.prototype.postMessage = function (m, ...rest) {
-    if (m?.type === 'call' && m.op === 'select') parts.push(JSON.parse(m.json).part ?? null);
-    return post.call(this, m, ...rest);
-  };
+  const restore = await watchCalls((m) => { if (m.op === 'select') parts.push(JSON.parse(m.json).part ?? null); });
   try {
     const a = await one.fitRidge(X, y, opts);
     assert.deepEqual(parts, [null], 'one worker selects alone');
@@ -301,7 +296,7 @@ test("the 'auto' selection split over three workers chooses as one worker does (
     assert.equal(events.at(-1).done, total);
     events.forEach((p, i) => assert.ok(i === 0 || p.done >= events[i - 1].done, `select progress went back at event ${i}`));
   } finally {
-    Worker.prototype.postMessage = post;
+    restore();
     one.close();
     three.close();
   }
@@ -316,16 +311,13 @@ test("the 'auto' selection is sent only the rows the core names (search.rows), n
   const opts = { task: 'classification', features: { dim: 32, seed: 3 }, search: { depths: [1, 2], rows: 150 } };
   const one = await createEngine({ workers: 1 });
   const two = await createEngine({ workers: 2 });
-  const { Worker } = await import('node:worker_threads');
-  const post = Worker.prototype.postMessage;
   const sent = [];
-  Worker.prototype.postMessage = function (m, ...rest) {
-    if (m?.type === 'call' && m.op === 'select') {
+  const restore = await watchCalls((m) => {
+    if (m.op === 'select') {
       const args = JSON.parse(m.json);
       sent.push({ rows: args.X?.rows ?? 0, floats: m.arrays.reduce((s, a) => s + a.length, 0), stats: args.stats?.length ?? 0 });
     }
-    return post.call(this, m, ...rest);
-  };
+  });
   try {
     const a = await one.fitRidge(X, y, opts);
     const b = await two.fitRidge(X, y, opts);
@@ -343,7 +335,7 @@ test("the 'auto' selection is sent only the rows the core names (search.rows), n
     assert.equal(b.lambda, a.lambda);
     assert.deepEqual(await b.predict(X), await a.predict(X));
   } finally {
-    Worker.prototype.postMessage = post;
+    restore();
     one.close();
     two.close();
   }
