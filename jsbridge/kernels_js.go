@@ -19,7 +19,7 @@ const KernelsGlobal = "ntkrfKernels"
 
 // InstallKernels installs the kernels found at globalThis.ntkrfKernels in
 // the core (linalg.SetGram32Host, SetGram64Host, SetRect64Host,
-// SetStrips32Host) and returns the names of those it
+// SetStrips32Host, SetMul64Host, SetSymv64Host, SetChase64Host) and returns the names of those it
 // installed; without them (an engine or a host that has none, Go's test
 // runner) the core keeps its Go kernels, which give the same bits. The
 // kernels are called with linear-memory addresses of Go slices, once per
@@ -56,7 +56,28 @@ func InstallKernels() []string {
 		linalg.SetSymv64Host(symv64Host(fn))
 		names = append(names, "symv64")
 	}
+	if fn, err := ks.Get("chase64"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetChase64Host(chase64Host(fn))
+		names = append(names, "chase64")
+	}
 	return names
+}
+
+// chase64Host is the linalg.Chase64Host that calls fn, kernels.wasm's
+// chase64(m, nb, a, tau2, xt, rows), as gram32Host does: one call per
+// group of columns, every reflector of the chase in it.
+func chase64Host(fn safejs.Value) linalg.Chase64Host {
+	return func(m, nb int, a, tau2, xt []float64, rows int) {
+		if m < 3 || nb < 1 || rows < 1 || len(a) < m*m || len(xt) < rows*m || len(tau2) < linalg.ChaseTaus(m, nb) {
+			panic("jsbridge: chase64 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(m, nb, addr(a), addr(tau2), addr(xt), rows); err != nil {
+			panic("jsbridge: chase64 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(a)
+		runtime.KeepAlive(tau2)
+		runtime.KeepAlive(xt)
+	}
 }
 
 // symv64Host is the linalg.Symv64Host that calls fn, kernels.wasm's

@@ -24,12 +24,13 @@ func installedKernels(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host) {
 	return h, h64
 }
 
-// strips32, mul64 and symv64 are the kernels of those names
+// strips32, mul64, symv64 and chase64 are the kernels of those names
 // installedKernels3 found last.
 var (
 	strips32 linalg.Strips32Host
 	mul64    linalg.Mul64Host
 	symv64   linalg.Symv64Host
+	chase64  linalg.Chase64Host
 )
 
 // noHosts uninstalls every host kernel and returns the function that puts
@@ -37,7 +38,9 @@ var (
 func noHosts() (restore func()) {
 	o32, o64, or, ost, om, osy := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil),
 		linalg.SetStrips32Host(nil), linalg.SetMul64Host(nil), linalg.SetSymv64Host(nil)
+	och := linalg.SetChase64Host(nil)
 	return func() {
+		linalg.SetChase64Host(och)
 		linalg.SetGram32Host(o32)
 		linalg.SetGram64Host(o64)
 		linalg.SetRect64Host(or)
@@ -48,15 +51,16 @@ func noHosts() (restore func()) {
 }
 
 // installedKernels3 is installedKernels with the rect64 kernel too (and
-// strips32, mul64 and symv64 in the variables of those names).
+// strips32, mul64, symv64 and chase64 in the variables of those names).
 func installedKernels3(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host, linalg.Rect64Host) {
 	t.Helper()
 	restore := noHosts()
 	names := InstallKernels()
 	h, h64, hr := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil)
 	strips32, mul64, symv64 = linalg.SetStrips32Host(nil), linalg.SetMul64Host(nil), linalg.SetSymv64Host(nil)
+	chase64 = linalg.SetChase64Host(nil)
 	restore()
-	if len(names) == 0 || h == nil || h64 == nil || hr == nil || strips32 == nil || mul64 == nil || symv64 == nil {
+	if len(names) == 0 || h == nil || h64 == nil || hr == nil || strips32 == nil || mul64 == nil || symv64 == nil || chase64 == nil {
 		if os.Getenv("NTKRF_KERNELS_WASM") != "" {
 			t.Fatalf("NTKRF_KERNELS_WASM is set but globalThis.%s lacks a kernel (installed: %v)", KernelsGlobal, names)
 		}
@@ -446,6 +450,87 @@ func TestKernelsSymv64(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestKernelsChase64 holds kernels.wasm's chase64 to linalg.Chase64HostGo
+// bit for bit: bands of width 1 to 64 on orders where the last block of a
+// sweep is full, short or a single entry, rows of every remainder of the
+// dot product's fours, some τ zero (skipped), values across 2⁴⁰.
+func TestKernelsChase64(t *testing.T) {
+	installedKernels3(t)
+	host := chase64
+	r := rand.New(rand.NewPCG(13, 13))
+	for _, s := range []struct{ m, nb, rows int }{
+		{3, 1, 1}, {4, 2, 3}, {5, 3, 2}, {9, 4, 5}, {10, 8, 4}, {17, 16, 7}, {67, 16, 32}, {130, 64, 28}, {300, 64, 3}, {129, 5, 9},
+	} {
+		t.Run(fmt.Sprintf("m=%d,nb=%d,rows=%d", s.m, s.nb, s.rows), func(t *testing.T) {
+			a := make([]float64, s.m*s.m)
+			for i := range a {
+				a[i] = r.NormFloat64()
+			}
+			tau := make([]float64, linalg.ChaseTaus(s.m, s.nb))
+			for i := range tau {
+				if r.IntN(5) > 0 {
+					tau[i] = r.Float64() * 2
+				}
+			}
+			got := make([]float64, s.rows*s.m+3) // a few values past the rows, which stay
+			for i := range got {
+				got[i] = r.NormFloat64() * math.Ldexp(1, r.IntN(40)-20)
+			}
+			want := append([]float64(nil), got...)
+			host(s.m, s.nb, a, tau, got, s.rows)
+			linalg.Chase64HostGo(s.m, s.nb, a, tau, want, s.rows)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("xt[%d] = %v, want %v", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestKernelsApplyQ: the λ search's application of Q (linalg.Reduce's
+// ApplyQ: Q₁'s panels on mul64, Q₂'s chase on chase64, in groups of
+// columns) has with every kernel of kernels.wasm the bits of the Go
+// kernels, at an order past the two-stage reduction's threshold and a
+// number of columns that makes groups of unequal size.
+func TestKernelsApplyQ(t *testing.T) {
+	installedKernels3(t)
+	defer noHosts()()
+	const m, cols = 600, 45
+	r := rand.New(rand.NewPCG(14, 14))
+	x := make([]float64, 2*m*m)
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	a := make([]float64, m*m)
+	linalg.AddAtA(a, x, 2*m, m)
+	for i := range m {
+		for j := range i {
+			a[i*m+j] = a[j*m+i]
+		}
+	}
+	w := make([]float64, m*cols)
+	for i := range w {
+		w[i] = r.NormFloat64()
+	}
+	apply := func(hosts bool) []float64 {
+		noHosts()
+		if hosts {
+			InstallKernels()
+		}
+		red, _ := linalg.Reduce(append([]float64(nil), a...), m, nil, 0, nil)
+		out := append([]float64(nil), w...)
+		red.ApplyQ(out, cols)
+		return out
+	}
+	want, got := apply(false), apply(true)
+	for i := range got {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Fatalf("Qx[%d] = %v with the kernels, %v without", i, got[i], want[i])
+		}
 	}
 }
 

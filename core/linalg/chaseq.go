@@ -40,10 +40,7 @@ func applyChaseQWY(kern tileStrideFunc, a []float64, m, nb int, tau2 []float64, 
 		return
 	}
 	kw := min(chaseWY, nb)
-	starts := make([]int, sweeps+1) // offset of each sweep's first τ
-	for s := range sweeps {
-		starts[s+1] = starts[s] + (m-1-s+nb-1)/nb
-	}
+	starts := chaseStarts(m, nb)
 	blocks := func(s int) int { return starts[s+1] - starts[s] }
 	maxRows := nb + kw - 1
 	kp := (kw + panelW - 1) / panelW * panelW      // kw, whole panels

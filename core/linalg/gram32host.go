@@ -321,3 +321,46 @@ func Symv64HostGo(y, a []float64, m, lo, r0, r1 int, x []float64) {
 	}
 	symvRowsGo(y, a, m, lo, r0, r1, x)
 }
+
+// Chase64Host is applyChaseQ's reflectors applied one at a time to a
+// group of columns (the WebAssembly path, applyChaseQEach): rows rows of
+// xt, m values each (columns of x, transposed), with chaseRows' bits (its
+// order of reflectors; each a dot product with the WebAssembly dot's
+// partial sums, then its axpy). a and tau2 are the chase's record
+// (chaseLog), nb its band. Used only in WebAssembly.
+type Chase64Host func(m, nb int, a, tau2, xt []float64, rows int)
+
+// chase64Host is the installed host kernel for applyChaseQEach, or nil.
+var chase64Host Chase64Host
+
+// SetChase64Host installs f as applyChaseQEach's kernel and returns the
+// one it replaces; nil restores the Go loop. As SetGram32Host, for a
+// host's start-up and tests; it is ignored outside WebAssembly.
+func SetChase64Host(f Chase64Host) Chase64Host {
+	old := chase64Host
+	chase64Host = f
+	if runtime.GOARCH != "wasm" {
+		chase64Host = nil
+	}
+	return old
+}
+
+// ChaseTaus returns the number of τ the bulge chase of an m×m band of
+// width nb records (tau2's length): ⌈(m−1−s)/nb⌉ for each sweep s < m−2.
+func ChaseTaus(m, nb int) int {
+	n := 0
+	for s := 0; nb > 0 && s < m-2; s++ {
+		n += (m - 1 - s + nb - 1) / nb
+	}
+	return n
+}
+
+// Chase64HostGo is a Chase64Host in Go, chaseRows: the oracle the host
+// kernels are held to.
+func Chase64HostGo(m, nb int, a, tau2, xt []float64, rows int) {
+	if m < 0 || nb < 1 || rows < 0 || len(a) < m*m || len(tau2) < ChaseTaus(m, nb) || len(xt) < rows*m {
+		panic("linalg: Chase64HostGo called with bad shapes")
+	}
+	starts := chaseStarts(m, nb)
+	chaseRows(a, m, nb, tau2, starts, xt, rows)
+}

@@ -139,40 +139,59 @@ func applyChaseQEach(a []float64, m, nb int, tau2 []float64, x []float64, l int)
 			xt[c*m+i] = v
 		}
 	}
-	starts := make([]int, sweeps+1) // offset of each sweep's first τ
-	for s := range sweeps {
-		starts[s+1] = starts[s] + (m-1-s+nb-1)/nb
-	}
+	starts := chaseStarts(m, nb)
 	// At least one group per core while groups keep chaseMin columns:
 	// the 110 columns of the held-out bracket are 4 groups of chaseGroup,
 	// which would leave 12 of 16 cores idle.
 	groups := max((l+chaseGroup-1)/chaseGroup, min(runtime.GOMAXPROCS(0), l/chaseMin))
 	ParallelFor(groups, func(g int) {
+		// Columns c0 … c1−1 of x are rows of xt.
 		c0, c1 := l*g/groups, l*(g+1)/groups
-		for s := sweeps - 1; s >= 0; s-- {
-			row := a[(m-1-s)*m:]
-			t := tau2[starts[s]:starts[s+1]]
-			// Block j ≥ 1 starts at s+1+n1+(j−1)·nb, block 0 at s+1.
-			n1 := min(nb, m-1-s)
-			for j := len(t) - 1; j >= 0; j-- {
-				if t[j] == 0 {
-					continue
-				}
-				i0, n := s+1, n1
-				if j > 0 {
-					i0 = s + 1 + n1 + (j-1)*nb
-					n = min(nb, m-i0)
-				}
-				// Columns c0 … c1−1 of x are rows of xt.
-				reflectEach(xt[c0*m+i0:], m, c1-c0, row[i0-s-1:i0-s-1+n], t[j])
-			}
+		if chase64Host != nil {
+			chase64Host(m, nb, a, tau2, xt[c0*m:c1*m], c1-c0)
+			return
 		}
+		chaseRows(a, m, nb, tau2, starts, xt[c0*m:c1*m], c1-c0)
 	})
 	for i := range m {
 		for c := range l {
 			x[i*l+c] = xt[c*m+i]
 		}
 	}
+}
+
+// chaseRows applies Q₂ᵀ's reflectors, in applyChaseQ's order, to the
+// rows rows of xt (m values each: columns of x), starts[s] the offset of
+// sweep s's first τ in tau2.
+func chaseRows(a []float64, m, nb int, tau2 []float64, starts []int, xt []float64, rows int) {
+	for s := m - 3; s >= 0; s-- {
+		row := a[(m-1-s)*m:]
+		t := tau2[starts[s]:starts[s+1]]
+		// Block j ≥ 1 starts at s+1+n1+(j−1)·nb, block 0 at s+1.
+		n1 := min(nb, m-1-s)
+		for j := len(t) - 1; j >= 0; j-- {
+			if t[j] == 0 {
+				continue
+			}
+			i0, n := s+1, n1
+			if j > 0 {
+				i0 = s + 1 + n1 + (j-1)*nb
+				n = min(nb, m-i0)
+			}
+			reflectEach(xt[i0:], m, rows, row[i0-s-1:i0-s-1+n], t[j])
+		}
+	}
+}
+
+// chaseStarts returns the offset in tau2 of each of the m−2 sweeps' first
+// τ (sweep s has ⌈(m−1−s)/nb⌉), and their total last.
+func chaseStarts(m, nb int) []int {
+	sweeps := max(m-2, 0)
+	starts := make([]int, sweeps+1)
+	for s := range sweeps {
+		starts[s+1] = starts[s] + (m-1-s+nb-1)/nb
+	}
+	return starts
 }
 
 // chaseGroup is how many columns of x share one pass of applyChaseQ over

@@ -680,4 +680,112 @@
       (local.set $r (i32.add (local.get $r) (i32.const 1)))
       (br $rows)))
   )
+
+  ;; reflect64 applies H = I − τuuᵀ to rows rows of n values at p, ld bytes
+  ;; apart (u: n values): r ← r + (−τ·(r·u))·u, as core/linalg's
+  ;; reflectEach does on WebAssembly: the dot product as its dot forms it
+  ;; (partial sums s0 s1 | s2 s3 over the entries in fours, the rest added
+  ;; to s0, then (s0+s1) + (s2+s3)), the update as its axpy (pairs, then
+  ;; the last entry).
+  (func $reflect64 (param $p i32) (param $ld i32) (param $rows i32) (param $u i32) (param $n i32) (param $tau f64)
+    (local $i i32) (local $e4 i32) (local $e2 i32) (local $en i32) (local $end i32)
+    (local $s01 v128) (local $s23 v128) (local $s0 f64) (local $sc f64) (local $sv v128)
+    (local.set $e4 (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+    (local.set $e2 (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3)))
+    (local.set $en (i32.shl (local.get $n) (i32.const 3)))
+    (local.set $end (i32.add (local.get $p) (i32.mul (local.get $rows) (local.get $ld))))
+    (block $done (loop $rows
+      (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+      (local.set $s01 (v128.const i64x2 0 0))
+      (local.set $s23 (v128.const i64x2 0 0))
+      (local.set $i (i32.const 0))
+      (block $d4 (loop $fours
+        (br_if $d4 (i32.ge_u (local.get $i) (local.get $e4)))
+        (local.set $s01 (f64x2.add (local.get $s01) (f64x2.mul
+          (v128.load (i32.add (local.get $p) (local.get $i))) (v128.load (i32.add (local.get $u) (local.get $i))))))
+        (local.set $s23 (f64x2.add (local.get $s23) (f64x2.mul
+          (v128.load offset=16 (i32.add (local.get $p) (local.get $i))) (v128.load offset=16 (i32.add (local.get $u) (local.get $i))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 32)))
+        (br $fours)))
+      (local.set $s0 (f64x2.extract_lane 0 (local.get $s01)))
+      (block $d1 (loop $ones
+        (br_if $d1 (i32.ge_u (local.get $i) (local.get $en)))
+        (local.set $s0 (f64.add (local.get $s0) (f64.mul
+          (f64.load (i32.add (local.get $p) (local.get $i))) (f64.load (i32.add (local.get $u) (local.get $i))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
+        (br $ones)))
+      ;; −τ · ((s0+s1) + (s2+s3))
+      (local.set $sc (f64.mul (f64.neg (local.get $tau))
+        (f64.add (f64.add (local.get $s0) (f64x2.extract_lane 1 (local.get $s01)))
+          (f64.add (f64x2.extract_lane 0 (local.get $s23)) (f64x2.extract_lane 1 (local.get $s23))))))
+      (local.set $sv (f64x2.splat (local.get $sc)))
+      (local.set $i (i32.const 0))
+      (block $d2 (loop $pairs
+        (br_if $d2 (i32.ge_u (local.get $i) (local.get $e2)))
+        (v128.store (i32.add (local.get $p) (local.get $i)) (f64x2.add
+          (v128.load (i32.add (local.get $p) (local.get $i)))
+          (f64x2.mul (v128.load (i32.add (local.get $u) (local.get $i))) (local.get $sv))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $pairs)))
+      (if (i32.lt_u (local.get $i) (local.get $en)) (then
+        (f64.store (i32.add (local.get $p) (local.get $i)) (f64.add
+          (f64.load (i32.add (local.get $p) (local.get $i)))
+          (f64.mul (local.get $sc) (f64.load (i32.add (local.get $u) (local.get $i))))))))
+      (local.set $p (i32.add (local.get $p) (local.get $ld)))
+      (br $rows)))
+  )
+
+  ;; chase64 applies to the rows rows of xt (m values each: columns of x,
+  ;; transposed) the reflectors of the bulge chase that core/linalg's
+  ;; chaseRows applies, in its order: sweeps s = m−3 … 0, in each the
+  ;; blocks j from its last to its first, τ = tau2[start(s) + j] (start(s)
+  ;; = Σ over t < s of ⌈(m−1−t)/nb⌉; skipped where τ = 0), u the n values of
+  ;; a's row m−1−s from column i0−s−1, on entries i0 … i0+n−1 of each row:
+  ;; i0 = s+1 and n = min(nb, m−1−s) for j = 0, else i0 = s+1+n1+(j−1)·nb
+  ;; and n = min(nb, m−i0). One call per group of columns.
+  (func (export "chase64") (param $m i32) (param $nb i32) (param $a i32) (param $tau2 i32) (param $xt i32) (param $rows i32)
+    (local $s i32) (local $start i32) (local $cnt i32) (local $j i32) (local $row i32) (local $n1 i32)
+    (local $i0 i32) (local $n i32) (local $tau f64) (local $w i32)
+    ;; start = the number of τ of all the sweeps (s = 0 … m−3)
+    (block $summed (loop $sum
+      (br_if $summed (i32.ge_s (local.get $s) (i32.sub (local.get $m) (i32.const 2))))
+      (local.set $start (i32.add (local.get $start)
+        (i32.div_u (i32.add (i32.sub (i32.sub (local.get $m) (i32.const 1)) (local.get $s)) (i32.sub (local.get $nb) (i32.const 1))) (local.get $nb))))
+      (local.set $s (i32.add (local.get $s) (i32.const 1)))
+      (br $sum)))
+    (block $swept (loop $sweeps
+      (br_if $swept (i32.le_s (local.get $s) (i32.const 0)))
+      (local.set $s (i32.sub (local.get $s) (i32.const 1)))
+      ;; w = m−1−s, the length of sweep s; its ⌈w/nb⌉ τ start at start
+      (local.set $w (i32.sub (i32.sub (local.get $m) (i32.const 1)) (local.get $s)))
+      (local.set $cnt (i32.div_u (i32.add (local.get $w) (i32.sub (local.get $nb) (i32.const 1))) (local.get $nb)))
+      (local.set $start (i32.sub (local.get $start) (local.get $cnt)))
+      (local.set $row (i32.add (local.get $a) (i32.shl (i32.mul (local.get $w) (local.get $m)) (i32.const 3))))
+      (local.set $n1 (select (local.get $nb) (local.get $w) (i32.lt_s (local.get $nb) (local.get $w))))
+      (local.set $j (local.get $cnt))
+      (block $blocked (loop $blocks
+        (br_if $blocked (i32.eqz (local.get $j)))
+        (local.set $j (i32.sub (local.get $j) (i32.const 1)))
+        (local.set $tau (f64.load (i32.add (local.get $tau2) (i32.shl (i32.add (local.get $start) (local.get $j)) (i32.const 3)))))
+        (if (f64.ne (local.get $tau) (f64.const 0)) (then
+          (if (i32.eqz (local.get $j))
+            (then
+              (local.set $i0 (i32.add (local.get $s) (i32.const 1)))
+              (local.set $n (local.get $n1)))
+            (else
+              (local.set $i0 (i32.add (i32.add (i32.add (local.get $s) (i32.const 1)) (local.get $n1))
+                (i32.mul (i32.sub (local.get $j) (i32.const 1)) (local.get $nb))))
+              (local.set $n (select (local.get $nb) (i32.sub (local.get $m) (local.get $i0))
+                (i32.lt_s (local.get $nb) (i32.sub (local.get $m) (local.get $i0)))))))
+          (call $reflect64
+            (i32.add (local.get $xt) (i32.shl (local.get $i0) (i32.const 3)))
+            (i32.shl (local.get $m) (i32.const 3))
+            (local.get $rows)
+            (i32.add (local.get $row) (i32.shl (i32.sub (i32.sub (local.get $i0) (local.get $s)) (i32.const 1)) (i32.const 3)))
+            (local.get $n)
+            (local.get $tau))))
+        (br $blocks)))
+      (br $sweeps)))
+  )
+
 )
