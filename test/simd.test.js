@@ -71,7 +71,8 @@ test('kernels.wasm gram32 gives the float32 Gram bits of the Go kernels', async 
 // cannot load them fails to start) on 1, 2 and 4 workers and without them
 // (NTKRF_KERNELS=go): a primal classification at m = 520, λ searched (the
 // two-stage reduction from m = 512: its rank-2k updates on gram64, its
-// VᵀA₂₂ on rect64; the Cholesky on gram64), with float32 features
+// VᵀA₂₂ on rect64, the chase's Q₂ on the held-out bracket on chase64; the
+// Cholesky on gram64), with float32 features
 // (float32 Gram blocks: gram32) and float64 ones (the float64 Gram:
 // gram64): the same λ, weights and predictions bit for bit.
 test('the kernels give the Go kernels\' bits on 1, 2 and 4 workers', async () => {
