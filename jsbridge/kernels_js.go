@@ -19,8 +19,8 @@ const KernelsGlobal = "ntkrfKernels"
 
 // InstallKernels installs the kernels found at globalThis.ntkrfKernels in
 // the core (linalg.SetGram32Host, SetGram64Host, SetRect64Host,
-// SetStrips32Host, SetMul64Host, SetSymv64Host, SetChase64Host) and returns the names of those it
-// installed; without them (an engine or a host that has none, Go's test
+// SetStrips32Host, SetMul64Host, SetSymv64Host, SetGemm64Host,
+// SetChase64Host) and returns the names of those it installed; without them (an engine or a host that has none, Go's test
 // runner) the core keeps its Go kernels, which give the same bits. The
 // kernels are called with linear-memory addresses of Go slices, once per
 // block of up to 256 rows, so the call through JavaScript (microseconds)
@@ -56,11 +56,31 @@ func InstallKernels() []string {
 		linalg.SetSymv64Host(symv64Host(fn))
 		names = append(names, "symv64")
 	}
+	if fn, err := ks.Get("gemm64"); err == nil && fn.Type() == safejs.TypeFunction {
+		linalg.SetGemm64Host(gemm64Host(fn))
+		names = append(names, "gemm64")
+	}
 	if fn, err := ks.Get("chase64"); err == nil && fn.Type() == safejs.TypeFunction {
 		linalg.SetChase64Host(chase64Host(fn))
 		names = append(names, "chase64")
 	}
 	return names
+}
+
+// gemm64Host is the linalg.Gemm64Host that calls fn, kernels.wasm's
+// gemm64(n, k, m, a, lda, b, ldb, c, ldc, add), as gram32Host does.
+func gemm64Host(fn safejs.Value) linalg.Gemm64Host {
+	return func(c []float64, ldc int, a []float64, lda int, b []float64, ldb int, n, k, m int, add bool) {
+		if n < 1 || k < 1 || m < 1 || lda < k || ldb < m || ldc < m || len(a) < (n-1)*lda+k || len(b) < (k-1)*ldb+m || len(c) < (n-1)*ldc+m {
+			panic("jsbridge: gemm64 kernel called with bad shapes")
+		}
+		if _, err := fn.Invoke(n, k, m, addr(a), lda, addr(b), ldb, addr(c), ldc, add); err != nil {
+			panic("jsbridge: gemm64 kernel: " + err.Error())
+		}
+		runtime.KeepAlive(a)
+		runtime.KeepAlive(b)
+		runtime.KeepAlive(c)
+	}
 }
 
 // chase64Host is the linalg.Chase64Host that calls fn, kernels.wasm's

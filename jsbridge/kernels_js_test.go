@@ -24,13 +24,14 @@ func installedKernels(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host) {
 	return h, h64
 }
 
-// strips32, mul64, symv64 and chase64 are the kernels of those names
+// strips32, mul64, symv64, chase64 and gemm64 are the kernels of those names
 // installedKernels3 found last.
 var (
 	strips32 linalg.Strips32Host
 	mul64    linalg.Mul64Host
 	symv64   linalg.Symv64Host
 	chase64  linalg.Chase64Host
+	gemm64   linalg.Gemm64Host
 )
 
 // noHosts uninstalls every host kernel and returns the function that puts
@@ -38,9 +39,10 @@ var (
 func noHosts() (restore func()) {
 	o32, o64, or, ost, om, osy := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil),
 		linalg.SetStrips32Host(nil), linalg.SetMul64Host(nil), linalg.SetSymv64Host(nil)
-	och := linalg.SetChase64Host(nil)
+	och, oge := linalg.SetChase64Host(nil), linalg.SetGemm64Host(nil)
 	return func() {
 		linalg.SetChase64Host(och)
+		linalg.SetGemm64Host(oge)
 		linalg.SetGram32Host(o32)
 		linalg.SetGram64Host(o64)
 		linalg.SetRect64Host(or)
@@ -51,16 +53,17 @@ func noHosts() (restore func()) {
 }
 
 // installedKernels3 is installedKernels with the rect64 kernel too (and
-// strips32, mul64, symv64 and chase64 in the variables of those names).
+// strips32, mul64, symv64, chase64 and gemm64 in the variables of those
+// names).
 func installedKernels3(t *testing.T) (linalg.Gram32Host, linalg.Gram64Host, linalg.Rect64Host) {
 	t.Helper()
 	restore := noHosts()
 	names := InstallKernels()
 	h, h64, hr := linalg.SetGram32Host(nil), linalg.SetGram64Host(nil), linalg.SetRect64Host(nil)
 	strips32, mul64, symv64 = linalg.SetStrips32Host(nil), linalg.SetMul64Host(nil), linalg.SetSymv64Host(nil)
-	chase64 = linalg.SetChase64Host(nil)
+	chase64, gemm64 = linalg.SetChase64Host(nil), linalg.SetGemm64Host(nil)
 	restore()
-	if len(names) == 0 || h == nil || h64 == nil || hr == nil || strips32 == nil || mul64 == nil || symv64 == nil || chase64 == nil {
+	if len(names) == 0 || h == nil || h64 == nil || hr == nil || strips32 == nil || mul64 == nil || symv64 == nil || chase64 == nil || gemm64 == nil {
 		if os.Getenv("NTKRF_KERNELS_WASM") != "" {
 			t.Fatalf("NTKRF_KERNELS_WASM is set but globalThis.%s lacks a kernel (installed: %v)", KernelsGlobal, names)
 		}
@@ -450,6 +453,45 @@ func TestKernelsSymv64(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestKernelsGemm64 holds kernels.wasm's gemm64 to linalg.Gemm64HostGo
+// bit for bit: products set and added to c, strides wider than the rows,
+// rows and columns of every remainder of its 4×4 blocks and past a strip
+// of 128 columns.
+func TestKernelsGemm64(t *testing.T) {
+	installedKernels3(t)
+	host := gemm64
+	r := rand.New(rand.NewPCG(15, 15))
+	for _, s := range []struct{ n, k, m, pad int }{
+		{1, 1, 1, 0}, {2, 3, 3, 1}, {4, 4, 4, 0}, {5, 7, 6, 2}, {7, 64, 9, 3}, {64, 64, 256, 0}, {33, 17, 130, 5}, {256, 64, 64, 64},
+	} {
+		for _, add := range []bool{false, true} {
+			t.Run(fmt.Sprintf("n=%d,k=%d,m=%d,pad=%d,add=%v", s.n, s.k, s.m, s.pad, add), func(t *testing.T) {
+				lda, ldb, ldc := s.k+s.pad, s.m+2*s.pad, s.m+3*s.pad
+				a := make([]float64, s.n*lda)
+				b := make([]float64, s.k*ldb)
+				for i := range a {
+					a[i] = r.NormFloat64()
+				}
+				for i := range b {
+					b[i] = r.NormFloat64() * math.Ldexp(1, r.IntN(40)-20)
+				}
+				got := make([]float64, s.n*ldc)
+				for i := range got {
+					got[i] = r.NormFloat64()
+				}
+				want := append([]float64(nil), got...)
+				host(got, ldc, a, lda, b, ldb, s.n, s.k, s.m, add)
+				linalg.Gemm64HostGo(want, ldc, a, lda, b, ldb, s.n, s.k, s.m, add)
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("c[%d] = %v, want %v", i, got[i], want[i])
+					}
+				}
+			})
+		}
 	}
 }
 

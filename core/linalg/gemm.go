@@ -31,6 +31,10 @@ func gemm(c []float64, ldc int, a []float64, lda int, b []float64, ldb int, n, k
 	_ = a[(n-1)*lda+k-1]
 	_ = b[(k-1)*ldb+m-1]
 	_ = c[(n-1)*ldc+m-1]
+	if gemm64Host != nil && n*k*m >= mulHostMin {
+		gemm64Host(c, ldc, a, lda, b, ldb, n, k, m, add)
+		return
+	}
 	workers := 1
 	if n*k*m >= minParallel {
 		workers = runtime.GOMAXPROCS(0)

@@ -364,3 +364,35 @@ func Chase64HostGo(m, nb int, a, tau2, xt []float64, rows int) {
 	starts := chaseStarts(m, nb)
 	chaseRows(a, m, nb, tau2, starts, xt, rows)
 }
+
+// Gemm64Host is gemm (the band reduction's panel products, the
+// Cholesky's off-diagonal blocks) done by a kernel the host provides, with
+// gemmPortable's bits: each entry summed from zero, or from c when add is
+// set, in increasing inner index, a rounded product and sum. Used only in
+// WebAssembly.
+type Gemm64Host func(c []float64, ldc int, a []float64, lda int, b []float64, ldb int, n, k, m int, add bool)
+
+// gemm64Host is the installed host kernel for gemm, or nil.
+var gemm64Host Gemm64Host
+
+// SetGemm64Host installs f as gemm's kernel for products of mulHostMin
+// multiply-adds or more and returns the one it replaces; nil restores the
+// Go kernels. As SetGram32Host, for a host's start-up and tests; it is
+// ignored outside WebAssembly.
+func SetGemm64Host(f Gemm64Host) Gemm64Host {
+	old := gemm64Host
+	gemm64Host = f
+	if runtime.GOARCH != "wasm" {
+		gemm64Host = nil
+	}
+	return old
+}
+
+// Gemm64HostGo is a Gemm64Host in Go, gemmPortable: the oracle the host
+// kernels are held to.
+func Gemm64HostGo(c []float64, ldc int, a []float64, lda int, b []float64, ldb int, n, k, m int, add bool) {
+	if n < 1 || k < 1 || m < 1 || lda < k || ldb < m || ldc < m || len(a) < (n-1)*lda+k || len(b) < (k-1)*ldb+m || len(c) < (n-1)*ldc+m {
+		panic("linalg: Gemm64HostGo called with bad shapes")
+	}
+	gemmPortable(c, ldc, a, lda, b, ldb, 0, n, 0, m, k, add)
+}

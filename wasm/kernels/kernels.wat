@@ -501,12 +501,22 @@
 
   ;; mm4x4 sets the 4×4 block at c (rows ldc bytes apart) to the sums over
   ;; l < k of the products of a + r·lda + 8l (row r of A, in place) and the 4
-  ;; values at b + l·ldb (row l of B, in place), each from zero in
-  ;; increasing l, each product and sum rounded: mulPortable's entries.
-  (func $mm4x4 (param $k i32) (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32)
+  ;; values at b + l·ldb (row l of B, in place), each from zero (from the
+  ;; block's own values when add is set) in increasing l, each product and
+  ;; sum rounded: mulPortable's entries, gemmPortable's with add.
+  (func $mm4x4 (param $k i32) (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32) (param $add i32)
     (local $end i32) (local $a1 i32) (local $a2 i32) (local $a3 i32) (local $b0 v128) (local $b1 v128) (local $x v128)
     (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128)
     (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
+    (if (local.get $add) (then
+      (local.set $c00 (v128.load offset=0 (local.get $c)))
+      (local.set $c01 (v128.load offset=16 (local.get $c)))
+      (local.set $c10 (v128.load offset=0 (i32.add (local.get $c) (local.get $ldc))))
+      (local.set $c11 (v128.load offset=16 (i32.add (local.get $c) (local.get $ldc))))
+      (local.set $c20 (v128.load offset=0 (i32.add (local.get $c) (i32.shl (local.get $ldc) (i32.const 1)))))
+      (local.set $c21 (v128.load offset=16 (i32.add (local.get $c) (i32.shl (local.get $ldc) (i32.const 1)))))
+      (local.set $c30 (v128.load offset=0 (i32.add (local.get $c) (i32.mul (local.get $ldc) (i32.const 3)))))
+      (local.set $c31 (v128.load offset=16 (i32.add (local.get $c) (i32.mul (local.get $ldc) (i32.const 3)))))))
     (local.set $a1 (i32.add (local.get $a) (local.get $lda)))
     (local.set $a2 (i32.add (local.get $a1) (local.get $lda)))
     (local.set $a3 (i32.add (local.get $a2) (local.get $lda)))
@@ -548,10 +558,12 @@
 
 
   ;; mm1x2 sets the 2 values at c to the sums over l < k of the value at
-  ;; a + 8l times the 2 at b + l·ldb, and mm1x1 the value at c: mul64's
-  ;; last columns and rows, in the same order of sums as mm4x4.
-  (func $mm1x2 (param $k i32) (param $a i32) (param $b i32) (param $ldb i32) (param $c i32)
+  ;; a + 8l times the 2 at b + l·ldb, and mm1x1 the value at c: gemm64's
+  ;; last columns and rows, in the same order of sums as mm4x4 (from c's
+  ;; values when add is set).
+  (func $mm1x2 (param $k i32) (param $a i32) (param $b i32) (param $ldb i32) (param $c i32) (param $add i32)
     (local $end i32) (local $s v128)
+    (if (local.get $add) (then (local.set $s (v128.load (local.get $c)))))
     (local.set $end (i32.add (local.get $a) (i32.shl (local.get $k) (i32.const 3))))
     (if (i32.lt_u (local.get $a) (local.get $end)) (then
       (loop $l
@@ -560,8 +572,9 @@
         (br_if $l (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 8))) (local.get $end))))))
     (v128.store (local.get $c) (local.get $s)))
 
-  (func $mm1x1 (param $k i32) (param $a i32) (param $b i32) (param $ldb i32) (param $c i32)
+  (func $mm1x1 (param $k i32) (param $a i32) (param $b i32) (param $ldb i32) (param $c i32) (param $add i32)
     (local $end i32) (local $s f64)
+    (if (local.get $add) (then (local.set $s (f64.load (local.get $c)))))
     (local.set $end (i32.add (local.get $a) (i32.shl (local.get $k) (i32.const 3))))
     (if (i32.lt_u (local.get $a) (local.get $end)) (then
       (loop $l
@@ -571,15 +584,31 @@
     (f64.store (local.get $c) (local.get $s)))
 
   ;; mul64 sets the rows×m float64 c to a·b (a rows×k, b k×m, all
-  ;; row-major and read in place): linalg.Mul's rows with mulPortable's
-  ;; bits. 4×4 blocks over strips of 128 columns of b, so that a strip's k
-  ;; rows stay in cache while every four rows of a pass over it; then the
-  ;; last m mod 4 columns and rows mod 4 rows, two columns at a time.
+  ;; row-major, contiguous and read in place): linalg.Mul's rows with
+  ;; mulPortable's bits.
   (func (export "mul64") (param $rows i32) (param $k i32) (param $m i32) (param $a i32) (param $b i32) (param $c i32)
-    (local $lda i32) (local $ldb i32) (local $r4 i32) (local $m4 i32) (local $j0 i32) (local $j1 i32)
+    (call $gemm (local.get $rows) (local.get $k) (local.get $m)
+      (local.get $a) (i32.shl (local.get $k) (i32.const 3)) (local.get $b) (i32.shl (local.get $m) (i32.const 3))
+      (local.get $c) (i32.shl (local.get $m) (i32.const 3)) (i32.const 0)))
+
+  ;; gemm64 sets the rows×m float64 c to a·b, or adds a·b to it when add is
+  ;; set (a rows×k, b k×m, c rows×m, row-major with strides lda, ldb, ldc
+  ;; in values): core/linalg's gemm with gemmPortable's bits, each entry
+  ;; summed from zero or from c in increasing inner index.
+  (func (export "gemm64") (param $rows i32) (param $k i32) (param $m i32) (param $a i32) (param $lda i32)
+    (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32) (param $add i32)
+    (call $gemm (local.get $rows) (local.get $k) (local.get $m)
+      (local.get $a) (i32.shl (local.get $lda) (i32.const 3)) (local.get $b) (i32.shl (local.get $ldb) (i32.const 3))
+      (local.get $c) (i32.shl (local.get $ldc) (i32.const 3)) (local.get $add)))
+
+  ;; gemm is mul64's and gemm64's product, the strides in bytes: 4×4 blocks
+  ;; over strips of 128 columns of b, so that a strip's k rows stay in
+  ;; cache while every four rows of a pass over it; then the last m mod 4
+  ;; columns and rows mod 4 rows, two columns at a time.
+  (func $gemm (param $rows i32) (param $k i32) (param $m i32) (param $a i32) (param $lda i32)
+    (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32) (param $add i32)
+    (local $r4 i32) (local $m4 i32) (local $j0 i32) (local $j1 i32)
     (local $i i32) (local $j i32) (local $ai i32) (local $ci i32)
-    (local.set $lda (i32.shl (local.get $k) (i32.const 3)))
-    (local.set $ldb (i32.shl (local.get $m) (i32.const 3)))
     (local.set $r4 (i32.and (local.get $rows) (i32.const -4)))
     (local.set $m4 (i32.and (local.get $m) (i32.const -4)))
     (block $done_j0 (loop $loop_j0
@@ -590,12 +619,12 @@
       (block $done_i (loop $loop_i
         (br_if $done_i (i32.ge_u (local.get $i) (local.get $r4)))
         (local.set $ai (i32.add (local.get $a) (i32.mul (local.get $i) (local.get $lda))))
-        (local.set $ci (i32.add (local.get $c) (i32.mul (local.get $i) (local.get $ldb))))
+        (local.set $ci (i32.add (local.get $c) (i32.mul (local.get $i) (local.get $ldc))))
         (local.set $j (local.get $j0))
         (loop $loop_j
           (call $mm4x4 (local.get $k) (local.get $ai) (local.get $lda)
             (i32.add (local.get $b) (i32.shl (local.get $j) (i32.const 3))) (local.get $ldb)
-            (i32.add (local.get $ci) (i32.shl (local.get $j) (i32.const 3))) (local.get $ldb))
+            (i32.add (local.get $ci) (i32.shl (local.get $j) (i32.const 3))) (local.get $ldc) (local.get $add))
           (br_if $loop_j (i32.lt_u (local.tee $j (i32.add (local.get $j) (i32.const 4))) (local.get $j1))))
         (local.set $i (i32.add (local.get $i) (i32.const 4)))
         (br $loop_i)))
@@ -608,16 +637,16 @@
       (local.set $j (local.get $m4))
       (if (i32.ge_u (local.get $i) (local.get $r4)) (then (local.set $j (i32.const 0))))
       (local.set $ai (i32.add (local.get $a) (i32.mul (local.get $i) (local.get $lda))))
-      (local.set $ci (i32.add (local.get $c) (i32.mul (local.get $i) (local.get $ldb))))
+      (local.set $ci (i32.add (local.get $c) (i32.mul (local.get $i) (local.get $ldc))))
       (block $done_p (loop $loop_p
         (br_if $done_p (i32.gt_u (i32.add (local.get $j) (i32.const 2)) (local.get $m)))
         (call $mm1x2 (local.get $k) (local.get $ai) (i32.add (local.get $b) (i32.shl (local.get $j) (i32.const 3)))
-          (local.get $ldb) (i32.add (local.get $ci) (i32.shl (local.get $j) (i32.const 3))))
+          (local.get $ldb) (i32.add (local.get $ci) (i32.shl (local.get $j) (i32.const 3))) (local.get $add))
         (local.set $j (i32.add (local.get $j) (i32.const 2)))
         (br $loop_p)))
       (if (i32.lt_u (local.get $j) (local.get $m)) (then
         (call $mm1x1 (local.get $k) (local.get $ai) (i32.add (local.get $b) (i32.shl (local.get $j) (i32.const 3)))
-          (local.get $ldb) (i32.add (local.get $ci) (i32.shl (local.get $j) (i32.const 3))))))
+          (local.get $ldb) (i32.add (local.get $ci) (i32.shl (local.get $j) (i32.const 3))) (local.get $add))))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $loop_t)))
   )
