@@ -15,12 +15,18 @@
 ;; rounded sum per row, then added to g. strips32 is mul32StripPanels' row
 ;; groups (Weights32.Mul: the features' float32 projections) and mul64 is
 ;; linalg.Mul's rows (the exact leave-one-out's Q and residuals; a and b
-;; read in place), each entry such a sum, stored. symv64 is symvRows (the
-;; one-stage reduction's symmetric products) with dotAxpySIMD's partial
-;; sums. That is the arithmetic of the Go kernels they replace (tile32SIMD,
-;; tileSIMD, mul4x8F32, mul4x4SIMD, dotAxpySIMD): the bits are the same
-;; (linalg.Gram32HostGo, Gram64HostGo, Rect64HostGo, Strips32HostGo,
-;; Mul64HostGo and Symv64HostGo are their loops in Go; jsbridge's TestKernels*,
+;; read in place), each entry such a sum, stored; gemm64 is gemm's
+;; strided product (the band reduction's panel products, the Cholesky's
+;; off-diagonal blocks), each entry such a sum from zero or from c.
+;; symv64 is symvRows (the one-stage reduction's symmetric products) with
+;; dotAxpySIMD's partial sums; chase64 is applyChaseQEach's loop for a
+;; group of columns (the bulge chase's reflectors, each a dot product and
+;; an update as the WebAssembly dot and axpy make them). That is the
+;; arithmetic of the Go kernels they replace (tile32SIMD, tileSIMD,
+;; mul4x8F32, mul4x4SIMD, gemm4x4SIMD, dotAxpySIMD, dot, axpy): the bits are
+;; the same (linalg.Gram32HostGo, Gram64HostGo, Rect64HostGo,
+;; Strips32HostGo, Mul64HostGo, Gemm64HostGo, Symv64HostGo and
+;; Chase64HostGo are their loops in Go; jsbridge's TestKernels*,
 ;; test/simd.test.js). No relaxed SIMD: a fused float32 multiply-add rounds
 ;; once where gram32 must round twice, and gram64's operands (centered
 ;; features, the reduction's matrices) are not float32 values, whose
