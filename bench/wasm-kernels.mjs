@@ -43,8 +43,9 @@ const allJobs = [
   ['./jsbridge', '^BenchmarkWeights32_N1024_K784_M2048$', [
     ['projection Weights32.Mul 1024×784·784×2048: Go SIMD → wat', 'Weights32_N1024_K784_M2048/go-simd', 'Weights32_N1024_K784_M2048/wat', 2 * 1024 * 784 * 2048],
   ]],
-  ['./jsbridge', '^Benchmark(Reduce|Cholesky)_M1024$', [
+  ['./jsbridge', '^Benchmark(Reduce|ApplyQ|Cholesky)_M1024$', [
     ['Reduce (λ search) m=1024: Go SIMD → wat kernels', 'Reduce_M1024/go-simd', 'Reduce_M1024/wat'],
+    ['ApplyQ (λ search) m=1024, 112 columns: Go SIMD → wat kernels', 'ApplyQ_M1024/go-simd', 'ApplyQ_M1024/wat'],
     ['Cholesky m=1024: Go SIMD → wat kernels', 'Cholesky_M1024/go-simd', 'Cholesky_M1024/wat'],
   ]],
   ['./jsbridge', '^Benchmark(Mul|ReduceQ_M634|Symv64)$', [

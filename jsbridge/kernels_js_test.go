@@ -610,6 +610,45 @@ func BenchmarkReduce_M1024(b *testing.B) {
 	benchKernels(b, 1024, func(a []float64, m int) { linalg.Reduce(a, m, nil, 0, nil) }, 0)
 }
 
+// BenchmarkApplyQ_M1024 times the λ search's application of Q
+// (Reduction.ApplyQ: Q₁'s panels, then the bulge chase's reflectors) to
+// the held-out bracket's 112 columns at m = 1024, on the Go kernels and
+// with every kernel of kernels.wasm installed (mul64, chase64).
+func BenchmarkApplyQ_M1024(b *testing.B) {
+	const m, cols = 1024, 112
+	defer noHosts()()
+	r := rand.New(rand.NewPCG(16, 16))
+	x := make([]float64, 2*m*m)
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	a := make([]float64, m*m)
+	linalg.AddAtA(a, x, 2*m, m)
+	for i := range m {
+		for j := range i {
+			a[i*m+j] = a[j*m+i]
+		}
+	}
+	red, _ := linalg.Reduce(a, m, nil, 0, nil)
+	w0 := make([]float64, m*cols)
+	for i := range w0 {
+		w0[i] = r.NormFloat64()
+	}
+	w := make([]float64, m*cols)
+	for _, name := range []string{"go-simd", "wat"} {
+		b.Run(name, func(b *testing.B) {
+			noHosts()
+			if name == "wat" && len(InstallKernels()) == 0 {
+				b.Skip("no kernels.wasm (NTKRF_KERNELS_WASM)")
+			}
+			for b.Loop() {
+				copy(w, w0)
+				red.ApplyQ(w, cols)
+			}
+		})
+	}
+}
+
 func BenchmarkCholesky_M1024(b *testing.B) {
 	benchKernels(b, 1024, func(a []float64, m int) {
 		if err := linalg.Cholesky(a, m); err != nil {
