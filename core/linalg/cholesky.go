@@ -141,7 +141,7 @@ func solveU12(u []float64, ldu int, negT []float64, nb, sub int, x []float64, ld
 	for g0 := 0; g0 < nb; g0 += sub {
 		g1 := min(g0+sub, nb)
 		if g0 > 0 {
-			gemmBlock(x[g0*ldx:], ldx, negT[g0*nb:], g0, x, ldx, 0, g1-g0, 0, cols, g0, true)
+			gemmHere(x[g0*ldx:], ldx, negT[g0*nb:], g0, x, ldx, g1-g0, g0, cols, true)
 		}
 		for i := g0; i < g1; i++ {
 			solveRows(u, ldu, x, ldx, g0, i, cols)

@@ -78,6 +78,17 @@ func gemm(c []float64, ldc int, a []float64, lda int, b []float64, ldb int, n, k
 	}
 }
 
+// gemmHere is gemm on the calling goroutine (a caller that already splits
+// the work among the cores): the host kernel where one is installed and
+// the product is large enough, else gemmBlock, with the same bits.
+func gemmHere(c []float64, ldc int, a []float64, lda int, b []float64, ldb int, n, k, m int, add bool) {
+	if gemm64Host != nil && n > 0 && k > 0 && m > 0 && n*k*m >= mulHostMin {
+		gemm64Host(c, ldc, a, lda, b, ldb, n, k, m, add)
+		return
+	}
+	gemmBlock(c, ldc, a, lda, b, ldb, 0, n, 0, m, k, add)
+}
+
 // gemmBlock computes rows [i0, i1) and columns [j0, j1) of gemm's product:
 // the 4-row SIMD kernels where this build has them, row chunks of a kept in
 // L2, then the portable loop for what they leave.
